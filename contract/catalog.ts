@@ -1,0 +1,87 @@
+import { z } from 'zod'
+import { Done, Id, PageQuery, count, ok, pageOf, required } from './common.ts'
+import { endpoint, reads, writes, type FileRule } from './define.ts'
+
+/** Spec section 3, Category. `image` is the URL the server serves the upload at. */
+export const Category = z.object({
+  _id: z.string(),
+  categoryName: z.string(),
+  image: z.string(),
+  preference: z.number().int(),
+})
+export type Category = z.output<typeof Category>
+
+const MB = 1024 * 1024
+
+/** Spec section 5, Category image: one .png/.jpeg/.jpg file. */
+export const categoryImage = (isRequired: boolean): FileRule => ({
+  kinds: ['png', 'jpeg'],
+  max: 1,
+  required: isRequired,
+  maxBytes: 5 * MB,
+  messages: {
+    required: 'image is required',
+    kind: 'Please upload an image with .png, .jpeg,.jpg extension.',
+    tooMany: 'Please upload an image with .png, .jpeg,.jpg extension.',
+  },
+})
+
+/** Shown when the file picker is closed without choosing a file (spec section 5). */
+export const NO_FILE_SELECTED = 'No file selected.'
+
+const CategoryName = required('categoryName is required', 100)
+
+export const addcategory = endpoint({
+  name: 'addcategory',
+  method: 'POST',
+  path: '/addcategory',
+  input: z.object({ categoryName: CategoryName }),
+  files: { image: categoryImage(true) },
+  output: Done,
+  access: writes('/category'),
+  ours: 'Payload not shown beyond section 3: multipart categoryName + image.',
+})
+
+export const listCategory = endpoint({
+  name: 'listCategory',
+  method: 'GET',
+  path: '/listCategory',
+  input: PageQuery,
+  output: pageOf(Category),
+  access: reads('/category'),
+})
+
+/** The edit save. The image is optional here: without one the current image is kept. */
+export const editCategoryData = endpoint({
+  name: 'editCategoryData',
+  method: 'POST',
+  path: '/editCategoryData',
+  input: z.object({
+    id: Id,
+    categoryName: CategoryName,
+    preference: count('preference is required'),
+  }),
+  files: { image: categoryImage(false) },
+  output: Done,
+  access: writes('/category'),
+  ours: 'Payload not shown beyond section 3: multipart id, categoryName, preference, optional image.',
+})
+
+export const deleteCategory = endpoint({
+  name: 'deleteCategory',
+  method: 'POST',
+  path: '/deleteCategory',
+  input: z.object({ id: Id }),
+  output: Done,
+  access: writes('/category'),
+})
+
+export const categoryDropdown = endpoint({
+  name: 'categoryDropdown',
+  method: 'GET',
+  path: '/categoryDropdown',
+  input: z.object({}),
+  output: ok({ result: z.object({ data: z.array(Category.pick({ _id: true, categoryName: true })) }) }),
+  // The games screens need the dropdown as well as the category screens.
+  access: reads('/cms'),
+})

@@ -1,0 +1,79 @@
+import type { z } from 'zod'
+
+/**
+ * Who may make a call.
+ * - `public`: no token (login, forgot password, the public pages).
+ * - `session`: any signed-in, active admin (profile, own password).
+ * - a screen permission: the session must be allowed to see `route`; when `write` is true it
+ *   also needs the Admin access level; `staff` calls additionally refuse role `subadmin`.
+ */
+export type Access =
+  | { kind: 'public' }
+  | { kind: 'session' }
+  | { kind: 'screen'; route: string; write: boolean; staff?: boolean }
+
+export const publicAccess: Access = { kind: 'public' }
+export const sessionAccess: Access = { kind: 'session' }
+/** Reading a screen's data: allowed when the route is in the session's restrictions (or they are empty). */
+export const reads = (route: string): Access => ({ kind: 'screen', route, write: false })
+/** Changing a screen's data: as `reads`, plus the Admin access level. */
+export const writes = (route: string): Access => ({ kind: 'screen', route, write: true })
+/** Staff management: as `writes`, and never for role subadmin (spec section 6). */
+export const staffWrites = (route: string): Access => ({ kind: 'screen', route, write: true, staff: true })
+
+/** A rule for one file field of a multipart call; checked by name and, on the server, by content. */
+export interface FileRule {
+  /** Kinds accepted, checked by extension in the form and by magic bytes on the server. */
+  kinds: readonly FileKind[]
+  /** At most this many files (1 for a single image). */
+  max: number
+  /** Required on this call. */
+  required: boolean
+  /** Largest accepted size of one file, in bytes. */
+  maxBytes: number
+  /** The spec's messages, word for word. */
+  messages: {
+    required?: string
+    kind: string
+    tooMany?: string
+  }
+}
+
+export type FileKind = 'png' | 'jpeg' | 'mp4' | 'm4a' | 'webm'
+
+/** One call of spec section 7, as data. */
+export interface Endpoint<
+  I extends z.ZodType = z.ZodType,
+  O extends z.ZodType = z.ZodType,
+> {
+  /** Stable name: the key in the endpoint table. */
+  name: string
+  method: 'GET' | 'POST'
+  /** Path under /api/admin, spelled exactly as the spec spells it. */
+  path: string
+  /** Query (GET) or body (POST) fields; for multipart calls, the text fields. */
+  input: I
+  /** The success answer. Failures share `Failure` from common.ts. */
+  output: O
+  /** File fields of a multipart call. */
+  files?: Record<string, FileRule>
+  /** `csv` answers stream a file instead of JSON. */
+  answer?: 'json' | 'csv'
+  access: Access
+  /** Set where the spec does not show the payload or answer and this is our definition. */
+  ours?: string
+}
+
+/** Keeps literal types of an endpoint definition while checking its shape. */
+export function endpoint<const N extends string, I extends z.ZodType, O extends z.ZodType>(
+  e: Endpoint<I, O> & { name: N },
+): Endpoint<I, O> & { name: N } {
+  return e
+}
+
+export type Input<E extends Endpoint> = z.input<E['input']>
+export type ParsedInput<E extends Endpoint> = z.output<E['input']>
+export type Output<E extends Endpoint> = z.output<E['output']>
+
+/** Answer of a permission or token failure, or any refused call. */
+export const isWrite = (e: Endpoint): boolean => e.access.kind === 'screen' && e.access.write

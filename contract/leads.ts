@@ -1,0 +1,61 @@
+import { z } from 'zod'
+import { PageQuery, ok, pageOf } from './common.ts'
+import { endpoint, reads } from './define.ts'
+
+export const Provider = z.enum(['ipfs', 'web3auth'])
+
+/** Spec section 3, Lead/user. */
+export const Lead = z.object({
+  _id: z.string(),
+  createdAt: z.string(),
+  name: z.string(),
+  email: z.string(),
+  operatingsystem: z.string(),
+  walletaddress: z.string(),
+  provider: z.string(),
+})
+export type Lead = z.output<typeof Lead>
+
+/** Spec section 3, Contact enquiry. */
+export const ContactEnquiry = z.object({
+  _id: z.string(),
+  createdAt: z.string(),
+  name: z.string(),
+  email: z.string(),
+  phonenumber: z.string(),
+  message: z.string(),
+})
+export type ContactEnquiry = z.output<typeof ContactEnquiry>
+
+/** Leads page size is 50 (spec section 9). */
+export const LEADS_PAGE_SIZE = 50
+
+export const getuser = endpoint({
+  name: 'getuser',
+  method: 'GET',
+  path: '/getuser',
+  input: PageQuery.extend({ limit: z.coerce.number().int().min(1).max(100).default(LEADS_PAGE_SIZE) }),
+  output: ok({ data: z.array(Lead), count: z.number().int() }),
+  access: reads('/users'),
+})
+
+/** Streams every lead as CSV, saved as user.csv. */
+export const DownloadFile = endpoint({
+  name: 'DownloadFile',
+  method: 'GET',
+  path: '/DownloadFile',
+  input: z.object({}),
+  output: z.string(),
+  answer: 'csv',
+  access: reads('/users'),
+})
+
+export const getContactUS = endpoint({
+  name: 'getContactUS',
+  method: 'GET',
+  path: '/getContactUS',
+  input: PageQuery,
+  output: pageOf(ContactEnquiry),
+  access: reads('/contactus'),
+  ours: 'Answer shape not shown in the spec: paged like every other list (result, count).',
+})

@@ -1,0 +1,76 @@
+/**
+ * The screens of spec section 2, as data shared by the PWA (router, menu, palette, guard, Access
+ * options) and the server (restrictions must name known routes; endpoint permissions name them).
+ * The PWA adds only the lazy component for each path.
+ */
+export interface Screen {
+  /** Path under /admin. */
+  path: string
+  /** The title the menu, the palette and the Access options show. */
+  title: string
+  /** Side-menu placement: top level, inside the CMS group, or not in the menu. */
+  menu?: 'top' | 'cms'
+  /** The parent page whose access also grants this one (spec section 6). */
+  parent?: string
+  /** Offered as an Access option on Create User (all menu pages but the dashboard). */
+  access?: 'create' | 'edit-only'
+}
+
+export const screens = [
+  { path: '/users', title: 'Leads', menu: 'top', access: 'create' },
+  { path: '/contactus', title: 'Contact Us', access: 'create' },
+  { path: '/category', title: 'Category List', menu: 'cms', access: 'create' },
+  { path: '/add-category', title: 'Add Category', parent: '/category' },
+  { path: '/edit-category', title: 'Edit Category', parent: '/category' },
+  { path: '/cms', title: 'Games', menu: 'cms', access: 'create' },
+  { path: '/add-cms', title: 'Add Games', parent: '/cms' },
+  { path: '/edit-cms', title: 'Edit Games', parent: '/cms' },
+  { path: '/edit-token', title: 'Edit Token' },
+  { path: '/social-links', title: 'Social links', menu: 'cms', access: 'create' },
+  { path: '/buy_list', title: 'Buy List', menu: 'cms', access: 'create' },
+  { path: '/add_buylink', title: 'Add Buy Link', parent: '/buy_list' },
+  { path: '/swapout_list', title: 'Swap out', menu: 'cms', access: 'create' },
+  { path: '/add_swapout', title: 'Add Swap Out Link', parent: '/swapout_list' },
+  { path: '/swapin_list', title: 'Swap in', menu: 'cms', access: 'create' },
+  { path: '/add_swapin', title: 'Add Swap In Link', parent: '/swapin_list' },
+  { path: '/homepage-content', title: 'Home Page Content', menu: 'cms', access: 'create' },
+  { path: '/add-homepage-content', title: 'Add Homepage Content', parent: '/homepage-content' },
+  { path: '/edit-homepage-content', title: 'Edit Homepage Content', parent: '/homepage-content' },
+  { path: '/notificationlist', title: 'Messaging', menu: 'top', access: 'create' },
+  { path: '/addnotification', title: 'Add Promotion', parent: '/notificationlist' },
+  { path: '/emailtemplates', title: 'Automated Emails', menu: 'top', access: 'create' },
+  { path: '/newsletter', title: 'Newsletter', access: 'create' },
+  { path: '/brand', title: 'Brand Tab', menu: 'top', access: 'create' },
+  { path: '/addbrand', title: 'Add Brand', parent: '/brand' },
+  { path: '/edit-brand', title: 'Edit Brand', parent: '/brand' },
+  { path: '/view-brand', title: 'View Brand', parent: '/brand' },
+  { path: '/restriction', title: 'Restriction List', access: 'create' },
+  { path: '/add-restriction', title: 'Add Restriction', parent: '/restriction' },
+  { path: '/version', title: 'Version', menu: 'top', access: 'create' },
+  { path: '/sub-admin', title: 'Users and Access', menu: 'top', access: 'create' },
+  { path: '/add-subAdmin', title: 'Create User', parent: '/sub-admin' },
+  { path: '/edit-subAdmin', title: 'Edit User', parent: '/sub-admin' },
+  { path: '/settings', title: 'Settings', access: 'create' },
+  { path: '/profile', title: 'Profile' },
+  { path: '/resetpassword', title: 'Reset Password', access: 'edit-only' },
+] as const satisfies readonly Screen[]
+
+export type ScreenPath = (typeof screens)[number]['path']
+
+/** Every private route path of spec section 2. */
+export const screenPaths: readonly string[] = screens.map((s) => s.path)
+
+/** Routes every signed-in admin keeps, whatever their restrictions (spec: edit always adds them). */
+export const alwaysAllowed = ['/profile', '/resetpassword'] as const
+
+/** The child pages a parent page grants (spec section 6). */
+export function childrenOf(parent: string): string[] {
+  return screens.filter((s): boolean => 'parent' in s && s.parent === parent).map((s) => s.path)
+}
+
+/** Whether a session with these restrictions may open this route (spec section 2). */
+export function mayOpen(restrictions: readonly string[], path: string): boolean {
+  if (restrictions.length === 0) return true
+  if (restrictions.includes(path)) return true
+  return (alwaysAllowed as readonly string[]).includes(path)
+}
