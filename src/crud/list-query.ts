@@ -1,0 +1,88 @@
+/**
+ * The list state every table keeps in the URL query (`?page=2&limit=20&search=ann`), so that a
+ * reload, a shared link or the back button shows the same page. Pure functions, tested beside.
+ */
+
+/** Page sizes the menu offers (spec section 9). */
+export const PAGE_SIZES = [10, 20, 50] as const
+
+export interface ListQuery {
+  page: number
+  limit: number
+  search: string
+}
+
+const positiveInt = (raw: string | null): number | null => {
+  if (raw === null || !/^\d{1,7}$/.test(raw)) return null
+  const n = Number(raw)
+  return n >= 1 ? n : null
+}
+
+/**
+ * Reads page, limit and search from a query string. Anything malformed falls back to the
+ * defaults instead of failing: a hand-edited URL must still show a list. A limit outside the
+ * menu is kept only if it is the screen's own default (leads use 50).
+ */
+export function readListQuery(search: string, defaultLimit: number): ListQuery {
+  const params = new URLSearchParams(search)
+  const limit = positiveInt(params.get('limit'))
+  const allowed: readonly number[] = PAGE_SIZES
+  return {
+    page: positiveInt(params.get('page')) ?? 1,
+    limit: limit !== null && (allowed.includes(limit) || limit === defaultLimit) ? limit : defaultLimit,
+    search: (params.get('search') ?? '').slice(0, 200),
+  }
+}
+
+/**
+ * Writes the list state back into a query string, keeping unrelated parameters and leaving out
+ * the defaults so that the plain screen URL stays plain.
+ */
+export function writeListQuery(search: string, next: ListQuery, defaultLimit: number): string {
+  const params = new URLSearchParams(search)
+  const set = (key: string, value: string, isDefault: boolean) => {
+    if (isDefault) params.delete(key)
+    else params.set(key, value)
+  }
+  set('page', String(next.page), next.page === 1)
+  set('limit', String(next.limit), next.limit === defaultLimit)
+  set('search', next.search, next.search === '')
+  const out = params.toString()
+  return out === '' ? '' : `?${out}`
+}
+
+/**
+ * Spec section 4: "If the page size is at least the total count, the page resets to 1." Also
+ * pulls a page past the end back to the last page (after deleting the last row of a page).
+ */
+export function settlePage(page: number, limit: number, count: number): number {
+  if (limit >= count) return 1
+  const last = Math.max(1, Math.ceil(count / limit))
+  return Math.min(page, last)
+}
+
+/** Number of pages for a count; at least 1 so "Page 1 of 1" reads right on an empty list. */
+export const pageCount = (limit: number, count: number): number => Math.max(1, Math.ceil(count / limit))
+
+/**
+ * The page numbers to show as buttons: first, last, and a window around the current page, with
+ * `null` where a gap is elided. Keeps the pager short on lists with thousands of pages.
+ */
+export function pageWindow(page: number, pages: number, radius = 1): (number | null)[] {
+  const wanted = new Set<number>([1, pages])
+  for (let p = page - radius; p <= page + radius; p++) if (p >= 1 && p <= pages) wanted.add(p)
+  const sorted = [...wanted].sort((a, b) => a - b)
+  const out: (number | null)[] = []
+  let previous = 0
+  for (const p of sorted) {
+    if (p - previous === 2) out.push(p - 1)
+    else if (p - previous > 2) out.push(null)
+    out.push(p)
+    previous = p
+  }
+  return out
+}
+
+/** 1-based serial number of a row, continuing across pages (the spec's S.No column). */
+export const serialNumber = (query: Pick<ListQuery, 'page' | 'limit'>, index: number): number =>
+  (query.page - 1) * query.limit + index + 1
