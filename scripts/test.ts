@@ -1,0 +1,218 @@
+/**
+ * `npm test`: every suite, then one closing line `N passed, N failed` (`, N skipped` when any
+ * test was skipped) that totals them all.
+ *
+ * Suites, in order:
+ *   1. vitest on PGlite (the embedded default; DATABASE_URL removed from its environment);
+ *   2. vitest again on a real PostgreSQL: DATABASE_URL when set, else a local server found by
+ *      probing 127.0.0.1:5432; skipped with a clear note when none answers (CI always has one);
+ *   3. Playwright e2e, after `vite build`, when playwright.config.ts exists, on the system Chromium.
+ *
+ * Each tool streams its own output; counts come from its JSON report written to a temp file, so
+ * the closing line never depends on parsing human-readable output. A suite that fails to start,
+ * crashes, or runs no test counts as a failure, and the exit code is non-zero.
+ */
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { findPostgres, redact } from './pg.ts'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const bin = (name: string) => path.join(root, 'node_modules', '.bin', name)
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'bo-test-'))
+
+interface Counts {
+  passed: number
+  failed: number
+  skipped: number
+}
+interface SuiteResult extends Counts {
+  name: string
+  /** Why the suite counts as failed although no test failed (crash, no test, missing browser). */
+  problem?: string
+  /** The suite did not run, on purpose (no PostgreSQL here, no e2e yet). */
+  skippedSuite?: string
+}
+
+const results: SuiteResult[] = []
+
+function banner(text: string): void {
+  console.log(`\n=== ${text} ===`)
+}
+
+/** Runs a command with inherited stdio and resolves with its exit code (never rejects). */
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] })
+    child.on('error', (err) => {
+      console.error(`could not start ${cmd}: ${err.message}`)
+      resolve(127)
+    })
+    child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)))
+  })
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as unknown
+  } catch {
+    return undefined
+  }
+}
+
+const num = (o: unknown, key: string): number => {
+  if (typeof o !== 'object' || o === null) return 0
+  const v = (o as Record<string, unknown>)[key]
+  return typeof v === 'number' ? v : 0
+}
+
+/** A suite's verdict from its exit code and counts: failing exit or zero tests is a failure. */
+function settle(name: string, code: number, counts: Counts | undefined): SuiteResult {
+  if (!counts) return { name, passed: 0, failed: 1, skipped: 0, problem: `exited ${code} without a report` }
+  const r: SuiteResult = { name, ...counts }
+  if (counts.passed + counts.failed === 0) {
+    r.failed += 1
+    r.problem = 'ran no test'
+  } else if (code !== 0 && counts.failed === 0) {
+    // e.g. a test file that does not load, or an unhandled error between tests.
+    r.failed += 1
+    r.problem = `exited ${code} although every counted test passed`
+  }
+  return r
+}
+
+async function vitest(name: string, env: NodeJS.ProcessEnv): Promise<SuiteResult> {
+  const out = path.join(tmp, `${name.replace(/\W+/g, '-')}.json`)
+  const code = await run(
+    bin('vitest'),
+    ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
+    env,
+  )
+  const report = readJson(out)
+  const counts =
+    report === undefined
+      ? undefined
+      : {
+          passed: num(report, 'numPassedTests'),
+          // A file that fails to load has no tests to fail; count it so it is not lost.
+          failed: num(report, 'numFailedTests') + failedFilesWithoutTests(report),
+          skipped: num(report, 'numPendingTests') + num(report, 'numTodoTests'),
+        }
+  return settle(name, code, counts)
+}
+
+function failedFilesWithoutTests(report: unknown): number {
+  if (typeof report !== 'object' || report === null) return 0
+  const files = (report as { testResults?: unknown }).testResults
+  if (!Array.isArray(files)) return 0
+  return files.filter((f: unknown) => {
+    if (typeof f !== 'object' || f === null) return false
+    const { status, assertionResults } = f as { status?: unknown; assertionResults?: unknown }
+    return status === 'failed' && Array.isArray(assertionResults) && assertionResults.length === 0
+  }).length
+}
+
+function chromePath(): string | undefined {
+  const p = process.env.CHROME_PATH || '/usr/bin/chromium'
+  return existsSync(p) ? p : undefined
+}
+
+async function playwright(baseEnv: NodeJS.ProcessEnv): Promise<SuiteResult> {
+  const name = 'e2e (Playwright, Chromium)'
+  const chrome = chromePath()
+  if (!chrome) {
+    const msg =
+      `no Chromium at ${process.env.CHROME_PATH || '/usr/bin/chromium'}: install the Debian package ` +
+      '`chromium` (sudo apt-get install chromium) or set CHROME_PATH to a Chromium binary'
+    console.error(msg)
+    return { name, passed: 0, failed: 1, skipped: 0, problem: msg }
+  }
+  const env = { ...baseEnv, CHROME_PATH: chrome }
+  const built = await run(bin('vite'), ['build'], env)
+  if (built !== 0) return { name, passed: 0, failed: 1, skipped: 0, problem: `vite build exited ${built}` }
+  const out = path.join(tmp, 'playwright.json')
+  const code = await run(bin('playwright'), ['test', '--reporter=list,json'], {
+    ...env,
+    PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+  })
+  const stats = (readJson(out) as { stats?: unknown } | undefined)?.stats
+  const counts =
+    stats === undefined
+      ? undefined
+      : {
+          // A flaky test passed on retry: it passed, and Playwright's own output names it.
+          passed: num(stats, 'expected') + num(stats, 'flaky'),
+          failed: num(stats, 'unexpected'),
+          skipped: num(stats, 'skipped'),
+        }
+  return settle(name, code, counts)
+}
+
+async function main(): Promise<number> {
+  // Suites get a clean copy of the environment; DATABASE_URL is set only where meant.
+  const { DATABASE_URL: _ignored, ...withoutDb } = process.env
+  const baseEnv: NodeJS.ProcessEnv = withoutDb
+
+  banner('vitest on PGlite')
+  results.push(await vitest('vitest on PGlite', baseEnv))
+
+  const { found, tried } = await findPostgres(process.env)
+  if (found) {
+    banner(`vitest on PostgreSQL (${redact(found.url)}, from ${found.source})`)
+    results.push(await vitest('vitest on PostgreSQL', { ...baseEnv, DATABASE_URL: found.url }))
+  } else if (process.env.DATABASE_URL) {
+    // Named but not answering: that is a broken setup, never a silent skip.
+    const why = tried[0]?.result.reason ?? 'no answer'
+    banner('vitest on PostgreSQL')
+    console.error(`DATABASE_URL (${redact(process.env.DATABASE_URL)}) does not answer: ${why}`)
+    results.push({ name: 'vitest on PostgreSQL', passed: 0, failed: 1, skipped: 0, problem: `DATABASE_URL does not answer: ${why}` })
+  } else {
+    const lines = tried.map((t) =>
+      `  ${t.url}: ${t.result.ok ? 'answers, but the role may not create databases' : t.result.reason}`,
+    )
+    const note =
+      'SKIPPED the PostgreSQL pass: no PostgreSQL server answers.\n' +
+      lines.join('\n') +
+      '\n  To run it: start PostgreSQL (Debian: apt-get install postgresql) and set\n' +
+      '  DATABASE_URL=postgres://USER:PASSWORD@HOST:PORT/postgres for a role that may create databases.\n' +
+      '  .ci/run does all of this on a fresh Debian machine.'
+    banner('vitest on PostgreSQL')
+    console.log(note)
+    results.push({ name: 'vitest on PostgreSQL', passed: 0, failed: 0, skipped: 0, skippedSuite: 'no PostgreSQL server answers' })
+  }
+
+  if (existsSync(path.join(root, 'playwright.config.ts'))) {
+    banner('e2e: vite build, then Playwright')
+    results.push(await playwright(baseEnv))
+  } else {
+    results.push({ name: 'e2e', passed: 0, failed: 0, skipped: 0, skippedSuite: 'no playwright.config.ts yet' })
+  }
+
+  banner('summary')
+  for (const r of results) {
+    const what = r.skippedSuite
+      ? `skipped (${r.skippedSuite})`
+      : `${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}${r.problem ? ` — ${r.problem}` : ''}`
+    console.log(`  ${r.name}: ${what}`)
+  }
+  const total = results.reduce<Counts>(
+    (t, r) => ({ passed: t.passed + r.passed, failed: t.failed + r.failed, skipped: t.skipped + r.skipped }),
+    { passed: 0, failed: 0, skipped: 0 },
+  )
+  // The one closing line CI reads: nothing may be printed after it.
+  console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`)
+  return total.failed > 0 ? 1 : 0
+}
+
+main()
+  .then((code) => {
+    rmSync(tmp, { recursive: true, force: true })
+    process.exitCode = code
+  })
+  .catch((err: unknown) => {
+    console.error(err)
+    console.log('0 passed, 1 failed')
+    process.exitCode = 1
+  })
