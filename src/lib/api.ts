@@ -1,0 +1,205 @@
+/**
+ * The one way the PWA talks to the server: `call(endpoint, input)` with an endpoint of the
+ * contract. It validates the payload with the contract's schema, sends it the way the endpoint
+ * says (query string, JSON or multipart), and parses the answer with the output schema, so no
+ * screen ever handles an unchecked body.
+ */
+import { z } from 'zod'
+import { fieldErrors } from '#contract/common'
+import type { Endpoint, Input, Output } from '#contract/define'
+import { isWrite } from '#contract/define'
+import { clearToken, readAuthorization } from './token.ts'
+import { WRITES_OFFLINE_MESSAGE, isOnline } from './online.ts'
+
+/** Origin of the API and uploads; empty = the PWA's own origin. */
+export const API_ORIGIN = (import.meta.env.VITE_API_URL ?? '').replace(/\/+$/, '')
+const API_BASE = `${API_ORIGIN}/api/admin`
+
+/** Message of a call that could not reach the server at all. */
+export const UNREACHABLE_MESSAGE = 'Could not reach the server. Check your connection and try again.'
+
+/**
+ * A refused or failed call (spec section 8). `status` is the HTTP code, or 0 when the server
+ * could not be reached; `message` is the server's own message; `errors` holds per-field messages.
+ */
+export class ApiError extends Error {
+  readonly status: number
+  readonly errors: Record<string, string>
+  constructor(status: number, message: string, errors: Record<string, string> = {}) {
+    super(message)
+    this.name = 'ApiError'
+    this.status = status
+    this.errors = errors
+  }
+}
+
+/**
+ * Login (and create-user) may answer `TWO_FA` instead of succeeding: the caller shows the code
+ * input with this message (spec sections 4 and 8).
+ */
+export class SecondFactorRequired extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'SecondFactorRequired'
+  }
+}
+
+// Failure bodies: the spec's envelope, or anything carrying a message (proxies, framework errors).
+const FailureBody = z.object({
+  status: z.string().optional(),
+  message: z.string().optional(),
+  errors: z.record(z.string(), z.string()).optional(),
+})
+const SecondFactorBody = z.object({ status: z.literal('TWO_FA'), message: z.string() })
+
+/** Turns a field value into the string a query string or multipart form carries. */
+function asField(value: unknown): string {
+  if (typeof value === 'string') return value
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value)
+  return JSON.stringify(value)
+}
+
+function entriesOf(value: unknown): Array<[string, unknown]> {
+  if (typeof value !== 'object' || value === null) return []
+  return Object.entries(value).filter(([, v]) => v !== undefined && v !== null)
+}
+
+function urlFor(endpoint: Endpoint, payload: unknown): string {
+  const url = API_BASE + endpoint.path
+  if (endpoint.method !== 'GET') return url
+  const query = new URLSearchParams()
+  for (const [key, value] of entriesOf(payload)) {
+    if (Array.isArray(value)) for (const item of value) query.append(key, asField(item))
+    else query.append(key, asField(value))
+  }
+  const text = query.toString()
+  return text ? `${url}?${text}` : url
+}
+
+function headers(): Headers {
+  const h = new Headers({ Accept: 'application/json' })
+  const auth = readAuthorization()
+  if (auth) h.set('Authorization', auth)
+  return h
+}
+
+async function send(endpoint: Endpoint, init: RequestInit, url: string): Promise<Response> {
+  try {
+    return await fetch(url, init)
+  } catch {
+    // fetch rejects only when no answer arrived at all (offline, DNS, CORS, server down).
+    throw new ApiError(0, isOnline() ? UNREACHABLE_MESSAGE : offlineMessage(endpoint))
+  }
+}
+
+const offlineMessage = (endpoint: Endpoint): string =>
+  isWrite(endpoint) ? WRITES_OFFLINE_MESSAGE : 'You are offline. This data has not been loaded on this device yet.'
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text()
+  if (!text) return undefined
+  try {
+    const parsed: unknown = JSON.parse(text)
+    return parsed
+  } catch {
+    return text
+  }
+}
+
+/** Raises the spec's failure for a non-2xx answer or a 'failed'/'error' status. */
+function failure(endpoint: Endpoint, response: Response, body: unknown): ApiError {
+  const parsed = FailureBody.safeParse(body)
+  const data = parsed.success ? parsed.data : {}
+  // A refused token ends the session; the guard then sends the browser to /login.
+  if (response.status === 401 && endpoint.access.kind !== 'public') clearToken()
+  const message = data.message || (response.ok ? 'The request failed.' : `The request failed (HTTP ${response.status}).`)
+  return new ApiError(response.ok ? 400 : response.status, message, data.errors ?? {})
+}
+
+/**
+ * Makes one call of the contract.
+ * - GET sends `input` as a query string; POST as JSON, or as multipart when the endpoint has
+ *   file fields or `files` are given (object and array fields are sent as JSON strings).
+ * - Throws `ApiError` on any failure, `SecondFactorRequired` on a TWO_FA answer.
+ * - Writes are refused at once while offline: they are never queued for later.
+ */
+export async function call<E extends Endpoint>(
+  endpoint: E,
+  input: Input<E>,
+  files?: Record<string, File[]>,
+): Promise<Output<E>> {
+  if (isWrite(endpoint) && !isOnline()) throw new ApiError(0, WRITES_OFFLINE_MESSAGE)
+
+  // The same schema the server applies: the user sees the spec's messages before a round trip.
+  const checked = endpoint.input.safeParse(input)
+  if (!checked.success) {
+    const errors = fieldErrors(checked.error)
+    throw new ApiError(400, Object.values(errors)[0] ?? 'Incorrect format', errors)
+  }
+  const payload = checked.data
+
+  const requestHeaders = headers()
+  const init: RequestInit = { method: endpoint.method, headers: requestHeaders }
+  if (endpoint.method === 'POST') {
+    if (endpoint.files || files) {
+      const form = new FormData()
+      for (const [key, value] of entriesOf(payload)) form.append(key, asField(value))
+      for (const [key, list] of Object.entries(files ?? {})) for (const file of list) form.append(key, file, file.name)
+      init.body = form // the browser sets the multipart boundary header itself
+    } else {
+      requestHeaders.set('Content-Type', 'application/json')
+      init.body = JSON.stringify(payload ?? {})
+    }
+  }
+
+  const output: E['output'] = endpoint.output
+  const response = await send(endpoint, init, urlFor(endpoint, payload))
+  if (endpoint.answer === 'csv' && response.ok) return z.parse(output, await response.text())
+
+  const body = await readJson(response)
+  if (!response.ok) throw failure(endpoint, response, body)
+  const second = SecondFactorBody.safeParse(body)
+  if (second.success) throw new SecondFactorRequired(second.data.message)
+  const answer = z.safeParse(output, body)
+  if (!answer.success) {
+    const status = FailureBody.safeParse(body)
+    if (status.success && (status.data.status === 'failed' || status.data.status === 'error')) {
+      throw failure(endpoint, response, body)
+    }
+    console.error(`Unexpected answer from ${endpoint.path}`, answer.error.issues)
+    throw new ApiError(response.status, 'The server sent an answer this app does not understand.')
+  }
+  return answer.data
+}
+
+/** URL of an uploaded file (the server answers paths such as /uploads/<name>). */
+export function assetUrl(path: string): string {
+  if (!path) return ''
+  if (/^(https?:|data:|blob:)/i.test(path)) return path
+  return API_ORIGIN + (path.startsWith('/') ? path : `/${path}`)
+}
+
+/**
+ * Saves a CSV endpoint's answer as a file (spec: Download CSV saves user.csv). The download goes
+ * through fetch because the Authorization header cannot ride on a plain link.
+ */
+export async function download<E extends Endpoint>(
+  endpoint: E,
+  filename: string,
+  input?: Input<E>,
+): Promise<void> {
+  const payload = input === undefined ? {} : endpoint.input.parse(input)
+  const response = await send(endpoint, { method: endpoint.method, headers: headers() }, urlFor(endpoint, payload))
+  if (!response.ok) throw failure(endpoint, response, await readJson(response))
+  const blob = await response.blob()
+  const href = URL.createObjectURL(blob)
+  const anchor = document.createElement('a')
+  anchor.href = href
+  anchor.download = filename
+  anchor.rel = 'noopener'
+  document.body.append(anchor)
+  anchor.click()
+  anchor.remove()
+  // Revoking at once can cancel the save in some browsers; a short delay is enough.
+  setTimeout(() => URL.revokeObjectURL(href), 10_000)
+}

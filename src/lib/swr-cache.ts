@@ -1,0 +1,211 @@
+/**
+ * The SWR cache, persisted to IndexedDB so recently opened lists still render offline
+ * (DESIGN.md, "Data and storage").
+ * - One snapshot per scope (the admin and their permissions), read BEFORE the first render, so a
+ *   reload offline shows the same lists again, and again on the next reload: the snapshot is only
+ *   rewritten from data that was actually shown, never emptied by a failed revalidation.
+ * - Wiped at logout and at a forced logout, pending writes included.
+ * - Each entry remembers when it was fetched, for the "showing data from <time>" banner.
+ * Entries read back from storage are only trusted after the endpoint's output schema accepts them
+ * (see `verify`), since storage may hold data of an older version of the app.
+ */
+import type { Cache, State } from 'swr'
+import { z } from 'zod'
+import { clear, createStore, get, set } from 'idb-keyval'
+
+const store = createStore('back-office-cache', 'swr')
+const SNAPSHOT_VERSION = 1
+/** Bound on stored entries (each is one page of one list): old pages give way to new ones. */
+const MAX_ENTRIES = 150
+const SAVE_DELAY_MS = 250
+
+const Snapshot = z.object({
+  v: z.literal(SNAPSHOT_VERSION),
+  entries: z.array(
+    z.object({ key: z.string(), name: z.string(), input: z.unknown(), data: z.unknown(), at: z.number() }),
+  ),
+})
+
+export interface EntryMeta {
+  /** Endpoint name (first element of the SWR key). */
+  name: string
+  /** The call's input (second element of the SWR key). */
+  input: unknown
+  /** When the data was fetched (ms since epoch). */
+  at: number
+  /** False for entries read from storage until their endpoint's schema accepted them. */
+  verified: boolean
+}
+
+/** A Map-backed SWR cache that records entry metadata and saves itself after changes. */
+class PersistedCache implements Cache {
+  readonly states = new Map<string, State>()
+  readonly meta = new Map<string, EntryMeta>()
+  constructor(readonly scope: string) {}
+  keys(): IterableIterator<string> {
+    return this.states.keys()
+  }
+  get(key: string): State | undefined {
+    return this.states.get(key)
+  }
+  set(key: string, value: State): void {
+    const before = this.states.get(key)
+    this.states.set(key, value)
+    if (value.data !== undefined && value.data !== before?.data && this.meta.has(key)) scheduleSave()
+  }
+  delete(key: string): void {
+    this.states.delete(key)
+    if (this.meta.delete(key)) scheduleSave()
+  }
+}
+
+let cache: PersistedCache | null = null
+let saveTimer: ReturnType<typeof setTimeout> | undefined
+let pendingWipe: Promise<void> = Promise.resolve()
+const listeners = new Set<() => void>()
+const activeKeys = new Map<string, number>()
+
+const storageKey = (scope: string): string => `scope:${scope}`
+
+function notify(): void {
+  for (const listener of listeners) listener()
+}
+
+function scheduleSave(): void {
+  clearTimeout(saveTimer)
+  saveTimer = setTimeout(() => void save(), SAVE_DELAY_MS)
+}
+
+async function save(): Promise<void> {
+  const target = cache
+  if (!target) return
+  const entries = [...target.meta.entries()]
+    .map(([key, m]) => ({ key, name: m.name, input: m.input, data: target.states.get(key)?.data, at: m.at }))
+    .filter((e) => e.data !== undefined)
+    .sort((a, b) => b.at - a.at)
+    .slice(0, MAX_ENTRIES)
+  try {
+    await set(storageKey(target.scope), { v: SNAPSHOT_VERSION, entries }, store)
+  } catch (error) {
+    // Storage full or blocked: the app still works online, only offline reads are lost.
+    console.warn('Could not save the offline copy of the data', error)
+  }
+}
+
+// The last changes before a reload or tab close are saved at once rather than after the delay.
+if (typeof window !== 'undefined') {
+  window.addEventListener('pagehide', () => {
+    if (saveTimer !== undefined) {
+      clearTimeout(saveTimer)
+      void save()
+    }
+  })
+}
+
+/**
+ * Loads the stored snapshot of a scope into a fresh cache and makes it current. Call (and await)
+ * before rendering anything that reads the cache.
+ */
+export async function hydrate(scope: string): Promise<void> {
+  await pendingWipe
+  if (cache?.scope === scope) return
+  const next = new PersistedCache(scope)
+  try {
+    const stored = Snapshot.safeParse(await get(storageKey(scope), store))
+    if (stored.success) {
+      for (const e of stored.data.entries) {
+        // `_k` is the original key SWR keeps beside the data; its key-filter mutations read it.
+        const state: State & { _k: unknown[] } = { data: e.data, _k: [e.name, e.input] }
+        next.states.set(e.key, state)
+        next.meta.set(e.key, { name: e.name, input: e.input, at: e.at, verified: false })
+      }
+    }
+  } catch (error) {
+    console.warn('Could not read the offline copy of the data', error)
+  }
+  cache = next
+  notify()
+}
+
+/** The current cache, for SWRConfig's `provider`. */
+export function currentCache(): Cache {
+  if (!cache) throw new Error('The data cache is used before hydrate() finished')
+  return cache
+}
+
+export const isHydrated = (scope: string): boolean => cache?.scope === scope
+
+/** Deletes every stored snapshot and the in-memory cache (logout, forced logout). */
+export function wipe(): Promise<void> {
+  clearTimeout(saveTimer)
+  saveTimer = undefined
+  cache = null
+  activeKeys.clear()
+  notify()
+  pendingWipe = pendingWipe.then(() => clear(store)).catch((error: unknown) => {
+    console.warn('Could not wipe the offline copy of the data', error)
+  })
+  return pendingWipe
+}
+
+/** Records that `key` (the SWR key of [name, input]) was fetched now. */
+export function stamp(key: string, name: string, input: unknown): void {
+  cache?.meta.set(key, { name, input, at: Date.now(), verified: true })
+  notify()
+}
+
+/**
+ * Checks a stored entry against its endpoint's schema the first time a screen asks for it;
+ * an entry the schema refuses is dropped (then fetched afresh).
+ */
+export function verify(key: string, accepts: (data: unknown) => boolean): void {
+  const m = cache?.meta.get(key)
+  if (!cache || !m || m.verified) return
+  if (accepts(cache.states.get(key)?.data)) m.verified = true
+  else {
+    cache.states.delete(key)
+    cache.meta.delete(key)
+  }
+}
+
+/** A mounted screen reads `key`: its time counts for the offline banner. */
+export function markActive(key: string): () => void {
+  activeKeys.set(key, (activeKeys.get(key) ?? 0) + 1)
+  notify()
+  return () => {
+    const n = (activeKeys.get(key) ?? 1) - 1
+    if (n <= 0) activeKeys.delete(key)
+    else activeKeys.set(key, n)
+    notify()
+  }
+}
+
+export function fetchedAt(key: string): number | undefined {
+  return cache?.meta.get(key)?.at
+}
+
+/** The oldest fetch time among the data on screen now, or undefined when none is shown. */
+export function shownDataTime(): number | undefined {
+  let oldest: number | undefined
+  for (const key of activeKeys.keys()) {
+    const at = cache?.states.get(key)?.data === undefined ? undefined : cache?.meta.get(key)?.at
+    if (at !== undefined && (oldest === undefined || at < oldest)) oldest = at
+  }
+  return oldest
+}
+
+/** Cached answers of one endpoint, newest first (the palette's offline records). */
+export function cachedAnswers(name: string): Array<{ input: unknown; data: unknown; at: number }> {
+  if (!cache) return []
+  const out: Array<{ input: unknown; data: unknown; at: number }> = []
+  for (const [key, m] of cache.meta) {
+    const data = cache.states.get(key)?.data
+    if (m.name === name && data !== undefined) out.push({ input: m.input, data, at: m.at })
+  }
+  return out.sort((a, b) => b.at - a.at)
+}
+
+export function subscribeCache(listener: () => void): () => void {
+  listeners.add(listener)
+  return () => listeners.delete(listener)
+}

@@ -1,0 +1,64 @@
+/**
+ * `useCall(endpoint, input)`: a read of the contract through SWR, keyed by [endpoint.name, input].
+ * The cache behind it is persisted per admin (see swr-cache.ts), so a list opened online still
+ * renders offline, with `fetchedAt` telling when its data was fetched.
+ */
+import { useEffect, useSyncExternalStore } from 'react'
+import useSWR, { unstable_serialize, type KeyedMutator, type SWRConfiguration } from 'swr'
+import type { Endpoint, Input, Output } from '#contract/define'
+import { ApiError, call } from './api.ts'
+import { fetchedAt, markActive, stamp, subscribeCache, verify } from './swr-cache.ts'
+
+export interface CallState<E extends Endpoint> {
+  data: Output<E> | undefined
+  error: ApiError | undefined
+  isLoading: boolean
+  isValidating: boolean
+  mutate: KeyedMutator<Output<E>>
+  /** When `data` was fetched (ms since epoch), if there is data. */
+  fetchedAt: number | undefined
+}
+
+/** Pass `input` null to wait (no call is made). */
+export function useCall<E extends Endpoint>(
+  endpoint: E,
+  input: Input<E> | null,
+  options?: SWRConfiguration<Output<E>, ApiError>,
+): CallState<E> {
+  const swrKey = input === null ? null : [endpoint.name, input]
+  const key = swrKey === null ? '' : unstable_serialize(swrKey)
+  // Before SWR reads the entry: data restored from storage must still match the schema.
+  if (key) verify(key, (data) => endpoint.output.safeParse(data).success)
+
+  const result = useSWR<Output<E>, ApiError>(
+    swrKey,
+    async () => {
+      // SWR only calls the fetcher for a non-null key, so `input` is set here.
+      if (input === null) throw new ApiError(0, 'No input for this call')
+      try {
+        const data = await call(endpoint, input)
+        stamp(key, endpoint.name, input)
+        return data
+      } catch (error) {
+        throw error instanceof ApiError ? error : new ApiError(0, error instanceof Error ? error.message : String(error))
+      }
+    },
+    options,
+  )
+
+  useEffect(() => (key ? markActive(key) : undefined), [key])
+  const at = useSyncExternalStore(
+    subscribeCache,
+    () => (key ? fetchedAt(key) : undefined),
+    () => undefined,
+  )
+
+  return {
+    data: result.data,
+    error: result.error,
+    isLoading: result.isLoading,
+    isValidating: result.isValidating,
+    mutate: result.mutate,
+    fetchedAt: result.data === undefined ? undefined : at,
+  }
+}

@@ -1,0 +1,38 @@
+import type { ComponentProps } from 'react'
+import { Slot } from 'radix-ui'
+import { cn } from './cn.ts'
+
+const variants = {
+  default: 'bg-indigo-700 text-white hover:bg-indigo-800',
+  outline: 'border border-slate-300 bg-white text-slate-900 hover:bg-slate-100',
+  ghost: 'text-slate-800 hover:bg-slate-100',
+  destructive: 'bg-red-700 text-white hover:bg-red-800',
+  link: 'text-indigo-700 underline-offset-4 hover:underline',
+} as const
+
+const sizes = {
+  md: 'h-9 px-4 text-sm',
+  sm: 'h-8 px-3 text-sm',
+  icon: 'h-9 w-9',
+} as const
+
+export type ButtonProps = ComponentProps<'button'> & {
+  variant?: keyof typeof variants
+  size?: keyof typeof sizes
+  /** Renders the child element (a link, say) with the button's look. */
+  asChild?: boolean
+}
+
+export function Button({ className, variant = 'default', size = 'md', asChild = false, type, ...props }: ButtonProps) {
+  const classes = cn(
+    'inline-flex items-center justify-center gap-2 rounded-md font-medium whitespace-nowrap transition-colors',
+    'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600',
+    'disabled:pointer-events-none disabled:opacity-50',
+    variants[variant],
+    sizes[size],
+    className,
+  )
+  if (asChild) return <Slot.Root className={classes} {...props} />
+  // A button inside a form submits by default; make that an explicit choice.
+  return <button type={type ?? 'button'} className={classes} {...props} />
+}
