@@ -26,9 +26,15 @@ export const optionalUrl = z
   .refine((v) => v === '' || URL_PATTERN.test(v), 'Incorrect format')
   .default('')
 
-/** A whole number that may arrive as a string (query strings and multipart fields). */
+/**
+ * A whole number that may arrive as a string (query strings and multipart fields). An empty
+ * field or null is "missing", not 0: plain coercion would turn both into 0 and hide the message.
+ */
 export const count = (message: string) =>
-  z.coerce.number({ error: message }).int(message).min(0, message).max(1_000_000, message)
+  z.preprocess(
+    (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v),
+    z.coerce.number({ error: message }).int(message).min(0, message).max(1_000_000, message),
+  )
 
 /** page, limit, search: every list call. */
 export const PageQuery = z.object({

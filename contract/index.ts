@@ -5,14 +5,61 @@
 import * as auth from './auth.ts'
 import * as leads from './leads.ts'
 import * as catalog from './catalog.ts'
+import * as password from './password.ts'
+import * as emails from './emails.ts'
+import * as promotions from './promotions.ts'
+import * as links from './links.ts'
+import * as social from './social.ts'
+import * as games from './games.ts'
+import * as brands from './brands.ts'
+import * as restrictions from './restrictions.ts'
+import * as staff from './staff.ts'
+import * as version from './version.ts'
+import * as homepage from './homepage.ts'
+import * as settings from './settings.ts'
+import * as newsletter from './newsletter.ts'
 import type { Endpoint } from './define.ts'
 
-export { auth, leads, catalog }
+export {
+  auth,
+  leads,
+  catalog,
+  password,
+  emails,
+  promotions,
+  links,
+  social,
+  games,
+  brands,
+  restrictions,
+  staff,
+  version,
+  homepage,
+  settings,
+  newsletter,
+}
 
 const isEndpoint = (v: unknown): v is Endpoint =>
   typeof v === 'object' && v !== null && 'path' in v && 'method' in v && 'access' in v
 
 /** Every endpoint, in one list. */
-export const endpoints: readonly Endpoint[] = [auth, leads, catalog].flatMap((area) =>
+export const endpoints: readonly Endpoint[] = [
+  auth,
+  leads,
+  catalog,
+  password,
+  emails,
+  promotions,
+  links,
+  social,
+  games,
+  brands,
+  restrictions,
+  staff,
+  version,
+  homepage,
+  settings,
+  newsletter,
+].flatMap((area) =>
   Object.values(area).filter(isEndpoint),
 )

@@ -1,0 +1,76 @@
+import { z } from 'zod'
+import { Done, Id, PageQuery, ok, pageOf, required } from './common.ts'
+import { endpoint, reads, writes } from './define.ts'
+
+/** Spec section 9: brand types web3auth and ipfs. */
+export const BrandType = z.enum(['web3auth', 'ipfs'], { error: 'type is required' })
+export type BrandType = z.output<typeof BrandType>
+
+/** Spec section 3, Brand. */
+export const Brand = z.object({ _id: z.string(), brandname: z.string(), type: z.enum(['web3auth', 'ipfs']) })
+export type Brand = z.output<typeof Brand>
+
+/** One email listed under a brand (View Brand). */
+export const BrandEmail = z.object({ email: z.string() })
+export type BrandEmail = z.output<typeof BrandEmail>
+
+/** View Brand shows 2 emails at first and 2 more per Load More (spec section 9). */
+export const BRAND_EMAILS_STEP = 2
+
+const Brandname = required('Brandname is required', 100)
+
+export const addBrand = endpoint({
+  name: 'addBrand',
+  method: 'POST',
+  path: '/addBrand',
+  input: z.object({ brandname: Brandname, type: BrandType }),
+  output: Done,
+  access: writes('/brand'),
+})
+
+export const listbrand = endpoint({
+  name: 'listbrand',
+  method: 'GET',
+  path: '/listbrand',
+  input: PageQuery,
+  output: pageOf(Brand),
+  access: reads('/brand'),
+  ours: 'Payload and answer not shown: paged like every other table (page, limit, search; result, count).',
+})
+
+/**
+ * Brand detail for View Brand: the brand as `record`, and the emails listed under it as
+ * `result` with their total `count`. Load More asks for the next page.
+ */
+export const listbrandUser = endpoint({
+  name: 'listbrandUser',
+  method: 'POST',
+  path: '/listbrandUser',
+  input: z.object({
+    id: Id,
+    page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+    limit: z.coerce.number().int().min(1).max(100).default(BRAND_EMAILS_STEP),
+  }),
+  output: ok({ result: z.array(BrandEmail), count: z.number().int(), record: Brand }),
+  access: reads('/brand'),
+  ours: 'page and limit added to the body id (default 2 per page) so Load More need not reload all.',
+})
+
+export const editbrandUser = endpoint({
+  name: 'editbrandUser',
+  method: 'POST',
+  path: '/editbrandUser',
+  input: z.object({ _id: Id, brandname: Brandname, type: BrandType }),
+  output: Done,
+  access: writes('/brand'),
+})
+
+export const deleteBrand = endpoint({
+  name: 'deleteBrand',
+  method: 'POST',
+  path: '/deleteBrand',
+  input: z.object({ id: Id }),
+  output: Done,
+  access: writes('/brand'),
+  ours: 'Payload not shown: {id}, as every other delete.',
+})

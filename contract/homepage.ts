@@ -1,0 +1,86 @@
+import { z } from 'zod'
+import { Done, Id, PageQuery, ok, pageOf, required, requiredUrl } from './common.ts'
+import { endpoint, reads, writes } from './define.ts'
+import { IMAGE_KIND_MESSAGE, imageFiles } from './multipart.ts'
+
+/** Spec section 3, Homepage content. `image` is the URL the server serves the upload at. */
+export const HomepageContent = z.object({ _id: z.string(), title: z.string(), link: z.string(), image: z.string() })
+export type HomepageContent = z.output<typeof HomepageContent>
+
+/** Spec section 3, Homepage preference: whether the content shows on the landing page. */
+export const HomepagePreference = z.object({ status: z.boolean() })
+export type HomepagePreference = z.output<typeof HomepagePreference>
+
+const Link = requiredUrl('link is required')
+
+/** Spec section 5, add: 'Title is required' and the promotion-style image message. */
+export const addHomePageCms = endpoint({
+  name: 'addHomePageCms',
+  method: 'POST',
+  path: '/addHomePageCms',
+  input: z.object({ title: required('Title is required', 200), link: Link }),
+  files: {
+    image: imageFiles({ max: 1, required: true, requiredMessage: 'image is required', kind: IMAGE_KIND_MESSAGE, tooMany: IMAGE_KIND_MESSAGE }),
+  },
+  output: Done,
+  access: writes('/homepage-content'),
+})
+
+export const listHomePageCms = endpoint({
+  name: 'listHomePageCms',
+  method: 'GET',
+  path: '/listHomePageCms',
+  input: PageQuery,
+  output: pageOf(HomepageContent),
+  access: reads('/homepage-content'),
+})
+
+/**
+ * Spec section 5, edit: 'title is required' (lower case) and the category-style image message.
+ * Without a new image the current one is kept.
+ */
+export const editHomePageCms = endpoint({
+  name: 'editHomePageCms',
+  method: 'POST',
+  path: '/editHomePageCms',
+  input: z.object({ _id: Id, title: required('title is required', 200), link: Link }),
+  files: {
+    image: imageFiles({
+      max: 1,
+      required: false,
+      requiredMessage: 'image is required',
+      kind: 'Please upload an image with .png, .jpeg,.jpg extension.',
+      tooMany: 'Please upload an image with .png, .jpeg,.jpg extension.',
+    }),
+  },
+  output: Done,
+  access: writes('/homepage-content'),
+})
+
+export const deleteHomePageCms = endpoint({
+  name: 'deleteHomePageCms',
+  method: 'POST',
+  path: '/deleteHomePageCms',
+  input: z.object({ _id: Id }),
+  output: Done,
+  access: writes('/homepage-content'),
+})
+
+/** The landing-page switch: Show this CMS content on landing page. */
+export const updateHomepageCmsPreference = endpoint({
+  name: 'updateHomepageCmsPreference',
+  method: 'POST',
+  path: '/updateHomepageCmsPreference',
+  input: z.object({ status: z.boolean({ error: 'Incorrect format' }) }),
+  output: Done,
+  access: writes('/homepage-content'),
+})
+
+export const getHomepageCmsPreference = endpoint({
+  name: 'getHomepageCmsPreference',
+  method: 'GET',
+  path: '/getHomepageCmsPreference',
+  input: z.object({}),
+  output: ok({ result: HomepagePreference }),
+  access: reads('/homepage-content'),
+})

@@ -1,0 +1,60 @@
+import { z } from 'zod'
+import type { FileRule } from './define.ts'
+
+/**
+ * Helpers for multipart calls (games, promotions, homepage content, settings). Multipart text
+ * fields always arrive as strings, so flags and lists need their own parsing.
+ */
+
+export const MB = 1024 * 1024
+
+/** One or more .png/.jpeg/.jpg images with the given spec messages. */
+export const imageFiles = (rule: {
+  max: number
+  required: boolean
+  kind: string
+  requiredMessage?: string
+  tooMany?: string
+}): FileRule => ({
+  kinds: ['png', 'jpeg'],
+  max: rule.max,
+  required: rule.required,
+  maxBytes: 5 * MB,
+  messages: {
+    ...(rule.requiredMessage === undefined ? {} : { required: rule.requiredMessage }),
+    kind: rule.kind,
+    ...(rule.tooMany === undefined ? {} : { tooMany: rule.tooMany }),
+  },
+})
+
+/** Spec section 5's promotion and homepage image message (two spaces before ".png" are the spec's). */
+export const IMAGE_KIND_MESSAGE = 'Please upload file having extensions  .png,.jpeg,.jpg only.'
+
+/**
+ * A boolean sent as the text 'true' or 'false' (multipart has no booleans). Real booleans are
+ * accepted too, so the same schema serves a JSON body.
+ */
+export const formFlag = (message = 'Incorrect format') =>
+  z
+    .union([z.boolean(), z.enum(['true', 'false'])], { error: message })
+    .default('false')
+    .transform((v) => v === true || v === 'true')
+
+/**
+ * A list of ids in a multipart field: a repeated field (an array), one field holding a JSON array,
+ * or a single id. A JSON body may send a plain array.
+ */
+export const formList = <T extends z.ZodType>(item: T, message: string) =>
+  z.preprocess((v: unknown) => {
+    if (typeof v !== 'string') return v
+    const text = v.trim()
+    if (text === '') return []
+    if (!text.startsWith('[')) return [text]
+    try {
+      const parsed: unknown = JSON.parse(text)
+      return parsed
+    } catch {
+      // Left as the text: the array check below then reports the spec-style message.
+      return v
+    }
+  }, z.array(item, { error: message }))

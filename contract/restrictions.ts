@@ -1,0 +1,80 @@
+import { z } from 'zod'
+import { Done, Id, ok } from './common.ts'
+import { endpoint, reads, sessionAccess, writes } from './define.ts'
+
+/** One restricted country; `hide` is flipped by the trash button. */
+export const RestrictedCountry = z.object({ _id: z.string(), country: z.string(), hide: z.boolean() })
+export type RestrictedCountry = z.output<typeof RestrictedCountry>
+
+/** Spec section 3: one record holding the whole list. */
+export const Restrictions = z.object({ _id: z.string(), Restrictedcountry: z.array(RestrictedCountry) })
+export type Restrictions = z.output<typeof Restrictions>
+
+/** A country name as listCountry offers it. The screen's 'All' option ('*') is never sent. */
+const CountryName = z
+  .string({ error: 'Country is required' })
+  .trim()
+  .min(1, 'Country is required')
+  .max(100, 'Incorrect format')
+  .refine((v) => v !== '*', 'Incorrect format')
+
+/**
+ * The country options, for Add Restriction and the promotion's country filter. Any signed-in
+ * admin may read it: it is a fixed public list, and two screens with separate permissions use it.
+ */
+export const listCountry = endpoint({
+  name: 'listCountry',
+  method: 'GET',
+  path: '/listCountry',
+  input: z.object({}),
+  output: ok({ result: z.array(z.string()) }),
+  access: sessionAccess,
+  ours: 'Answer not shown: result, the country names in alphabetical order.',
+})
+
+/** Answers result[0].Restrictedcountry; result is empty before the first country is added. */
+export const FetchRestrictions = endpoint({
+  name: 'FetchRestrictions',
+  method: 'GET',
+  path: '/FetchRestrictions',
+  input: z.object({}),
+  output: ok({ result: z.array(Restrictions) }),
+  access: reads('/restriction'),
+})
+
+/** Adds countries (names from listCountry); ones already listed are kept once. */
+export const AddRestrictions = endpoint({
+  name: 'AddRestrictions',
+  method: 'POST',
+  path: '/AddRestrictions',
+  input: z.object({
+    country: z.array(CountryName, { error: 'Country is required' }).min(1, 'Country is required').max(400, 'Incorrect format'),
+  }),
+  output: Done,
+  access: writes('/restriction'),
+  ours: "Message not shown: 'Country is required' when the list is empty.",
+})
+
+/** Sets the hide flag of one listed country, named by its entry id. */
+export const HideRestrictions = endpoint({
+  name: 'HideRestrictions',
+  method: 'POST',
+  path: '/HideRestrictions',
+  input: z.object({ hide: z.boolean({ error: 'Incorrect format' }), country: Id }),
+  output: Done,
+  access: writes('/restriction'),
+  ours: '`country` is the entry _id (the pairing is not shown).',
+})
+
+/** Delete All / the selected rows: removes the listed entries by id. */
+export const CheckBoxDelete = endpoint({
+  name: 'CheckBoxDelete',
+  method: 'POST',
+  path: '/CheckBoxDelete',
+  input: z.object({
+    deleteData: z.array(Id, { error: 'Select at least one country' }).min(1, 'Select at least one country').max(400, 'Incorrect format'),
+  }),
+  output: Done,
+  access: writes('/restriction'),
+  ours: "Message not shown: 'Select at least one country' when the list is empty.",
+})

@@ -1,0 +1,99 @@
+import { z } from 'zod'
+import { Done, EMAIL_PATTERN, ok, optionalUrl } from './common.ts'
+import { endpoint, reads, writes } from './define.ts'
+import { IMAGE_KIND_MESSAGE, imageFiles } from './multipart.ts'
+
+/** Spec section 9: forced liquidation is Enable or Disable. */
+export const ForcedLiquidation = z.enum(['Enable', 'Disable'], { error: 'Incorrect format' })
+
+/**
+ * Spec section 3, Site settings: one record. `sitelogo` is the URL the server serves the logo at
+ * ('' when none). `version` belongs to the Version screen and is saved there.
+ */
+export const SiteSettings = z.object({
+  _id: z.string(),
+  version: z.string(),
+  contact_person: z.string(),
+  email: z.string(),
+  sitename: z.string(),
+  site_description: z.string(),
+  phone_number: z.string(),
+  mobile_number: z.string(),
+  address: z.string(),
+  google_analytics: z.string(),
+  social_link1: z.string(),
+  social_link2: z.string(),
+  social_link3: z.string(),
+  social_link4: z.string(),
+  social_link5: z.string(),
+  reg_code: z.string(),
+  company_info_link: z.string(),
+  license_info_link: z.string(),
+  copyright_text: z.string(),
+  sitelogo: z.string(),
+  forcedliq: z.enum(['Enable', 'Disable']),
+})
+export type SiteSettings = z.output<typeof SiteSettings>
+
+/** The Settings screen labels social_link1..5 as Twitter, Medium, Telegram, Facebook, Linkedin. */
+export const socialLinkLabels = {
+  social_link1: 'Twitter',
+  social_link2: 'Medium',
+  social_link3: 'Telegram',
+  social_link4: 'Facebook',
+  social_link5: 'Linkedin',
+} as const
+
+/** Free text: optional, trimmed, bounded. */
+const text = (max: number) => z.string().trim().max(max, 'Incorrect format').default('')
+/** A phone number: optional; digits with spaces, dashes, brackets and a leading +. */
+const phone = text(30).refine((v) => v === '' || /^\+?[0-9][0-9 ()-]{3,}$/.test(v), 'Incorrect format')
+
+/**
+ * The Settings screen's fields (multipart, with the logo as a file). The spec gives no messages
+ * for them: every field may be left empty, links and the email must match their pattern when
+ * filled ('Incorrect format', the spec's word).
+ */
+export const SettingsInput = z.object({
+  contact_person: text(100),
+  email: text(254).refine((v) => v === '' || EMAIL_PATTERN.test(v), 'Incorrect format'),
+  sitename: text(100),
+  site_description: text(2000),
+  address: text(500),
+  reg_code: text(100),
+  phone_number: phone,
+  mobile_number: phone,
+  google_analytics: text(100),
+  company_info_link: optionalUrl,
+  license_info_link: optionalUrl,
+  social_link1: optionalUrl,
+  social_link2: optionalUrl,
+  social_link3: optionalUrl,
+  social_link4: optionalUrl,
+  social_link5: optionalUrl,
+  copyright_text: text(300),
+  forcedliq: ForcedLiquidation.default('Disable'),
+})
+
+/** The Settings screen's read: result[0] is the record, as the version read answers. */
+export const getSettings = endpoint({
+  name: 'getSettings',
+  method: 'GET',
+  path: '/settings-get',
+  input: z.object({}),
+  output: ok({ result: z.array(SiteSettings) }),
+  access: reads('/settings'),
+  ours: 'Path and answer not shown: the modern counterpart of the legacy settings-get.',
+})
+
+/** Update Settings. Without a new logo the current one is kept. */
+export const updateSettings = endpoint({
+  name: 'updateSettings',
+  method: 'POST',
+  path: '/settings-update',
+  input: SettingsInput,
+  files: { sitelogo: imageFiles({ max: 1, required: false, kind: IMAGE_KIND_MESSAGE, tooMany: IMAGE_KIND_MESSAGE }) },
+  output: Done,
+  access: writes('/settings'),
+  ours: "Path and payload not shown: multipart, the section 3 fields but version, with sitelogo as a file; the logo's message is the promotion image's.",
+})

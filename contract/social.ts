@@ -1,0 +1,75 @@
+import { z } from 'zod'
+import { Done, Id, ok, optionalUrl } from './common.ts'
+import { endpoint, reads, writes } from './define.ts'
+
+/** The five link fields of the Social Links screen, in its order. */
+export const socialLinkFields = [
+  'discordLink',
+  'facebookLink',
+  'twitterLink',
+  'instagramLink',
+  'telegramLink',
+] as const
+export const SocialLinkField = z.enum(socialLinkFields, { error: 'Incorrect format' })
+export type SocialLinkField = z.output<typeof SocialLinkField>
+
+/** Spec section 3, Social media settings. An empty string is a link not set. */
+export const SocialMedia = z.object({
+  _id: z.string(),
+  discordLink: z.string(),
+  twitterLink: z.string(),
+  facebookLink: z.string(),
+  instagramLink: z.string(),
+  telegramLink: z.string(),
+})
+export type SocialMedia = z.output<typeof SocialMedia>
+
+/** Spec section 5: each link optional, 'Incorrect format' when filled and not a URL. */
+const SocialLinks = z.object({
+  discordLink: optionalUrl,
+  twitterLink: optionalUrl,
+  facebookLink: optionalUrl,
+  instagramLink: optionalUrl,
+  telegramLink: optionalUrl,
+})
+
+/** Answers `data.data`, a list whose first item the screen uses (there is one record). */
+export const socialmediaGet = endpoint({
+  name: 'socialmediaGet',
+  method: 'POST',
+  path: '/socialmedia-get',
+  input: z.object({}),
+  output: ok({ data: z.object({ data: z.array(SocialMedia) }) }),
+  access: reads('/social-links'),
+})
+
+/**
+ * Saves the five links. `_id` is the record's id; it is absent before the first save, when the
+ * server creates the one record.
+ */
+export const updatesocialmedia = endpoint({
+  name: 'updatesocialmedia',
+  method: 'POST',
+  path: '/updatesocialmedia',
+  input: SocialLinks.extend({ _id: Id.optional() }),
+  output: Done,
+  access: writes('/social-links'),
+})
+
+/**
+ * Clears one link. `linkdata` names the field; `datas` is the form as the screen holds it. The
+ * server clears only the named field of the stored record: other fields being edited on screen
+ * are not saved by a delete (spec section 4: edits are saved only by Update).
+ */
+export const DeleteSocialmedia = endpoint({
+  name: 'DeleteSocialmedia',
+  method: 'POST',
+  path: '/Delete-socialmedia',
+  input: z.object({
+    linkdata: SocialLinkField,
+    datas: SocialLinks.partial().extend({ _id: Id.optional() }).optional(),
+  }),
+  output: Done,
+  access: writes('/social-links'),
+  ours: 'Answer not shown: status and message.',
+})

@@ -1,0 +1,129 @@
+import { z } from 'zod'
+import { Done, EMAIL_PATTERN, Id, PASSWORD_PATTERN, PageQuery, pageOf, required } from './common.ts'
+import { endpoint, reads, staffWrites } from './define.ts'
+import { TwoFACode } from './auth.ts'
+import { screenPaths } from './routes.ts'
+
+export const accessLevels = ['Admin', 'View Only'] as const
+export const AccessLevel = z.enum(accessLevels)
+export type AccessLevel = z.output<typeof AccessLevel>
+
+/**
+ * Spec section 3, Sub-admin user (never the password). `activate` is 1 when active; the list
+ * shows nothing for any other value.
+ */
+export const SubAdmin = z.object({
+  _id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  accessLevel: AccessLevel,
+  role: z.enum(['superadmin', 'subadmin']),
+  restrictions: z.array(z.string()),
+  activate: z.number().int(),
+})
+export type SubAdmin = z.output<typeof SubAdmin>
+
+const Name = required('Name is required', 100)
+const Email = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .min(1, 'Email is required')
+  .max(254, 'Incorrect format')
+  .regex(EMAIL_PATTERN, 'Incorrect format')
+const Password = z
+  .string({ error: 'Password is required' })
+  .min(1, 'Password is required')
+  .regex(PASSWORD_PATTERN, 'Incorrect format')
+
+/** Restrictions name screens of the route table; anything else is refused. */
+const RoutePath = z
+  .string({ error: 'Incorrect format' })
+  .refine((p) => screenPaths.includes(p), 'Incorrect format')
+const Restrictions = (message: string) => z.array(RoutePath, { error: message }).max(100, 'Incorrect format').default([])
+
+/**
+ * Access is required unless the user type is Admin. The rule runs only once accessLevel and
+ * restrictions parsed, so an empty user type shows its own message and not a second one, and the
+ * message lands on `restrictions`, under the Access input.
+ */
+const restrictionsUnlessAdmin = (message: string) => ({
+  check: (v: { accessLevel: AccessLevel; restrictions: string[] }, ctx: z.RefinementCtx) => {
+    if (v.accessLevel !== 'Admin' && v.restrictions.length === 0) {
+      ctx.addIssue({ code: 'custom', path: ['restrictions'], message })
+    }
+  },
+  params: {
+    when: (payload: { issues: readonly { path?: readonly PropertyKey[] }[] }) =>
+      !payload.issues.some((i) => i.path?.[0] === 'accessLevel' || i.path?.[0] === 'restrictions'),
+  },
+})
+
+const createRule = restrictionsUnlessAdmin('Access is required')
+/**
+ * Create User. There is no `role` field: the server always creates role subadmin, so a client
+ * cannot choose its own role (an extra `role` is dropped by the parse). When the creator has 2FA
+ * enabled the answer is status TWO_FA until `twoFACode` carries their current code.
+ */
+export const CreateSubAdminInput = z
+  .object({
+    name: Name,
+    email: Email,
+    password: Password,
+    accessLevel: z.enum(accessLevels, { error: 'User type is required' }),
+    restrictions: Restrictions('Access is required'),
+    twoFACode: TwoFACode,
+  })
+  .superRefine(createRule.check, createRule.params)
+
+const updateRule = restrictionsUnlessAdmin('Restrictions is required')
+/** Edit User: no password; its own messages for the user type and the access list. */
+export const UpdateSubAdminInput = z
+  .object({
+    _id: Id,
+    name: Name,
+    email: Email,
+    accessLevel: z.enum(accessLevels, { error: 'AccessLevel is required' }),
+    restrictions: Restrictions('Restrictions is required'),
+  })
+  .superRefine(updateRule.check, updateRule.params)
+
+export const createSubAdminUsers = endpoint({
+  name: 'createSubAdminUsers',
+  method: 'POST',
+  path: '/createSubAdminUsers',
+  input: CreateSubAdminInput,
+  // status TWO_FA is the other non-failure answer; see TwoFactorNeeded in common.ts.
+  output: Done,
+  access: staffWrites('/sub-admin'),
+  ours: 'role is not accepted (always subadmin); twoFACode added for a creator with 2FA enabled.',
+})
+
+export const FetchSubAdminUsers = endpoint({
+  name: 'FetchSubAdminUsers',
+  method: 'GET',
+  path: '/FetchSubAdminUsers',
+  input: PageQuery,
+  output: pageOf(SubAdmin),
+  access: reads('/sub-admin'),
+})
+
+export const UpdateSubAdminUsers = endpoint({
+  name: 'UpdateSubAdminUsers',
+  method: 'POST',
+  path: '/UpdateSubAdminUsers',
+  input: UpdateSubAdminInput,
+  output: Done,
+  access: staffWrites('/sub-admin'),
+  ours: 'role and password are not accepted on edit.',
+})
+
+/** Flips activate between 1 and 0; deactivating ends that admin's sessions at once. */
+export const ActivateSubadminStatusUpdate = endpoint({
+  name: 'ActivateSubadminStatusUpdate',
+  method: 'POST',
+  path: '/ActivateSubadminStatusUpdate',
+  input: z.object({ id: Id }),
+  output: Done,
+  access: staffWrites('/sub-admin'),
+})
+

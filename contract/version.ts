@@ -1,0 +1,54 @@
+import { z } from 'zod'
+import { Done, Id, ok, required } from './common.ts'
+import { endpoint, reads, writes } from './define.ts'
+import { SiteSettings } from './settings.ts'
+
+/*
+ * The Version screen. Its calls treat status 'failed' as an error and show field errors when
+ * present (spec section 8), which the shared Failure answer already covers.
+ */
+
+/** The spec gives no message for an empty version; ours is 'version is required'. */
+const Version = required('version is required', 50)
+
+/** The site settings read of the Version screen: result[0] holds _id and version. */
+export const getSiteSettings = endpoint({
+  name: 'getSiteSettings',
+  method: 'GET',
+  path: '/getSiteSettings',
+  input: z.object({}),
+  output: ok({ result: z.array(SiteSettings.pick({ _id: true, version: true })) }),
+  access: reads('/version'),
+  ours: 'Path not shown: /getSiteSettings.',
+})
+
+export const updateVersion = endpoint({
+  name: 'updateVersion',
+  method: 'POST',
+  path: '/updateVersion',
+  input: z.object({ _id: Id, version: Version }),
+  output: Done,
+  access: writes('/version'),
+})
+
+/** The trash button: clears the version of the record named by `datas._id`. */
+export const DeleteVersion = endpoint({
+  name: 'DeleteVersion',
+  method: 'POST',
+  path: '/DeleteVersion',
+  input: z.object({ datas: z.object({ _id: Id }, { error: 'Incorrect format' }) }),
+  output: Done,
+  access: writes('/version'),
+  ours: 'datas is the screen record; only its _id is read.',
+})
+
+/** The current version alone ('' when cleared). */
+export const get_version = endpoint({
+  name: 'get_version',
+  method: 'POST',
+  path: '/get_version',
+  input: z.object({}),
+  output: ok({ data: z.object({ version: z.string() }) }),
+  access: reads('/version'),
+  ours: 'Payload and answer not shown: no payload; data.version.',
+})
