@@ -1,0 +1,98 @@
+/**
+ * Column and view-field descriptions for `defineList`. Key-based helpers (`col`, `date`, `image`,
+ * `yesNo`, `mono`) take the record's field name, which `defineList` checks against the list
+ * endpoint's record type; anything else is a custom column `{ header, cell: (row) => ... }`.
+ */
+import type { ReactNode } from 'react'
+import { assetUrl } from '#src/lib/api.ts'
+
+export type CellKind = 'text' | 'mono' | 'date' | 'image' | 'yesno'
+
+export interface KeyColumn<K extends string> {
+  kind: CellKind
+  key: K
+  header: string
+  /** image: the field whose text describes the picture (its alt text). */
+  altKey?: K
+}
+
+export interface CustomColumn<R> {
+  header: string
+  cell: (row: R) => ReactNode
+  /** Visually hidden header text, for action-like columns whose content explains itself. */
+  srOnlyHeader?: boolean
+}
+
+/** The spec's S.No column: the row's position across pages. */
+export interface SerialColumn {
+  kind: 'serial'
+  header: string
+}
+
+export type Column<R> = KeyColumn<keyof R & string> | CustomColumn<R> | SerialColumn
+
+/** Plain text; an empty value shows '--' (as the spec does for an empty operating system). */
+export const col = <K extends string>(key: K, header: string): KeyColumn<K> => ({ kind: 'text', key, header })
+/** Long identifiers such as wallet addresses: monospaced and allowed to wrap anywhere. */
+export const mono = <K extends string>(key: K, header: string): KeyColumn<K> => ({ kind: 'mono', key, header })
+export const date = <K extends string>(key: K, header: string): KeyColumn<K> => ({ kind: 'date', key, header })
+export const yesNo = <K extends string>(key: K, header: string): KeyColumn<K> => ({ kind: 'yesno', key, header })
+export const image = <K extends string>(key: K, header: string, altKey?: K): KeyColumn<K> =>
+  altKey === undefined ? { kind: 'image', key, header } : { kind: 'image', key, header, altKey }
+export const serial = (header = 'S.No'): SerialColumn => ({ kind: 'serial', header })
+
+export const isCustom = <R,>(c: Column<R>): c is CustomColumn<R> => 'cell' in c
+
+export interface KeyField<K extends string> {
+  key: K
+  label: string
+  kind: CellKind
+}
+export interface CustomField<R> {
+  label: string
+  value: (row: R) => ReactNode
+}
+/** One line of a view modal. */
+export type ViewField<R> = KeyField<keyof R & string> | CustomField<R>
+export const field = <K extends string>(key: K, label: string, kind: CellKind = 'text'): KeyField<K> => ({ key, label, kind })
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+
+/** Text of a date value; unparseable input is shown as it came rather than as "Invalid Date". */
+export function formatDate(value: string): string {
+  const time = Date.parse(value)
+  return Number.isNaN(time) ? value : dateFormat.format(time)
+}
+
+const asText = (value: unknown): string => {
+  if (value === null || value === undefined) return ''
+  if (typeof value === 'string') return value
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  return JSON.stringify(value)
+}
+
+/** Renders one value the way its kind asks; `alt` describes an image. */
+export function renderValue(kind: CellKind, value: unknown, alt = ''): ReactNode {
+  const text = asText(value)
+  switch (kind) {
+    case 'yesno':
+      return value === true || text === 'true' ? 'Yes' : 'No'
+    case 'date':
+      return text ? <time dateTime={text}>{formatDate(text)}</time> : '--'
+    case 'image':
+      return text ? (
+        <img
+          src={assetUrl(text)}
+          alt={alt}
+          loading="lazy"
+          className="size-12 rounded border border-slate-200 bg-slate-50 object-cover"
+        />
+      ) : (
+        'No image'
+      )
+    case 'mono':
+      return text ? <span className="font-mono text-xs break-all">{text}</span> : '--'
+    case 'text':
+      return text === '' ? '--' : text
+  }
+}

@@ -1,0 +1,72 @@
+import { Button } from '#src/ui/button.tsx'
+import { Select } from '#src/ui/select.tsx'
+import { PAGE_SIZES, pageCount, pageWindow } from './list-query.ts'
+
+const sizeOptions = (current: number) =>
+  [...new Set<number>([...PAGE_SIZES, current])].sort((a, b) => a - b).map((n) => ({ value: String(n), label: String(n) }))
+
+/** The page-size menu (10, 20, 50; spec section 9). */
+export function PageSizeSelect({ limit, onChange }: { limit: number; onChange: (limit: number) => void }) {
+  return (
+    <div className="flex items-center gap-2 text-sm text-slate-700">
+      <span aria-hidden="true">Rows per page</span>
+      <Select
+        aria-label="Rows per page"
+        value={String(limit)}
+        options={sizeOptions(limit)}
+        onValueChange={(v) => onChange(Number(v))}
+        className="w-20"
+      />
+    </div>
+  )
+}
+
+interface PagerProps {
+  page: number
+  limit: number
+  count: number
+  onPage: (page: number) => void
+}
+
+/** "Showing 11–20 of 53" and the page buttons; the current page is marked for screen readers. */
+export function Pager({ page, limit, count, onPage }: PagerProps) {
+  const pages = pageCount(limit, count)
+  const first = count === 0 ? 0 : (page - 1) * limit + 1
+  const last = Math.min(count, page * limit)
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3 text-sm text-slate-700">
+      <p aria-live="polite">
+        Showing {first}–{last} of {count}
+      </p>
+      {pages > 1 ? (
+        <nav aria-label="Pagination" className="flex items-center gap-1">
+          <Button variant="outline" size="sm" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+            Previous
+          </Button>
+          {pageWindow(page, pages).map((p, i) =>
+            p === null ? (
+              <span key={`gap-${i}`} aria-hidden="true" className="px-1">
+                …
+              </span>
+            ) : (
+              <Button
+                key={p}
+                variant={p === page ? 'default' : 'outline'}
+                size="sm"
+                aria-label={`Page ${p}`}
+                aria-current={p === page ? 'page' : undefined}
+                onClick={() => onPage(p)}
+                className="min-w-8 px-2"
+              >
+                {p}
+              </Button>
+            ),
+          )}
+          <Button variant="outline" size="sm" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+            Next
+          </Button>
+        </nav>
+      ) : null}
+    </div>
+  )
+}

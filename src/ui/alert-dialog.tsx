@@ -1,0 +1,61 @@
+import type { ReactNode } from 'react'
+import { AlertDialog as RadixAlertDialog } from 'radix-ui'
+
+interface ConfirmDialogProps {
+  open: boolean
+  onOpenChange: (open: boolean) => void
+  /** The question, word for word from the spec (e.g. "Are you sure you want to remove this Category"). */
+  title: string
+  description?: ReactNode
+  confirmLabel?: string
+  cancelLabel?: string
+  /** While the confirmed action runs, both buttons wait and the confirm button says so. */
+  busy?: boolean
+  onConfirm: () => void
+}
+
+/**
+ * A confirmation that must be answered (Radix AlertDialog: focus starts on Cancel, Escape
+ * cancels, the page behind is inert). The confirm button does not close the dialog by itself:
+ * the caller closes it when the action has finished, so a failure can keep it open.
+ */
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel = 'Yes, remove',
+  cancelLabel = 'Cancel',
+  busy = false,
+  onConfirm,
+}: ConfirmDialogProps) {
+  return (
+    <RadixAlertDialog.Root open={open} onOpenChange={onOpenChange}>
+      <RadixAlertDialog.Portal>
+        <RadixAlertDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
+        <RadixAlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl focus:outline-none">
+          <RadixAlertDialog.Title className="text-base font-semibold text-slate-900">{title}</RadixAlertDialog.Title>
+          <RadixAlertDialog.Description className={description ? 'mt-2 text-sm text-slate-700' : 'sr-only'}>
+            {description ?? 'This cannot be undone.'}
+          </RadixAlertDialog.Description>
+          <div className="mt-6 flex justify-end gap-2">
+            <RadixAlertDialog.Cancel
+              disabled={busy}
+              className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-900 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:opacity-60"
+            >
+              {cancelLabel}
+            </RadixAlertDialog.Cancel>
+            <button
+              type="button"
+              disabled={busy}
+              onClick={onConfirm}
+              className="rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700 disabled:opacity-60"
+            >
+              {busy ? 'Removing…' : confirmLabel}
+            </button>
+          </div>
+        </RadixAlertDialog.Content>
+      </RadixAlertDialog.Portal>
+    </RadixAlertDialog.Root>
+  )
+}

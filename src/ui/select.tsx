@@ -1,0 +1,74 @@
+import { Select as RadixSelect } from 'radix-ui'
+import { cn } from './cn.ts'
+
+export interface SelectOption {
+  value: string
+  label: string
+}
+
+interface SelectProps {
+  id?: string
+  value: string
+  onValueChange: (value: string) => void
+  options: readonly SelectOption[]
+  placeholder?: string
+  /** Accessible name when no <label htmlFor> points at the trigger. */
+  'aria-label'?: string
+  'aria-invalid'?: boolean
+  'aria-describedby'?: string
+  disabled?: boolean
+  className?: string
+  onBlur?: () => void
+}
+
+/**
+ * A single-choice dropdown (Radix Select: arrow keys, type-ahead, Escape, announced as a
+ * combobox). Radix reserves the empty string for "no value", so an empty `value` shows the
+ * placeholder.
+ */
+export function Select({ id, value, onValueChange, options, placeholder = 'Select', className, onBlur, ...aria }: SelectProps) {
+  return (
+    <RadixSelect.Root value={value === '' ? undefined : value} onValueChange={onValueChange} disabled={aria.disabled}>
+      <RadixSelect.Trigger
+        id={id}
+        onBlur={onBlur}
+        aria-label={aria['aria-label']}
+        aria-invalid={aria['aria-invalid']}
+        aria-describedby={aria['aria-describedby']}
+        className={cn(
+          'inline-flex h-9 items-center justify-between gap-2 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900',
+          'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-600 aria-[invalid=true]:border-red-600',
+          'disabled:cursor-not-allowed disabled:bg-slate-100 data-[placeholder]:text-slate-600',
+          className,
+        )}
+      >
+        <RadixSelect.Value placeholder={placeholder} />
+        <RadixSelect.Icon aria-hidden="true" className="text-slate-600">
+          ▾
+        </RadixSelect.Icon>
+      </RadixSelect.Trigger>
+      <RadixSelect.Portal>
+        <RadixSelect.Content
+          position="popper"
+          sideOffset={4}
+          className="z-50 min-w-[var(--radix-select-trigger-width)] overflow-hidden rounded-md border border-slate-300 bg-white shadow-lg"
+        >
+          <RadixSelect.Viewport className="p-1">
+            {options.map((o) => (
+              <RadixSelect.Item
+                key={o.value}
+                value={o.value}
+                className="relative flex cursor-default items-center rounded py-1.5 pr-3 pl-7 text-sm text-slate-900 outline-none select-none data-[highlighted]:bg-indigo-700 data-[highlighted]:text-white"
+              >
+                <RadixSelect.ItemIndicator className="absolute left-2" aria-hidden="true">
+                  ✓
+                </RadixSelect.ItemIndicator>
+                <RadixSelect.ItemText>{o.label}</RadixSelect.ItemText>
+              </RadixSelect.Item>
+            ))}
+          </RadixSelect.Viewport>
+        </RadixSelect.Content>
+      </RadixSelect.Portal>
+    </RadixSelect.Root>
+  )
+}
