@@ -1,0 +1,212 @@
+/**
+ * The server as a Fastify plugin chain: plugins (security headers, CORS, rate limit, multipart,
+ * static files), then the API routes from the contract, then the PWA. `server/main.ts` only
+ * listens; tests call `buildApp` and `app.inject`.
+ */
+import { existsSync } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import cors from '@fastify/cors'
+import helmet from '@fastify/helmet'
+import multipart from '@fastify/multipart'
+import rateLimit from '@fastify/rate-limit'
+import fastifyStatic from '@fastify/static'
+import { sql } from 'drizzle-orm'
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
+import { ApiFailure, API_PREFIX, registerApi, type BoundHandler, type Services } from './api.ts'
+import { Passwords, ensureSuperadmin } from './auth.ts'
+import type { Config } from './config.ts'
+import { isConnectionError, openDb, type DbHandle } from './db/index.ts'
+import { Mailer } from './mail.ts'
+import { Realtime } from './realtime.ts'
+import { authRoutes } from './routes/auth.ts'
+import { catalogRoutes } from './routes/catalog.ts'
+import { leadsRoutes } from './routes/leads.ts'
+import { publicRoutes } from './routes/public.ts'
+import { MULTIPART_LIMITS } from './uploads.ts'
+
+/**
+ * Every area's handlers. A new area adds its table here (server/routes/<area>.ts exports it);
+ * endpoints without a handler are simply not served yet.
+ */
+const routeTables: readonly (readonly BoundHandler[])[] = [authRoutes, leadsRoutes, catalogRoutes, publicRoutes]
+
+export interface BuildOptions {
+  /** An already open database (tests share one); otherwise the configured one is opened. */
+  handle?: DbHandle
+  /** Attach socket.io (off for inject-only tests that never listen). */
+  realtime?: boolean
+  /** Called with the first superadmin's credentials when they were just created. */
+  onSuperadminCreated?: (credentials: { email: string; password: string; generated: boolean }) => void
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services
+  }
+}
+
+const SERVICE_UNAVAILABLE = { status: 'failed', message: 'Service unavailable' } as const
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    // Keeps a hostile JSON body from reaching handlers with __proto__ / constructor tricks.
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+  })
+
+  const handle = options.handle ?? (await openDb(config.database, (error) => app.log.warn({ err: error }, 'database connection lost; a new one is opened on the next query')))
+  await mkdir(config.uploadsDir, { recursive: true })
+  await mkdir(config.tmpDir, { recursive: true })
+  const passwords = new Passwords(config.hashCost)
+  const mailer = new Mailer(config, handle.db, app.log)
+  const realtime = options.realtime === true ? new Realtime(app.server, handle.db, config, app.log) : null
+  const services: Services = { handle, config, passwords, mailer, realtime }
+  app.decorate('services', services)
+  app.addHook('preClose', async () => {
+    // Open sockets would keep the HTTP server from closing.
+    await realtime?.close()
+  })
+  app.addHook('onClose', async () => {
+    mailer.close()
+    if (options.handle === undefined) await handle.close()
+  })
+
+  const created = await ensureSuperadmin(handle.db, config, passwords)
+  if (created !== null) options.onSuperadminCreated?.(created)
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // React and Radix set style attributes; no script can run from a style.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    referrerPolicy: { policy: 'no-referrer' },
+    // A PWA on another origin (CORS configured) must still be able to show uploaded images.
+    crossOriginResourcePolicy: { policy: config.corsOrigins.length > 0 ? 'cross-origin' : 'same-origin' },
+  })
+  if (config.corsOrigins.length > 0) {
+    await app.register(cors, { origin: config.corsOrigins, methods: ['GET', 'POST'], allowedHeaders: ['Authorization', 'Content-Type'] })
+  }
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: () => new ApiFailure(429, 'Too many attempts, please try again later'),
+  })
+  await app.register(multipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: false })
+
+  app.addHook('onSend', async (request, reply) => {
+    // API answers are per-session data: never kept by a browser, proxy or service worker.
+    if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store')
+  })
+
+  app.setErrorHandler((error: FastifyError | ApiFailure | Error, request, reply) => {
+    if (error instanceof ApiFailure) return reply.code(error.statusCode).send(error.body())
+    if (isConnectionError(error)) {
+      request.log.warn({ err: error }, 'database unavailable')
+      return reply.code(503).send(SERVICE_UNAVAILABLE)
+    }
+    const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500
+    if (status >= 400 && status < 500) return reply.code(clientStatus(error)).send({ status: 'failed', message: clientMessage(error) })
+    request.log.error({ err: error }, 'unhandled error')
+    return reply.code(500).send({ status: 'failed', message: 'Something went wrong' })
+  })
+
+  app.get('/healthz', async (_request, reply) => {
+    await handle.db.execute(sql`select 1`)
+    return reply.send({ status: 'success', message: 'ok' })
+  })
+
+  registerApi(app, services, routeTables)
+
+  await app.register(fastifyStatic, {
+    root: config.uploadsDir,
+    prefix: '/uploads/',
+    decorateReply: false,
+    index: false,
+    dotfiles: 'deny',
+    setHeaders: (reply) => {
+      // Names are random and never reused, so the files can be cached for good. The sandbox CSP
+      // keeps anything that slipped past the content check from running as a page.
+      reply.header('Cache-Control', 'public, max-age=31536000, immutable')
+      reply.header('Content-Security-Policy', "default-src 'none'; img-src 'self'; media-src 'self'; sandbox")
+    },
+  })
+
+  registerPwa(app, config.distDir)
+  return app
+}
+
+/** The built PWA under /admin/, with index.html for every client route; `/` goes there. */
+function registerPwa(app: FastifyInstance, distDir: string): void {
+  const indexFile = join(distDir, 'index.html')
+  app.get('/', (_request, reply) => reply.redirect('/admin/'))
+  app.get('/admin', (_request, reply) => reply.redirect('/admin/'))
+  if (existsSync(indexFile)) {
+    void app.register(fastifyStatic, {
+      root: distDir,
+      prefix: '/admin/',
+      index: false,
+      wildcard: true,
+      setHeaders: (reply, path) => {
+        // Hashed build assets never change; everything else (index.html, sw.js) is revalidated.
+        reply.header('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache')
+      },
+    })
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? ''
+    if (path.startsWith('/api/')) return reply.code(404).send({ status: 'failed', message: 'Not found' })
+    if (request.method === 'GET' && (path === '/admin/' || path.startsWith('/admin/'))) {
+      if (!existsSync(indexFile)) {
+        return reply.code(503).type('text/plain; charset=utf-8').send('The admin app is not built yet: run npm run build (npm start does it for you).')
+      }
+      // A file-like path (an asset) that is missing is a real 404, not a client route.
+      if (/\.[a-z0-9]+$/i.test(path)) return reply.code(404).type('text/plain; charset=utf-8').send('Not found')
+      return reply.header('Cache-Control', 'no-cache').sendFile('index.html', distDir)
+    }
+    return reply.code(404).type('text/plain; charset=utf-8').send('Not found')
+  })
+}
+
+function clientStatus(error: Error): number {
+  const code = 'code' in error && typeof error.code === 'string' ? error.code : ''
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return 413
+  if ('statusCode' in error && error.statusCode === 429) return 429
+  // Wrong content type, malformed JSON and the like: the client's mistake, answered plainly.
+  return 400
+}
+
+function clientMessage(error: Error): string {
+  const code = 'code' in error && typeof error.code === 'string' ? error.code : ''
+  switch (code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'Malformed JSON body'
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'Request body is too large'
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return 'Unsupported content type'
+    default:
+      return 'Bad request'
+  }
+}
+
+export { API_PREFIX }

@@ -1,0 +1,24 @@
+/**
+ * CSV writing for exports. Cells that a spreadsheet would run as a formula (starting with
+ * = + - @, tab or carriage return) get a leading single quote, so an exported lead named
+ * `=HYPERLINK(...)` stays text. The SQL twin of `neutralise` is `neutraliseSql` below, used by
+ * the PostgreSQL COPY export; both must agree (the export test checks it on both engines).
+ */
+
+const FORMULA_START = new Set(['=', '+', '-', '@', '\t', '\r'])
+
+export function neutralise(value: string): string {
+  return value.length > 0 && FORMULA_START.has(value[0] ?? '') ? `'${value}` : value
+}
+
+/** Quotes a cell the way PostgreSQL's COPY ... CSV does (empty strings are quoted, unlike NULL). */
+export function csvCell(value: string): string {
+  if (value === '' || value === '\\.' || /[",\r\n]/.test(value)) return `"${value.replace(/"/g, '""')}"`
+  return value
+}
+
+export const csvLine = (cells: readonly string[]): string => `${cells.map(csvCell).join(',')}\n`
+
+/** SQL expression neutralising a text column, for COPY (column is a trusted identifier). */
+export const neutraliseSql = (column: string): string =>
+  `CASE WHEN left(${column}, 1) IN ('=', '+', '-', '@', chr(9), chr(13)) THEN '''' || ${column} ELSE ${column} END`

@@ -1,0 +1,144 @@
+/**
+ * The database, in drizzle's pg-core. One schema serves PGlite and PostgreSQL; migrations are
+ * generated from it with `npx drizzle-kit generate` into ./migrations and applied at start.
+ *
+ * Ids are text holding a random UUID: opaque to the client (DESIGN.md), and a malformed id from a
+ * request simply matches no row instead of raising a cast error.
+ */
+import { sql } from 'drizzle-orm'
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+
+const id = () =>
+  text('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()::text`)
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
+
+export const admins = pgTable(
+  'admins',
+  {
+    id: id(),
+    createdAt: createdAt(),
+    name: text('name').notNull(),
+    /** Always stored lower-cased, so uniqueness and login ignore case. */
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role', { enum: ['superadmin', 'subadmin'] }).notNull(),
+    accessLevel: text('access_level', { enum: ['Admin', 'View Only'] }).notNull(),
+    /** Route paths this admin may open; empty means every route (spec section 2). */
+    restrictions: text('restrictions').array().notNull().default(sql`'{}'::text[]`),
+    /** 1 means active (spec section 3); anything else cannot log in or use a token. */
+    activate: integer('activate').notNull().default(1),
+    /** Part of every token; bumping it revokes all tokens issued before. */
+    tokenVersion: integer('token_version').notNull().default(0),
+    totpSecret: text('totp_secret'),
+    totpEnabled: boolean('totp_enabled').notNull().default(false),
+    /** The last TOTP time step accepted, so a code cannot be used twice. */
+    totpLastStep: integer('totp_last_step'),
+    failedLogins: integer('failed_logins').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [uniqueIndex('admins_email_key').on(t.email)],
+)
+
+export const leads = pgTable(
+  'leads',
+  {
+    id: id(),
+    createdAt: createdAt(),
+    name: text('name').notNull().default(''),
+    email: text('email').notNull().default(''),
+    operatingsystem: text('operatingsystem').notNull().default(''),
+    walletaddress: text('walletaddress').notNull().default(''),
+    provider: text('provider').notNull().default(''),
+  },
+  (t) => [
+    // Newest first, with id as the tie-break, for pages and the keyset-paged export.
+    index('leads_created_at_id_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // Substring search over name, email and wallet address stays fast on a million rows with a
+    // trigram index; the query must use exactly this expression (see server/routes/leads.ts).
+    index('leads_search_trgm_idx').using(
+      'gin',
+      sql`lower(${t.name} || ' ' || ${t.email} || ' ' || ${t.walletaddress}) gin_trgm_ops`,
+    ),
+  ],
+)
+
+export const contactEnquiries = pgTable(
+  'contact_enquiries',
+  {
+    id: id(),
+    createdAt: createdAt(),
+    name: text('name').notNull().default(''),
+    email: text('email').notNull().default(''),
+    phonenumber: text('phonenumber').notNull().default(''),
+    message: text('message').notNull().default(''),
+  },
+  (t) => [index('contact_enquiries_created_at_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())],
+)
+
+export const categories = pgTable(
+  'categories',
+  {
+    id: id(),
+    createdAt: createdAt(),
+    categoryName: text('category_name').notNull(),
+    /** File name under DATA_DIR/uploads, chosen by the server. */
+    image: text('image').notNull(),
+    preference: integer('preference').notNull().default(0),
+  },
+  (t) => [uniqueIndex('categories_name_key').on(sql`lower(${t.categoryName})`)],
+)
+
+/** Who changed what and when: one row per successful write through the API (issue 4, item 5). */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: id(),
+    at: createdAt(),
+    adminId: text('admin_id'),
+    /** The endpoint path, e.g. /addcategory. */
+    action: text('action').notNull(),
+    recordId: text('record_id'),
+    ip: text('ip'),
+  },
+  (t) => [index('audit_log_at_idx').on(t.at.desc()), index('audit_log_admin_idx').on(t.adminId)],
+)
+
+/** Every mail the server sends, kept so it can be read without SMTP (DESIGN.md, "Data and storage"). */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: id(),
+    createdAt: createdAt(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html'),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    error: text('error'),
+  },
+  (t) => [index('mail_outbox_created_at_idx').on(t.createdAt.desc())],
+)
+
+/** One-time codes for password flows: only a hash is stored, with a life and an attempt count. */
+export const otpCodes = pgTable(
+  'otp_codes',
+  {
+    id: id(),
+    createdAt: createdAt(),
+    /** Lower-cased email the code was sent to (the forgot flow may name an unknown email). */
+    email: text('email').notNull(),
+    /** What the code is for, e.g. 'change-password' or 'forgot-password'. */
+    purpose: text('purpose').notNull(),
+    codeHash: text('code_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('otp_codes_email_purpose_idx').on(t.email, t.purpose)],
+)
+
+export type AdminRow = typeof admins.$inferSelect
+export type LeadRow = typeof leads.$inferSelect
+export type CategoryRow = typeof categories.$inferSelect

@@ -1,0 +1,136 @@
+/**
+ * Leads and contact enquiries (contract/leads.ts): paged, searchable lists and the CSV export.
+ */
+import { Readable } from 'node:stream'
+import { count, desc, ilike, or, sql, type SQL } from 'drizzle-orm'
+import pgCopy from 'pg-copy-streams'
+import * as leadsContract from '#contract/leads'
+import { FileAnswer, handlers } from '../api.ts'
+import { csvLine, neutralise, neutraliseSql } from '../csv.ts'
+import type { Db, DbHandle } from '../db/index.ts'
+import { contactEnquiries, leads, type LeadRow } from '../db/schema.ts'
+import { containsPattern, offsetOf } from '../paging.ts'
+
+/**
+ * The search condition over name, email and wallet address. The expression is exactly the one
+ * indexed by leads_search_trgm_idx (schema.ts), so PostgreSQL answers it from the trigram index.
+ */
+export function leadSearch(term: string): SQL | undefined {
+  if (term === '') return undefined
+  return sql`lower(${leads.name} || ' ' || ${leads.email} || ' ' || ${leads.walletaddress}) like ${containsPattern(term)}`
+}
+
+const toLead = (row: LeadRow) => ({
+  _id: row.id,
+  createdAt: row.createdAt.toISOString(),
+  name: row.name,
+  email: row.email,
+  operatingsystem: row.operatingsystem,
+  walletaddress: row.walletaddress,
+  provider: row.provider,
+})
+
+export const CSV_COLUMNS = ['createdAt', 'name', 'email', 'operatingsystem', 'walletaddress', 'provider'] as const
+
+/** The export query for COPY: newest first, text cells neutralised in SQL, dates as ISO UTC (as toISOString). */
+const COPY_SQL = `COPY (SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt", ${[
+  'name',
+  'email',
+  'operatingsystem',
+  'walletaddress',
+  'provider',
+]
+  .map((c) => `${neutraliseSql(c)} AS ${c}`)
+  .join(', ')} FROM leads ORDER BY created_at DESC, id DESC) TO STDOUT WITH (FORMAT csv, HEADER true)`
+
+/** Rows per batch of the PGlite export: enough to be quick, small enough to keep memory flat. */
+const EXPORT_BATCH = 5000
+
+/** Streams every lead as CSV without holding them all: COPY on PostgreSQL, keyset pages on PGlite. */
+async function exportLeads(handle: DbHandle): Promise<Readable> {
+  if (handle.kind === 'pg') {
+    const client = await handle.pool.connect()
+    let released = false
+    const release = (error?: Error): void => {
+      if (released) return
+      released = true
+      // A connection left mid-COPY is unusable: passing the error makes the pool discard it.
+      client.release(error)
+    }
+    const stream = client.query(pgCopy.to(COPY_SQL))
+    stream.once('end', () => release())
+    stream.once('error', (error) => release(error))
+    stream.once('close', () => release(stream.readableEnded ? undefined : new Error('export aborted')))
+    return stream
+  }
+  return Readable.from(keysetCsv(handle.db), { objectMode: false })
+}
+
+async function* keysetCsv(db: Db): AsyncGenerator<string> {
+  yield csvLine(CSV_COLUMNS)
+  // The cursor keeps created_at as PostgreSQL text: a JS Date would drop the microseconds and
+  // skip or repeat rows created in the same millisecond.
+  let cursor: { at: string; id: string } | null = null
+  for (;;) {
+    const after: SQL | undefined = cursor === null ? undefined : sql`(${leads.createdAt}, ${leads.id}) < (${cursor.at}::timestamptz, ${cursor.id})`
+    const rows: { row: LeadRow; at: string }[] = await db
+      .select({ row: leads, at: sql<string>`${leads.createdAt}::text` })
+      .from(leads)
+      .where(after)
+      .orderBy(desc(leads.createdAt), desc(leads.id))
+      .limit(EXPORT_BATCH)
+    if (rows.length === 0) return
+    yield rows
+      .map(({ row }) =>
+        csvLine([row.createdAt.toISOString(), ...[row.name, row.email, row.operatingsystem, row.walletaddress, row.provider].map(neutralise)]),
+      )
+      .join('')
+    const last = rows[rows.length - 1]
+    if (last === undefined || rows.length < EXPORT_BATCH) return
+    cursor = { at: last.at, id: last.row.id }
+  }
+}
+
+export const leadsRoutes = handlers(leadsContract, {
+  getuser: async ({ page, limit, search }, ctx) => {
+    const where = leadSearch(search)
+    const [rows, total] = await Promise.all([
+      ctx.db.select().from(leads).where(where).orderBy(desc(leads.createdAt), desc(leads.id)).limit(limit).offset(offsetOf(page, limit)),
+      ctx.db.select({ n: count() }).from(leads).where(where),
+    ])
+    return { status: 'success', message: 'Users fetched', data: rows.map(toLead), count: total[0]?.n ?? 0 }
+  },
+
+  DownloadFile: async (_input, ctx) => new FileAnswer('user.csv', 'text/csv; charset=utf-8', await exportLeads(ctx.handle)),
+
+  getContactUS: async ({ page, limit, search }, ctx) => {
+    const pattern = containsPattern(search)
+    const where =
+      search === ''
+        ? undefined
+        : or(ilike(contactEnquiries.name, pattern), ilike(contactEnquiries.email, pattern), ilike(contactEnquiries.message, pattern))
+    const [rows, total] = await Promise.all([
+      ctx.db
+        .select()
+        .from(contactEnquiries)
+        .where(where)
+        .orderBy(desc(contactEnquiries.createdAt), desc(contactEnquiries.id))
+        .limit(limit)
+        .offset(offsetOf(page, limit)),
+      ctx.db.select({ n: count() }).from(contactEnquiries).where(where),
+    ])
+    return {
+      status: 'success',
+      message: 'Enquiries fetched',
+      result: rows.map((r) => ({
+        _id: r.id,
+        createdAt: r.createdAt.toISOString(),
+        name: r.name,
+        email: r.email,
+        phonenumber: r.phonenumber,
+        message: r.message,
+      })),
+      count: total[0]?.n ?? 0,
+    }
+  },
+})

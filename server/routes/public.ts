@@ -1,0 +1,14 @@
+/**
+ * The public pages' configuration (contract/public.ts): the data-deletion support contact and the
+ * store listing of the referral redirect, both from the environment.
+ */
+import * as pub from '#contract/public'
+import { handlers } from '../api.ts'
+
+export const publicRoutes = handlers(pub, {
+  publicInfo: async (_input, ctx) => ({
+    status: 'success',
+    message: 'Public information',
+    data: { supportEmail: ctx.config.supportEmail, appStoreUrl: ctx.config.appStoreUrl },
+  }),
+})

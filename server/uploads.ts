@@ -1,0 +1,184 @@
+/**
+ * Multipart uploads: every file is streamed to a temporary file under DATA_DIR/tmp, counted
+ * against its rule, identified by its first bytes (never by the client's name or type), and only
+ * then moved to a name the server chooses under DATA_DIR/uploads.
+ */
+import { randomUUID } from 'node:crypto'
+import { createWriteStream } from 'node:fs'
+import { mkdir, rename, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { Transform, Writable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import type { FastifyRequest } from 'fastify'
+import type { FieldErrors } from '#contract/common'
+import type { FileKind, FileRule } from '#contract/define'
+
+/** A checked upload, moved to its final place; `url` is what answers show (/uploads/<name>). */
+export interface StoredFile {
+  field: string
+  name: string
+  url: string
+  path: string
+  kind: FileKind
+  bytes: number
+}
+
+interface TempFile {
+  field: string
+  path: string
+  kind: FileKind
+  bytes: number
+}
+
+export interface MultipartResult {
+  /** Text fields; a repeated field becomes an array. */
+  fields: Record<string, string | string[]>
+  temps: TempFile[]
+  errors: FieldErrors
+  /** A file was larger than its rule allows: the answer is 413 rather than 400. */
+  tooLarge: boolean
+}
+
+const EXTENSION: Record<FileKind, string> = { png: 'png', jpeg: 'jpg', mp4: 'mp4', m4a: 'm4a', webm: 'webm' }
+/** ISO base-media brands of audio-only files; any other known brand is a video. */
+const M4A_BRANDS = new Set(['M4A ', 'M4B ', 'M4P ', 'F4A '])
+const MP4_BRANDS = new Set(['isom', 'iso2', 'iso3', 'iso4', 'iso5', 'iso6', 'mp41', 'mp42', 'avc1', 'dash', 'M4V ', 'MSNV', 'mmp4', 'f4v ', '3gp4', '3gp5', '3g2a'])
+const HEAD_BYTES = 64
+
+/** The kind of a file from its first bytes, or null when it is none we accept. */
+export function sniff(head: Buffer): FileKind | null {
+  if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png'
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg'
+  if (head.length >= 12 && head.toString('latin1', 4, 8) === 'ftyp') {
+    const brand = head.toString('latin1', 8, 12)
+    if (M4A_BRANDS.has(brand)) return 'm4a'
+    if (MP4_BRANDS.has(brand)) return 'mp4'
+    return null
+  }
+  // WebM is Matroska (EBML magic) whose DocType element says "webm", near the start.
+  if (head.length >= 4 && head.readUInt32BE(0) === 0x1a45dfa3 && head.includes('webm', 4, 'latin1')) return 'webm'
+  return null
+}
+
+const TOO_LARGE = (rule: FileRule): string => `File is too large: at most ${Math.floor(rule.maxBytes / (1024 * 1024))} MB`
+
+/** Parser limits a malformed or hostile multipart body hits before it costs much. */
+export const MULTIPART_LIMITS = { fields: 50, fieldSize: 1024 * 1024, parts: 100, headerPairs: 200 }
+
+/**
+ * Reads a multipart body against the endpoint's file rules. Never throws for bad content: it
+ * reports field errors instead. Throws only for a broken body (the caller answers 400) after
+ * removing what it wrote.
+ */
+export async function readMultipart(request: FastifyRequest, rules: Record<string, FileRule>, tmpDir: string): Promise<MultipartResult> {
+  await mkdir(tmpDir, { recursive: true })
+  const result: MultipartResult = { fields: {}, temps: [], errors: {}, tooLarge: false }
+  const counts = new Map<string, number>()
+  const largest = Math.max(0, ...Object.values(rules).map((r) => r.maxBytes))
+  const maxFiles = Object.values(rules).reduce((n, r) => n + r.max, 0)
+  try {
+    const parts = request.parts({
+      // One byte over the largest rule lets us tell "too large" from "exactly at the limit".
+      // (app.ts registers multipart with throwFileSizeLimit: false: we report sizes ourselves.)
+      limits: { ...MULTIPART_LIMITS, fileSize: largest + 1, files: maxFiles + 5 },
+    })
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        const value = typeof part.value === 'string' ? part.value : String(part.value)
+        const previous = result.fields[part.fieldname]
+        result.fields[part.fieldname] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value]
+        continue
+      }
+      const rule = rules[part.fieldname]
+      const seen = (counts.get(part.fieldname) ?? 0) + 1
+      if (rule === undefined || seen > rule.max) {
+        // Read and drop it, so the parts after it are still parsed.
+        await pipeline(part.file, new Writable({ write: (_chunk, _encoding, callback) => callback() }))
+        if (rule === undefined) result.errors[part.fieldname] ??= 'Unexpected file'
+        else result.errors[part.fieldname] ??= rule.messages.tooMany ?? rule.messages.kind
+        continue
+      }
+      const path = join(tmpDir, `${randomUUID()}.part`)
+      let bytes = 0
+      let head = Buffer.alloc(0)
+      let over = false
+      const counter = new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          bytes += chunk.length
+          if (head.length < HEAD_BYTES) head = Buffer.concat([head, chunk.subarray(0, HEAD_BYTES - head.length)])
+          if (bytes > rule.maxBytes) over = true
+          // Past the limit nothing more is written; the rest is only counted and dropped.
+          callback(null, over ? undefined : chunk)
+        },
+      })
+      await pipeline(part.file, counter, createWriteStream(path, { flags: 'wx', mode: 0o600 }))
+      // A browser sends an empty, nameless part when no file was chosen: that is "no file".
+      if (bytes === 0 && part.filename === '') {
+        await rm(path, { force: true })
+        continue
+      }
+      counts.set(part.fieldname, seen)
+      const kind = over || part.file.truncated ? null : sniff(head)
+      if (over || part.file.truncated) {
+        result.tooLarge = true
+        result.errors[part.fieldname] ??= TOO_LARGE(rule)
+        await rm(path, { force: true })
+      } else if (kind === null || !rule.kinds.includes(kind)) {
+        result.errors[part.fieldname] ??= rule.messages.kind
+        await rm(path, { force: true })
+      } else {
+        result.temps.push({ field: part.fieldname, path, kind, bytes })
+      }
+    }
+  } catch (error) {
+    await discard(result.temps)
+    throw error
+  }
+  return result
+}
+
+/** The files a rule requires but the body did not carry, as field errors. */
+export function missingFiles(rules: Record<string, FileRule>, temps: readonly TempFile[], errors: FieldErrors): FieldErrors {
+  const missing: FieldErrors = {}
+  for (const [field, rule] of Object.entries(rules)) {
+    if (rule.required && errors[field] === undefined && !temps.some((t) => t.field === field)) {
+      missing[field] = rule.messages.required ?? rule.messages.kind
+    }
+  }
+  return missing
+}
+
+/** Moves checked files to server-chosen names in the uploads folder. */
+export async function promote(temps: readonly TempFile[], uploadsDir: string): Promise<StoredFile[]> {
+  await mkdir(uploadsDir, { recursive: true })
+  const stored: StoredFile[] = []
+  try {
+    for (const temp of temps) {
+      const name = `${randomUUID()}.${EXTENSION[temp.kind]}`
+      const path = join(uploadsDir, name)
+      await rename(temp.path, path)
+      stored.push({ field: temp.field, name, url: uploadUrl(name), path, kind: temp.kind, bytes: temp.bytes })
+    }
+  } catch (error) {
+    await Promise.all(stored.map((s) => rm(s.path, { force: true })))
+    await discard(temps)
+    throw error
+  }
+  return stored
+}
+
+export async function discard(files: readonly { path: string }[]): Promise<void> {
+  await Promise.all(files.map((f) => rm(f.path, { force: true })))
+}
+
+/** The URL an uploaded file is served at. */
+export const uploadUrl = (name: string): string => `/uploads/${name}`
+
+/**
+ * Removes an upload by its stored name. Only a bare name made by `promote` is accepted, so a
+ * value from the database can never reach outside the uploads folder.
+ */
+export async function removeUpload(uploadsDir: string, name: string): Promise<void> {
+  if (!/^[0-9a-f-]{36}\.(png|jpg|mp4|m4a|webm)$/.test(name)) return
+  await rm(join(uploadsDir, name), { force: true })
+}
