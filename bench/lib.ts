@@ -1,0 +1,124 @@
+/** Small pieces the bench shares: the server child, /proc readings, HTTP timing, percentiles. */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+
+export const ADMIN_EMAIL = 'bench@example.com'
+/** Meets the spec's password rule (6-18, digit, upper, lower, special). */
+export const ADMIN_PASSWORD = 'Bench#2024pw'
+
+export interface ServerChild {
+  child: ChildProcess
+  pid: number
+  base: string
+  stop: () => Promise<void>
+}
+
+/**
+ * Starts bench/server.ts in a plain `node --import tsx` process (not the tsx CLI, which would add
+ * a wrapper process and put the server one pid further away from our /proc readings).
+ */
+export function startServer(env: NodeJS.ProcessEnv, timeoutMs = 180_000): Promise<ServerChild> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'server.ts')], {
+      cwd: root,
+      env: { ...env, LOG_LEVEL: env.LOG_LEVEL ?? 'warn', ADMIN_EMAIL, ADMIN_PASSWORD },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    })
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`server did not start within ${timeoutMs / 1000} s`))
+    }, timeoutMs)
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer)
+      reject(new Error(`server exited before listening (code ${code}, signal ${signal})`))
+    })
+    child.once('message', (msg: unknown) => {
+      clearTimeout(timer)
+      const port = typeof msg === 'object' && msg !== null && 'port' in msg ? Number(msg.port) : 0
+      if (!port || child.pid === undefined) return reject(new Error('server reported no port'))
+      const stop = () =>
+        new Promise<void>((done) => {
+          if (child.exitCode !== null || child.signalCode !== null) return done()
+          const kill = setTimeout(() => child.kill('SIGKILL'), 15_000)
+          child.removeAllListeners('exit')
+          child.once('exit', () => {
+            clearTimeout(kill)
+            done()
+          })
+          child.kill('SIGTERM')
+        })
+      child.removeAllListeners('exit')
+      resolve({ child, pid: child.pid, base: `http://127.0.0.1:${port}`, stop })
+    })
+  })
+}
+
+/** VmRSS and VmHWM (peak) of a process, in MiB, from /proc/<pid>/status. */
+export function memoryOf(pid: number): { rssMiB: number; hwmMiB: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN)
+  return { rssMiB: kb('VmRSS') / 1024, hwmMiB: kb('VmHWM') / 1024 }
+}
+
+/**
+ * Resets the kernel's peak-RSS mark of a process (writing 5 to clear_refs), so VmHWM afterwards
+ * is the peak of what follows. Returns false where that is not allowed; callers then rely on
+ * sampling VmRSS.
+ */
+export function resetPeak(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5')
+    return true
+  } catch {
+    return false
+  }
+}
+
+export async function login(base: string): Promise<string> {
+  const res = await fetch(`${base}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+  })
+  const body = (await res.json()) as { status?: unknown; token?: unknown; message?: unknown }
+  if (body.status !== 'success' || typeof body.token !== 'string') {
+    throw new Error(`login failed: HTTP ${res.status} ${JSON.stringify(body)}`)
+  }
+  return body.token
+}
+
+/** The Authorization header value, whether or not the token already carries the prefix. */
+export const bearer = (token: string) => (token.startsWith('Bearer ') ? token : `Bearer ${token}`)
+
+/** Milliseconds for one GET, body fully read; throws on a non-2xx answer. */
+export async function timeGet(url: string, token: string): Promise<number> {
+  const t0 = performance.now()
+  const res = await fetch(url, { headers: { authorization: bearer(token) } })
+  const body = await res.arrayBuffer()
+  const ms = performance.now() - t0
+  if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status} ${Buffer.from(body).toString('utf8', 0, 300)}`)
+  return ms
+}
+
+/** Nearest-rank percentile: with 20 samples, p50 is the 10th smallest and p95 the 19th. */
+export function percentile(samples: readonly number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b)
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length))
+  return sorted[rank - 1] ?? NaN
+}
+
+/** A deterministic PRNG (mulberry32), so every run asks the same questions. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
