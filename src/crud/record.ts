@@ -4,7 +4,7 @@
  * it when the state is gone (a bookmarked link, a new tab): first in the offline cache of the
  * list, then by asking the server for the list's pages.
  */
-import { useEffect, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { useSearch } from 'wouter'
 import { useHistoryState } from 'wouter/use-browser-location'
 import { z } from 'zod'
@@ -57,13 +57,11 @@ export function useEditRecord<R extends Row>(list: ListEndpoint<R>, schema: z.Zo
   const hasState = fromState !== undefined
   const [looked, setLooked] = useState<{ id: string; state: RecordState<R> } | null>(null)
 
+  const cached = useMemo(() => (hasState || id === '' ? undefined : fromCache(list, id)), [hasState, list, id])
+  const hasCached = cached !== undefined
+
   useEffect(() => {
-    if (hasState || id === '') return
-    const cached = fromCache(list, id)
-    if (cached) {
-      setLooked({ id, state: { status: 'found', record: cached } })
-      return
-    }
+    if (hasState || hasCached || id === '') return
     let live = true
     fromServer(list, id).then(
       (record) => live && setLooked({ id, state: record ? { status: 'found', record } : { status: 'missing' } }),
@@ -72,9 +70,10 @@ export function useEditRecord<R extends Row>(list: ListEndpoint<R>, schema: z.Zo
     return () => {
       live = false
     }
-  }, [list, id, hasState])
+  }, [list, id, hasState, hasCached])
 
   if (fromState) return { status: 'found', record: fromState }
+  if (cached) return { status: 'found', record: cached }
   if (id === '') return { status: 'missing' }
   return looked?.id === id ? looked.state : { status: 'loading' }
 }

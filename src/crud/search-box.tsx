@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { Input } from '#src/ui/input.tsx'
 
 const DEBOUNCE_MS = 300
@@ -9,16 +9,18 @@ const DEBOUNCE_MS = 300
  */
 export function SearchBox({ value, onSearch }: { value: string; onSearch: (search: string) => void }) {
   const [text, setText] = useState(value)
-  const latest = useRef(onSearch)
-  latest.current = onSearch
-
-  useEffect(() => setText(value), [value])
+  const [seen, setSeen] = useState(value)
+  if (value !== seen) {
+    // Adjusting state to a changed prop during render (React's documented pattern, no effect).
+    setSeen(value)
+    if (value !== text.trim()) setText(value)
+  }
 
   useEffect(() => {
-    if (text.trim() === value.trim()) return
-    const timer = setTimeout(() => latest.current(text.trim()), DEBOUNCE_MS)
+    if (text.trim() === value) return
+    const timer = setTimeout(() => onSearch(text.trim()), DEBOUNCE_MS)
     return () => clearTimeout(timer)
-  }, [text, value])
+  }, [text, value, onSearch])
 
   return (
     <Input

@@ -1,0 +1,175 @@
+import { useId, useMemo } from 'react'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { z } from 'zod'
+import { Link, useLocation } from 'wouter'
+import type { FileRule } from '#contract/define'
+import { ApiError, call } from '#src/lib/api.ts'
+import { toast } from '#src/lib/toast.ts'
+import { Button } from '#src/ui/button.tsx'
+import { Skeleton } from '#src/ui/skeleton.tsx'
+import { LoadingOverlay } from '#src/ui/spinner.tsx'
+import type { FormDef, FormEndpoint } from './define-form.tsx'
+import { errorMessage } from './error-message.ts'
+import { FieldControl, type Values } from './field-control.tsx'
+import { checkFiles } from './file-check.ts'
+import { isImage } from './form-fields.ts'
+import type { Row } from './list-types.ts'
+import { useEditRecord } from './record.ts'
+import { useWriteAccess } from './write-access.ts'
+
+/** A file field's value: the chosen files, checked with the endpoint's rule and the spec's messages. */
+const filesOf = (rule: FileRule) =>
+  z.array(z.instanceof(File)).default([]).superRefine((files, ctx) => {
+    const problem = checkFiles(files, rule)
+    if (problem) ctx.addIssue({ code: 'custom', message: problem })
+  })
+
+function Frame({ title, done, children }: { title: string; done: string; children: React.ReactNode }) {
+  const headingId = useId()
+  return (
+    <section aria-labelledby={headingId} className="flex max-w-2xl flex-col gap-4">
+      <div className="flex items-center justify-between gap-3">
+        <h1 id={headingId} className="text-xl font-semibold text-slate-900">
+          {title}
+        </h1>
+        <Button variant="link" asChild>
+          <Link href={done}>Back</Link>
+        </Button>
+      </div>
+      {children}
+    </section>
+  )
+}
+
+interface BodyProps<E extends FormEndpoint, R extends Row> {
+  def: FormDef<E, R>
+  defaults: Values
+  currentFiles: Record<string, string>
+  blockedReason: string | undefined
+}
+
+function FormBody<E extends FormEndpoint, R extends Row>({ def, defaults, currentFiles, blockedReason }: BodyProps<E, R>) {
+  const [, navigate] = useLocation()
+  const { rules, fileNames, schema } = useMemo(() => {
+    const rules: Record<string, FileRule> = def.endpoint.files ?? {}
+    const fileNames = def.fields.filter(isImage).map((f) => f.name)
+    const fileShape = Object.fromEntries(fileNames.flatMap((n) => (rules[n] ? [[n, filesOf(rules[n])]] : [])))
+    const schema: z.ZodType<Values, Values> = (def.schema ?? def.endpoint.input).extend(fileShape)
+    return { rules, fileNames, schema }
+  }, [def])
+  const form = useForm<Values>({ resolver: zodResolver(schema), defaultValues: defaults, mode: 'onTouched' })
+  const { isSubmitting } = form.formState
+
+  async function send(values: Values) {
+    const input: Values = {}
+    const files: Record<string, File[]> = {}
+    for (const [key, value] of Object.entries(values)) {
+      if (fileNames.includes(key)) files[key] = Array.isArray(value) ? value.filter((v) => v instanceof File) : []
+      else input[key] = value
+    }
+    try {
+      // Widened to the kit's own endpoint type: the values were parsed by its schema just above.
+      const endpoint: FormEndpoint = def.endpoint
+      const answer = await call(endpoint, input, files)
+      toast.success(answer.message)
+      form.reset(defaults)
+      navigate(def.done)
+    } catch (error) {
+      const known = new Set(def.fields.map((f) => f.name))
+      if (error instanceof ApiError) {
+        for (const [key, message] of Object.entries(error.errors)) {
+          if (known.has(key)) form.setError(key, { type: 'server', message }, { shouldFocus: true })
+        }
+      }
+      toast.error(errorMessage(error))
+    }
+  }
+
+  return (
+    <form
+      noValidate
+      onSubmit={form.handleSubmit(send)}
+      aria-busy={isSubmitting}
+      className="relative flex flex-col gap-4 rounded-md border border-slate-200 bg-white p-6"
+    >
+      {def.fields.map((f) => (
+        <FieldControl key={f.name} field={f} form={form} rule={rules[f.name]} current={currentFiles[f.name]} />
+      ))}
+      {blockedReason ? <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">{blockedReason}</p> : null}
+      <div className="flex gap-2">
+        <Button type="submit" disabled={isSubmitting || blockedReason !== undefined}>
+          {def.submitLabel ?? 'Submit'}
+        </Button>
+        <Button variant="outline" asChild>
+          <Link href={def.done}>Cancel</Link>
+        </Button>
+      </div>
+      {isSubmitting ? <LoadingOverlay /> : null}
+    </form>
+  )
+}
+
+/** Text fields start empty, file fields with no file. */
+function blankValues<E extends FormEndpoint, R extends Row>(def: FormDef<E, R>): Values {
+  return Object.fromEntries(def.fields.map((f) => [f.name, isImage(f) ? [] : '']))
+}
+
+function EditForm<E extends FormEndpoint, R extends Row>({ def, blockedReason }: { def: FormDef<E, R>; blockedReason: string | undefined }) {
+  const source = def.record
+  if (!source) throw new Error('EditForm needs a record source')
+  const state = useEditRecord(source.list, source.schema)
+  if (state.status === 'loading') {
+    return (
+      <div aria-busy="true" className="flex flex-col gap-4 rounded-md border border-slate-200 bg-white p-6">
+        <span className="sr-only">Loading the record…</span>
+        {def.fields.map((f) => (
+          <Skeleton key={f.name} className="h-9" />
+        ))}
+      </div>
+    )
+  }
+  if (state.status !== 'found') {
+    return (
+      <p role="alert" className="rounded-md border border-slate-200 bg-white p-6 text-sm text-slate-800">
+        {state.status === 'error' ? `Could not load the record: ${state.message}` : 'This record was not found. It may have been removed.'}{' '}
+        <Link href={def.done} className="font-medium text-indigo-700 underline">
+          Back to the list
+        </Link>
+      </p>
+    )
+  }
+  const defaults: Values = { ...blankValues(def), ...source.values(state.record) }
+  return (
+    <FormBody
+      key={state.record._id}
+      def={def}
+      defaults={defaults}
+      currentFiles={source.files?.(state.record) ?? {}}
+      blockedReason={blockedReason}
+    />
+  )
+}
+
+/** The generic add/edit screen behind every `defineForm`. View Only sessions get no form. */
+export function FormPage<E extends FormEndpoint, R extends Row>({ def }: { def: FormDef<E, R> }) {
+  const write = useWriteAccess()
+  let content
+  if (!write.allowed) {
+    content = (
+      <p role="alert" className="rounded-md border border-slate-200 bg-white p-6 text-sm text-slate-800">
+        Your access is View Only: you can read this section but not change it.
+      </p>
+    )
+  } else if (def.record) {
+    content = <EditForm def={def} blockedReason={write.blockedReason} />
+  } else {
+    const defaults: Values = { ...blankValues(def), ...def.initial }
+    content = <FormBody def={def} defaults={defaults} currentFiles={{}} blockedReason={write.blockedReason} />
+  }
+  return (
+    <Frame title={def.title} done={def.done}>
+      {content}
+    </Frame>
+  )
+}

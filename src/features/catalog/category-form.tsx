@@ -1,0 +1,25 @@
+import { Category, addcategory, editCategoryData, listCategory } from '#contract/catalog'
+import { defineForm } from '#src/crud/define-form.tsx'
+import { imageUpload, number, text } from '#src/crud/form-fields.ts'
+
+/** Add Category (/add-category): categoryName and one image; back to /category on success. */
+export const AddCategoryPage = defineForm({
+  title: 'Add Category',
+  endpoint: addcategory,
+  fields: [text('categoryName', 'Category Name'), imageUpload('image', 'Image')],
+  done: '/category',
+})
+
+/** Edit Category (/edit-category): also the preference; the current image stays unless replaced. */
+export const EditCategoryPage = defineForm({
+  title: 'Edit Category',
+  endpoint: editCategoryData,
+  fields: [text('categoryName', 'Category Name'), number('preference', 'Preference'), imageUpload('image', 'Image')],
+  done: '/category',
+  record: {
+    list: listCategory,
+    schema: Category,
+    values: (c) => ({ id: c._id, categoryName: c.categoryName, preference: c.preference }),
+    files: (c) => ({ image: c.image }),
+  },
+})
