@@ -1,20 +1,14 @@
 /**
  * The server under test, in its own process so the bench can read its memory from /proc without
- * counting the bench's own (seeding, HTTP client, browser driver). It is the real app: buildApp
- * with the configuration read from the environment, socket.io on, listening on a free port that
- * it reports to the parent over IPC.
+ * counting the bench's own (seeding, HTTP client, browser driver). It is the production path:
+ * `serve` from server/main.ts (buildApp with socket.io, graceful SIGTERM), on a free port that it
+ * reports to the parent over IPC.
  */
-import { buildApp } from '../server/app.ts'
 import { loadConfig } from '../server/config.ts'
+import { serve } from '../server/main.ts'
 
-const config = loadConfig(process.env)
-const app = await buildApp(config, { realtime: true })
-await app.listen({ port: 0, host: '127.0.0.1' })
+// The bench knows the superadmin's password (it set ADMIN_PASSWORD): no need to print it.
+const app = await serve(loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1' }), { onSuperadminCreated: () => {} })
 const address = app.server.address()
 const port = typeof address === 'object' && address !== null ? address.port : 0
 process.send?.({ port })
-
-// The parent ends the bench with SIGTERM; close cleanly so PGlite flushes and the pool ends.
-process.once('SIGTERM', () => {
-  void app.close().finally(() => process.exit(0))
-})
