@@ -18,6 +18,7 @@ import * as version from './version.ts'
 import * as homepage from './homepage.ts'
 import * as settings from './settings.ts'
 import * as newsletter from './newsletter.ts'
+import * as publicPages from './public.ts'
 import type { Endpoint } from './define.ts'
 
 export {
@@ -37,6 +38,7 @@ export {
   homepage,
   settings,
   newsletter,
+  publicPages,
 }
 
 const isEndpoint = (v: unknown): v is Endpoint =>
@@ -60,6 +62,7 @@ export const endpoints: readonly Endpoint[] = [
   homepage,
   settings,
   newsletter,
+  publicPages,
 ].flatMap((area) =>
   Object.values(area).filter(isEndpoint),
 )

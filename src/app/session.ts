@@ -1,13 +1,17 @@
 /**
  * The signed-in admin, decoded from the stored token at start (spec section 4). The token's
- * signature is the server's business; the client only reads the claims to decide what to show,
- * and every call is still checked by the server.
+ * signature is the server's business; the client reads the claims only to decide what to show,
+ * and the server checks every call again.
+ *
+ * Claims are parsed by session-claims.ts, loaded on demand (`loadSessionDecoder`): main.tsx
+ * awaits it before the first render when a token is stored, and login awaits it before storing
+ * a new token, so a session is never seen half-read.
  */
 import { useSyncExternalStore } from 'react'
-import { z } from 'zod'
-import { SessionClaims } from '#contract/auth'
+import type { SessionClaims } from '#contract/auth'
 import { mayOpen as restrictionsAllow } from '#contract/routes'
 import { clearToken, readAuthorization, storeToken, subscribeToken } from '#src/lib/token.ts'
+import type { DecodedClaims } from './session-claims.ts'
 
 export interface Session {
   isAuth: boolean
@@ -24,21 +28,6 @@ export interface Session {
   scope: string
 }
 
-const Claims = SessionClaims.extend({ exp: z.number().optional() })
-
-function decodePayload(jwt: string): unknown {
-  const part = jwt.split('.')[1]
-  if (!part) return null
-  try {
-    const base64 = part.replace(/-/g, '+').replace(/_/g, '/')
-    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))
-    const parsed: unknown = JSON.parse(new TextDecoder().decode(bytes))
-    return parsed
-  } catch {
-    return null
-  }
-}
-
 const SIGNED_OUT: Session = {
   isAuth: false,
   userId: '',
@@ -51,13 +40,22 @@ const SIGNED_OUT: Session = {
   scope: '',
 }
 
-/** Decodes a stored 'Bearer <jwt>' value; a malformed or expired token counts as signed out. */
-export function sessionFrom(authorization: string | null): Session {
-  if (!authorization) return SIGNED_OUT
-  const claims = Claims.safeParse(decodePayload(authorization.slice('Bearer '.length)))
-  if (!claims.success) return SIGNED_OUT
-  const { _id, email, role, accessLevel, restrictions, exp } = claims.data
-  if (exp !== undefined && exp * 1000 <= Date.now()) return SIGNED_OUT
+type Decoder = (jwt: string) => DecodedClaims | null
+let decoder: Decoder | null = null
+let decoderLoad: Promise<void> | null = null
+const listeners = new Set<() => void>()
+
+/** Loads the claims parser (and zod); resolves at once when already loaded. */
+export function loadSessionDecoder(): Promise<void> {
+  decoderLoad ??= import('./session-claims.ts').then((module) => {
+    decoder = module.decodeClaims
+    for (const listener of listeners) listener()
+  })
+  return decoderLoad
+}
+
+function sessionFrom(claims: DecodedClaims): Session {
+  const { _id, email, role, accessLevel, restrictions } = claims
   const superadmin = role === 'superadmin'
   return {
     isAuth: true,
@@ -74,30 +72,47 @@ export function sessionFrom(authorization: string | null): Session {
 
 // One decoded session per stored value, so useSyncExternalStore sees a stable snapshot.
 let lastAuthorization: string | null | undefined
+let lastDecoder: Decoder | null = null
 let current: Session = SIGNED_OUT
 
 export function getSession(): Session {
   const authorization = readAuthorization()
-  if (authorization !== lastAuthorization) {
-    lastAuthorization = authorization
-    current = sessionFrom(authorization)
-    // A stored token that is expired or unreadable is dropped rather than sent with every call.
-    if (authorization && !current.isAuth) clearToken()
+  if (authorization === lastAuthorization && decoder === lastDecoder) return current
+  if (authorization && !decoder) {
+    // Only reached when another tab stores a token before this one read any: read it shortly.
+    void loadSessionDecoder()
+    return SIGNED_OUT
   }
+  lastAuthorization = authorization
+  lastDecoder = decoder
+  const claims = authorization && decoder ? decoder(authorization.slice('Bearer '.length)) : null
+  current = claims ? sessionFrom(claims) : SIGNED_OUT
+  // A stored token that is expired or unreadable is dropped rather than sent with every call.
+  if (authorization && !claims) clearToken()
   return current
 }
 
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener)
+  const stop = subscribeToken(listener)
+  return () => {
+    listeners.delete(listener)
+    stop()
+  }
+}
+
 export function useSession(): Session {
-  return useSyncExternalStore(subscribeToken, getSession, getSession)
+  return useSyncExternalStore(subscribe, getSession, getSession)
 }
 
 /** Stores the raw JWT of a login answer; returns the session it opens. */
-export function login(rawJwt: string): Session {
+export async function login(rawJwt: string): Promise<Session> {
+  await loadSessionDecoder()
   storeToken(rawJwt)
   return getSession()
 }
 
-/** Ends the session: the token goes, and the offline cache is wiped (see session-effects). */
+/** Ends the session; main.tsx's `onSessionEnd` wipes the offline cache. */
 export function logout(): void {
   clearToken()
 }
@@ -105,7 +120,7 @@ export function logout(): void {
 /** Runs `onEnd` whenever a session ends: Logout, a 401 from the server, another tab, LOGOUT. */
 export function onSessionEnd(onEnd: (ended: Session) => void): () => void {
   let previous = getSession()
-  return subscribeToken(() => {
+  return subscribe(() => {
     const next = getSession()
     if (previous.isAuth && previous.scope !== next.scope) onEnd(previous)
     previous = next

@@ -1,0 +1,18 @@
+import { z } from 'zod'
+import { ok } from './common.ts'
+import { endpoint, publicAccess } from './define.ts'
+
+/**
+ * What the public pages need from the server's configuration: the data-deletion page's support
+ * contact (SUPPORT_EMAIL) and the store listing the referral redirect sends visitors to
+ * (APP_STORE_URL). Both are public by nature; read at run time so one build fits every deployment.
+ */
+export const publicInfo = endpoint({
+  name: 'publicInfo',
+  method: 'GET',
+  path: '/public-info',
+  input: z.object({}),
+  output: ok({ data: z.object({ supportEmail: z.string(), appStoreUrl: z.url({ protocol: /^https?$/ }) }) }),
+  access: publicAccess,
+  ours: 'Not in the spec: the public pages read the support email and the app store listing from the server.',
+})

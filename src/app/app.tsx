@@ -1,0 +1,80 @@
+/**
+ * The top of the router. Only what every visitor needs is eager here (router, session, toasts,
+ * Not Found); the login form, the public pages and the whole signed-in area are lazy chunks, so
+ * /admin/login loads little.
+ */
+import { Suspense, lazy } from 'react'
+import { Redirect, Route, Router, Switch, useLocation } from 'wouter'
+import { Toaster } from '#src/ui/toaster.tsx'
+import { BASE, HOME } from './base.ts'
+import { Loading } from './loading.tsx'
+import { NotFound } from './not-found.tsx'
+import { authRoutes, routeFor } from './routes.tsx'
+import { useSession } from './session.ts'
+
+export const loadLogin = () => import('#src/features/auth/login-page.tsx')
+const LoginPage = lazy(async () => ({ default: (await loadLogin()).LoginPage }))
+const DataDeletionPage = lazy(async () => ({ default: (await import('#src/features/public/data-deletion.tsx')).DataDeletionPage }))
+const ReferralRedirect = lazy(async () => ({ default: (await import('#src/features/public/referral-redirect.tsx')).ReferralRedirect }))
+const PrivateArea = lazy(async () => ({ default: (await import('./private-area.tsx')).PrivateArea }))
+
+/** Auth routes redirect to /users when already logged in (spec section 2). */
+function AuthOnly({ children }: { children: React.ReactNode }) {
+  const { isAuth } = useSession()
+  return isAuth ? <Redirect to={HOME} replace /> : <Suspense fallback={<Loading />}>{children}</Suspense>
+}
+
+/** Private screens need a stored token; everything else about access is decided inside. */
+function PrivateOrNotFound() {
+  const [location] = useLocation()
+  const { isAuth } = useSession()
+  if (!routeFor(location)) return <NotFound />
+  if (!isAuth) return <Redirect to="/login" replace />
+  return (
+    <Suspense fallback={<Loading />}>
+      <PrivateArea />
+    </Suspense>
+  )
+}
+
+export function App() {
+  return (
+    <Router base={BASE}>
+      <Switch>
+        <Route path="/">
+          <AuthOnly>
+            <LoginPage />
+          </AuthOnly>
+        </Route>
+        <Route path="/login">
+          <AuthOnly>
+            <LoginPage />
+          </AuthOnly>
+        </Route>
+        {authRoutes.map(({ path, component: Screen }) => (
+          <Route key={path} path={path}>
+            <AuthOnly>
+              <Screen />
+            </AuthOnly>
+          </Route>
+        ))}
+        <Route path="/data-deletion">
+          <Suspense fallback={<Loading />}>
+            <DataDeletionPage />
+          </Suspense>
+        </Route>
+        <Route path="/app/:id">
+          {(params) => (
+            <Suspense fallback={<Loading />}>
+              <ReferralRedirect code={params.id} />
+            </Suspense>
+          )}
+        </Route>
+        <Route>
+          <PrivateOrNotFound />
+        </Route>
+      </Switch>
+      <Toaster />
+    </Router>
+  )
+}

@@ -1,0 +1,115 @@
+/**
+ * The signed-in frame: side menu (open by default above 991 px, spec section 2), header with the
+ * account menu (Profile, Reset Password, Logout), the offline banner and the command palette.
+ */
+import { Suspense, lazy, useEffect, useState, type ReactNode } from 'react'
+import { useLocation } from 'wouter'
+import { Button } from '#src/ui/button.tsx'
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '#src/ui/dropdown-menu.tsx'
+import { OfflineBanner } from './offline-banner.tsx'
+import { isBuilt } from './routes.tsx'
+import { SideMenu } from './side-menu.tsx'
+import { logout, useSession } from './session.ts'
+
+const Palette = lazy(async () => ({ default: (await import('./palette.tsx')).Palette }))
+
+/** Spec section 2: "open by default when the window width is above 991". */
+const WIDE = '(min-width: 992px)'
+const isWide = (): boolean => window.matchMedia(WIDE).matches
+
+export function Layout({ children }: { children: ReactNode }) {
+  const session = useSession()
+  const [, navigate] = useLocation()
+  const [menuOpen, setMenuOpen] = useState(isWide)
+  const [paletteOpen, setPaletteOpen] = useState(false)
+
+  // Ctrl+K / Cmd+K opens the palette from anywhere, inputs included (it is what users expect).
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') {
+        event.preventDefault()
+        setPaletteOpen((open) => !open)
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [])
+
+  // On a narrow window the menu covers the page: close it after choosing a screen.
+  const afterNavigate = () => {
+    if (!isWide()) setMenuOpen(false)
+  }
+
+  const accountItems = [
+    { path: '/profile', label: 'Profile' },
+    { path: '/resetpassword', label: 'Reset Password' },
+  ].filter((item) => isBuilt(item.path) && session.mayOpen(item.path))
+
+  return (
+    <div className="flex h-full">
+      <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+        Skip to content
+      </a>
+      {menuOpen ? (
+        <>
+          <aside id="side-menu" className="fixed inset-y-0 left-0 z-40 w-60 shrink-0 overflow-y-auto bg-slate-900 min-[992px]:static">
+            <p className="px-6 pt-5 text-lg font-semibold text-white">Back Office</p>
+            <SideMenu mayOpen={session.mayOpen} onNavigate={afterNavigate} />
+          </aside>
+          <div className="fixed inset-0 z-30 bg-slate-900/40 min-[992px]:hidden" aria-hidden="true" onClick={() => setMenuOpen(false)} />
+        </>
+      ) : null}
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="flex h-14 shrink-0 items-center gap-2 border-b border-slate-200 bg-white px-3">
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label="Toggle menu"
+            aria-expanded={menuOpen}
+            aria-controls="side-menu"
+            onClick={() => setMenuOpen(!menuOpen)}
+          >
+            <svg viewBox="0 0 24 24" className="size-5" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
+              <path d="M4 6h16M4 12h16M4 18h16" />
+            </svg>
+          </Button>
+          <Button variant="outline" size="sm" className="ml-auto text-slate-700" onClick={() => setPaletteOpen(true)} aria-keyshortcuts="Control+K Meta+K">
+            Search or jump to…
+            <kbd className="rounded border border-slate-300 px-1 text-xs text-slate-600">Ctrl K</kbd>
+          </Button>
+          <DropdownMenu>
+            <DropdownMenuTrigger asChild>
+              <Button variant="ghost" size="sm" aria-label={`Account menu for ${session.email}`}>
+                <span className="hidden max-w-48 truncate sm:inline">{session.email}</span>
+                <span aria-hidden="true">▾</span>
+              </Button>
+            </DropdownMenuTrigger>
+            <DropdownMenuContent align="end">
+              <DropdownMenuLabel>
+                {session.email}
+                <br />
+                {session.role === 'superadmin' ? 'Super admin' : session.accessLevel}
+              </DropdownMenuLabel>
+              <DropdownMenuSeparator />
+              {accountItems.map((item) => (
+                <DropdownMenuItem key={item.path} onSelect={() => navigate(item.path)}>
+                  {item.label}
+                </DropdownMenuItem>
+              ))}
+              <DropdownMenuItem onSelect={logout}>Logout</DropdownMenuItem>
+            </DropdownMenuContent>
+          </DropdownMenu>
+        </header>
+        <OfflineBanner />
+        <main id="main" className="min-h-0 flex-1 overflow-auto p-4 md:p-6">
+          {children}
+        </main>
+      </div>
+      {paletteOpen ? (
+        <Suspense fallback={null}>
+          <Palette open={paletteOpen} onOpenChange={setPaletteOpen} />
+        </Suspense>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,98 @@
+/**
+ * Everything behind login, as one lazy chunk: the guard (spec section 2 and 6), the offline data
+ * cache, the real-time link and the layout. Login does not load any of it.
+ */
+import { Suspense, useEffect, useSyncExternalStore } from 'react'
+import { Redirect, useLocation } from 'wouter'
+import { SWRConfig, type SWRConfiguration } from 'swr'
+import { ApiError } from '#src/lib/api.ts'
+import { currentCache, hydrate, isHydrated, subscribeCache } from '#src/lib/swr-cache.ts'
+import { readAuthorization } from '#src/lib/token.ts'
+import { toast } from '#src/lib/toast.ts'
+import { Layout } from './layout.tsx'
+import { Loading } from './loading.tsx'
+import { firstAllowed, routeFor } from './routes.tsx'
+import { logout, useSession, type Session } from './session.ts'
+
+const swrOptions: SWRConfiguration = {
+  provider: () => currentCache(),
+  // Retry only what may pass on retry: a server hiccup. A refusal, bad input or being offline
+  // will not change by asking again (reconnecting revalidates on its own).
+  onErrorRetry: (error: unknown, _key, _config, revalidate, { retryCount }) => {
+    if (!(error instanceof ApiError) || error.status < 500 || retryCount >= 3) return
+    setTimeout(() => void revalidate({ retryCount }), 1000 * 2 ** retryCount)
+  },
+}
+
+/** Joins the admin's real-time room; the server's LOGOUT ends the session (spec section 4). */
+function useRealtime(session: Session): void {
+  useEffect(() => {
+    const authorization = readAuthorization()
+    if (!session.isAuth || !authorization) return
+    let stop: (() => void) | undefined
+    let cancelled = false
+    void import('#src/lib/socket.ts').then(({ connectRealtime }) => {
+      if (cancelled) return
+      stop = connectRealtime(authorization, session.userId, () => {
+        toast.error('Your session has ended. Please log in again.')
+        logout()
+      })
+    })
+    return () => {
+      cancelled = true
+      stop?.()
+    }
+  }, [session.isAuth, session.scope, session.userId])
+}
+
+function NoScreens() {
+  return (
+    <div className="mx-auto max-w-lg rounded-lg bg-white p-6 shadow-sm">
+      <h1 className="text-xl font-semibold">No screen available</h1>
+      <p className="mt-2 text-slate-700">Your account has no access to any screen yet. Ask an administrator to grant access.</p>
+    </div>
+  )
+}
+
+export function PrivateArea() {
+  const session = useSession()
+  const [location] = useLocation()
+  const ready = useSyncExternalStore(subscribeCache, () => isHydrated(session.scope))
+  useRealtime(session)
+  useEffect(() => {
+    // main.tsx hydrates before the first render; this covers a login without reload.
+    if (session.isAuth && !ready) void hydrate(session.scope)
+  }, [ready, session.isAuth, session.scope])
+
+  const row = routeFor(location)
+  useEffect(() => {
+    document.title = row ? `${row.title} · Back Office` : 'Back Office'
+  }, [row])
+
+  if (!session.isAuth) return <Redirect to="/login" replace />
+  if (!ready) return <Loading />
+
+  const home = firstAllowed(session.mayOpen)
+  let body = null
+  if (!row || !session.mayOpen(row.path)) {
+    // A refused route goes to the first allowed one (spec section 6).
+    body = home && home.path !== row?.path ? <Redirect to={home.path} replace /> : <NoScreens />
+  } else if (row.kind !== 'page' && !session.canWrite) {
+    // Add and edit pages are writes: View Only staff go back to the list.
+    const back = row.parent && session.mayOpen(row.parent) ? row.parent : home?.path
+    body = back ? <Redirect to={back} replace /> : <NoScreens />
+  } else {
+    const Screen = row.component
+    body = (
+      <Suspense fallback={<Loading />}>
+        <Screen />
+      </Suspense>
+    )
+  }
+
+  return (
+    <SWRConfig key={session.scope} value={swrOptions}>
+      <Layout>{body}</Layout>
+    </SWRConfig>
+  )
+}

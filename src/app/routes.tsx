@@ -1,0 +1,68 @@
+/**
+ * The one route table of the PWA (DESIGN.md, "Layout"): it drives the router, the side menu, the
+ * header menu, the palette and the guard. Titles, menu placement and parents come from the
+ * contract's screen list; this file adds only each built screen's lazy component and what kind
+ * of page it is. A screen not built yet has no row, so nothing leads to it.
+ */
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react'
+import { screens, type Screen, type ScreenPath } from '#contract/routes'
+
+/**
+ * - `page`: a screen of its own (menu, palette).
+ * - `action`: a page that creates something (an Add page): Admin only, listed as a palette action.
+ * - `record`: a page about one record reached from a list (an Edit page): Admin only, not in the
+ *   palette since it needs the record.
+ */
+export type RouteKind = 'page' | 'action' | 'record'
+
+export interface RouteRow {
+  path: ScreenPath
+  title: string
+  menu: Screen['menu']
+  parent: string | undefined
+  kind: RouteKind
+  component: LazyExoticComponent<ComponentType>
+}
+
+/** React.lazy for a named export: screens use named exports (STYLE.md), lazy wants a default. */
+function named<K extends string>(load: () => Promise<Record<K, ComponentType>>, key: K): LazyExoticComponent<ComponentType> {
+  return lazy(async () => ({ default: (await load())[key] }))
+}
+
+const built: ReadonlyArray<{ path: ScreenPath; kind: RouteKind; component: LazyExoticComponent<ComponentType> }> = [
+  { path: '/users', kind: 'page', component: named(() => import('#src/features/leads/leads-page.tsx'), 'LeadsPage') },
+  { path: '/contactus', kind: 'page', component: named(() => import('#src/features/leads/contact-page.tsx'), 'ContactPage') },
+  { path: '/category', kind: 'page', component: named(() => import('#src/features/catalog/category-list.tsx'), 'CategoryListPage') },
+  { path: '/add-category', kind: 'action', component: named(() => import('#src/features/catalog/category-form.tsx'), 'AddCategoryPage') },
+  { path: '/edit-category', kind: 'record', component: named(() => import('#src/features/catalog/category-form.tsx'), 'EditCategoryPage') },
+]
+
+/** Built screens, in the contract's order (which is the spec's menu order). */
+export const routes: readonly RouteRow[] = screens.flatMap((screen): RouteRow[] => {
+  const row = built.find((b) => b.path === screen.path)
+  if (!row) return []
+  return [
+    {
+      ...row,
+      title: screen.title,
+      menu: 'menu' in screen ? screen.menu : undefined,
+      parent: 'parent' in screen ? screen.parent : undefined,
+    },
+  ]
+})
+
+export const routeFor = (path: string): RouteRow | undefined =>
+  routes.find((r) => r.path.toLowerCase() === path.toLowerCase())
+
+/** Whether a built screen exists at `path` (the header shows Profile only once it is built). */
+export const isBuilt = (path: string): boolean => routeFor(path) !== undefined
+
+/** Auth screens besides Login (spec section 2); absent until built, so no link leads nowhere. */
+export const authRoutes: ReadonlyArray<{ path: '/register' | '/forgot'; component: LazyExoticComponent<ComponentType> }> = []
+
+export const hasAuthRoute = (path: string): boolean => authRoutes.some((r) => r.path === path)
+
+/** The first screen this session may open: where a refused route sends the admin (spec section 6). */
+export function firstAllowed(mayOpen: (path: string) => boolean): RouteRow | undefined {
+  return routes.find((r) => r.kind === 'page' && mayOpen(r.path))
+}

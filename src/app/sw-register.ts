@@ -1,0 +1,21 @@
+/**
+ * Registers the service worker (sw/sw.ts) and offers "Reload to update" when a new version is
+ * waiting, rather than swapping code under a staff member in the middle of a form.
+ */
+import { Workbox } from 'workbox-window'
+import { toast } from '#src/lib/toast.ts'
+
+export function registerServiceWorker(url: string, scope: string): void {
+  const wb = new Workbox(url, { scope })
+  wb.addEventListener('waiting', () => {
+    toast.action('A new version of the back office is ready.', 'Reload to update', () => {
+      // Reload once the new worker has taken over, so the page and the worker match.
+      wb.addEventListener('controlling', () => window.location.reload())
+      wb.messageSkipWaiting()
+    })
+  })
+  wb.register().catch((error: unknown) => {
+    // Without a worker the app still works online; only offline use and install are lost.
+    console.warn('Service worker registration failed', error)
+  })
+}

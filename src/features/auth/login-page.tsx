@@ -1,0 +1,148 @@
+/**
+ * Login (spec sections 2, 4, 5): email, password, and the 6-digit 2FA code revealed only after
+ * the server answers TWO_FA. The schema is the contract's, so the form shows the same messages
+ * the server would send back.
+ */
+import { useEffect, useRef, useState } from 'react'
+import { useForm, type Resolver } from 'react-hook-form'
+import { Link, useLocation } from 'wouter'
+import { toast } from '#src/lib/toast.ts'
+import { useOnline } from '#src/lib/online.ts'
+import { HOME } from '#src/app/base.ts'
+import { hasAuthRoute } from '#src/app/routes.tsx'
+import { Button } from '#src/ui/button.tsx'
+import { Input } from '#src/ui/input.tsx'
+import { Label } from '#src/ui/label.tsx'
+import type { LoginFields, LoginValues } from './login-rules.ts'
+
+// The rules (contract schemas, zod, the API client) load on the first keystroke or focus, not
+// with the page: painting the form needs none of them.
+const loadRules = () => import('./login-rules.ts')
+const resolver: Resolver<LoginFields, unknown, LoginValues> = async (values, context, options) =>
+  (await loadRules()).loginResolver(values, context, options)
+
+const FIELDS = ['email', 'password', 'twoFACode'] as const
+const isField = (key: string): key is (typeof FIELDS)[number] => FIELDS.some((field) => field === key)
+
+export function LoginPage() {
+  const [, navigate] = useLocation()
+  const online = useOnline()
+  // The server's TWO_FA message, shown success-styled above the code input (spec section 4).
+  const [secondFactor, setSecondFactor] = useState<string | null>(null)
+  const codeRef = useRef<HTMLInputElement | null>(null)
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<LoginFields, unknown, LoginValues>({
+    resolver,
+    defaultValues: { email: '', password: '', twoFACode: '' },
+  })
+
+  useEffect(() => {
+    if (secondFactor) codeRef.current?.focus()
+  }, [secondFactor])
+
+  const submit = handleSubmit(async (values) => {
+    const result = await (await loadRules()).submitLogin(values)
+    if (result.kind === 'success') {
+      toast.success(result.message)
+      navigate(HOME, { replace: true })
+    } else if (result.kind === 'two-fa') {
+      setSecondFactor(result.message)
+      toast.success(result.message)
+    } else {
+      for (const [key, message] of Object.entries(result.errors)) {
+        if (isField(key)) setError(key, { message })
+      }
+      toast.error(result.message)
+    }
+  })
+
+  const codeField = register('twoFACode')
+  return (
+    <main className="grid min-h-full place-items-center bg-slate-100 p-4">
+      <div className="w-full max-w-sm rounded-lg bg-white p-8 shadow">
+        <p className="text-center text-sm font-semibold tracking-wide text-indigo-700 uppercase">Back Office</p>
+        <h1 className="mt-1 mb-6 text-center text-2xl font-semibold">Login</h1>
+        <form onSubmit={submit} onFocus={() => void loadRules()} noValidate className="grid gap-4">
+          <Field id="email" label="Email" error={errors.email?.message}>
+            <Input
+              id="email"
+              type="email"
+              autoComplete="username"
+              aria-invalid={errors.email ? true : undefined}
+              aria-describedby={errors.email ? 'email-error' : undefined}
+              {...register('email')}
+            />
+          </Field>
+          <Field id="password" label="Password" error={errors.password?.message}>
+            <Input
+              id="password"
+              type="password"
+              autoComplete="current-password"
+              aria-invalid={errors.password ? true : undefined}
+              aria-describedby={errors.password ? 'password-error' : undefined}
+              {...register('password')}
+            />
+          </Field>
+          {secondFactor ? (
+            <>
+              <p role="status" className="rounded-md border border-emerald-600 bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
+                {secondFactor}
+              </p>
+              <Field id="twoFACode" label="2FA Code" error={errors.twoFACode?.message}>
+                <Input
+                  id="twoFACode"
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                  maxLength={6}
+                  aria-invalid={errors.twoFACode ? true : undefined}
+                  aria-describedby={errors.twoFACode ? 'twoFACode-error' : undefined}
+                  {...codeField}
+                  // Digits only, up to 6 (spec section 5): strip anything else as it is typed.
+                  onChange={(event) => {
+                    event.target.value = event.target.value.replace(/\D/g, '').slice(0, 6)
+                    void codeField.onChange(event)
+                  }}
+                  ref={(element) => {
+                    codeField.ref(element)
+                    codeRef.current = element
+                  }}
+                />
+              </Field>
+            </>
+          ) : null}
+          <Button type="submit" disabled={isSubmitting || !online} className="mt-2 w-full">
+            {isSubmitting ? 'Logging in…' : 'Login'}
+          </Button>
+          {online ? null : (
+            <p role="status" className="text-sm text-amber-800">
+              You are offline. Logging in needs a connection.
+            </p>
+          )}
+          {hasAuthRoute('/forgot') ? (
+            <Link href="/forgot" className="text-center text-sm font-medium text-indigo-700 underline-offset-4 hover:underline">
+              Forgot Password
+            </Link>
+          ) : null}
+        </form>
+      </div>
+    </main>
+  )
+}
+
+function Field({ id, label, error, children }: { id: string; label: string; error: string | undefined; children: React.ReactNode }) {
+  return (
+    <div className="grid gap-1.5">
+      <Label htmlFor={id}>{label}</Label>
+      {children}
+      {error ? (
+        <p id={`${id}-error`} className="text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,21 @@
+/**
+ * The real-time link (spec sections 4 and 7): connect with the stored token, join the admin's
+ * room with CREATEROOM (again after every reconnect, since rooms do not survive one), and hand
+ * LOGOUT to the caller. Loaded only inside the signed-in area.
+ */
+import { io } from 'socket.io-client'
+import { SocketEvents } from '#contract/socket'
+import { API_ORIGIN } from './api.ts'
+
+export function connectRealtime(authorization: string, adminId: string, onLogout: () => void): () => void {
+  const options = { auth: { token: authorization } }
+  const socket = API_ORIGIN ? io(API_ORIGIN, options) : io(options)
+  socket.on('connect', () => {
+    socket.emit(SocketEvents.createRoom, adminId)
+  })
+  socket.on(SocketEvents.logout, onLogout)
+  return () => {
+    socket.off(SocketEvents.logout, onLogout)
+    socket.disconnect()
+  }
+}

@@ -1,0 +1,39 @@
+import './index.css'
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { App, loadLogin } from './app/app.tsx'
+import { BASE } from './app/base.ts'
+import { getSession, loadSessionDecoder, onSessionEnd } from './app/session.ts'
+import { readAuthorization } from './lib/token.ts'
+
+// Logout, a refused token, another tab's logout or the server's LOGOUT: the cached data goes too.
+onSessionEnd(() => {
+  void import('./lib/swr-cache.ts').then((cache) => cache.wipe())
+})
+
+async function start(): Promise<void> {
+  if (readAuthorization()) await loadSessionDecoder()
+  const session = getSession()
+  if (session.isAuth) {
+    // The offline copy must be in memory before the first render, or an offline reload would
+    // show empty lists and then overwrite the copy with nothing.
+    const cache = await import('./lib/swr-cache.ts')
+    await cache.hydrate(session.scope)
+  } else {
+    // Fetch the login chunk in parallel with React's start instead of after it.
+    void loadLogin()
+  }
+  const root = document.getElementById('root')
+  if (!root) throw new Error('index.html has no #root element')
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  )
+  if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+    const { registerServiceWorker } = await import('./app/sw-register.ts')
+    registerServiceWorker(`${BASE}/sw.js`, `${BASE}/`)
+  }
+}
+
+void start()

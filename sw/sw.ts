@@ -1,0 +1,42 @@
+/**
+ * The service worker (DESIGN.md, "The PWA"):
+ * - precaches the built shell (the list is injected at build), so the app starts offline;
+ * - answers navigations under /admin/ with the cached index.html, so every client route and a
+ *   reload work offline;
+ * - keeps uploaded images (/uploads/*) cache-first with a bound, since their names never change;
+ * - never caches /api: API answers are per-session data, kept only in the app's own per-admin
+ *   cache that logout wipes.
+ * A new version waits until the page asks it to take over ("Reload to update").
+ */
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching'
+import { NavigationRoute, registerRoute } from 'workbox-routing'
+import { CacheFirst } from 'workbox-strategies'
+import { ExpirationPlugin } from 'workbox-expiration'
+
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> }
+
+const BASE = new URL(self.registration.scope).pathname // '/admin/'
+
+precacheAndRoute(self.__WB_MANIFEST)
+cleanupOutdatedCaches()
+
+registerRoute(
+  new NavigationRoute(createHandlerBoundToURL(`${BASE}index.html`), {
+    allowlist: [new RegExp(`^${BASE}`)],
+    // Files that happen to be requested as a navigation (an opened upload) are not the app.
+    denylist: [/\/api\//, /\/uploads\//, /\.[a-z0-9]+$/i],
+  }),
+)
+
+registerRoute(
+  ({ url, request }) => url.pathname.startsWith('/uploads/') && request.destination === 'image',
+  new CacheFirst({
+    cacheName: 'uploads',
+    plugins: [new ExpirationPlugin({ maxEntries: 300, maxAgeSeconds: 30 * 24 * 60 * 60, purgeOnQuotaError: true })],
+  }),
+)
+
+self.addEventListener('message', (event: ExtendableMessageEvent) => {
+  const data: unknown = event.data
+  if (typeof data === 'object' && data !== null && 'type' in data && data.type === 'SKIP_WAITING') void self.skipWaiting()
+})
