@@ -64,7 +64,7 @@ export function isConnectionError(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     const code = 'code' in e && typeof e.code === 'string' ? e.code : ''
     if (CONNECTION_CODES.has(code)) return true
-    if (/Connection terminated|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end/i.test(e.message)) return true
+    if (/Connection terminated|connection timeout|^PGlite is closed|Client has encountered a connection error|Cannot use a pool after calling end/i.test(e.message)) return true
   }
   return false
 }

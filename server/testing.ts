@@ -1,0 +1,158 @@
+/**
+ * Test support: `makeTestApp()` builds the real app on a fresh database (in-memory PGlite, or a
+ * new database on the PostgreSQL server named by DATABASE_URL, dropped afterwards) and a temporary
+ * data folder, with cheap argon2 settings so a suite stays fast. Tests then call `app.inject`.
+ */
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import pg from 'pg'
+import { z } from 'zod'
+import { buildApp } from './app.ts'
+import { Passwords, signToken } from './auth.ts'
+import { loadConfig, type Config } from './config.ts'
+import { openDb, type DbHandle } from './db/index.ts'
+import { admins, type AdminRow } from './db/schema.ts'
+
+/** Satisfies the login rule (6-18 chars, digit, upper, lower, special). */
+export const TEST_PASSWORD = 'Test@1234'
+export const SUPERADMIN_EMAIL = 'root@example.com'
+
+export interface TestApp {
+  app: FastifyInstance
+  config: Config
+  handle: DbHandle
+  passwords: Passwords
+  /** The superadmin created at start, with TEST_PASSWORD. */
+  superadmin: AdminRow
+  /** Inserts an admin (password TEST_PASSWORD unless given) and returns the row. */
+  createAdmin(fields?: Partial<typeof admins.$inferInsert> & { password?: string }): Promise<AdminRow>
+  /** A valid token for an admin, as the login call would issue it. */
+  tokenFor(admin: AdminRow): Promise<string>
+  /** `{ authorization: 'Bearer <token>' }` for an admin. */
+  auth(admin: AdminRow): Promise<{ authorization: string }>
+  close(): Promise<void>
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>
+  /** Change the configuration after it is loaded (e.g. a short token life). */
+  configure?: (config: Config) => Config
+}
+
+/** Where the suite runs: 'pg' when DATABASE_URL is set. */
+export const testEngine = (): 'pg' | 'pglite' => (process.env['DATABASE_URL'] ? 'pg' : 'pglite')
+
+export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'bo-test-'))
+  let config = loadConfig({
+    DATA_DIR: dataDir,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    ADMIN_EMAIL: SUPERADMIN_EMAIL,
+    ADMIN_PASSWORD: TEST_PASSWORD,
+    LOG_LEVEL: 'silent',
+    LOGIN_RATE_LIMIT: '1000',
+    ...options.env,
+  })
+  const scratch = await scratchDatabase()
+  config = { ...config, database: scratch.database, hashCost: { memoryCost: 1024, timeCost: 1, parallelism: 1 } }
+  if (options.configure) config = options.configure(config)
+
+  const handle = await openDb(config.database)
+  const app = await buildApp(config, { handle })
+  await app.ready()
+  const passwords = app.services.passwords
+  const [superadmin] = await handle.db.select().from(admins).limit(1)
+  if (superadmin === undefined) throw new Error('the superadmin was not created')
+
+  let counter = 0
+  return {
+    app,
+    config,
+    handle,
+    passwords,
+    superadmin,
+    async createAdmin(fields = {}) {
+      counter += 1
+      const { password = TEST_PASSWORD, ...rest } = fields
+      const [row] = await handle.db
+        .insert(admins)
+        .values({
+          name: `Staff ${counter}`,
+          email: `staff${counter}-${randomBytes(3).toString('hex')}@example.com`,
+          role: 'subadmin',
+          accessLevel: 'Admin',
+          restrictions: [],
+          ...rest,
+          passwordHash: await passwords.hash(password),
+        })
+        .returning()
+      if (row === undefined) throw new Error('insert returned no row')
+      return row
+    },
+    tokenFor: (admin) => signToken(config, admin),
+    async auth(admin) {
+      return { authorization: `Bearer ${await signToken(config, admin)}` }
+    },
+    async close() {
+      await app.close()
+      await handle.close()
+      await scratch.drop()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** A fresh database for one test app: in-memory PGlite, or CREATE DATABASE on the DATABASE_URL server. */
+async function scratchDatabase(): Promise<{ database: Config['database']; drop: () => Promise<void> }> {
+  const url = process.env['DATABASE_URL']
+  if (!url) return { database: { kind: 'pglite', dir: null }, drop: async () => {} }
+  const name = `bo_test_${randomBytes(6).toString('hex')}`
+  const admin = new pg.Client({ connectionString: url })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.end()
+  const scratchUrl = new URL(url)
+  scratchUrl.pathname = `/${name}`
+  return {
+    database: { kind: 'pg', url: scratchUrl.toString() },
+    async drop() {
+      const c = new pg.Client({ connectionString: url })
+      await c.connect()
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await c.end()
+    },
+  }
+}
+
+/** The JSON body of an injected answer, parsed loosely for assertions. */
+export function bodyOf(response: LightMyRequestResponse): Record<string, unknown> {
+  const parsed = z.record(z.string(), z.unknown()).safeParse(response.json())
+  if (!parsed.success) throw new Error(`not a JSON object: ${response.body.slice(0, 200)}`)
+  return parsed.data
+}
+
+export interface UploadFile {
+  field: string
+  name: string
+  type: string
+  content: Buffer
+}
+
+/** A multipart body for `app.inject`: text fields (arrays repeat the field) and files. */
+export async function multipart(
+  fields: Record<string, string | string[]>,
+  files: readonly UploadFile[] = [],
+): Promise<{ payload: Buffer; headers: { 'content-type': string } }> {
+  const form = new FormData()
+  for (const [key, value] of Object.entries(fields)) {
+    for (const v of Array.isArray(value) ? value : [value]) form.append(key, v)
+  }
+  for (const f of files) form.append(f.field, new Blob([new Uint8Array(f.content)], { type: f.type }), f.name)
+  const encoded = new Response(form)
+  const type = encoded.headers.get('content-type')
+  if (type === null) throw new Error('FormData gave no content type')
+  return { payload: Buffer.from(await encoded.arrayBuffer()), headers: { 'content-type': type } }
+}
