@@ -33,7 +33,7 @@ export type Column<R> = KeyColumn<keyof R & string> | CustomColumn<R> | SerialCo
 
 /** Plain text; an empty value shows '--' (as the spec does for an empty operating system). */
 export const col = <K extends string>(key: K, header: string): KeyColumn<K> => ({ kind: 'text', key, header })
-/** Long identifiers such as wallet addresses: monospaced and allowed to wrap anywhere. */
+/** Identifiers such as wallet addresses: monospaced; shortened in tables, whole in the view modal. */
 export const mono = <K extends string>(key: K, header: string): KeyColumn<K> => ({ kind: 'mono', key, header })
 export const date = <K extends string>(key: K, header: string): KeyColumn<K> => ({ kind: 'date', key, header })
 export const yesNo = <K extends string>(key: K, header: string): KeyColumn<K> => ({ kind: 'yesno', key, header })
@@ -71,14 +71,27 @@ const asText = (value: unknown): string => {
   return JSON.stringify(value)
 }
 
-/** Renders one value the way its kind asks; `alt` describes an image. */
-export function renderValue(kind: CellKind, value: unknown, alt = ''): ReactNode {
+/** `0x1234ab…9f2c`: a long identifier shortened in the middle, where it is least telling. */
+export const middleEllipsis = (text: string, keep = 8): string =>
+  text.length <= keep * 2 + 1 ? text : `${text.slice(0, keep)}…${text.slice(-keep + 2)}`
+
+/**
+ * Renders one value the way its kind asks; `alt` describes an image. In a table (`compact`) long
+ * identifiers are shortened on screen, while screen readers and the tooltip get the whole value.
+ */
+export function renderValue(kind: CellKind, value: unknown, alt = '', compact = false): ReactNode {
   const text = asText(value)
   switch (kind) {
     case 'yesno':
       return value === true || text === 'true' ? 'Yes' : 'No'
     case 'date':
-      return text ? <time dateTime={text}>{formatDate(text)}</time> : '--'
+      return text ? (
+        <time dateTime={text}>
+          {formatDate(text)}
+        </time>
+      ) : (
+        '--'
+      )
     case 'image':
       return text ? (
         <img
@@ -91,7 +104,16 @@ export function renderValue(kind: CellKind, value: unknown, alt = ''): ReactNode
         'No image'
       )
     case 'mono':
-      return text ? <span className="font-mono text-xs break-all">{text}</span> : '--'
+      if (!text) return '--'
+      if (!compact || middleEllipsis(text) === text) return <span className="font-mono text-xs break-all">{text}</span>
+      return (
+        <>
+          <span aria-hidden="true" title={text} className="font-mono text-xs">
+            {middleEllipsis(text)}
+          </span>
+          <span className="sr-only">{text}</span>
+        </>
+      )
     case 'text':
       return text === '' ? '--' : text
   }

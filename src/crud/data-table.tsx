@@ -33,7 +33,7 @@ function cell<R extends Row>(c: Column<R>, row: R, serial: number): ReactNode {
   if (isCustom(c)) return c.cell(row)
   if (c.kind === 'serial') return serial
   const alt = c.altKey === undefined ? '' : String(row[c.altKey])
-  return renderValue(c.kind, row[c.key], alt)
+  return renderValue(c.kind, row[c.key], alt, true)
 }
 
 /** The one table of every list: headers, rows, and its loading, error and empty states. */
@@ -73,7 +73,10 @@ export function DataTable<R extends Row>({ caption, columns, rows, serial, error
     body = rows.map((row, index) => (
       <TableRow key={row._id} className="hover:bg-slate-50">
         {columns.map((c) => (
-          <TableCell key={c.header}>{cell(c, row, serial(index))}</TableCell>
+          // Values stay on one line (the table scrolls sideways); custom cells decide for themselves.
+          <TableCell key={c.header} className={isCustom(c) ? undefined : 'whitespace-nowrap'}>
+            {cell(c, row, serial(index))}
+          </TableCell>
         ))}
         {actions ? <TableCell>{actions(row)}</TableCell> : null}
       </TableRow>

@@ -130,7 +130,7 @@ export function ListPage<R extends Row>({ def }: { def: ListDef<R> }) {
         actions={actions}
       />
 
-      {count !== undefined ? (
+      {count !== undefined && count > 0 ? (
         <Pager page={query.page} limit={query.limit} count={count} onPage={(page) => setQuery({ ...query, page })} />
       ) : null}
 

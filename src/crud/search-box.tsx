@@ -23,14 +23,15 @@ export function SearchBox({ value, onSearch }: { value: string; onSearch: (searc
   }, [text, value, onSearch])
 
   return (
-    <Input
+    <div className="w-full sm:w-72">
+      <Input
       type="search"
       aria-label="Search"
       placeholder="Search"
       value={text}
       maxLength={200}
       onChange={(e) => setText(e.target.value)}
-      className="w-64 max-w-full"
-    />
+      />
+    </div>
   )
 }

@@ -34,5 +34,5 @@ export function TableHeader({ className, scope = 'col', ...props }: ComponentPro
 }
 
 export function TableCell({ className, ...props }: ComponentProps<'td'>) {
-  return <td className={cn('px-3 py-2 align-middle text-slate-900', className)} {...props} />
+  return <td className={cn('px-3 py-1.5 align-middle text-slate-900', className)} {...props} />
 }
