@@ -156,3 +156,8 @@ export async function multipart(
   if (type === null) throw new Error('FormData gave no content type')
   return { payload: Buffer.from(await encoded.arrayBuffer()), headers: { 'content-type': type } }
 }
+
+/** The list under `key` of an answer body (e.g. `data` or `result`), for assertions. */
+export function listOf(body: Record<string, unknown>, key: string): Record<string, unknown>[] {
+  return z.array(z.record(z.string(), z.unknown())).parse(body[key])
+}
