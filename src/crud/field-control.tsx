@@ -26,7 +26,9 @@ const fileList = (value: unknown): File[] => (Array.isArray(value) ? value.filte
 function ImageControl({ field, form, rule, current, id, describedBy }: Omit<FieldControlProps, 'field'> & { field: ImageField; id: string; describedBy: string | undefined }) {
   const { setError, getValues } = form
   const name = field.name
-  const nothingChosen = useCallback(() => {
+  // Closing the picker without a choice keeps an earlier file (Chromium does too); with none, the
+  // spec's 'No file selected.' tells why nothing happened.
+  const cancelled = useCallback(() => {
     if (fileList(getValues(name)).length === 0) setError(name, { type: 'manual', message: NO_FILE_SELECTED })
   }, [getValues, setError, name])
   if (!rule) throw new Error(`The endpoint has no file field "${name}"`)
@@ -42,12 +44,12 @@ function ImageControl({ field, form, rule, current, id, describedBy }: Omit<Fiel
           onBlur={f.onBlur}
           onChange={(files) => {
             f.onChange(files)
-            // The spec's extension message appears as soon as a wrong file is chosen.
-            const problem = checkFiles(files, rule)
+            // The spec's messages appear as soon as the choice is made, not only on Submit.
+            const problem = files.length === 0 ? NO_FILE_SELECTED : checkFiles(files, rule)
             if (problem) setError(name, { type: 'manual', message: problem })
             else form.clearErrors(name)
           }}
-          onNothingChosen={nothingChosen}
+          onCancel={cancelled}
           current={current}
           invalid={fieldState.invalid}
           describedBy={describedBy}

@@ -1,5 +1,6 @@
 import { useId, useMemo } from 'react'
 import { useForm } from 'react-hook-form'
+import { useSWRConfig } from 'swr'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from 'zod'
 import { Link, useLocation } from 'wouter'
@@ -51,6 +52,7 @@ interface BodyProps<E extends FormEndpoint, R extends Row> {
 
 function FormBody<E extends FormEndpoint, R extends Row>({ def, defaults, currentFiles, blockedReason }: BodyProps<E, R>) {
   const [, navigate] = useLocation()
+  const { mutate } = useSWRConfig()
   const { rules, fileNames, schema } = useMemo(() => {
     const rules: Record<string, FileRule> = def.endpoint.files ?? {}
     const fileNames = def.fields.filter(isImage).map((f) => f.name)
@@ -74,6 +76,9 @@ function FormBody<E extends FormEndpoint, R extends Row>({ def, defaults, curren
       const answer = await call(endpoint, input, files)
       toast.success(answer.message)
       form.reset(defaults)
+      // A write can change any list (a renamed category shows in games too): every cached answer
+      // is refetched when next shown, instead of the list coming back with its old page.
+      void mutate(() => true)
       navigate(def.done)
     } catch (error) {
       const known = new Set(def.fields.map((f) => f.name))

@@ -8,9 +8,10 @@ interface ImageInputProps {
   id: string
   rule: FileRule
   value: readonly File[]
+  /** The new choice; empty when the input was cleared. */
   onChange: (files: File[]) => void
-  /** The picker closed without a file: the form shows the spec's 'No file selected.'. */
-  onNothingChosen: () => void
+  /** The picker was closed without a choice (the input keeps what it had). */
+  onCancel: () => void
   onBlur: () => void
   /** URL of the image already saved (edit forms), shown until another is chosen. */
   current?: string | undefined
@@ -19,7 +20,7 @@ interface ImageInputProps {
 }
 
 /** A native file input (keyboard and screen-reader friendly as it is) with a preview beside it. */
-export function ImageInput({ id, rule, value, onChange, onNothingChosen, onBlur, current, invalid, describedBy }: ImageInputProps) {
+export function ImageInput({ id, rule, value, onChange, onCancel, onBlur, current, invalid, describedBy }: ImageInputProps) {
   const input = useRef<HTMLInputElement>(null)
   // Object URL of the chosen image, made when it is chosen and revoked when replaced or unmounted.
   const [preview, setPreview] = useState<string>()
@@ -31,10 +32,9 @@ export function ImageInput({ id, rule, value, onChange, onNothingChosen, onBlur,
   useEffect(() => {
     const element = input.current
     if (!element) return
-    const cancel = () => onNothingChosen()
-    element.addEventListener('cancel', cancel)
-    return () => element.removeEventListener('cancel', cancel)
-  }, [onNothingChosen])
+    element.addEventListener('cancel', onCancel)
+    return () => element.removeEventListener('cancel', onCancel)
+  }, [onCancel])
 
   return (
     <div className="flex items-center gap-4">
@@ -56,7 +56,6 @@ export function ImageInput({ id, rule, value, onChange, onNothingChosen, onBlur,
         onBlur={onBlur}
         onChange={(e) => {
           const files = [...(e.target.files ?? [])]
-          if (files.length === 0) return onNothingChosen()
           // Only a file that passes the rule is previewed (another kind would not display).
           const first = files[0]
           setPreview(first && checkFiles([first], rule) === null ? URL.createObjectURL(first) : undefined)
