@@ -123,7 +123,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return reply.code(503).send(SERVICE_UNAVAILABLE)
     }
     const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500
-    if (status >= 400 && status < 500) return reply.code(clientStatus(error)).send({ status: 'failed', message: clientMessage(error) })
+    if (status >= 400 && status < 500) {
+      const code = clientStatus(error, status)
+      return reply.code(code).send({ status: 'failed', message: clientMessage(error, code) })
+    }
     request.log.error({ err: error }, 'unhandled error')
     return reply.code(500).send({ status: 'failed', message: 'Something went wrong' })
   })
@@ -162,7 +165,7 @@ function registerPwa(app: FastifyInstance, distDir: string): void {
     void app.register(fastifyStatic, {
       root: distDir,
       prefix: '/admin/',
-      index: false,
+      index: 'index.html',
       wildcard: true,
       setHeaders: (reply, path) => {
         // Hashed build assets never change; everything else (index.html, sw.js) is revalidated.
@@ -179,22 +182,24 @@ function registerPwa(app: FastifyInstance, distDir: string): void {
       }
       // A file-like path (an asset) that is missing is a real 404, not a client route.
       if (/\.[a-z0-9]+$/i.test(path)) return reply.code(404).type('text/plain; charset=utf-8').send('Not found')
-      return reply.header('Cache-Control', 'no-cache').sendFile('index.html', distDir)
+      void reply.header('Cache-Control', 'no-cache').sendFile('index.html', distDir)
+      return
     }
     return reply.code(404).type('text/plain; charset=utf-8').send('Not found')
   })
 }
 
-function clientStatus(error: Error): number {
+/** The status of a client error; an unsupported media type (415) is answered as 400, as issue 2 asks. */
+function clientStatus(error: Error, status: number): number {
   const code = 'code' in error && typeof error.code === 'string' ? error.code : ''
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return 413
-  if ('statusCode' in error && error.statusCode === 429) return 429
-  // Wrong content type, malformed JSON and the like: the client's mistake, answered plainly.
-  return 400
+  return status === 415 ? 400 : status
 }
 
-function clientMessage(error: Error): string {
+function clientMessage(error: Error, status: number): string {
   const code = 'code' in error && typeof error.code === 'string' ? error.code : ''
+  if (status === 404) return 'Not found'
+  if (status === 403) return 'Forbidden'
   switch (code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
+import { createServer, connect, type Server, type Socket } from 'node:net'
 import { join } from 'node:path'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import pg from 'pg'
@@ -40,6 +41,8 @@ export interface TestAppOptions {
   env?: Record<string, string>
   /** Change the configuration after it is loaded (e.g. a short token life). */
   configure?: (config: Config) => Config
+  /** Attach socket.io (the test then listens on a port to connect to it). */
+  realtime?: boolean
 }
 
 /** Where the suite runs: 'pg' when DATABASE_URL is set. */
@@ -61,7 +64,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   if (options.configure) config = options.configure(config)
 
   const handle = await openDb(config.database)
-  const app = await buildApp(config, { handle })
+  const app = await buildApp(config, { handle, realtime: options.realtime === true })
   await app.ready()
   const passwords = app.services.passwords
   const [superadmin] = await handle.db.select().from(admins).limit(1)
@@ -98,7 +101,9 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     },
     async close() {
       await app.close()
-      await handle.close()
+      // An outage test may have closed the database already.
+      const open = handle.kind === 'pglite' ? !handle.client.closed : !handle.pool.ended
+      if (open) await handle.close()
       await scratch.drop()
       await rm(dataDir, { recursive: true, force: true })
     },
@@ -160,4 +165,59 @@ export async function multipart(
 /** The list under `key` of an answer body (e.g. `data` or `result`), for assertions. */
 export function listOf(body: Record<string, unknown>, key: string): Record<string, unknown>[] {
   return z.array(z.record(z.string(), z.unknown())).parse(body[key])
+}
+
+/**
+ * A TCP forwarder to a database server that a test can cut and restore, to show the API answers
+ * 503 while the database is unreachable and recovers once it is back.
+ */
+export interface TcpProxy {
+  port: number
+  /** Drops every connection and stops listening: the database is "down". */
+  stop(): Promise<void>
+  /** Listens again on the same port: the database is "back". */
+  start(): Promise<void>
+}
+
+export async function tcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
+  const sockets = new Set<Socket>()
+  let server: Server | null = null
+  let port = 0
+  const track = (socket: Socket): void => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+    socket.on('error', () => socket.destroy())
+  }
+  const proxy: TcpProxy = {
+    get port() {
+      return port
+    },
+    start: () =>
+      new Promise<void>((resolve, reject) => {
+        const s = createServer((client) => {
+          const upstream = connect(targetPort, targetHost)
+          track(client)
+          track(upstream)
+          client.on('close', () => upstream.destroy())
+          upstream.on('close', () => client.destroy())
+          client.pipe(upstream).pipe(client)
+        })
+        s.once('error', reject)
+        s.listen(port, '127.0.0.1', () => {
+          const address = s.address()
+          if (address !== null && typeof address === 'object') port = address.port
+          server = s
+          resolve()
+        })
+      }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy()
+        if (server === null) return resolve()
+        server.close(() => resolve())
+        server = null
+      }),
+  }
+  await proxy.start()
+  return proxy
 }
