@@ -1,3 +1,4 @@
+import { useRef } from 'react'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
 import { renderValue, type ViewField } from './columns.tsx'
 import type { Row } from './list-types.ts'
@@ -12,10 +13,22 @@ interface ViewDialogProps<R extends Row> {
 
 /** The read-only record modal of a list's View action (spec: Leads and Contact Us). */
 export function ViewDialog<R extends Row>({ title, fields, row, onClose }: ViewDialogProps<R>) {
+  // Opened from a row button rather than a Radix Trigger, so Radix cannot return focus by itself.
+  const opener = useRef<Element | null>(null)
   return (
     <Dialog open={row !== null} onOpenChange={(open) => (open ? null : onClose())}>
       {row !== null ? (
-        <DialogContent>
+        <DialogContent
+          onOpenAutoFocus={() => {
+            opener.current = document.activeElement
+          }}
+          onCloseAutoFocus={(event) => {
+            if (opener.current instanceof HTMLElement && opener.current.isConnected) {
+              event.preventDefault()
+              opener.current.focus()
+            }
+          }}
+        >
           <DialogHeader>
             <DialogTitle>{title}</DialogTitle>
             <DialogDescription className="sr-only">Details of the selected record</DialogDescription>

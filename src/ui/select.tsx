@@ -44,7 +44,9 @@ export function Select({ id, value, onValueChange, options, placeholder = 'Selec
       >
         <RadixSelect.Value placeholder={placeholder} />
         <RadixSelect.Icon aria-hidden="true" className="text-slate-600">
-          ▾
+          <svg viewBox="0 0 16 16" className="size-3" fill="currentColor">
+            <path d="M3 6l5 5 5-5z" />
+          </svg>
         </RadixSelect.Icon>
       </RadixSelect.Trigger>
       <RadixSelect.Portal>
@@ -61,7 +63,10 @@ export function Select({ id, value, onValueChange, options, placeholder = 'Selec
                 className="relative flex cursor-default items-center rounded py-1.5 pr-3 pl-7 text-sm text-slate-900 outline-none select-none data-[highlighted]:bg-indigo-700 data-[highlighted]:text-white"
               >
                 <RadixSelect.ItemIndicator className="absolute left-2" aria-hidden="true">
-                  ✓
+                  {/* An icon rather than a ✓ character, so the option's text is only its label. */}
+                  <svg viewBox="0 0 16 16" className="size-3.5" fill="none" stroke="currentColor" strokeWidth="2">
+                    <path d="M3 8.5l3 3 7-7" />
+                  </svg>
                 </RadixSelect.ItemIndicator>
                 <RadixSelect.ItemText>{o.label}</RadixSelect.ItemText>
               </RadixSelect.Item>

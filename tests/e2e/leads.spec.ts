@@ -1,0 +1,119 @@
+import { readFile } from 'node:fs/promises'
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+import { SEEDED_ENQUIRIES, SEEDED_LEADS, leadEmail, leadName } from './accounts.ts'
+import { test, expect } from './fixtures.ts'
+
+/** Body rows of the list table (the header row excluded). */
+const bodyRows = (page: Page) => page.getByRole('table').locator('tbody tr')
+
+test.describe('Leads', () => {
+  test('lists 50 leads per page, newest first, with the spec columns', async ({ adminPage: page }) => {
+    await expect(page.getByRole('heading', { name: 'Leads' })).toBeVisible()
+    const headers = page.getByRole('columnheader')
+    await expect(headers).toHaveText(['Date Created', 'Name', 'Email', 'Operating System', 'Wallet Address', 'Action'], {
+      ignoreCase: true,
+    })
+    await expect(bodyRows(page)).toHaveCount(50)
+    await expect(bodyRows(page).first()).toContainText(leadName(1))
+    await expect(bodyRows(page).first()).toContainText(leadEmail(1))
+    await expect(page.getByText(`Showing 1–50 of ${SEEDED_LEADS}`)).toBeVisible()
+  })
+
+  test('pages through the list and keeps the page in the URL', async ({ adminPage: page }) => {
+    await page.getByRole('button', { name: 'Page 2' }).click()
+    await expect(page).toHaveURL(/\/admin\/users\?page=2$/)
+    await expect(bodyRows(page).first()).toContainText(leadName(51))
+    await expect(page.getByRole('button', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page')
+
+    await page.getByRole('button', { name: 'Next' }).click()
+    await expect(bodyRows(page)).toHaveCount(SEEDED_LEADS - 100)
+    await expect(bodyRows(page).first()).toContainText(leadName(101))
+    await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled()
+
+    // Back returns to the previous page, and a reload keeps the page.
+    await page.goBack()
+    await expect(bodyRows(page).first()).toContainText(leadName(51))
+    await page.reload()
+    await expect(bodyRows(page).first()).toContainText(leadName(51))
+  })
+
+  test('changes the page size from the Rows per page menu', async ({ adminPage: page }) => {
+    await page.getByRole('combobox', { name: 'Rows per page' }).click()
+    await expect(page.getByRole('option')).toHaveText(['10', '20', '50'])
+    await page.getByRole('option', { name: '10' }).click()
+    await expect(page).toHaveURL(/limit=10/)
+    await expect(bodyRows(page)).toHaveCount(10)
+    await expect(page.getByText(`Showing 1–10 of ${SEEDED_LEADS}`)).toBeVisible()
+    await page.getByRole('button', { name: 'Page 12' }).click()
+    await expect(bodyRows(page).first()).toContainText(leadName(111))
+  })
+
+  test('resets to page 1 when the page size is at least the total count', async ({ adminPage: page }) => {
+    // "lead01" matches lead010 to lead019: 10 leads, fewer than the 50 of a page.
+    await page.goto('/admin/users?page=3&search=lead01')
+    await expect(bodyRows(page)).toHaveCount(10)
+    await expect(page).not.toHaveURL(/page=3/)
+    await expect(bodyRows(page).first()).toContainText(leadName(10))
+  })
+
+  test('searches by email and shows No Record Found when nothing matches', async ({ adminPage: page }) => {
+    const search = page.getByRole('searchbox', { name: 'Search' })
+    await search.fill(leadEmail(7))
+    await expect(bodyRows(page)).toHaveCount(1)
+    await expect(bodyRows(page).first()).toContainText(leadName(7))
+    await expect(page).toHaveURL(/search=lead007/)
+
+    await search.fill('no-such-lead-anywhere')
+    await expect(bodyRows(page)).toHaveCount(1)
+    await expect(bodyRows(page).first()).toHaveText('No Record Found')
+
+    await search.fill('')
+    await expect(bodyRows(page)).toHaveCount(50)
+  })
+
+  test('opens a modal with name, email, provider and wallet address', async ({ adminPage: page }) => {
+    await page.getByRole('button', { name: `View ${leadName(3)}` }).click()
+    const dialog = page.getByRole('dialog', { name: 'User Details' })
+    await expect(dialog).toBeVisible()
+    // Lead 3 is the third seeded lead (index 2): provider web3auth, wallet 0x…03.
+    await expect(dialog.locator('dt')).toHaveText(['Name', 'Email', 'Provider', 'Wallet Address'])
+    await expect(dialog.locator('dd')).toHaveText([leadName(3), leadEmail(3), 'web3auth', `0x${'3'.padStart(40, 'a')}`])
+    await page.keyboard.press('Escape')
+    await expect(dialog).toBeHidden()
+    await expect(page.getByRole('button', { name: `View ${leadName(3)}` })).toBeFocused()
+  })
+
+  test('Download CSV saves user.csv with every lead', async ({ adminPage: page }) => {
+    const downloading = page.waitForEvent('download')
+    await page.getByRole('button', { name: 'Download CSV' }).click()
+    const file = await downloading
+    expect(file.suggestedFilename()).toBe('user.csv')
+    const path = await file.path()
+    const lines = (await readFile(path, 'utf8')).trim().split('\n')
+    expect(lines[0]).toBe('createdAt,name,email,operatingsystem,walletaddress,provider')
+    expect(lines).toHaveLength(SEEDED_LEADS + 1)
+    expect(lines[1]).toContain(`${leadName(1)},${leadEmail(1)},Android,0x${'1'.padStart(40, 'a')},ipfs`)
+  })
+
+  test('has no serious or critical accessibility violation', async ({ adminPage: page }) => {
+    await expect(bodyRows(page)).toHaveCount(50)
+    const result = await new AxeBuilder({ page }).analyze()
+    const severe = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    expect(severe.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+  })
+})
+
+test.describe('Contact Us', () => {
+  test('lists enquiries and shows name, contact number and message in the view modal', async ({ adminPage: page }) => {
+    await page.goto('/admin/contactus')
+    await expect(page.getByRole('heading', { name: 'Contact Us' })).toBeVisible()
+    await expect(page.getByRole('columnheader')).toHaveText(['Name', 'Email', 'Message', 'Action'], { ignoreCase: true })
+    await expect(bodyRows(page)).toHaveCount(SEEDED_ENQUIRIES)
+
+    await page.getByRole('button', { name: 'View Enquirer 2' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Contact Details' })
+    await expect(dialog.locator('dt')).toHaveText(['Name', 'Contact Number', 'Message'])
+    await expect(dialog.locator('dd')).toHaveText(['Enquirer 2', '+1000000002', 'Question number 2 about the wallet.'])
+  })
+})
