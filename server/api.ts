@@ -96,8 +96,12 @@ export interface Ctx {
   audit(recordId: string | null, actorId?: string): void
   /** Runs after the handler succeeded, before the answer (deleting a replaced file, LOGOUT, mail). */
   afterSuccess(task: () => Promise<void> | void): void
-  /** Queues a mail in the outbox with `db` (pass a transaction to tie it to one) and sends it after success. */
-  sendMail(message: MailMessage, db?: Db): Promise<void>
+  /**
+   * Queues a mail in the outbox with `db` (pass a transaction to tie it to one) and sends it after
+   * success. With `background`, the answer does not wait for the SMTP server: its timing then says
+   * nothing about whether a mail went out (the forgot flow answers alike for unknown emails).
+   */
+  sendMail(message: MailMessage, db?: Db, options?: { background?: boolean }): Promise<void>
   /** Deletes an uploaded file by its stored name once the handler has succeeded. */
   removeUploadLater(name: string): void
   /** Runs `work` in one transaction. Keep it short: on PGlite it holds the only connection. */
@@ -238,7 +242,8 @@ async function answer(bound: BoundHandler, services: Services, request: FastifyR
     await discard(stored)
     return sendFailure(reply, result)
   }
-  await ctx.finish(endpoint)
+  // A TWO_FA answer changed nothing the caller asked for: no audit row claims the write happened.
+  await ctx.finish(endpoint, !isTwoFactor(result))
 
   if (result instanceof FileAnswer) {
     return reply
@@ -323,9 +328,13 @@ class RequestContext implements Ctx {
     this.#after.push(task)
   }
 
-  async sendMail(message: MailMessage, db: Db = this.db): Promise<void> {
-    const id = await this.#services.mailer.enqueue(db, message)
-    this.afterSuccess(() => this.#services.mailer.deliver(id))
+  async sendMail(message: MailMessage, db: Db = this.db, options: { background?: boolean } = {}): Promise<void> {
+    const mailer = this.#services.mailer
+    const id = await mailer.enqueue(db, message)
+    if (options.background !== true) return this.afterSuccess(() => mailer.deliver(id))
+    this.afterSuccess(() => {
+      mailer.deliver(id).catch((error: unknown) => this.log.error({ err: error }, 'mail delivery failed'))
+    })
   }
 
   removeUploadLater(name: string): void {
@@ -337,9 +346,9 @@ class RequestContext implements Ctx {
   }
 
   /** After success: the audit row of a write, then the deferred tasks (whose failures are only logged). */
-  async finish(endpoint: Endpoint): Promise<void> {
+  async finish(endpoint: Endpoint, audited: boolean): Promise<void> {
     const actor = this.#request.admin?.id ?? this.#auditActor
-    if (endpoint.method === 'POST' && actor !== null) {
+    if (audited && endpoint.method === 'POST' && actor !== null) {
       await this.db.insert(auditLog).values({ adminId: actor, action: endpoint.path, recordId: this.#auditRecord ?? recordIdOf(this.#request.body), ip: this.ip })
     }
     for (const task of this.#after) {

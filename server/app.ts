@@ -22,14 +22,17 @@ import { Realtime } from './realtime.ts'
 import { authRoutes } from './routes/auth.ts'
 import { catalogRoutes } from './routes/catalog.ts'
 import { leadsRoutes } from './routes/leads.ts'
+import { passwordRoutes } from './routes/password.ts'
 import { publicRoutes } from './routes/public.ts'
+import { staffRoutes } from './routes/staff.ts'
+import { twofaRoutes } from './routes/twofa.ts'
 import { MULTIPART_LIMITS } from './uploads.ts'
 
 /**
  * Every area's handlers. A new area adds its table here (server/routes/<area>.ts exports it);
  * endpoints without a handler are simply not served yet.
  */
-const routeTables: readonly (readonly BoundHandler[])[] = [authRoutes, leadsRoutes, catalogRoutes, publicRoutes]
+const routeTables: readonly (readonly BoundHandler[])[] = [authRoutes, leadsRoutes, catalogRoutes, publicRoutes, staffRoutes, passwordRoutes, twofaRoutes]
 
 export interface BuildOptions {
   /** An already open database (tests share one); otherwise the configured one is opened. */

@@ -1,0 +1,45 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sniff } from '../uploads.ts'
+import { seedDemo } from './demo.ts'
+import { openDb, type DbHandle } from './index.ts'
+import { categories, contactEnquiries, leads } from './schema.ts'
+
+let handle: DbHandle
+let uploads: string
+
+beforeAll(async () => {
+  handle = await openDb({ kind: 'pglite', dir: null })
+  uploads = await mkdtemp(join(tmpdir(), 'bo-demo-'))
+})
+afterAll(async () => {
+  await handle.close()
+  await rm(uploads, { recursive: true, force: true })
+})
+
+describe('demo data', () => {
+  it('seeds varied leads over a year, 40 enquiries and 8 categories with real PNG files, once', async () => {
+    const now = Date.UTC(2026, 5, 1)
+    expect(await seedDemo(handle.db, uploads, now)).toEqual({ leads: 640, enquiries: 40, categories: 8 })
+    const rows = await handle.db.select().from(leads)
+    expect(rows.length).toBeGreaterThanOrEqual(500)
+    expect(rows.every((r) => /^0x[0-9a-f]{40}$/.test(r.walletaddress))).toBe(true)
+    expect(new Set(rows.map((r) => r.provider))).toEqual(new Set(['ipfs', 'web3auth']))
+    expect(new Set(rows.map((r) => r.operatingsystem)).size).toBeGreaterThanOrEqual(4)
+    expect(new Set(rows.map((r) => r.name)).size).toBeGreaterThan(300)
+    const ages = rows.map((r) => (now - r.createdAt.getTime()) / (24 * 3600 * 1000))
+    expect(Math.min(...ages)).toBeGreaterThanOrEqual(0)
+    expect(Math.max(...ages)).toBeGreaterThan(300)
+    expect(Math.max(...ages)).toBeLessThanOrEqual(365)
+    expect(await handle.db.select().from(contactEnquiries)).toHaveLength(40)
+    const cats = await handle.db.select().from(categories)
+    expect(cats).toHaveLength(8)
+    expect((await readdir(uploads)).sort()).toEqual(cats.map((c) => c.image).sort())
+    for (const c of cats) expect(sniff(await readFile(join(uploads, c.image)))).toBe('png')
+    // A second start leaves the data alone.
+    expect(await seedDemo(handle.db, uploads, now)).toBeNull()
+    expect(await handle.db.select().from(leads)).toHaveLength(640)
+  })
+})

@@ -1,0 +1,122 @@
+/**
+ * Sample data for `npm run demo`: believable leads, contact enquiries and categories with images,
+ * written only into an empty database (the demo's own data folder), so a restart keeps edits.
+ */
+import { randomUUID } from 'node:crypto'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { count } from 'drizzle-orm'
+import type { Db } from './index.ts'
+import { categories, contactEnquiries, leads } from './schema.ts'
+import { gradientIcon, type Rgb } from '../png.ts'
+
+const FIRST = [
+  'Olivia', 'Liam', 'Amara', 'Noah', 'Sofia', 'Mateo', 'Aisha', 'Lucas', 'Mei', 'Ethan', 'Priya', 'Diego',
+  'Hana', 'Omar', 'Elena', 'Kwame', 'Yuki', 'Jonas', 'Fatima', 'Rafael', 'Ingrid', 'Tariq', 'Chloe', 'Arjun',
+  'Nadia', 'Felix', 'Zara', 'Hugo', 'Leila', 'Samuel', 'Camila', 'Ravi', 'Astrid', 'Kofi', 'Lucia', 'Jin',
+] as const
+const LAST = [
+  'Okafor', 'Silva', 'Nguyen', 'Schmidt', 'Patel', 'Kowalski', 'Haddad', 'Johansson', 'Moreau', 'Tanaka',
+  'Rossi', 'Mensah', 'Garcia', 'Kim', 'Novak', 'Fischer', 'Reyes', 'Ahmed', 'Larsen', 'Costa', 'Ivanova',
+  'Murphy', 'Chen', 'Dubois', 'Hoffmann', 'Alvarez', 'Osei', 'Yilmaz', 'Bianchi', 'Sato',
+] as const
+const DOMAINS = ['gmail.com', 'outlook.com', 'proton.me', 'yahoo.com', 'icloud.com', 'gmx.de', 'hey.com'] as const
+const SYSTEMS = ['Android', 'Android', 'ios', 'ios', 'Windows', 'macOS', 'Linux'] as const
+
+const CATEGORIES: readonly { name: string; from: Rgb; to: Rgb }[] = [
+  { name: 'Action', from: [220, 38, 38], to: [251, 146, 60] },
+  { name: 'Arcade', from: [124, 58, 237], to: [236, 72, 153] },
+  { name: 'Puzzle', from: [14, 165, 233], to: [45, 212, 191] },
+  { name: 'Strategy', from: [22, 101, 52], to: [132, 204, 22] },
+  { name: 'Racing', from: [234, 88, 12], to: [250, 204, 21] },
+  { name: 'Sports', from: [29, 78, 216], to: [96, 165, 250] },
+  { name: 'Card Games', from: [136, 19, 55], to: [244, 63, 94] },
+  { name: 'Adventure', from: [15, 118, 110], to: [163, 230, 53] },
+]
+
+const ENQUIRIES = [
+  'I cannot see my tokens after restoring my wallet from the recovery phrase.',
+  'How do I change the email address linked to my account?',
+  'The swap screen keeps loading and never shows a quote.',
+  'Is there a fee for bridging tokens to another network?',
+  'I would like to list our game on your platform. Who should I talk to?',
+  'My withdrawal has been pending for two days, can you check it?',
+  'The app crashes when I open the games tab on my phone.',
+  'Do you support hardware wallets?',
+  'Please delete my account and all my data.',
+  'I was charged twice for the same purchase.',
+  'Can I use the same wallet on my tablet and my phone?',
+  'Your referral link did not credit my friend’s sign-up.',
+]
+
+/** A small seeded generator, so every demo database looks the same. */
+function random(seed: number): () => number {
+  let s = seed >>> 0
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0
+    let t = s
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+export interface DemoCounts {
+  leads: number
+  enquiries: number
+  categories: number
+}
+
+/** Seeds the demo data unless the database already has leads; returns what it wrote (or null). */
+export async function seedDemo(db: Db, uploadsDir: string, now = Date.now()): Promise<DemoCounts | null> {
+  const [existing] = await db.select({ n: count() }).from(leads)
+  if ((existing?.n ?? 0) > 0) return null
+  const rand = random(20250101)
+  const pick = <T>(list: readonly T[]): T => {
+    const value = list[Math.floor(rand() * list.length)]
+    if (value === undefined) throw new Error('pick from an empty list')
+    return value
+  }
+  const hex = (length: number): string => Array.from({ length }, () => Math.floor(rand() * 16).toString(16)).join('')
+  const YEAR = 365 * 24 * 3600 * 1000
+
+  const leadRows = Array.from({ length: 640 }, (_, i) => {
+    const first = pick(FIRST)
+    const last = pick(LAST)
+    const style = i % 4
+    const local =
+      style === 0 ? `${first}.${last}` : style === 1 ? `${first}${last[0]}${10 + (i % 89)}` : style === 2 ? `${first[0]}${last}` : `${first}_${last}${i % 7}`
+    return {
+      createdAt: new Date(now - Math.floor(rand() * YEAR)),
+      name: `${first} ${last}`,
+      email: `${local.toLowerCase()}@${pick(DOMAINS)}`,
+      operatingsystem: pick(SYSTEMS),
+      walletaddress: `0x${hex(40)}`,
+      provider: rand() < 0.55 ? 'web3auth' : 'ipfs',
+    }
+  })
+  for (let i = 0; i < leadRows.length; i += 200) await db.insert(leads).values(leadRows.slice(i, i + 200))
+
+  const enquiryRows = Array.from({ length: 40 }, (_, i) => {
+    const first = pick(FIRST)
+    const last = pick(LAST)
+    return {
+      createdAt: new Date(now - Math.floor(rand() * YEAR * 0.5)),
+      name: `${first} ${last}`,
+      email: `${first}.${last}@${pick(DOMAINS)}`.toLowerCase(),
+      phonenumber: `+${pick(['1', '44', '49', '33', '91', '234', '81'])} ${String(200 + Math.floor(rand() * 700))} ${String(1000000 + Math.floor(rand() * 8999999))}`,
+      message: ENQUIRIES[i % ENQUIRIES.length] ?? '',
+    }
+  })
+  await db.insert(contactEnquiries).values(enquiryRows)
+
+  await mkdir(uploadsDir, { recursive: true })
+  const categoryRows = []
+  for (const [i, c] of CATEGORIES.entries()) {
+    const image = `${randomUUID()}.png`
+    await writeFile(join(uploadsDir, image), gradientIcon(96, c.from, c.to))
+    categoryRows.push({ categoryName: c.name, image, preference: i + 1 })
+  }
+  await db.insert(categories).values(categoryRows)
+  return { leads: leadRows.length, enquiries: enquiryRows.length, categories: categoryRows.length }
+}

@@ -1,0 +1,201 @@
+/**
+ * Users and Access (contract/staff.ts): the sub-admin list, Create User, Edit User and the
+ * Active/DeActive toggle, with the rules the spec shows only in the UI enforced here:
+ * - a created user is always role subadmin; nobody edits or deactivates a superadmin;
+ * - the access rules of spec section 5 (Admin adds each chosen parent's child pages, View Only
+ *   removes child pages, edit always adds /profile and /resetpassword to a chosen list);
+ * - a privilege ceiling: nobody grants a level or a page they do not hold, or touches an admin
+ *   who holds more than they do. The contract's staff access already keeps role subadmin out, so
+ *   today only a superadmin passes; the ceiling keeps that true if other roles ever arrive;
+ * - an access change or a deactivation bumps the token version (older tokens stop working at
+ *   once) and emits LOGOUT to that admin's room.
+ */
+import { and, count, desc, eq, ilike, ne, or, sql, type SQL } from 'drizzle-orm'
+import * as staff from '#contract/staff'
+import type { AccessLevel } from '#contract/staff'
+import { alwaysAllowed, childrenOf, mayOpen, screens } from '#contract/routes'
+import { ApiFailure, failure, handlers, notFound, type Ctx } from '../api.ts'
+import { sqlState, type Db } from '../db/index.ts'
+import { admins, type AdminRow } from '../db/schema.ts'
+import { containsPattern, offsetOf } from '../paging.ts'
+import { secondFactor } from './twofa.ts'
+
+export const EMAIL_TAKEN = 'Email already exists'
+export const SUPERADMIN_UNTOUCHABLE = 'The superadmin cannot be changed'
+export const LEVEL_ABOVE_YOURS = 'You cannot grant an access level you do not have'
+export const PAGES_ABOVE_YOURS = 'You cannot grant access to pages you cannot open'
+export const ABOVE_YOU = 'You cannot change a user who has more access than you'
+
+type Holder = Pick<AdminRow, 'role' | 'accessLevel' | 'restrictions'>
+
+const screenOrder = new Map<string, number>(screens.map((s, i) => [s.path, i]))
+const childPages = new Set<string>(screens.filter((s) => 'parent' in s).map((s) => s.path))
+
+/**
+ * Spec section 5, "Access rules", applied to what the client sent (the PWA applies them too, but a
+ * client is not trusted to). An empty list means every page and is kept empty.
+ */
+export function normalizeRestrictions(level: AccessLevel, chosen: readonly string[], onEdit: boolean): string[] {
+  const pages = new Set(chosen)
+  if (level === 'Admin') {
+    for (const page of chosen) for (const child of childrenOf(page)) pages.add(child)
+  } else {
+    for (const page of chosen) if (childPages.has(page)) pages.delete(page)
+  }
+  if (onEdit && pages.size > 0) for (const page of alwaysAllowed) pages.add(page)
+  return [...pages].sort((a, b) => (screenOrder.get(a) ?? 0) - (screenOrder.get(b) ?? 0))
+}
+
+/** The privilege ceiling: null when `actor` holds `level` and every page of `restrictions` (empty: every page), else the 403 answer. */
+export function grantCheck(actor: Holder, level: AccessLevel, restrictions: readonly string[]): ApiFailure | null {
+  if (actor.role === 'superadmin') return null
+  if (level === 'Admin' && actor.accessLevel !== 'Admin') return failure(LEVEL_ABOVE_YOURS, { accessLevel: LEVEL_ABOVE_YOURS }, 403)
+  if (actor.restrictions.length === 0) return null
+  if (restrictions.length === 0 || restrictions.some((page) => !mayOpen(actor.restrictions, page))) {
+    return failure(PAGES_ABOVE_YOURS, { restrictions: PAGES_ABOVE_YOURS }, 403)
+  }
+  return null
+}
+
+/** Whether `actor` may edit or toggle `target`: never a superadmin, never someone holding more. */
+export function touchCheck(actor: Holder, target: Holder): ApiFailure | null {
+  if (target.role === 'superadmin') return failure(SUPERADMIN_UNTOUCHABLE, undefined, 403)
+  return grantCheck(actor, target.accessLevel, target.restrictions) === null ? null : failure(ABOVE_YOU, undefined, 403)
+}
+
+const emailTaken = () => failure(EMAIL_TAKEN, { email: EMAIL_TAKEN })
+
+async function emailInUse(db: Db, email: string, exceptId?: string): Promise<boolean> {
+  const same = eq(admins.email, email)
+  const [row] = await db
+    .select({ id: admins.id })
+    .from(admins)
+    .where(exceptId === undefined ? same : and(same, ne(admins.id, exceptId)))
+    .limit(1)
+  return row !== undefined
+}
+
+/** A unique-index violation (two saves racing on one email) is the same duplicate answer. */
+async function unlessEmailTaken<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    if (sqlState(error) === '23505') throw emailTaken()
+    throw error
+  }
+}
+
+async function findTarget(ctx: Ctx, id: string, field: string): Promise<AdminRow | ApiFailure> {
+  const [target] = await ctx.db.select().from(admins).where(eq(admins.id, id)).limit(1)
+  return target ?? notFound(field)
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x) => b.includes(x))
+
+/** Ends a changed admin's sessions once the change is committed. */
+const logoutLater = (ctx: Ctx, adminId: string): void => ctx.afterSuccess(() => ctx.realtime?.logout(adminId))
+
+export const staffRoutes = handlers(staff, {
+  createSubAdminUsers: async ({ name, email, password, accessLevel, restrictions, twoFACode }, ctx) => {
+    const me = ctx.me()
+    const address = email.toLowerCase()
+    const granted = normalizeRestrictions(accessLevel, restrictions, false)
+    const ceiling = grantCheck(me, accessLevel, granted)
+    if (ceiling !== null) return ceiling
+    if (await emailInUse(ctx.db, address)) return emailTaken()
+    // Asked last, so a code is not spent on a form the server would refuse anyway.
+    const check = await secondFactor(ctx, me, twoFACode, 'twoFACode', true)
+    if (!check.ok) return check.answer
+    const passwordHash = await ctx.passwords.hash(password)
+    const [row] = await unlessEmailTaken(() =>
+      ctx.db
+        .insert(admins)
+        .values({ name, email: address, passwordHash, role: 'subadmin', accessLevel, restrictions: granted })
+        .returning({ id: admins.id }),
+    )
+    ctx.audit(row?.id ?? null)
+    return { status: 'success', message: 'User created successfully' }
+  },
+
+  FetchSubAdminUsers: async ({ page, limit, search }, ctx) => {
+    // Staff records only: the superadmin is nobody's to edit, so the list does not offer it.
+    const conditions: SQL[] = [eq(admins.role, 'subadmin')]
+    if (search !== '') {
+      const pattern = containsPattern(search)
+      const match = or(ilike(admins.name, pattern), ilike(admins.email, pattern))
+      if (match !== undefined) conditions.push(match)
+    }
+    const where = and(...conditions)
+    const [rows, total] = await Promise.all([
+      ctx.db
+        // Only the listed fields are read: no hash, OTP or 2FA secret can reach the answer.
+        .select({
+          _id: admins.id,
+          name: admins.name,
+          email: admins.email,
+          accessLevel: admins.accessLevel,
+          role: admins.role,
+          restrictions: admins.restrictions,
+          activate: admins.activate,
+        })
+        .from(admins)
+        .where(where)
+        .orderBy(desc(admins.createdAt), desc(admins.id))
+        .limit(limit)
+        .offset(offsetOf(page, limit)),
+      ctx.db.select({ n: count() }).from(admins).where(where),
+    ])
+    return { status: 'success', message: 'Users fetched', result: rows, count: total[0]?.n ?? 0 }
+  },
+
+  UpdateSubAdminUsers: async ({ _id, name, email, accessLevel, restrictions }, ctx) => {
+    const me = ctx.me()
+    const target = await findTarget(ctx, _id, '_id')
+    if (target instanceof ApiFailure) return target
+    const refused = touchCheck(me, target)
+    if (refused !== null) return refused
+    const address = email.toLowerCase()
+    const granted = normalizeRestrictions(accessLevel, restrictions, true)
+    const ceiling = grantCheck(me, accessLevel, granted)
+    if (ceiling !== null) return ceiling
+    if (await emailInUse(ctx.db, address, target.id)) return emailTaken()
+    const accessChanged = accessLevel !== target.accessLevel || !sameSet(granted, target.restrictions)
+    await unlessEmailTaken(() =>
+      ctx.db
+        .update(admins)
+        .set({
+          name,
+          email: address,
+          accessLevel,
+          restrictions: granted,
+          ...(accessChanged ? { tokenVersion: sql`${admins.tokenVersion} + 1` } : {}),
+        })
+        // The role is re-checked in the statement, in case it changed since it was read.
+        .where(and(eq(admins.id, target.id), eq(admins.role, 'subadmin'))),
+    )
+    if (accessChanged) logoutLater(ctx, target.id)
+    ctx.audit(target.id)
+    return { status: 'success', message: 'User updated successfully' }
+  },
+
+  ActivateSubadminStatusUpdate: async ({ id }, ctx) => {
+    const me = ctx.me()
+    const target = await findTarget(ctx, id, 'id')
+    if (target instanceof ApiFailure) return target
+    const refused = touchCheck(me, target)
+    if (refused !== null) return refused
+    // Flipped in SQL so two clicks racing cannot both read "active"; deactivating revokes tokens.
+    const [row] = await ctx.db
+      .update(admins)
+      .set({
+        activate: sql`case when ${admins.activate} = 1 then 0 else 1 end`,
+        tokenVersion: sql`case when ${admins.activate} = 1 then ${admins.tokenVersion} + 1 else ${admins.tokenVersion} end`,
+      })
+      .where(and(eq(admins.id, target.id), eq(admins.role, 'subadmin')))
+      .returning({ activate: admins.activate })
+    if (row === undefined) return notFound('id')
+    if (row.activate !== 1) logoutLater(ctx, target.id)
+    ctx.audit(target.id)
+    return { status: 'success', message: row.activate === 1 ? 'User activated successfully' : 'User deactivated successfully' }
+  },
+})

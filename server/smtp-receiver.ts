@@ -1,0 +1,92 @@
+/**
+ * Test support: a real SMTP server on a free local port (smtp-server), so tests send mail the way
+ * production does (nodemailer over SMTP_URL) and read what arrived, e.g. the OTP of a reset.
+ */
+import { SMTPServer } from 'smtp-server'
+
+export interface ReceivedMail {
+  from: string
+  to: string[]
+  /** The whole message as sent: headers and body. */
+  raw: string
+}
+
+export interface SmtpReceiver {
+  /** The SMTP_URL pointing at this receiver. */
+  url: string
+  received: ReceivedMail[]
+  /** The next message to `to` (one that arrived already and was not taken yet, or the next to come). */
+  next(to: string, timeoutMs?: number): Promise<ReceivedMail>
+  close(): Promise<void>
+}
+
+export async function startSmtpReceiver(): Promise<SmtpReceiver> {
+  const received: ReceivedMail[] = []
+  const taken = new Set<ReceivedMail>()
+  const waiters: { to: string; resolve: (mail: ReceivedMail) => void }[] = []
+
+  const deliver = (mail: ReceivedMail): void => {
+    received.push(mail)
+    const index = waiters.findIndex((w) => mail.to.includes(w.to))
+    const waiter = index === -1 ? undefined : waiters.splice(index, 1)[0]
+    if (waiter !== undefined) {
+      taken.add(mail)
+      waiter.resolve(mail)
+    }
+  }
+
+  const server = new SMTPServer({
+    authOptional: true,
+    // Plain SMTP on loopback: no certificate to make, and nodemailer then sends without TLS.
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = []
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+      stream.on('end', () => {
+        const from = session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address
+        deliver({ from, to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw: Buffer.concat(chunks).toString('utf8') })
+        callback()
+      })
+    },
+  })
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.server.address()
+      if (address !== null && typeof address === 'object') resolve(address.port)
+      else reject(new Error('SMTP receiver has no port'))
+    })
+  })
+
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    next(to, timeoutMs = 5000) {
+      const address = to.toLowerCase()
+      const waiting = received.find((m) => !taken.has(m) && m.to.includes(address))
+      if (waiting !== undefined) {
+        taken.add(waiting)
+        return Promise.resolve(waiting)
+      }
+      return new Promise((resolve, reject) => {
+        const waiter = { to: address, resolve }
+        waiters.push(waiter)
+        setTimeout(() => {
+          const index = waiters.indexOf(waiter)
+          if (index === -1) return
+          waiters.splice(index, 1)
+          reject(new Error(`no mail to ${address} within ${timeoutMs} ms`))
+        }, timeoutMs).unref()
+      })
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+/** The one-time code in a mail from server/otp.ts. */
+export function otpFrom(mail: ReceivedMail): string {
+  const match = /one-time code is: (\d{6})/.exec(mail.raw)
+  if (match?.[1] === undefined) throw new Error(`no code in the mail:\n${mail.raw.slice(0, 500)}`)
+  return match[1]
+}
