@@ -19,6 +19,7 @@ import * as homepage from './homepage.ts'
 import * as settings from './settings.ts'
 import * as newsletter from './newsletter.ts'
 import * as publicPages from './public.ts'
+import * as twofa from './twofa.ts'
 import type { Endpoint } from './define.ts'
 
 export {
@@ -39,6 +40,7 @@ export {
   settings,
   newsletter,
   publicPages,
+  twofa,
 }
 
 const isEndpoint = (v: unknown): v is Endpoint =>
@@ -63,6 +65,7 @@ export const endpoints: readonly Endpoint[] = [
   settings,
   newsletter,
   publicPages,
+  twofa,
 ].flatMap((area) =>
   Object.values(area).filter(isEndpoint),
 )
