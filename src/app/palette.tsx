@@ -3,18 +3,34 @@
  * (no write actions for View Only, and none offline), and records already in the cache. It reads
  * nothing from the network, so it works offline.
  */
-import { useMemo } from 'react'
+import { useMemo, useState } from 'react'
 import { Command } from 'cmdk'
 import { useLocation } from 'wouter'
 import { Dialog as DialogPrimitive } from 'radix-ui'
 import { useOnline, WRITES_OFFLINE_MESSAGE } from '#src/lib/online.ts'
 import { cachedAnswers } from '#src/lib/swr-cache.ts'
-import { paletteSources, type PaletteRecord } from './palette-sources.ts'
+import { paletteSources } from './palette-sources.ts'
 import { routes } from './routes.tsx'
 import { logout, useSession } from './session.ts'
 
-/** Records per source: enough to find recent ones, few enough to keep typing instant. */
-const MAX_RECORDS = 300
+/** Records per source kept from the cache; matches shown per group while typing. */
+const MAX_RECORDS = 500
+const MAX_SHOWN = 8
+
+interface Entry {
+  /** Unique: cmdk tracks the highlighted entry by it. */
+  value: string
+  group: string
+  label: string
+  detail: string
+  /** Lower-case text the query is matched against. */
+  haystack: string
+  disabled: boolean
+  run: () => void
+}
+
+/** Every word of the query appears somewhere in the entry (case-insensitive). */
+const matches = (entry: Entry, words: string[]): boolean => words.every((w) => entry.haystack.includes(w))
 
 const itemClass =
   'flex cursor-pointer items-center justify-between gap-3 rounded-md px-3 py-2 text-sm text-slate-800 data-[selected=true]:bg-indigo-50 data-[selected=true]:text-indigo-900 data-[disabled=true]:cursor-not-allowed data-[disabled=true]:opacity-60'
@@ -24,30 +40,76 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
   const session = useSession()
   const online = useOnline()
   const [, navigate] = useLocation()
+  const [search, setSearch] = useState('')
 
-  const go = (href: string) => {
-    onOpenChange(false)
-    navigate(href)
+  // Built once per opening: the palette shows the cache as it was when opened.
+  const entries = useMemo((): Entry[] => {
+    const go = (href: string) => () => {
+      onOpenChange(false)
+      navigate(href)
+    }
+    const entry = (group: string, key: string, label: string, detail: string, run: () => void, disabled = false): Entry => ({
+      value: `${group}:${key}`,
+      group,
+      label,
+      detail,
+      haystack: `${group} ${label} ${detail}`.toLowerCase(),
+      disabled,
+      run,
+    })
+    const list: Entry[] = []
+    for (const r of routes) {
+      if (r.kind === 'page' && session.mayOpen(r.path)) list.push(entry('Screens', r.path, r.title, r.path, go(r.path)))
+    }
+    // Write actions only for Admin access (spec section 6), and unusable offline.
+    for (const r of routes) {
+      if (r.kind === 'action' && session.canWrite && session.mayOpen(r.path)) {
+        list.push(entry('Actions', r.path, r.title, online ? '' : 'Needs a connection', go(r.path), !online))
+      }
+    }
+    list.push(
+      entry('Actions', 'logout', 'Logout', '', () => {
+        onOpenChange(false)
+        logout()
+      }),
+    )
+    for (const source of paletteSources) {
+      if (!session.mayOpen(source.route)) continue
+      const seen = new Set<string>()
+      for (const answer of cachedAnswers(source.endpointName)) {
+        for (const record of source.records(answer.data)) {
+          if (seen.has(record.id) || seen.size >= MAX_RECORDS) continue
+          seen.add(record.id)
+          list.push(entry(source.heading, record.id, record.label, record.detail, go(record.href)))
+        }
+      }
+    }
+    return list
+  }, [session, online, navigate, onOpenChange])
+
+  // Our own filter (cmdk's is off): substring words, few records per group, and the first match
+  // highlighted on every keystroke so Enter always acts on what is shown.
+  const shown = useMemo(() => {
+    const words = search.toLowerCase().split(/\s+/).filter(Boolean)
+    const perGroup = new Map<string, number>()
+    return entries.filter((e) => {
+      if (!matches(e, words)) return false
+      const n = perGroup.get(e.group) ?? 0
+      const isRecord = e.group !== 'Screens' && e.group !== 'Actions'
+      if (isRecord && (words.length === 0 || n >= MAX_SHOWN)) return false
+      perGroup.set(e.group, n + 1)
+      return true
+    })
+  }, [entries, search])
+  const firstEnabled = shown.find((e) => !e.disabled)?.value ?? ''
+  const [selected, setSelected] = useState(firstEnabled)
+  const [selectedFor, setSelectedFor] = useState(search)
+  if (selectedFor !== search) {
+    // A new query highlights its first match (React's pattern for state following other state).
+    setSelectedFor(search)
+    setSelected(firstEnabled)
   }
-
-  const screens = routes.filter((r) => r.kind === 'page' && session.mayOpen(r.path))
-  const actions = session.canWrite ? routes.filter((r) => r.kind === 'action' && session.mayOpen(r.path)) : []
-  // Read once per opening: the palette shows the cache as it was when opened.
-  const records = useMemo(
-    () =>
-      paletteSources
-        .filter((s) => session.mayOpen(s.route))
-        .map((s) => {
-          const seen = new Map<string, PaletteRecord>()
-          for (const answer of cachedAnswers(s.endpointName)) {
-            for (const record of s.records(answer.data)) if (!seen.has(record.id)) seen.set(record.id, record)
-            if (seen.size >= MAX_RECORDS) break
-          }
-          return { heading: s.heading, items: [...seen.values()].slice(0, MAX_RECORDS) }
-        })
-        .filter((s) => s.items.length > 0),
-    [session],
-  )
+  const groups = [...new Set(shown.map((e) => e.group))]
 
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
@@ -58,56 +120,29 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
           <DialogPrimitive.Description className="sr-only">
             Type to find a screen, an action or a record, then press Enter.
           </DialogPrimitive.Description>
-          <Command label="Command palette" loop>
+          <Command label="Command palette" loop shouldFilter={false} value={selected} onValueChange={setSelected}>
             <Command.Input
+              value={search}
+              onValueChange={setSearch}
               placeholder="Type a screen, an action, an email or a name…"
               className="h-12 w-full border-b border-slate-200 px-4 text-sm outline-none"
             />
             <Command.List className="max-h-[60vh] overflow-y-auto p-2">
               <Command.Empty className="px-3 py-6 text-center text-sm text-slate-600">No match.</Command.Empty>
-              <Command.Group heading="Screens" className={groupClass}>
-                {screens.map((r) => (
-                  <Command.Item key={r.path} value={`screen ${r.title}`} keywords={[r.path]} onSelect={() => go(r.path)} className={itemClass}>
-                    {r.title}
-                    <span className="text-xs text-slate-500">{r.path}</span>
-                  </Command.Item>
-                ))}
-              </Command.Group>
-              <Command.Group heading="Actions" className={groupClass}>
-                {actions.map((r) => (
-                  <Command.Item
-                    key={r.path}
-                    value={`action ${r.title}`}
-                    disabled={!online}
-                    onSelect={() => go(r.path)}
-                    className={itemClass}
-                  >
-                    {r.title}
-                    {online ? null : <span className="text-xs text-amber-800">Needs a connection</span>}
-                  </Command.Item>
-                ))}
-                <Command.Item value="action Logout" onSelect={() => (onOpenChange(false), logout())} className={itemClass}>
-                  Logout
-                </Command.Item>
-              </Command.Group>
-              {records.map((group) => (
-                <Command.Group key={group.heading} heading={group.heading} className={groupClass}>
-                  {group.items.map((record) => (
-                    <Command.Item
-                      key={record.id}
-                      value={`${group.heading} ${record.label} ${record.id}`}
-                      keywords={[record.detail]}
-                      onSelect={() => go(record.href)}
-                      className={itemClass}
-                    >
-                      <span className="truncate">{record.label}</span>
-                      <span className="truncate text-xs text-slate-500">{record.detail}</span>
-                    </Command.Item>
-                  ))}
+              {groups.map((group) => (
+                <Command.Group key={group} heading={group} className={groupClass}>
+                  {shown
+                    .filter((e) => e.group === group)
+                    .map((e) => (
+                      <Command.Item key={e.value} value={e.value} disabled={e.disabled} onSelect={e.run} className={itemClass}>
+                        <span className="truncate">{e.label}</span>
+                        {e.detail ? <span className="truncate text-xs text-slate-600">{e.detail}</span> : null}
+                      </Command.Item>
+                    ))}
                 </Command.Group>
               ))}
             </Command.List>
-            {online || actions.length === 0 ? null : (
+            {online || !session.canWrite ? null : (
               <p className="border-t border-slate-200 px-4 py-2 text-xs text-amber-900">{WRITES_OFFLINE_MESSAGE}</p>
             )}
           </Command>

@@ -1,0 +1,52 @@
+/**
+ * Shared Playwright fixtures: sign in as one of the seeded accounts (accounts.ts) without going
+ * through the form, and a page already signed in as the superadmin.
+ *
+ *     import { test, expect, accounts } from './fixtures.ts'
+ *     test('…', async ({ adminPage }) => { await adminPage.goto('/admin/category') })
+ *     test('…', async ({ page, signIn }) => { await signIn(accounts.viewOnly); await page.goto('/admin/users') })
+ */
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test'
+import { z } from 'zod'
+import { totpCode, totpStep } from '../../server/totp.ts'
+import { accounts, type Account } from './accounts.ts'
+
+export { expect, accounts }
+export type { Account }
+
+const LoginAnswer = z.object({ status: z.literal('success'), token: z.string() })
+
+/** The current 6-digit code of a TOTP secret. */
+export const totpNow = (secret: string): string => totpCode(secret, totpStep())
+
+/** Logs in through the API (as the form would) and returns the raw JWT. */
+export async function apiToken(request: APIRequestContext, account: Account): Promise<string> {
+  const response = await request.post('/api/admin/login', {
+    data: { email: account.email, password: account.password, twoFACode: account.totpSecret ? totpNow(account.totpSecret) : '' },
+  })
+  const body: unknown = await response.json()
+  const answer = LoginAnswer.safeParse(body)
+  if (!answer.success) throw new Error(`login of ${account.email} failed: ${JSON.stringify(body)}`)
+  return answer.data.token
+}
+
+/** Stores a session for `account` in the page's origin, as a successful login does. */
+export async function signInPage(page: Page, account: Account): Promise<void> {
+  const token = await apiToken(page.request, account)
+  if (!page.url().startsWith('http')) await page.goto('/admin/data-deletion')
+  await page.evaluate((value) => localStorage.setItem('admin_token', `Bearer ${value}`), token)
+}
+
+export const test = base.extend<{ signIn: (account: Account) => Promise<void>; adminPage: Page }>({
+  // Playwright's fixture callback is conventionally named `use`; another name keeps the React
+  // hooks lint rule from mistaking it for React's use().
+  signIn: async ({ page }, provide) => {
+    await provide((account) => signInPage(page, account))
+  },
+  adminPage: async ({ page }, provide) => {
+    await signInPage(page, accounts.superadmin)
+    await page.goto('/admin/users')
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible()
+    await provide(page)
+  },
+})

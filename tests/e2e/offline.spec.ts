@@ -1,0 +1,92 @@
+import { test, expect } from './fixtures.ts'
+import type { Page } from '@playwright/test'
+import { leadEmail } from './accounts.ts'
+
+/** Resolves once the service worker is active and has finished precaching the shell. */
+async function serviceWorkerReady(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready
+    if (!registration.active) throw new Error('no active service worker')
+  })
+}
+
+/** Keys of every entry in Cache Storage (what the service worker keeps). */
+function cachedUrls(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const urls: string[] = []
+    for (const name of await caches.keys()) {
+      const cache = await caches.open(name)
+      for (const request of await cache.keys()) urls.push(request.url)
+    }
+    return urls
+  })
+}
+
+/** Stored offline snapshots of the data cache, in IndexedDB. */
+function storedSnapshots(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('back-office-cache')
+        open.onerror = () => reject(open.error)
+        open.onsuccess = () => {
+          const db = open.result
+          if (!db.objectStoreNames.contains('swr')) return resolve(0)
+          const count = db.transaction('swr').objectStore('swr').count()
+          count.onsuccess = () => resolve(count.result)
+          count.onerror = () => reject(count.error)
+        }
+      }),
+  )
+}
+
+test('after visiting Leads, the shell and the list still appear offline, through two reloads', async ({ adminPage: page, context }) => {
+  const newest = page.getByRole('cell', { name: leadEmail(1), exact: true })
+  await expect(newest).toBeVisible()
+  await serviceWorkerReady(page)
+  await expect.poll(() => storedSnapshots(page)).toBeGreaterThan(0)
+
+  await context.setOffline(true)
+  for (let reload = 1; reload <= 2; reload++) {
+    await page.reload()
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible()
+    await expect(newest).toBeVisible()
+    await expect(page.getByRole('status').filter({ hasText: /You are offline — showing data from / })).toBeVisible()
+  }
+  await context.setOffline(false)
+})
+
+test('disables write actions offline and says why', async ({ adminPage: page, context }) => {
+  await page.goto('/admin/category')
+  await expect(page.getByRole('heading', { name: 'Category List' })).toBeVisible()
+  await serviceWorkerReady(page)
+  await context.setOffline(true)
+  await page.keyboard.press('Control+k')
+  const palette = page.getByRole('dialog', { name: 'Command palette' })
+  await expect(palette).toBeVisible()
+  const add = palette.getByRole('option', { name: /Add Category/ })
+  await expect(add).toHaveAttribute('aria-disabled', 'true')
+  await expect(palette.getByText(/You are offline\. Changes need a connection/)).toBeVisible()
+  await context.setOffline(false)
+})
+
+test('the service worker precaches the shell and never caches the API', async ({ adminPage: page }) => {
+  await serviceWorkerReady(page)
+  await page.reload()
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible()
+  const urls = await cachedUrls(page)
+  expect(urls.some((u) => u.includes('/admin/index.html'))).toBe(true)
+  expect(urls.some((u) => /\/admin\/assets\/index-[\w-]+\.js/.test(u))).toBe(true)
+  expect(urls.filter((u) => u.includes('/api/'))).toEqual([])
+})
+
+test('offers a web app manifest Chromium can install', async ({ page }) => {
+  await page.goto('/admin/login')
+  await serviceWorkerReady(page)
+  const cdp = await page.context().newCDPSession(page)
+  const manifest = await cdp.send('Page.getAppManifest')
+  expect(manifest.errors).toEqual([])
+  const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors')
+  // Test contexts are incognito, where Chromium never installs; anything else would be ours.
+  expect(installabilityErrors.map((e) => e.errorId).filter((id) => id !== 'in-incognito')).toEqual([])
+})

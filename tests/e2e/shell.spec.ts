@@ -1,0 +1,171 @@
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+import { z } from 'zod'
+import { test, expect, accounts, totpNow } from './fixtures.ts'
+
+test.describe('login', () => {
+  test('shows the spec validation messages before calling the server', async ({ page }) => {
+    await page.goto('/admin/login')
+    await page.getByRole('button', { name: 'Login' }).click()
+    await expect(page.getByText('email is required')).toBeVisible()
+    await page.getByLabel('Email').fill('not-an-email')
+    await page.getByLabel('Password').fill('short')
+    await page.getByRole('button', { name: 'Login' }).click()
+    await expect(page.getByText('Incorrect format')).toHaveCount(2)
+    await expect(page.getByLabel('2FA Code')).toHaveCount(0)
+  })
+
+  test('shows the server message in an error toast when the login fails', async ({ page }) => {
+    const wrong = { email: 'nobody@e2e.test', password: 'Wrong@123' }
+    // What the server itself says for these credentials: the toast must show exactly that.
+    const answer = await page.request.post('/api/admin/login', { data: { ...wrong, twoFACode: '' } })
+    const { message } = z.object({ message: z.string() }).parse(await answer.json())
+    expect(message.length).toBeGreaterThan(0)
+
+    await page.goto('/admin/login')
+    await page.getByLabel('Email').fill(wrong.email)
+    await page.getByLabel('Password').fill(wrong.password)
+    await page.getByRole('button', { name: 'Login' }).click()
+    await expect(page.getByRole('alert').filter({ hasText: message })).toBeVisible()
+    await expect(page).toHaveURL(/\/admin\/login$/)
+    expect(await page.evaluate(() => localStorage.getItem('admin_token'))).toBeNull()
+  })
+
+  test('logs in, stores the Bearer token and lands on Leads', async ({ page }) => {
+    await page.goto('/admin/login')
+    await page.getByLabel('Email').fill(accounts.superadmin.email)
+    await page.getByLabel('Password').fill(accounts.superadmin.password)
+    await page.getByRole('button', { name: 'Login' }).click()
+    await expect(page).toHaveURL(/\/admin\/users$/)
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible()
+    const stored = await page.evaluate(() => localStorage.getItem('admin_token'))
+    expect(stored).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/)
+  })
+
+  test('reveals the 2FA input only after the server answers TWO_FA, then logs in with the code', async ({ page }) => {
+    const account = accounts.twoFactor
+    await page.goto('/admin/login')
+    await expect(page.getByLabel('2FA Code')).toHaveCount(0)
+    await page.getByLabel('Email').fill(account.email)
+    await page.getByLabel('Password').fill(account.password)
+    await page.getByRole('button', { name: 'Login' }).click()
+
+    const code = page.getByLabel('2FA Code')
+    await expect(code).toBeVisible()
+    await expect(code).toBeFocused()
+    // The success-styled message above the input comes from the server's TWO_FA answer.
+    const notice = page.locator('form [role="status"]')
+    await expect(notice).toHaveClass(/emerald/)
+    await expect(notice).not.toBeEmpty()
+    await expect(page).toHaveURL(/\/admin\/login$/)
+
+    await code.fill('12ab34')
+    await expect(code).toHaveValue('1234')
+    await code.fill(totpNow(account.totpSecret))
+    await page.getByRole('button', { name: 'Login' }).click()
+    await expect(page).toHaveURL(/\/admin\/users$/)
+  })
+
+  test('has no serious or critical accessibility violation', async ({ page }) => {
+    await page.goto('/admin/login')
+    await expect(page.getByRole('heading', { name: 'Login' })).toBeVisible()
+    const results = await new AxeBuilder({ page }).analyze()
+    const severe = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    expect(severe.map((v) => `${v.id}: ${v.help}`)).toEqual([])
+  })
+})
+
+test.describe('guard', () => {
+  test('sends a visitor without a token from a private route to /login', async ({ page }) => {
+    await page.goto('/admin/users')
+    await expect(page).toHaveURL(/\/admin\/login$/)
+    await expect(page.getByRole('heading', { name: 'Login' })).toBeVisible()
+  })
+
+  test('sends a signed-in admin from the auth routes to /users', async ({ adminPage: page }) => {
+    for (const path of ['/admin/login', '/admin/', '/admin']) {
+      await page.goto(path)
+      await expect(page).toHaveURL(/\/admin\/users$/)
+    }
+  })
+
+  test('shows Not Found for an unknown path, signed in or not', async ({ page, signIn }) => {
+    await page.goto('/admin/no-such-screen')
+    await expect(page.getByRole('heading', { name: 'Not Found' })).toBeVisible()
+    await signIn(accounts.superadmin)
+    await page.goto('/admin/no-such-screen')
+    await expect(page.getByRole('heading', { name: 'Not Found' })).toBeVisible()
+  })
+
+  test('sends a restricted sub-admin to the first route they may open, and shows only that in the menu', async ({ page, signIn }) => {
+    await signIn(accounts.categoriesOnly)
+    await page.goto('/admin/users')
+    await expect(page).toHaveURL(/\/admin\/category$/)
+    const menu = page.getByRole('navigation', { name: 'Main' })
+    await expect(menu.getByRole('link')).toHaveText(['Category List'])
+    await page.goto('/admin/contactus')
+    await expect(page).toHaveURL(/\/admin\/category$/)
+  })
+
+  test('sends View Only staff away from add and edit pages to their first allowed route', async ({ page, signIn }) => {
+    // View Only access never includes the child pages (spec section 5, Access rules).
+    await signIn(accounts.viewOnly)
+    await page.goto('/admin/add-category')
+    await expect(page).toHaveURL(/\/admin\/users$/)
+    await page.goto('/admin/edit-category')
+    await expect(page).toHaveURL(/\/admin\/users$/)
+  })
+})
+
+test.describe('layout', () => {
+  test('shows the menu open above 991 px, and the toggle closes and opens it', async ({ adminPage: page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await page.reload()
+    const menu = page.getByRole('navigation', { name: 'Main' })
+    await expect(menu).toBeVisible()
+    await expect(menu.getByRole('link', { name: 'Leads' })).toHaveAttribute('aria-current', 'page')
+    await expect(menu.getByRole('button', { name: 'CMS' })).toBeVisible()
+    await expect(menu.getByRole('link', { name: 'Category List' })).toBeVisible()
+    const toggle = page.getByRole('button', { name: 'Toggle menu' })
+    await toggle.click()
+    await expect(menu).toHaveCount(0)
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false')
+    await toggle.click()
+    await expect(menu).toBeVisible()
+  })
+
+  test('starts with the menu closed at 991 px and narrower', async ({ adminPage: page }) => {
+    await page.setViewportSize({ width: 991, height: 800 })
+    await page.reload()
+    await expect(page.getByRole('button', { name: 'Toggle menu' })).toHaveAttribute('aria-expanded', 'false')
+    await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0)
+  })
+
+  test('logs out from the header menu: token and cached data gone, back to /login', async ({ adminPage: page }) => {
+    await expect.poll(() => cachedEntries(page)).toBeGreaterThan(0)
+    await page.getByRole('button', { name: /Account menu/ }).click()
+    await page.getByRole('menuitem', { name: 'Logout' }).click()
+    await expect(page).toHaveURL(/\/admin\/login$/)
+    expect(await page.evaluate(() => localStorage.getItem('admin_token'))).toBeNull()
+    await expect.poll(() => cachedEntries(page)).toBe(0)
+  })
+})
+
+/** Number of stored offline snapshots (src/lib/swr-cache.ts's IndexedDB store). */
+function cachedEntries(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('back-office-cache')
+        open.onerror = () => reject(open.error)
+        open.onsuccess = () => {
+          const db = open.result
+          if (!db.objectStoreNames.contains('swr')) return resolve(0)
+          const count = db.transaction('swr').objectStore('swr').count()
+          count.onsuccess = () => resolve(count.result)
+          count.onerror = () => reject(count.error)
+        }
+      }),
+  )
+}
+
