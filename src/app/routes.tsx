@@ -35,6 +35,11 @@ const built: ReadonlyArray<{ path: ScreenPath; kind: RouteKind; component: LazyE
   { path: '/category', kind: 'page', component: named(() => import('#src/features/catalog/category-list.tsx'), 'CategoryListPage') },
   { path: '/add-category', kind: 'action', component: named(() => import('#src/features/catalog/category-form.tsx'), 'AddCategoryPage') },
   { path: '/edit-category', kind: 'record', component: named(() => import('#src/features/catalog/category-form.tsx'), 'EditCategoryPage') },
+  { path: '/sub-admin', kind: 'page', component: named(() => import('#src/features/staff/staff-list.tsx'), 'StaffListPage') },
+  { path: '/add-subAdmin', kind: 'action', component: named(() => import('#src/features/staff/staff-form.tsx'), 'CreateStaffPage') },
+  { path: '/edit-subAdmin', kind: 'record', component: named(() => import('#src/features/staff/staff-form.tsx'), 'EditStaffPage') },
+  { path: '/profile', kind: 'page', component: named(() => import('#src/features/account/profile-page.tsx'), 'ProfilePage') },
+  { path: '/resetpassword', kind: 'page', component: named(() => import('#src/features/account/reset-password-page.tsx'), 'ResetPasswordPage') },
 ]
 
 /** Built screens, in the contract's order (which is the spec's menu order). */
@@ -58,7 +63,9 @@ export const routeFor = (path: string): RouteRow | undefined =>
 export const isBuilt = (path: string): boolean => routeFor(path) !== undefined
 
 /** Auth screens besides Login (spec section 2); absent until built, so no link leads nowhere. */
-export const authRoutes: ReadonlyArray<{ path: '/register' | '/forgot'; component: LazyExoticComponent<ComponentType> }> = []
+export const authRoutes: ReadonlyArray<{ path: '/register' | '/forgot'; component: LazyExoticComponent<ComponentType> }> = [
+  { path: '/forgot', component: named(() => import('#src/features/account/forgot-page.tsx'), 'ForgotPage') },
+]
 
 export const hasAuthRoute = (path: string): boolean => authRoutes.some((r) => r.path === path)
 

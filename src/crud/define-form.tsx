@@ -10,6 +10,7 @@ import type { Endpoint } from '#contract/define'
 import type { FormField } from './form-fields.ts'
 import { FormPage } from './form-page.tsx'
 import type { ListEndpoint, Row } from './list-types.ts'
+import type { WriteRule } from './write-access.ts'
 
 /** A write whose text fields are an object schema and whose answer carries the server's message. */
 export type FormEndpoint = Endpoint<z.ZodObject, z.ZodType<{ message: string }>>
@@ -39,6 +40,15 @@ export interface FormDef<E extends FormEndpoint, R extends Row> {
   submitLabel?: string
   /** Present on edit forms. */
   record?: EditSource<E, R>
+  /** Stricter than Admin access (staff forms: role other than subadmin too). */
+  writeRule?: WriteRule
+  /**
+   * Keeps fields in step: called after the user changes field `changed`, with every current
+   * value; returns the fields to set (Create User: choosing Admin adds the child pages).
+   */
+  derive?: (changed: string, values: Record<string, unknown>) => Record<string, unknown>
+  /** Last touch to the checked values before sending (Edit User adds /profile and /resetpassword). */
+  prepare?: (values: Record<string, unknown>) => Record<string, unknown>
 }
 
 /** Builds the screen component; a file field the endpoint does not declare fails at once. */

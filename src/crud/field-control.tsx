@@ -1,9 +1,10 @@
-import { useCallback, useId } from 'react'
+import { useCallback, useId, useState, type ComponentProps } from 'react'
 import { Controller, type UseFormReturn } from 'react-hook-form'
 import type { FileRule } from '#contract/define'
 import { NO_FILE_SELECTED } from '#contract/catalog'
 import { Input } from '#src/ui/input.tsx'
 import { Label } from '#src/ui/label.tsx'
+import { MultiSelect } from '#src/ui/multi-select.tsx'
 import { Select } from '#src/ui/select.tsx'
 import { Textarea } from '#src/ui/textarea.tsx'
 import { checkFiles } from './file-check.ts'
@@ -43,7 +44,9 @@ function ImageControl({ field, form, rule, current, id, describedBy }: Omit<Fiel
           value={fileList(f.value)}
           onBlur={f.onBlur}
           onChange={(files) => {
-            f.onChange(files)
+            // setValue rather than f.onChange: after a first Submit, f.onChange would re-run the
+            // schema and replace the message below with the generic 'image is required'.
+            form.setValue(name, files, { shouldDirty: true, shouldTouch: true })
             // The spec's messages appear as soon as the choice is made, not only on Submit.
             const problem = files.length === 0 ? NO_FILE_SELECTED : checkFiles(files, rule)
             if (problem) setError(name, { type: 'manual', message: problem })
@@ -56,6 +59,31 @@ function ImageControl({ field, form, rule, current, id, describedBy }: Omit<Fiel
         />
       )}
     />
+  )
+}
+
+const stringList = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [])
+
+/** A password input with a show/hide eye; the state is announced through aria-pressed. */
+function PasswordInput(props: ComponentProps<'input'>) {
+  const [shown, setShown] = useState(false)
+  return (
+    <div className="relative">
+      <Input {...props} type={shown ? 'text' : 'password'} className="pr-10" />
+      <button
+        type="button"
+        aria-label="Show password"
+        aria-pressed={shown}
+        onClick={() => setShown(!shown)}
+        className="absolute inset-y-0 right-0 flex w-9 items-center justify-center rounded-r-md text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600"
+      >
+        <svg viewBox="0 0 24 24" className="size-4" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
+          <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12Z" />
+          <circle cx="12" cy="12" r="3" />
+          {shown ? null : <path d="M4 4l16 16" />}
+        </svg>
+      </button>
+    </div>
   )
 }
 
@@ -90,6 +118,25 @@ export function FieldControl({ field, form, rule, current }: FieldControlProps) 
         )}
       />
     )
+  } else if (field.kind === 'multiselect') {
+    control = (
+      <Controller
+        name={field.name}
+        control={form.control}
+        render={({ field: f }) => (
+          <MultiSelect
+            id={id}
+            value={stringList(f.value)}
+            onValueChange={f.onChange}
+            onBlur={f.onBlur}
+            options={field.options}
+            placeholder={field.placeholder}
+            aria-invalid={error !== undefined}
+            aria-describedby={describedBy}
+          />
+        )}
+      />
+    )
   } else {
     const common = {
       id,
@@ -102,6 +149,8 @@ export function FieldControl({ field, form, rule, current }: FieldControlProps) 
     control =
       field.kind === 'textarea' ? (
         <Textarea {...common} />
+      ) : field.kind === 'password' ? (
+        <PasswordInput {...common} />
       ) : (
         <Input {...common} type={field.kind} inputMode={field.kind === 'number' ? 'numeric' : undefined} />
       )

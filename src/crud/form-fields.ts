@@ -7,7 +7,13 @@ import type { SelectOption } from '#src/ui/select.tsx'
 
 export type InputKind = 'text' | 'email' | 'url' | 'number' | 'password' | 'textarea'
 
-export interface ValueField<K extends string> {
+/** What every value field may say: whether it shows, given the form's current values. */
+interface Shown {
+  /** Shown only while this holds (Access only when the user type is not Admin); hidden fields keep their value. */
+  when?: (values: Record<string, unknown>) => boolean
+}
+
+export interface ValueField<K extends string> extends Shown {
   kind: InputKind
   name: K
   label: string
@@ -15,8 +21,20 @@ export interface ValueField<K extends string> {
   autoComplete?: string
 }
 
-export interface SelectField<K extends string> {
+export interface SelectField<K extends string> extends Shown {
   kind: 'select'
+  name: K
+  label: string
+  options: readonly SelectOption[]
+  placeholder?: string
+}
+
+/**
+ * Several choices of a list; the value is a string array. Values that are not options (pages a
+ * rule added) are kept as they are and not shown as choices.
+ */
+export interface MultiSelectField<K extends string> extends Shown {
+  kind: 'multiselect'
   name: K
   label: string
   options: readonly SelectOption[]
@@ -29,15 +47,24 @@ export interface ImageField {
   label: string
 }
 
-export type FormField<K extends string> = ValueField<K> | SelectField<K> | ImageField
+export type FormField<K extends string> = ValueField<K> | SelectField<K> | MultiSelectField<K> | ImageField
 
-type Extra = Pick<ValueField<string>, 'placeholder' | 'autoComplete'>
+type Extra = Pick<ValueField<string>, 'placeholder' | 'autoComplete' | 'when'>
 
 export const text = <K extends string>(name: K, label: string, extra: Extra = {}): ValueField<K> => ({ kind: 'text', name, label, ...extra })
 export const number = <K extends string>(name: K, label: string, extra: Extra = {}): ValueField<K> => ({ kind: 'number', name, label, ...extra })
 export const textarea = <K extends string>(name: K, label: string, extra: Extra = {}): ValueField<K> => ({ kind: 'textarea', name, label, ...extra })
 export const select = <K extends string>(name: K, label: string, options: readonly SelectOption[], placeholder?: string): SelectField<K> =>
   placeholder === undefined ? { kind: 'select', name, label, options } : { kind: 'select', name, label, options, placeholder }
+export const email = <K extends string>(name: K, label: string, extra: Extra = {}): ValueField<K> => ({ kind: 'email', name, label, ...extra })
+/** A password input with a show/hide control. */
+export const password = <K extends string>(name: K, label: string, extra: Extra = {}): ValueField<K> => ({ kind: 'password', name, label, ...extra })
+export const multiSelect = <K extends string>(
+  name: K,
+  label: string,
+  options: readonly SelectOption[],
+  extra: Pick<MultiSelectField<K>, 'placeholder' | 'when'> = {},
+): MultiSelectField<K> => ({ kind: 'multiselect', name, label, options, ...extra })
 /** A single image upload with a preview; the endpoint's FileRule of the same name applies. */
 export const imageUpload = (name: string, label: string): ImageField => ({ kind: 'image', name, label })
 

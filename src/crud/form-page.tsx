@@ -1,11 +1,11 @@
-import { useId, useMemo } from 'react'
-import { useForm } from 'react-hook-form'
+import { useEffect, useId, useMemo, useState } from 'react'
+import { useForm, useWatch } from 'react-hook-form'
 import { useSWRConfig } from 'swr'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from 'zod'
 import { Link, useLocation } from 'wouter'
 import type { FileRule } from '#contract/define'
-import { ApiError, call } from '#src/lib/api.ts'
+import { ApiError, SecondFactorRequired, call } from '#src/lib/api.ts'
 import { toast } from '#src/lib/toast.ts'
 import { Button } from '#src/ui/button.tsx'
 import { Skeleton } from '#src/ui/skeleton.tsx'
@@ -14,9 +14,11 @@ import type { FormDef, FormEndpoint } from './define-form.tsx'
 import { errorMessage } from './error-message.ts'
 import { FieldControl, type Values } from './field-control.tsx'
 import { checkFiles } from './file-check.ts'
-import { isImage } from './form-fields.ts'
+import { isImage, type FormField } from './form-fields.ts'
+import { SecondFactorField } from './second-factor-field.tsx'
 import type { Row } from './list-types.ts'
 import { useEditRecord } from './record.ts'
+import { useSession } from '#src/app/session.ts'
 import { useWriteAccess } from './write-access.ts'
 
 /** A file field's value: the chosen files, checked with the endpoint's rule and the spec's messages. */
@@ -43,6 +45,14 @@ function Frame({ title, done, children }: { title: string; done: string; childre
   )
 }
 
+/** A field with a `when` rule shows only while the rule holds for the current values. */
+function ShownField({ field, form, ...rest }: React.ComponentProps<typeof FieldControl> & { field: FormField<string> }) {
+  const values = useWatch({ control: form.control })
+  const when = 'when' in field ? field.when : undefined
+  if (when && !when(values)) return null
+  return <FieldControl field={field} form={form} {...rest} />
+}
+
 interface BodyProps<E extends FormEndpoint, R extends Row> {
   def: FormDef<E, R>
   defaults: Values
@@ -62,6 +72,20 @@ function FormBody<E extends FormEndpoint, R extends Row>({ def, defaults, curren
   }, [def])
   const form = useForm<Values>({ resolver: zodResolver(schema), defaultValues: defaults, mode: 'onTouched' })
   const { isSubmitting } = form.formState
+  const [secondFactor, setSecondFactor] = useState<string | null>(null)
+
+  // Fields kept in step with each other: only the user's own changes trigger it (setValue does not).
+  const { derive } = def
+  useEffect(() => {
+    if (!derive) return
+    return form.subscribe({
+      formState: { values: true },
+      callback: ({ values, name, type }) => {
+        if (type !== 'change' || name === undefined) return
+        for (const [key, value] of Object.entries(derive(name, values))) form.setValue(key, value, { shouldValidate: form.formState.isSubmitted })
+      },
+    })
+  }, [derive, form])
 
   async function send(values: Values) {
     const input: Values = {}
@@ -73,15 +97,21 @@ function FormBody<E extends FormEndpoint, R extends Row>({ def, defaults, curren
     try {
       // Widened to the kit's own endpoint type: the values were parsed by its schema just above.
       const endpoint: FormEndpoint = def.endpoint
-      const answer = await call(endpoint, input, files)
+      const answer = await call(endpoint, def.prepare ? def.prepare(input) : input, files)
       toast.success(answer.message)
+      setSecondFactor(null)
       form.reset(defaults)
       // A write can change any list (a renamed category shows in games too): every cached answer
       // is refetched when next shown, instead of the list coming back with its old page.
       void mutate(() => true)
       navigate(def.done)
     } catch (error) {
-      const known = new Set(def.fields.map((f) => f.name))
+      if (error instanceof SecondFactorRequired) {
+        setSecondFactor(error.message)
+        toast.success(error.message)
+        return
+      }
+      const known = new Set([...def.fields.map((f) => f.name), 'twoFACode'])
       if (error instanceof ApiError) {
         for (const [key, message] of Object.entries(error.errors)) {
           if (known.has(key)) form.setError(key, { type: 'server', message }, { shouldFocus: true })
@@ -99,8 +129,9 @@ function FormBody<E extends FormEndpoint, R extends Row>({ def, defaults, curren
       className="relative flex flex-col gap-4 rounded-md border border-slate-200 bg-white p-6"
     >
       {def.fields.map((f) => (
-        <FieldControl key={f.name} field={f} form={form} rule={rules[f.name]} current={currentFiles[f.name]} />
+        <ShownField key={f.name} field={f} form={form} rule={rules[f.name]} current={currentFiles[f.name]} />
       ))}
+      {secondFactor ? <SecondFactorField message={secondFactor} form={form} /> : null}
       {blockedReason ? <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">{blockedReason}</p> : null}
       <div className="flex gap-2">
         <Button type="submit" disabled={isSubmitting || blockedReason !== undefined}>
@@ -117,7 +148,7 @@ function FormBody<E extends FormEndpoint, R extends Row>({ def, defaults, curren
 
 /** Text fields start empty, file fields with no file. */
 function blankValues<E extends FormEndpoint, R extends Row>(def: FormDef<E, R>): Values {
-  return Object.fromEntries(def.fields.map((f) => [f.name, isImage(f) ? [] : '']))
+  return Object.fromEntries(def.fields.map((f) => [f.name, isImage(f) || f.kind === 'multiselect' ? [] : '']))
 }
 
 function EditForm<E extends FormEndpoint, R extends Row>({ def, blockedReason }: { def: FormDef<E, R>; blockedReason: string | undefined }) {
@@ -158,12 +189,16 @@ function EditForm<E extends FormEndpoint, R extends Row>({ def, blockedReason }:
 
 /** The generic add/edit screen behind every `defineForm`. View Only sessions get no form. */
 export function FormPage<E extends FormEndpoint, R extends Row>({ def }: { def: FormDef<E, R> }) {
-  const write = useWriteAccess()
+  const write = useWriteAccess(def.writeRule)
+  // An Admin held back by a stricter rule (staff management) is not View Only: say it right.
+  const { canWrite } = useSession()
   let content
   if (!write.allowed) {
     content = (
       <p role="alert" className="rounded-md border border-slate-200 bg-white p-6 text-sm text-slate-800">
-        Your access is View Only: you can read this section but not change it.
+        {canWrite
+          ? 'Your account can read this section but not change it.'
+          : 'Your access is View Only: you can read this section but not change it.'}
       </p>
     )
   } else if (def.record) {

@@ -33,7 +33,7 @@ export function ListPage<R extends Row>({ def }: { def: ListDef<R> }) {
   const headingId = useId()
   const [query, setQuery] = useListQuery(def.pageSize ?? 10)
   const { data, error, isLoading, isValidating, mutate } = useCall(def.endpoint, query, { keepPreviousData: true })
-  const write = useWriteAccess()
+  const write = useWriteAccess(def.writeRule)
   const [, navigate] = useLocation()
   const [viewing, setViewing] = useState<R | null>(null)
   const [removing, setRemoving] = useState<R | null>(null)
@@ -49,15 +49,16 @@ export function ListPage<R extends Row>({ def }: { def: ListDef<R> }) {
     if (settled !== query.page) setQuery({ ...query, page: settled }, { replace: true })
   }, [count, isValidating, query, setQuery])
 
-  const { edit, remove, view, add } = def
-  const hasActions = view !== undefined || (write.allowed && (edit !== undefined || remove !== undefined))
+  const { edit, remove, view, add, rowActions } = def
+  const hasActions = view !== undefined || (write.allowed && (edit !== undefined || remove !== undefined || rowActions !== undefined))
   const actions = hasActions
     ? (row: R) => {
         const subject = subjectOf(def, row)
+        const writes = write.allowed && (def.writable?.(row) ?? true)
         return (
           <RowActions>
             {view ? <ActionButton icon="view" label="View" subject={subject} onClick={() => setViewing(row)} /> : null}
-            {write.allowed && edit ? (
+            {writes && edit ? (
               <ActionButton
                 icon="edit"
                 label="Edit"
@@ -66,7 +67,7 @@ export function ListPage<R extends Row>({ def }: { def: ListDef<R> }) {
                 onClick={() => navigate(editHref(edit, row._id), { state: { record: row } })}
               />
             ) : null}
-            {write.allowed && remove ? (
+            {writes && remove ? (
               <ActionButton
                 icon="remove"
                 label="Delete"
@@ -75,6 +76,7 @@ export function ListPage<R extends Row>({ def }: { def: ListDef<R> }) {
                 onClick={() => setRemoving(row)}
               />
             ) : null}
+            {writes && rowActions ? rowActions(row, write.blockedReason) : null}
           </RowActions>
         )
       }

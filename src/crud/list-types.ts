@@ -1,8 +1,9 @@
 /** Types shared by `defineList` and the generic list page. */
-import type { ComponentType } from 'react'
+import type { ComponentType, ReactNode } from 'react'
 import type { z } from 'zod'
 import type { Endpoint } from '#contract/define'
 import type { Column, ViewField } from './columns.tsx'
+import type { WriteRule } from './write-access.ts'
 
 /** Every record of a list has an opaque `_id` (DESIGN.md). */
 export interface Row {
@@ -44,6 +45,12 @@ export interface ListDef<R extends Row> {
   remove?: RemoveDef
   /** Extra controls beside the title, for every session (e.g. Download CSV). */
   toolbar?: ComponentType
+  /** Stricter than Admin access for add, edit and row actions (staff: role other than subadmin). */
+  writeRule?: WriteRule
+  /** Rows no write control may touch (the superadmin in the staff list). */
+  writable?: (row: NoInfer<R>) => boolean
+  /** More Admin-only controls per row, after Edit and Delete (the staff Active/DeActive toggle). */
+  rowActions?: (row: NoInfer<R>, blockedReason: string | undefined) => ReactNode
 }
 
 /** The records of a page, whichever of the two answer shapes the list uses. */

@@ -1,4 +1,4 @@
-import { useSession } from '#src/app/session.ts'
+import { useSession, type Session } from '#src/app/session.ts'
 import { WRITES_OFFLINE_MESSAGE, useOnline } from '#src/lib/online.ts'
 
 export interface WriteAccess {
@@ -8,9 +8,13 @@ export interface WriteAccess {
   blockedReason: string | undefined
 }
 
+/** Who may write on a screen, when it is stricter than the Admin access level (staff management). */
+export type WriteRule = (session: Session) => boolean
+
 /** The one place that decides whether add, edit and delete controls are shown and usable. */
-export function useWriteAccess(): WriteAccess {
-  const { canWrite } = useSession()
+export function useWriteAccess(rule?: WriteRule): WriteAccess {
+  const session = useSession()
   const online = useOnline()
-  return { allowed: canWrite, blockedReason: online ? undefined : WRITES_OFFLINE_MESSAGE }
+  const allowed = session.canWrite && (rule === undefined || rule(session))
+  return { allowed, blockedReason: online ? undefined : WRITES_OFFLINE_MESSAGE }
 }

@@ -1,0 +1,91 @@
+/**
+ * Forgot (/forgot, spec section 2): email, Send OTP, OTP, new password, confirm password, Submit.
+ * An admin with 2FA enabled is asked for a current code too (the server answers TWO_FA), so a
+ * reset never skips the second factor. Success goes back to Login.
+ */
+import { useState } from 'react'
+import { Link, useLocation } from 'wouter'
+import { ForgotSendMail, forgotPassword } from '#contract/password'
+import { LoginEmail } from '#contract/auth'
+import { SecondFactorRequired, call } from '#src/lib/api.ts'
+import { toast } from '#src/lib/toast.ts'
+import { FieldControl } from '#src/crud/field-control.tsx'
+import { email, password, text } from '#src/crud/form-fields.ts'
+import { SecondFactorField } from '#src/crud/second-factor-field.tsx'
+import { Button } from '#src/ui/button.tsx'
+import { LoadingOverlay } from '#src/ui/spinner.tsx'
+import { showFailure, useContractForm } from './account-form.ts'
+import { SendOtpButton } from './send-otp-button.tsx'
+
+const emailField = email('email', 'Email', { autoComplete: 'username' })
+const fields = [
+  text('otp', 'OTP', { autoComplete: 'one-time-code' }),
+  password('newPassword', 'New Password', { autoComplete: 'new-password' }),
+  password('confirmPassword', 'Confirm Password', { autoComplete: 'new-password' }),
+] as const
+const names = ['email', 'twoFACode', ...fields.map((f) => f.name)]
+const str = (value: unknown): string => (typeof value === 'string' ? value : '')
+
+export function ForgotPage() {
+  const [, navigate] = useLocation()
+  const [secondFactor, setSecondFactor] = useState<string | null>(null)
+  const form = useContractForm(forgotPassword.input, { email: '', otp: '', newPassword: '', confirmPassword: '', twoFACode: '' })
+  const { isSubmitting } = form.formState
+
+  // Send OTP needs only a well-formed address: check that field alone, with Login's messages.
+  async function sendOtp(): Promise<{ message: string }> {
+    const address = LoginEmail.safeParse(form.getValues('email'))
+    if (!address.success) {
+      await form.trigger('email', { shouldFocus: true })
+      throw new Error(address.error.issues[0]?.message ?? 'Incorrect format')
+    }
+    return call(ForgotSendMail, { email: address.data })
+  }
+
+  const submit = form.handleSubmit(async (v) => {
+    try {
+      const answer = await call(forgotPassword, {
+        email: str(v['email']),
+        otp: str(v['otp']),
+        newPassword: str(v['newPassword']),
+        confirmPassword: str(v['confirmPassword']),
+        twoFACode: str(v['twoFACode']),
+      })
+      toast.success(answer.message)
+      navigate('/login', { replace: true })
+    } catch (error) {
+      if (error instanceof SecondFactorRequired) {
+        setSecondFactor(error.message)
+        toast.success(error.message)
+        return
+      }
+      showFailure(form, error, names)
+    }
+  })
+
+  return (
+    <main className="grid min-h-full place-items-center bg-slate-100 p-4">
+      <div className="w-full max-w-sm rounded-lg bg-white p-8 shadow">
+        <p className="text-center text-sm font-semibold tracking-wide text-indigo-700 uppercase">Back Office</p>
+        <h1 className="mt-1 mb-6 text-center text-2xl font-semibold">Forgot Password</h1>
+        <form noValidate onSubmit={submit} aria-busy={isSubmitting} className="relative grid gap-4">
+          <FieldControl field={emailField} form={form} />
+          <div>
+            <SendOtpButton send={sendOtp} />
+          </div>
+          {fields.map((f) => (
+            <FieldControl key={f.name} field={f} form={form} />
+          ))}
+          {secondFactor ? <SecondFactorField message={secondFactor} form={form} /> : null}
+          <Button type="submit" disabled={isSubmitting} className="mt-2 w-full">
+            Submit
+          </Button>
+          <Link href="/login" className="text-center text-sm font-medium text-indigo-700 underline-offset-4 hover:underline">
+            Back to Login
+          </Link>
+          {isSubmitting ? <LoadingOverlay /> : null}
+        </form>
+      </div>
+    </main>
+  )
+}

@@ -1,0 +1,118 @@
+/**
+ * Profile (/profile, spec section 2): name and email read-only; an edit modal changes the name
+ * only. Below, the two-factor section (ours: the spec shows the login code, not how it is set up).
+ */
+import { useId, useState } from 'react'
+import { editProfile, getProfile, type Profile } from '#contract/auth'
+import { call } from '#src/lib/api.ts'
+import { useCall } from '#src/lib/use-call.ts'
+import { toast } from '#src/lib/toast.ts'
+import { errorMessage } from '#src/crud/error-message.ts'
+import { FieldControl } from '#src/crud/field-control.tsx'
+import { text } from '#src/crud/form-fields.ts'
+import { Button } from '#src/ui/button.tsx'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
+import { Input } from '#src/ui/input.tsx'
+import { Label } from '#src/ui/label.tsx'
+import { Skeleton } from '#src/ui/skeleton.tsx'
+import { LoadingOverlay } from '#src/ui/spinner.tsx'
+import { showFailure, useContractForm } from './account-form.ts'
+import { TwoFactorSection } from './two-factor-section.tsx'
+
+function ReadOnly({ label, value }: { label: string; value: string }) {
+  const id = useId()
+  return (
+    <div className="flex flex-col gap-1.5">
+      <Label htmlFor={id}>{label}</Label>
+      <Input id={id} value={value} readOnly className="bg-slate-50" />
+    </div>
+  )
+}
+
+function EditNameDialog({ profile, open, onClose, onSaved }: { profile: Profile; open: boolean; onClose: () => void; onSaved: () => void }) {
+  const form = useContractForm(editProfile.input, { name: profile.name })
+  const { isSubmitting } = form.formState
+  const save = form.handleSubmit(async (values) => {
+    try {
+      const answer = await call(editProfile, { name: typeof values['name'] === 'string' ? values['name'] : '' })
+      toast.success(answer.message)
+      onSaved()
+      onClose()
+    } catch (error) {
+      showFailure(form, error, ['name'])
+    }
+  })
+  return (
+    <Dialog open={open} onOpenChange={(next) => (next || isSubmitting ? undefined : onClose())}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Edit Profile</DialogTitle>
+          <DialogDescription>Your email address cannot be changed here.</DialogDescription>
+        </DialogHeader>
+        <form noValidate onSubmit={save} aria-busy={isSubmitting} className="relative flex flex-col gap-4">
+          <FieldControl field={text('name', 'Name', { autoComplete: 'name' })} form={form} />
+          <DialogFooter>
+            <Button variant="outline" onClick={onClose} disabled={isSubmitting}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={isSubmitting}>
+              Submit
+            </Button>
+          </DialogFooter>
+          {isSubmitting ? <LoadingOverlay /> : null}
+        </form>
+      </DialogContent>
+    </Dialog>
+  )
+}
+
+export function ProfilePage() {
+  const headingId = useId()
+  const { data, error, mutate } = useCall(getProfile, {})
+  const [editing, setEditing] = useState(false)
+  const profile = data?.data
+
+  let body
+  if (profile) {
+    body = (
+      <>
+        <div className="flex flex-col gap-4 rounded-md border border-slate-200 bg-white p-6">
+          <ReadOnly label="Name" value={profile.name} />
+          <ReadOnly label="Email" value={profile.email} />
+          <div>
+            <Button onClick={() => setEditing(true)}>Edit Profile</Button>
+          </div>
+        </div>
+        {/* Mounted while open only, so the form starts from the current name every time. */}
+        {editing ? <EditNameDialog profile={profile} open={editing} onClose={() => setEditing(false)} onSaved={() => void mutate()} /> : null}
+        <TwoFactorSection enabled={profile.twoFactorEnabled} onChange={() => void mutate()} />
+      </>
+    )
+  } else if (error) {
+    body = (
+      <div role="alert" className="flex items-center justify-between gap-3 rounded-md border border-slate-200 bg-white p-6 text-sm">
+        <span>Could not load your profile: {errorMessage(error)}</span>
+        <Button variant="outline" size="sm" onClick={() => void mutate()}>
+          Retry
+        </Button>
+      </div>
+    )
+  } else {
+    body = (
+      <div aria-busy="true" className="flex flex-col gap-4 rounded-md border border-slate-200 bg-white p-6">
+        <span className="sr-only">Loading your profile…</span>
+        <Skeleton className="h-9" />
+        <Skeleton className="h-9" />
+      </div>
+    )
+  }
+
+  return (
+    <section aria-labelledby={headingId} className="flex max-w-2xl flex-col gap-4">
+      <h1 id={headingId} className="text-xl font-semibold text-slate-900">
+        Profile
+      </h1>
+      {body}
+    </section>
+  )
+}

@@ -1,0 +1,75 @@
+/**
+ * Reset Password (/resetpassword, spec sections 2 and 4): Send OTP mails a code to the signed-in
+ * admin's own address; OTP, old, new and confirm password change it. Success ends every session
+ * of this admin on the server, so this one logs out to /login too.
+ */
+import { useId } from 'react'
+import { useLocation } from 'wouter'
+import { changePassword, sendMail } from '#contract/password'
+import { call } from '#src/lib/api.ts'
+import { toast } from '#src/lib/toast.ts'
+import { logout, useSession } from '#src/app/session.ts'
+import { FieldControl } from '#src/crud/field-control.tsx'
+import { password, text } from '#src/crud/form-fields.ts'
+import { Button } from '#src/ui/button.tsx'
+import { LoadingOverlay } from '#src/ui/spinner.tsx'
+import { showFailure, useContractForm } from './account-form.ts'
+import { SendOtpButton } from './send-otp-button.tsx'
+
+const fields = [
+  text('otp', 'OTP', { autoComplete: 'one-time-code' }),
+  password('oldPassword', 'Old Password', { autoComplete: 'current-password' }),
+  password('newPassword', 'New Password', { autoComplete: 'new-password' }),
+  password('confirmPassword', 'Confirm Password', { autoComplete: 'new-password' }),
+] as const
+const names = fields.map((f) => f.name)
+const str = (value: unknown): string => (typeof value === 'string' ? value : '')
+
+export function ResetPasswordPage() {
+  const headingId = useId()
+  const { email } = useSession()
+  const [, navigate] = useLocation()
+  // The address is the session's own (the server refuses another), so it is not an input.
+  const form = useContractForm(changePassword.input, { otp: '', oldPassword: '', newPassword: '', confirmPassword: '', email })
+  const { isSubmitting } = form.formState
+
+  const submit = form.handleSubmit(async (v) => {
+    try {
+      const answer = await call(changePassword, {
+        otp: str(v['otp']),
+        oldPassword: str(v['oldPassword']),
+        newPassword: str(v['newPassword']),
+        confirmPassword: str(v['confirmPassword']),
+        email,
+      })
+      toast.success(answer.message)
+      logout()
+      navigate('/login', { replace: true })
+    } catch (error) {
+      showFailure(form, error, names)
+    }
+  })
+
+  return (
+    <section aria-labelledby={headingId} className="flex max-w-2xl flex-col gap-4">
+      <h1 id={headingId} className="text-xl font-semibold text-slate-900">
+        Reset Password
+      </h1>
+      <form noValidate onSubmit={submit} aria-busy={isSubmitting} className="relative flex flex-col gap-4 rounded-md border border-slate-200 bg-white p-6">
+        <div className="flex flex-wrap items-center gap-3">
+          <SendOtpButton send={() => call(sendMail, {})} />
+          <p className="text-sm text-slate-700">A one-time code goes to {email}.</p>
+        </div>
+        {fields.map((f) => (
+          <FieldControl key={f.name} field={f} form={form} />
+        ))}
+        <div>
+          <Button type="submit" disabled={isSubmitting}>
+            Submit
+          </Button>
+        </div>
+        {isSubmitting ? <LoadingOverlay /> : null}
+      </form>
+    </section>
+  )
+}

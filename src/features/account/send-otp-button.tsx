@@ -1,0 +1,28 @@
+import { useState } from 'react'
+import { toast } from '#src/lib/toast.ts'
+import { errorMessage } from '#src/crud/error-message.ts'
+import { Button } from '#src/ui/button.tsx'
+
+/**
+ * The Send OTP action of Reset Password and Forgot: sends, toasts the server's message, and then
+ * offers to send again (a new code voids the old one on the server).
+ */
+export function SendOtpButton({ send, disabled = false }: { send: () => Promise<{ message: string }>; disabled?: boolean }) {
+  const [state, setState] = useState<'idle' | 'sending' | 'sent'>('idle')
+  async function run() {
+    setState('sending')
+    try {
+      const answer = await send()
+      toast.success(answer.message)
+      setState('sent')
+    } catch (error) {
+      toast.error(errorMessage(error))
+      setState('idle')
+    }
+  }
+  return (
+    <Button variant="outline" onClick={() => void run()} disabled={disabled || state === 'sending'}>
+      {state === 'sending' ? 'Sending…' : state === 'sent' ? 'Resend OTP' : 'Send OTP'}
+    </Button>
+  )
+}

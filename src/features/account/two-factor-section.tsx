@@ -1,0 +1,155 @@
+/**
+ * The Profile screen's two-factor section (issue: "a staff member enables TOTP from Profile").
+ * Enabling: the server makes a pending secret and answers it as a QR code image and as text; the
+ * first code from the app (and the password, see contract/twofa.ts) turns it on. Disabling asks
+ * for a current code.
+ */
+import { useId, useState } from 'react'
+import { twofaDisable, twofaEnable, twofaSetup } from '#contract/twofa'
+import { call } from '#src/lib/api.ts'
+import { toast } from '#src/lib/toast.ts'
+import { errorMessage } from '#src/crud/error-message.ts'
+import { FieldControl } from '#src/crud/field-control.tsx'
+import { password, text } from '#src/crud/form-fields.ts'
+import { Button } from '#src/ui/button.tsx'
+import { LoadingOverlay } from '#src/ui/spinner.tsx'
+import { showFailure, useContractForm } from './account-form.ts'
+
+interface Setup {
+  qr: string
+  secret: string
+}
+
+const codeField = text('code', '2FA Code', { autoComplete: 'one-time-code' })
+const str = (value: unknown): string => (typeof value === 'string' ? value : '')
+
+function EnableForm({ setup, onDone, onCancel }: { setup: Setup; onDone: () => void; onCancel: () => void }) {
+  const secretId = useId()
+  const form = useContractForm(twofaEnable.input, { code: '', password: '' })
+  const { isSubmitting } = form.formState
+  const enable = form.handleSubmit(async (values) => {
+    try {
+      const answer = await call(twofaEnable, { code: str(values['code']), password: str(values['password']) })
+      toast.success(answer.message)
+      onDone()
+    } catch (error) {
+      showFailure(form, error, ['code', 'password'])
+    }
+  })
+  return (
+    <form noValidate onSubmit={enable} aria-busy={isSubmitting} className="relative flex flex-col gap-4">
+      <p className="text-sm text-slate-700">Scan this QR code with your authenticator app, or type the secret key into it by hand.</p>
+      <img src={setup.qr} alt="QR code for your authenticator app" width={200} height={200} className="size-50 rounded border border-slate-200" />
+      <div className="flex flex-col gap-1">
+        <span id={secretId} className="text-sm font-medium text-slate-800">
+          Secret key
+        </span>
+        <code aria-labelledby={secretId} data-testid="twofa-secret" className="w-fit rounded bg-slate-100 px-2 py-1 font-mono text-sm break-all">
+          {setup.secret}
+        </code>
+      </div>
+      <p className="text-sm text-slate-700">Then enter the first code the app shows, and your password, to turn 2FA on.</p>
+      <FieldControl field={codeField} form={form} />
+      <FieldControl field={password('password', 'Password', { autoComplete: 'current-password' })} form={form} />
+      <div className="flex gap-2">
+        <Button type="submit" disabled={isSubmitting}>
+          Enable
+        </Button>
+        <Button variant="outline" onClick={onCancel} disabled={isSubmitting}>
+          Cancel
+        </Button>
+      </div>
+      {isSubmitting ? <LoadingOverlay /> : null}
+    </form>
+  )
+}
+
+function DisableForm({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }) {
+  const form = useContractForm(twofaDisable.input, { code: '' })
+  const { isSubmitting } = form.formState
+  const disable = form.handleSubmit(async (values) => {
+    try {
+      const answer = await call(twofaDisable, { code: str(values['code']) })
+      toast.success(answer.message)
+      onDone()
+    } catch (error) {
+      showFailure(form, error, ['code'])
+    }
+  })
+  return (
+    <form noValidate onSubmit={disable} aria-busy={isSubmitting} className="relative flex flex-col gap-4">
+      <p className="text-sm text-slate-700">Enter a current code from your authenticator app to turn 2FA off.</p>
+      <FieldControl field={codeField} form={form} />
+      <div className="flex gap-2">
+        <Button type="submit" variant="destructive" disabled={isSubmitting}>
+          Disable
+        </Button>
+        <Button variant="outline" onClick={onCancel} disabled={isSubmitting}>
+          Cancel
+        </Button>
+      </div>
+      {isSubmitting ? <LoadingOverlay /> : null}
+    </form>
+  )
+}
+
+export function TwoFactorSection({ enabled, onChange }: { enabled: boolean; onChange: () => void }) {
+  const headingId = useId()
+  const [step, setStep] = useState<{ kind: 'idle' } | { kind: 'enable'; setup: Setup } | { kind: 'disable' }>({ kind: 'idle' })
+  const [starting, setStarting] = useState(false)
+
+  async function start() {
+    setStarting(true)
+    try {
+      const answer = await call(twofaSetup, {})
+      setStep({ kind: 'enable', setup: { qr: answer.qr, secret: answer.secret } })
+    } catch (error) {
+      toast.error(errorMessage(error))
+    } finally {
+      setStarting(false)
+    }
+  }
+
+  const finish = () => {
+    setStep({ kind: 'idle' })
+    onChange()
+  }
+  const cancel = () => setStep({ kind: 'idle' })
+
+  let body
+  if (step.kind === 'enable') body = <EnableForm setup={step.setup} onDone={finish} onCancel={cancel} />
+  else if (step.kind === 'disable') body = <DisableForm onDone={finish} onCancel={cancel} />
+  else if (enabled) {
+    body = (
+      <div>
+        <Button variant="outline" onClick={() => setStep({ kind: 'disable' })}>
+          Disable 2FA
+        </Button>
+      </div>
+    )
+  } else {
+    body = (
+      <div>
+        <Button onClick={() => void start()} disabled={starting}>
+          {starting ? 'Starting…' : 'Enable 2FA'}
+        </Button>
+      </div>
+    )
+  }
+
+  return (
+    <section aria-labelledby={headingId} className="flex flex-col gap-4 rounded-md border border-slate-200 bg-white p-6">
+      <div className="flex flex-col gap-1">
+        <h2 id={headingId} className="text-lg font-semibold text-slate-900">
+          Two-factor authentication
+        </h2>
+        <p className="text-sm text-slate-700">
+          {enabled
+            ? 'On: logging in asks for a code from your authenticator app.'
+            : 'Off: add a code from an authenticator app to every login.'}
+        </p>
+      </div>
+      {body}
+    </section>
+  )
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest'
+import { accessOptions, normalizeAccess, withAlwaysAllowed } from './access.ts'
+
+describe('accessOptions', () => {
+  it('offers the menu pages but no child page, and Reset Password only on edit', () => {
+    const create = accessOptions('create').map((o) => o.value)
+    expect(create).toContain('/category')
+    expect(create).toContain('/sub-admin')
+    expect(create).not.toContain('/add-category')
+    expect(create).not.toContain('/profile')
+    expect(create).not.toContain('/resetpassword')
+    expect(accessOptions('edit').map((o) => o.value)).toEqual([...create, '/resetpassword'])
+    expect(accessOptions('create').find((o) => o.value === '/sub-admin')?.label).toBe('Users and Access')
+  })
+})
+
+describe('normalizeAccess', () => {
+  it('adds the child pages of each chosen parent for Admin', () => {
+    expect(normalizeAccess(['/category', '/users'], 'Admin')).toEqual(['/category', '/add-category', '/edit-category', '/users'])
+  })
+
+  it('removes every child page for View Only', () => {
+    expect(normalizeAccess(['/category', '/add-category', '/edit-category', '/cms', '/add-cms'], 'View Only')).toEqual(['/category', '/cms'])
+  })
+
+  it('drops a child page whose parent is no longer chosen', () => {
+    expect(normalizeAccess(['/add-category', '/edit-category', '/users'], 'Admin')).toEqual(['/users'])
+  })
+
+  it('keeps paths that are not options, such as Profile', () => {
+    expect(normalizeAccess(['/profile', '/brand'], 'Admin')).toEqual(['/profile', '/brand', '/addbrand', '/edit-brand', '/view-brand'])
+  })
+
+  it('leaves the parents alone while no user type is chosen', () => {
+    expect(normalizeAccess(['/category'], '')).toEqual(['/category'])
+  })
+})
+
+describe('withAlwaysAllowed', () => {
+  it('adds Profile and Reset Password to a chosen list once', () => {
+    expect(withAlwaysAllowed(['/users', '/profile'])).toEqual(['/users', '/profile', '/resetpassword'])
+  })
+
+  it('keeps an empty list empty, since empty means every page', () => {
+    expect(withAlwaysAllowed([])).toEqual([])
+  })
+})

@@ -1,0 +1,43 @@
+/**
+ * The Access rules of Create User and Edit User (spec section 5, "Access rules"), as pure
+ * functions over route paths, all read from the contract's screen table.
+ */
+import { alwaysAllowed, childrenOf, screens } from '#contract/routes'
+import type { Session } from '#src/app/session.ts'
+import type { SelectOption } from '#src/ui/select.tsx'
+
+/** Staff management needs the Admin access level and a role other than subadmin (spec section 6). */
+export const managesStaff = (session: Session): boolean => session.canWrite && session.role !== 'subadmin'
+
+/** All menu pages but the dashboard; Edit User also offers Reset Password. */
+export function accessOptions(form: 'create' | 'edit'): SelectOption[] {
+  return screens
+    .filter((s) => 'access' in s && (s.access === 'create' || (form === 'edit' && s.access === 'edit-only')))
+    .map((s) => ({ value: s.path, label: s.title }))
+}
+
+const parentOf = (path: string): string | undefined => {
+  const screen = screens.find((s) => s.path === path)
+  return screen && 'parent' in screen ? screen.parent : undefined
+}
+
+const unique = (paths: readonly string[]): string[] => [...new Set(paths)]
+
+/**
+ * The access list after a change of user type or of the chosen pages: Admin gets the child pages
+ * (add and edit screens) of every chosen parent, View Only loses every child page, and a child
+ * page whose parent is no longer chosen goes with it. Other paths are kept as they are.
+ */
+export function normalizeAccess(paths: readonly string[], accessLevel: unknown): string[] {
+  const kept = paths.filter((p) => {
+    const parent = parentOf(p)
+    if (parent === undefined) return true
+    return accessLevel !== 'View Only' && paths.includes(parent)
+  })
+  if (accessLevel !== 'Admin') return unique(kept)
+  return unique(kept.flatMap((p) => [p, ...childrenOf(p)]))
+}
+
+/** Edit User: a chosen list always keeps Profile and Reset Password (an empty list means all pages). */
+export const withAlwaysAllowed = (paths: readonly string[]): string[] =>
+  paths.length === 0 ? [] : unique([...paths, ...alwaysAllowed])

@@ -1,0 +1,26 @@
+import { FetchSubAdminUsers } from '#contract/staff'
+import { col, serial } from '#src/crud/columns.tsx'
+import { defineList } from '#src/crud/define-list.tsx'
+import { managesStaff } from './access.ts'
+import { StatusToggle } from './status-toggle.tsx'
+
+/**
+ * Users and Access (/sub-admin, spec section 2). Add, edit and the Active/DeActive toggle are for
+ * Admin access with a role other than subadmin; nobody edits or deactivates the superadmin.
+ */
+export const StaffListPage = defineList({
+  title: 'Users and Access',
+  endpoint: FetchSubAdminUsers,
+  columns: [
+    serial(),
+    col('name', 'Name'),
+    col('email', 'Email'),
+    col('accessLevel', 'User Type'),
+    { header: 'Access', cell: (row) => (row.accessLevel === 'Admin' || row.restrictions.length === 0 ? '--' : row.restrictions.join(', ')) },
+  ],
+  add: { to: '/add-subAdmin', label: 'Add' },
+  edit: '/edit-subAdmin',
+  writeRule: managesStaff,
+  writable: (row) => row.role !== 'superadmin',
+  rowActions: (row, blockedReason) => <StatusToggle row={row} blockedReason={blockedReason} />,
+})
