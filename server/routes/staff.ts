@@ -26,7 +26,8 @@ export const LEVEL_ABOVE_YOURS = 'You cannot grant an access level you do not ha
 export const PAGES_ABOVE_YOURS = 'You cannot grant access to pages you cannot open'
 export const ABOVE_YOU = 'You cannot change a user who has more access than you'
 
-type Holder = Pick<AdminRow, 'role' | 'accessLevel' | 'restrictions'>
+/** What a grant is measured by: an admin's role, level and pages (read-only, so literals fit too). */
+type Holder = { readonly role: AdminRow['role']; readonly accessLevel: AdminRow['accessLevel']; readonly restrictions: readonly string[] }
 
 const screenOrder = new Map<string, number>(screens.map((s, i) => [s.path, i]))
 const childPages = new Set<string>(screens.filter((s) => 'parent' in s).map((s) => s.path))
