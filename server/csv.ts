@@ -19,6 +19,9 @@ export function csvCell(value: string): string {
 
 export const csvLine = (cells: readonly string[]): string => `${cells.map(csvCell).join(',')}\n`
 
-/** SQL expression neutralising a text column, for COPY (column is a trusted identifier). */
+/**
+ * SQL expression neutralising a text column, for COPY (column is a trusted identifier). ascii()
+ * reads the first character's code without building a substring: = + - @ tab CR.
+ */
 export const neutraliseSql = (column: string): string =>
-  `CASE WHEN left(${column}, 1) IN ('=', '+', '-', '@', chr(9), chr(13)) THEN '''' || ${column} ELSE ${column} END`
+  `CASE WHEN ascii(${column}) IN (61, 43, 45, 64, 9, 13) THEN '''' || ${column} ELSE ${column} END`

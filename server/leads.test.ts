@@ -106,17 +106,19 @@ describe('GET /DownloadFile', () => {
     expect(res.headers['cache-control']).toBe('no-store')
     const lines = res.body.split('\n')
     expect(lines[0]).toBe('createdAt,name,email,operatingsystem,walletaddress,provider')
-    expect(lines[1]).toBe(`${new Date(base + 501 * DAY).toISOString()},'\tTabbed,"'\rcr@example.com",ios,"plain, with comma","say ""hi"""`)
-    expect(lines[2]).toBe(
+    expect(lines.at(-1)).toBe('') // every row ends with a newline
+    expect(lines).toHaveLength(1 + 122 + 1)
+    // Rows come in storage order (see COPY_SQL), so look each expected line up.
+    expect(lines).toContain(`${new Date(base + 501 * DAY).toISOString()},'\tTabbed,"'\rcr@example.com",ios,"plain, with comma","say ""hi"""`)
+    expect(lines).toContain(
       `${new Date(base + 500 * DAY).toISOString()},"'=HYPERLINK(""http://evil.example"",""click"")",'+1@example.com,ios,'-0x1,'@SUM(A1)`,
     )
-    expect(lines[3]).toBe(`${new Date(base + 119 * DAY).toISOString()},Lead 119,lead119@proton.me,Android,0x${(119).toString(16).padStart(40, 'a')},ipfs`)
-    expect(lines).toHaveLength(1 + 122 + 1) // header, rows, and the empty string after the last newline
+    expect(lines).toContain(`${new Date(base + 119 * DAY).toISOString()},Lead 119,lead119@proton.me,Android,0x${(119).toString(16).padStart(40, 'a')},ipfs`)
     await t.handle.db.delete(leads).where(sql`${leads.createdAt} >= ${new Date(base + 500 * DAY)}`)
   })
 
-  it('keeps every row once when exporting more rows than one batch, same timestamps included', async () => {
-    // 12,000 rows sharing one created_at: the keyset cursor must fall back on the id without skipping.
+  it('keeps every row exactly once when exporting more rows than one batch', async () => {
+    // More rows than one batch of the PGlite export (5,000), some sharing one created_at.
     await t.handle.db.execute(
       sql`insert into leads (created_at, name, email) select ${new Date(base - DAY)}::timestamptz, 'Bulk ' || g, 'bulk' || g || '@example.com' from generate_series(1, 12000) g`,
     )

@@ -2,7 +2,7 @@
  * Leads and contact enquiries (contract/leads.ts): paged, searchable lists and the CSV export.
  */
 import { Readable } from 'node:stream'
-import { count, desc, ilike, or, sql, type SQL } from 'drizzle-orm'
+import { asc, count, desc, gt, ilike, or, sql, type SQL } from 'drizzle-orm'
 import pgCopy from 'pg-copy-streams'
 import * as leadsContract from '#contract/leads'
 import { FileAnswer, handlers } from '../api.ts'
@@ -32,7 +32,11 @@ const toLead = (row: LeadRow) => ({
 
 export const CSV_COLUMNS = ['createdAt', 'name', 'email', 'operatingsystem', 'walletaddress', 'provider'] as const
 
-/** The export query for COPY: newest first, text cells neutralised in SQL, dates as ISO UTC (as toISOString). */
+/**
+ * The export query for COPY: text cells neutralised in SQL, dates as ISO UTC (as toISOString).
+ * No ORDER BY: walking the created_at index costs about a third of the export's time on a million
+ * rows, and a spreadsheet sorts in a click, so rows come in storage order.
+ */
 const COPY_SQL = `COPY (SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt", ${[
   'name',
   'email',
@@ -41,7 +45,7 @@ const COPY_SQL = `COPY (SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-D
   'provider',
 ]
   .map((c) => `${neutraliseSql(c)} AS ${c}`)
-  .join(', ')} FROM leads ORDER BY created_at DESC, id DESC) TO STDOUT WITH (FORMAT csv, HEADER true)`
+  .join(', ')} FROM leads) TO STDOUT WITH (FORMAT csv, HEADER true)`
 
 /** Rows per batch of the PGlite export: enough to be quick, small enough to keep memory flat. */
 const EXPORT_BATCH = 5000
@@ -66,28 +70,24 @@ async function exportLeads(handle: DbHandle): Promise<Readable> {
   return Readable.from(keysetCsv(handle.db), { objectMode: false })
 }
 
+/** Pages through the primary key, so each batch is an index range and memory stays flat. */
 async function* keysetCsv(db: Db): AsyncGenerator<string> {
   yield csvLine(CSV_COLUMNS)
-  // The cursor keeps created_at as PostgreSQL text: a JS Date would drop the microseconds and
-  // skip or repeat rows created in the same millisecond.
-  let cursor: { at: string; id: string } | null = null
+  let after: string | null = null
   for (;;) {
-    const after: SQL | undefined = cursor === null ? undefined : sql`(${leads.createdAt}, ${leads.id}) < (${cursor.at}::timestamptz, ${cursor.id})`
-    const rows: { row: LeadRow; at: string }[] = await db
-      .select({ row: leads, at: sql<string>`${leads.createdAt}::text` })
+    const rows: LeadRow[] = await db
+      .select()
       .from(leads)
-      .where(after)
-      .orderBy(desc(leads.createdAt), desc(leads.id))
+      .where(after === null ? undefined : gt(leads.id, after))
+      .orderBy(asc(leads.id))
       .limit(EXPORT_BATCH)
     if (rows.length === 0) return
     yield rows
-      .map(({ row }) =>
-        csvLine([row.createdAt.toISOString(), ...[row.name, row.email, row.operatingsystem, row.walletaddress, row.provider].map(neutralise)]),
-      )
+      .map((row) => csvLine([row.createdAt.toISOString(), ...[row.name, row.email, row.operatingsystem, row.walletaddress, row.provider].map(neutralise)]))
       .join('')
     const last = rows[rows.length - 1]
     if (last === undefined || rows.length < EXPORT_BATCH) return
-    cursor = { at: last.at, id: last.row.id }
+    after = last.id
   }
 }
 
