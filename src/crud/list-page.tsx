@@ -85,7 +85,7 @@ export function ListPage<R extends Row>({ def }: { def: ListDef<R> }) {
   const Toolbar = def.toolbar
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
+      <div className="flex min-h-9 flex-wrap items-center justify-between gap-3">
         <h1 id={headingId} className="text-xl font-semibold text-slate-900">
           {def.title}
         </h1>

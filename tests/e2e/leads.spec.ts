@@ -116,4 +116,16 @@ test.describe('Contact Us', () => {
     await expect(dialog.locator('dt')).toHaveText(['Name', 'Contact Number', 'Message'])
     await expect(dialog.locator('dd')).toHaveText(['Enquirer 2', '+1000000002', 'Question number 2 about the wallet.'])
   })
+
+  test('says why the list could not load and loads it on Retry', async ({ adminPage: page }) => {
+    // A refusal (4xx) is not retried in the background, so the error state stays until Retry.
+    await page.route('**/api/admin/getContactUS*', (route) =>
+      route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ status: 'failed', message: 'Enquiries are unavailable' }) }),
+    )
+    await page.goto('/admin/contactus')
+    await expect(page.getByRole('alert').filter({ hasText: 'Could not load this list: Enquiries are unavailable' })).toBeVisible()
+    await page.unroute('**/api/admin/getContactUS*')
+    await page.getByRole('button', { name: 'Retry' }).click()
+    await expect(bodyRows(page)).toHaveCount(SEEDED_ENQUIRIES)
+  })
 })
