@@ -1,0 +1,85 @@
+/**
+ * Test support for the contract-wide proofs (authz-matrix, mass-assignment): a payload per
+ * endpoint that its handler accepts, so that a refused call is refused for who sent it and not for
+ * what it carried, and a way to send any endpoint a payload.
+ *
+ * A new handler needs a row in `samples`; the matrix test says which ones are missing.
+ */
+import { randomBytes } from 'node:crypto'
+import type { LightMyRequestResponse } from 'fastify'
+import type { Endpoint } from '#contract/define'
+import { API_PREFIX } from './api.ts'
+import { categories, type AdminRow } from './db/schema.ts'
+import { encodePng } from './png.ts'
+import { SUPERADMIN_EMAIL, TEST_PASSWORD, multipart, type TestApp, type UploadFile } from './testing.ts'
+
+export type Payload = { json: Record<string, unknown> } | { form: { fields: Record<string, string>; files: UploadFile[] } }
+
+/** Records the samples point at: a staff member to edit and toggle, a category to edit and delete. */
+export interface Fixtures {
+  victim: AdminRow
+  categoryId: string
+}
+
+export async function makeFixtures(t: TestApp): Promise<Fixtures> {
+  const victim = await t.createAdmin({ name: 'Victim', accessLevel: 'View Only', restrictions: ['/users'] })
+  const [category] = await t.handle.db.insert(categories).values({ categoryName: `Fixture ${unique()}`, image: 'fixture.png' }).returning({ id: categories.id })
+  if (category === undefined) throw new Error('category insert returned no row')
+  return { victim, categoryId: category.id }
+}
+
+const unique = (): string => randomBytes(4).toString('hex')
+const png = (): UploadFile => ({ field: 'image', name: 'a.png', type: 'image/png', content: encodePng(4, 4, () => [200, 40, 40]) })
+const NEW_PASSWORD = 'Fresh#2024'
+
+/** A payload each registered endpoint accepts from a caller it permits (fresh values per call). */
+export const samples: Record<string, (f: Fixtures) => Payload> = {
+  login: () => ({ json: { email: SUPERADMIN_EMAIL, password: TEST_PASSWORD, twoFACode: '' } }),
+  getProfile: () => ({ json: {} }),
+  editProfile: () => ({ json: { name: `Name ${unique()}` } }),
+  getuser: () => ({ json: { page: 1, limit: 10, search: '' } }),
+  DownloadFile: () => ({ json: {} }),
+  getContactUS: () => ({ json: {} }),
+  addcategory: () => ({ form: { fields: { categoryName: `Category ${unique()}` }, files: [png()] } }),
+  listCategory: () => ({ json: { page: 1, limit: 10 } }),
+  editCategoryData: (f) => ({ json: { id: f.categoryId, categoryName: `Renamed ${unique()}`, preference: 1 } }),
+  deleteCategory: (f) => ({ json: { id: f.categoryId } }),
+  categoryDropdown: () => ({ json: {} }),
+  publicInfo: () => ({ json: {} }),
+  createSubAdminUsers: () => ({
+    json: { name: 'New Staff', email: `new-${unique()}@example.com`, password: 'Passw0rd!', accessLevel: 'View Only', restrictions: ['/users'] },
+  }),
+  FetchSubAdminUsers: () => ({ json: { page: 1, limit: 10 } }),
+  UpdateSubAdminUsers: (f) => ({ json: { _id: f.victim.id, name: `Victim ${unique()}`, email: f.victim.email, accessLevel: 'View Only', restrictions: ['/users', '/cms'] } }),
+  ActivateSubadminStatusUpdate: (f) => ({ json: { id: f.victim.id } }),
+  sendMail: () => ({ json: {} }),
+  changePassword: () => ({ json: { otp: '123456', oldPassword: TEST_PASSWORD, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, email: SUPERADMIN_EMAIL } }),
+  ForgotSendMail: () => ({ json: { email: `someone-${unique()}@example.com` } }),
+  forgotPassword: () => ({ json: { otp: '123456', newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, email: `someone-${unique()}@example.com` } }),
+  twofaSetup: () => ({ json: {} }),
+  twofaEnable: () => ({ json: { code: '123456', password: TEST_PASSWORD } }),
+  twofaDisable: () => ({ json: { code: '123456' } }),
+}
+
+/** Whether the app serves this endpoint (it has a handler). */
+export const isServed = (t: TestApp, e: Endpoint): boolean => t.app.hasRoute({ method: e.method, url: API_PREFIX + e.path })
+
+let address = 0
+/** Each call from its own address: the per-address limits (login, OTP) are not what these tests are about. */
+const nextAddress = (): string => `10.9.${Math.floor(++address / 250) % 250}.${address % 250}`
+
+/** Sends `payload` to `e`: a query for GET, JSON or multipart for POST. */
+export async function send(t: TestApp, e: Endpoint, headers: Record<string, string>, payload: Payload): Promise<LightMyRequestResponse> {
+  const url = API_PREFIX + e.path
+  const remoteAddress = nextAddress()
+  if ('form' in payload) {
+    const form = await multipart(payload.form.fields, payload.form.files)
+    return t.app.inject({ method: e.method, url, headers: { ...headers, ...form.headers }, payload: form.payload, remoteAddress })
+  }
+  if (e.method === 'GET') {
+    const query: Record<string, string> = {}
+    for (const [key, value] of Object.entries(payload.json)) query[key] = typeof value === 'string' ? value : JSON.stringify(value)
+    return t.app.inject({ method: 'GET', url, headers, query, remoteAddress })
+  }
+  return t.app.inject({ method: 'POST', url, headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(payload.json), remoteAddress })
+}
