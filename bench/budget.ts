@@ -128,7 +128,7 @@ async function recordLoad(page: Page, url: string, shot: string): Promise<PageLo
   await page.goto(url, { waitUntil: 'load' })
   while (Date.now() - last < 1500) await page.waitForTimeout(250)
   page.off('response', onResponse)
-  await page.screenshot({ path: shot, fullPage: true })
+  await page.screenshot({ path: shot })
   const loaded = (await Promise.all(files)).filter((f): f is LoadedFile => f !== null)
   const sum = (type: LoadedFile['type'], key: 'gzipBytes' | 'transferBytes') =>
     loaded.filter((f) => f.type === type).reduce((t, f) => t + f[key], 0)
@@ -215,7 +215,10 @@ export async function runBudget(): Promise<BudgetResult | string> {
     context = await chromium.launchPersistentContext(userDir, {
       executablePath: chrome,
       headless: true,
-      args: [...CHROMIUM_FLAGS, `--remote-debugging-port=${port}`],
+      // No Playwright viewport emulation: Lighthouse's own pages in this browser must get only
+      // Lighthouse's emulation (mobile or desktop), not a 1280x720 override added on attach.
+      viewport: null,
+      args: [...CHROMIUM_FLAGS, '--window-size=1280,800', `--remote-debugging-port=${port}`],
     })
     const page = context.pages()[0] ?? (await context.newPage())
     const cdp = await context.newCDPSession(page)
