@@ -97,7 +97,8 @@ function FormBody<E extends FormEndpoint, R extends Row>({ def, defaults, curren
     try {
       // Widened to the kit's own endpoint type: the values were parsed by its schema just above.
       const endpoint: FormEndpoint = def.endpoint
-      const answer = await call(endpoint, def.prepare ? def.prepare(input) : input, files)
+      // Multipart only when the form has file fields: a JSON endpoint cannot read form data.
+      const answer = await call(endpoint, def.prepare ? def.prepare(input) : input, fileNames.length > 0 ? files : undefined)
       toast.success(answer.message)
       setSecondFactor(null)
       form.reset(defaults)

@@ -1,0 +1,289 @@
+/**
+ * Users and Access (spec section 2): the list, Create User and Edit User with the spec's messages
+ * and access rules, the Active/DeActive toggle, what a sub-admin may open, and a forced logout
+ * reaching an open browser.
+ */
+import AxeBuilder from '@axe-core/playwright'
+import type { APIRequestContext, Page } from '@playwright/test'
+import { z } from 'zod'
+import { PASSWORD } from './accounts.ts'
+import { test, expect, accounts, apiToken, signInPage, type Account } from './fixtures.ts'
+
+const Staff = z.object({
+  _id: z.string(),
+  email: z.string(),
+  accessLevel: z.string(),
+  restrictions: z.array(z.string()),
+  activate: z.number(),
+})
+const StaffPage = z.object({ result: z.array(Staff), count: z.number() })
+
+const unique = (label: string): string => `${label}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@e2e.test`
+
+/** The stored record of a staff user, as the server lists it. */
+async function staffRecord(request: APIRequestContext, email: string): Promise<z.output<typeof Staff>> {
+  const token = await apiToken(request, accounts.superadmin)
+  const response = await request.get(`/api/admin/FetchSubAdminUsers?page=1&limit=10&search=${encodeURIComponent(email)}`, {
+    headers: { authorization: `Bearer ${token}` },
+  })
+  const record = StaffPage.parse(await response.json()).result.find((r) => r.email === email)
+  if (!record) throw new Error(`${email} is not in the staff list`)
+  return record
+}
+
+/** Creates a staff user through the API (as the superadmin) and returns it as a fixture account. */
+async function createStaff(request: APIRequestContext, label: string, accessLevel: Account['accessLevel'], restrictions: string[]): Promise<Account> {
+  const account: Account = { email: unique(label), password: PASSWORD, name: `Staff ${label}`, role: 'subadmin', accessLevel, restrictions }
+  const token = await apiToken(request, accounts.superadmin)
+  const response = await request.post('/api/admin/createSubAdminUsers', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { name: account.name, email: account.email, password: account.password, accessLevel, restrictions },
+  })
+  expect(response.ok(), await response.text()).toBe(true)
+  return account
+}
+
+async function chooseUserType(page: Page, type: 'Admin' | 'View Only'): Promise<void> {
+  await page.getByLabel('User Type').click()
+  await page.getByRole('option', { name: type, exact: true }).click()
+}
+
+/** Checks pages in the Access menu, then closes it. */
+async function chooseAccess(page: Page, titles: string[]): Promise<void> {
+  await page.getByLabel('Access', { exact: true }).click()
+  for (const title of titles) await page.getByRole('menuitemcheckbox', { name: title, exact: true }).click()
+  await page.keyboard.press('Escape')
+}
+
+const staffRow = (page: Page, email: string) => page.getByRole('row').filter({ hasText: email })
+
+test.describe('Users and Access list', () => {
+  test('shows S.No, Name, Email, User Type and Access, with -- for Admin', async ({ adminPage: page }) => {
+    await page.goto('/admin/sub-admin')
+    await expect(page.getByRole('heading', { name: 'Users and Access' })).toBeVisible()
+    for (const header of ['S.No', 'Name', 'Email', 'User Type', 'Access', 'Action']) {
+      await expect(page.getByRole('columnheader', { name: header, exact: true })).toBeVisible()
+    }
+    const viewer = staffRow(page, accounts.viewOnly.email)
+    await expect(viewer.getByRole('cell', { name: 'View Only', exact: true })).toBeVisible()
+    await expect(viewer.getByRole('cell', { name: accounts.viewOnly.restrictions.join(', '), exact: true })).toBeVisible()
+    const admin = staffRow(page, accounts.categoriesOnly.email)
+    await expect(admin.getByRole('cell', { name: 'Admin', exact: true })).toBeVisible()
+    await expect(admin.getByRole('cell', { name: '--', exact: true })).toBeVisible()
+    // The superadmin manages staff: Add, edit and the toggle are there.
+    await expect(page.getByRole('link', { name: 'Add', exact: true })).toBeVisible()
+    await expect(admin.getByRole('button', { name: `Edit ${accounts.categoriesOnly.name}` })).toBeVisible()
+    await expect(admin.getByRole('switch', { name: `Active ${accounts.categoriesOnly.name}` })).toBeChecked()
+
+    await page.goto('/admin/sub-admin?search=nobody-at-all')
+    await expect(page.getByText('No Record Found')).toBeVisible()
+  })
+
+  test('has no serious or critical accessibility violation', async ({ adminPage: page }) => {
+    await page.goto('/admin/sub-admin')
+    await expect(staffRow(page, accounts.viewOnly.email)).toBeVisible()
+    const results = await new AxeBuilder({ page }).analyze()
+    const severe = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    expect(severe.map((v) => `${v.id}: ${v.help}`)).toEqual([])
+  })
+})
+
+test.describe('Create User', () => {
+  test('shows the spec messages', async ({ adminPage: page }) => {
+    await page.goto('/admin/add-subAdmin')
+    await page.getByRole('button', { name: 'Submit' }).click()
+    for (const message of ['Name is required', 'Email is required', 'Password is required', 'User type is required']) {
+      await expect(page.getByText(message, { exact: true })).toBeVisible()
+    }
+    await page.getByLabel('Email').fill('not-an-email')
+    await page.getByLabel('Password', { exact: true }).fill('short')
+    await expect(page.getByText('Incorrect format', { exact: true })).toHaveCount(2)
+    await chooseUserType(page, 'View Only')
+    await page.getByRole('button', { name: 'Submit' }).click()
+    await expect(page.getByText('Access is required', { exact: true })).toBeVisible()
+    await expect(page).toHaveURL(/\/admin\/add-subAdmin$/)
+  })
+
+  test('has a password eye and no serious or critical accessibility violation', async ({ adminPage: page }) => {
+    await page.goto('/admin/add-subAdmin')
+    const password = page.getByLabel('Password', { exact: true })
+    await password.fill('Secret@123')
+    await expect(password).toHaveAttribute('type', 'password')
+    const eye = page.getByRole('button', { name: 'Show password' })
+    await eye.click()
+    await expect(eye).toHaveAttribute('aria-pressed', 'true')
+    await expect(password).toHaveAttribute('type', 'text')
+    await eye.click()
+    await expect(password).toHaveAttribute('type', 'password')
+
+    await chooseUserType(page, 'View Only')
+    await page.getByRole('button', { name: 'Submit' }).click()
+    await expect(page.getByText('Access is required')).toBeVisible()
+    const results = await new AxeBuilder({ page }).analyze()
+    const severe = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    expect(severe.map((v) => `${v.id}: ${v.help}`)).toEqual([])
+  })
+
+  test('creates a View Only user with the chosen pages and no child page', async ({ adminPage: page }) => {
+    const email = unique('viewer')
+    await page.goto('/admin/sub-admin')
+    await page.getByRole('link', { name: 'Add', exact: true }).click()
+    await expect(page).toHaveURL(/\/admin\/add-subAdmin$/)
+    await expect(page.getByRole('heading', { name: 'Create User' })).toBeVisible()
+    await page.getByLabel('Name').fill('Olga Onlyview')
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+    await chooseUserType(page, 'View Only')
+    await chooseAccess(page, ['Leads', 'Category List'])
+    await expect(page.getByRole('button', { name: 'Remove Category List' })).toBeVisible()
+    await page.getByRole('button', { name: 'Submit' }).click()
+
+    await expect(page.getByRole('status').filter({ hasText: 'User created successfully' })).toBeVisible()
+    await expect(page).toHaveURL(/\/admin\/sub-admin$/)
+    await page.goto(`/admin/sub-admin?search=${encodeURIComponent(email)}`)
+    await expect(staffRow(page, email).getByRole('cell', { name: '/users, /category', exact: true })).toBeVisible()
+    const record = await staffRecord(page.request, email)
+    expect(record.accessLevel).toBe('View Only')
+    expect(record.restrictions).toEqual(['/users', '/category'])
+  })
+
+  test('creates an Admin user: Access hides, and the chosen parents bring their child pages', async ({ adminPage: page }) => {
+    const email = unique('admin')
+    await page.goto('/admin/add-subAdmin')
+    await page.getByLabel('Name').fill('Ada Admin')
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+    await chooseUserType(page, 'View Only')
+    await chooseAccess(page, ['Category List'])
+    await chooseUserType(page, 'Admin')
+    await expect(page.getByLabel('Access', { exact: true })).toHaveCount(0)
+    // Back to View Only: the choice is still there (its child pages went with the switch).
+    await chooseUserType(page, 'View Only')
+    await expect(page.getByRole('button', { name: 'Remove Category List' })).toBeVisible()
+    await chooseUserType(page, 'Admin')
+    await page.getByRole('button', { name: 'Submit' }).click()
+
+    await expect(page).toHaveURL(/\/admin\/sub-admin$/)
+    await page.goto(`/admin/sub-admin?search=${encodeURIComponent(email)}`)
+    const row = staffRow(page, email)
+    await expect(row.getByRole('cell', { name: 'Admin', exact: true })).toBeVisible()
+    await expect(row.getByRole('cell', { name: '--', exact: true })).toBeVisible()
+    const record = await staffRecord(page.request, email)
+    expect(record.restrictions).toEqual(['/category', '/add-category', '/edit-category'])
+  })
+})
+
+test.describe('Edit User', () => {
+  test('shows its messages, applies the access rules and always keeps Profile and Reset Password', async ({ adminPage: page }) => {
+    const user = await createStaff(page.request, 'edit', 'View Only', ['/brand'])
+    await page.goto(`/admin/sub-admin?search=${encodeURIComponent(user.email)}`)
+    await staffRow(page, user.email).getByRole('button', { name: `Edit ${user.name}` }).click()
+    await expect(page.getByRole('heading', { name: 'Edit User' })).toBeVisible()
+    await expect(page.getByLabel('Name')).toHaveValue(user.name)
+    await expect(page.getByLabel('Password', { exact: true })).toHaveCount(0)
+    await expect(page.getByRole('button', { name: 'Remove Brand Tab' })).toBeVisible()
+
+    await page.getByRole('button', { name: 'Remove Brand Tab' }).click()
+    await page.getByRole('button', { name: 'Submit' }).click()
+    await expect(page.getByText('Restrictions is required', { exact: true })).toBeVisible()
+
+    // Reset Password is an option on edit only.
+    await chooseAccess(page, ['Brand Tab', 'Reset Password'])
+    await page.getByLabel('Name').fill('Edna Edited')
+    await chooseUserType(page, 'Admin')
+    // Admin keeps Access on the edit screen, with the same pages.
+    await expect(page.getByRole('button', { name: 'Remove Brand Tab' })).toBeVisible()
+    await page.getByRole('button', { name: 'Submit' }).click()
+
+    await expect(page.getByRole('status').filter({ hasText: 'User updated successfully' })).toBeVisible()
+    await expect(page).toHaveURL(/\/admin\/sub-admin$/)
+    await page.goto(`/admin/sub-admin?search=${encodeURIComponent(user.email)}`)
+    await expect(staffRow(page, user.email).getByRole('cell', { name: 'Edna Edited', exact: true })).toBeVisible()
+    const admin = await staffRecord(page.request, user.email)
+    expect(admin.accessLevel).toBe('Admin')
+    expect([...admin.restrictions].sort()).toEqual(['/addbrand', '/brand', '/edit-brand', '/profile', '/resetpassword', '/view-brand'])
+
+    // And back to View Only: the child pages go.
+    await staffRow(page, user.email).getByRole('button', { name: 'Edit Edna Edited' }).click()
+    await chooseUserType(page, 'View Only')
+    await page.getByRole('button', { name: 'Submit' }).click()
+    await expect(page).toHaveURL(/\/admin\/sub-admin$/)
+    const viewer = await staffRecord(page.request, user.email)
+    expect([...viewer.restrictions].sort()).toEqual(['/brand', '/profile', '/resetpassword'])
+  })
+})
+
+test.describe('Active/DeActive', () => {
+  test('flips a user off and on; a deactivated user cannot log in', async ({ adminPage: page }) => {
+    const user = await createStaff(page.request, 'toggle', 'View Only', ['/users'])
+    await page.goto(`/admin/sub-admin?search=${encodeURIComponent(user.email)}`)
+    const toggle = page.getByRole('switch', { name: `Active ${user.name}` })
+    await expect(toggle).toBeChecked()
+    await expect(toggle).toHaveText('Active')
+    await toggle.click()
+    await expect(page.getByRole('status').filter({ hasText: 'User deactivated successfully' })).toBeVisible()
+    await expect(toggle).not.toBeChecked()
+    await expect(toggle).toHaveText('DeActive')
+    expect((await staffRecord(page.request, user.email)).activate).toBe(0)
+    await expect(apiToken(page.request, user)).rejects.toThrow(/login of .* failed/)
+
+    await page.reload()
+    await expect(toggle).toHaveText('DeActive')
+    await toggle.click()
+    await expect(toggle).toBeChecked()
+    expect(await apiToken(page.request, user)).toMatch(/\./)
+  })
+
+  test('ends the session of a deactivated admin in their open browser within 2 seconds', async ({ adminPage: page, browser }) => {
+    const user = await createStaff(page.request, 'forced', 'Admin', [])
+    const other = await browser.newContext()
+    const theirs = await other.newPage()
+    try {
+      await signInPage(theirs, user)
+      await theirs.goto('/admin/users')
+      await expect(theirs.getByRole('navigation', { name: 'Main' })).toBeVisible()
+      // Let their real-time link join its room before the change.
+      await theirs.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.includes('/socket.io/')))
+      await theirs.waitForTimeout(500)
+
+      await page.goto(`/admin/sub-admin?search=${encodeURIComponent(user.email)}`)
+      await page.getByRole('switch', { name: `Active ${user.name}` }).click()
+      await expect(page.getByRole('switch', { name: `Active ${user.name}` })).not.toBeChecked()
+      await expect(theirs).toHaveURL(/\/admin\/login$/, { timeout: 2_000 })
+      expect(await theirs.evaluate(() => localStorage.getItem('admin_token'))).toBeNull()
+    } finally {
+      await other.close()
+    }
+  })
+})
+
+test.describe('a sub-admin', () => {
+  test('sees only their routes and is sent from others to the first allowed one', async ({ page, signIn }) => {
+    await signIn(accounts.viewOnly)
+    await page.goto('/admin/users')
+    const menu = page.getByRole('navigation', { name: 'Main' })
+    await expect(menu.getByRole('link', { name: 'Leads' })).toBeVisible()
+    await expect(menu.getByRole('link', { name: 'Users and Access' })).toHaveCount(0)
+    for (const path of ['/admin/sub-admin', '/admin/add-subAdmin', '/admin/edit-subAdmin?id=x']) {
+      await page.goto(path)
+      await expect(page).toHaveURL(/\/admin\/users$/)
+    }
+    // Profile and Reset Password stay open to every signed-in admin, from the account menu.
+    await page.getByRole('button', { name: /^Account menu/ }).click()
+    await page.getByRole('menuitem', { name: 'Profile' }).click()
+    await expect(page).toHaveURL(/\/admin\/profile$/)
+    await expect(page.getByRole('heading', { name: 'Profile' })).toBeVisible()
+  })
+
+  test('with Admin access but role subadmin reads the staff list without Add, edit or toggle', async ({ page }) => {
+    const user = await createStaff(page.request, 'subadmin', 'Admin', [])
+    await signInPage(page, user)
+    await page.goto('/admin/sub-admin')
+    await expect(staffRow(page, accounts.viewOnly.email)).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Add', exact: true })).toHaveCount(0)
+    await expect(page.getByRole('switch')).toHaveCount(0)
+    await expect(page.getByRole('button', { name: /^Edit / })).toHaveCount(0)
+    await page.goto('/admin/add-subAdmin')
+    await expect(page.getByRole('button', { name: 'Submit' })).toHaveCount(0)
+  })
+})
