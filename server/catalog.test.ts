@@ -86,6 +86,19 @@ describe('POST /addcategory', () => {
     expect(temps()).toEqual([])
   })
 
+  it('answers a body cut off in the middle of the image with 400 and leaves no temp file', async () => {
+    const head = Buffer.from('--cut\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n')
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/addcategory',
+      headers: { ...admin, 'content-type': 'multipart/form-data; boundary=cut' },
+      payload: Buffer.concat([head, png().content]),
+    })
+    expect(res.statusCode).toBe(400)
+    expect(bodyOf(res)['status']).toBe('failed')
+    expect(temps()).toEqual([])
+  })
+
   it('asks for the name and the image with the spec messages', async () => {
     const res = await post('/addcategory', { categoryName: '  ' })
     expect(res.statusCode).toBe(400)

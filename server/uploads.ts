@@ -76,6 +76,8 @@ export async function readMultipart(request: FastifyRequest, rules: Record<strin
   const counts = new Map<string, number>()
   const largest = Math.max(0, ...Object.values(rules).map((r) => r.maxBytes))
   const maxFiles = Object.values(rules).reduce((n, r) => n + r.max, 0)
+  // The file being written, so a body cut off mid-file leaves no temp file behind.
+  let writing: string | null = null
   try {
     const parts = request.parts({
       // One byte over the largest rule lets us tell "too large" from "exactly at the limit".
@@ -99,6 +101,7 @@ export async function readMultipart(request: FastifyRequest, rules: Record<strin
         continue
       }
       const path = join(tmpDir, `${randomUUID()}.part`)
+      writing = path
       let bytes = 0
       let head = Buffer.alloc(0)
       let over = false
@@ -112,6 +115,7 @@ export async function readMultipart(request: FastifyRequest, rules: Record<strin
         },
       })
       await pipeline(part.file, counter, createWriteStream(path, { flags: 'wx', mode: 0o600 }))
+      writing = null
       // A browser sends an empty, nameless part when no file was chosen: that is "no file".
       if (bytes === 0 && part.filename === '') {
         await rm(path, { force: true })
@@ -131,7 +135,7 @@ export async function readMultipart(request: FastifyRequest, rules: Record<strin
       }
     }
   } catch (error) {
-    await discard(result.temps)
+    await discard(writing === null ? result.temps : [...result.temps, { path: writing }])
     throw error
   }
   return result
