@@ -170,6 +170,8 @@ function registerPwa(app: FastifyInstance, distDir: string): void {
       prefix: '/admin/',
       index: 'index.html',
       wildcard: true,
+      // The build writes .br and .gz beside each text asset (vite.config.ts, precompress).
+      preCompressed: true,
       setHeaders: (reply, path) => {
         // Hashed build assets never change; everything else (index.html, sw.js) is revalidated.
         reply.header('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache')

@@ -3,6 +3,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App, loadLogin } from './app/app.tsx'
 import { BASE } from './app/base.ts'
+import { preloadScreen } from './app/routes.tsx'
 import { getSession, loadSessionDecoder, onSessionEnd } from './app/session.ts'
 import { readAuthorization } from './lib/token.ts'
 
@@ -12,7 +13,13 @@ onSessionEnd(() => {
 })
 
 async function start(): Promise<void> {
-  if (readAuthorization()) await loadSessionDecoder()
+  if (readAuthorization()) {
+    // Everything the first signed-in screen needs is fetched at once, not one chunk after another.
+    const path = window.location.pathname.slice(BASE.length) || '/'
+    void import('./app/private-area.tsx')
+    void preloadScreen(path)
+    await loadSessionDecoder()
+  }
   const session = getSession()
   if (session.isAuth) {
     // The offline copy must be in memory before the first render, or an offline reload would

@@ -31,15 +31,21 @@ function useRealtime(session: Session): void {
     if (!session.isAuth || !authorization) return
     let stop: (() => void) | undefined
     let cancelled = false
-    void import('#src/lib/socket.ts').then(({ connectRealtime }) => {
-      if (cancelled) return
-      stop = connectRealtime(authorization, session.userId, () => {
-        toast.error('Your session has ended. Please log in again.')
-        logout()
+    const connect = () =>
+      void import('#src/lib/socket.ts').then(({ connectRealtime }) => {
+        if (cancelled) return
+        stop = connectRealtime(authorization, session.userId, () => {
+          toast.error('Your session has ended. Please log in again.')
+          logout()
+        })
       })
-    })
+    // The link is not needed to paint the screen: open it just after the first render, so its
+    // code does not compete with it. A LOGOUT missed meanwhile still ends the session: the
+    // revoked token gets a 401 on the next call.
+    const timer = window.setTimeout(connect, 500)
     return () => {
       cancelled = true
+      window.clearTimeout(timer)
       stop?.()
     }
   }, [session.isAuth, session.scope, session.userId])

@@ -24,9 +24,15 @@ export interface RouteRow {
   component: LazyExoticComponent<ComponentType>
 }
 
+// Each lazy screen's loader, so the start-up can fetch the first screen's chunk in parallel with
+// the session instead of after the first render (see preloadScreen).
+const loaders = new WeakMap<LazyExoticComponent<ComponentType>, () => Promise<unknown>>()
+
 /** React.lazy for a named export: screens use named exports (STYLE.md), lazy wants a default. */
 function named<K extends string>(load: () => Promise<Record<K, ComponentType>>, key: K): LazyExoticComponent<ComponentType> {
-  return lazy(async () => ({ default: (await load())[key] }))
+  const component = lazy(async () => ({ default: (await load())[key] }))
+  loaders.set(component, load)
+  return component
 }
 
 const built: ReadonlyArray<{ path: ScreenPath; kind: RouteKind; component: LazyExoticComponent<ComponentType> }> = [
@@ -66,6 +72,12 @@ export const isBuilt = (path: string): boolean => routeFor(path) !== undefined
 export const authRoutes: ReadonlyArray<{ path: '/register' | '/forgot'; component: LazyExoticComponent<ComponentType> }> = [
   { path: '/forgot', component: named(() => import('#src/features/account/forgot-page.tsx'), 'ForgotPage') },
 ]
+
+/** Starts loading the chunk of the screen at `path` (a no-op for unknown paths). */
+export function preloadScreen(path: string): Promise<unknown> {
+  const row = routeFor(path) ?? authRoutes.find((r) => r.path === path)
+  return row ? (loaders.get(row.component)?.() ?? Promise.resolve()) : Promise.resolve()
+}
 
 export const hasAuthRoute = (path: string): boolean => authRoutes.some((r) => r.path === path)
 

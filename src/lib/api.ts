@@ -93,7 +93,7 @@ async function send(endpoint: Endpoint, init: RequestInit, url: string): Promise
 }
 
 const offlineMessage = (endpoint: Endpoint): string =>
-  isWrite(endpoint) ? WRITES_OFFLINE_MESSAGE : 'You are offline. This data has not been loaded on this device yet.'
+  isWrite(endpoint) ? WRITES_OFFLINE_MESSAGE : 'You are offline. The data will refresh when the connection is back.'
 
 async function readJson(response: Response): Promise<unknown> {
   const text = await response.text()

@@ -169,3 +169,23 @@ function cachedEntries(page: Page): Promise<number> {
   )
 }
 
+
+test('loads login and Leads with no console error and no Content-Security-Policy violation', async ({ page, signIn }) => {
+  const problems: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text())
+  })
+  page.on('pageerror', (error) => problems.push(error.message))
+  // The server's CSP forbids eval; zod must not even probe for it (src/lib/zod-setup.ts).
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP ${event.violatedDirective} ${event.sourceFile}`))
+  })
+  await page.goto('/admin/login')
+  await page.getByLabel('Email').focus()
+  await expect(page.getByRole('heading', { name: 'Login' })).toBeVisible()
+  await signIn(accounts.superadmin)
+  await page.goto('/admin/users')
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible()
+  await expect(page.getByRole('row').nth(1)).toBeVisible()
+  expect(problems).toEqual([])
+})

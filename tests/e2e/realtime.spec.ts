@@ -1,0 +1,49 @@
+import { z } from 'zod'
+import { test, expect, accounts, apiToken, type Account } from './fixtures.ts'
+import { PASSWORD } from './accounts.ts'
+
+const Page = z.object({ result: z.array(z.object({ _id: z.string(), email: z.string() })) })
+
+test('a LOGOUT from the server ends the open session within 2 seconds', async ({ page, signIn }) => {
+  const root = { authorization: `Bearer ${await apiToken(page.request, accounts.superadmin)}` }
+  const staff: Account = {
+    email: `realtime-${Date.now()}@e2e.test`,
+    password: PASSWORD,
+    name: 'Rita Realtime',
+    role: 'subadmin',
+    accessLevel: 'Admin',
+    restrictions: [],
+  }
+  const created = await page.request.post('/api/admin/createSubAdminUsers', {
+    headers: root,
+    data: { name: staff.name, email: staff.email, password: staff.password, accessLevel: staff.accessLevel, restrictions: [] },
+  })
+  expect(created.ok(), await created.text()).toBe(true)
+
+  // The room is joined once CREATEROOM went out, over polling or over the upgraded websocket.
+  const joined = new Promise<void>((resolve) => {
+    page.on('request', (request) => {
+      if (request.url().includes('/socket.io/') && (request.postData() ?? '').includes('CREATEROOM')) resolve()
+    })
+    page.on('websocket', (socket) =>
+      socket.on('framesent', (frame) => {
+        if (String(frame.payload).includes('CREATEROOM')) resolve()
+      }),
+    )
+  })
+  await signIn(staff)
+  await page.goto('/admin/users')
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible()
+  await joined
+
+  const list = await page.request.get(`/api/admin/FetchSubAdminUsers?search=${encodeURIComponent(staff.email)}`, { headers: root })
+  const id = Page.parse(await list.json()).result.find((s) => s.email === staff.email)?._id
+  expect(id).toBeTruthy()
+  // Deactivating revokes the staff member's tokens and sends LOGOUT to their room.
+  const deactivated = await page.request.post('/api/admin/ActivateSubadminStatusUpdate', { headers: root, data: { id } })
+  expect(deactivated.ok(), await deactivated.text()).toBe(true)
+
+  await expect(page).toHaveURL(/\/admin\/login$/, { timeout: 2000 })
+  await expect(page.getByRole('alert').filter({ hasText: 'Your session has ended' })).toBeVisible()
+  expect(await page.evaluate(() => localStorage.getItem('admin_token'))).toBeNull()
+})
