@@ -250,6 +250,8 @@ function printBudget(b: BudgetResult): void {
 }
 
 async function main(): Promise<void> {
+  // Other work on the machine skews latencies; the load average is kept beside the figures.
+  const loadAtStart = os.loadavg()
   const results: EngineResult[] = []
   const notes: string[] = []
   if (ONLY.has('pglite')) results.push(await benchPglite())
@@ -265,6 +267,7 @@ async function main(): Promise<void> {
   if (results.length > 0) printTable(results)
   if (budget !== undefined && typeof budget !== 'string') printBudget(budget)
   for (const n of notes) console.log(`note: ${n}`)
+  console.log(`load average (1 min) at start ${loadAtStart[0]?.toFixed(2)}, at end ${os.loadavg()[0]?.toFixed(2)}, on ${os.cpus().length} CPUs`)
 
   const cpu = os.cpus()
   const out = {
@@ -274,6 +277,8 @@ async function main(): Promise<void> {
       cpuModel: cpu[0]?.model ?? 'unknown',
       memoryGiB: Math.round(os.totalmem() / 2 ** 30),
       node: process.version,
+      loadAverage1mAtStart: loadAtStart[0],
+      loadAverage1mAtEnd: os.loadavg()[0],
     },
     method: {
       requestsPerSeries: REQUESTS,
