@@ -58,7 +58,7 @@ export interface TwoFactorAnswer {
 }
 export const twoFactorNeeded = (message = 'Enter the 6-digit code from your authenticator app'): TwoFactorAnswer => ({ status: 'TWO_FA', message })
 
-/** A streamed download (the CSV export). `cleanup` runs when the answer ends or is aborted. */
+/** A streamed download (the CSV export): sent as an attachment named `filename`. */
 export class FileAnswer {
   constructor(
     readonly filename: string,
@@ -348,7 +348,9 @@ class RequestContext implements Ctx {
   /** After success: the audit row of a write, then the deferred tasks (whose failures are only logged). */
   async finish(endpoint: Endpoint, audited: boolean): Promise<void> {
     const actor = this.#request.admin?.id ?? this.#auditActor
-    if (audited && endpoint.method === 'POST' && actor !== null) {
+    // The spec reads some lists by POST (ListBuyLink, get_version, ...): those change nothing and get no row.
+    const reads = endpoint.access.kind === 'screen' && !endpoint.access.write
+    if (audited && endpoint.method === 'POST' && !reads && actor !== null) {
       await this.db.insert(auditLog).values({ adminId: actor, action: endpoint.path, recordId: this.#auditRecord ?? recordIdOf(this.#request.body), ip: this.ip })
     }
     for (const task of this.#after) {

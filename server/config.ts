@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 
 /** Where the data lives: PGlite in a folder (or in memory, for tests) or a PostgreSQL server. */
@@ -97,7 +98,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     uploadsDir: join(dataDir, 'uploads'),
     tmpDir: join(dataDir, 'tmp'),
-    distDir: resolve('dist'),
+    // Beside the package, wherever the process was started from.
+    distDir: fileURLToPath(new URL('../dist', import.meta.url)),
     database: e.DATABASE_URL ? { kind: 'pg', url: e.DATABASE_URL } : { kind: 'pglite', dir: join(dataDir, 'db') },
     jwtSecret: new TextEncoder().encode(e.JWT_SECRET ?? persistedSecret(dataDir)),
     tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
