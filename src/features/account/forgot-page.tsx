@@ -32,13 +32,15 @@ export function ForgotPage() {
   const form = useContractForm(forgotPassword.input, { email: '', otp: '', newPassword: '', confirmPassword: '', twoFACode: '' })
   const { isSubmitting } = form.formState
 
-  // Send OTP needs only a well-formed address: check that field alone, with Login's messages.
-  async function sendOtp(): Promise<{ message: string }> {
+  // Send OTP needs only a well-formed address: check that field alone, with Login's messages
+  // under the input (and no toast repeating them).
+  async function sendOtp(): Promise<{ message: string } | null> {
     const address = LoginEmail.safeParse(form.getValues('email'))
     if (!address.success) {
-      await form.trigger('email', { shouldFocus: true })
-      throw new Error(address.error.issues[0]?.message ?? 'Incorrect format')
+      form.setError('email', { type: 'manual', message: address.error.issues[0]?.message ?? 'Incorrect format' }, { shouldFocus: true })
+      return null
     }
+    form.clearErrors('email')
     return call(ForgotSendMail, { email: address.data })
   }
 

@@ -1,0 +1,343 @@
+/**
+ * The account screens: Profile (name edit, 2FA on and off), Reset Password, Forgot, 2FA login and
+ * a staff creation that asks for the creator's code.
+ *
+ * These tests change passwords and 2FA, and read the mailed OTPs, so they run against a server of
+ * their own (the same script as the shared one, on its own port and data folder) whose SMTP_URL
+ * points at a real SMTP receiver started here. The other specs' accounts stay as they were.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+import { SMTPServer } from 'smtp-server'
+import { totpCode, totpStep } from '../../server/totp.ts'
+import { APP_STORE_URL, SUPPORT_EMAIL, accounts } from './accounts.ts'
+import { test, expect, signInPage, type Account } from './fixtures.ts'
+
+/** A free port, found by a child process since it is needed before any await (see test.use). */
+function freePort(): number {
+  // Written as plain text: the runner sets FORCE_COLOR, which would colour a console.log'd number.
+  const out = execFileSync(process.execPath, [
+    '-e',
+    "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
+  ])
+  const port = Number.parseInt(out.toString(), 10)
+  if (!(port > 0)) throw new Error(`no free port found: ${JSON.stringify(out.toString())}`)
+  return port
+}
+
+// Chosen when the file loads: `test.use` needs the address before any hook runs.
+const port = freePort()
+const smtpPort = freePort()
+test.use({ baseURL: `http://127.0.0.1:${port}` })
+
+interface Mail {
+  to: string[]
+  raw: string
+}
+const mails: Mail[] = []
+let smtp: SMTPServer | undefined
+let server: ChildProcess | undefined
+let dataDir: string | undefined
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000)
+  smtp = new SMTPServer({
+    authOptional: true,
+    // Plain SMTP on loopback: no certificate to trust, no login to make up.
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = []
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+      stream.on('end', () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') })
+        callback()
+      })
+    },
+  })
+  const receiver = smtp
+  await new Promise<void>((resolve) => receiver.listen(smtpPort, '127.0.0.1', resolve))
+
+  dataDir = mkdtempSync(join(tmpdir(), 'bo-e2e-account-'))
+  const { DATABASE_URL: _notHere, ...inherited } = process.env
+  server = spawn('npx', ['tsx', 'tests/e2e/server.ts'], {
+    detached: true,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: {
+      ...inherited,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      ADMIN_EMAIL: accounts.superadmin.email,
+      ADMIN_PASSWORD: accounts.superadmin.password,
+      SUPPORT_EMAIL,
+      APP_STORE_URL,
+      LOGIN_RATE_LIMIT: '10000',
+      LOG_LEVEL: 'warn',
+    },
+  })
+  await expect
+    .poll(
+      async () => {
+        try {
+          return (await fetch(`http://127.0.0.1:${port}/healthz`)).ok
+        } catch {
+          return false
+        }
+      },
+      { timeout: 150_000, intervals: [500] },
+    )
+    .toBe(true)
+})
+
+test.afterAll(async () => {
+  // npx starts the server as a child: end the whole process group it leads.
+  if (server?.pid !== undefined) {
+    try {
+      process.kill(-server.pid, 'SIGTERM')
+    } catch {
+      // Already gone.
+    }
+  }
+  await new Promise<void>((resolve) => (smtp ? smtp.close(resolve) : resolve()))
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+})
+
+/** The OTP of the newest mail to `address` that arrived after `since` mails. */
+async function otpFor(address: string, since: number): Promise<string> {
+  let code = ''
+  await expect
+    .poll(
+      () => {
+        const mail = mails.slice(since).findLast((m) => m.to.includes(address))
+        code = /one-time code is: (\d{6})/.exec(mail?.raw ?? '')?.[1] ?? ''
+        return code
+      },
+      { timeout: 15_000, message: `an OTP mail to ${address}` },
+    )
+    .not.toBe('')
+  return code
+}
+
+/**
+ * A code the server has not seen yet: each code is good once and only later steps count after
+ * it, within one step of drift. Waits for the clock when the next usable step is still ahead.
+ */
+const lastStep = new Map<string, number>()
+async function freshCode(secret: string): Promise<string> {
+  for (;;) {
+    const now = totpStep()
+    const step = Math.max(now - 1, (lastStep.get(secret) ?? 0) + 1)
+    if (step <= now + 1) {
+      lastStep.set(secret, step)
+      return totpCode(secret, step)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+  }
+}
+
+async function openFromAccountMenu(page: Page, item: 'Profile' | 'Reset Password' | 'Logout'): Promise<void> {
+  await page.getByRole('button', { name: /^Account menu/ }).click()
+  await page.getByRole('menuitem', { name: item }).click()
+}
+
+async function loginForm(page: Page, account: Pick<Account, 'email' | 'password'>): Promise<void> {
+  await page.goto('/admin/login')
+  await page.getByLabel('Email').fill(account.email)
+  await page.getByLabel('Password').fill(account.password)
+  await page.getByRole('button', { name: 'Login' }).click()
+}
+
+const storedToken = (page: Page) => page.evaluate(() => localStorage.getItem('admin_token'))
+
+test.describe('Profile', () => {
+  test('shows name and email read-only and edits the name in a modal', async ({ page }) => {
+    await signInPage(page, accounts.viewOnly)
+    await page.goto('/admin/users')
+    await openFromAccountMenu(page, 'Profile')
+    await expect(page).toHaveURL(/\/admin\/profile$/)
+    const name = page.getByRole('textbox', { name: 'Name' })
+    await expect(name).toHaveValue(accounts.viewOnly.name)
+    await expect(name).toHaveAttribute('readonly', '')
+    await expect(page.getByRole('textbox', { name: 'Email' })).toHaveValue(accounts.viewOnly.email)
+    await expect(page.getByRole('textbox', { name: 'Email' })).toHaveAttribute('readonly', '')
+
+    await page.getByRole('button', { name: 'Edit Profile' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Edit Profile' })
+    await expect(dialog.getByLabel('Name')).toHaveValue(accounts.viewOnly.name)
+    await expect(dialog.getByLabel('Email')).toHaveCount(0)
+    await dialog.getByLabel('Name').fill('')
+    await dialog.getByRole('button', { name: 'Submit' }).click()
+    await expect(dialog.getByText('Name is required')).toBeVisible()
+    await dialog.getByLabel('Name').fill('Vera Renamed')
+    await dialog.getByRole('button', { name: 'Submit' }).click()
+    await expect(dialog).toHaveCount(0)
+    await expect(name).toHaveValue('Vera Renamed')
+    await page.reload()
+    await expect(page.getByRole('textbox', { name: 'Name' })).toHaveValue('Vera Renamed')
+    const results = await new AxeBuilder({ page }).analyze()
+    expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([])
+  })
+})
+
+test.describe('Reset Password', () => {
+  test('changes the password with the mailed OTP and logs out to /login', async ({ page }) => {
+    const account = accounts.categoriesOnly
+    await signInPage(page, account)
+    await page.goto('/admin/category')
+    await openFromAccountMenu(page, 'Reset Password')
+    await expect(page).toHaveURL(/\/admin\/resetpassword$/)
+    await page.getByRole('button', { name: 'Submit' }).click()
+    for (const message of ['OTP is required', 'Old password is required', 'New password is required', 'Confirm password is required']) {
+      await expect(page.getByText(message, { exact: true })).toBeVisible()
+    }
+
+    const since = mails.length
+    await page.getByRole('button', { name: 'Send OTP' }).click()
+    const otp = await otpFor(account.email, since)
+    await expect(page.getByRole('button', { name: 'Resend OTP' })).toBeVisible()
+    const newPassword = 'Reset@Pass2'
+    await page.getByLabel('OTP').fill(otp)
+    await page.getByLabel('Old Password', { exact: true }).fill(account.password)
+    await page.getByLabel('New Password', { exact: true }).fill(newPassword)
+    await page.getByLabel('Confirm Password', { exact: true }).fill('Other@Pass3')
+    await page.getByRole('button', { name: 'Submit' }).click()
+    await expect(page.getByText('Confirm password does not match')).toBeVisible()
+    await page.getByLabel('Confirm Password', { exact: true }).fill(newPassword)
+    await page.getByRole('button', { name: 'Submit' }).click()
+
+    await expect(page).toHaveURL(/\/admin\/login$/)
+    expect(await storedToken(page)).toBeNull()
+    await loginForm(page, { email: account.email, password: account.password })
+    await expect(page).toHaveURL(/\/admin\/login$/)
+    await loginForm(page, { email: account.email, password: newPassword })
+    // Home is /users; this account may open only the category screens, so it lands there.
+    await expect(page).toHaveURL(/\/admin\/category$/)
+  })
+})
+
+test.describe('Forgot', () => {
+  test('sets a new password with the mailed OTP', async ({ page }) => {
+    const account = accounts.viewOnly
+    await page.goto('/admin/login')
+    await page.getByRole('link', { name: 'Forgot Password' }).click()
+    await expect(page).toHaveURL(/\/admin\/forgot$/)
+    await expect(page.getByRole('heading', { name: 'Forgot Password' })).toBeVisible()
+    await page.getByRole('button', { name: 'Send OTP' }).click()
+    await expect(page.getByText('email is required')).toBeVisible()
+    const results = await new AxeBuilder({ page }).analyze()
+    expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([])
+
+    const since = mails.length
+    await page.getByLabel('Email').fill(account.email)
+    await page.getByRole('button', { name: 'Send OTP' }).click()
+    const otp = await otpFor(account.email, since)
+    const newPassword = 'Forgot@Pass4'
+    await page.getByLabel('OTP').fill(otp)
+    await page.getByLabel('New Password', { exact: true }).fill(newPassword)
+    await page.getByLabel('Confirm Password', { exact: true }).fill(newPassword)
+    await page.getByRole('button', { name: 'Submit' }).click()
+
+    await expect(page).toHaveURL(/\/admin\/login$/)
+    await loginForm(page, { email: account.email, password: newPassword })
+    await expect(page).toHaveURL(/\/admin\/users$/)
+  })
+
+  test('asks for the 2FA code of an account that has 2FA on', async ({ page }) => {
+    const account = accounts.twoFactor
+    await page.goto('/admin/forgot')
+    const since = mails.length
+    await page.getByLabel('Email').fill(account.email)
+    await page.getByRole('button', { name: 'Send OTP' }).click()
+    const otp = await otpFor(account.email, since)
+    const newPassword = 'Second@Pass5'
+    await page.getByLabel('OTP').fill(otp)
+    await page.getByLabel('New Password', { exact: true }).fill(newPassword)
+    await page.getByLabel('Confirm Password', { exact: true }).fill(newPassword)
+    await expect(page.getByLabel('2FA Code')).toHaveCount(0)
+    await page.getByRole('button', { name: 'Submit' }).click()
+
+    const code = page.getByLabel('2FA Code')
+    await expect(code).toBeFocused()
+    await expect(page.locator('form [role="status"]')).toHaveClass(/emerald/)
+    await expect(page).toHaveURL(/\/admin\/forgot$/)
+    await code.fill(await freshCode(account.totpSecret))
+    await page.getByRole('button', { name: 'Submit' }).click()
+    await expect(page).toHaveURL(/\/admin\/login$/)
+
+    await loginForm(page, { email: account.email, password: newPassword })
+    await page.getByLabel('2FA Code').fill(await freshCode(account.totpSecret))
+    await page.getByRole('button', { name: 'Login' }).click()
+    await expect(page).toHaveURL(/\/admin\/users$/)
+  })
+})
+
+test.describe('two-factor authentication', () => {
+  test('is enabled from Profile, then asked at login and when creating staff, and disabled with a code', async ({ page }) => {
+    test.setTimeout(120_000)
+    const account = accounts.superadmin
+    await loginForm(page, account)
+    await expect(page).toHaveURL(/\/admin\/users$/)
+    await openFromAccountMenu(page, 'Profile')
+    await expect(page.getByText(/^Off:/)).toBeVisible()
+    await page.getByRole('button', { name: 'Enable 2FA' }).click()
+
+    const qr = page.getByRole('img', { name: 'QR code for your authenticator app' })
+    await expect(qr).toBeVisible()
+    await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0)
+    const secret = (await page.getByTestId('twofa-secret').textContent())?.trim() ?? ''
+    expect(secret).toMatch(/^[A-Z2-7]{16,}$/)
+    await page.getByLabel('2FA Code').fill('123')
+    await page.getByLabel('Password', { exact: true }).fill(account.password)
+    await page.getByRole('button', { name: 'Enable', exact: true }).click()
+    await expect(page.getByText('Incorrect format')).toBeVisible()
+    await page.getByLabel('2FA Code').fill(await freshCode(secret))
+    await page.getByRole('button', { name: 'Enable', exact: true }).click()
+    await expect(page.getByText(/^On:/)).toBeVisible()
+
+    // Login now answers TWO_FA until a code comes.
+    await openFromAccountMenu(page, 'Logout')
+    await expect(page).toHaveURL(/\/admin\/login$/)
+    await loginForm(page, account)
+    const loginCode = page.getByLabel('2FA Code')
+    await expect(loginCode).toBeVisible()
+    await expect(page).toHaveURL(/\/admin\/login$/)
+    await loginCode.fill(await freshCode(secret))
+    await page.getByRole('button', { name: 'Login' }).click()
+    await expect(page).toHaveURL(/\/admin\/users$/)
+
+    // Creating staff asks for the creator's code (the TWO_FA answer of createSubAdminUsers).
+    const email = `created-${Date.now().toString(36)}@e2e.test`
+    await page.goto('/admin/add-subAdmin')
+    await page.getByLabel('Name').fill('Carl Created')
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Password', { exact: true }).fill('Create@Pass6')
+    await page.getByLabel('User Type').click()
+    await page.getByRole('option', { name: 'Admin', exact: true }).click()
+    await page.getByRole('button', { name: 'Submit' }).click()
+    const createCode = page.getByLabel('2FA Code')
+    await expect(createCode).toBeFocused()
+    await expect(page.locator('form [role="status"]')).toHaveClass(/emerald/)
+    await expect(page).toHaveURL(/\/admin\/add-subAdmin$/)
+    await createCode.fill(await freshCode(secret))
+    await page.getByRole('button', { name: 'Submit' }).click()
+    await expect(page).toHaveURL(/\/admin\/sub-admin$/)
+    await expect(page.getByRole('row').filter({ hasText: email })).toBeVisible()
+
+    await openFromAccountMenu(page, 'Profile')
+    await page.getByRole('button', { name: 'Disable 2FA' }).click()
+    await page.getByLabel('2FA Code').fill(await freshCode(secret))
+    await page.getByRole('button', { name: 'Disable', exact: true }).click()
+    await expect(page.getByText(/^Off:/)).toBeVisible()
+    await openFromAccountMenu(page, 'Logout')
+    await loginForm(page, account)
+    await expect(page).toHaveURL(/\/admin\/users$/)
+  })
+})
