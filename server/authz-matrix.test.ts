@@ -4,16 +4,16 @@
  * carry a payload the handler would accept, and must leave every table exactly as it was. Every
  * answer of the run is then scanned for password hashes, OTP hashes and 2FA secrets.
  */
-import { and, count, eq, isNull, sql } from 'drizzle-orm'
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm'
 import { SignJWT } from 'jose'
 import { afterAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { endpoints } from '#contract/index'
-import type { Access, Endpoint } from '#contract/define'
+import { isWrite, type Access, type Endpoint } from '#contract/define'
 import { screens } from '#contract/routes'
-import { admins, mailOutbox, otpCodes, type AdminRow } from './db/schema.ts'
+import { admins, auditLog, mailOutbox, otpCodes, type AdminRow } from './db/schema.ts'
 import { isServed, makeFixtures, samples, send, type Payload } from './endpoint-samples.ts'
-import { makeTestApp } from './testing.ts'
+import { bodyOf, makeTestApp } from './testing.ts'
 
 const t = await makeTestApp()
 afterAll(async () => {
@@ -78,6 +78,12 @@ const fixed: Partial<Record<Caller, Record<string, string>>> = {
 }
 
 /** Admin-level sub-admins holding exactly one list screen: the endpoint's, or another one. */
+/** The admin id behind each signed-in caller's headers, for the audit check. */
+const adminOf = new Map<Record<string, string>, string>()
+for (const [caller, admin] of [['View Only', viewOnly], ['superadmin', t.superadmin]] as const) {
+  const headers = fixed[caller]
+  if (headers !== undefined) adminOf.set(headers, admin.id)
+}
 const byRestriction = new Map<string, Record<string, string>>()
 async function subadminHolding(route: string): Promise<Record<string, string>> {
   const known = byRestriction.get(route)
@@ -85,6 +91,7 @@ async function subadminHolding(route: string): Promise<Record<string, string>> {
   const admin = await t.createAdmin({ accessLevel: 'Admin', restrictions: [route] })
   const headers = bearer(await t.tokenFor(admin))
   byRestriction.set(route, headers)
+  adminOf.set(headers, admin.id)
   return headers
 }
 const listScreens = screens.filter((s) => !('parent' in s) && s.path !== '/profile' && s.path !== '/resetpassword').map((s) => s.path)
@@ -183,9 +190,23 @@ describe('authorization matrix (contract x callers)', () => {
       }
       expect(await snapshot(), 'a refused call changed the database').toEqual(before)
       for (const caller of callers.filter((c) => !refused.includes(c))) {
-        const res = await send(t, e, headers.get(caller) ?? {}, payloadFor(e))
+        const callerHeaders = headers.get(caller) ?? {}
+        const [last] = await t.handle.db.select({ n: count() }).from(auditLog)
+        const res = await send(t, e, callerHeaders, payloadFor(e))
         answers.push({ endpoint: e.name, caller, body: res.body })
         check(caller, res.statusCode, 'allowed')
+        // Item 5: a successful write by a signed-in admin leaves one row naming who, what, which record and when.
+        const actor = adminOf.get(callerHeaders)
+        if (e.method === 'POST' && res.statusCode === 200 && bodyOf(res)['status'] === 'success' && actor !== undefined && e.access.kind !== 'public') {
+          const rows = await t.handle.db.select().from(auditLog).orderBy(desc(auditLog.at)).limit(5)
+          const [after] = await t.handle.db.select({ n: count() }).from(auditLog)
+          const row = rows.find((r) => r.action === e.path && r.adminId === actor)
+          if (isWrite(e) || e.access.kind === 'session') {
+            if ((after?.n ?? 0) - (last?.n ?? 0) !== 1 || row === undefined || row.recordId === null || !(row.at instanceof Date)) {
+              unexpected.push(`${caller}: no complete audit row for a successful write`)
+            }
+          } else if ((after?.n ?? 0) !== (last?.n ?? 0)) unexpected.push(`${caller}: a read wrote an audit row`)
+        }
       }
       expect(unexpected).toEqual([])
     })
