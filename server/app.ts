@@ -3,7 +3,7 @@
  * static files), then the API routes from the contract, then the PWA. `server/main.ts` only
  * listens; tests call `buildApp` and `app.inject`.
  */
-import { existsSync } from 'node:fs'
+import { createReadStream, existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import cors from '@fastify/cors'
@@ -168,6 +168,7 @@ function registerPwa(app: FastifyInstance, distDir: string): void {
     void app.register(fastifyStatic, {
       root: distDir,
       prefix: '/admin/',
+      decorateReply: false,
       index: 'index.html',
       wildcard: true,
       // The build writes .br and .gz beside each text asset (vite.config.ts, precompress).
@@ -187,7 +188,8 @@ function registerPwa(app: FastifyInstance, distDir: string): void {
       }
       // A file-like path (an asset) that is missing is a real 404, not a client route.
       if (/\.[a-z0-9]+$/i.test(path)) return reply.code(404).type('text/plain; charset=utf-8').send('Not found')
-      void reply.header('Cache-Control', 'no-cache').sendFile('index.html', distDir)
+      // Streamed by hand rather than with sendFile: it works even when dist/ was built after start.
+      void reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(createReadStream(indexFile))
       return
     }
     return reply.code(404).type('text/plain; charset=utf-8').send('Not found')
