@@ -107,6 +107,14 @@ describe('2FA at login', () => {
     expect(bodyOf(await login(staff.email, totpCode(secret, step)))['message']).toBe(WRONG_2FA)
   })
 
+  it('lets only one of three logins racing with the same code through', async () => {
+    const secret = newTotpSecret()
+    const staff = await t.createAdmin({ totpSecret: secret, totpEnabled: true })
+    const code = totpCode(secret, await freshStep())
+    const answers = await Promise.all([login(staff.email, code), login(staff.email, code), login(staff.email, code)])
+    expect(answers.map((a) => bodyOf(a)['status']).sort()).toEqual(['failed', 'failed', 'success'])
+  })
+
   it('ends the attempt after 5 wrong codes: the account locks, even for the right code', async () => {
     const secret = newTotpSecret()
     const staff = await t.createAdmin({ totpSecret: secret, totpEnabled: true })

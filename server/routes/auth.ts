@@ -7,7 +7,7 @@
  * A refused login is HTTP 400, not 401: 401 means "your session token is no good", which a client
  * may answer by logging out, and there is no session yet.
  */
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm'
 import * as auth from '#contract/auth'
 import { failure, handlers, twoFactorNeeded, type Ctx } from '../api.ts'
 import { signToken } from '../auth.ts'
@@ -58,6 +58,15 @@ export const authRoutes = handlers(
         // The failure count is not reset here: knowing the password must not buy unlimited code guesses.
         if (twoFACode === '') return twoFactorNeeded()
         totpStep = verifyTotp(admin.totpSecret, twoFACode, admin.totpLastStep)
+        // The step is claimed with a conditional UPDATE: of logins racing with one code, one wins.
+        if (totpStep !== null) {
+          const claimed = await ctx.db
+            .update(admins)
+            .set({ totpLastStep: totpStep })
+            .where(and(eq(admins.id, admin.id), or(isNull(admins.totpLastStep), lt(admins.totpLastStep, totpStep))))
+            .returning({ id: admins.id })
+          if (claimed.length === 0) totpStep = null
+        }
         if (totpStep === null) {
           await recordFailure(ctx, admin)
           return failure(WRONG_2FA, { twoFACode: WRONG_2FA })
@@ -65,7 +74,7 @@ export const authRoutes = handlers(
       }
       await ctx.db
         .update(admins)
-        .set({ failedLogins: 0, lockedUntil: null, ...(totpStep === null ? {} : { totpLastStep: totpStep }) })
+        .set({ failedLogins: 0, lockedUntil: null })
         .where(eq(admins.id, admin.id))
       ctx.audit(admin.id, admin.id)
       return { status: 'success', message: 'Login successfully', token: await signToken(ctx.config, admin) }
