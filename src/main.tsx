@@ -16,6 +16,8 @@ async function start(): Promise<void> {
   if (readAuthorization()) {
     // Everything the first signed-in screen needs is fetched at once, not one chunk after another.
     const path = window.location.pathname.slice(BASE.length) || '/'
+    // zod's settings first: the chunks below build contract schemas as they load.
+    await import('./lib/zod-setup.ts')
     void import('./app/private-area.tsx')
     void preloadScreen(path)
     await loadSessionDecoder()

@@ -9,9 +9,12 @@ export function registerServiceWorker(url: string, scope: string): void {
   const wb = new Workbox(url, { scope })
   wb.addEventListener('waiting', () => {
     toast.action('A new version of the back office is ready.', 'Reload to update', () => {
-      // Reload once the new worker has taken over, so the page and the worker match.
-      wb.addEventListener('controlling', () => window.location.reload())
+      // Reload once the new worker has taken over, so the page and the worker match. If it took
+      // over already (another tab pressed the button first) no event comes: reload anyway.
+      const reload = () => window.location.reload()
+      wb.addEventListener('controlling', reload)
       wb.messageSkipWaiting()
+      window.setTimeout(reload, 3000)
     })
   })
   wb.register().catch((error: unknown) => {
