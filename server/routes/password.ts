@@ -12,7 +12,7 @@
  */
 import { eq, sql } from 'drizzle-orm'
 import * as password from '#contract/password'
-import { ApiFailure, failure, handlers, type Ctx, type RateLimit } from '../api.ts'
+import { failure, handlers, type ApiFailure, type Ctx, type RateLimit } from '../api.ts'
 import { admins, type AdminRow } from '../db/schema.ts'
 import { consumeOtp, issueOtp, otpMail, otpSendAllowed, tryOtp, type OtpPurpose } from '../otp.ts'
 import { secondFactor } from './twofa.ts'
