@@ -90,3 +90,32 @@ test('offers a web app manifest Chromium can install', async ({ page }) => {
   // Test contexts are incognito, where Chromium never installs; anything else would be ours.
   expect(installabilityErrors.map((e) => e.errorId).filter((id) => id !== 'in-incognito')).toEqual([])
 })
+
+/** A valid 2x2 PNG (the server checks uploads by content). */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
+  'base64',
+)
+
+test('keeps uploaded images in the cache, so they still show offline', async ({ adminPage: page, context }) => {
+  const token = await page.evaluate(() => localStorage.getItem('admin_token'))
+  const name = `Cached image ${Date.now()}`
+  const created = await page.request.post('/api/admin/addcategory', {
+    headers: { authorization: token ?? '' },
+    multipart: { categoryName: name, image: { name: 'dot.png', mimeType: 'image/png', buffer: PNG } },
+  })
+  expect(created.ok(), await created.text()).toBe(true)
+  await serviceWorkerReady(page)
+  await page.goto(`/admin/category?search=${encodeURIComponent(name)}`)
+  const image = page.getByRole('row', { name: new RegExp(name) }).getByRole('img')
+  await expect(image).toBeVisible()
+  const src = await image.getAttribute('src')
+  expect(src).toMatch(/\/uploads\//)
+  await expect.poll(async () => (await cachedUrls(page)).some((u) => src !== null && u.endsWith(src))).toBe(true)
+
+  await context.setOffline(true)
+  await page.reload()
+  await expect(image).toBeVisible()
+  await expect.poll(() => image.evaluate((img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0)).toBe(true)
+  await context.setOffline(false)
+})
