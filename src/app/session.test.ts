@@ -1,0 +1,80 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { getSession, loadSessionDecoder, login, logout, onSessionEnd } from './session.ts'
+import { TOKEN_KEY } from '#src/lib/token.ts'
+
+const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
+const jwt = (claims: Record<string, unknown>) => `${base64url({ alg: 'HS256', typ: 'JWT' })}.${base64url(claims)}.signature`
+const inAnHour = () => Math.floor(Date.now() / 1000) + 3600
+
+const subadmin = {
+  _id: 'a1',
+  email: 'staff@example.com',
+  role: 'subadmin',
+  accessLevel: 'View Only',
+  restrictions: ['/users', '/category'],
+  exp: inAnHour(),
+}
+
+let data: Map<string, string>
+beforeEach(async () => {
+  data = new Map()
+  vi.stubGlobal('window', {
+    localStorage: {
+      getItem: (k: string) => data.get(k) ?? null,
+      setItem: (k: string, v: string) => void data.set(k, v),
+      removeItem: (k: string) => void data.delete(k),
+    },
+    addEventListener: () => {},
+  })
+  vi.stubGlobal('atob', (s: string) => Buffer.from(s, 'base64').toString('binary'))
+  await loadSessionDecoder()
+})
+afterEach(() => {
+  logout()
+  vi.unstubAllGlobals()
+})
+
+describe('session', () => {
+  it('decodes the stored token into the spec auth state (section 4)', async () => {
+    const session = await login(jwt(subadmin))
+    expect(data.get(TOKEN_KEY)).toBe(`Bearer ${jwt(subadmin)}`)
+    expect(session).toMatchObject({ isAuth: true, userId: 'a1', email: 'staff@example.com', role: 'subadmin', accessLevel: 'View Only', canWrite: false })
+  })
+
+  it('opens only the routes in the restrictions, plus Profile and Reset Password (section 2)', async () => {
+    const session = await login(jwt(subadmin))
+    expect(session.mayOpen('/users')).toBe(true)
+    expect(session.mayOpen('/category')).toBe(true)
+    expect(session.mayOpen('/cms')).toBe(false)
+    expect(session.mayOpen('/profile')).toBe(true)
+  })
+
+  it('opens every route with empty restrictions, and for the superadmin; Admin level may write', async () => {
+    expect((await login(jwt({ ...subadmin, restrictions: [] }))).mayOpen('/cms')).toBe(true)
+    const root = await login(jwt({ ...subadmin, role: 'superadmin', accessLevel: 'Admin', restrictions: ['/users'] }))
+    expect(root.mayOpen('/sub-admin')).toBe(true)
+    expect(root.canWrite).toBe(true)
+  })
+
+  it('drops an expired or malformed token and counts as signed out', async () => {
+    expect((await login(jwt({ ...subadmin, exp: Math.floor(Date.now() / 1000) - 5 }))).isAuth).toBe(false)
+    expect(data.has(TOKEN_KEY)).toBe(false)
+    expect((await login(jwt({ ...subadmin, role: 'owner' }))).isAuth).toBe(false)
+    expect((await login('not-a-jwt')).isAuth).toBe(false)
+  })
+
+  it('keys the scope by admin and permissions, and reports the end of a session', async () => {
+    const first = await login(jwt(subadmin))
+    expect(getSession().scope).toBe(first.scope)
+    const widened = await login(jwt({ ...subadmin, restrictions: ['/users', '/category', '/cms'] }))
+    expect(widened.scope).not.toBe(first.scope)
+
+    const ended = vi.fn()
+    const stop = onSessionEnd(ended)
+    logout()
+    expect(ended).toHaveBeenCalledTimes(1)
+    expect(ended.mock.calls[0]?.[0]).toMatchObject({ userId: 'a1' })
+    expect(getSession().isAuth).toBe(false)
+    stop()
+  })
+})

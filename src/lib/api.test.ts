@@ -1,0 +1,135 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { login } from '#contract/auth'
+import { addcategory, listCategory, deleteCategory } from '#contract/catalog'
+import { getuser } from '#contract/leads'
+import { ApiError, SecondFactorRequired, call, assetUrl } from './api.ts'
+import { WRITES_OFFLINE_MESSAGE } from './online.ts'
+import { TOKEN_KEY } from './token.ts'
+
+/** A Map-backed stand-in for window.localStorage (tests run in Node). */
+function memoryStorage() {
+  const data = new Map<string, string>()
+  return {
+    getItem: (k: string) => data.get(k) ?? null,
+    setItem: (k: string, v: string) => void data.set(k, v),
+    removeItem: (k: string) => void data.delete(k),
+  }
+}
+
+let storage: ReturnType<typeof memoryStorage>
+const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>()
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+const lastRequest = () => {
+  const [url, init] = fetchMock.mock.calls.at(-1) ?? []
+  if (url === undefined || init === undefined) throw new Error('fetch was not called')
+  return { url, init, headers: new Headers(init.headers) }
+}
+
+beforeEach(() => {
+  storage = memoryStorage()
+  vi.stubGlobal('window', { localStorage: storage, addEventListener: () => {} })
+  vi.stubGlobal('navigator', { onLine: true })
+  vi.stubGlobal('fetch', fetchMock)
+  fetchMock.mockReset()
+})
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
+
+describe('call', () => {
+  it('sends a GET input as a query string with the contract defaults and the stored token', async () => {
+    storage.setItem(TOKEN_KEY, 'Bearer abc.def.ghi')
+    fetchMock.mockResolvedValue(json({ status: 'success', message: 'ok', data: [], count: 0 }))
+    const answer = await call(getuser, { search: 'ann' })
+    expect(answer.count).toBe(0)
+    const { url, init, headers } = lastRequest()
+    expect(url).toBe('/api/admin/getuser?page=1&limit=50&search=ann')
+    expect(init.method).toBe('GET')
+    expect(headers.get('Authorization')).toBe('Bearer abc.def.ghi')
+  })
+
+  it('sends a POST input as JSON', async () => {
+    fetchMock.mockResolvedValue(json({ status: 'success', message: 'Category deleted' }))
+    await call(deleteCategory, { id: 'c1' })
+    const { url, init, headers } = lastRequest()
+    expect(url).toBe('/api/admin/deleteCategory')
+    expect(headers.get('Content-Type')).toBe('application/json')
+    expect(init.body).toBe(JSON.stringify({ id: 'c1' }))
+  })
+
+  it('sends multipart with the files when the endpoint has file fields', async () => {
+    fetchMock.mockResolvedValue(json({ status: 'success', message: 'Category added' }))
+    const file = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'logo.png', { type: 'image/png' })
+    await call(addcategory, { categoryName: 'Arcade' }, { image: [file] })
+    const { init, headers } = lastRequest()
+    expect(headers.get('Content-Type')).toBeNull() // the browser adds the multipart boundary
+    expect(init.body).toBeInstanceOf(FormData)
+    const form = init.body instanceof FormData ? init.body : new FormData()
+    expect(form.get('categoryName')).toBe('Arcade')
+    expect(form.get('image')).toBeInstanceOf(File)
+  })
+
+  it('refuses input the contract refuses, with its message, without calling the server', async () => {
+    await expect(call(addcategory, { categoryName: ' ' })).rejects.toMatchObject({
+      message: 'categoryName is required',
+      errors: { categoryName: 'categoryName is required' },
+    })
+    expect(fetchMock).not.toHaveBeenCalled()
+  })
+
+  it('throws the server message and field errors of a failed answer (spec section 8)', async () => {
+    fetchMock.mockResolvedValue(json({ status: 'failed', message: 'Category already exists', errors: { categoryName: 'Category already exists' } }, 400))
+    const error = await call(deleteCategory, { id: 'c1' }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ApiError)
+    expect(error).toMatchObject({ status: 400, message: 'Category already exists', errors: { categoryName: 'Category already exists' } })
+  })
+
+  it("treats a 200 answer with status 'failed' as a failure", async () => {
+    fetchMock.mockResolvedValue(json({ status: 'failed', message: 'No luck' }))
+    await expect(call(listCategory, {})).rejects.toMatchObject({ message: 'No luck' })
+  })
+
+  it('throws SecondFactorRequired with the server message on TWO_FA', async () => {
+    fetchMock.mockResolvedValue(json({ status: 'TWO_FA', message: 'Enter your code' }))
+    const error = await call(login, { email: 'a@b.co', password: 'Abc@123' }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(SecondFactorRequired)
+    expect(error).toMatchObject({ message: 'Enter your code' })
+  })
+
+  it('ends the session on a 401 from a signed-in call, but not from login', async () => {
+    storage.setItem(TOKEN_KEY, 'Bearer abc.def.ghi')
+    fetchMock.mockResolvedValue(json({ status: 'failed', message: 'Invalid email or password' }, 401))
+    await expect(call(login, { email: 'a@b.co', password: 'Abc@123' })).rejects.toBeInstanceOf(ApiError)
+    expect(storage.getItem(TOKEN_KEY)).toBe('Bearer abc.def.ghi')
+    fetchMock.mockResolvedValue(json({ status: 'failed', message: 'Unauthorized, please log in again' }, 401))
+    await expect(call(listCategory, {})).rejects.toMatchObject({ status: 401, message: 'Unauthorized, please log in again' })
+    expect(storage.getItem(TOKEN_KEY)).toBeNull()
+  })
+
+  it('refuses a write while offline without sending or queueing it', async () => {
+    vi.stubGlobal('navigator', { onLine: false })
+    await expect(call(deleteCategory, { id: 'c1' })).rejects.toMatchObject({ status: 0, message: WRITES_OFFLINE_MESSAGE })
+    expect(fetchMock).not.toHaveBeenCalled()
+  })
+
+  it('reports an unreachable server as status 0', async () => {
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'))
+    await expect(call(listCategory, {})).rejects.toMatchObject({ status: 0 })
+  })
+
+  it('refuses an answer that does not match the contract', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    fetchMock.mockResolvedValue(json({ status: 'success', message: 'ok', result: 'not a list', count: 1 }))
+    await expect(call(listCategory, {})).rejects.toMatchObject({ message: 'The server sent an answer this app does not understand.' })
+  })
+})
+
+describe('assetUrl', () => {
+  it('keeps absolute URLs and roots upload paths at the API origin', () => {
+    expect(assetUrl('https://cdn.example.com/a.png')).toBe('https://cdn.example.com/a.png')
+    expect(assetUrl('/uploads/a.png')).toBe('/uploads/a.png')
+    expect(assetUrl('uploads/a.png')).toBe('/uploads/a.png')
+    expect(assetUrl('')).toBe('')
+  })
+})
