@@ -10,7 +10,7 @@ import { Dialog as DialogPrimitive } from 'radix-ui'
 import { useOnline, WRITES_OFFLINE_MESSAGE } from '#src/lib/online.ts'
 import { cachedAnswers } from '#src/lib/swr-cache.ts'
 import { paletteSources } from './palette-sources.ts'
-import { routes } from './routes.tsx'
+import { mayWrite, routes } from './routes.tsx'
 import { logout, useSession } from './session.ts'
 
 /** Records per source kept from the cache; matches shown per group while typing. */
@@ -63,7 +63,7 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
     }
     // Write actions only for Admin access (spec section 6), and unusable offline.
     for (const r of routes) {
-      if (r.kind === 'action' && session.canWrite && session.mayOpen(r.path)) {
+      if (r.kind === 'action' && mayWrite(r, session) && session.mayOpen(r.path)) {
         list.push(entry('Actions', r.path, r.title, online ? '' : 'Needs a connection', go(r.path), !online))
       }
     }

@@ -11,7 +11,7 @@ import { readAuthorization } from '#src/lib/token.ts'
 import { toast } from '#src/lib/toast.ts'
 import { Layout } from './layout.tsx'
 import { Loading } from './loading.tsx'
-import { firstAllowed, routeFor } from './routes.tsx'
+import { firstAllowed, mayWrite, routeFor } from './routes.tsx'
 import { logout, useSession, type Session } from './session.ts'
 
 const swrOptions: SWRConfiguration = {
@@ -83,7 +83,7 @@ export function PrivateArea() {
   if (!row || !session.mayOpen(row.path)) {
     // A refused route goes to the first allowed one (spec section 6).
     body = home && home.path !== row?.path ? <Redirect to={home.path} replace /> : <NoScreens />
-  } else if (row.kind !== 'page' && !session.canWrite) {
+  } else if (row.kind !== 'page' && !mayWrite(row, session)) {
     // Add and edit pages are writes: View Only staff go back to the list.
     const back = row.parent && session.mayOpen(row.parent) ? row.parent : home?.path
     body = back ? <Redirect to={back} replace /> : <NoScreens />

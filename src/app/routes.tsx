@@ -6,6 +6,8 @@
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react'
 import { screens, type Screen, type ScreenPath } from '#contract/routes'
+import { managesStaff } from '#src/features/staff/access.ts'
+import type { Session } from './session.ts'
 
 /**
  * - `page`: a screen of its own (menu, palette).
@@ -22,7 +24,12 @@ export interface RouteRow {
   parent: string | undefined
   kind: RouteKind
   component: LazyExoticComponent<ComponentType>
+  /** Who may use an action or record page when Admin access is not enough (staff: role too). */
+  writeRule?: (session: Session) => boolean
 }
+
+/** Whether this session may use an Add or Edit page: Admin access, and the row's own rule. */
+export const mayWrite = (row: RouteRow, session: Session): boolean => session.canWrite && (row.writeRule?.(session) ?? true)
 
 // Each lazy screen's loader, so the start-up can fetch the first screen's chunk in parallel with
 // the session instead of after the first render (see preloadScreen).
@@ -35,15 +42,15 @@ function named<K extends string>(load: () => Promise<Record<K, ComponentType>>, 
   return component
 }
 
-const built: ReadonlyArray<{ path: ScreenPath; kind: RouteKind; component: LazyExoticComponent<ComponentType> }> = [
+const built: ReadonlyArray<Pick<RouteRow, 'path' | 'kind' | 'component' | 'writeRule'>> = [
   { path: '/users', kind: 'page', component: named(() => import('#src/features/leads/leads-page.tsx'), 'LeadsPage') },
   { path: '/contactus', kind: 'page', component: named(() => import('#src/features/leads/contact-page.tsx'), 'ContactPage') },
   { path: '/category', kind: 'page', component: named(() => import('#src/features/catalog/category-list.tsx'), 'CategoryListPage') },
   { path: '/add-category', kind: 'action', component: named(() => import('#src/features/catalog/category-form.tsx'), 'AddCategoryPage') },
   { path: '/edit-category', kind: 'record', component: named(() => import('#src/features/catalog/category-form.tsx'), 'EditCategoryPage') },
   { path: '/sub-admin', kind: 'page', component: named(() => import('#src/features/staff/staff-list.tsx'), 'StaffListPage') },
-  { path: '/add-subAdmin', kind: 'action', component: named(() => import('#src/features/staff/staff-form.tsx'), 'CreateStaffPage') },
-  { path: '/edit-subAdmin', kind: 'record', component: named(() => import('#src/features/staff/staff-form.tsx'), 'EditStaffPage') },
+  { path: '/add-subAdmin', kind: 'action', component: named(() => import('#src/features/staff/staff-form.tsx'), 'CreateStaffPage'), writeRule: managesStaff },
+  { path: '/edit-subAdmin', kind: 'record', component: named(() => import('#src/features/staff/staff-form.tsx'), 'EditStaffPage'), writeRule: managesStaff },
   { path: '/profile', kind: 'page', component: named(() => import('#src/features/account/profile-page.tsx'), 'ProfilePage') },
   { path: '/resetpassword', kind: 'page', component: named(() => import('#src/features/account/reset-password-page.tsx'), 'ResetPasswordPage') },
 ]

@@ -283,7 +283,16 @@ test.describe('a sub-admin', () => {
     await expect(page.getByRole('link', { name: 'Add', exact: true })).toHaveCount(0)
     await expect(page.getByRole('switch')).toHaveCount(0)
     await expect(page.getByRole('button', { name: /^Edit / })).toHaveCount(0)
-    await page.goto('/admin/add-subAdmin')
-    await expect(page.getByRole('button', { name: 'Submit' })).toHaveCount(0)
+    // Create User and Edit User send such a session back to the list, as View Only is sent.
+    for (const path of ['/admin/add-subAdmin', '/admin/edit-subAdmin?id=x']) {
+      await page.goto(path)
+      await expect(page).toHaveURL(/\/admin\/sub-admin$/)
+    }
+    // The palette offers this Admin the other write actions, but not Create User.
+    await page.keyboard.press('Control+k')
+    const palette = page.getByRole('dialog', { name: 'Command palette' })
+    await expect(palette.getByRole('option', { name: /Add Category/ })).toBeVisible()
+    await expect(palette.getByRole('option', { name: /Users and Access/ })).toBeVisible()
+    await expect(palette.getByRole('option', { name: /Create User/ })).toHaveCount(0)
   })
 })
