@@ -161,7 +161,14 @@ test.describe('Create User', () => {
     await chooseUserType(page, 'View Only')
     await expect(page.getByRole('button', { name: 'Remove Category List' })).toBeVisible()
     await chooseUserType(page, 'Admin')
+    // The screen applies the rule itself (the server applies it again): see what it sends.
+    const sent = page.waitForRequest((r) => r.url().endsWith('/api/admin/createSubAdminUsers'))
     await page.getByRole('button', { name: 'Submit' }).click()
+    expect(z.object({ restrictions: z.array(z.string()) }).parse((await sent).postDataJSON()).restrictions).toEqual([
+      '/category',
+      '/add-category',
+      '/edit-category',
+    ])
 
     await expect(page).toHaveURL(/\/admin\/sub-admin$/)
     await page.goto(`/admin/sub-admin?search=${encodeURIComponent(email)}`)
@@ -206,7 +213,10 @@ test.describe('Edit User', () => {
     // And back to View Only: the child pages go.
     await staffRow(page, user.email).getByRole('button', { name: 'Edit Edna Edited' }).click()
     await chooseUserType(page, 'View Only')
+    const sent = page.waitForRequest((r) => r.url().endsWith('/api/admin/UpdateSubAdminUsers'))
     await page.getByRole('button', { name: 'Submit' }).click()
+    const payload = z.object({ restrictions: z.array(z.string()) }).parse((await sent).postDataJSON())
+    expect([...payload.restrictions].sort()).toEqual(['/brand', '/profile', '/resetpassword'])
     await expect(page).toHaveURL(/\/admin\/sub-admin$/)
     const viewer = await staffRecord(page.request, user.email)
     expect([...viewer.restrictions].sort()).toEqual(['/brand', '/profile', '/resetpassword'])
