@@ -4,6 +4,10 @@
  * - One snapshot per scope (the admin and their permissions), read BEFORE the first render, so a
  *   reload offline shows the same lists again, and again on the next reload: the snapshot is only
  *   rewritten from data that was actually shown, never emptied by a failed revalidation.
+ * - Saved as soon as new data is shown (later changes within SAVE_GAP_MS are grouped into one
+ *   more save), and each save asks IndexedDB to commit at once: a write left for a timer or for
+ *   `pagehide` is lost when the user reloads in between, since the browser drops a transaction
+ *   that has not committed when the page goes away.
  * - Wiped at logout and at a forced logout, pending writes included.
  * - Each entry remembers when it was fetched, for the "showing data from <time>" banner.
  * Entries read back from storage are only trusted after the endpoint's output schema accepts them
@@ -11,13 +15,14 @@
  */
 import type { Cache, State } from 'swr'
 import { z } from 'zod'
-import { clear, createStore, get, set } from 'idb-keyval'
+import { clear, createStore, get, promisifyRequest } from 'idb-keyval'
 
 const store = createStore('back-office-cache', 'swr')
 const SNAPSHOT_VERSION = 1
 /** Bound on stored entries (each is one page of one list): old pages give way to new ones. */
 const MAX_ENTRIES = 150
-const SAVE_DELAY_MS = 250
+/** Least time between two saves: a burst of answers is saved at once, then once more after it. */
+const SAVE_GAP_MS = 250
 
 const Snapshot = z.object({
   v: z.literal(SNAPSHOT_VERSION),
@@ -61,6 +66,10 @@ class PersistedCache implements Cache {
 
 let cache: PersistedCache | null = null
 let saveTimer: ReturnType<typeof setTimeout> | undefined
+/** Changes not yet handed to IndexedDB. */
+let dirty = false
+let saving = false
+let lastSaveAt = 0
 let pendingWipe: Promise<void> = Promise.resolve()
 const listeners = new Set<() => void>()
 const activeKeys = new Map<string, number>()
@@ -72,8 +81,32 @@ function notify(): void {
 }
 
 function scheduleSave(): void {
-  clearTimeout(saveTimer)
-  saveTimer = setTimeout(() => void save(), SAVE_DELAY_MS)
+  dirty = true
+  planSave()
+}
+
+/** Saves on the next turn (grouping the changes of one answer), or once the gap has passed. */
+function planSave(): void {
+  if (!dirty || saving || saveTimer !== undefined) return
+  saveTimer = setTimeout(
+    () => {
+      saveTimer = undefined
+      void saveNow()
+    },
+    Math.max(0, lastSaveAt + SAVE_GAP_MS - Date.now()),
+  )
+}
+
+async function saveNow(): Promise<void> {
+  dirty = false
+  saving = true
+  lastSaveAt = Date.now()
+  try {
+    await save()
+  } finally {
+    saving = false
+    planSave()
+  }
 }
 
 async function save(): Promise<void> {
@@ -85,20 +118,26 @@ async function save(): Promise<void> {
     .sort((a, b) => b.at - a.at)
     .slice(0, MAX_ENTRIES)
   try {
-    await set(storageKey(target.scope), { v: SNAPSHOT_VERSION, entries }, store)
+    await store('readwrite', (s) => {
+      s.put({ v: SNAPSHOT_VERSION, entries }, storageKey(target.scope))
+      // Commit now rather than after the put's answer comes back to this page: a reload in
+      // between would otherwise abort the transaction and lose the snapshot.
+      s.transaction.commit()
+      return promisifyRequest(s.transaction)
+    })
   } catch (error) {
     // Storage full or blocked: the app still works online, only offline reads are lost.
     console.warn('Could not save the offline copy of the data', error)
   }
 }
 
-// The last changes before a reload or tab close are saved at once rather than after the delay.
+// Changes still waiting for the gap are saved at once when the page goes away.
 if (typeof window !== 'undefined') {
   window.addEventListener('pagehide', () => {
-    if (saveTimer !== undefined) {
-      clearTimeout(saveTimer)
-      void save()
-    }
+    if (!dirty) return
+    clearTimeout(saveTimer)
+    saveTimer = undefined
+    void saveNow()
   })
 }
 
@@ -139,6 +178,7 @@ export const isHydrated = (scope: string): boolean => cache?.scope === scope
 export function wipe(): Promise<void> {
   clearTimeout(saveTimer)
   saveTimer = undefined
+  dirty = false
   cache = null
   activeKeys.clear()
   notify()

@@ -56,6 +56,19 @@ test('after visiting Leads, the shell and the list still appear offline, through
   await context.setOffline(false)
 })
 
+test('a list reloaded offline the moment it appeared still shows: its copy is saved at once, not after a delay', async ({ adminPage: page, context }) => {
+  await serviceWorkerReady(page)
+  await page.goto('/admin/users?page=2')
+  const row = page.getByRole('cell', { name: leadEmail(51), exact: true })
+  await expect(row).toBeVisible()
+  // No wait for the snapshot here: a user may reload right away.
+  await context.setOffline(true)
+  await page.reload()
+  await expect(row).toBeVisible()
+  await expect(page.getByRole('status').filter({ hasText: /You are offline — showing data from / })).toBeVisible()
+  await context.setOffline(false)
+})
+
 test('disables write actions offline and says why', async ({ adminPage: page, context }) => {
   await page.goto('/admin/category')
   await expect(page.getByRole('heading', { name: 'Category List' })).toBeVisible()
