@@ -26,6 +26,7 @@ import { passwordRoutes } from './routes/password.ts'
 import { publicRoutes } from './routes/public.ts'
 import { staffRoutes } from './routes/staff.ts'
 import { twofaRoutes } from './routes/twofa.ts'
+import { sealPlainTotpSecrets } from './twofactor.ts'
 import { MULTIPART_LIMITS } from './uploads.ts'
 
 /**
@@ -80,6 +81,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const created = await ensureSuperadmin(handle.db, config, passwords)
   if (created !== null) options.onSuperadminCreated?.(created)
+  // 2FA secrets stored before they were sealed at rest (server/twofactor.ts explains why here).
+  const sealed = await sealPlainTotpSecrets(handle.db, config)
+  if (sealed > 0) app.log.info({ sealed }, 'sealed plain 2FA secrets')
 
   await app.register(helmet, {
     contentSecurityPolicy: {

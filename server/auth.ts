@@ -17,11 +17,18 @@ import { admins, type AdminRow } from './db/schema.ts'
 /** argon2id hashing with the configured cost (library defaults unless a test lowers it). */
 export class Passwords {
   readonly #options: argon2.HashOptions
-  /** A hash of a random password, verified when the email is unknown so both cases cost the same. */
-  #dummy: Promise<string> | null = null
+  /**
+   * A hash of a random password, verified when the email is unknown so both cases cost the same.
+   * Made at construction, not on first use: otherwise the first unknown email after a start would
+   * cost a hash and a verification, twice a known one.
+   */
+  readonly #dummy: Promise<string>
 
   constructor(cost: HashCost | null) {
     this.#options = { type: argon2.argon2id, ...(cost ?? {}) }
+    this.#dummy = this.hash(randomBytes(16).toString('hex'))
+    // Awaited in verifyDummy; this only keeps a failure before then from being an unhandled rejection.
+    this.#dummy.catch(() => {})
   }
 
   hash(password: string): Promise<string> {
@@ -39,7 +46,6 @@ export class Passwords {
 
   /** Spends the time of one verification and fails: for unknown emails and locked accounts. */
   async verifyDummy(password: string): Promise<false> {
-    this.#dummy ??= this.hash(randomBytes(16).toString('hex'))
     await this.verify(await this.#dummy, password)
     return false
   }

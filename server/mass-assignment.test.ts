@@ -138,6 +138,7 @@ describe('mass assignment', () => {
       payload: { ...extras, code: totpCode(secret, totpStep()), password: TEST_PASSWORD },
     })
     expect(bodyOf(res)['status']).toBe('success')
-    expect(await rowOf(staff.id)).toMatchObject({ totpSecret: secret, totpEnabled: true, role: 'subadmin' })
+    expect(await rowOf(staff.id)).toMatchObject({ totpEnabled: true, role: 'subadmin' })
+    expect((await t.totpSecretOf(staff.id)).opened).toBe(secret)
   })
 })

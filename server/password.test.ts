@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import { io, type Socket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SocketEvents } from '#contract/socket'
-import { admins, auditLog, mailOutbox, otpCodes, type AdminRow } from './db/schema.ts'
+import { admins, auditLog, loginFailures, mailOutbox, otpCodes, type AdminRow } from './db/schema.ts'
 import { OTP_MAX_SENDS } from './otp.ts'
 import {
   FORGOT_OTP_SENT,
@@ -14,7 +14,7 @@ import {
   TOO_MANY_OTPS,
   WRONG_OLD_PASSWORD,
 } from './routes/password.ts'
-import { WRONG_2FA } from './routes/auth.ts'
+import { ACCOUNT_LOCKED, WRONG_2FA } from './routes/auth.ts'
 import { otpFrom, startSmtpReceiver, type SmtpReceiver } from './smtp-receiver.ts'
 import { TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from './testing.ts'
 import { newTotpSecret, totpCode, totpStep } from './totp.ts'
@@ -204,12 +204,15 @@ describe('Forgot: /ForgotSend-mail and /forgot-password', () => {
   })
 
   it('resets the password with the mailed code, ends every session and lifts a lockout', async () => {
-    const staff = await t.createAdmin({ failedLogins: 3, lockedUntil: new Date(Date.now() + 60_000) })
+    const staff = await t.createAdmin()
+    await t.handle.db.insert(loginFailures).values({ email: staff.email, failures: 0, lockedUntil: new Date(Date.now() + 60_000) })
+    expect(bodyOf(await login(staff.email, TEST_PASSWORD))['message']).toBe(ACCOUNT_LOCKED)
     const tokens = [await t.tokenFor(staff), await t.tokenFor(staff)]
     const code = await forgotCode(staff.email)
     const res = await reset(staff.email, code)
     expect(bodyOf(res)).toEqual({ status: 'success', message: PASSWORD_RESET })
     for (const token of tokens) expect(await profileStatus(token)).toBe(401)
+    expect(await t.lockoutOf(staff.email)).toBeUndefined()
     expect(bodyOf(await login(staff.email, NEW_PASSWORD))['status']).toBe('success')
     expect(bodyOf(await reset(staff.email, code))['message']).toBe(INVALID_OTP)
     const [audit] = await t.handle.db.select().from(auditLog).where(eq(auditLog.action, '/forgot-password'))
@@ -237,7 +240,7 @@ describe('Forgot: /ForgotSend-mail and /forgot-password', () => {
     expect(bodyOf(await reset(staff.email, code, { twoFACode: otherCode(good) }))).toEqual({ status: 'failed', message: WRONG_2FA, errors: { twoFACode: WRONG_2FA } })
     let [row] = await t.handle.db.select().from(admins).where(eq(admins.id, staff.id))
     expect(row?.passwordHash).toBe(staff.passwordHash)
-    expect(row?.failedLogins).toBe(1)
+    expect((await t.lockoutOf(staff.email))?.failures).toBe(1)
     expect(bodyOf(await reset(staff.email, code, { twoFACode: good }))['status']).toBe('success')
     ;[row] = await t.handle.db.select().from(admins).where(eq(admins.id, staff.id))
     expect(row?.passwordHash).not.toBe(staff.passwordHash)

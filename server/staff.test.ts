@@ -13,7 +13,7 @@ import {
   normalizeRestrictions,
   touchCheck,
 } from './routes/staff.ts'
-import { admins, auditLog, type AdminRow } from './db/schema.ts'
+import { admins, auditLog, loginFailures, type AdminRow } from './db/schema.ts'
 import { TEST_PASSWORD, bodyOf, listOf, makeTestApp, type TestApp } from './testing.ts'
 import { newTotpSecret, totpCode, totpStep } from './totp.ts'
 
@@ -168,7 +168,8 @@ describe('POST /createSubAdminUsers', () => {
       const replay = await post('/createSubAdminUsers', { ...newUser(), twoFACode: code })
       expect(bodyOf(replay)['message']).toBe(WRONG_2FA)
     } finally {
-      await t.handle.db.update(admins).set({ totpSecret: null, totpEnabled: false, totpLastStep: null, failedLogins: 0 }).where(eq(admins.id, t.superadmin.id))
+      await t.handle.db.update(admins).set({ totpSecret: null, totpEnabled: false, totpLastStep: null }).where(eq(admins.id, t.superadmin.id))
+      await t.handle.db.delete(loginFailures).where(eq(loginFailures.email, t.superadmin.email))
     }
   })
 })

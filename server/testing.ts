@@ -8,6 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { createServer, connect, type Server, type Socket } from 'node:net'
 import { join } from 'node:path'
+import { eq } from 'drizzle-orm'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import pg from 'pg'
 import { z } from 'zod'
@@ -15,7 +16,9 @@ import { buildApp } from './app.ts'
 import { signToken, type Passwords } from './auth.ts'
 import { loadConfig, type Config } from './config.ts'
 import { openDb, type DbHandle } from './db/index.ts'
-import { admins, type AdminRow } from './db/schema.ts'
+import { admins, loginFailures, type AdminRow, type LoginFailureRow } from './db/schema.ts'
+import { lockoutKey } from './lockout.ts'
+import { openTotpSecret } from './twofactor.ts'
 
 /** Satisfies the login rule (6-18 chars, digit, upper, lower, special). */
 export const TEST_PASSWORD = 'Test@1234'
@@ -34,6 +37,10 @@ export interface TestApp {
   tokenFor(admin: AdminRow): Promise<string>
   /** `{ authorization: 'Bearer <token>' }` for an admin. */
   auth(admin: AdminRow): Promise<{ authorization: string }>
+  /** The sign-in lockout row of an email (server/lockout.ts), if any. */
+  lockoutOf(email: string): Promise<LoginFailureRow | undefined>
+  /** An admin's stored TOTP secret as stored (sealed) and opened, for assertions. */
+  totpSecretOf(adminId: string): Promise<{ stored: string | null; opened: string | null }>
   close(): Promise<void>
 }
 
@@ -98,6 +105,15 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     tokenFor: (admin) => signToken(config, admin),
     async auth(admin) {
       return { authorization: `Bearer ${await signToken(config, admin)}` }
+    },
+    async lockoutOf(email) {
+      const [row] = await handle.db.select().from(loginFailures).where(eq(loginFailures.email, lockoutKey(email)))
+      return row
+    },
+    async totpSecretOf(adminId) {
+      const [row] = await handle.db.select({ stored: admins.totpSecret }).from(admins).where(eq(admins.id, adminId))
+      const stored = row?.stored ?? null
+      return { stored, opened: stored === null ? null : (openTotpSecret(config, adminId, stored)?.secret ?? null) }
     },
     async close() {
       await app.close()

@@ -56,8 +56,8 @@ describe('2FA enrolment from Profile', () => {
     expect(String(body['otpauthUrl'])).toContain(encodeURIComponent(staff.email))
     const png = Buffer.from(String(body['qr']).replace(/^data:image\/png;base64,/, ''), 'base64')
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG')
-    const row = await rowOf(staff.id)
-    expect(row).toMatchObject({ totpSecret: secret, totpEnabled: false })
+    expect((await rowOf(staff.id)).totpEnabled).toBe(false)
+    expect(await t.totpSecretOf(staff.id)).toEqual({ stored: expect.not.stringContaining(secret), opened: secret })
     // Pending: login does not ask for a code yet, and the profile says 2FA is off.
     expect(bodyOf(await login(staff.email))['status']).toBe('success')
     const profile = await t.app.inject({ method: 'GET', url: '/api/admin/get-profile', headers: await t.auth(staff) })
@@ -74,13 +74,14 @@ describe('2FA enrolment from Profile', () => {
     expect(bodyOf(await post('/twofa-enable', { code: otherCode(code), password: TEST_PASSWORD }, staff))).toEqual({ status: 'failed', message: WRONG_2FA, errors: { code: WRONG_2FA } })
     expect((await rowOf(staff.id)).totpEnabled).toBe(false)
     expect(bodyOf(await post('/twofa-enable', { code, password: TEST_PASSWORD }, staff))['status']).toBe('success')
-    expect(await rowOf(staff.id)).toMatchObject({ totpEnabled: true, totpSecret: secret })
+    expect((await rowOf(staff.id)).totpEnabled).toBe(true)
+    expect(await t.totpSecretOf(staff.id)).toEqual({ stored: expect.not.stringContaining(secret), opened: secret })
     expect(bodyOf(await login(staff.email))).toEqual({ status: 'TWO_FA', message: 'Enter the 6-digit code from your authenticator app' })
     // The code that confirmed enrolment is spent; the next step's code signs in.
     expect(bodyOf(await login(staff.email, code))['message']).toBe(WRONG_2FA)
     expect(bodyOf(await login(staff.email, totpCode(secret, totpStep() + 1)))['status']).toBe('success')
     expect(bodyOf(await post('/twofa-setup', {}, staff))).toEqual({ status: 'failed', message: ALREADY_ENABLED })
-    expect((await rowOf(staff.id)).totpSecret).toBe(secret)
+    expect((await t.totpSecretOf(staff.id)).opened).toBe(secret)
   })
 
   it('refuses {} [] null and malformed codes with 400', async () => {
@@ -151,6 +152,6 @@ describe('disabling 2FA', () => {
     const row = await rowOf(staff.id)
     expect(row.totpEnabled).toBe(true)
     expect(row.tokenVersion).toBe(staff.tokenVersion + 1)
-    expect(row.lockedUntil?.getTime() ?? 0).toBeGreaterThan(Date.now())
+    expect((await t.lockoutOf(staff.email))?.lockedUntil?.getTime() ?? 0).toBeGreaterThan(Date.now())
   })
 })

@@ -31,14 +31,34 @@ export const admins = pgTable(
     activate: integer('activate').notNull().default(1),
     /** Part of every token; bumping it revokes all tokens issued before. */
     tokenVersion: integer('token_version').notNull().default(0),
+    /**
+     * The TOTP secret (pending until `totpEnabled`), sealed with AES-256-GCM by server/twofactor.ts.
+     * Only that module reads or writes it; a value without its prefix is a legacy plain secret.
+     */
     totpSecret: text('totp_secret'),
     totpEnabled: boolean('totp_enabled').notNull().default(false),
     /** The last TOTP time step accepted, so a code cannot be used twice. */
     totpLastStep: integer('totp_last_step'),
-    failedLogins: integer('failed_logins').notNull().default(0),
-    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+    // The login lockout is not here but in login_failures, keyed by email: it must also count
+    // emails no admin has, or locking would tell which emails exist.
   },
   (t) => [uniqueIndex('admins_email_key').on(t.email)],
+)
+
+/**
+ * Failed sign-in attempts per lower-cased email, whether or not an admin has that email (see
+ * server/lockout.ts). A row without an active lock and untouched for a day is stale: its count
+ * starts again and it is pruned.
+ */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    email: text('email').primaryKey(),
+    failures: integer('failures').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('login_failures_updated_at_idx').on(t.updatedAt)],
 )
 
 export const leads = pgTable(
@@ -140,5 +160,6 @@ export const otpCodes = pgTable(
 )
 
 export type AdminRow = typeof admins.$inferSelect
+export type LoginFailureRow = typeof loginFailures.$inferSelect
 export type LeadRow = typeof leads.$inferSelect
 export type CategoryRow = typeof categories.$inferSelect

@@ -14,6 +14,7 @@ import { eq, sql } from 'drizzle-orm'
 import * as password from '#contract/password'
 import { failure, handlers, type ApiFailure, type Ctx, type RateLimit } from '../api.ts'
 import { admins, type AdminRow } from '../db/schema.ts'
+import { clearFailures } from '../lockout.ts'
 import { consumeOtp, issueOtp, otpMail, otpSendAllowed, tryOtp, type OtpPurpose } from '../otp.ts'
 import { secondFactor } from './twofa.ts'
 
@@ -52,13 +53,10 @@ async function setPassword(ctx: Ctx, admin: AdminRow, otpId: string, newPassword
     if (!(await consumeOtp(tx, otpId))) throw invalidOtp()
     await tx
       .update(admins)
-      .set({
-        passwordHash,
-        tokenVersion: sql`${admins.tokenVersion} + 1`,
-        // A reset proves the mailbox (and the second factor when on): the account opens again.
-        ...(clearLock ? { failedLogins: 0, lockedUntil: null } : {}),
-      })
+      .set({ passwordHash, tokenVersion: sql`${admins.tokenVersion} + 1` })
       .where(eq(admins.id, admin.id))
+    // A reset proves the mailbox (and the second factor when on): the account opens again.
+    if (clearLock) await clearFailures(tx, admin.email)
   })
   ctx.afterSuccess(() => ctx.realtime?.logout(admin.id))
 }

@@ -7,14 +7,16 @@
  * password matters because 2FA on an account whose owner has no code locks the owner out: a
  * stolen session alone must not be able to do that.
  */
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import QRCode from 'qrcode'
 import * as twofa from '#contract/twofa'
 import { failure, handlers, twoFactorNeeded, type ApiFailure, type Ctx, type TwoFactorAnswer } from '../api.ts'
 import { revokeSessions } from '../auth.ts'
 import { admins, type AdminRow } from '../db/schema.ts'
+import { claimAttempt, clearFailures, failAttempt, releaseAttempt, type Attempt } from '../lockout.ts'
 import { newTotpSecret, totpUri, verifyTotp } from '../totp.ts'
-import { ACCOUNT_LOCKED, LOCK_MS, MAX_FAILURES, WRONG_2FA } from './auth.ts'
+import { acceptTotpCode, readTotpSecret, sealTotpSecret } from '../twofactor.ts'
+import { ACCOUNT_LOCKED, WRONG_2FA } from './auth.ts'
 
 export const TWOFA_ISSUER = 'Back Office'
 export const ALREADY_ENABLED = 'Two-factor authentication is already enabled'
@@ -24,21 +26,15 @@ export const WRONG_PASSWORD = 'Incorrect password'
 
 export type SecondFactor = { ok: true } | { ok: false; answer: TwoFactorAnswer | ApiFailure }
 
-const lockedNow = (admin: AdminRow): boolean => admin.lockedUntil !== null && admin.lockedUntil.getTime() > Date.now()
+const locked = (): ApiFailure => failure(ACCOUNT_LOCKED, undefined, 429)
 
 /**
- * Counts a wrong code or password towards the login lockout: the fifth locks the account for 10
- * minutes and, with `revokeOnLock`, also ends its sessions, since a session holder who cannot
+ * Counts a wrong code or password towards the admin's sign-in lockout (server/lockout.ts). When it
+ * locks and `revokeOnLock` is set, the admin's sessions end too, since a session holder who cannot
  * produce the owner's secrets is probably not the owner.
  */
-async function countFailure(ctx: Ctx, admin: AdminRow, revokeOnLock: boolean): Promise<void> {
-  const [row] = await ctx.db
-    .update(admins)
-    .set({ failedLogins: sql`${admins.failedLogins} + 1` })
-    .where(eq(admins.id, admin.id))
-    .returning({ failures: admins.failedLogins })
-  if (row === undefined || row.failures < MAX_FAILURES) return
-  await ctx.db.update(admins).set({ failedLogins: 0, lockedUntil: new Date(Date.now() + LOCK_MS) }).where(eq(admins.id, admin.id))
+async function countFailure(ctx: Ctx, admin: AdminRow, attempt: Attempt & { locked: false }, revokeOnLock: boolean): Promise<void> {
+  if (!(await failAttempt(ctx.db, attempt))) return
   if (revokeOnLock) {
     await revokeSessions(ctx.db, admin.id)
     ctx.realtime?.logout(admin.id)
@@ -47,25 +43,25 @@ async function countFailure(ctx: Ctx, admin: AdminRow, revokeOnLock: boolean): P
 
 /**
  * Checks an admin's current authenticator code when their 2FA is on; passes when it is off.
- * An empty code is the TWO_FA answer. A code is good once (its time step is stored with a
- * conditional UPDATE, so two requests racing with one code cannot both pass) and one step of
- * clock drift is tolerated (totp.ts). Wrong codes count towards the lockout (`countFailure`), and
- * a locked account gets no more checks until the lock ends.
+ * An empty code is the TWO_FA answer. A code is good once and one step of clock drift is tolerated
+ * (server/twofactor.ts, totp.ts). Wrong codes count towards the lockout (`countFailure`), and a
+ * locked account gets no more checks until the lock ends.
  */
 export async function secondFactor(ctx: Ctx, admin: AdminRow, code: string, field: string, revokeOnLock: boolean): Promise<SecondFactor> {
   if (!admin.totpEnabled || admin.totpSecret === null) return { ok: true }
-  if (lockedNow(admin)) return { ok: false, answer: failure(ACCOUNT_LOCKED, undefined, 429) }
-  if (code === '') return { ok: false, answer: twoFactorNeeded() }
-  const step = verifyTotp(admin.totpSecret, code, admin.totpLastStep)
-  if (step !== null) {
-    const taken = await ctx.db
-      .update(admins)
-      .set({ totpLastStep: step })
-      .where(and(eq(admins.id, admin.id), or(isNull(admins.totpLastStep), lt(admins.totpLastStep, step))))
-      .returning({ id: admins.id })
-    if (taken.length > 0) return { ok: true }
+  const attempt = await claimAttempt(ctx.db, admin.email)
+  if (attempt.locked) return { ok: false, answer: locked() }
+  if (code === '') {
+    await releaseAttempt(ctx.db, attempt)
+    return { ok: false, answer: twoFactorNeeded() }
   }
-  await countFailure(ctx, admin, revokeOnLock)
+  if (await acceptTotpCode(ctx.db, ctx.config, ctx.log, admin, code)) {
+    // A right code gives its slot back but does not clear earlier failures: those may be another
+    // caller's wrong passwords at the login form.
+    await releaseAttempt(ctx.db, attempt)
+    return { ok: true }
+  }
+  await countFailure(ctx, admin, attempt, revokeOnLock)
   return { ok: false, answer: failure(WRONG_2FA, { [field]: WRONG_2FA }) }
 }
 
@@ -75,7 +71,10 @@ export const twofaRoutes = handlers(twofa, {
     if (me.totpEnabled) return failure(ALREADY_ENABLED, undefined, 409)
     const secret = newTotpSecret()
     // A new setup replaces an unconfirmed one; the enabled state is untouched until a code confirms it.
-    await ctx.db.update(admins).set({ totpSecret: secret, totpLastStep: null }).where(and(eq(admins.id, me.id), eq(admins.totpEnabled, false)))
+    await ctx.db
+      .update(admins)
+      .set({ totpSecret: sealTotpSecret(ctx.config, me.id, secret), totpLastStep: null })
+      .where(and(eq(admins.id, me.id), eq(admins.totpEnabled, false)))
     ctx.audit(me.id)
     const otpauthUrl = totpUri(secret, me.email, TWOFA_ISSUER)
     const qr = await QRCode.toDataURL(otpauthUrl, { errorCorrectionLevel: 'M', margin: 2, width: 240 })
@@ -86,22 +85,37 @@ export const twofaRoutes = handlers(twofa, {
     const me = ctx.me()
     if (me.totpEnabled) return failure(ALREADY_ENABLED, undefined, 409)
     if (me.totpSecret === null) return failure(SETUP_FIRST)
-    if (lockedNow(me)) return failure(ACCOUNT_LOCKED, undefined, 429)
+    const attempt = await claimAttempt(ctx.db, me.email)
+    if (attempt.locked) return locked()
     if (!(await ctx.passwords.verify(me.passwordHash, password))) {
-      await countFailure(ctx, me, true)
+      await countFailure(ctx, me, attempt, true)
       return failure(WRONG_PASSWORD, { password: WRONG_PASSWORD })
+    }
+    // A pending secret that does not open (JWT_SECRET changed since setup) needs a new setup.
+    const secret = readTotpSecret(ctx.config, ctx.log, me)
+    if (secret === null) {
+      await releaseAttempt(ctx.db, attempt)
+      return failure(SETUP_FIRST)
     }
     // No replay state yet: the secret is new. Wrong first codes are typing or clock mistakes, not
     // an attack on a working factor, so they are not counted.
-    const step = verifyTotp(me.totpSecret, code, null)
-    if (step === null) return failure(WRONG_2FA, { code: WRONG_2FA })
+    const step = verifyTotp(secret, code, null)
+    if (step === null) {
+      await releaseAttempt(ctx.db, attempt)
+      return failure(WRONG_2FA, { code: WRONG_2FA })
+    }
     const enabled = await ctx.db
       .update(admins)
-      .set({ totpEnabled: true, totpLastStep: step, failedLogins: 0 })
+      // Sealed afresh: a pending secret written plain before sealing existed is sealed here too.
+      .set({ totpEnabled: true, totpLastStep: step, totpSecret: sealTotpSecret(ctx.config, me.id, secret) })
       // The secret the code was checked against must still be the pending one (no setup in between).
       .where(and(eq(admins.id, me.id), eq(admins.totpEnabled, false), eq(admins.totpSecret, me.totpSecret)))
       .returning({ id: admins.id })
-    if (enabled.length === 0) return failure(SETUP_FIRST)
+    if (enabled.length === 0) {
+      await releaseAttempt(ctx.db, attempt)
+      return failure(SETUP_FIRST)
+    }
+    await clearFailures(ctx.db, me.email)
     ctx.audit(me.id)
     return { status: 'success', message: 'Two-factor authentication enabled' }
   },
