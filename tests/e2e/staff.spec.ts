@@ -48,6 +48,13 @@ async function chooseUserType(page: Page, type: 'Admin' | 'View Only'): Promise<
   await page.getByRole('option', { name: type, exact: true }).click()
 }
 
+/** The access list a form sent to `endpoint` once `submit` ran. */
+async function sentAccess(page: Page, endpoint: string, submit: () => Promise<void>): Promise<string[]> {
+  const sent = page.waitForRequest((r) => r.url().endsWith(`/api/admin/${endpoint}`))
+  await submit()
+  return z.object({ restrictions: z.array(z.string()) }).parse((await sent).postDataJSON()).restrictions
+}
+
 /** Checks pages in the Access menu, then closes it. */
 async function chooseAccess(page: Page, titles: string[]): Promise<void> {
   await page.getByLabel('Access', { exact: true }).click()
@@ -57,31 +64,49 @@ async function chooseAccess(page: Page, titles: string[]): Promise<void> {
 
 const staffRow = (page: Page, email: string) => page.getByRole('row').filter({ hasText: email })
 
+/**
+ * Opens the staff list searched for one user: the tests keep adding staff, newest first, so a
+ * seeded user soon leaves the first page.
+ */
+async function findStaff(page: Page, email: string) {
+  await page.goto(`/admin/sub-admin?search=${encodeURIComponent(email)}`)
+  const row = staffRow(page, email)
+  await expect(row).toBeVisible()
+  return row
+}
+
 test.describe('Users and Access list', () => {
-  test('shows S.No, Name, Email, User Type and Access, with -- for Admin', async ({ adminPage: page }) => {
+  test('shows S.No, Name, Email, User Type and Access: page titles, or -- only for every page', async ({ adminPage: page }) => {
+    const everyPage = await createStaff(page.request, 'every-page', 'Admin', [])
     await page.goto('/admin/sub-admin')
     await expect(page.getByRole('heading', { name: 'Users and Access' })).toBeVisible()
     for (const header of ['S.No', 'Name', 'Email', 'User Type', 'Access', 'Action']) {
       await expect(page.getByRole('columnheader', { name: header, exact: true })).toBeVisible()
     }
-    const viewer = staffRow(page, accounts.viewOnly.email)
-    await expect(viewer.getByRole('cell', { name: 'View Only', exact: true })).toBeVisible()
-    await expect(viewer.getByRole('cell', { name: accounts.viewOnly.restrictions.join(', '), exact: true })).toBeVisible()
-    const admin = staffRow(page, accounts.categoriesOnly.email)
-    await expect(admin.getByRole('cell', { name: 'Admin', exact: true })).toBeVisible()
-    await expect(admin.getByRole('cell', { name: '--', exact: true })).toBeVisible()
-    // The superadmin manages staff: Add, edit and the toggle are there.
+    // The superadmin manages staff: Add is there.
     await expect(page.getByRole('link', { name: 'Add', exact: true })).toBeVisible()
+
+    const viewer = await findStaff(page, accounts.viewOnly.email)
+    await expect(viewer.getByRole('cell', { name: 'View Only', exact: true })).toBeVisible()
+    await expect(viewer.getByRole('cell', { name: 'Leads, Contact Us, Category List, Profile, Reset Password', exact: true })).toBeVisible()
+    // An Admin restricted to some pages (through the API) shows them: '--' would claim every page.
+    const admin = await findStaff(page, accounts.categoriesOnly.email)
+    await expect(admin.getByRole('cell', { name: 'Admin', exact: true })).toBeVisible()
+    await expect(admin.getByRole('cell', { name: 'Category List, Add Category, Edit Category', exact: true })).toBeVisible()
+    await expect(admin.getByRole('cell', { name: '--', exact: true })).toHaveCount(0)
+    // Edit and the toggle are there for the superadmin.
     await expect(admin.getByRole('button', { name: `Edit ${accounts.categoriesOnly.name}` })).toBeVisible()
     await expect(admin.getByRole('switch', { name: `Active ${accounts.categoriesOnly.name}` })).toBeChecked()
+    const unrestricted = await findStaff(page, everyPage.email)
+    await expect(unrestricted.getByRole('cell', { name: 'Admin', exact: true })).toBeVisible()
+    await expect(unrestricted.getByRole('cell', { name: '--', exact: true })).toBeVisible()
 
     await page.goto('/admin/sub-admin?search=nobody-at-all')
     await expect(page.getByText('No Record Found')).toBeVisible()
   })
 
   test('has no serious or critical accessibility violation', async ({ adminPage: page }) => {
-    await page.goto('/admin/sub-admin')
-    await expect(staffRow(page, accounts.viewOnly.email)).toBeVisible()
+    await findStaff(page, accounts.viewOnly.email)
     const results = await new AxeBuilder({ page }).analyze()
     const severe = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
     expect(severe.map((v) => `${v.id}: ${v.help}`)).toEqual([])
@@ -124,7 +149,7 @@ test.describe('Create User', () => {
     expect(severe.map((v) => `${v.id}: ${v.help}`)).toEqual([])
   })
 
-  test('creates a View Only user with the chosen pages and no child page', async ({ adminPage: page }) => {
+  test('creates a View Only user with the chosen pages and no child page, even after a switch to Admin and back', async ({ adminPage: page }) => {
     const email = unique('viewer')
     await page.goto('/admin/sub-admin')
     await page.getByRole('link', { name: 'Add', exact: true }).click()
@@ -136,18 +161,24 @@ test.describe('Create User', () => {
     await chooseUserType(page, 'View Only')
     await chooseAccess(page, ['Leads', 'Category List'])
     await expect(page.getByRole('button', { name: 'Remove Category List' })).toBeVisible()
-    await page.getByRole('button', { name: 'Submit' }).click()
+    // Admin adds the child pages of Category List to the hidden choice; View Only removes them again.
+    await chooseUserType(page, 'Admin')
+    await expect(page.getByLabel('Access', { exact: true })).toHaveCount(0)
+    await chooseUserType(page, 'View Only')
+    await expect(page.getByRole('button', { name: 'Remove Category List' })).toBeVisible()
+    const sent = await sentAccess(page, 'createSubAdminUsers', () => page.getByRole('button', { name: 'Submit' }).click())
+    expect(sent).toEqual(['/users', '/category'])
 
     await expect(page.getByRole('status').filter({ hasText: 'User created successfully' })).toBeVisible()
     await expect(page).toHaveURL(/\/admin\/sub-admin$/)
     await page.goto(`/admin/sub-admin?search=${encodeURIComponent(email)}`)
-    await expect(staffRow(page, email).getByRole('cell', { name: '/users, /category', exact: true })).toBeVisible()
+    await expect(staffRow(page, email).getByRole('cell', { name: 'Leads, Category List', exact: true })).toBeVisible()
     const record = await staffRecord(page.request, email)
     expect(record.accessLevel).toBe('View Only')
     expect(record.restrictions).toEqual(['/users', '/category'])
   })
 
-  test('creates an Admin user: Access hides, and the chosen parents bring their child pages', async ({ adminPage: page }) => {
+  test('creates an Admin user: Access hides, and every page is sent (--), not the earlier choice', async ({ adminPage: page }) => {
     const email = unique('admin')
     await page.goto('/admin/add-subAdmin')
     await page.getByLabel('Name').fill('Ada Admin')
@@ -161,14 +192,8 @@ test.describe('Create User', () => {
     await chooseUserType(page, 'View Only')
     await expect(page.getByRole('button', { name: 'Remove Category List' })).toBeVisible()
     await chooseUserType(page, 'Admin')
-    // The screen applies the rule itself (the server applies it again): see what it sends.
-    const sent = page.waitForRequest((r) => r.url().endsWith('/api/admin/createSubAdminUsers'))
-    await page.getByRole('button', { name: 'Submit' }).click()
-    expect(z.object({ restrictions: z.array(z.string()) }).parse((await sent).postDataJSON()).restrictions).toEqual([
-      '/category',
-      '/add-category',
-      '/edit-category',
-    ])
+    // The hidden choice is not sent: an Admin gets every page, which the list shows as '--'.
+    expect(await sentAccess(page, 'createSubAdminUsers', () => page.getByRole('button', { name: 'Submit' }).click())).toEqual([])
 
     await expect(page).toHaveURL(/\/admin\/sub-admin$/)
     await page.goto(`/admin/sub-admin?search=${encodeURIComponent(email)}`)
@@ -176,7 +201,8 @@ test.describe('Create User', () => {
     await expect(row.getByRole('cell', { name: 'Admin', exact: true })).toBeVisible()
     await expect(row.getByRole('cell', { name: '--', exact: true })).toBeVisible()
     const record = await staffRecord(page.request, email)
-    expect(record.restrictions).toEqual(['/category', '/add-category', '/edit-category'])
+    expect(record.accessLevel).toBe('Admin')
+    expect(record.restrictions).toEqual([])
   })
 })
 
@@ -197,29 +223,49 @@ test.describe('Edit User', () => {
     // Reset Password is an option on edit only.
     await chooseAccess(page, ['Brand Tab', 'Reset Password'])
     await page.getByLabel('Name').fill('Edna Edited')
+    // Admin: Access hides as on Create User, and every page is sent.
     await chooseUserType(page, 'Admin')
-    // Admin keeps Access on the edit screen, with the same pages.
-    await expect(page.getByRole('button', { name: 'Remove Brand Tab' })).toBeVisible()
-    await page.getByRole('button', { name: 'Submit' }).click()
+    await expect(page.getByLabel('Access', { exact: true })).toHaveCount(0)
+    expect(await sentAccess(page, 'UpdateSubAdminUsers', () => page.getByRole('button', { name: 'Submit' }).click())).toEqual([])
 
     await expect(page.getByRole('status').filter({ hasText: 'User updated successfully' })).toBeVisible()
     await expect(page).toHaveURL(/\/admin\/sub-admin$/)
     await page.goto(`/admin/sub-admin?search=${encodeURIComponent(user.email)}`)
-    await expect(staffRow(page, user.email).getByRole('cell', { name: 'Edna Edited', exact: true })).toBeVisible()
+    const row = staffRow(page, user.email)
+    await expect(row.getByRole('cell', { name: 'Edna Edited', exact: true })).toBeVisible()
+    await expect(row.getByRole('cell', { name: '--', exact: true })).toBeVisible()
     const admin = await staffRecord(page.request, user.email)
     expect(admin.accessLevel).toBe('Admin')
-    expect([...admin.restrictions].sort()).toEqual(['/addbrand', '/brand', '/edit-brand', '/profile', '/resetpassword', '/view-brand'])
+    expect(admin.restrictions).toEqual([])
 
-    // And back to View Only: the child pages go.
-    await staffRow(page, user.email).getByRole('button', { name: 'Edit Edna Edited' }).click()
+    // And back to View Only: Access shows again and is required; a chosen list keeps Profile and Reset Password.
+    await row.getByRole('button', { name: 'Edit Edna Edited' }).click()
     await chooseUserType(page, 'View Only')
-    const sent = page.waitForRequest((r) => r.url().endsWith('/api/admin/UpdateSubAdminUsers'))
     await page.getByRole('button', { name: 'Submit' }).click()
-    const payload = z.object({ restrictions: z.array(z.string()) }).parse((await sent).postDataJSON())
-    expect([...payload.restrictions].sort()).toEqual(['/brand', '/profile', '/resetpassword'])
+    await expect(page.getByText('Restrictions is required', { exact: true })).toBeVisible()
+    await chooseAccess(page, ['Brand Tab'])
+    const sent = await sentAccess(page, 'UpdateSubAdminUsers', () => page.getByRole('button', { name: 'Submit' }).click())
+    expect([...sent].sort()).toEqual(['/brand', '/profile', '/resetpassword'])
     await expect(page).toHaveURL(/\/admin\/sub-admin$/)
+    await page.goto(`/admin/sub-admin?search=${encodeURIComponent(user.email)}`)
+    await expect(staffRow(page, user.email).getByRole('cell', { name: 'Brand Tab, Profile, Reset Password', exact: true })).toBeVisible()
     const viewer = await staffRecord(page.request, user.email)
     expect([...viewer.restrictions].sort()).toEqual(['/brand', '/profile', '/resetpassword'])
+  })
+
+  test('saving an Admin restricted to some pages gives them every page: the list then shows --', async ({ adminPage: page }) => {
+    const user = await createStaff(page.request, 'restricted-admin', 'Admin', ['/category'])
+    await page.goto(`/admin/sub-admin?search=${encodeURIComponent(user.email)}`)
+    const row = staffRow(page, user.email)
+    await expect(row.getByRole('cell', { name: 'Category List, Add Category, Edit Category', exact: true })).toBeVisible()
+    await row.getByRole('button', { name: `Edit ${user.name}` }).click()
+    await expect(page.getByRole('heading', { name: 'Edit User' })).toBeVisible()
+    await expect(page.getByLabel('Access', { exact: true })).toHaveCount(0)
+    expect(await sentAccess(page, 'UpdateSubAdminUsers', () => page.getByRole('button', { name: 'Submit' }).click())).toEqual([])
+    await expect(page).toHaveURL(/\/admin\/sub-admin$/)
+    await page.goto(`/admin/sub-admin?search=${encodeURIComponent(user.email)}`)
+    await expect(row.getByRole('cell', { name: '--', exact: true })).toBeVisible()
+    expect((await staffRecord(page.request, user.email)).restrictions).toEqual([])
   })
 })
 
@@ -288,8 +334,7 @@ test.describe('a sub-admin', () => {
   test('with Admin access but role subadmin reads the staff list without Add, edit or toggle', async ({ page }) => {
     const user = await createStaff(page.request, 'subadmin', 'Admin', [])
     await signInPage(page, user)
-    await page.goto('/admin/sub-admin')
-    await expect(staffRow(page, accounts.viewOnly.email)).toBeVisible()
+    await findStaff(page, accounts.viewOnly.email)
     await expect(page.getByRole('link', { name: 'Add', exact: true })).toHaveCount(0)
     await expect(page.getByRole('switch')).toHaveCount(0)
     await expect(page.getByRole('button', { name: /^Edit / })).toHaveCount(0)

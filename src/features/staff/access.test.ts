@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { accessOptions, normalizeAccess, withAlwaysAllowed } from './access.ts'
+import { accessLabel, accessOptions, accessToSend, normalizeAccess, withAlwaysAllowed } from './access.ts'
 
 describe('accessOptions', () => {
   it('offers the menu pages but no child page, and Reset Password only on edit', () => {
@@ -43,5 +43,36 @@ describe('withAlwaysAllowed', () => {
 
   it('keeps an empty list empty, since empty means every page', () => {
     expect(withAlwaysAllowed([])).toEqual([])
+  })
+})
+
+describe('accessToSend', () => {
+  it('sends every page (an empty list) for Admin, whatever was chosen before', () => {
+    expect(accessToSend('Admin', ['/category', '/add-category', '/edit-category'], 'create')).toEqual([])
+    expect(accessToSend('Admin', ['/brand', '/profile', '/resetpassword'], 'edit')).toEqual([])
+  })
+
+  it('sends the chosen pages without child pages for View Only', () => {
+    expect(accessToSend('View Only', ['/category', '/add-category', '/users'], 'create')).toEqual(['/category', '/users'])
+  })
+
+  it('adds Profile and Reset Password to a chosen list on edit only', () => {
+    expect(accessToSend('View Only', ['/brand', '/addbrand'], 'edit')).toEqual(['/brand', '/profile', '/resetpassword'])
+    expect(accessToSend('View Only', ['/brand'], 'create')).toEqual(['/brand'])
+  })
+})
+
+describe('accessLabel', () => {
+  it('shows -- for an empty list, which means every page', () => {
+    expect(accessLabel([])).toBe('--')
+  })
+
+  it('names the pages of a restricted user by their titles, child pages included, never --', () => {
+    expect(accessLabel(['/users', '/category', '/profile', '/resetpassword'])).toBe('Leads, Category List, Profile, Reset Password')
+    expect(accessLabel(['/category', '/add-category', '/edit-category'])).toBe('Category List, Add Category, Edit Category')
+  })
+
+  it('shows a path it has no title for as it is', () => {
+    expect(accessLabel(['/retired-page'])).toBe('/retired-page')
   })
 })

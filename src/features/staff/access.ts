@@ -41,3 +41,22 @@ export function normalizeAccess(paths: readonly string[], accessLevel: unknown):
 /** Edit User: a chosen list always keeps Profile and Reset Password (an empty list means all pages). */
 export const withAlwaysAllowed = (paths: readonly string[]): string[] =>
   paths.length === 0 ? [] : unique([...paths, ...alwaysAllowed])
+
+/**
+ * The access list Create User and Edit User send. Access is hidden for Admin, so an Admin gets
+ * every page (the empty list the staff list shows as '--'), whatever was chosen before switching;
+ * any other type sends its chosen pages under the rules above (edit: with Profile and Reset Password).
+ */
+export function accessToSend(accessLevel: unknown, paths: readonly string[], form: 'create' | 'edit'): string[] {
+  if (accessLevel === 'Admin') return []
+  const chosen = normalizeAccess(paths, accessLevel)
+  return form === 'edit' ? withAlwaysAllowed(chosen) : chosen
+}
+
+const titles = new Map<string, string>(screens.map((s) => [s.path, s.title]))
+
+/** The staff list's Access column: '--' for every page (an empty list), else the pages' titles. */
+export function accessLabel(restrictions: readonly string[]): string {
+  if (restrictions.length === 0) return '--'
+  return restrictions.map((path) => titles.get(path) ?? path).join(', ')
+}

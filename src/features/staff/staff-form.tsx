@@ -1,7 +1,7 @@
 import { accessLevels, createSubAdminUsers, FetchSubAdminUsers, SubAdmin, UpdateSubAdminUsers } from '#contract/staff'
 import { defineForm } from '#src/crud/define-form.tsx'
 import { email, multiSelect, password, select, text } from '#src/crud/form-fields.ts'
-import { accessOptions, managesStaff, normalizeAccess, withAlwaysAllowed } from './access.ts'
+import { accessOptions, accessToSend, managesStaff, normalizeAccess } from './access.ts'
 
 const userTypes = accessLevels.map((level) => ({ value: level, label: level }))
 
@@ -13,10 +13,14 @@ function keepAccessInStep(changed: string, values: Record<string, unknown>): Rec
   return { restrictions: normalizeAccess(paths(values['restrictions']), values['accessLevel']) }
 }
 
+/** Access shows only while the user type is not Admin (spec section 2). */
+const notAdmin = (values: Record<string, unknown>): boolean => values['accessLevel'] !== 'Admin'
+
 /**
- * Create User (/add-subAdmin). Access shows only while the user type is not Admin; what was
- * chosen before switching to Admin is kept (with its child pages, as the spec's rule says) and
- * shows again on switching back. A creator with 2FA enabled is asked for their code (TWO_FA).
+ * Create User (/add-subAdmin). Access shows only while the user type is not Admin, and an Admin
+ * is sent with every page (`restrictions: []`, '--' in the list): pages chosen before switching
+ * to Admin stay in the form, so they show again on switching back, but are never sent for an
+ * Admin. A creator with 2FA enabled is asked for their code (TWO_FA).
  */
 export const CreateStaffPage = defineForm({
   title: 'Create User',
@@ -26,14 +30,18 @@ export const CreateStaffPage = defineForm({
     email('email', 'Email', { autoComplete: 'off' }),
     password('password', 'Password', { autoComplete: 'new-password' }),
     select('accessLevel', 'User Type', userTypes),
-    multiSelect('restrictions', 'Access', accessOptions('create'), { when: (v) => v['accessLevel'] !== 'Admin' }),
+    multiSelect('restrictions', 'Access', accessOptions('create'), { when: notAdmin }),
   ],
   done: '/sub-admin',
   writeRule: managesStaff,
   derive: keepAccessInStep,
+  prepare: (values) => ({ ...values, restrictions: accessToSend(values['accessLevel'], paths(values['restrictions']), 'create') }),
 })
 
-/** Edit User (/edit-subAdmin): no password; a chosen access list always keeps Profile and Reset Password. */
+/**
+ * Edit User (/edit-subAdmin): no password; Access as on Create User (hidden for Admin, who is
+ * sent with every page); a chosen access list always keeps Profile and Reset Password.
+ */
 export const EditStaffPage = defineForm({
   title: 'Edit User',
   endpoint: UpdateSubAdminUsers,
@@ -41,12 +49,12 @@ export const EditStaffPage = defineForm({
     text('name', 'Name', { autoComplete: 'off' }),
     email('email', 'Email', { autoComplete: 'off' }),
     select('accessLevel', 'User Type', userTypes),
-    multiSelect('restrictions', 'Access', accessOptions('edit')),
+    multiSelect('restrictions', 'Access', accessOptions('edit'), { when: notAdmin }),
   ],
   done: '/sub-admin',
   writeRule: managesStaff,
   derive: keepAccessInStep,
-  prepare: (values) => ({ ...values, restrictions: withAlwaysAllowed(paths(values['restrictions'])) }),
+  prepare: (values) => ({ ...values, restrictions: accessToSend(values['accessLevel'], paths(values['restrictions']), 'edit') }),
   record: {
     list: FetchSubAdminUsers,
     schema: SubAdmin,

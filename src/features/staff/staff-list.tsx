@@ -1,7 +1,7 @@
 import { FetchSubAdminUsers } from '#contract/staff'
 import { col, serial } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
-import { managesStaff } from './access.ts'
+import { accessLabel, managesStaff } from './access.ts'
 import { StatusToggle } from './status-toggle.tsx'
 
 /**
@@ -16,7 +16,8 @@ export const StaffListPage = defineList({
     col('name', 'Name'),
     col('email', 'Email'),
     col('accessLevel', 'User Type'),
-    { header: 'Access', cell: (row) => (row.accessLevel === 'Admin' || row.restrictions.length === 0 ? '--' : row.restrictions.join(', ')) },
+    // '--' means every page (empty restrictions), whatever the user type: a restricted user never shows it.
+    { header: 'Access', cell: (row) => accessLabel(row.restrictions) },
   ],
   add: { to: '/add-subAdmin', label: 'Add' },
   edit: '/edit-subAdmin',
