@@ -5,6 +5,7 @@
  */
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { defineConfig, type Plugin } from 'vite'
 import react from '@vitejs/plugin-react'
@@ -46,6 +47,11 @@ const API_SERVER = process.env.API_PROXY_TARGET ?? 'http://localhost:8080'
 
 export default defineConfig({
   base: '/admin/',
+  resolve: {
+    // 'zod' in the PWA is zod already set to jitless (src/lib/zod-setup.ts), so no chunk has to
+    // wait for the setting before it builds schemas.
+    alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./src/lib/zod-setup.ts', import.meta.url)) }],
+  },
   plugins: [
     react(),
     tailwindcss(),

@@ -5,6 +5,7 @@ import { App, loadLogin } from './app/app.tsx'
 import { BASE } from './app/base.ts'
 import { preloadScreen } from './app/routes.tsx'
 import { getSession, loadSessionDecoder, onSessionEnd } from './app/session.ts'
+import { afterLoadAndIdle } from './lib/idle.ts'
 import { readAuthorization } from './lib/token.ts'
 
 // Logout, a refused token, another tab's logout or the server's LOGOUT: the cached data goes too.
@@ -16,8 +17,6 @@ async function start(): Promise<void> {
   if (readAuthorization()) {
     // Everything the first signed-in screen needs is fetched at once, not one chunk after another.
     const path = window.location.pathname.slice(BASE.length) || '/'
-    // zod's settings first: the chunks below build contract schemas as they load.
-    await import('./lib/zod-setup.ts')
     void import('./app/private-area.tsx')
     void preloadScreen(path)
     await loadSessionDecoder()
@@ -40,8 +39,10 @@ async function start(): Promise<void> {
     </StrictMode>,
   )
   if (import.meta.env.PROD && 'serviceWorker' in navigator) {
-    const { registerServiceWorker } = await import('./app/sw-register.ts')
-    registerServiceWorker(`${BASE}/sw.js`, `${BASE}/`)
+    // Not needed to paint: registered (and workbox-window fetched) once the page has loaded.
+    afterLoadAndIdle(() => {
+      void import('./app/sw-register.ts').then(({ registerServiceWorker }) => registerServiceWorker(`${BASE}/sw.js`, `${BASE}/`))
+    })
   }
 }
 

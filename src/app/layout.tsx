@@ -2,20 +2,38 @@
  * The signed-in frame: side menu (open by default above 991 px, spec section 2), header with the
  * account menu (Profile, Reset Password, Logout), the offline banner and the command palette.
  */
-import { Suspense, lazy, useEffect, useState, type ReactNode } from 'react'
+import { Suspense, cloneElement, lazy, useEffect, useState, type ReactNode } from 'react'
 import { useLocation } from 'wouter'
 import { Button } from '#src/ui/button.tsx'
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '#src/ui/dropdown-menu.tsx'
+import { deferred, useDeferredTrigger } from '#src/ui/deferred.ts'
+import type { AccountMenuProps } from './account-menu.tsx'
 import { OfflineBanner } from './offline-banner.tsx'
 import { isBuilt } from './routes.tsx'
 import { SideMenu } from './side-menu.tsx'
 import { logout, useSession } from './session.ts'
 
 const Palette = lazy(async () => ({ default: (await import('./palette.tsx')).Palette }))
+// Radix's menu code comes with the first hover, focus or press of the trigger (ui/deferred.ts).
+const accountMenu = deferred(() => import('./account-menu.tsx'))
 
 /** Spec section 2: "open by default when the window width is above 991". */
 const WIDE = '(min-width: 992px)'
 const isWide = (): boolean => window.matchMedia(WIDE).matches
+
+type AccountMenuSlotProps = Omit<AccountMenuProps, 'trigger' | 'openOnArrival'>
+
+/** The account menu, or until its code arrives a trigger that looks, reads and responds the same. */
+function AccountMenuSlot(props: AccountMenuSlotProps) {
+  const { module, openOnArrival, slot, placeholder } = useDeferredTrigger(accountMenu, { openKeys: ['Enter', ' ', 'ArrowDown'] })
+  const trigger = (
+    <Button variant="ghost" size="sm" aria-label={`Account menu for ${props.email}`} {...slot}>
+      <span className="hidden max-w-48 truncate sm:inline">{props.email}</span>
+      <span aria-hidden="true">▾</span>
+    </Button>
+  )
+  if (module) return <module.AccountMenu {...props} trigger={trigger} openOnArrival={openOnArrival} />
+  return cloneElement(trigger, { 'aria-haspopup': 'menu', 'aria-expanded': false, 'data-state': 'closed', ...placeholder })
+}
 
 export function Layout({ children }: { children: ReactNode }) {
   const session = useSession()
@@ -77,28 +95,13 @@ export function Layout({ children }: { children: ReactNode }) {
             Search or jump to…
             <kbd className="rounded border border-slate-300 px-1 text-xs text-slate-600">Ctrl K</kbd>
           </Button>
-          <DropdownMenu>
-            <DropdownMenuTrigger asChild>
-              <Button variant="ghost" size="sm" aria-label={`Account menu for ${session.email}`}>
-                <span className="hidden max-w-48 truncate sm:inline">{session.email}</span>
-                <span aria-hidden="true">▾</span>
-              </Button>
-            </DropdownMenuTrigger>
-            <DropdownMenuContent align="end">
-              <DropdownMenuLabel>
-                {session.email}
-                <br />
-                {session.role === 'superadmin' ? 'Super admin' : session.accessLevel}
-              </DropdownMenuLabel>
-              <DropdownMenuSeparator />
-              {accountItems.map((item) => (
-                <DropdownMenuItem key={item.path} onSelect={() => navigate(item.path)}>
-                  {item.label}
-                </DropdownMenuItem>
-              ))}
-              <DropdownMenuItem onSelect={logout}>Logout</DropdownMenuItem>
-            </DropdownMenuContent>
-          </DropdownMenu>
+          <AccountMenuSlot
+            email={session.email}
+            level={session.role === 'superadmin' ? 'Super admin' : (session.accessLevel ?? '')}
+            items={accountItems}
+            onNavigate={navigate}
+            onLogout={logout}
+          />
         </header>
         <OfflineBanner />
         <main id="main" className="min-h-0 flex-1 overflow-auto p-4 md:p-6">

@@ -6,6 +6,7 @@ import { Suspense, useEffect, useSyncExternalStore } from 'react'
 import { Redirect, useLocation } from 'wouter'
 import { SWRConfig, type SWRConfiguration } from 'swr'
 import { ApiError } from '#src/lib/api.ts'
+import { afterLoadAndIdle } from '#src/lib/idle.ts'
 import { currentCache, hydrate, isHydrated, subscribeCache } from '#src/lib/swr-cache.ts'
 import { readAuthorization } from '#src/lib/token.ts'
 import { toast } from '#src/lib/toast.ts'
@@ -39,13 +40,14 @@ function useRealtime(session: Session): void {
           logout()
         })
       })
-    // The link is not needed to paint the screen: open it just after the first render, so its
-    // code does not compete with it. A LOGOUT missed meanwhile still ends the session: the
-    // revoked token gets a 401 on the next call.
-    const timer = window.setTimeout(connect, 500)
+    // The link is not needed to paint the screen: socket.io-client is fetched and the link opened
+    // once the page has loaded and the main thread is idle, so its code does not compete with
+    // the first render. A LOGOUT missed meanwhile still ends the session: the revoked token gets
+    // a 401 on the next call.
+    const cancelWait = afterLoadAndIdle(connect)
     return () => {
       cancelled = true
-      window.clearTimeout(timer)
+      cancelWait()
       stop?.()
     }
   }, [session.isAuth, session.scope, session.userId])

@@ -2,7 +2,6 @@
  * Reads the claims of a stored token with the contract's schema. Kept out of session.ts so that
  * zod loads only once there is a token to read: the login page does without it until submit.
  */
-import '#src/lib/zod-setup.ts'
 import { z } from 'zod'
 import { SessionClaims } from '#contract/auth'
 

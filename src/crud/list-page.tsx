@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react'
+import { Suspense, lazy, useEffect, useId, useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import { useCall } from '#src/lib/use-call.ts'
 import { toast } from '#src/lib/toast.ts'
@@ -10,12 +10,17 @@ import { serialNumber, settlePage } from './list-query.ts'
 import { rowsOf, type ListDef, type Row } from './list-types.ts'
 import { PageSizeSelect, Pager } from './pager.tsx'
 import { editHref } from './record.ts'
-import { RemoveDialog } from './remove-dialog.tsx'
 import { ActionButton, RowActions } from './row-actions.tsx'
 import { SearchBox } from './search-box.tsx'
 import { useListQuery } from './use-list-query.ts'
-import { ViewDialog } from './view-dialog.tsx'
+import type { ViewDialog as EagerViewDialog } from './view-dialog.tsx'
 import { useWriteAccess } from './write-access.ts'
+
+// The view modal and the delete confirmation (Radix Dialog and AlertDialog) are fetched the first
+// time one opens: a list's first render does not need them.
+// (Typed as the eager component: React.lazy would drop ViewDialog's record type parameter.)
+const ViewDialog = lazy(async () => ({ default: (await import('./view-dialog.tsx')).ViewDialog })) as unknown as typeof EagerViewDialog
+const RemoveDialog = lazy(async () => ({ default: (await import('./remove-dialog.tsx')).RemoveDialog }))
 
 /** Text that names a record for screen readers: its first text column's value. */
 function subjectOf<R extends Row>(def: ListDef<R>, row: R): string {
@@ -37,6 +42,11 @@ export function ListPage<R extends Row>({ def }: { def: ListDef<R> }) {
   const [, navigate] = useLocation()
   const [viewing, setViewing] = useState<R | null>(null)
   const [removing, setRemoving] = useState<R | null>(null)
+  // Once opened, a dialog stays mounted, so it closes (and returns focus) as Radix does it.
+  const [viewUsed, setViewUsed] = useState(false)
+  const [removeUsed, setRemoveUsed] = useState(false)
+  if (viewing !== null && !viewUsed) setViewUsed(true)
+  if (removing !== null && !removeUsed) setRemoveUsed(true)
 
   const rows = data ? rowsOf(data) : undefined
   const count = data?.count
@@ -136,8 +146,16 @@ export function ListPage<R extends Row>({ def }: { def: ListDef<R> }) {
         <Pager page={query.page} limit={query.limit} count={count} onPage={(page) => setQuery({ ...query, page })} />
       ) : null}
 
-      {view ? <ViewDialog title={view.title} fields={view.fields} row={viewing} onClose={() => setViewing(null)} /> : null}
-      {remove ? <RemoveDialog remove={remove} row={removing} onClose={() => setRemoving(null)} listName={def.endpoint.name} /> : null}
+      {view && viewUsed ? (
+        <Suspense fallback={null}>
+          <ViewDialog title={view.title} fields={view.fields} row={viewing} onClose={() => setViewing(null)} />
+        </Suspense>
+      ) : null}
+      {remove && removeUsed ? (
+        <Suspense fallback={null}>
+          <RemoveDialog remove={remove} row={removing} onClose={() => setRemoving(null)} listName={def.endpoint.name} />
+        </Suspense>
+      ) : null}
     </section>
   )
 }

@@ -1,5 +1,5 @@
 import { Button } from '#src/ui/button.tsx'
-import { Select } from '#src/ui/select.tsx'
+import { DeferredSelect } from '#src/ui/deferred-select.tsx'
 import { PAGE_SIZES, pageCount, pageWindow } from './list-query.ts'
 
 const sizeOptions = (current: number) =>
@@ -10,7 +10,7 @@ export function PageSizeSelect({ limit, onChange }: { limit: number; onChange: (
   return (
     <div className="flex items-center gap-2 text-sm text-slate-700">
       <span aria-hidden="true">Rows per page</span>
-      <Select
+      <DeferredSelect
         aria-label="Rows per page"
         value={String(limit)}
         options={sizeOptions(limit)}

@@ -1,5 +1,5 @@
 import { Select as RadixSelect } from 'radix-ui'
-import { cn } from './cn.ts'
+import { SelectChevron, selectTriggerClass } from './select-trigger.tsx'
 
 export interface SelectOption {
   value: string
@@ -19,6 +19,10 @@ interface SelectProps {
   disabled?: boolean
   className?: string
   onBlur?: () => void
+  /** Open from the first render (a placeholder was pressed before this code arrived). */
+  defaultOpen?: boolean
+  /** Marks the trigger for deferred-select.tsx (see deferred.ts). */
+  'data-deferred-slot'?: string
 }
 
 /**
@@ -26,27 +30,21 @@ interface SelectProps {
  * combobox). Radix reserves the empty string for "no value", so an empty `value` shows the
  * placeholder.
  */
-export function Select({ id, value, onValueChange, options, placeholder = 'Select', className, onBlur, ...aria }: SelectProps) {
+export function Select({ id, value, onValueChange, options, placeholder = 'Select', className, onBlur, defaultOpen, ...aria }: SelectProps) {
   return (
-    <RadixSelect.Root value={value === '' ? undefined : value} onValueChange={onValueChange} disabled={aria.disabled}>
+    <RadixSelect.Root value={value === '' ? undefined : value} onValueChange={onValueChange} disabled={aria.disabled} defaultOpen={defaultOpen}>
       <RadixSelect.Trigger
         id={id}
         onBlur={onBlur}
         aria-label={aria['aria-label']}
         aria-invalid={aria['aria-invalid']}
         aria-describedby={aria['aria-describedby']}
-        className={cn(
-          'inline-flex h-9 items-center justify-between gap-2 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900',
-          'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-600 aria-[invalid=true]:border-red-600',
-          'disabled:cursor-not-allowed disabled:bg-slate-100 data-[placeholder]:text-slate-600',
-          className,
-        )}
+        data-deferred-slot={aria['data-deferred-slot']}
+        className={selectTriggerClass(className)}
       >
         <RadixSelect.Value placeholder={placeholder} />
         <RadixSelect.Icon aria-hidden="true" className="text-slate-600">
-          <svg viewBox="0 0 16 16" className="size-3" fill="currentColor">
-            <path d="M3 6l5 5 5-5z" />
-          </svg>
+          <SelectChevron />
         </RadixSelect.Icon>
       </RadixSelect.Trigger>
       <RadixSelect.Portal>

@@ -2,15 +2,16 @@ import type { ReactElement, ReactNode } from 'react'
 import { Tooltip as RadixTooltip } from 'radix-ui'
 
 /**
- * A hover and focus hint for an icon button (the spec names tooltips such as Edit and Delete).
- * The trigger must still carry its own accessible name; the tooltip only repeats it visually.
- * Each tooltip brings its own provider so screens need no extra wrapper.
+ * The tooltip itself (Radix), loaded on first use by tooltip.tsx. `slot` marks the trigger so the
+ * focus and hover of the placeholder it replaces carry over (see deferred.ts).
  */
-export function Tooltip({ content, children }: { content: ReactNode; children: ReactElement }) {
+export function RadixTooltipHint({ content, children, slot }: { content: ReactNode; children: ReactElement; slot: { 'data-deferred-slot': string } }) {
   return (
     <RadixTooltip.Provider delayDuration={300}>
       <RadixTooltip.Root>
-        <RadixTooltip.Trigger asChild>{children}</RadixTooltip.Trigger>
+        <RadixTooltip.Trigger asChild {...slot}>
+          {children}
+        </RadixTooltip.Trigger>
         <RadixTooltip.Portal>
           <RadixTooltip.Content
             sideOffset={4}

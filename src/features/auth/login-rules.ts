@@ -2,7 +2,6 @@
  * The login form's rules and its call, loaded when the user starts typing (see login-page.tsx):
  * the contract's schemas (and zod with them) are not needed to paint the form.
  */
-import '#src/lib/zod-setup.ts'
 import { z } from 'zod'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { LoginEmail, LoginPassword, TwoFACode, login as loginCall } from '#contract/auth'

@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react'
-import '#src/lib/zod-setup.ts'
 import type { Output } from '#contract/define'
 import { publicInfo } from '#contract/public'
 import { ApiError, call } from '#src/lib/api.ts'
