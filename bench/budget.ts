@@ -19,7 +19,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { chromium, type BrowserContext, type CDPSession, type Page } from '@playwright/test'
+import { chromium, type BrowserContext, type CDPSession, type Page, type Response } from '@playwright/test'
 import lighthouse from 'lighthouse'
 import desktopConfig from 'lighthouse/core/config/desktop-config.js'
 import { loadConfig } from '../server/config.ts'
@@ -105,7 +105,7 @@ async function coldStart(cdp: CDPSession, page: Page, origin: string, keepToken:
 async function recordLoad(page: Page, url: string, shot: string): Promise<PageLoad> {
   const files: Promise<LoadedFile | null>[] = []
   let last = Date.now()
-  const onResponse = (res: import('@playwright/test').Response) => {
+  const onResponse = (res: Response) => {
     const type = res.request().resourceType()
     if (type !== 'script' && type !== 'stylesheet') return
     last = Date.now()
