@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { z } from 'zod'
 import { fieldErrors } from './common.ts'
 import type { Endpoint } from './define.ts'
-import * as table from './index.ts'
-import { endpoints } from './index.ts'
+import { areas, endpoints } from './index.ts'
 import { screens, screenPaths } from './routes.ts'
 import { addBridgeLink, addbuyLink, addsellLink, editBridgeink, editBuylink, editSellink, ListBuyLink } from './links.ts'
 import { addcms, Editcms, listCms } from './games.ts'
@@ -128,7 +127,7 @@ describe('the endpoint table', () => {
   })
 
   it('exports every endpoint under its own name', () => {
-    const modules: unknown[] = Object.values(table)
+    const modules: unknown[] = Object.values(areas)
     let seen = 0
     for (const area of modules) {
       if (typeof area !== 'object' || area === null || Array.isArray(area)) continue

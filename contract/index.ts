@@ -22,50 +22,15 @@ import * as publicPages from './public.ts'
 import * as twofa from './twofa.ts'
 import type { Endpoint } from './define.ts'
 
-export {
-  auth,
-  leads,
-  catalog,
-  password,
-  emails,
-  promotions,
-  links,
-  social,
-  games,
-  brands,
-  restrictions,
-  staff,
-  version,
-  homepage,
-  settings,
-  newsletter,
-  publicPages,
-  twofa,
-}
-
 const isEndpoint = (v: unknown): v is Endpoint =>
   typeof v === 'object' && v !== null && 'path' in v && 'method' in v && 'access' in v
 
+/** The contract's areas, one per part of spec section 7. */
+export const areas = {
+  auth, leads, catalog, password, emails, promotions, links, social, games, brands,
+  restrictions, staff, version, homepage, settings, newsletter, publicPages, twofa,
+}
+
+
 /** Every endpoint, in one list. */
-export const endpoints: readonly Endpoint[] = [
-  auth,
-  leads,
-  catalog,
-  password,
-  emails,
-  promotions,
-  links,
-  social,
-  games,
-  brands,
-  restrictions,
-  staff,
-  version,
-  homepage,
-  settings,
-  newsletter,
-  publicPages,
-  twofa,
-].flatMap((area) =>
-  Object.values(area).filter(isEndpoint),
-)
+export const endpoints: readonly Endpoint[] = Object.values(areas).flatMap((area) => Object.values(area).filter(isEndpoint))
