@@ -1,10 +1,10 @@
 /**
  * Draws the PWA icons into public/ (192, 512 and a maskable 512) without any image tool or
- * network: a few shapes rasterised with 4x4 supersampling and written as PNG with node:zlib.
+ * network: a few shapes rasterised with 4x4 supersampling and written as PNG by server/png.ts.
  * Run with `npx tsx scripts/make-icons.ts`; the PNGs are committed, so builds do not need it.
  */
 import { writeFileSync } from 'node:fs'
-import { deflateSync } from 'node:zlib'
+import { pngFile } from '../server/png.ts'
 
 type Rgba = [number, number, number, number]
 const INDIGO: Rgba = [55, 48, 163, 255]
@@ -51,39 +51,7 @@ function draw(size: number, maskable: boolean): Buffer {
     }
     rows.push(row)
   }
-  return png(size, Buffer.concat(rows))
-}
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-  return c >>> 0
-})
-function crc32(data: Buffer): number {
-  let c = 0xffffffff
-  for (const byte of data) c = CRC_TABLE[(c ^ byte) & 0xff]! ^ (c >>> 8)
-  return (c ^ 0xffffffff) >>> 0
-}
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4)
-  length.writeUInt32BE(data.length)
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data])
-  const crc = Buffer.alloc(4)
-  crc.writeUInt32BE(crc32(body))
-  return Buffer.concat([length, body, crc])
-}
-function png(size: number, filteredRows: Buffer): Buffer {
-  const header = Buffer.alloc(13)
-  header.writeUInt32BE(size, 0)
-  header.writeUInt32BE(size, 4)
-  header[8] = 8 // bit depth
-  header[9] = 6 // RGBA
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(filteredRows, { level: 9 })),
-    chunk('IEND', Buffer.alloc(0)),
-  ])
+  return pngFile(size, size, 'rgba', Buffer.concat(rows))
 }
 
 writeFileSync('public/icon-192.png', draw(192, false))

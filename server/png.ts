@@ -27,13 +27,26 @@ function chunk(type: string, data: Buffer): Buffer {
 
 export type Rgb = readonly [number, number, number]
 
-/** Encodes an image whose pixel colours come from `pixel(x, y)`. */
-export function encodePng(width: number, height: number, pixel: (x: number, y: number) => Rgb): Buffer {
+/**
+ * Wraps filtered scanlines (each row led by its filter byte) into a PNG file: 8-bit RGB or RGBA,
+ * no interlace. Also used by scripts/make-icons.ts for the PWA icons (RGBA).
+ */
+export function pngFile(width: number, height: number, colour: 'rgb' | 'rgba', filteredRows: Buffer): Buffer {
   const header = Buffer.alloc(13)
   header.writeUInt32BE(width, 0)
   header.writeUInt32BE(height, 4)
   header[8] = 8 // bit depth
-  header[9] = 2 // colour type: RGB
+  header[9] = colour === 'rgb' ? 2 : 6
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(filteredRows, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ])
+}
+
+/** Encodes an image whose pixel colours come from `pixel(x, y)`. */
+export function encodePng(width: number, height: number, pixel: (x: number, y: number) => Rgb): Buffer {
   const raw = Buffer.alloc((width * 3 + 1) * height)
   for (let y = 0; y < height; y++) {
     const row = y * (width * 3 + 1)
@@ -43,12 +56,7 @@ export function encodePng(width: number, height: number, pixel: (x: number, y: n
       raw.set([r, g, b], row + 1 + x * 3)
     }
   }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ])
+  return pngFile(width, height, 'rgb', raw)
 }
 
 /** A soft diagonal gradient between two colours with a lighter disc in the middle: a tidy icon. */

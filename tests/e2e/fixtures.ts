@@ -50,3 +50,21 @@ export const test = base.extend<{ signIn: (account: Account) => Promise<void>; a
     await provide(page)
   },
 })
+
+/** Number of stored offline snapshots (src/lib/swr-cache.ts's IndexedDB store). */
+export function storedSnapshots(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('back-office-cache')
+        open.onerror = () => reject(open.error)
+        open.onsuccess = () => {
+          const db = open.result
+          if (!db.objectStoreNames.contains('swr')) return resolve(0)
+          const count = db.transaction('swr').objectStore('swr').count()
+          count.onsuccess = () => resolve(count.result)
+          count.onerror = () => reject(count.error)
+        }
+      }),
+  )
+}

@@ -1,4 +1,4 @@
-import { test, expect } from './fixtures.ts'
+import { test, expect, storedSnapshots } from './fixtures.ts'
 import type { Page } from '@playwright/test'
 import { leadEmail } from './accounts.ts'
 
@@ -22,23 +22,6 @@ function cachedUrls(page: Page): Promise<string[]> {
   })
 }
 
-/** Stored offline snapshots of the data cache, in IndexedDB. */
-function storedSnapshots(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('back-office-cache')
-        open.onerror = () => reject(open.error)
-        open.onsuccess = () => {
-          const db = open.result
-          if (!db.objectStoreNames.contains('swr')) return resolve(0)
-          const count = db.transaction('swr').objectStore('swr').count()
-          count.onsuccess = () => resolve(count.result)
-          count.onerror = () => reject(count.error)
-        }
-      }),
-  )
-}
 
 test('after visiting Leads, the shell and the list still appear offline, through two reloads', async ({ adminPage: page, context }) => {
   const newest = page.getByRole('cell', { name: leadEmail(1), exact: true })

@@ -1,7 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
-import type { Page } from '@playwright/test'
 import { z } from 'zod'
-import { test, expect, accounts, totpNow } from './fixtures.ts'
+import { test, expect, accounts, storedSnapshots, totpNow } from './fixtures.ts'
 
 test.describe('login', () => {
   test('shows the spec validation messages before calling the server', async ({ page }) => {
@@ -142,32 +141,15 @@ test.describe('layout', () => {
   })
 
   test('logs out from the header menu: token and cached data gone, back to /login', async ({ adminPage: page }) => {
-    await expect.poll(() => cachedEntries(page)).toBeGreaterThan(0)
+    await expect.poll(() => storedSnapshots(page)).toBeGreaterThan(0)
     await page.getByRole('button', { name: /Account menu/ }).click()
     await page.getByRole('menuitem', { name: 'Logout' }).click()
     await expect(page).toHaveURL(/\/admin\/login$/)
     expect(await page.evaluate(() => localStorage.getItem('admin_token'))).toBeNull()
-    await expect.poll(() => cachedEntries(page)).toBe(0)
+    await expect.poll(() => storedSnapshots(page)).toBe(0)
   })
 })
 
-/** Number of stored offline snapshots (src/lib/swr-cache.ts's IndexedDB store). */
-function cachedEntries(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('back-office-cache')
-        open.onerror = () => reject(open.error)
-        open.onsuccess = () => {
-          const db = open.result
-          if (!db.objectStoreNames.contains('swr')) return resolve(0)
-          const count = db.transaction('swr').objectStore('swr').count()
-          count.onsuccess = () => resolve(count.result)
-          count.onerror = () => reject(count.error)
-        }
-      }),
-  )
-}
 
 
 test('loads login and Leads with no console error and no Content-Security-Policy violation', async ({ page, signIn }) => {
