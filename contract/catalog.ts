@@ -67,6 +67,17 @@ export const editCategoryData = endpoint({
   ours: 'Payload not shown beyond section 3: multipart id, categoryName, preference, optional image.',
 })
 
+/** One category by id, for an edit screen opened by URL (a reload, a shared link). */
+export const getCategory = endpoint({
+  name: 'getCategory',
+  method: 'GET',
+  path: '/getCategory',
+  input: z.object({ id: Id }),
+  output: ok({ data: Category }),
+  access: reads('/category'),
+  ours: 'Not in the spec: the get-one read of Edit Category (the spec passes the record in navigation state; editCategoryData is our edit save).',
+})
+
 export const deleteCategory = endpoint({
   name: 'deleteCategory',
   method: 'POST',

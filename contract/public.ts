@@ -12,7 +12,15 @@ export const publicInfo = endpoint({
   method: 'GET',
   path: '/public-info',
   input: z.object({}),
-  output: ok({ data: z.object({ supportEmail: z.string(), appStoreUrl: z.url({ protocol: /^https?$/ }) }) }),
+  output: ok({
+    data: z.object({
+      supportEmail: z.string(),
+      appStoreUrl: z.url({ protocol: /^https?$/ }),
+      /** The site name and logo URL of the Settings screen ('' until set): the side menu header shows them. */
+      sitename: z.string(),
+      sitelogo: z.string(),
+    }),
+  }),
   access: publicAccess,
   ours: 'Not in the spec: the public pages read the support email and the app store listing from the server.',
 })

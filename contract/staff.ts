@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { Done, EMAIL_PATTERN, Id, PASSWORD_PATTERN, PageQuery, pageOf, required } from './common.ts'
+import { Done, EMAIL_PATTERN, Id, PASSWORD_PATTERN, PageQuery, ok, pageOf, required } from './common.ts'
 import { endpoint, reads, staffWrites } from './define.ts'
 import { TwoFACode } from './auth.ts'
 import { screenPaths } from './routes.ts'
@@ -23,14 +23,16 @@ export const SubAdmin = z.object({
 })
 export type SubAdmin = z.output<typeof SubAdmin>
 
-const Name = required('Name is required', 100)
-const Email = z
+export const StaffName = required('Name is required', 100)
+/** Create User's email rule (also the access request's). */
+export const StaffEmail = z
   .string({ error: 'Email is required' })
   .trim()
   .min(1, 'Email is required')
   .max(254, 'Incorrect format')
   .regex(EMAIL_PATTERN, 'Incorrect format')
-const Password = z
+/** Create User's password policy (also the access request's). */
+export const StaffPassword = z
   .string({ error: 'Password is required' })
   .min(1, 'Password is required')
   .regex(PASSWORD_PATTERN, 'Incorrect format')
@@ -66,9 +68,9 @@ const createRule = restrictionsUnlessAdmin('Access is required')
  */
 export const CreateSubAdminInput = z
   .object({
-    name: Name,
-    email: Email,
-    password: Password,
+    name: StaffName,
+    email: StaffEmail,
+    password: StaffPassword,
     accessLevel: z.enum(accessLevels, { error: 'User type is required' }),
     restrictions: Restrictions('Access is required'),
     twoFACode: TwoFACode,
@@ -80,8 +82,8 @@ const updateRule = restrictionsUnlessAdmin('Restrictions is required')
 export const UpdateSubAdminInput = z
   .object({
     _id: Id,
-    name: Name,
-    email: Email,
+    name: StaffName,
+    email: StaffEmail,
     accessLevel: z.enum(accessLevels, { error: 'AccessLevel is required' }),
     restrictions: Restrictions('Restrictions is required'),
   })
@@ -105,6 +107,17 @@ export const FetchSubAdminUsers = endpoint({
   input: PageQuery,
   output: pageOf(SubAdmin),
   access: reads('/sub-admin'),
+})
+
+/** One staff member by id, for Edit User opened by URL. */
+export const getSubAdminUser = endpoint({
+  name: 'getSubAdminUser',
+  method: 'GET',
+  path: '/getSubAdminUser',
+  input: z.object({ _id: Id }),
+  output: ok({ data: SubAdmin }),
+  access: reads('/sub-admin'),
+  ours: 'Not in the spec: the get-one read of Edit User (the spec passes the record in navigation state).',
 })
 
 export const UpdateSubAdminUsers = endpoint({

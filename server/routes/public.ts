@@ -9,6 +9,7 @@ export const publicRoutes = handlers(pub, {
   publicInfo: async (_input, ctx) => ({
     status: 'success',
     message: 'Public information',
-    data: { supportEmail: ctx.config.supportEmail, appStoreUrl: ctx.config.appStoreUrl },
+    // TEMPORARY until the settings area lands: sitename and sitelogo come from the settings record.
+    data: { supportEmail: ctx.config.supportEmail, appStoreUrl: ctx.config.appStoreUrl, sitename: '', sitelogo: '' },
   }),
 })

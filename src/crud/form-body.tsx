@@ -37,10 +37,12 @@ export interface BodyProps<E extends FormEndpoint, R extends Row> {
   defaults: Values
   currentFiles: Record<string, string>
   blockedReason: string | undefined
+  /** Called after a successful save instead of going to `def.done` (a form inside a dialog). */
+  onSaved?: () => void
 }
 
 /** The form itself: validation, sending, server errors, the overlay, the toast and the redirect. */
-export function FormBody<E extends FormEndpoint, R extends Row>({ def, defaults, currentFiles, blockedReason }: BodyProps<E, R>) {
+export function FormBody<E extends FormEndpoint, R extends Row>({ def, defaults, currentFiles, blockedReason, onSaved }: BodyProps<E, R>) {
   const [, navigate] = useLocation()
   const { mutate } = useSWRConfig()
   const { rules, fileNames, schema } = useMemo(() => {
@@ -85,7 +87,8 @@ export function FormBody<E extends FormEndpoint, R extends Row>({ def, defaults,
       // A write can change any list (a renamed category shows in games too): every cached answer
       // is refetched when next shown, instead of the list coming back with its old page.
       void mutate(() => true)
-      navigate(def.done)
+      if (onSaved) onSaved()
+      else navigate(def.done)
     } catch (error) {
       if (error instanceof SecondFactorRequired) {
         setSecondFactor(error.message)

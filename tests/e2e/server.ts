@@ -12,8 +12,10 @@ import { serve } from '../../server/main.ts'
 import { admins, contactEnquiries, leads } from '../../server/db/schema.ts'
 import { SEEDED_ENQUIRIES, SEEDED_LEADS, accounts, leadEmail, leadName } from './accounts.ts'
 
-if (!existsSync('dist/index.html')) {
-  const built = spawnSync('npx', ['vite', 'build'], { stdio: 'inherit' })
+// E2E_DIST: a build folder of its own (several builds side by side while working); default dist/.
+const builtDir = process.env['E2E_DIST'] ?? 'dist'
+if (!existsSync(join(builtDir, 'index.html'))) {
+  const built = spawnSync('npx', ['vite', 'build', '--outDir', builtDir], { stdio: 'inherit' })
   if (built.status !== 0) process.exit(built.status ?? 1)
 }
 
@@ -21,7 +23,7 @@ const loaded = loadConfig()
 // Serve a copy of the build: a `vite build` run elsewhere during the suite (the dev loop, the
 // bench) empties dist/ and would pull the files from under the running tests.
 const distDir = join(loaded.dataDir, 'dist')
-cpSync('dist', distDir, { recursive: true })
+cpSync(builtDir, distDir, { recursive: true })
 // Cheap argon2 settings keep the many logins of the suite fast; the algorithm stays argon2id.
 const config = { ...loaded, distDir, hashCost: { memoryCost: 1024, timeCost: 1, parallelism: 1 } }
 const app = await serve(config, { onSuperadminCreated: () => {} })

@@ -1,0 +1,79 @@
+import { z } from 'zod'
+import { Done, Id, PageQuery, pageOf } from './common.ts'
+import { endpoint, publicAccess, staffWrites } from './define.ts'
+import { ConfirmPassword, CONFIRM_MISMATCH } from './password.ts'
+import { StaffEmail, StaffName, StaffPassword, UpdateSubAdminInput } from './staff.ts'
+
+/*
+ * The spec's register screen (/register: name, email, password, confirm password) as an access
+ * request, never an open sign-up: the server stores the request (password hashed with the Create
+ * User policy) and a superadmin approves it (choosing the user type and access, as Edit User does)
+ * or declines it. Until approved, the credentials log in nowhere. Messages are Create User's.
+ */
+
+/** One pending request, as Users and Access lists it (never the password). */
+export const AccessRequest = z.object({
+  _id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  createdAt: z.string(),
+})
+export type AccessRequest = z.output<typeof AccessRequest>
+
+/**
+ * The register form. The answer is the same whether or not the email is known (an admin's, or
+ * another pending request's), so the form tells nobody which emails exist; rate limited per address.
+ */
+export const register = endpoint({
+  name: 'register',
+  method: 'POST',
+  path: '/register',
+  input: z
+    .object({ name: StaffName, email: StaffEmail, password: StaffPassword, confirmPassword: ConfirmPassword })
+    // Compared only once both passwords parsed, so the mismatch never hides their own messages.
+    .superRefine(
+      (v, ctx) => {
+        if (v.password !== v.confirmPassword) ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: CONFIRM_MISMATCH })
+      },
+      { when: (payload) => !payload.issues.some((i) => i.path?.[0] === 'password' || i.path?.[0] === 'confirmPassword') },
+    ),
+  output: Done,
+  access: publicAccess,
+  ours: 'Payload from section 2 (name, email, password, confirm password); stores an access request, not an account.',
+})
+
+/** Pending requests, newest first; superadmin (staff management) only. */
+export const listAccessRequests = endpoint({
+  name: 'listAccessRequests',
+  method: 'GET',
+  path: '/listAccessRequests',
+  input: PageQuery,
+  output: pageOf(AccessRequest),
+  access: staffWrites('/sub-admin'),
+  ours: 'Not in the spec: the pending access requests of /register, shown in Users and Access.',
+})
+
+/**
+ * Approves a request with the user type and access chosen on Edit User: the admin is created
+ * (role subadmin, the requested name, email and password hash) and active; the request is removed.
+ */
+export const approveAccessRequest = endpoint({
+  name: 'approveAccessRequest',
+  method: 'POST',
+  path: '/approveAccessRequest',
+  input: UpdateSubAdminInput,
+  output: Done,
+  access: staffWrites('/sub-admin'),
+  ours: 'Not in the spec: Edit User fields; _id is the request id.',
+})
+
+/** Declines a request: it is deleted. */
+export const declineAccessRequest = endpoint({
+  name: 'declineAccessRequest',
+  method: 'POST',
+  path: '/declineAccessRequest',
+  input: z.object({ id: Id }),
+  output: Done,
+  access: staffWrites('/sub-admin'),
+  ours: 'Not in the spec: declines a pending access request.',
+})
