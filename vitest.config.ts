@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config'
 
 /**
  * Unit and integration tests beside the code. Node by default; a browser-like file opts in with
- * a `// @vitest-environment jsdom` comment. Server tests each build their own app (server/testing.ts).
+ * a `// @vitest-environment jsdom` comment. Server tests each build their own app (server/testing/test-app.ts).
  */
 export default defineConfig({
   test: {

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { Done, Id, PageQuery, pageOf } from './common.ts'
-import { endpoint, publicAccess, staffWrites } from './define.ts'
+import { endpoint, publicAccess, staffReads, staffWrites } from './define.ts'
 import { ConfirmPassword, CONFIRM_MISMATCH } from './password.ts'
 import { StaffEmail, StaffName, StaffPassword, UpdateSubAdminInput } from './staff.ts'
 
@@ -49,7 +49,7 @@ export const listAccessRequests = endpoint({
   path: '/listAccessRequests',
   input: PageQuery,
   output: pageOf(AccessRequest),
-  access: staffWrites('/sub-admin'),
+  access: staffReads('/sub-admin'),
   ours: 'Not in the spec: the pending access requests of /register, shown in Users and Access.',
 })
 

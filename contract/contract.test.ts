@@ -160,7 +160,14 @@ describe('the endpoint table', () => {
 
   it('lets only Admin-level writes change data, and staff calls refuse sub-admins', () => {
     const staff = endpoints.filter((e) => e.access.kind === 'screen' && e.access.staff === true).map((e) => e.name)
-    expect(staff.sort()).toEqual(['ActivateSubadminStatusUpdate', 'UpdateSubAdminUsers', 'createSubAdminUsers'])
+    expect(staff.sort()).toEqual([
+      'ActivateSubadminStatusUpdate',
+      'UpdateSubAdminUsers',
+      'approveAccessRequest',
+      'createSubAdminUsers',
+      'declineAccessRequest',
+      'listAccessRequests',
+    ])
     for (const name of ['addbuyLink', 'editBridgeink', 'DeleteCms', 'FreezeCms', 'deleteBrand', 'updateVersion']) {
       const e: Endpoint | undefined = endpoints.find((x) => x.name === name)
       expect(e?.access, name).toMatchObject({ kind: 'screen', write: true })

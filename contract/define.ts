@@ -18,6 +18,8 @@ export const sessionAccess: Access = { kind: 'session' }
 export const reads = (route: string): Access => ({ kind: 'screen', route, write: false })
 /** Changing a screen's data: as `reads`, plus the Admin access level. */
 export const writes = (route: string): Access => ({ kind: 'screen', route, write: true })
+/** Reading what only staff managers see (pending access requests): as `reads`, and never for role subadmin. */
+export const staffReads = (route: string): Access => ({ kind: 'screen', route, write: false, staff: true })
 /** Staff management: as `writes`, and never for role subadmin (spec section 6). */
 export const staffWrites = (route: string): Access => ({ kind: 'screen', route, write: true, staff: true })
 

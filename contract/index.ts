@@ -19,7 +19,7 @@ import * as homepage from './homepage.ts'
 import * as settings from './settings.ts'
 import * as newsletter from './newsletter.ts'
 import * as publicPages from './public.ts'
-import * as twofa from './twofa.ts'
+import * as twoFactor from './two-factor.ts'
 import * as accessRequests from './access-requests.ts'
 import type { Endpoint } from './define.ts'
 
@@ -29,7 +29,7 @@ const isEndpoint = (v: unknown): v is Endpoint =>
 /** The contract's areas, one per part of spec section 7. */
 export const areas = {
   auth, leads, catalog, password, emails, promotions, links, social, games, brands,
-  restrictions, staff, version, homepage, settings, newsletter, publicPages, twofa, accessRequests,
+  restrictions, staff, version, homepage, settings, newsletter, publicPages, twoFactor, accessRequests,
 }
 
 

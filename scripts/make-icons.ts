@@ -1,10 +1,10 @@
 /**
  * Draws the PWA icons into public/ (192, 512 and a maskable 512) without any image tool or
- * network: a few shapes rasterised with 4x4 supersampling and written as PNG by server/png.ts.
+ * network: a few shapes rasterised with 4x4 supersampling and written as PNG by server/db/png.ts.
  * Run with `npx tsx scripts/make-icons.ts`; the PNGs are committed, so builds do not need it.
  */
 import { writeFileSync } from 'node:fs'
-import { pngFile } from '../server/png.ts'
+import { pngFile } from '../server/db/png.ts'
 
 type Rgba = [number, number, number, number]
 const INDIGO: Rgba = [55, 48, 163, 255]

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bodyOf, makeTestApp, tcpProxy, testEngine, type TcpProxy, type TestApp } from './testing.ts'
+import { bodyOf, makeTestApp, tcpProxy, testEngine, type TcpProxy, type TestApp } from './testing/test-app.ts'
 
 let t: TestApp
 let dist: string

@@ -13,21 +13,21 @@ import rateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
 import { sql } from 'drizzle-orm'
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
-import { ApiFailure, API_PREFIX, registerApi, type BoundHandler, type Services } from './api.ts'
-import { Passwords, ensureSuperadmin } from './auth.ts'
+import { ApiFailure, API_PREFIX, registerApi, type BoundHandler, type Services } from './kit/api.ts'
+import { Passwords, ensureSuperadmin } from './sign-in/auth.ts'
 import type { Config } from './config.ts'
 import { isConnectionError, openDb, type DbHandle } from './db/index.ts'
-import { Mailer } from './mail.ts'
-import { Realtime } from './realtime.ts'
+import { Mailer } from './notify/mail.ts'
+import { Realtime } from './notify/realtime.ts'
 import { authRoutes } from './routes/auth.ts'
 import { catalogRoutes } from './routes/catalog.ts'
 import { leadsRoutes } from './routes/leads.ts'
 import { passwordRoutes } from './routes/password.ts'
 import { publicRoutes } from './routes/public.ts'
 import { staffRoutes } from './routes/staff.ts'
-import { twofaRoutes } from './routes/twofa.ts'
-import { sealPlainTotpSecrets } from './twofactor.ts'
-import { MULTIPART_LIMITS } from './uploads.ts'
+import { twofaRoutes } from './routes/two-factor.ts'
+import { sealPlainTotpSecrets } from './sign-in/two-factor-secret.ts'
+import { MULTIPART_LIMITS } from './kit/uploads.ts'
 
 /**
  * Every area's handlers. A new area adds its table here (server/routes/<area>.ts exports it);
@@ -81,7 +81,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const created = await ensureSuperadmin(handle.db, config, passwords)
   if (created !== null) options.onSuperadminCreated?.(created)
-  // 2FA secrets stored before they were sealed at rest (server/twofactor.ts explains why here).
+  // 2FA secrets stored before they were sealed at rest (server/sign-in/two-factor-secret.ts explains why here).
   const sealed = await sealPlainTotpSecrets(handle.db, config)
   if (sealed > 0) app.log.info({ sealed }, 'sealed plain 2FA secrets')
 

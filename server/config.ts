@@ -42,7 +42,7 @@ export interface Config {
   appStoreUrl: string
   /** Origins allowed to call the API from a browser; empty means no CORS headers at all. */
   corsOrigins: string[]
-  /** Logins per address per minute, on top of the per-email lockout (server/lockout.ts). */
+  /** Logins per address per minute, on top of the per-email lockout (server/sign-in/lockout.ts). */
   loginRateLimit: number
   hashCost: HashCost | null
   /** Pino log level; 'silent' in tests. */

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { count } from 'drizzle-orm'
 import type { Db } from './index.ts'
 import { categories, contactEnquiries, leads } from './schema.ts'
-import { gradientIcon, type Rgb } from '../png.ts'
+import { gradientIcon, type Rgb } from './png.ts'
 
 const FIRST = [
   'Olivia', 'Liam', 'Amara', 'Noah', 'Sofia', 'Mateo', 'Aisha', 'Lucas', 'Mei', 'Ethan', 'Priya', 'Diego',

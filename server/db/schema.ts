@@ -32,7 +32,7 @@ export const admins = pgTable(
     /** Part of every token; bumping it revokes all tokens issued before. */
     tokenVersion: integer('token_version').notNull().default(0),
     /**
-     * The TOTP secret (pending until `totpEnabled`), sealed with AES-256-GCM by server/twofactor.ts.
+     * The TOTP secret (pending until `totpEnabled`), sealed with AES-256-GCM by server/sign-in/two-factor-secret.ts.
      * Only that module reads or writes it; a value without its prefix is a legacy plain secret.
      */
     totpSecret: text('totp_secret'),
@@ -47,7 +47,7 @@ export const admins = pgTable(
 
 /**
  * Failed sign-in attempts per lower-cased email, whether or not an admin has that email (see
- * server/lockout.ts). A row without an active lock and untouched for a day is stale: its count
+ * server/sign-in/lockout.ts). A row without an active lock and untouched for a day is stale: its count
  * starts again and it is pruned.
  */
 export const loginFailures = pgTable(

@@ -3,7 +3,7 @@
  *
  * Login answers the same, in about the same time, for an unknown email and a known one: the same
  * message for a wrong password, the same lock after five failures (counted per email whether or
- * not an admin has it, server/lockout.ts), and one argon2 verification either way (a dummy one for
+ * not an admin has it, server/sign-in/lockout.ts), and one argon2 verification either way (a dummy one for
  * an unknown email or while locked). Wrong 2FA codes count towards the same lock. The route is
  * also limited per address (app.ts, RateLimit).
  * A refused login is HTTP 400, not 401: 401 means "your session token is no good", which a client
@@ -11,17 +11,17 @@
  */
 import { eq } from 'drizzle-orm'
 import * as auth from '#contract/auth'
-import { failure, handlers, twoFactorNeeded } from '../api.ts'
-import { signToken } from '../auth.ts'
+import { failure, handlers, twoFactorNeeded } from '../kit/api.ts'
+import { signToken } from '../sign-in/auth.ts'
 import { admins } from '../db/schema.ts'
-import { claimAttempt, clearFailures, failAttempt, lockoutKey, releaseAttempt } from '../lockout.ts'
-import { acceptTotpCode } from '../twofactor.ts'
+import { claimAttempt, clearFailures, failAttempt, lockoutKey, releaseAttempt } from '../sign-in/lockout.ts'
+import { acceptTotpCode } from '../sign-in/two-factor-secret.ts'
 
 export const LOGIN_FAILED = 'Invalid email or password'
 export const ACCOUNT_LOCKED = 'Too many failed attempts. Try again in 10 minutes.'
 export const ACCOUNT_DEACTIVATED = 'Your account has been deactivated'
 export const WRONG_2FA = 'Invalid 2FA code'
-export { LOCK_MS, MAX_FAILURES } from '../lockout.ts'
+export { LOCK_MS, MAX_FAILURES } from '../sign-in/lockout.ts'
 
 export const authRoutes = handlers(
   auth,

@@ -5,11 +5,11 @@
  */
 import { and, asc, count, desc, eq, ilike, ne, sql } from 'drizzle-orm'
 import * as catalog from '#contract/catalog'
-import { failure, handlers, notFound, type Ctx } from '../api.ts'
+import { failure, handlers, notFound, type Ctx } from '../kit/api.ts'
 import { sqlState, type Db } from '../db/index.ts'
 import { categories, type CategoryRow } from '../db/schema.ts'
-import { containsPattern, offsetOf } from '../paging.ts'
-import { uploadUrl } from '../uploads.ts'
+import { containsPattern, offsetOf } from '../kit/paging.ts'
+import { uploadUrl } from '../kit/uploads.ts'
 
 export const CATEGORY_EXISTS = 'categoryName already exists'
 const duplicate = () => failure(CATEGORY_EXISTS, { categoryName: CATEGORY_EXISTS })

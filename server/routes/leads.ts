@@ -5,11 +5,11 @@ import { Readable } from 'node:stream'
 import { asc, count, desc, gt, ilike, or, sql, type SQL } from 'drizzle-orm'
 import pgCopy from 'pg-copy-streams'
 import * as leadsContract from '#contract/leads'
-import { FileAnswer, handlers } from '../api.ts'
-import { csvLine, neutralise, neutraliseSql } from '../csv.ts'
+import { FileAnswer, handlers } from '../kit/api.ts'
+import { csvLine, neutralise, neutraliseSql } from '../kit/csv.ts'
 import type { Db, DbHandle } from '../db/index.ts'
 import { contactEnquiries, leads, type LeadRow } from '../db/schema.ts'
-import { containsPattern, offsetOf } from '../paging.ts'
+import { containsPattern, offsetOf } from '../kit/paging.ts'
 
 /**
  * The search condition over name, email and wallet address. The expression is exactly the one

@@ -1,7 +1,7 @@
 /**
  * The password flows (contract/password.ts): Reset Password for the signed-in admin (/send-mail,
  * then /change-password) and Forgot for an admin who cannot sign in (/ForgotSend-mail, then
- * /forgot-password). Codes come from server/otp.ts; mail goes through the outbox (SMTP when
+ * /forgot-password). Codes come from server/sign-in/otp.ts; mail goes through the outbox (SMTP when
  * SMTP_URL is set).
  *
  * Both changes bump the token version, so every older token stops working at once, and emit
@@ -12,11 +12,11 @@
  */
 import { eq, sql } from 'drizzle-orm'
 import * as password from '#contract/password'
-import { failure, handlers, type ApiFailure, type Ctx, type RateLimit } from '../api.ts'
+import { failure, handlers, type ApiFailure, type Ctx, type RateLimit } from '../kit/api.ts'
 import { admins, type AdminRow } from '../db/schema.ts'
-import { clearFailures } from '../lockout.ts'
-import { consumeOtp, issueOtp, otpMail, otpSendAllowed, tryOtp, type OtpPurpose } from '../otp.ts'
-import { secondFactor } from './twofa.ts'
+import { clearFailures } from '../sign-in/lockout.ts'
+import { consumeOtp, issueOtp, otpMail, otpSendAllowed, tryOtp, type OtpPurpose } from '../sign-in/otp.ts'
+import { secondFactor } from './two-factor.ts'
 
 export const OTP_SENT = 'OTP sent to your email'
 export const FORGOT_OTP_SENT = 'If this email belongs to an account, an OTP has been sent to it'

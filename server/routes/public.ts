@@ -3,7 +3,7 @@
  * store listing of the referral redirect, both from the environment.
  */
 import * as pub from '#contract/public'
-import { handlers } from '../api.ts'
+import { handlers } from '../kit/api.ts'
 
 export const publicRoutes = handlers(pub, {
   publicInfo: async (_input, ctx) => ({

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto'
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { SMTPServer } from 'smtp-server'
-import { totpCode, totpStep } from '../../server/totp.ts'
+import { totpCode, totpStep } from '../../server/sign-in/two-factor-code.ts'
 import { APP_STORE_URL, SUPPORT_EMAIL, accounts } from './accounts.ts'
 import { test, expect, signInPage, type Account } from './fixtures.ts'
 

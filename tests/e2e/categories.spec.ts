@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { z } from 'zod'
-import { encodePng } from '../../server/png.ts'
+import { encodePng } from '../../server/db/png.ts'
 import { test, expect, accounts, signInPage } from './fixtures.ts'
 
 const Answer = z.object({ message: z.string() })

@@ -8,7 +8,7 @@
  */
 import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test'
 import { z } from 'zod'
-import { totpCode, totpStep } from '../../server/totp.ts'
+import { totpCode, totpStep } from '../../server/sign-in/two-factor-code.ts'
 import { accounts, type Account } from './accounts.ts'
 
 export { expect, accounts }

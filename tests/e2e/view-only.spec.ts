@@ -1,4 +1,4 @@
-import { encodePng } from '../../server/png.ts'
+import { encodePng } from '../../server/db/png.ts'
 import { leadName } from './accounts.ts'
 import { test, expect, accounts, apiToken } from './fixtures.ts'
 

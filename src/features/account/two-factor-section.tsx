@@ -1,11 +1,11 @@
 /**
  * The Profile screen's two-factor section (issue: "a staff member enables TOTP from Profile").
  * Enabling: the server makes a pending secret and answers it as a QR code image and as text; the
- * first code from the app (and the password, see contract/twofa.ts) turns it on. Disabling asks
+ * first code from the app (and the password, see contract/two-factor.ts) turns it on. Disabling asks
  * for a current code.
  */
 import { useId, useState } from 'react'
-import { twofaDisable, twofaEnable, twofaSetup } from '#contract/twofa'
+import { twofaDisable, twofaEnable, twofaSetup } from '#contract/two-factor'
 import { call } from '#src/lib/api.ts'
 import { toast } from '#src/lib/toast.ts'
 import { errorMessage } from '#src/crud/error-message.ts'

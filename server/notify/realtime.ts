@@ -8,9 +8,9 @@ import type { FastifyBaseLogger } from 'fastify'
 import { Server } from 'socket.io'
 import { SocketEvents } from '#contract/socket'
 import { sessionAccess } from '#contract/define'
-import { checkSession } from './auth.ts'
-import type { Config } from './config.ts'
-import type { Db } from './db/index.ts'
+import { checkSession } from '../sign-in/auth.ts'
+import type { Config } from '../config.ts'
+import type { Db } from '../db/index.ts'
 
 const room = (adminId: string): string => `admin:${adminId}`
 

@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm'
 import { io, type Socket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SocketEvents } from '#contract/socket'
-import { revokeSessions } from './auth.ts'
+import { revokeSessions } from '../sign-in/auth.ts'
 import { Mailer } from './mail.ts'
-import { mailOutbox } from './db/schema.ts'
-import { makeTestApp, type TestApp } from './testing.ts'
+import { mailOutbox } from '../db/schema.ts'
+import { makeTestApp, type TestApp } from '../testing/test-app.ts'
 
 let t: TestApp
 let url: string

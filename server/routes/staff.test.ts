@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import { io, type Socket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SocketEvents } from '#contract/socket'
-import { ACCOUNT_DEACTIVATED, WRONG_2FA } from './routes/auth.ts'
+import { ACCOUNT_DEACTIVATED, WRONG_2FA } from './auth.ts'
 import {
   ABOVE_YOU,
   EMAIL_TAKEN,
@@ -12,10 +12,10 @@ import {
   grantCheck,
   normalizeRestrictions,
   touchCheck,
-} from './routes/staff.ts'
-import { admins, auditLog, loginFailures, type AdminRow } from './db/schema.ts'
-import { TEST_PASSWORD, bodyOf, listOf, makeTestApp, type TestApp } from './testing.ts'
-import { newTotpSecret, totpCode, totpStep } from './totp.ts'
+} from './staff.ts'
+import { admins, auditLog, loginFailures, type AdminRow } from '../db/schema.ts'
+import { TEST_PASSWORD, bodyOf, listOf, makeTestApp, type TestApp } from '../testing/test-app.ts'
+import { newTotpSecret, totpCode, totpStep } from '../sign-in/two-factor-code.ts'
 
 let t: TestApp
 let url: string

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { base32Decode, base32Encode, newTotpSecret, totpCode, totpStep, totpUri, verifyTotp } from './totp.ts'
+import { base32Decode, base32Encode, newTotpSecret, totpCode, totpStep, totpUri, verifyTotp } from './two-factor-code.ts'
 
 // RFC 6238 appendix B: SHA-1 with the ASCII secret "12345678901234567890"; codes are the last 6 of 8 digits.
 const RFC_SECRET = base32Encode(Buffer.from('12345678901234567890'))

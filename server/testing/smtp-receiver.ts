@@ -84,7 +84,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   }
 }
 
-/** The one-time code in a mail from server/otp.ts. */
+/** The one-time code in a mail from server/sign-in/otp.ts. */
 export function otpFrom(mail: ReceivedMail): string {
   const match = /one-time code is: (\d{6})/.exec(mail.raw)
   if (match?.[1] === undefined) throw new Error(`no code in the mail:\n${mail.raw.slice(0, 500)}`)

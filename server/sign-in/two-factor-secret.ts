@@ -19,10 +19,10 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
 import { and, eq, isNotNull, isNull, lt, not, like, or } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
-import type { Config } from './config.ts'
-import type { Db } from './db/index.ts'
-import { admins, type AdminRow } from './db/schema.ts'
-import { verifyTotp } from './totp.ts'
+import type { Config } from '../config.ts'
+import type { Db } from '../db/index.ts'
+import { admins, type AdminRow } from '../db/schema.ts'
+import { verifyTotp } from './two-factor-code.ts'
 
 const PREFIX = 'tsk1:'
 const IV_BYTES = 12

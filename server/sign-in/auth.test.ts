@@ -2,10 +2,10 @@ import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Passwords } from './auth.ts'
-import { admins, auditLog, loginFailures } from './db/schema.ts'
-import { ACCOUNT_DEACTIVATED, ACCOUNT_LOCKED, LOGIN_FAILED, WRONG_2FA } from './routes/auth.ts'
-import { SUPERADMIN_EMAIL, TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from './testing.ts'
-import { newTotpSecret, totpCode, totpStep } from './totp.ts'
+import { admins, auditLog, loginFailures } from '../db/schema.ts'
+import { ACCOUNT_DEACTIVATED, ACCOUNT_LOCKED, LOGIN_FAILED, WRONG_2FA } from '../routes/auth.ts'
+import { SUPERADMIN_EMAIL, TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from '../testing/test-app.ts'
+import { newTotpSecret, totpCode, totpStep } from './two-factor-code.ts'
 
 let t: TestApp
 let address = 0

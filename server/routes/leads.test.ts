@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { contactEnquiries, leads } from './db/schema.ts'
-import { bodyOf, listOf, makeTestApp, type TestApp } from './testing.ts'
+import { contactEnquiries, leads } from '../db/schema.ts'
+import { bodyOf, listOf, makeTestApp, type TestApp } from '../testing/test-app.ts'
 
 let t: TestApp
 let admin: { authorization: string }

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ACCOUNT_LOCKED, WRONG_2FA } from './routes/auth.ts'
-import { ALREADY_ENABLED, NOT_ENABLED, SETUP_FIRST, WRONG_PASSWORD } from './routes/twofa.ts'
-import { admins, type AdminRow } from './db/schema.ts'
-import { TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from './testing.ts'
-import { base32Decode, newTotpSecret, totpCode, totpStep } from './totp.ts'
+import { ACCOUNT_LOCKED, WRONG_2FA } from '../routes/auth.ts'
+import { ALREADY_ENABLED, NOT_ENABLED, SETUP_FIRST, WRONG_PASSWORD } from '../routes/two-factor.ts'
+import { admins, type AdminRow } from '../db/schema.ts'
+import { TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from '../testing/test-app.ts'
+import { base32Decode, newTotpSecret, totpCode, totpStep } from './two-factor-code.ts'
 
 let t: TestApp
 let address = 0

@@ -6,9 +6,9 @@
 import { eq } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import nodemailer, { type Transporter } from 'nodemailer'
-import type { Config } from './config.ts'
-import type { Db } from './db/index.ts'
-import { mailOutbox } from './db/schema.ts'
+import type { Config } from '../config.ts'
+import type { Db } from '../db/index.ts'
+import { mailOutbox } from '../db/schema.ts'
 
 export interface MailMessage {
   to: string

@@ -5,12 +5,12 @@
 import { randomBytes } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildApp } from './app.ts'
-import { admins, type AdminRow } from './db/schema.ts'
-import { WRONG_2FA } from './routes/auth.ts'
-import { TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from './testing.ts'
-import { newTotpSecret, totpCode, totpStep } from './totp.ts'
-import { isSealed, openTotpSecret, sealTotpSecret } from './twofactor.ts'
+import { buildApp } from '../app.ts'
+import { admins, type AdminRow } from '../db/schema.ts'
+import { WRONG_2FA } from '../routes/auth.ts'
+import { TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from '../testing/test-app.ts'
+import { newTotpSecret, totpCode, totpStep } from './two-factor-code.ts'
+import { isSealed, openTotpSecret, sealTotpSecret } from './two-factor-secret.ts'
 
 let t: TestApp
 let address = 0

@@ -15,11 +15,11 @@ import { migrate } from 'drizzle-orm/pglite/migrator'
 import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { loginFailures } from './db/schema.ts'
+import { loginFailures } from '../db/schema.ts'
 import { FORGET_MS, MAX_FAILURES } from './lockout.ts'
-import { ACCOUNT_LOCKED, LOGIN_FAILED, WRONG_2FA } from './routes/auth.ts'
-import { TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from './testing.ts'
-import { newTotpSecret, totpCode, totpStep } from './totp.ts'
+import { ACCOUNT_LOCKED, LOGIN_FAILED, WRONG_2FA } from '../routes/auth.ts'
+import { TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from '../testing/test-app.ts'
+import { newTotpSecret, totpCode, totpStep } from './two-factor-code.ts'
 
 let t: TestApp
 let address = 0
@@ -148,7 +148,7 @@ describe('login lockout per email, known or not', () => {
 describe('migration 0001', () => {
   it('carries running counts and locks from the admins table into login_failures', async () => {
     // The committed migrations up to 0000, some state in the old columns, then the rest.
-    const all = fileURLToPath(new URL('./db/migrations', import.meta.url))
+    const all = fileURLToPath(new URL('../db/migrations', import.meta.url))
     const dir = await mkdtemp(join(tmpdir(), 'bo-migrations-'))
     const client = await PGlite.create({ extensions: { pg_trgm } })
     try {

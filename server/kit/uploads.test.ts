@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { gradientIcon } from './png.ts'
+import { gradientIcon } from '../db/png.ts'
 import { sniff } from './uploads.ts'
 
 const ftyp = (brand: string): Buffer => Buffer.concat([Buffer.from([0, 0, 0, 0x20]), Buffer.from(`ftyp${brand}`, 'latin1'), Buffer.alloc(20)])

@@ -7,8 +7,8 @@ import { count } from 'drizzle-orm'
 import { SignJWT, decodeJwt } from 'jose'
 import { io } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { admins } from './db/schema.ts'
-import { bodyOf, makeTestApp, type TestApp } from './testing.ts'
+import { admins } from '../db/schema.ts'
+import { bodyOf, makeTestApp, type TestApp } from '../testing/test-app.ts'
 
 let t: TestApp
 let url: string

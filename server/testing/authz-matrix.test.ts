@@ -11,9 +11,9 @@ import { z } from 'zod'
 import { endpoints } from '#contract/index'
 import { isWrite, type Access, type Endpoint } from '#contract/define'
 import { screens } from '#contract/routes'
-import { admins, auditLog, mailOutbox, otpCodes, type AdminRow } from './db/schema.ts'
+import { admins, auditLog, mailOutbox, otpCodes, type AdminRow } from '../db/schema.ts'
 import { isServed, makeFixtures, samples, send, type Payload } from './endpoint-samples.ts'
-import { bodyOf, makeTestApp } from './testing.ts'
+import { bodyOf, makeTestApp } from './test-app.ts'
 
 const t = await makeTestApp()
 afterAll(async () => {
@@ -165,7 +165,7 @@ describe('authorization matrix (contract x callers)', () => {
     for (const mine of ['createSubAdminUsers', 'FetchSubAdminUsers', 'UpdateSubAdminUsers', 'ActivateSubadminStatusUpdate', 'sendMail', 'changePassword', 'ForgotSendMail', 'forgotPassword', 'twofaSetup', 'twofaEnable', 'twofaDisable', 'login', 'getProfile', 'editProfile']) {
       expect(names).toContain(mine)
     }
-    // A new handler needs a row in server/endpoint-samples.ts, so its refused calls carry real input.
+    // A new handler needs a row in server/testing/endpoint-samples.ts, so its refused calls carry real input.
     expect(names.filter((n) => samples[n] === undefined)).toEqual([])
   })
 
@@ -225,7 +225,7 @@ describe('authorization matrix (contract x callers)', () => {
     expect(secrets.length).toBeGreaterThan(5)
     const leaks: string[] = []
     for (const a of answers) {
-      // The setup answer shows the caller's own new secret once, by design (contract/twofa.ts).
+      // The setup answer shows the caller's own new secret once, by design (contract/two-factor.ts).
       if (a.endpoint === 'twofaSetup') continue
       if (/\$argon2/.test(a.body)) leaks.push(`${a.endpoint}/${a.caller}: argon2 hash`)
       for (const key of secretKeys(a.body)) leaks.push(`${a.endpoint}/${a.caller}: field ${key}`)

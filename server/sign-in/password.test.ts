@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import { io, type Socket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SocketEvents } from '#contract/socket'
-import { admins, auditLog, loginFailures, mailOutbox, otpCodes, type AdminRow } from './db/schema.ts'
+import { admins, auditLog, loginFailures, mailOutbox, otpCodes, type AdminRow } from '../db/schema.ts'
 import { OTP_MAX_SENDS } from './otp.ts'
 import {
   FORGOT_OTP_SENT,
@@ -13,11 +13,11 @@ import {
   PASSWORD_RESET,
   TOO_MANY_OTPS,
   WRONG_OLD_PASSWORD,
-} from './routes/password.ts'
-import { ACCOUNT_LOCKED, WRONG_2FA } from './routes/auth.ts'
-import { otpFrom, startSmtpReceiver, type SmtpReceiver } from './smtp-receiver.ts'
-import { TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from './testing.ts'
-import { newTotpSecret, totpCode, totpStep } from './totp.ts'
+} from '../routes/password.ts'
+import { ACCOUNT_LOCKED, WRONG_2FA } from '../routes/auth.ts'
+import { otpFrom, startSmtpReceiver, type SmtpReceiver } from '../testing/smtp-receiver.ts'
+import { TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from '../testing/test-app.ts'
+import { newTotpSecret, totpCode, totpStep } from './two-factor-code.ts'
 
 const NEW_PASSWORD = 'Fresh#2024'
 

@@ -8,10 +8,10 @@
 import { randomBytes } from 'node:crypto'
 import type { LightMyRequestResponse } from 'fastify'
 import type { Endpoint } from '#contract/define'
-import { API_PREFIX } from './api.ts'
-import { categories, type AdminRow } from './db/schema.ts'
-import { encodePng } from './png.ts'
-import { SUPERADMIN_EMAIL, TEST_PASSWORD, multipart, type TestApp, type UploadFile } from './testing.ts'
+import { API_PREFIX } from '../kit/api.ts'
+import { categories, type AdminRow } from '../db/schema.ts'
+import { encodePng } from '../db/png.ts'
+import { SUPERADMIN_EMAIL, TEST_PASSWORD, multipart, type TestApp, type UploadFile } from './test-app.ts'
 
 export type Payload = { json: Record<string, unknown> } | { form: { fields: Record<string, string>; files: UploadFile[] } }
 

@@ -9,9 +9,9 @@
  */
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto'
 import { and, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm'
-import type { Config } from './config.ts'
-import type { Db } from './db/index.ts'
-import { otpCodes } from './db/schema.ts'
+import type { Config } from '../config.ts'
+import type { Db } from '../db/index.ts'
+import { otpCodes } from '../db/schema.ts'
 
 export const OTP_LIFE_MS = 10 * 60 * 1000
 /** Tries per code; every check spends one, right or wrong, so guesses are bounded even when sent in parallel. */

@@ -1,5 +1,5 @@
 /**
- * TOTP two-factor authentication for the signed-in admin (contract/twofa.ts), and the code check
+ * TOTP two-factor authentication for the signed-in admin (contract/two-factor.ts), and the code check
  * that other calls share: creating a staff user and the forgot-password reset ask for it too.
  *
  * Enrolment is two steps: setup makes a pending secret (login ignores it), enable turns it on once
@@ -9,13 +9,13 @@
  */
 import { and, eq } from 'drizzle-orm'
 import QRCode from 'qrcode'
-import * as twofa from '#contract/twofa'
-import { failure, handlers, twoFactorNeeded, type ApiFailure, type Ctx, type TwoFactorAnswer } from '../api.ts'
-import { revokeSessions } from '../auth.ts'
+import * as twofa from '#contract/two-factor'
+import { failure, handlers, twoFactorNeeded, type ApiFailure, type Ctx, type TwoFactorAnswer } from '../kit/api.ts'
+import { revokeSessions } from '../sign-in/auth.ts'
 import { admins, type AdminRow } from '../db/schema.ts'
-import { claimAttempt, clearFailures, failAttempt, releaseAttempt, type Attempt } from '../lockout.ts'
-import { newTotpSecret, totpUri, verifyTotp } from '../totp.ts'
-import { acceptTotpCode, readTotpSecret, sealTotpSecret } from '../twofactor.ts'
+import { claimAttempt, clearFailures, failAttempt, releaseAttempt, type Attempt } from '../sign-in/lockout.ts'
+import { newTotpSecret, totpUri, verifyTotp } from '../sign-in/two-factor-code.ts'
+import { acceptTotpCode, readTotpSecret, sealTotpSecret } from '../sign-in/two-factor-secret.ts'
 import { ACCOUNT_LOCKED, WRONG_2FA } from './auth.ts'
 
 export const TWOFA_ISSUER = 'Back Office'
@@ -29,7 +29,7 @@ export type SecondFactor = { ok: true } | { ok: false; answer: TwoFactorAnswer |
 const locked = (): ApiFailure => failure(ACCOUNT_LOCKED, undefined, 429)
 
 /**
- * Counts a wrong code or password towards the admin's sign-in lockout (server/lockout.ts). When it
+ * Counts a wrong code or password towards the admin's sign-in lockout (server/sign-in/lockout.ts). When it
  * locks and `revokeOnLock` is set, the admin's sessions end too, since a session holder who cannot
  * produce the owner's secrets is probably not the owner.
  */
@@ -44,7 +44,7 @@ async function countFailure(ctx: Ctx, admin: AdminRow, attempt: Attempt & { lock
 /**
  * Checks an admin's current authenticator code when their 2FA is on; passes when it is off.
  * An empty code is the TWO_FA answer. A code is good once and one step of clock drift is tolerated
- * (server/twofactor.ts, totp.ts). Wrong codes count towards the lockout (`countFailure`), and a
+ * (server/sign-in/two-factor-secret.ts, two-factor-code.ts). Wrong codes count towards the lockout (`countFailure`), and a
  * locked account gets no more checks until the lock ends.
  */
 export async function secondFactor(ctx: Ctx, admin: AdminRow, code: string, field: string, revokeOnLock: boolean): Promise<SecondFactor> {

@@ -10,10 +10,10 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { endpoints } from '#contract/index'
 import type { Endpoint } from '#contract/define'
-import { admins, type AdminRow } from './db/schema.ts'
+import { admins, type AdminRow } from '../db/schema.ts'
 import { isServed, makeFixtures, samples, send, type Payload } from './endpoint-samples.ts'
-import { TEST_PASSWORD, bodyOf, makeTestApp } from './testing.ts'
-import { base32Encode, totpCode, totpStep } from './totp.ts'
+import { TEST_PASSWORD, bodyOf, makeTestApp } from './test-app.ts'
+import { base32Encode, totpCode, totpStep } from '../sign-in/two-factor-code.ts'
 
 const t = await makeTestApp()
 afterAll(async () => {
@@ -84,7 +84,7 @@ describe('mass assignment', () => {
   for (const e of writes) {
     it(`${e.path} stores none of the extra fields`, async () => {
       const sample = samples[e.name]
-      expect(sample, `add a sample for ${e.name} in server/endpoint-samples.ts`).toBeDefined()
+      expect(sample, `add a sample for ${e.name} in server/testing/endpoint-samples.ts`).toBeDefined()
       if (sample === undefined) return
       const callers = e.access.kind === 'screen' && e.access.staff === true ? [t.superadmin] : [t.superadmin, staffMember]
       for (const caller of callers) {

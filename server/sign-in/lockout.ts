@@ -4,7 +4,7 @@
  * Counts are kept per lower-cased email in `login_failures`, whether or not an admin has that
  * email. Kept on the admin row, an unknown email could never lock, and five wrong tries would tell
  * which emails exist. Wrong passwords, wrong 2FA codes at login, and wrong codes or passwords
- * asked of a signed-in admin (server/routes/twofa.ts) all count towards the same lock.
+ * asked of a signed-in admin (server/routes/two-factor.ts) all count towards the same lock.
  *
  * Every attempt first takes a slot with one atomic upsert, before any password or code is
  * checked, so attempts sent in parallel cannot get more than five checks in before the lock: the
@@ -15,8 +15,8 @@
  * The count follows the email, not the admin: an admin whose email is changed starts a new count.
  */
 import { eq, sql } from 'drizzle-orm'
-import type { Db } from './db/index.ts'
-import { loginFailures } from './db/schema.ts'
+import type { Db } from '../db/index.ts'
+import { loginFailures } from '../db/schema.ts'
 
 export const MAX_FAILURES = 5
 export const LOCK_MS = 10 * 60 * 1000

@@ -10,9 +10,9 @@ import { z } from 'zod'
 import { PASSWORD_PATTERN } from '#contract/common'
 import type { Access } from '#contract/define'
 import { mayOpen } from '#contract/routes'
-import type { Config, HashCost } from './config.ts'
-import type { Db } from './db/index.ts'
-import { admins, type AdminRow } from './db/schema.ts'
+import type { Config, HashCost } from '../config.ts'
+import type { Db } from '../db/index.ts'
+import { admins, type AdminRow } from '../db/schema.ts'
 
 /** argon2id hashing with the configured cost (library defaults unless a test lowers it). */
 export class Passwords {
