@@ -110,6 +110,76 @@ export const categories = pgTable(
   (t) => [uniqueIndex('categories_name_key').on(sql`lower(${t.categoryName})`)],
 )
 
+/**
+ * Buy, swap-out (sell) and swap-in (bridge) links: one table for the three lists of one pattern
+ * (contract/links.ts). `preference` is the display order within a kind, kept 1..count without gaps
+ * or duplicates by the writes (server/kit/preference.ts), not by a unique index: renumbering moves
+ * many rows in one statement, which a unique index would refuse halfway.
+ */
+export const links = pgTable(
+  'links',
+  {
+    id: id(),
+    createdAt: createdAt(),
+    kind: text('kind', { enum: ['buy', 'sell', 'bridge'] }).notNull(),
+    url: text('url').notNull(),
+    preference: integer('preference').notNull(),
+  },
+  (t) => [index('links_kind_preference_idx').on(t.kind, t.preference)],
+)
+
+/** The Social Links screen's one record (spec section 3, Social media settings); '' is a link not set. */
+export const socialMedia = pgTable('social_media', {
+  id: id(),
+  discordLink: text('discord_link').notNull().default(''),
+  twitterLink: text('twitter_link').notNull().default(''),
+  facebookLink: text('facebook_link').notNull().default(''),
+  instagramLink: text('instagram_link').notNull().default(''),
+  telegramLink: text('telegram_link').notNull().default(''),
+})
+
+/** The site settings' one record (spec section 3): the Settings and Version screens. */
+export const siteSettings = pgTable('site_settings', {
+  id: id(),
+  version: text('version').notNull().default(''),
+  contactPerson: text('contact_person').notNull().default(''),
+  email: text('email').notNull().default(''),
+  sitename: text('sitename').notNull().default(''),
+  siteDescription: text('site_description').notNull().default(''),
+  phoneNumber: text('phone_number').notNull().default(''),
+  mobileNumber: text('mobile_number').notNull().default(''),
+  address: text('address').notNull().default(''),
+  googleAnalytics: text('google_analytics').notNull().default(''),
+  socialLink1: text('social_link1').notNull().default(''),
+  socialLink2: text('social_link2').notNull().default(''),
+  socialLink3: text('social_link3').notNull().default(''),
+  socialLink4: text('social_link4').notNull().default(''),
+  socialLink5: text('social_link5').notNull().default(''),
+  regCode: text('reg_code').notNull().default(''),
+  companyInfoLink: text('company_info_link').notNull().default(''),
+  licenseInfoLink: text('license_info_link').notNull().default(''),
+  copyrightText: text('copyright_text').notNull().default(''),
+  /** File name under DATA_DIR/uploads ('' when none). */
+  sitelogo: text('sitelogo').notNull().default(''),
+  forcedliq: text('forcedliq', { enum: ['Enable', 'Disable'] }).notNull().default('Disable'),
+})
+
+/**
+ * Requests for access made at /register (contract/access-requests.ts): never an account. The
+ * password is hashed as Create User's is; the email is stored lower-cased and requested once.
+ */
+export const accessRequests = pgTable(
+  'access_requests',
+  {
+    id: id(),
+    createdAt: createdAt(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+  },
+  (t) => [uniqueIndex('access_requests_email_key').on(t.email), index('access_requests_created_at_idx').on(t.createdAt.desc(), t.id.desc())],
+)
+
 /** Who changed what and when: one row per successful write through the API (issue 4, item 5). */
 export const auditLog = pgTable(
   'audit_log',
@@ -163,3 +233,7 @@ export type AdminRow = typeof admins.$inferSelect
 export type LoginFailureRow = typeof loginFailures.$inferSelect
 export type LeadRow = typeof leads.$inferSelect
 export type CategoryRow = typeof categories.$inferSelect
+export type LinkRow = typeof links.$inferSelect
+export type SocialMediaRow = typeof socialMedia.$inferSelect
+export type SiteSettingsRow = typeof siteSettings.$inferSelect
+export type AccessRequestRow = typeof accessRequests.$inferSelect
