@@ -1,7 +1,44 @@
-// Lint: type-aware TypeScript rules plus React hooks; formatting is left to the editor.
+// Lint: TypeScript rules, React hooks, and the architecture's boundaries (STYLE.md): imports flow
+// one way, ui <- lib <- crud <- features <- app, features never import each other, the contract
+// stands alone, the server never reaches into the PWA, and no two modules import each other in a
+// loop. Formatting is left to the editor.
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
+import { createNodeResolver, importX } from 'eslint-plugin-import-x'
+
+/** Each feature folder may import only from itself (and the layers below). */
+const features = readdirSync(join(import.meta.dirname, 'src/features'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+
+const layers = {
+  ui: './src/ui',
+  lib: './src/lib',
+  crud: './src/crud',
+  features: './src/features',
+  app: './src/app',
+}
+
+/** `target` may not import from any of `from`. */
+const zone = (target, from, message) => ({ target, from, message })
+
+const zones = [
+  zone(layers.ui, [layers.lib, layers.crud, layers.features, layers.app], 'src/ui holds primitives only: it imports no other part of src/.'),
+  zone(layers.lib, [layers.crud, layers.features, layers.app], 'src/lib may import src/ui only: pass what it needs in, or move the code up.'),
+  zone(layers.crud, [layers.features, layers.app], 'src/crud is the kit: it may import src/lib and src/ui, never an area or the shell.'),
+  zone(layers.features, [layers.app], 'An area may not import the shell (src/app): move the shared piece to src/lib or take it as a prop.'),
+  ...features.map((name) => ({
+    target: `./src/features/${name}`,
+    from: layers.features,
+    except: [`./${name}`],
+    message: 'An area never imports another area: move the shared piece down to src/crud or src/lib.',
+  })),
+  zone('./contract', ['./src', './server'], 'The contract stands alone: it imports nothing from src/ or server/.'),
+  zone('./server', ['./src'], 'The server never imports the PWA (src/).'),
+]
 
 export default tseslint.config(
   { ignores: ['dist/', 'data/', 'data-*/', 'node_modules/', 'test-results/', 'playwright-report/', 'dev-dist/', '.tmp/'] },
@@ -15,6 +52,41 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['contract/**/*.ts', 'server/**/*.ts', 'src/**/*.{ts,tsx}', 'sw/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // Resolves the package.json "imports" aliases (#contract/*, #src/*) the way Node and Vite do.
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/ignore': ['node_modules'],
+    },
+    rules: {
+      // Type-only imports are erased at build, so they cannot make a loop at run time.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { zones }],
+    },
+  },
+  {
+    // The screen declarations load with every page, the login included (src/crud/screens.ts):
+    // screens come through lazyScreen and endpoints through a loader, never as static imports.
+    files: ['src/features/*/screens.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^#contract/(?!routes$)',
+              allowTypeImports: true,
+              message: 'Load the endpoint in paletteRecords(heading, async () => (await import(...)).endpoint, pick): a static import puts zod in the first load.',
+            },
+            { group: ['**/*.tsx'], message: 'Screens are lazy: lazyScreen(() => import(...), name).' },
+          ],
+        },
+      ],
     },
   },
 )

@@ -376,6 +376,11 @@ describe('password, version, settings, templates', () => {
       social_link2: 'Incorrect format',
       forcedliq: 'Incorrect format',
     })
+    expect(errorsOf(updateSettings.input, { phone_number: '(351) 912 345 678', mobile_number: '+44 20 7946 0958' })).toEqual({})
+    expect(errorsOf(updateSettings.input, { phone_number: '((((', mobile_number: 'call me' })).toEqual({
+      phone_number: 'Incorrect format',
+      mobile_number: 'Incorrect format',
+    })
     expect(errorsOf(editTemplate.input, { id: 't', subject: '', identifier: 'otp', content: '' })).toEqual({
       subject: 'Subject is required',
       content: 'content is required',

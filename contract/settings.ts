@@ -46,8 +46,8 @@ export const socialLinkLabels = {
 
 /** Free text: optional, trimmed, bounded. */
 const text = (max: number) => z.string().trim().max(max, 'Incorrect format').default('')
-/** A phone number: optional; digits with spaces, dashes, brackets and a leading +. */
-const phone = text(30).refine((v) => v === '' || /^\+?[0-9][0-9 ()-]{3,}$/.test(v), 'Incorrect format')
+/** A phone number: optional; at least 4 digits, with spaces, dashes, brackets and a leading + ('(351) 912 345 678'). */
+const phone = text(30).refine((v) => v === '' || (/^\+?[0-9(][0-9 ()-]{3,}$/.test(v) && (v.match(/\d/g) ?? []).length >= 4), 'Incorrect format')
 
 /**
  * The Settings screen's fields (multipart, with the logo as a file). The spec gives no messages

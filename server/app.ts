@@ -22,8 +22,12 @@ import { Realtime } from './notify/realtime.ts'
 import { authRoutes } from './routes/auth.ts'
 import { catalogRoutes } from './routes/catalog.ts'
 import { leadsRoutes } from './routes/leads.ts'
+import { linksRoutes } from './routes/links.ts'
 import { passwordRoutes } from './routes/password.ts'
 import { publicRoutes } from './routes/public.ts'
+import { accessRequestRoutes } from './routes/access-requests.ts'
+import { settingsRoutes, versionRoutes } from './routes/site.ts'
+import { socialRoutes } from './routes/social.ts'
 import { staffRoutes } from './routes/staff.ts'
 import { twofaRoutes } from './routes/two-factor.ts'
 import { sealPlainTotpSecrets } from './sign-in/two-factor-secret.ts'
@@ -33,7 +37,7 @@ import { MULTIPART_LIMITS } from './kit/uploads.ts'
  * Every area's handlers. A new area adds its table here (server/routes/<area>.ts exports it);
  * endpoints without a handler are simply not served yet.
  */
-const routeTables: readonly (readonly BoundHandler[])[] = [authRoutes, leadsRoutes, catalogRoutes, publicRoutes, staffRoutes, passwordRoutes, twofaRoutes]
+const routeTables: readonly (readonly BoundHandler[])[] = [authRoutes, leadsRoutes, catalogRoutes, linksRoutes, publicRoutes, staffRoutes, passwordRoutes, twofaRoutes, socialRoutes, versionRoutes, settingsRoutes, accessRequestRoutes]
 
 export interface BuildOptions {
   /** An already open database (tests share one); otherwise the configured one is opened. */

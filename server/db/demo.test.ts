@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sniff } from '../kit/uploads.ts'
-import { seedDemo } from './demo.ts'
+import { Passwords } from '../sign-in/auth.ts'
+import { DEMO_REQUEST_PASSWORD, seedDemo } from './demo.ts'
 import { openDb, type DbHandle } from './index.ts'
-import { categories, contactEnquiries, leads } from './schema.ts'
+import { accessRequests, admins, categories, contactEnquiries, leads, siteSettings, socialMedia } from './schema.ts'
 
 let handle: DbHandle
 let uploads: string
@@ -20,9 +21,10 @@ afterAll(async () => {
 })
 
 describe('demo data', () => {
-  it('seeds varied leads over a year, 40 enquiries and 8 categories with real PNG files, once', async () => {
+  it('seeds varied leads over a year, 40 enquiries, 8 categories with real PNG files, the site records and two access requests, once', async () => {
     const now = Date.UTC(2026, 5, 1)
-    expect(await seedDemo(handle.db, uploads, now)).toEqual({ leads: 640, enquiries: 40, categories: 8 })
+    const passwords = new Passwords({ memoryCost: 1024, timeCost: 1, parallelism: 1 })
+    expect(await seedDemo(handle.db, uploads, now, passwords)).toEqual({ leads: 640, enquiries: 40, categories: 8, accessRequests: 2 })
     const rows = await handle.db.select().from(leads)
     expect(rows.length).toBeGreaterThanOrEqual(500)
     expect(rows.every((r) => /^0x[0-9a-f]{40}$/.test(r.walletaddress))).toBe(true)
@@ -36,8 +38,20 @@ describe('demo data', () => {
     expect(await handle.db.select().from(contactEnquiries)).toHaveLength(40)
     const cats = await handle.db.select().from(categories)
     expect(cats).toHaveLength(8)
-    expect((await readdir(uploads)).sort()).toEqual(cats.map((c) => c.image).sort())
-    for (const c of cats) expect(sniff(await readFile(join(uploads, c.image)))).toBe('png')
+    const [site, ...moreSites] = await handle.db.select().from(siteSettings)
+    expect(moreSites).toEqual([])
+    expect(site).toMatchObject({ sitename: 'Wallet Back Office', version: '2.4.1', forcedliq: 'Disable' })
+    expect(site?.socialLink1).toMatch(/^https:\/\//)
+    expect((await readdir(uploads)).sort()).toEqual([...cats.map((c) => c.image), site?.sitelogo ?? 'missing'].sort())
+    for (const name of await readdir(uploads)) expect(sniff(await readFile(join(uploads, name)))).toBe('png')
+    const social = await handle.db.select().from(socialMedia)
+    expect(social).toHaveLength(1)
+    expect(Object.values(social[0] ?? {}).every((v) => v !== '')).toBe(true)
+    const requests = await handle.db.select().from(accessRequests)
+    expect(requests).toHaveLength(2)
+    for (const r of requests) expect(await passwords.verify(r.passwordHash, DEMO_REQUEST_PASSWORD)).toBe(true)
+    // Requests, never accounts: only the start's superadmin (none here) may exist.
+    expect(await handle.db.select().from(admins)).toEqual([])
     // A second start leaves the data alone.
     expect(await seedDemo(handle.db, uploads, now)).toBeNull()
     expect(await handle.db.select().from(leads)).toHaveLength(640)

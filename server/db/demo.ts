@@ -1,13 +1,15 @@
 /**
- * Sample data for `npm run demo`: believable leads, contact enquiries and categories with images,
+ * Sample data for `npm run demo`: believable leads, contact enquiries, categories with images, the
+ * site settings (name, logo, links, version), the social links and two pending access requests,
  * written only into an empty database (the demo's own data folder), so a restart keeps edits.
  */
 import { randomUUID } from 'node:crypto'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { count } from 'drizzle-orm'
+import { Passwords } from '../sign-in/auth.ts'
 import type { Db } from './index.ts'
-import { categories, contactEnquiries, leads } from './schema.ts'
+import { accessRequests, categories, contactEnquiries, leads, siteSettings, socialMedia } from './schema.ts'
 import { gradientIcon, type Rgb } from './png.ts'
 
 const FIRST = [
@@ -61,14 +63,23 @@ function random(seed: number): () => number {
   }
 }
 
+/** The password of the demo's pending access requests: approve one, then log in as that person. */
+export const DEMO_REQUEST_PASSWORD = 'Demo@1234'
+
+const ACCESS_REQUESTS = [
+  { name: 'Tomás Okafor', email: 'tomas.okafor@wallet.example' },
+  { name: 'Mei Lindqvist', email: 'mei.lindqvist@wallet.example' },
+] as const
+
 export interface DemoCounts {
   leads: number
   enquiries: number
   categories: number
+  accessRequests: number
 }
 
 /** Seeds the demo data unless the database already has leads; returns what it wrote (or null). */
-export async function seedDemo(db: Db, uploadsDir: string, now = Date.now()): Promise<DemoCounts | null> {
+export async function seedDemo(db: Db, uploadsDir: string, now = Date.now(), passwords = new Passwords(null)): Promise<DemoCounts | null> {
   const [existing] = await db.select({ n: count() }).from(leads)
   if ((existing?.n ?? 0) > 0) return null
   const rand = random(20250101)
@@ -118,5 +129,39 @@ export async function seedDemo(db: Db, uploadsDir: string, now = Date.now()): Pr
     categoryRows.push({ categoryName: c.name, image, preference: i + 1 })
   }
   await db.insert(categories).values(categoryRows)
-  return { leads: leadRows.length, enquiries: enquiryRows.length, categories: categoryRows.length }
+
+  const sitelogo = `${randomUUID()}.png`
+  await writeFile(join(uploadsDir, sitelogo), gradientIcon(128, [37, 99, 235], [16, 185, 129]))
+  await db.insert(siteSettings).values({
+    version: '2.4.1',
+    contactPerson: 'Ada Mensah',
+    email: 'support@wallet.example',
+    sitename: 'Wallet Back Office',
+    siteDescription: 'A crypto wallet with games, swaps and bridges in one app.',
+    phoneNumber: '+44 20 7946 0958',
+    mobileNumber: '+44 7700 900123',
+    address: '1 Harbour Street, London',
+    socialLink1: 'https://x.com/wallet',
+    socialLink2: 'https://medium.com/@wallet',
+    socialLink3: 'https://t.me/wallet',
+    socialLink4: 'https://www.facebook.com/wallet',
+    socialLink5: 'https://www.linkedin.com/company/wallet',
+    regCode: 'GB-12345678',
+    companyInfoLink: 'https://wallet.example/company',
+    licenseInfoLink: 'https://wallet.example/license',
+    copyrightText: '© 2026 Wallet Ltd. All rights reserved.',
+    sitelogo,
+  })
+  await db.insert(socialMedia).values({
+    discordLink: 'https://discord.gg/wallet',
+    facebookLink: 'https://www.facebook.com/wallet',
+    twitterLink: 'https://x.com/wallet',
+    instagramLink: 'https://www.instagram.com/wallet',
+    telegramLink: 'https://t.me/wallet',
+  })
+  for (const [i, request] of ACCESS_REQUESTS.entries()) {
+    const passwordHash = await passwords.hash(DEMO_REQUEST_PASSWORD)
+    await db.insert(accessRequests).values({ ...request, passwordHash, createdAt: new Date(now - (i + 1) * 3 * 3600 * 1000) })
+  }
+  return { leads: leadRows.length, enquiries: enquiryRows.length, categories: categoryRows.length, accessRequests: ACCESS_REQUESTS.length }
 }

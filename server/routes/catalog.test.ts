@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { auditLog, categories } from '../db/schema.ts'
@@ -24,6 +24,8 @@ async function post(path: string, fields: Record<string, string>, files: UploadF
 const uploads = (): string[] => (existsSync(t.config.uploadsDir) ? readdirSync(t.config.uploadsDir) : [])
 const temps = (): string[] => (existsSync(t.config.tmpDir) ? readdirSync(t.config.tmpDir) : [])
 const rows = () => t.handle.db.select().from(categories)
+/** Names and places in display order. */
+const order = async (): Promise<string[]> => (await rows()).sort((a, b) => a.preference - b.preference).map((r) => `${r.categoryName}:${r.preference}`)
 
 beforeAll(async () => {
   t = await makeTestApp()
@@ -153,19 +155,44 @@ describe('category list, edit, delete and dropdown', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/listCategory', headers: await t.auth(viewer) })).statusCode).toBe(200)
   })
 
-  it('edits name and preference, keeps the image without a new one, and replaces (and deletes) it with one', async () => {
+  it('edits name and preference (the others move up to make room), keeps the image without a new one, and replaces (and deletes) it with one', async () => {
     const [arcade] = await t.handle.db.select().from(categories).where(eq(categories.categoryName, 'Arcade'))
     const id = arcade?.id ?? ''
     const oldImage = arcade?.image ?? ''
-    const keep = await post('/editCategoryData', { id, categoryName: 'Arcade Classics', preference: '5' })
+    const keep = await post('/editCategoryData', { id, categoryName: 'Arcade Classics', preference: '3' })
     expect(bodyOf(keep)).toEqual({ status: 'success', message: 'Category updated successfully' })
     const [kept] = await t.handle.db.select().from(categories).where(eq(categories.id, id))
-    expect(kept).toMatchObject({ categoryName: 'Arcade Classics', preference: 5, image: oldImage })
-    expect(bodyOf(await post('/editCategoryData', { id, categoryName: 'Arcade Classics', preference: '5' }, [png()]))['status']).toBe('success')
+    expect(kept).toMatchObject({ categoryName: 'Arcade Classics', preference: 3, image: oldImage })
+    expect(await order()).toEqual(['Puzzle:1', 'Allowed:2', 'Arcade Classics:3'])
+    expect(bodyOf(await post('/editCategoryData', { id, categoryName: 'Arcade Classics', preference: '3' }, [png()]))['status']).toBe('success')
     const [replaced] = await t.handle.db.select().from(categories).where(eq(categories.id, id))
     expect(replaced?.image).not.toBe(oldImage)
     expect(existsSync(join(t.config.uploadsDir, oldImage))).toBe(false)
     expect(existsSync(join(t.config.uploadsDir, replaced?.image ?? 'missing'))).toBe(true)
+  })
+
+  it('ignores a preference past the count: the name is saved, the category keeps its place, and the answer says so', async () => {
+    const [puzzle] = await t.handle.db.select().from(categories).where(eq(categories.categoryName, 'Puzzle'))
+    const res = await post('/editCategoryData', { id: puzzle?.id ?? '', categoryName: 'Puzzle', preference: '7' })
+    expect(bodyOf(res)).toEqual({ status: 'success', message: 'Category updated successfully; preference 7 is not a place in this list (1 to 3), so it keeps place 1' })
+    expect(await order()).toEqual(['Puzzle:1', 'Allowed:2', 'Arcade Classics:3'])
+  })
+
+  it('reads one category by id for the edit screen; an unknown id is 404', async () => {
+    const [puzzle] = await t.handle.db.select().from(categories).where(eq(categories.categoryName, 'Puzzle'))
+    const res = await t.app.inject({ method: 'GET', url: `/api/admin/getCategory?id=${puzzle?.id}`, headers: admin })
+    expect(bodyOf(res)).toEqual({
+      status: 'success',
+      message: 'Category fetched',
+      data: { _id: puzzle?.id, categoryName: 'Puzzle', image: `/uploads/${puzzle?.image}`, preference: 1 },
+    })
+    const unknown = await t.app.inject({ method: 'GET', url: '/api/admin/getCategory?id=no-such-id', headers: admin })
+    expect(unknown.statusCode).toBe(404)
+    expect(bodyOf(unknown)).toEqual({ status: 'failed', message: 'Record not found', errors: { id: 'Record not found' } })
+    const viewer = await t.createAdmin({ accessLevel: 'View Only', restrictions: ['/category'] })
+    expect((await t.app.inject({ method: 'GET', url: `/api/admin/getCategory?id=${puzzle?.id}`, headers: await t.auth(viewer) })).statusCode).toBe(200)
+    const other = await t.createAdmin({ accessLevel: 'Admin', restrictions: ['/users'] })
+    expect((await t.app.inject({ method: 'GET', url: `/api/admin/getCategory?id=${puzzle?.id}`, headers: await t.auth(other) })).statusCode).toBe(403)
   })
 
   it('refuses an edit with missing fields, a taken name or an unknown id', async () => {
@@ -188,10 +215,29 @@ describe('category list, edit, delete and dropdown', () => {
     expect(result.data.map((c) => c.categoryName)).toContain('Puzzle')
   })
 
-  it('deletes a category and its image file; an unknown id is 404', async () => {
+  it('keeps the row and its image when the delete fails in the database', async () => {
+    const [allowed] = await t.handle.db.select().from(categories).where(eq(categories.categoryName, 'Allowed'))
+    const image = join(t.config.uploadsDir, allowed?.image ?? 'missing')
+    expect(existsSync(image)).toBe(true)
+    // A real failure after the row is gone, inside the delete's transaction.
+    await t.handle.db.execute(sql`create function refuse_delete() returns trigger language plpgsql as $$ begin raise exception 'refused'; end $$`)
+    await t.handle.db.execute(sql`create trigger refuse_delete after delete on categories for each row execute function refuse_delete()`)
+    try {
+      const res = await t.app.inject({ method: 'POST', url: '/api/admin/deleteCategory', headers: admin, payload: { id: allowed?.id } })
+      expect(res.statusCode).toBe(500)
+    } finally {
+      await t.handle.db.execute(sql`drop trigger refuse_delete on categories`)
+      await t.handle.db.execute(sql`drop function refuse_delete()`)
+    }
+    expect((await rows()).some((r) => r.id === allowed?.id)).toBe(true)
+    expect(existsSync(image)).toBe(true)
+  })
+
+  it('deletes a category and its image file, closing the gap in the order; an unknown id is 404', async () => {
     const [puzzle] = await t.handle.db.select().from(categories).where(eq(categories.categoryName, 'Puzzle'))
     const res = await t.app.inject({ method: 'POST', url: '/api/admin/deleteCategory', headers: admin, payload: { id: puzzle?.id } })
     expect(bodyOf(res)).toEqual({ status: 'success', message: 'Category deleted successfully' })
+    expect(await order()).toEqual(['Allowed:1', 'Arcade Classics:2'])
     expect((await rows()).some((r) => r.id === puzzle?.id)).toBe(false)
     expect(existsSync(join(t.config.uploadsDir, puzzle?.image ?? 'missing'))).toBe(false)
     const again = await t.app.inject({ method: 'POST', url: '/api/admin/deleteCategory', headers: admin, payload: { id: puzzle?.id } })

@@ -2,14 +2,14 @@
  * Leads and contact enquiries (contract/leads.ts): paged, searchable lists and the CSV export.
  */
 import { Readable } from 'node:stream'
-import { asc, count, desc, gt, ilike, or, sql, type SQL } from 'drizzle-orm'
+import { asc, desc, gt, sql, type SQL } from 'drizzle-orm'
 import pgCopy from 'pg-copy-streams'
 import * as leadsContract from '#contract/leads'
 import { FileAnswer, handlers } from '../kit/api.ts'
 import { csvLine, neutralise, neutraliseSql } from '../kit/csv.ts'
 import type { Db, DbHandle } from '../db/index.ts'
 import { contactEnquiries, leads, type LeadRow } from '../db/schema.ts'
-import { containsPattern, offsetOf } from '../kit/paging.ts'
+import { containsPattern, listPage } from '../kit/paging.ts'
 
 /**
  * The search condition over name, email and wallet address. The expression is exactly the one
@@ -92,33 +92,23 @@ async function* keysetCsv(db: Db): AsyncGenerator<string> {
 }
 
 export const leadsRoutes = handlers(leadsContract, {
-  getuser: async ({ page, limit, search }, ctx) => {
-    const where = leadSearch(search)
-    const [rows, total] = await Promise.all([
-      ctx.db.select().from(leads).where(where).orderBy(desc(leads.createdAt), desc(leads.id)).limit(limit).offset(offsetOf(page, limit)),
-      ctx.db.select({ n: count() }).from(leads).where(where),
-    ])
-    return { status: 'success', message: 'Users fetched', data: rows.map(toLead), count: total[0]?.n ?? 0 }
+  getuser: async (query, ctx) => {
+    const { rows, count } = await listPage(ctx.db, query, {
+      rows: ctx.db.select().from(leads).$dynamic(),
+      search: leadSearch,
+      orderBy: [desc(leads.createdAt), desc(leads.id)],
+    })
+    return { status: 'success', message: 'Users fetched', data: rows.map(toLead), count }
   },
 
   DownloadFile: async (_input, ctx) => new FileAnswer('user.csv', 'text/csv; charset=utf-8', await exportLeads(ctx.handle)),
 
-  getContactUS: async ({ page, limit, search }, ctx) => {
-    const pattern = containsPattern(search)
-    const where =
-      search === ''
-        ? undefined
-        : or(ilike(contactEnquiries.name, pattern), ilike(contactEnquiries.email, pattern), ilike(contactEnquiries.message, pattern))
-    const [rows, total] = await Promise.all([
-      ctx.db
-        .select()
-        .from(contactEnquiries)
-        .where(where)
-        .orderBy(desc(contactEnquiries.createdAt), desc(contactEnquiries.id))
-        .limit(limit)
-        .offset(offsetOf(page, limit)),
-      ctx.db.select({ n: count() }).from(contactEnquiries).where(where),
-    ])
+  getContactUS: async (query, ctx) => {
+    const { rows, count } = await listPage(ctx.db, query, {
+      rows: ctx.db.select().from(contactEnquiries).$dynamic(),
+      search: [contactEnquiries.name, contactEnquiries.email, contactEnquiries.message],
+      orderBy: [desc(contactEnquiries.createdAt), desc(contactEnquiries.id)],
+    })
     return {
       status: 'success',
       message: 'Enquiries fetched',
@@ -130,7 +120,7 @@ export const leadsRoutes = handlers(leadsContract, {
         phonenumber: r.phonenumber,
         message: r.message,
       })),
-      count: total[0]?.n ?? 0,
+      count,
     }
   },
 })

@@ -195,6 +195,34 @@ describe('GET /FetchSubAdminUsers', () => {
   })
 })
 
+describe('GET /getSubAdminUser', () => {
+  const getOne = async (id: string, as: AdminRow = t.superadmin) =>
+    t.app.inject({ method: 'GET', url: '/api/admin/getSubAdminUser', query: { _id: id }, headers: await t.auth(as) })
+
+  it('reads one staff member for Edit User with the listed fields only, never a hash or secret', async () => {
+    const member = await t.createAdmin({ name: 'Ola Nor', accessLevel: 'View Only', restrictions: ['/users', '/cms'], totpSecret: newTotpSecret(), totpEnabled: true })
+    const body = bodyOf(await getOne(member.id))
+    expect(body).toEqual({
+      status: 'success',
+      message: 'User fetched',
+      data: { _id: member.id, name: 'Ola Nor', email: member.email, accessLevel: 'View Only', role: 'subadmin', restrictions: ['/users', '/cms'], activate: 1 },
+    })
+    expect(JSON.stringify(body)).not.toMatch(/argon2|password|totp|secret|otp/i)
+    const viewer = await t.createAdmin({ accessLevel: 'View Only', restrictions: ['/sub-admin'] })
+    expect((await getOne(member.id, viewer)).statusCode).toBe(200)
+    const other = await t.createAdmin({ accessLevel: 'Admin', restrictions: ['/users'] })
+    expect((await getOne(member.id, other)).statusCode).toBe(403)
+  })
+
+  it('answers 404 Record not found for an unknown id and for the superadmin, whom the list does not show either', async () => {
+    for (const id of ['no-such-id', t.superadmin.id]) {
+      const res = await getOne(id)
+      expect(res.statusCode).toBe(404)
+      expect(bodyOf(res)).toEqual({ status: 'failed', message: 'Record not found', errors: { _id: 'Record not found' } })
+    }
+  })
+})
+
 describe('POST /UpdateSubAdminUsers', () => {
   it('saves the fields with the edit rules, revokes the tokens on an access change and emits LOGOUT', async () => {
     const staff = await t.createAdmin({ accessLevel: 'View Only', restrictions: ['/users'] })

@@ -10,14 +10,14 @@
  * - an access change or a deactivation bumps the token version (older tokens stop working at
  *   once) and emits LOGOUT to that admin's room.
  */
-import { and, count, desc, eq, ilike, ne, or, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, sql } from 'drizzle-orm'
 import * as staff from '#contract/staff'
 import type { AccessLevel } from '#contract/staff'
 import { alwaysAllowed, childrenOf, mayOpen, screens } from '#contract/routes'
 import { ApiFailure, failure, handlers, notFound, type Ctx } from '../kit/api.ts'
-import { sqlState, type Db } from '../db/index.ts'
 import { admins, type AdminRow } from '../db/schema.ts'
-import { containsPattern, offsetOf } from '../kit/paging.ts'
+import { listPage } from '../kit/paging.ts'
+import { uniqueField } from '../kit/unique.ts'
 import { secondFactor } from './two-factor.ts'
 
 export const EMAIL_TAKEN = 'Email already exists'
@@ -64,27 +64,21 @@ export function touchCheck(actor: Holder, target: Holder): ApiFailure | null {
   return grantCheck(actor, target.accessLevel, target.restrictions) === null ? null : failure(ABOVE_YOU, undefined, 403)
 }
 
-const emailTaken = () => failure(EMAIL_TAKEN, { email: EMAIL_TAKEN })
+/** Emails are stored lower-cased, so the unique index on the column is case-insensitive. */
+const staffEmails = uniqueField({ column: admins.email, id: admins.id, index: 'admins_email_key', field: 'email', message: EMAIL_TAKEN })
 
-async function emailInUse(db: Db, email: string, exceptId?: string): Promise<boolean> {
-  const same = eq(admins.email, email)
-  const [row] = await db
-    .select({ id: admins.id })
-    .from(admins)
-    .where(exceptId === undefined ? same : and(same, ne(admins.id, exceptId)))
-    .limit(1)
-  return row !== undefined
+/** A staff record as the list and Edit User show it: only these columns are read, so no hash, OTP or 2FA secret can reach an answer. */
+const staffFields = {
+  _id: admins.id,
+  name: admins.name,
+  email: admins.email,
+  accessLevel: admins.accessLevel,
+  role: admins.role,
+  restrictions: admins.restrictions,
+  activate: admins.activate,
 }
-
-/** A unique-index violation (two saves racing on one email) is the same duplicate answer. */
-async function unlessEmailTaken<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work()
-  } catch (error) {
-    if (sqlState(error) === '23505') throw emailTaken()
-    throw error
-  }
-}
+/** Staff records only: the superadmin is nobody's to edit, so neither the list nor Edit User offers it. */
+const staffOnly = eq(admins.role, 'subadmin')
 
 async function findTarget(ctx: Ctx, id: string, field: string): Promise<AdminRow | ApiFailure> {
   const [target] = await ctx.db.select().from(admins).where(eq(admins.id, id)).limit(1)
@@ -103,12 +97,13 @@ export const staffRoutes = handlers(staff, {
     const granted = normalizeRestrictions(accessLevel, restrictions, false)
     const ceiling = grantCheck(me, accessLevel, granted)
     if (ceiling !== null) return ceiling
-    if (await emailInUse(ctx.db, address)) return emailTaken()
+    const taken = await staffEmails.check(ctx.db, address)
+    if (taken !== null) return taken
     // Asked last, so a code is not spent on a form the server would refuse anyway.
     const check = await secondFactor(ctx, me, twoFACode, 'twoFACode', true)
     if (!check.ok) return check.answer
     const passwordHash = await ctx.passwords.hash(password)
-    const [row] = await unlessEmailTaken(() =>
+    const [row] = await staffEmails.guard(() =>
       ctx.db
         .insert(admins)
         .values({ name, email: address, passwordHash, role: 'subadmin', accessLevel, restrictions: granted })
@@ -118,35 +113,20 @@ export const staffRoutes = handlers(staff, {
     return { status: 'success', message: 'User created successfully' }
   },
 
-  FetchSubAdminUsers: async ({ page, limit, search }, ctx) => {
-    // Staff records only: the superadmin is nobody's to edit, so the list does not offer it.
-    const conditions: SQL[] = [eq(admins.role, 'subadmin')]
-    if (search !== '') {
-      const pattern = containsPattern(search)
-      const match = or(ilike(admins.name, pattern), ilike(admins.email, pattern))
-      if (match !== undefined) conditions.push(match)
-    }
-    const where = and(...conditions)
-    const [rows, total] = await Promise.all([
-      ctx.db
-        // Only the listed fields are read: no hash, OTP or 2FA secret can reach the answer.
-        .select({
-          _id: admins.id,
-          name: admins.name,
-          email: admins.email,
-          accessLevel: admins.accessLevel,
-          role: admins.role,
-          restrictions: admins.restrictions,
-          activate: admins.activate,
-        })
-        .from(admins)
-        .where(where)
-        .orderBy(desc(admins.createdAt), desc(admins.id))
-        .limit(limit)
-        .offset(offsetOf(page, limit)),
-      ctx.db.select({ n: count() }).from(admins).where(where),
-    ])
-    return { status: 'success', message: 'Users fetched', result: rows, count: total[0]?.n ?? 0 }
+  FetchSubAdminUsers: async (query, ctx) => {
+    const { rows, count } = await listPage(ctx.db, query, {
+      rows: ctx.db.select(staffFields).from(admins).$dynamic(),
+      search: [admins.name, admins.email],
+      filter: staffOnly,
+      orderBy: [desc(admins.createdAt), desc(admins.id)],
+    })
+    return { status: 'success', message: 'Users fetched', result: rows, count }
+  },
+
+  getSubAdminUser: async ({ _id }, ctx) => {
+    const [row] = await ctx.db.select(staffFields).from(admins).where(and(eq(admins.id, _id), staffOnly)).limit(1)
+    if (row === undefined) return notFound('_id')
+    return { status: 'success', message: 'User fetched', data: row }
   },
 
   UpdateSubAdminUsers: async ({ _id, name, email, accessLevel, restrictions }, ctx) => {
@@ -159,9 +139,10 @@ export const staffRoutes = handlers(staff, {
     const granted = normalizeRestrictions(accessLevel, restrictions, true)
     const ceiling = grantCheck(me, accessLevel, granted)
     if (ceiling !== null) return ceiling
-    if (await emailInUse(ctx.db, address, target.id)) return emailTaken()
+    const taken = await staffEmails.check(ctx.db, address, target.id)
+    if (taken !== null) return taken
     const accessChanged = accessLevel !== target.accessLevel || !sameSet(granted, target.restrictions)
-    await unlessEmailTaken(() =>
+    await staffEmails.guard(() =>
       ctx.db
         .update(admins)
         .set({

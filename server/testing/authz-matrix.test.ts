@@ -34,7 +34,8 @@ function expected(access: Access, caller: Caller): Expected {
   if (access.kind === 'session' || caller === 'superadmin') return 'allowed'
   switch (caller) {
     case 'View Only':
-      return access.write ? 403 : 'allowed'
+      // The View Only caller is a sub-admin: staff calls refuse it even for reading.
+      return access.write || access.staff === true ? 403 : 'allowed'
     case 'subadmin without the route':
       return 403
     case 'subadmin with the route':

@@ -6,11 +6,11 @@
 import { Suspense, lazy } from 'react'
 import { Redirect, Route, Router, Switch, useLocation } from 'wouter'
 import { Toaster } from '#src/ui/toaster.tsx'
-import { BASE, HOME } from './base.ts'
+import { BASE, HOME } from '#src/lib/base.ts'
 import { Loading } from './loading.tsx'
 import { NotFound } from './not-found.tsx'
-import { authRoutes, routeFor } from './routes.tsx'
-import { useSession } from './session.ts'
+import { authRoutes, hasAuthRoute, routeFor } from './route-table.ts'
+import { useSession } from '#src/lib/session.ts'
 
 export const loadLogin = () => import('#src/features/auth/login-page.tsx')
 const LoginPage = lazy(async () => ({ default: (await loadLogin()).LoginPage }))
@@ -43,12 +43,12 @@ export function App() {
       <Switch>
         <Route path="/">
           <AuthOnly>
-            <LoginPage />
+            <LoginPage hasAuthRoute={hasAuthRoute} />
           </AuthOnly>
         </Route>
         <Route path="/login">
           <AuthOnly>
-            <LoginPage />
+            <LoginPage hasAuthRoute={hasAuthRoute} />
           </AuthOnly>
         </Route>
         {authRoutes.map(({ path, component: Screen }) => (

@@ -4,13 +4,15 @@
  */
 import { Suspense, cloneElement, lazy, useEffect, useState, type ReactNode } from 'react'
 import { useLocation } from 'wouter'
+import type { ScreenPath } from '#contract/routes'
 import { Button } from '#src/ui/button.tsx'
 import { deferred, useDeferredTrigger } from '#src/ui/deferred.ts'
 import type { AccountMenuProps } from './account-menu.tsx'
 import { OfflineBanner } from './offline-banner.tsx'
-import { isBuilt } from './routes.tsx'
+import { isBuilt } from './route-table.ts'
 import { SideMenu } from './side-menu.tsx'
-import { logout, useSession } from './session.ts'
+import { SiteHeader } from './site-header.tsx'
+import { logout, useSession } from '#src/lib/session.ts'
 
 const Palette = lazy(async () => ({ default: (await import('./palette.tsx')).Palette }))
 // Radix's menu code comes with the first hover, focus or press of the trigger (ui/deferred.ts).
@@ -19,6 +21,11 @@ const accountMenu = deferred(() => import('./account-menu.tsx'))
 /** Spec section 2: "open by default when the window width is above 991". */
 const WIDE = '(min-width: 992px)'
 const isWide = (): boolean => window.matchMedia(WIDE).matches
+
+const ACCOUNT_ITEMS: ReadonlyArray<{ path: ScreenPath; label: string }> = [
+  { path: '/profile', label: 'Profile' },
+  { path: '/resetpassword', label: 'Reset Password' },
+]
 
 type AccountMenuSlotProps = Omit<AccountMenuProps, 'trigger' | 'openOnArrival'>
 
@@ -58,10 +65,7 @@ export function Layout({ children }: { children: ReactNode }) {
     if (!isWide()) setMenuOpen(false)
   }
 
-  const accountItems = [
-    { path: '/profile', label: 'Profile' },
-    { path: '/resetpassword', label: 'Reset Password' },
-  ].filter((item) => isBuilt(item.path) && session.mayOpen(item.path))
+  const accountItems = ACCOUNT_ITEMS.filter((item) => isBuilt(item.path) && session.mayOpen(item.path))
 
   return (
     <div className="flex h-full">
@@ -71,7 +75,7 @@ export function Layout({ children }: { children: ReactNode }) {
       {menuOpen ? (
         <>
           <aside id="side-menu" className="fixed inset-y-0 left-0 z-40 w-60 shrink-0 overflow-y-auto bg-slate-900 min-[992px]:static">
-            <p className="px-6 pt-5 text-lg font-semibold text-white">Back Office</p>
+            <SiteHeader />
             <SideMenu mayOpen={session.mayOpen} onNavigate={afterNavigate} />
           </aside>
           <div className="fixed inset-0 z-30 bg-slate-900/40 min-[992px]:hidden" aria-hidden="true" onClick={() => setMenuOpen(false)} />

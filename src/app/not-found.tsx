@@ -1,6 +1,6 @@
 import { Link } from 'wouter'
-import { useSession } from './session.ts'
-import { HOME } from './base.ts'
+import { useSession } from '#src/lib/session.ts'
+import { HOME } from '#src/lib/base.ts'
 
 /** Any unknown path (spec section 2). */
 export function NotFound() {

@@ -3,15 +3,15 @@
  * (no write actions for View Only, and none offline), and records already in the cache. It reads
  * nothing from the network, so it works offline.
  */
-import { useMemo, useState } from 'react'
+import { use, useEffect, useMemo, useState } from 'react'
 import { Command } from 'cmdk'
 import { useLocation } from 'wouter'
 import { Dialog as DialogPrimitive } from 'radix-ui'
 import { useOnline, WRITES_OFFLINE_MESSAGE } from '#src/lib/online.ts'
 import { cachedAnswers } from '#src/lib/swr-cache.ts'
-import { paletteSources } from './palette-sources.ts'
-import { mayWrite, routes } from './routes.tsx'
-import { logout, useSession } from './session.ts'
+import type { PaletteReader } from '#src/crud/screens.ts'
+import { mayWrite, routes } from './route-table.ts'
+import { logout, useSession } from '#src/lib/session.ts'
 
 /** Records per source kept from the cache; matches shown per group while typing. */
 const MAX_RECORDS = 500
@@ -29,6 +29,42 @@ interface Entry {
   run: () => void
 }
 
+interface LoadedSource {
+  /** The screen the records belong to: the session must be allowed to open it. */
+  path: string
+  heading: string
+  reader: PaletteReader
+}
+
+// The screens' palette sources, with their endpoints' schemas, load with the palette (the
+// declarations keep them out of the first load). One that cannot load (offline, its chunk never
+// cached) is left out of this opening and tried again at the next one.
+let sourcesLoad: Promise<LoadedSource[]> | undefined
+let someFailed = false
+function loadSources(): Promise<LoadedSource[]> {
+  sourcesLoad ??= Promise.all(
+    routes.flatMap((row) => {
+      const source = row.records
+      if (!source) return []
+      return [
+        source.load().then(
+          (reader): LoadedSource[] => [{ path: row.path, heading: source.heading, reader }],
+          (): LoadedSource[] => {
+            someFailed = true
+            return []
+          },
+        ),
+      ]
+    }),
+  ).then((loaded) => loaded.flat())
+  return sourcesLoad
+}
+function retryFailedSources(): void {
+  if (!someFailed) return
+  someFailed = false
+  sourcesLoad = undefined
+}
+
 /** Every word of the query appears somewhere in the entry (case-insensitive). */
 const matches = (entry: Entry, words: string[]): boolean => words.every((w) => entry.haystack.includes(w))
 
@@ -41,6 +77,8 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
   const online = useOnline()
   const [, navigate] = useLocation()
   const [search, setSearch] = useState('')
+  const sources = use(loadSources())
+  useEffect(() => retryFailedSources, [])
 
   // Built once per opening: the palette shows the cache as it was when opened.
   const entries = useMemo((): Entry[] => {
@@ -73,19 +111,19 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
         logout()
       }),
     )
-    for (const source of paletteSources) {
-      if (!session.mayOpen(source.route)) continue
+    for (const { path, heading, reader } of sources) {
+      if (!session.mayOpen(path)) continue
       const seen = new Set<string>()
-      for (const answer of cachedAnswers(source.endpointName)) {
-        for (const record of source.records(answer.data)) {
+      for (const answer of cachedAnswers(reader.endpointName)) {
+        for (const record of reader.records(answer.data)) {
           if (seen.has(record.id) || seen.size >= MAX_RECORDS) continue
           seen.add(record.id)
-          list.push(entry(source.heading, record.id, record.label, record.detail, go(record.href)))
+          list.push(entry(heading, record.id, record.label, record.detail, go(record.href)))
         }
       }
     }
     return list
-  }, [session, online, navigate, onOpenChange])
+  }, [session, online, navigate, onOpenChange, sources])
 
   // Our own filter (cmdk's is off): substring words, few records per group, and the first match
   // highlighted on every keystroke so Enter always acts on what is shown.

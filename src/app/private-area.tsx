@@ -9,11 +9,11 @@ import { ApiError } from '#src/lib/api.ts'
 import { afterLoadAndIdle } from '#src/lib/idle.ts'
 import { currentCache, hydrate, isHydrated, subscribeCache } from '#src/lib/swr-cache.ts'
 import { readAuthorization } from '#src/lib/token.ts'
-import { toast } from '#src/lib/toast.ts'
+import { toast } from '#src/ui/toast.ts'
 import { Layout } from './layout.tsx'
 import { Loading } from './loading.tsx'
-import { firstAllowed, mayWrite, routeFor } from './routes.tsx'
-import { logout, useSession, type Session } from './session.ts'
+import { firstAllowed, mayWrite, routeFor } from './route-table.ts'
+import { logout, useSession, type Session } from '#src/lib/session.ts'
 
 const swrOptions: SWRConfiguration = {
   provider: () => currentCache(),

@@ -6,7 +6,7 @@
 import { useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import { cn } from '#src/ui/cn.ts'
-import { routes, type RouteRow } from './routes.tsx'
+import { routes, type RouteRow } from './route-table.ts'
 
 type Entry = { kind: 'item'; row: RouteRow } | { kind: 'group'; label: string; rows: RouteRow[] }
 

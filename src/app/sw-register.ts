@@ -3,7 +3,7 @@
  * waiting, rather than swapping code under a staff member in the middle of a form.
  */
 import { Workbox } from 'workbox-window'
-import { toast } from '#src/lib/toast.ts'
+import { toast } from '#src/ui/toast.ts'
 
 export function registerServiceWorker(url: string, scope: string): void {
   const wb = new Workbox(url, { scope })

@@ -2,11 +2,15 @@
  * Column and view-field descriptions for `defineList`. Key-based helpers (`col`, `date`, `image`,
  * `yesNo`, `mono`) take the record's field name, which `defineList` checks against the list
  * endpoint's record type; anything else is a custom column `{ header, cell: (row) => ... }`.
+ * `low(column)` marks a column that folds away on narrow screens (see fold.ts).
  */
 import type { ReactNode } from 'react'
 import { assetUrl } from '#src/lib/api.ts'
 
 export type CellKind = 'text' | 'mono' | 'date' | 'image' | 'yesno'
+
+/** `low`: folded away on a narrow table (a tablet) and shown in the view modal instead. */
+export type Priority = 'low'
 
 export interface KeyColumn<K extends string> {
   kind: CellKind
@@ -14,6 +18,7 @@ export interface KeyColumn<K extends string> {
   header: string
   /** image: the field whose text describes the picture (its alt text). */
   altKey?: K
+  priority?: Priority
 }
 
 export interface CustomColumn<R> {
@@ -21,15 +26,20 @@ export interface CustomColumn<R> {
   cell: (row: R) => ReactNode
   /** Visually hidden header text, for action-like columns whose content explains itself. */
   srOnlyHeader?: boolean
+  priority?: Priority
 }
 
 /** The spec's S.No column: the row's position across pages. */
 export interface SerialColumn {
   kind: 'serial'
   header: string
+  priority?: Priority
 }
 
 export type Column<R> = KeyColumn<keyof R & string> | CustomColumn<R> | SerialColumn
+
+/** Marks a column as the first to fold away when the table is narrow (Leads' wallet address). */
+export const low = <C extends { header: string; priority?: Priority }>(column: C): C => ({ ...column, priority: 'low' })
 
 /** Plain text; an empty value shows '--' (as the spec does for an empty operating system). */
 export const col = <K extends string>(key: K, header: string): KeyColumn<K> => ({ kind: 'text', key, header })
@@ -118,3 +128,13 @@ export function renderValue(kind: CellKind, value: unknown, alt = '', compact = 
       return text === '' ? '--' : text
   }
 }
+
+/** One line of an open view modal: its label and the rendered value. */
+export interface ViewLine {
+  label: string
+  content: ReactNode
+}
+
+/** The view modal's lines for a record. */
+export const viewLines = <R,>(fields: readonly ViewField<R>[], row: R): ViewLine[] =>
+  fields.map((f) => ({ label: f.label, content: 'value' in f ? f.value(row) : renderValue(f.kind, row[f.key], f.label) }))

@@ -1,13 +1,29 @@
-import type { ReactNode } from 'react'
+import type { ReactNode, Ref } from 'react'
 import { Button } from '#src/ui/button.tsx'
+import { Checkbox } from '#src/ui/checkbox.tsx'
+import { cn } from '#src/ui/cn.ts'
 import { Skeleton } from '#src/ui/skeleton.tsx'
-import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from '#src/ui/table.tsx'
+import { STICKY_END, Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from '#src/ui/table.tsx'
 import { isCustom, renderValue, type Column } from './columns.tsx'
+import { FOLD_CLASS, isLow } from './fold.ts'
 import type { Row } from './list-types.ts'
+import { pageState, type Selection } from './selection.ts'
 
 /** The spec's empty text (sections 2 and 8). */
 export const NO_RECORD_FOUND = 'No Record Found'
 const SKELETON_ROWS = 5
+
+/** The checkbox column of a list with bulk actions. */
+export interface TableSelection<R> {
+  selected: Selection
+  onToggle: (id: string) => void
+  /** The header checkbox: select the visible page, or clear it when it is all selected. */
+  onFlipPage: (pageIds: readonly string[]) => void
+  /** Rows no write may touch get no checkbox. */
+  selectable: (row: R) => boolean
+  /** Names the row for screen readers: "Select https://…". */
+  subject: (row: R) => string
+}
 
 interface DataTableProps<R extends Row> {
   caption: string
@@ -23,6 +39,9 @@ interface DataTableProps<R extends Row> {
   busy: boolean
   /** The Action cell of a row, or undefined when the list has no actions. */
   actions?: ((row: R) => ReactNode) | undefined
+  selection?: TableSelection<R> | undefined
+  /** The table's scrolling box, whose width decides which columns fold away. */
+  boxRef?: Ref<HTMLDivElement>
 }
 
 function headerText<R>(c: Column<R>) {
@@ -36,9 +55,23 @@ function cell<R extends Row>(c: Column<R>, row: R, serial: number): ReactNode {
   return renderValue(c.kind, row[c.key], alt, true)
 }
 
+function PageCheckbox<R extends Row>({ rows, selection }: { rows: readonly R[] | undefined; selection: TableSelection<R> }) {
+  const ids = (rows ?? []).filter(selection.selectable).map((r) => r._id)
+  const state = pageState(selection.selected, ids)
+  return (
+    <Checkbox
+      aria-label="Select all rows on this page"
+      checked={ids.length > 0 && state === 'all'}
+      indeterminate={state === 'some'}
+      disabled={ids.length === 0}
+      onChange={() => selection.onFlipPage(ids)}
+    />
+  )
+}
+
 /** The one table of every list: headers, rows, and its loading, error and empty states. */
-export function DataTable<R extends Row>({ caption, columns, rows, serial, error, onRetry, busy, actions }: DataTableProps<R>) {
-  const width = columns.length + (actions ? 1 : 0)
+export function DataTable<R extends Row>({ caption, columns, rows, serial, error, onRetry, busy, actions, selection, boxRef }: DataTableProps<R>) {
+  const width = columns.length + (actions ? 1 : 0) + (selection ? 1 : 0)
   const wide = (content: ReactNode) => (
     <TableRow>
       <TableCell colSpan={width} className="py-8 text-center text-slate-700">
@@ -46,6 +79,7 @@ export function DataTable<R extends Row>({ caption, columns, rows, serial, error
       </TableCell>
     </TableRow>
   )
+  const fold = (c: Column<R>) => (isLow(c) ? FOLD_CLASS : undefined)
 
   let body: ReactNode
   if (rows === undefined && error !== undefined) {
@@ -70,28 +104,51 @@ export function DataTable<R extends Row>({ caption, columns, rows, serial, error
   } else if (rows.length === 0) {
     body = wide(NO_RECORD_FOUND)
   } else {
-    body = rows.map((row, index) => (
-      <TableRow key={row._id} className="hover:bg-slate-50">
-        {columns.map((c) => (
-          // Values stay on one line (the table scrolls sideways); custom cells decide for themselves.
-          <TableCell key={c.header} className={isCustom(c) ? undefined : 'whitespace-nowrap'}>
-            {cell(c, row, serial(index))}
-          </TableCell>
-        ))}
-        {actions ? <TableCell>{actions(row)}</TableCell> : null}
-      </TableRow>
-    ))
+    body = rows.map((row, index) => {
+      const chosen = selection?.selected.has(row._id) ?? false
+      // The sticky Action cell paints its own background, following the row's (hover, selected).
+      const stickyBackground = chosen ? 'bg-indigo-50' : 'bg-white group-hover:bg-slate-50'
+      return (
+        <TableRow key={row._id} className={cn('group', chosen ? 'bg-indigo-50' : 'hover:bg-slate-50')}>
+          {selection ? (
+            <TableCell className="w-10">
+              {selection.selectable(row) ? (
+                <Checkbox
+                  aria-label={`Select ${selection.subject(row) || `row ${serial(index)}`}`}
+                  checked={chosen}
+                  onChange={() => selection.onToggle(row._id)}
+                />
+              ) : null}
+            </TableCell>
+          ) : null}
+          {columns.map((c) => (
+            // Values stay on one line (the table scrolls sideways); custom cells decide for themselves.
+            <TableCell key={c.header} className={cn(isCustom(c) ? undefined : 'whitespace-nowrap', fold(c))}>
+              {cell(c, row, serial(index))}
+            </TableCell>
+          ))}
+          {actions ? <TableCell className={cn(STICKY_END, stickyBackground)}>{actions(row)}</TableCell> : null}
+        </TableRow>
+      )
+    })
   }
 
   return (
-    <Table aria-busy={rows === undefined || busy} className={busy ? 'opacity-70' : undefined}>
+    <Table boxRef={boxRef} aria-busy={rows === undefined || busy} className={busy ? 'opacity-70' : undefined}>
       <TableCaption>{caption}</TableCaption>
       <TableHead>
         <TableRow>
+          {selection ? (
+            <TableHeader className="w-10">
+              <PageCheckbox rows={rows} selection={selection} />
+            </TableHeader>
+          ) : null}
           {columns.map((c) => (
-            <TableHeader key={c.header}>{headerText(c)}</TableHeader>
+            <TableHeader key={c.header} className={fold(c)}>
+              {headerText(c)}
+            </TableHeader>
           ))}
-          {actions ? <TableHeader>Action</TableHeader> : null}
+          {actions ? <TableHeader className={cn(STICKY_END, 'bg-slate-50')}>Action</TableHeader> : null}
         </TableRow>
       </TableHead>
       <TableBody>{body}</TableBody>

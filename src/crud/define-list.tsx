@@ -1,16 +1,53 @@
 /**
  * `defineList({...})`: a whole list screen from a short description (STYLE.md). Loading, empty,
- * error, paging, search, the view modal and the Admin-only add/edit/delete controls live in
- * ListPage, once, for every screen.
+ * error, paging, search, the view modal, folding on narrow screens, and the Admin-only add, edit
+ * (page or dialog), delete, toggle and bulk controls live in ListPage, once, for every screen.
+ * The shapes, one example each, are in docs/decisions/005-crud-kit-second-edition.md.
  */
 import type { ComponentType } from 'react'
+import type { FormEndpoint } from './define-form.tsx'
+import { isLow } from './fold.ts'
 import { ListPage } from './list-page.tsx'
-import type { ListDef, Row } from './list-types.ts'
+import type { ListDef, ListModel, Row } from './list-types.ts'
+import { bulkModel, removeRequest, toggleModel } from './row-writes.ts'
+
+/**
+ * Checks what the types cannot, then binds each write to its endpoint. Exported for the tests;
+ * screens call `defineList`.
+ */
+export function listModel<R extends Row, RI, TI, B extends readonly unknown[], E extends FormEndpoint>(
+  def: ListDef<R, RI, TI, B, E>,
+): ListModel<R> {
+  const { remove, toggle, selection, editDialog, ...shown } = def
+  if (def.columns.some(isLow) && !def.view) {
+    // A folded column must stay readable somewhere: the view modal is where it goes.
+    throw new Error(`${def.title}: a low-priority column needs a view modal to fold into`)
+  }
+  if (editDialog && def.edit) throw new Error(`${def.title}: edit on a page or in a dialog, not both`)
+  const route = def.route
+  if (editDialog && !route) throw new Error(`${def.title}: an edit dialog needs the list's route`)
+  return {
+    ...shown,
+    remove: remove ? { confirm: remove.confirm, request: removeRequest(remove) } : undefined,
+    toggle: toggle ? toggleModel(toggle) : undefined,
+    bulk: selection ? selection.bulk.map((b) => bulkModel(b)) : undefined,
+    editDialog:
+      editDialog && route
+        ? {
+            form: { title: editDialog.title, endpoint: editDialog.endpoint, fields: editDialog.fields, done: route, submitLabel: editDialog.submitLabel },
+            values: (row) => ({ ...editDialog.values(row) }),
+          }
+        : undefined,
+  }
+}
 
 /** Builds the screen component from its description. */
-export function defineList<R extends Row>(def: ListDef<R>): ComponentType {
+export function defineList<R extends Row, RI = never, TI = never, const B extends readonly unknown[] = [], E extends FormEndpoint = FormEndpoint>(
+  def: ListDef<R, RI, TI, B, E>,
+): ComponentType {
+  const model = listModel(def)
   function DefinedList() {
-    return <ListPage def={def} />
+    return <ListPage model={model} />
   }
   DefinedList.displayName = `List(${def.title})`
   return DefinedList

@@ -32,3 +32,25 @@ export function checkFiles(files: readonly File[], rule: FileRule): string | nul
   if (files.some((f) => f.size > rule.maxBytes)) return `Please upload a file of at most ${megabytes(rule.maxBytes)}.`
   return null
 }
+
+/** A file field's value: saved files (their URLs, on edit forms) and newly chosen ones. */
+export type FileItem = string | File
+
+export const fileItems = (value: unknown): FileItem[] =>
+  Array.isArray(value) ? value.filter((v): v is FileItem => typeof v === 'string' || v instanceof File) : []
+export const chosenFiles = (value: unknown): File[] => fileItems(value).filter((v): v is File => v instanceof File)
+export const savedFiles = (value: unknown): string[] => fileItems(value).filter((v): v is string => typeof v === 'string')
+
+/**
+ * Checks a file field's whole value: saved files count toward the rule's maximum and satisfy a
+ * requirement; only new files are checked for kind and size. `required` overrides the rule's own
+ * (a form may require an image on screen although the endpoint keeps the saved one).
+ */
+export function checkFileItems(items: readonly FileItem[], rule: FileRule, required = rule.required): string | null {
+  if (items.length === 0) return required ? (rule.messages.required ?? rule.messages.kind) : null
+  if (items.length > rule.max) return rule.messages.tooMany ?? rule.messages.kind
+  return checkFiles(
+    items.filter((v): v is File => v instanceof File),
+    { ...rule, required: false },
+  )
+}

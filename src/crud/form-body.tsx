@@ -1,58 +1,55 @@
-import { useEffect, useMemo, useState } from 'react'
-import { useForm, useWatch } from 'react-hook-form'
+import { useEffect, useState } from 'react'
+import { useWatch } from 'react-hook-form'
 import { useSWRConfig } from 'swr'
-import { zodResolver } from '@hookform/resolvers/zod'
-import { z } from 'zod'
 import { Link, useLocation } from 'wouter'
 import type { FileRule } from '#contract/define'
-import { ApiError, SecondFactorRequired, call } from '#src/lib/api.ts'
-import { toast } from '#src/lib/toast.ts'
+import { SecondFactorRequired, call } from '#src/lib/api.ts'
+import { toast } from '#src/ui/toast.ts'
 import { Button } from '#src/ui/button.tsx'
 import { LoadingOverlay } from '#src/ui/spinner.tsx'
 import type { FormDef, FormEndpoint } from './define-form.tsx'
-import { errorMessage } from './error-message.ts'
-import { FieldControl, type Values } from './field-control.tsx'
-import { checkFiles } from './file-check.ts'
-import { isImage, type FormField } from './form-fields.ts'
-import type { Row } from './list-types.ts'
+import { FieldControl } from './field-control.tsx'
+import { fieldSchemas, initialValues, splitValues } from './field-registry.ts'
+import type { FormField, Values } from './form-fields.ts'
+import { fieldError, reportHiddenErrors, showFailure, useContractForm } from './form-hook.ts'
+import type { Identified } from './record.ts'
+import { refreshAfterWrite } from './refresh.ts'
 import { SecondFactorField } from './second-factor-field.tsx'
 
-/** A file field's value: the chosen files, checked with the endpoint's rule and the spec's messages. */
-const filesOf = (rule: FileRule) =>
-  z.array(z.instanceof(File)).default([]).superRefine((files, ctx) => {
-    const problem = checkFiles(files, rule)
-    if (problem) ctx.addIssue({ code: 'custom', message: problem })
-  })
-
 /** A field with a `when` rule shows only while the rule holds for the current values. */
-function ShownField({ field, form, ...rest }: React.ComponentProps<typeof FieldControl> & { field: FormField<string> }) {
-  const values = useWatch({ control: form.control })
-  const when = 'when' in field ? field.when : undefined
-  if (when && !when(values)) return null
-  return <FieldControl field={field} form={form} {...rest} />
+function ShownField({ field, ...rest }: React.ComponentProps<typeof FieldControl> & { field: FormField<string> }) {
+  const values = useWatch({ control: rest.form.control })
+  if (field.when && !field.when(values)) return null
+  return <FieldControl field={field} {...rest} />
 }
 
-export interface BodyProps<E extends FormEndpoint, R extends Row> {
+export interface BodyProps<E extends FormEndpoint, R extends Identified> {
   def: FormDef<E, R>
+  /** Starting values; fields not given start at their kind's blank value. */
   defaults: Values
-  currentFiles: Record<string, string>
+  /** Saved file URLs per file field (edit forms), previewed and kept unless replaced. */
+  currentFiles?: Record<string, string | readonly string[]>
   blockedReason: string | undefined
   /** Called after a successful save instead of going to `def.done` (a form inside a dialog). */
   onSaved?: () => void
+  /** A Cancel button that calls this; without it Cancel links to `def.done`, except in a dialog (`onSaved`), whose own close button serves. */
+  onCancel?: () => void
 }
 
+const asList = (saved: string | readonly string[]): string[] => (typeof saved === 'string' ? (saved ? [saved] : []) : [...saved])
+
 /** The form itself: validation, sending, server errors, the overlay, the toast and the redirect. */
-export function FormBody<E extends FormEndpoint, R extends Row>({ def, defaults, currentFiles, blockedReason, onSaved }: BodyProps<E, R>) {
+export function FormBody<E extends FormEndpoint, R extends Identified>({ def, defaults, currentFiles = {}, blockedReason, onSaved, onCancel }: BodyProps<E, R>) {
   const [, navigate] = useLocation()
   const { mutate } = useSWRConfig()
-  const { rules, fileNames, schema } = useMemo(() => {
+  // Read once, as react-hook-form reads its defaults: a form that should start over gets a new key.
+  const [{ rules, schema, start }] = useState(() => {
     const rules: Record<string, FileRule> = def.endpoint.files ?? {}
-    const fileNames = def.fields.filter(isImage).map((f) => f.name)
-    const fileShape = Object.fromEntries(fileNames.flatMap((n) => (rules[n] ? [[n, filesOf(rules[n])]] : [])))
-    const schema: z.ZodType<Values, Values> = (def.schema ?? def.endpoint.input).extend(fileShape)
-    return { rules, fileNames, schema }
-  }, [def])
-  const form = useForm<Values>({ resolver: zodResolver(schema), defaultValues: defaults, mode: 'onTouched' })
+    const schema = (def.schema ?? def.endpoint.input).extend(fieldSchemas(def.fields, rules))
+    const saved = Object.fromEntries(Object.entries(currentFiles).map(([name, files]) => [name, asList(files)]))
+    return { rules, schema, start: { ...initialValues(def.fields), ...defaults, ...saved } }
+  })
+  const form = useContractForm(schema, start)
   const { isSubmitting } = form.formState
   const [secondFactor, setSecondFactor] = useState<string | null>(null)
 
@@ -69,24 +66,19 @@ export function FormBody<E extends FormEndpoint, R extends Row>({ def, defaults,
     })
   }, [derive, form])
 
+  const shown = [...def.fields.map((f) => f.name), ...(secondFactor ? ['twoFACode'] : [])]
+
   async function send(values: Values) {
-    const input: Values = {}
-    const files: Record<string, File[]> = {}
-    for (const [key, value] of Object.entries(values)) {
-      if (fileNames.includes(key)) files[key] = Array.isArray(value) ? value.filter((v) => v instanceof File) : []
-      else input[key] = value
-    }
+    const { input, files } = splitValues(def.fields, values)
     try {
       // Widened to the kit's own endpoint type: the values were parsed by its schema just above.
       const endpoint: FormEndpoint = def.endpoint
       // Multipart only when the form has file fields: a JSON endpoint cannot read form data.
-      const answer = await call(endpoint, def.prepare ? def.prepare(input) : input, fileNames.length > 0 ? files : undefined)
+      const answer = await call(endpoint, def.prepare ? def.prepare(input) : input, Object.keys(files).length > 0 ? files : undefined)
       toast.success(answer.message)
       setSecondFactor(null)
-      form.reset(defaults)
-      // A write can change any list (a renamed category shows in games too): every cached answer
-      // is refetched when next shown, instead of the list coming back with its old page.
-      void mutate(() => true)
+      form.reset(start)
+      void refreshAfterWrite(mutate)
       if (onSaved) onSaved()
       else navigate(def.done)
     } catch (error) {
@@ -95,35 +87,35 @@ export function FormBody<E extends FormEndpoint, R extends Row>({ def, defaults,
         toast.success(error.message)
         return
       }
-      const known = new Set([...def.fields.map((f) => f.name), 'twoFACode'])
-      if (error instanceof ApiError) {
-        for (const [key, message] of Object.entries(error.errors)) {
-          if (known.has(key)) form.setError(key, { type: 'server', message }, { shouldFocus: true })
-        }
-      }
-      toast.error(errorMessage(error))
+      showFailure(form, error, [...def.fields.map((f) => f.name), 'twoFACode'])
     }
   }
 
   return (
     <form
       noValidate
-      onSubmit={form.handleSubmit(send)}
+      onSubmit={form.handleSubmit(send, reportHiddenErrors(shown))}
       aria-busy={isSubmitting}
       className="relative flex flex-col gap-4 rounded-md border border-slate-200 bg-white p-6"
     >
       {def.fields.map((f) => (
-        <ShownField key={f.name} field={f} form={form} rule={rules[f.name]} current={currentFiles[f.name]} />
+        <ShownField key={f.name} field={f} form={form} rule={rules[f.name]} />
       ))}
-      {secondFactor ? <SecondFactorField message={secondFactor} form={form} /> : null}
+      {secondFactor ? <SecondFactorField message={secondFactor} registration={form.register('twoFACode')} error={fieldError(form, 'twoFACode')} /> : null}
       {blockedReason ? <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">{blockedReason}</p> : null}
       <div className="flex gap-2">
         <Button type="submit" disabled={isSubmitting || blockedReason !== undefined}>
           {def.submitLabel ?? 'Submit'}
         </Button>
-        <Button variant="outline" asChild>
-          <Link href={def.done}>Cancel</Link>
-        </Button>
+        {onCancel ? (
+          <Button variant="outline" onClick={onCancel} disabled={isSubmitting}>
+            Cancel
+          </Button>
+        ) : onSaved ? null : (
+          <Button variant="outline" asChild>
+            <Link href={def.done}>Cancel</Link>
+          </Button>
+        )}
       </div>
       {isSubmitting ? <LoadingOverlay /> : null}
     </form>

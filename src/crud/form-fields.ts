@@ -1,71 +1,167 @@
 /**
- * Field descriptions for `defineForm`. Value fields name a field of the endpoint's input (checked
- * by the compiler); file fields name a file field of the endpoint (checked when the form is
- * defined), whose FileRule supplies the accepted kinds and the spec's messages.
+ * Field descriptions for the kit's forms. Value fields name a field of the endpoint's input
+ * (checked by the compiler); file fields name a file field of the endpoint (checked when the form
+ * is defined), whose FileRule supplies the accepted kinds, the count and the spec's messages.
+ * What each kind starts with, how it is checked and how it renders lives in field-registry.ts.
  */
+import type { ComponentType } from 'react'
 import type { SelectOption } from '#src/ui/select.tsx'
 
-export type InputKind = 'text' | 'email' | 'url' | 'number' | 'password' | 'textarea'
+/** Form values as react-hook-form holds them. */
+export type Values = Record<string, unknown>
 
-/** What every value field may say: whether it shows, given the form's current values. */
-interface Shown {
-  /** Shown only while this holds (Access only when the user type is not Admin); hidden fields keep their value. */
-  when?: (values: Record<string, unknown>) => boolean
+/** Options a field gets from a call (see fields/options-source.ts), with its loading and error states. */
+export type OptionsState =
+  | { status: 'loading' }
+  | { status: 'error'; message: string; retry: () => void }
+  | { status: 'ready'; options: readonly SelectOption[] }
+
+export interface OptionSource {
+  /** A hook: called once per render of the field that shows the options. */
+  useOptions: () => OptionsState
 }
 
-export interface ValueField<K extends string> extends Shown {
-  kind: InputKind
-  name: K
-  label: string
-  placeholder?: string
-  autoComplete?: string
-}
-
-export interface SelectField<K extends string> extends Shown {
-  kind: 'select'
-  name: K
-  label: string
-  options: readonly SelectOption[]
-  placeholder?: string
+/** What a rich-text editor gets when it replaces the default textarea (see richText). */
+export interface RichTextEditorProps {
+  id: string
+  value: string
+  onChange: (html: string) => void
+  onBlur: () => void
+  invalid: boolean
+  describedBy: string | undefined
+  disabled: boolean
+  readOnly: boolean
 }
 
 /**
- * Several choices of a list; the value is a string array. Values that are not options (pages a
- * rule added) are kept as they are and not shown as choices.
+ * A per-field action of a single-record form, such as Social Links' delete: a button beside the
+ * field that asks `confirm` first, then runs. `clears` empties the field once it succeeded.
  */
-export interface MultiSelectField<K extends string> extends Shown {
-  kind: 'multiselect'
-  name: K
+export interface FieldAction {
   label: string
-  options: readonly SelectOption[]
+  icon: 'trash'
+  confirm: string
+  run: (name: string, values: Values) => Promise<{ message: string }>
+  clears: boolean
+}
+
+/** Extra settings of each kind, keyed by kind. */
+interface KindSettings {
+  text: { autoComplete?: string }
+  email: { autoComplete?: string }
+  url: { autoComplete?: string }
+  number: { autoComplete?: string }
+  password: { autoComplete?: string }
+  textarea: { autoComplete?: string }
+  select: { options: readonly SelectOption[] }
+  'remote-select': { source: OptionSource }
+  switch: object
+  /** A short list of choices in a menu (Create User's Access). */
+  multiselect: { options: readonly SelectOption[] }
+  /** A long list: searchable, windowed past a few hundred options (countries, subscribers). */
+  'search-multiselect': { options: readonly SelectOption[] } | { source: OptionSource }
+  richtext: { editor?: ComponentType<RichTextEditorProps> }
+  image: FileSettings
+  images: FileSettings
+  video: FileSettings
+}
+
+interface FileSettings {
+  /** On-screen requirement when it differs from the endpoint's rule (edit: kept files count). */
+  required?: boolean
+  /** Input field that carries the saved files still kept, when the endpoint reads one. */
+  keep?: string
+}
+
+export type FieldKind = keyof KindSettings
+export type FileFieldKind = 'image' | 'images' | 'video'
+export const fileKinds: readonly FieldKind[] = ['image', 'images', 'video']
+
+/** What every field says, whatever its kind. */
+interface Common<K extends FieldKind, N extends string> {
+  kind: K
+  name: N
+  label: string
   placeholder?: string
+  /** Shown only while this holds (Access only when the user type is not Admin); hidden fields keep their value. */
+  when?: (values: Values) => boolean
+  /**
+   * Single-record forms: `lock` keeps the field read-only until its unlock toggle is pressed
+   * (Social Links); `pencil` keeps it disabled until its pencil is pressed (Version).
+   */
+  guard?: 'lock' | 'pencil'
+  action?: FieldAction
 }
 
-export interface ImageField {
-  kind: 'image'
-  name: string
-  label: string
-}
+/** A field of kind K; file kinds take any name (checked against the endpoint's files instead). */
+export type FieldOf<K extends FieldKind, N extends string = string> = Common<K, K extends FileFieldKind ? string : N> & KindSettings[K]
 
-export type FormField<K extends string> = ValueField<K> | SelectField<K> | MultiSelectField<K> | ImageField
+export type FormField<N extends string> = { [K in FieldKind]: FieldOf<K, N> }[FieldKind]
 
-type Extra = Pick<ValueField<string>, 'placeholder' | 'autoComplete' | 'when'>
+type Extra = Pick<Common<'text', string>, 'placeholder' | 'when' | 'guard' | 'action'> & { autoComplete?: string }
+type Shared = Pick<Common<'text', string>, 'placeholder' | 'when' | 'guard' | 'action'>
 
-export const text = <K extends string>(name: K, label: string, extra: Extra = {}): ValueField<K> => ({ kind: 'text', name, label, ...extra })
-export const number = <K extends string>(name: K, label: string, extra: Extra = {}): ValueField<K> => ({ kind: 'number', name, label, ...extra })
-export const textarea = <K extends string>(name: K, label: string, extra: Extra = {}): ValueField<K> => ({ kind: 'textarea', name, label, ...extra })
-export const select = <K extends string>(name: K, label: string, options: readonly SelectOption[], placeholder?: string): SelectField<K> =>
-  placeholder === undefined ? { kind: 'select', name, label, options } : { kind: 'select', name, label, options, placeholder }
-export const email = <K extends string>(name: K, label: string, extra: Extra = {}): ValueField<K> => ({ kind: 'email', name, label, ...extra })
+export const text = <N extends string>(name: N, label: string, extra: Extra = {}): FieldOf<'text', N> => ({ kind: 'text', name, label, ...extra })
+export const email = <N extends string>(name: N, label: string, extra: Extra = {}): FieldOf<'email', N> => ({ kind: 'email', name, label, ...extra })
+/** A link: the contract's URL pattern decides ('Incorrect format'). */
+export const url = <N extends string>(name: N, label: string, extra: Extra = {}): FieldOf<'url', N> => ({ kind: 'url', name, label, ...extra })
+export const number = <N extends string>(name: N, label: string, extra: Extra = {}): FieldOf<'number', N> => ({ kind: 'number', name, label, ...extra })
 /** A password input with a show/hide control. */
-export const password = <K extends string>(name: K, label: string, extra: Extra = {}): ValueField<K> => ({ kind: 'password', name, label, ...extra })
-export const multiSelect = <K extends string>(
-  name: K,
+export const password = <N extends string>(name: N, label: string, extra: Extra = {}): FieldOf<'password', N> => ({ kind: 'password', name, label, ...extra })
+export const textarea = <N extends string>(name: N, label: string, extra: Extra = {}): FieldOf<'textarea', N> => ({ kind: 'textarea', name, label, ...extra })
+export const select = <N extends string>(name: N, label: string, options: readonly SelectOption[], extra: Shared = {}): FieldOf<'select', N> => ({
+  kind: 'select',
+  name,
+  label,
+  options,
+  ...extra,
+})
+/** A select whose options come from a call (the category dropdown), with its loading and error states. */
+export const remoteSelect = <N extends string>(name: N, label: string, source: OptionSource, extra: Shared = {}): FieldOf<'remote-select', N> => ({
+  kind: 'remote-select',
+  name,
+  label,
+  source,
+  ...extra,
+})
+/** On or off; the value is a boolean. */
+export const switchField = <N extends string>(name: N, label: string, extra: Shared = {}): FieldOf<'switch', N> => ({ kind: 'switch', name, label, ...extra })
+/**
+ * Several choices of a short list; the value is a string array. Values that are not options (pages
+ * a rule added) are kept as they are and not shown as choices.
+ */
+export const multiSelect = <N extends string>(name: N, label: string, options: readonly SelectOption[], extra: Shared = {}): FieldOf<'multiselect', N> => ({
+  kind: 'multiselect',
+  name,
+  label,
+  options,
+  ...extra,
+})
+/** Several choices of a long list, searchable; options given or loaded from a call. */
+export const searchMultiSelect = <N extends string>(
+  name: N,
   label: string,
-  options: readonly SelectOption[],
-  extra: Pick<MultiSelectField<K>, 'placeholder' | 'when'> = {},
-): MultiSelectField<K> => ({ kind: 'multiselect', name, label, options, ...extra })
+  from: readonly SelectOption[] | OptionSource,
+  extra: Shared = {},
+): FieldOf<'search-multiselect', N> =>
+  'useOptions' in from ? { kind: 'search-multiselect', name, label, source: from, ...extra } : { kind: 'search-multiselect', name, label, options: from, ...extra }
+/**
+ * Rich text. Until an editor is given, a plain textarea holds the HTML; `editor` swaps the
+ * renderer without touching the form (the email templates bring one).
+ */
+export const richText = <N extends string>(name: N, label: string, extra: Shared & { editor?: ComponentType<RichTextEditorProps> } = {}): FieldOf<'richtext', N> => ({
+  kind: 'richtext',
+  name,
+  label,
+  ...extra,
+})
 /** A single image upload with a preview; the endpoint's FileRule of the same name applies. */
-export const imageUpload = (name: string, label: string): ImageField => ({ kind: 'image', name, label })
+export const imageUpload = (name: string, label: string, extra: FileSettings & Shared = {}): FieldOf<'image'> => ({ kind: 'image', name, label, ...extra })
+/** Several images, up to the FileRule's count: saved ones shown with remove, new ones previewed. */
+export const imagesUpload = (name: string, label: string, extra: FileSettings & Shared = {}): FieldOf<'images'> => ({ kind: 'images', name, label, ...extra })
+/** One video (mp4, m4a, webm) with a player to preview it. */
+export const videoUpload = (name: string, label: string, extra: FileSettings & Shared = {}): FieldOf<'video'> => ({ kind: 'video', name, label, ...extra })
 
-export const isImage = (f: FormField<string>): f is ImageField => f.kind === 'image'
+export type FileField = FieldOf<'image'> | FieldOf<'images'> | FieldOf<'video'>
+
+export const isFileField = (f: FormField<string>): f is FileField => fileKinds.includes(f.kind)

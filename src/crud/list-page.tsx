@@ -1,30 +1,35 @@
-import { Suspense, lazy, useEffect, useId, useState } from 'react'
-import { Link, useLocation } from 'wouter'
+import { Suspense, lazy, useEffect, useId, useRef, useState } from 'react'
+import { useLocation } from 'wouter'
+import { useOnline } from '#src/lib/online.ts'
 import { useCall } from '#src/lib/use-call.ts'
-import { toast } from '#src/lib/toast.ts'
 import { Button } from '#src/ui/button.tsx'
-import { Tooltip } from '#src/ui/tooltip.tsx'
-import { DataTable } from './data-table.tsx'
+import { BulkBar } from './bulk-bar.tsx'
+import { viewLines, type ViewLine } from './columns.tsx'
+import type { PendingWrite } from './confirm-write-dialog.tsx'
+import { DataTable, type TableSelection } from './data-table.tsx'
+import type { EditTarget } from './edit-dialog.tsx'
 import { errorMessage } from './error-message.ts'
+import { foldedColumns, withFolded } from './fold.ts'
+import { ListHeader } from './list-header.tsx'
 import { serialNumber, settlePage } from './list-query.ts'
-import { rowsOf, type ListDef, type Row } from './list-types.ts'
+import { rowsOf, type ListModel, type Row } from './list-types.ts'
 import { PageSizeSelect, Pager } from './pager.tsx'
 import { editHref } from './record.ts'
-import { ActionButton, RowActions } from './row-actions.tsx'
+import { ActionCell } from './row-actions.tsx'
 import { SearchBox } from './search-box.tsx'
+import { useSelection } from './selection.ts'
 import { useListQuery } from './use-list-query.ts'
-import type { ViewDialog as EagerViewDialog } from './view-dialog.tsx'
 import { useWriteAccess } from './write-access.ts'
 
-// The view modal and the delete confirmation (Radix Dialog and AlertDialog) are fetched the first
-// time one opens: a list's first render does not need them.
-// (Typed as the eager component: React.lazy would drop ViewDialog's record type parameter.)
-const ViewDialog = lazy(async () => ({ default: (await import('./view-dialog.tsx')).ViewDialog })) as unknown as typeof EagerViewDialog
-const RemoveDialog = lazy(async () => ({ default: (await import('./remove-dialog.tsx')).RemoveDialog }))
+// The dialogs (Radix Dialog and AlertDialog, and the form kit for an edit dialog) are fetched the
+// first time one opens: a list's first render does not need them.
+const ViewDialog = lazy(async () => ({ default: (await import('./view-dialog.tsx')).ViewDialog }))
+const EditDialog = lazy(async () => ({ default: (await import('./edit-dialog.tsx')).EditDialog }))
+const ConfirmWriteDialog = lazy(async () => ({ default: (await import('./confirm-write-dialog.tsx')).ConfirmWriteDialog }))
 
 /** Text that names a record for screen readers: its first text column's value. */
-function subjectOf<R extends Row>(def: ListDef<R>, row: R): string {
-  for (const c of def.columns) {
+function subjectOf<R extends Row>(model: ListModel<R>, row: R): string {
+  for (const c of model.columns) {
     if ('key' in c && c.kind === 'text') {
       const value = row[c.key]
       if (typeof value === 'string' && value !== '') return value
@@ -33,20 +38,27 @@ function subjectOf<R extends Row>(def: ListDef<R>, row: R): string {
   return ''
 }
 
+/** A dialog's state: once opened it stays mounted, so it closes (and returns focus) as Radix does it. */
+function useDialogState<T>(): [T | null, (value: T | null) => void, boolean] {
+  const [value, setValue] = useState<T | null>(null)
+  const [used, setUsed] = useState(false)
+  if (value !== null && !used) setUsed(true)
+  return [value, setValue, used]
+}
+
 /** The generic list screen behind every `defineList`. */
-export function ListPage<R extends Row>({ def }: { def: ListDef<R> }) {
+export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
   const headingId = useId()
-  const [query, setQuery] = useListQuery(def.pageSize ?? 10)
-  const { data, error, isLoading, isValidating, mutate } = useCall(def.endpoint, query, { keepPreviousData: true })
-  const write = useWriteAccess(def.writeRule)
+  const [query, setQuery] = useListQuery(model.pageSize ?? 10)
+  const { data, error, isLoading, isValidating, mutate } = useCall(model.endpoint, query, { keepPreviousData: true })
+  const write = useWriteAccess(model.writeRule)
+  const online = useOnline()
   const [, navigate] = useLocation()
-  const [viewing, setViewing] = useState<R | null>(null)
-  const [removing, setRemoving] = useState<R | null>(null)
-  // Once opened, a dialog stays mounted, so it closes (and returns focus) as Radix does it.
-  const [viewUsed, setViewUsed] = useState(false)
-  const [removeUsed, setRemoveUsed] = useState(false)
-  if (viewing !== null && !viewUsed) setViewUsed(true)
-  if (removing !== null && !removeUsed) setRemoveUsed(true)
+  const selection = useSelection()
+  const box = useRef<HTMLDivElement>(null)
+  const [viewing, setViewing, viewUsed] = useDialogState<readonly ViewLine[]>()
+  const [editing, setEditing, editUsed] = useDialogState<EditTarget>()
+  const [pending, setPending, pendingUsed] = useDialogState<PendingWrite>()
 
   const rows = data ? rowsOf(data) : undefined
   const count = data?.count
@@ -59,70 +71,53 @@ export function ListPage<R extends Row>({ def }: { def: ListDef<R> }) {
     if (settled !== query.page) setQuery({ ...query, page: settled }, { replace: true })
   }, [count, isValidating, query, setQuery])
 
-  const { edit, remove, view, add, rowActions } = def
-  const hasActions = view !== undefined || (write.allowed && (edit !== undefined || remove !== undefined || rowActions !== undefined))
-  const actions = hasActions
-    ? (row: R) => {
-        const subject = subjectOf(def, row)
-        const writes = write.allowed && (def.writable?.(row) ?? true)
-        return (
-          <RowActions>
-            {view ? <ActionButton icon="view" label="View" subject={subject} onClick={() => setViewing(row)} /> : null}
-            {writes && edit ? (
-              <ActionButton
-                icon="edit"
-                label="Edit"
-                subject={subject}
-                blockedReason={write.blockedReason}
-                onClick={() => navigate(editHref(edit, row._id), { state: { record: row } })}
-              />
-            ) : null}
-            {writes && remove ? (
-              <ActionButton
-                icon="remove"
-                label="Delete"
-                subject={subject}
-                blockedReason={write.blockedReason}
-                onClick={() => setRemoving(row)}
-              />
-            ) : null}
-            {writes && rowActions ? rowActions(row, write.blockedReason) : null}
-          </RowActions>
-        )
-      }
-    : undefined
+  const { view, editDialog, bulk } = model
+  const writable = (row: R) => write.allowed && (model.writable?.(row) ?? true)
+  const writesAny = model.edit !== undefined || editDialog !== undefined || model.remove !== undefined || model.toggle !== undefined
+  const hasActions = view !== undefined || (write.allowed && writesAny)
 
-  const Toolbar = def.toolbar
+  function open(row: R) {
+    if (!view) return
+    // Columns folded away on a narrow table are read in the modal instead.
+    const folded = foldedColumns(model.columns, box.current?.clientWidth)
+    setViewing(viewLines(withFolded(view.fields, folded), row))
+  }
+  function edit(row: R) {
+    if (editDialog) setEditing({ id: row._id, values: editDialog.values(row) })
+    else if (model.edit) navigate(editHref(model.edit, row._id), { state: { record: row } })
+  }
+
+  const actions = hasActions
+    ? (row: R) => (
+        <ActionCell
+          model={model}
+          row={row}
+          subject={subjectOf(model, row)}
+          writes={writable(row)}
+          blockedReason={write.blockedReason}
+          onView={() => open(row)}
+          onEdit={() => edit(row)}
+          onAsk={setPending}
+          onRemoved={(id) => selection.drop([id])}
+        />
+      )
+    : undefined
+  const tableSelection: TableSelection<R> | undefined =
+    bulk && write.allowed
+      ? { selected: selection.selected, onToggle: selection.toggle, onFlipPage: selection.flipPage, selectable: writable, subject: (row) => subjectOf(model, row) }
+      : undefined
+
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-4">
-      <div className="flex min-h-9 flex-wrap items-center justify-between gap-3">
-        <h1 id={headingId} className="text-xl font-semibold text-slate-900">
-          {def.title}
-        </h1>
-        <div className="flex items-center gap-2">
-          {Toolbar ? <Toolbar /> : null}
-          {write.allowed && add ? (
-            write.blockedReason ? (
-              <Tooltip content={write.blockedReason}>
-                <Button aria-disabled onClick={() => toast.error(write.blockedReason ?? '')} className="opacity-50">
-                  {add.label ?? 'Add'}
-                </Button>
-              </Tooltip>
-            ) : (
-              <Button asChild>
-                <Link href={add.to}>{add.label ?? 'Add'}</Link>
-              </Button>
-            )
-          ) : null}
-        </div>
-      </div>
+      <ListHeader model={model} headingId={headingId} write={write} />
 
       <div className="flex flex-wrap items-center justify-between gap-3">
         <SearchBox value={query.search} onSearch={(search) => setQuery({ ...query, search, page: 1 }, { replace: true })} />
         <PageSizeSelect limit={query.limit} onChange={(limit) => setQuery({ ...query, limit, page: 1 })} />
       </div>
 
-      {error && rows ? (
+      {/* Offline, the shell's banner already says so, with the time of the data shown: one notice. */}
+      {error && rows && online ? (
         <div role="alert" className="flex items-center justify-between gap-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
           <span>Could not refresh this list: {errorMessage(error)}</span>
           <Button variant="outline" size="sm" onClick={() => void mutate()}>
@@ -131,15 +126,27 @@ export function ListPage<R extends Row>({ def }: { def: ListDef<R> }) {
         </div>
       ) : null}
 
+      {bulk && tableSelection ? (
+        <BulkBar
+          count={selection.selected.size}
+          actions={bulk}
+          blockedReason={write.blockedReason}
+          onClear={selection.clear}
+          onRun={(action) => setPending({ question: action.confirm, request: action.request([...selection.selected]), onDone: selection.clear })}
+        />
+      ) : null}
+
       <DataTable
-        caption={def.title}
-        columns={def.columns}
+        caption={model.title}
+        columns={model.columns}
         rows={rows}
         serial={(index) => serialNumber(query, index)}
         error={error ? errorMessage(error) : undefined}
         onRetry={() => void mutate()}
         busy={isLoading && rows !== undefined}
         actions={actions}
+        selection={tableSelection}
+        boxRef={box}
       />
 
       {count !== undefined && count > 0 ? (
@@ -148,12 +155,17 @@ export function ListPage<R extends Row>({ def }: { def: ListDef<R> }) {
 
       {view && viewUsed ? (
         <Suspense fallback={null}>
-          <ViewDialog title={view.title} fields={view.fields} row={viewing} onClose={() => setViewing(null)} />
+          <ViewDialog title={view.title} lines={viewing} onClose={() => setViewing(null)} />
         </Suspense>
       ) : null}
-      {remove && removeUsed ? (
+      {editDialog && editUsed ? (
         <Suspense fallback={null}>
-          <RemoveDialog remove={remove} row={removing} onClose={() => setRemoving(null)} listName={def.endpoint.name} />
+          <EditDialog form={editDialog.form} target={editing} blockedReason={write.blockedReason} onClose={() => setEditing(null)} />
+        </Suspense>
+      ) : null}
+      {pendingUsed ? (
+        <Suspense fallback={null}>
+          <ConfirmWriteDialog pending={pending} onClose={() => setPending(null)} />
         </Suspense>
       ) : null}
     </section>

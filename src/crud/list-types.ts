@@ -1,8 +1,16 @@
-/** Types shared by `defineList` and the generic list page. */
-import type { ComponentType, ReactNode } from 'react'
+/**
+ * Types shared by `defineList` and the generic list page. A screen writes a `ListDef` (typed
+ * against its endpoints, so a payload that does not fit its call does not compile); `defineList`
+ * turns it into a `ListModel`, the same description with each write bound to its endpoint, which
+ * is what the page renders.
+ */
+import type { ComponentType } from 'react'
 import type { z } from 'zod'
 import type { Endpoint } from '#contract/define'
+import type { ScreenPath } from '#contract/routes'
 import type { Column, ViewField } from './columns.tsx'
+import type { FormDef, FormEndpoint } from './define-form.tsx'
+import type { BoundCall } from './row-writes.ts'
 import type { WriteRule } from './write-access.ts'
 
 /** Every record of a list has an opaque `_id` (DESIGN.md). */
@@ -22,35 +30,106 @@ export interface ListInput {
 
 export type ListEndpoint<R> = Endpoint<z.ZodType<unknown, ListInput>, z.ZodType<Paged<R>>>
 
-type Answer = z.ZodType<{ message: string }>
-/** Deletes take `{ id }` (categories, games, links) or `{ _id }` (homepage content). */
-export type RemoveDef =
-  | { endpoint: Endpoint<z.ZodType<unknown, { id: string }>, Answer>; confirm: string; idField?: 'id' }
-  | { endpoint: Endpoint<z.ZodType<unknown, { _id: string }>, Answer>; confirm: string; idField: '_id' }
+/** A write whose input is `I` and whose answer carries the server's message (toasted). */
+export type WriteEndpoint<I> = Endpoint<z.ZodType<unknown, I>, z.ZodType<{ message: string }>>
 
-export interface ListDef<R extends Row> {
+/**
+ * Delete with the spec's confirmation. The call gets `{ id }` unless `payload` maps the row to
+ * what the call wants instead (`{ _id: row._id }` for homepage content).
+ */
+export type RemoveDef<R, I> =
+  | { endpoint: WriteEndpoint<{ id: string }>; confirm: string; payload?: undefined }
+  | { endpoint: WriteEndpoint<I>; confirm: string; payload: (row: R) => NoInfer<I> }
+
+/**
+ * A per-row on/off write (staff Active/DeActive, a game's Freeze/UnFreeze, a country's hide).
+ * `switch` shows a switch named `name` whose state is `isOn`, with `label` as its visible text;
+ * `button` shows a button whose text and tooltip are `label` (the spec's "Freeze"/"UnFreeze").
+ */
+export interface ToggleDef<R, I> {
+  kind: 'switch' | 'button'
+  /** The switch's accessible name before the record's own name ("Active Ann"); buttons use `label`. */
+  name?: string
+  endpoint: WriteEndpoint<I>
+  payload: (row: R) => NoInfer<I>
+  isOn: (row: R) => boolean
+  label: (row: R) => string
+  /** A question to answer before the call, when flipping needs a second thought. */
+  confirm?: (row: R) => string
+}
+
+/** An Admin-only call for every selected row at once ("Delete All"). */
+export interface BulkDef<I> {
+  label: string
+  endpoint: WriteEndpoint<I>
+  payload: (ids: string[]) => NoInfer<I>
+  /** The question asked before the call. */
+  confirm: string
+}
+
+/** The links' "Edit List" modal: the kit's form for `endpoint`, started from the row's values. */
+export interface EditDialogDef<R, E extends FormEndpoint> {
+  title: string
+  endpoint: E
+  fields: FormDef<E, Row>['fields']
+  values: (row: R) => z.input<E['input']>
+  submitLabel?: string
+}
+
+export interface ListDef<R extends Row, RI, TI, B extends readonly unknown[], E extends FormEndpoint> {
   /** The page heading, as the spec titles the screen. */
   title: string
+  /** The list's own path: where the edit dialog's form would go back to. Needed with `editDialog`. */
+  route?: ScreenPath
   endpoint: ListEndpoint<R>
   columns: readonly Column<NoInfer<R>>[]
   /** Default page size; 10 unless the spec says otherwise (leads: 50). */
   pageSize?: number
-  /** A modal opened by the row's View action, listing these fields. */
+  /** A modal opened by the row's View action, listing these fields (and any folded column). */
   view?: { title: string; fields: readonly ViewField<NoInfer<R>>[] }
   /** Admin only: the Add button's route and label. */
-  add?: { to: string; label?: string }
+  add?: { to: ScreenPath; label?: string }
   /** Admin only: the edit route; the record rides along in history state, its id in `?id=`. */
-  edit?: string
+  edit?: ScreenPath
+  /** Admin only: edit in a modal on the list instead of a page of its own. */
+  editDialog?: EditDialogDef<NoInfer<R>, E>
   /** Admin only: delete with the spec's confirmation text. */
-  remove?: RemoveDef
+  remove?: RemoveDef<NoInfer<R>, RI>
+  /** Admin only: an on/off write per row. */
+  toggle?: ToggleDef<NoInfer<R>, TI>
+  /** Admin only: a checkbox per row, kept across pages and searches, and calls for the selection. */
+  selection?: { bulk: { [K in keyof B]: BulkDef<B[K]> } }
   /** Extra controls beside the title, for every session (e.g. Download CSV). */
   toolbar?: ComponentType
-  /** Stricter than Admin access for add, edit and row actions (staff: role other than subadmin). */
+  /** Stricter than Admin access for every write control (staff: role other than subadmin). */
   writeRule?: WriteRule
   /** Rows no write control may touch (the superadmin in the staff list). */
   writable?: (row: NoInfer<R>) => boolean
-  /** More Admin-only controls per row, after Edit and Delete (the staff Active/DeActive toggle). */
-  rowActions?: (row: NoInfer<R>, blockedReason: string | undefined) => ReactNode
+}
+
+/** The edit dialog as the page uses it: a form definition and the row's starting values. */
+export interface EditDialogModel<R> {
+  form: FormDef<FormEndpoint, Row>
+  values: (row: R) => Record<string, unknown>
+}
+
+export interface ToggleModel<R> extends Pick<ToggleDef<R, unknown>, 'kind' | 'name' | 'isOn' | 'label' | 'confirm'> {
+  request: (row: R) => BoundCall
+}
+
+export interface BulkModel {
+  label: string
+  confirm: string
+  request: (ids: string[]) => BoundCall
+}
+
+/** A `ListDef` with each write bound to its endpoint: what the list page renders. */
+export interface ListModel<R extends Row>
+  extends Pick<ListDef<R, never, never, [], FormEndpoint>, 'title' | 'endpoint' | 'columns' | 'pageSize' | 'view' | 'add' | 'edit' | 'toolbar' | 'writeRule' | 'writable'> {
+  editDialog?: EditDialogModel<R>
+  remove?: { confirm: string; request: (row: R) => BoundCall }
+  toggle?: ToggleModel<R>
+  bulk?: readonly BulkModel[]
 }
 
 /** The records of a page, whichever of the two answer shapes the list uses. */

@@ -1,9 +1,11 @@
-import type { ReactNode } from 'react'
 import { Button } from '#src/ui/button.tsx'
 import { Tooltip } from '#src/ui/tooltip.tsx'
 import { cn } from '#src/ui/cn.ts'
-import { toast } from '#src/lib/toast.ts'
+import { toast } from '#src/ui/toast.ts'
+import type { PendingWrite } from './confirm-write-dialog.tsx'
 import { ActionIcon } from './icons.tsx'
+import type { ListModel, Row } from './list-types.ts'
+import { ToggleAction } from './toggle-action.tsx'
 
 interface ActionButtonProps {
   icon: 'view' | 'edit' | 'remove'
@@ -38,6 +40,38 @@ export function ActionButton({ icon, label, subject, onClick, blockedReason }: A
   )
 }
 
-export function RowActions({ children }: { children: ReactNode }) {
-  return <div className="flex items-center gap-1">{children}</div>
+interface ActionCellProps<R extends Row> {
+  model: ListModel<R>
+  row: R
+  subject: string
+  /** Write controls are shown (Admin, the list's rule, a writable row). */
+  writes: boolean
+  blockedReason: string | undefined
+  onView: () => void
+  onEdit: () => void
+  onAsk: (write: PendingWrite) => void
+  /** After a delete: the row leaves the selection too. */
+  onRemoved: (id: string) => void
+}
+
+/** The Action cell of a row: View for everyone; Edit, Delete and the toggle for Admin. */
+export function ActionCell<R extends Row>({ model, row, subject, writes, blockedReason, onView, onEdit, onAsk, onRemoved }: ActionCellProps<R>) {
+  const { view, remove, toggle } = model
+  const edits = model.edit !== undefined || model.editDialog !== undefined
+  return (
+    <div className="flex items-center gap-1">
+      {view ? <ActionButton icon="view" label="View" subject={subject} onClick={onView} /> : null}
+      {writes && edits ? <ActionButton icon="edit" label="Edit" subject={subject} blockedReason={blockedReason} onClick={onEdit} /> : null}
+      {writes && remove ? (
+        <ActionButton
+          icon="remove"
+          label="Delete"
+          subject={subject}
+          blockedReason={blockedReason}
+          onClick={() => onAsk({ question: remove.confirm, request: remove.request(row), onDone: () => onRemoved(row._id) })}
+        />
+      ) : null}
+      {writes && toggle ? <ToggleAction toggle={toggle} row={row} subject={subject} blockedReason={blockedReason} onAsk={onAsk} /> : null}
+    </div>
+  )
 }

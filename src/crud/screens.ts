@@ -1,18 +1,29 @@
 /**
- * How an area declares its screens: each feature folder has a small, eagerly loaded
- * `screens.ts` listing its routes (typed as the contract's ScreenPath), what kind of page each is,
- * its write rule and the records it offers the palette. The route table, the side menu, the guard
- * and the palette all derive from these declarations (src/app/routes.tsx); the screens
- * themselves stay lazy chunks.
+ * How an area declares its screens: each feature folder has a small `screens.ts` listing its
+ * routes (typed as the contract's ScreenPath), what kind of page each is, its write rule and the
+ * records it offers the palette. The route table, the side menu, the guard and the palette all
+ * derive from these declarations (src/app/route-table.ts finds every
+ * `src/features/<area>/screens.ts` by itself, so a new area needs no edit elsewhere).
  *
  *     export const screens = declareScreens([
  *       { path: '/category', kind: 'page', component: lazyScreen(() => import('./category-list.tsx'), 'CategoryListPage'),
- *         records: paletteRecords('Categories', listCategory, (a) => a.result.map(...)) },
+ *         records: paletteRecords('Categories', async () => (await import('#contract/catalog')).listCategory,
+ *           (a) => a.result.map((c) => ({ id: c._id, label: c.categoryName, detail: '', href: withSearch('/category', c.categoryName) }))) },
  *       { path: '/add-category', kind: 'action', component: lazyScreen(() => import('./category-form.tsx'), 'AddCategoryPage') },
  *     ])
+ *
+ * Pages a visitor opens before signing in (spec section 2: Forgot Password, Register) are
+ * declared in the same file as a second export, and a signed-in admin who opens one goes home:
+ *
+ *     export const authScreens = declareAuthScreens([
+ *       { path: '/forgot', component: lazyScreen(() => import('./forgot-page.tsx'), 'ForgotPage') },
+ *     ])
+ *
+ * Every `screens.ts` is part of the first load of every page, the login included, so it stays
+ * light: screens are lazy chunks, and palette records load the endpoint (its zod schema) only
+ * when the palette opens. Lint refuses a value import of a contract area or a component there.
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react'
-import { z } from 'zod'
 import type { Endpoint, Output } from '#contract/define'
 import type { ScreenPath } from '#contract/routes'
 import type { WriteRule } from './write-access.ts'
@@ -36,11 +47,16 @@ export interface PaletteRecord {
   href: string
 }
 
-/** Where a screen's palette records come from: the cached answers of one list endpoint. */
-export interface PaletteSource {
-  heading: string
+/** Reads the cached answers of one list endpoint into palette records. */
+export interface PaletteReader {
   endpointName: string
   records: (data: unknown) => PaletteRecord[]
+}
+
+/** Where a screen's palette records come from; `load` fetches the endpoint's schema once. */
+export interface PaletteSource {
+  heading: string
+  load: () => Promise<PaletteReader>
 }
 
 export interface ScreenDecl {
@@ -53,9 +69,17 @@ export interface ScreenDecl {
   records?: PaletteSource
 }
 
+/** Auth screens besides Login (spec section 2), for visitors who are not signed in. */
+export type AuthPath = '/forgot' | '/register'
+
+export interface AuthScreenDecl {
+  path: AuthPath
+  component: LazyScreen
+}
+
 // Each lazy screen's loader, so the start-up can fetch the first screen's chunk in parallel with
-// the session instead of after the first render (see preloadScreen in src/app/routes.tsx).
-const loaders = new WeakMap<LazyScreen, () => Promise<unknown>>()
+// the session instead of after the first render (see preloadScreen in src/app/route-table.ts).
+const loaders = new WeakMap<object, () => Promise<unknown>>()
 
 /** React.lazy for a named export: screens use named exports (STYLE.md), lazy wants a default. */
 export function lazyScreen<K extends string>(load: () => Promise<Record<K, ComponentType>>, key: K): LazyScreen {
@@ -67,18 +91,65 @@ export function lazyScreen<K extends string>(load: () => Promise<Record<K, Compo
 /** Starts loading a lazy screen's chunk. */
 export const preloadLazy = (component: LazyScreen): Promise<unknown> => loaders.get(component)?.() ?? Promise.resolve()
 
-/** An area's screens (a typed identity, so the declarations read alike everywhere). */
-export const declareScreens = (decls: readonly ScreenDecl[]): readonly ScreenDecl[] => decls
+// The route table finds the declarations by file name, so it receives them as unknown module
+// exports. Only arrays made by the two functions below are accepted: being in one of these sets
+// proves an export was type-checked as a declaration list.
+const declaredScreens = new WeakSet<readonly ScreenDecl[]>()
+const declaredAuthScreens = new WeakSet<readonly AuthScreenDecl[]>()
 
-/** Palette records from the cached answers of `endpoint`, parsed with its schema first. */
-export function paletteRecords<E extends Endpoint>(heading: string, endpoint: E, pick: (answer: Output<E>) => PaletteRecord[]): PaletteSource {
-  const output: E['output'] = endpoint.output
+/** An area's screens. */
+export function declareScreens(decls: readonly ScreenDecl[]): readonly ScreenDecl[] {
+  declaredScreens.add(decls)
+  return decls
+}
+
+/** An area's auth screens (see the top of this file). */
+export function declareAuthScreens(decls: readonly AuthScreenDecl[]): readonly AuthScreenDecl[] {
+  declaredAuthScreens.add(decls)
+  return decls
+}
+
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null
+
+export const isScreenList = (value: unknown): value is readonly ScreenDecl[] =>
+  Array.isArray(value) && declaredScreens.has(value)
+
+export const isAuthScreenList = (value: unknown): value is readonly AuthScreenDecl[] =>
+  Array.isArray(value) && declaredAuthScreens.has(value)
+
+/** Whether `value` was made by lazyScreen (and so can be preloaded). */
+export const isLazyScreen = (value: unknown): boolean => isObject(value) && loaders.has(value)
+
+/**
+ * Palette records from the cached answers of a list endpoint, parsed with its schema first. The
+ * endpoint comes through a loader so that its schema (and zod) stay out of the first load.
+ */
+export function paletteRecords<E extends Endpoint>(
+  heading: string,
+  endpoint: () => Promise<E>,
+  pick: (answer: Output<E>) => PaletteRecord[],
+): PaletteSource {
+  let reader: Promise<PaletteReader> | undefined
+  const read = async (): Promise<PaletteReader> => {
+    const e = await endpoint()
+    const output: E['output'] = e.output
+    return {
+      endpointName: e.name,
+      records: (data) => {
+        const answer = output.safeParse(data)
+        return answer.success ? pick(answer.data) : []
+      },
+    }
+  }
   return {
     heading,
-    endpointName: endpoint.name,
-    records: (data) => {
-      const answer = z.safeParse(output, data)
-      return answer.success ? pick(answer.data) : []
+    load: () => {
+      // A failed load (offline, before the chunk was cached) is tried again next time.
+      reader ??= read().catch((error: unknown) => {
+        reader = undefined
+        throw error
+      })
+      return reader
     },
   }
 }

@@ -1,4 +1,4 @@
-import { useSession, type Session } from '#src/app/session.ts'
+import { useSession, type Session } from '#src/lib/session.ts'
 import { WRITES_OFFLINE_MESSAGE, useOnline } from '#src/lib/online.ts'
 
 export interface WriteAccess {

@@ -19,12 +19,18 @@ export interface CallState<E extends Endpoint> {
   fetchedAt: number | undefined
 }
 
+export interface CallOptions<E extends Endpoint> extends SWRConfiguration<Output<E>, ApiError> {
+  /**
+   * Data of the frame around the screens (the side menu's site name), not of the screen: it is
+   * cached offline like the rest, but the offline notice's "showing data from <time>" is about
+   * the screen, so this answer's time does not count there.
+   */
+  frame?: boolean
+}
+
 /** Pass `input` null to wait (no call is made). */
-export function useCall<E extends Endpoint>(
-  endpoint: E,
-  input: Input<E> | null,
-  options?: SWRConfiguration<Output<E>, ApiError>,
-): CallState<E> {
+export function useCall<E extends Endpoint>(endpoint: E, input: Input<E> | null, options: CallOptions<E> = {}): CallState<E> {
+  const { frame = false, ...swrOptions } = options
   const swrKey = input === null ? null : [endpoint.name, input]
   const key = swrKey === null ? '' : unstable_serialize(swrKey)
   // Before SWR reads the entry: data restored from storage must still match the schema.
@@ -43,10 +49,10 @@ export function useCall<E extends Endpoint>(
         throw error instanceof ApiError ? error : new ApiError(0, error instanceof Error ? error.message : String(error))
       }
     },
-    options,
+    swrOptions,
   )
 
-  useEffect(() => (key ? markActive(key) : undefined), [key])
+  useEffect(() => (key && !frame ? markActive(key) : undefined), [key, frame])
   const at = useSyncExternalStore(
     subscribeCache,
     () => (key ? fetchedAt(key) : undefined),

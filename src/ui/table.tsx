@@ -1,17 +1,26 @@
-import type { ComponentProps } from 'react'
+import type { ComponentProps, Ref } from 'react'
 import { cn } from './cn.ts'
 
 /**
  * Table primitives: plain semantic elements (caption, th scope) so screen readers announce the
  * headers of each cell; the wrapper scrolls sideways on narrow screens instead of squeezing cells.
+ * The wrapper is a size container, so cells can fold away by the table's own width (`@max-*:`
+ * classes) rather than the window's, which also counts the side menu.
  */
-export function Table({ className, ...props }: ComponentProps<'table'>) {
+export function Table({ className, boxRef, ...props }: ComponentProps<'table'> & { boxRef?: Ref<HTMLDivElement> }) {
   return (
-    <div className="w-full overflow-x-auto rounded-md border border-slate-200 bg-white">
+    <div ref={boxRef} className="@container w-full overflow-x-auto rounded-md border border-slate-200 bg-white">
       <table className={cn('w-full border-collapse text-left text-sm', className)} {...props} />
     </div>
   )
 }
+
+/**
+ * A cell kept in view at the right edge while the rest of a wide row scrolls sideways (a table's
+ * actions on a tablet). Give it a background of its own (the row's), or the scrolled cells would
+ * show through.
+ */
+export const STICKY_END = 'sticky right-0 z-10 shadow-[-1px_0_0_var(--color-slate-200)]'
 
 export function TableCaption({ className, ...props }: ComponentProps<'caption'>) {
   return <caption className={cn('sr-only', className)} {...props} />

@@ -1,11 +1,11 @@
 /**
- * Renders the toasts of `toast.success/error` (src/lib/toast.ts) top right for their duration
+ * Renders the toasts of `toast.success/error` (toast.ts) top right for their duration
  * (spec section 8: 2 seconds). A small own component rather than Radix Toast, because it ships
  * with the login page and every kilobyte there counts. Screen readers hear each message through
  * live regions that exist before any toast is added; hovering or focusing a toast pauses it.
  */
 import { useEffect, useRef, useSyncExternalStore } from 'react'
-import { getToasts, subscribeToasts, toast, type ToastItem } from '#src/lib/toast.ts'
+import { getToasts, subscribeToasts, toast, type ToastItem } from './toast.ts'
 import { cn } from './cn.ts'
 
 const tone: Record<ToastItem['kind'], string> = {

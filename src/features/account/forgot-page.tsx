@@ -8,13 +8,13 @@ import { Link, useLocation } from 'wouter'
 import { ForgotSendMail, forgotPassword } from '#contract/password'
 import { LoginEmail } from '#contract/auth'
 import { SecondFactorRequired, call } from '#src/lib/api.ts'
-import { toast } from '#src/lib/toast.ts'
+import { toast } from '#src/ui/toast.ts'
 import { FieldControl } from '#src/crud/field-control.tsx'
+import { fieldError, showFailure, textOf, useContractForm } from '#src/crud/form-hook.ts'
 import { email, password, text } from '#src/crud/form-fields.ts'
 import { SecondFactorField } from '#src/crud/second-factor-field.tsx'
 import { Button } from '#src/ui/button.tsx'
 import { LoadingOverlay } from '#src/ui/spinner.tsx'
-import { showFailure, useContractForm } from './account-form.ts'
 import { SendOtpButton } from './send-otp-button.tsx'
 
 const emailField = email('email', 'Email', { autoComplete: 'username' })
@@ -24,7 +24,6 @@ const fields = [
   password('confirmPassword', 'Confirm Password', { autoComplete: 'new-password' }),
 ] as const
 const names = ['email', 'twoFACode', ...fields.map((f) => f.name)]
-const str = (value: unknown): string => (typeof value === 'string' ? value : '')
 
 export function ForgotPage() {
   const [, navigate] = useLocation()
@@ -47,11 +46,11 @@ export function ForgotPage() {
   const submit = form.handleSubmit(async (v) => {
     try {
       const answer = await call(forgotPassword, {
-        email: str(v['email']),
-        otp: str(v['otp']),
-        newPassword: str(v['newPassword']),
-        confirmPassword: str(v['confirmPassword']),
-        twoFACode: str(v['twoFACode']),
+        email: textOf(v['email']),
+        otp: textOf(v['otp']),
+        newPassword: textOf(v['newPassword']),
+        confirmPassword: textOf(v['confirmPassword']),
+        twoFACode: textOf(v['twoFACode']),
       })
       toast.success(answer.message)
       navigate('/login', { replace: true })
@@ -78,7 +77,7 @@ export function ForgotPage() {
           {fields.map((f) => (
             <FieldControl key={f.name} field={f} form={form} />
           ))}
-          {secondFactor ? <SecondFactorField message={secondFactor} form={form} /> : null}
+          {secondFactor ? <SecondFactorField message={secondFactor} registration={form.register('twoFACode')} error={fieldError(form, 'twoFACode')} /> : null}
           <Button type="submit" disabled={isSubmitting} className="mt-2 w-full">
             Submit
           </Button>

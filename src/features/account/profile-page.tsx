@@ -6,9 +6,10 @@ import { useId, useState } from 'react'
 import { editProfile, getProfile, type Profile } from '#contract/auth'
 import { call } from '#src/lib/api.ts'
 import { useCall } from '#src/lib/use-call.ts'
-import { toast } from '#src/lib/toast.ts'
+import { toast } from '#src/ui/toast.ts'
 import { errorMessage } from '#src/crud/error-message.ts'
 import { FieldControl } from '#src/crud/field-control.tsx'
+import { showFailure, textOf, useContractForm } from '#src/crud/form-hook.ts'
 import { text } from '#src/crud/form-fields.ts'
 import { Button } from '#src/ui/button.tsx'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
@@ -16,7 +17,6 @@ import { Input } from '#src/ui/input.tsx'
 import { Label } from '#src/ui/label.tsx'
 import { Skeleton } from '#src/ui/skeleton.tsx'
 import { LoadingOverlay } from '#src/ui/spinner.tsx'
-import { showFailure, useContractForm } from './account-form.ts'
 import { TwoFactorSection } from './two-factor-section.tsx'
 
 function ReadOnly({ label, value }: { label: string; value: string }) {
@@ -34,7 +34,7 @@ function EditNameDialog({ profile, open, onClose, onSaved }: { profile: Profile;
   const { isSubmitting } = form.formState
   const save = form.handleSubmit(async (values) => {
     try {
-      const answer = await call(editProfile, { name: typeof values['name'] === 'string' ? values['name'] : '' })
+      const answer = await call(editProfile, { name: textOf(values['name']) })
       toast.success(answer.message)
       onSaved()
       onClose()

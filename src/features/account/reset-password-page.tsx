@@ -7,13 +7,13 @@ import { useId } from 'react'
 import { useLocation } from 'wouter'
 import { changePassword, sendMail } from '#contract/password'
 import { call } from '#src/lib/api.ts'
-import { toast } from '#src/lib/toast.ts'
-import { logout, useSession } from '#src/app/session.ts'
+import { toast } from '#src/ui/toast.ts'
+import { logout, useSession } from '#src/lib/session.ts'
 import { FieldControl } from '#src/crud/field-control.tsx'
+import { showFailure, textOf, useContractForm } from '#src/crud/form-hook.ts'
 import { password, text } from '#src/crud/form-fields.ts'
 import { Button } from '#src/ui/button.tsx'
 import { LoadingOverlay } from '#src/ui/spinner.tsx'
-import { showFailure, useContractForm } from './account-form.ts'
 import { SendOtpButton } from './send-otp-button.tsx'
 
 const fields = [
@@ -23,7 +23,6 @@ const fields = [
   password('confirmPassword', 'Confirm Password', { autoComplete: 'new-password' }),
 ] as const
 const names = fields.map((f) => f.name)
-const str = (value: unknown): string => (typeof value === 'string' ? value : '')
 
 export function ResetPasswordPage() {
   const headingId = useId()
@@ -36,10 +35,10 @@ export function ResetPasswordPage() {
   const submit = form.handleSubmit(async (v) => {
     try {
       const answer = await call(changePassword, {
-        otp: str(v['otp']),
-        oldPassword: str(v['oldPassword']),
-        newPassword: str(v['newPassword']),
-        confirmPassword: str(v['confirmPassword']),
+        otp: textOf(v['otp']),
+        oldPassword: textOf(v['oldPassword']),
+        newPassword: textOf(v['newPassword']),
+        confirmPassword: textOf(v['confirmPassword']),
         email,
       })
       toast.success(answer.message)

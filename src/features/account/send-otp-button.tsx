@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { toast } from '#src/lib/toast.ts'
+import { toast } from '#src/ui/toast.ts'
 import { errorMessage } from '#src/crud/error-message.ts'
 import { Button } from '#src/ui/button.tsx'
 

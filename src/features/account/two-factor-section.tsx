@@ -7,13 +7,13 @@
 import { useId, useState } from 'react'
 import { twofaDisable, twofaEnable, twofaSetup } from '#contract/two-factor'
 import { call } from '#src/lib/api.ts'
-import { toast } from '#src/lib/toast.ts'
+import { toast } from '#src/ui/toast.ts'
 import { errorMessage } from '#src/crud/error-message.ts'
 import { FieldControl } from '#src/crud/field-control.tsx'
+import { showFailure, textOf, useContractForm } from '#src/crud/form-hook.ts'
 import { password, text } from '#src/crud/form-fields.ts'
 import { Button } from '#src/ui/button.tsx'
 import { LoadingOverlay } from '#src/ui/spinner.tsx'
-import { showFailure, useContractForm } from './account-form.ts'
 
 interface Setup {
   qr: string
@@ -21,7 +21,6 @@ interface Setup {
 }
 
 const codeField = text('code', '2FA Code', { autoComplete: 'one-time-code' })
-const str = (value: unknown): string => (typeof value === 'string' ? value : '')
 
 function EnableForm({ setup, onDone, onCancel }: { setup: Setup; onDone: () => void; onCancel: () => void }) {
   const secretId = useId()
@@ -29,7 +28,7 @@ function EnableForm({ setup, onDone, onCancel }: { setup: Setup; onDone: () => v
   const { isSubmitting } = form.formState
   const enable = form.handleSubmit(async (values) => {
     try {
-      const answer = await call(twofaEnable, { code: str(values['code']), password: str(values['password']) })
+      const answer = await call(twofaEnable, { code: textOf(values['code']), password: textOf(values['password']) })
       toast.success(answer.message)
       onDone()
     } catch (error) {
@@ -69,7 +68,7 @@ function DisableForm({ onDone, onCancel }: { onDone: () => void; onCancel: () =>
   const { isSubmitting } = form.formState
   const disable = form.handleSubmit(async (values) => {
     try {
-      const answer = await call(twofaDisable, { code: str(values['code']) })
+      const answer = await call(twofaDisable, { code: textOf(values['code']) })
       toast.success(answer.message)
       onDone()
     } catch (error) {

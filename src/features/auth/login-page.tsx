@@ -3,16 +3,17 @@
  * the server answers TWO_FA. The schema is the contract's, so the form shows the same messages
  * the server would send back.
  */
-import { useEffect, useRef, useState } from 'react'
+import { useState } from 'react'
 import { useForm, type Resolver } from 'react-hook-form'
 import { Link, useLocation } from 'wouter'
-import { toast } from '#src/lib/toast.ts'
+import { toast } from '#src/ui/toast.ts'
 import { useOnline } from '#src/lib/online.ts'
-import { HOME } from '#src/app/base.ts'
-import { hasAuthRoute } from '#src/app/routes.tsx'
+import { HOME } from '#src/lib/base.ts'
 import { Button } from '#src/ui/button.tsx'
 import { Input } from '#src/ui/input.tsx'
 import { Label } from '#src/ui/label.tsx'
+import type { AuthPath } from '#src/crud/screens.ts'
+import { SecondFactorField } from '#src/crud/second-factor-field.tsx'
 import type { LoginFields, LoginValues } from './login-rules.ts'
 
 // The rules (contract schemas, zod, the API client) load on the first keystroke or focus, not
@@ -24,12 +25,12 @@ const resolver: Resolver<LoginFields, unknown, LoginValues> = async (values, con
 const FIELDS = ['email', 'password', 'twoFACode'] as const
 const isField = (key: string): key is (typeof FIELDS)[number] => FIELDS.some((field) => field === key)
 
-export function LoginPage() {
+/** `hasAuthRoute`: whether an auth screen is built (the route table is the app's; features do not import it). */
+export function LoginPage({ hasAuthRoute }: { hasAuthRoute: (path: AuthPath) => boolean }) {
   const [, navigate] = useLocation()
   const online = useOnline()
   // The server's TWO_FA message, shown success-styled above the code input (spec section 4).
   const [secondFactor, setSecondFactor] = useState<string | null>(null)
-  const codeRef = useRef<HTMLInputElement | null>(null)
   const {
     register,
     handleSubmit,
@@ -39,10 +40,6 @@ export function LoginPage() {
     resolver,
     defaultValues: { email: '', password: '', twoFACode: '' },
   })
-
-  useEffect(() => {
-    if (secondFactor) codeRef.current?.focus()
-  }, [secondFactor])
 
   const submit = handleSubmit(async (values) => {
     const result = await (await loadRules()).submitLogin(values)
@@ -60,7 +57,6 @@ export function LoginPage() {
     }
   })
 
-  const codeField = register('twoFACode')
   return (
     <main className="grid min-h-full place-items-center bg-slate-100 p-4">
       <div className="w-full max-w-sm rounded-lg bg-white p-8 shadow">
@@ -87,33 +83,7 @@ export function LoginPage() {
               {...register('password')}
             />
           </Field>
-          {secondFactor ? (
-            <>
-              <p role="status" className="rounded-md border border-emerald-600 bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
-                {secondFactor}
-              </p>
-              <Field id="twoFACode" label="2FA Code" error={errors.twoFACode?.message}>
-                <Input
-                  id="twoFACode"
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  maxLength={6}
-                  aria-invalid={errors.twoFACode ? true : undefined}
-                  aria-describedby={errors.twoFACode ? 'twoFACode-error' : undefined}
-                  {...codeField}
-                  // Digits only, up to 6 (spec section 5): strip anything else as it is typed.
-                  onChange={(event) => {
-                    event.target.value = event.target.value.replace(/\D/g, '').slice(0, 6)
-                    void codeField.onChange(event)
-                  }}
-                  ref={(element) => {
-                    codeField.ref(element)
-                    codeRef.current = element
-                  }}
-                />
-              </Field>
-            </>
-          ) : null}
+          {secondFactor ? <SecondFactorField message={secondFactor} registration={register('twoFACode')} error={errors.twoFACode?.message} /> : null}
           <Button type="submit" disabled={isSubmitting || !online} className="mt-2 w-full">
             {isSubmitting ? 'Logging in…' : 'Login'}
           </Button>

@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { LoginEmail, LoginPassword, TwoFACode, login as loginCall } from '#contract/auth'
 import { ApiError, SecondFactorRequired, call } from '#src/lib/api.ts'
-import { login } from '#src/app/session.ts'
+import { login } from '#src/lib/session.ts'
 
 export const LoginForm = z.object({ email: LoginEmail, password: LoginPassword, twoFACode: TwoFACode })
 export type LoginFields = z.input<typeof LoginForm>

@@ -1,4 +1,4 @@
-import { Category, addcategory, editCategoryData, listCategory } from '#contract/catalog'
+import { Category, addcategory, editCategoryData, getCategory } from '#contract/catalog'
 import { defineForm } from '#src/crud/define-form.tsx'
 import { imageUpload, number, text } from '#src/crud/form-fields.ts'
 
@@ -17,7 +17,9 @@ export const EditCategoryPage = defineForm({
   fields: [text('categoryName', 'Category Name'), number('preference', 'Preference'), imageUpload('image', 'Image')],
   done: '/category',
   record: {
-    list: listCategory,
+    get: getCategory,
+    input: (id) => ({ id }),
+    pick: (answer) => answer.data,
     schema: Category,
     values: (c) => ({ id: c._id, categoryName: c.categoryName, preference: c.preference }),
     files: (c) => ({ image: c.image }),

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { DownloadFile } from '#contract/leads'
 import { download } from '#src/lib/api.ts'
-import { toast } from '#src/lib/toast.ts'
+import { toast } from '#src/ui/toast.ts'
 import { Button } from '#src/ui/button.tsx'
 
 /** Spec: "A Download CSV button", saving every lead as user.csv. */

@@ -1,5 +1,5 @@
 import { LEADS_PAGE_SIZE, getuser } from '#contract/leads'
-import { col, date, field, mono } from '#src/crud/columns.tsx'
+import { col, date, field, low, mono } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
 import { DownloadCsvButton } from './download-csv-button.tsx'
 
@@ -12,8 +12,9 @@ export const LeadsPage = defineList({
     date('createdAt', 'Date Created'),
     col('name', 'Name'),
     col('email', 'Email'),
-    col('operatingsystem', 'Operating System'),
-    mono('walletaddress', 'Wallet Address'),
+    // Folded away on a tablet; the view modal then shows them.
+    low(col('operatingsystem', 'Operating System')),
+    low(mono('walletaddress', 'Wallet Address')),
   ],
   view: {
     title: 'User Details',

@@ -3,7 +3,7 @@
  * functions over route paths, all read from the contract's screen table.
  */
 import { alwaysAllowed, childrenOf, screens } from '#contract/routes'
-import type { Session } from '#src/app/session.ts'
+import type { Session } from '#src/lib/session.ts'
 import type { SelectOption } from '#src/ui/select.tsx'
 
 /** Staff management needs the Admin access level and a role other than subadmin (spec section 6). */

@@ -1,4 +1,4 @@
-import { accessLevels, createSubAdminUsers, FetchSubAdminUsers, SubAdmin, UpdateSubAdminUsers } from '#contract/staff'
+import { accessLevels, createSubAdminUsers, getSubAdminUser, SubAdmin, UpdateSubAdminUsers } from '#contract/staff'
 import { defineForm } from '#src/crud/define-form.tsx'
 import { email, multiSelect, password, select, text } from '#src/crud/form-fields.ts'
 import { accessOptions, accessToSend, managesStaff, normalizeAccess } from './access.ts'
@@ -56,7 +56,9 @@ export const EditStaffPage = defineForm({
   derive: keepAccessInStep,
   prepare: (values) => ({ ...values, restrictions: accessToSend(values['accessLevel'], paths(values['restrictions']), 'edit') }),
   record: {
-    list: FetchSubAdminUsers,
+    get: getSubAdminUser,
+    input: (id) => ({ _id: id }),
+    pick: (answer) => answer.data,
     schema: SubAdmin,
     values: (u) => ({ _id: u._id, name: u.name, email: u.email, accessLevel: u.accessLevel, restrictions: u.restrictions }),
   },

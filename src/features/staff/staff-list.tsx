@@ -1,12 +1,12 @@
-import { FetchSubAdminUsers } from '#contract/staff'
+import { ActivateSubadminStatusUpdate, FetchSubAdminUsers } from '#contract/staff'
 import { col, serial } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
 import { accessLabel, managesStaff } from './access.ts'
-import { StatusToggle } from './status-toggle.tsx'
 
 /**
  * Users and Access (/sub-admin, spec section 2). Add, edit and the Active/DeActive toggle are for
  * Admin access with a role other than subadmin; nobody edits or deactivates the superadmin.
+ * Deactivating ends that admin's sessions at once on the server (the LOGOUT event).
  */
 export const StaffListPage = defineList({
   title: 'Users and Access',
@@ -21,7 +21,15 @@ export const StaffListPage = defineList({
   ],
   add: { to: '/add-subAdmin', label: 'Add' },
   edit: '/edit-subAdmin',
+  // Spec section 4: activate 1 is active; the toggle flips it and the list reloads.
+  toggle: {
+    kind: 'switch',
+    name: 'Active',
+    endpoint: ActivateSubadminStatusUpdate,
+    payload: (row) => ({ id: row._id }),
+    isOn: (row) => row.activate === 1,
+    label: (row) => (row.activate === 1 ? 'Active' : 'DeActive'),
+  },
   writeRule: managesStaff,
   writable: (row) => row.role !== 'superadmin',
-  rowActions: (row, blockedReason) => <StatusToggle row={row} blockedReason={blockedReason} />,
 })

@@ -1,6 +1,6 @@
 /**
- * Toasts (spec section 8: top right, 2 seconds). A tiny store; `<Toaster/>` in
- * src/ui/toaster.tsx renders it with Radix Toast so screen readers announce each message.
+ * Toasts (spec section 8: top right, 2 seconds). A tiny store that any layer may call;
+ * `<Toaster/>` (toaster.tsx) renders it in live regions so screen readers announce each message.
  */
 export type ToastKind = 'success' | 'error' | 'info'
 

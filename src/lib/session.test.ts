@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { getSession, loadSessionDecoder, login, logout, onSessionEnd } from './session.ts'
-import { TOKEN_KEY } from '#src/lib/token.ts'
+import { TOKEN_KEY } from './token.ts'
 
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
 const jwt = (claims: Record<string, unknown>) => `${base64url({ alg: 'HS256', typ: 'JWT' })}.${base64url(claims)}.signature`

@@ -10,7 +10,7 @@
 import { useSyncExternalStore } from 'react'
 import type { SessionClaims } from '#contract/auth'
 import { mayOpen as restrictionsAllow } from '#contract/routes'
-import { clearToken, readAuthorization, storeToken, subscribeToken } from '#src/lib/token.ts'
+import { clearToken, readAuthorization, storeToken, subscribeToken } from './token.ts'
 import type { DecodedClaims } from './session-claims.ts'
 
 export interface Session {

@@ -1,0 +1,62 @@
+/**
+ * Social Links (contract/social.ts): one record of five links, created empty on first use
+ * (server/routes/single-record.ts), so `socialmedia-get` always answers a record with a real `_id`
+ * that the screen sends back with its saves.
+ */
+import { asc, eq } from 'drizzle-orm'
+import * as social from '#contract/social'
+import type { SocialLinkField, SocialMedia } from '#contract/social'
+import { handlers, notFound } from '../kit/api.ts'
+import type { Db } from '../db/index.ts'
+import { socialMedia, type SocialMediaRow } from '../db/schema.ts'
+import { singleRecord } from './single-record.ts'
+
+const record = {
+  table: 'social_media',
+  read: async (db: Db) => (await db.select().from(socialMedia).orderBy(asc(socialMedia.id)).limit(1))[0],
+  create: async (db: Db) => (await db.insert(socialMedia).values({}).returning())[0],
+}
+
+const toSocialMedia = (row: SocialMediaRow): SocialMedia => ({
+  _id: row.id,
+  discordLink: row.discordLink,
+  twitterLink: row.twitterLink,
+  facebookLink: row.facebookLink,
+  instagramLink: row.instagramLink,
+  telegramLink: row.telegramLink,
+})
+
+/** The column update that clears one named link (the contract's field names are the columns'). */
+const cleared: Record<SocialLinkField, Partial<SocialMediaRow>> = {
+  discordLink: { discordLink: '' },
+  facebookLink: { facebookLink: '' },
+  twitterLink: { twitterLink: '' },
+  instagramLink: { instagramLink: '' },
+  telegramLink: { telegramLink: '' },
+}
+
+export const socialRoutes = handlers(social, {
+  socialmediaGet: async (_input, ctx) => {
+    const row = await singleRecord(ctx.db, record)
+    return { status: 'success', message: 'Social media fetched', data: { data: [toSocialMedia(row)] } }
+  },
+
+  updatesocialmedia: async ({ _id, ...links }, ctx) => {
+    const row = await singleRecord(ctx.db, record)
+    // An id the screen did not get from this server names no record here: saving over the one
+    // record anyway would hide a client pointed at the wrong server.
+    if (_id !== undefined && _id !== row.id) return notFound('_id')
+    await ctx.db.update(socialMedia).set(links).where(eq(socialMedia.id, row.id))
+    ctx.audit(row.id)
+    return { status: 'success', message: 'Social media updated successfully' }
+  },
+
+  DeleteSocialmedia: async ({ linkdata, datas }, ctx) => {
+    const row = await singleRecord(ctx.db, record)
+    if (datas?._id !== undefined && datas._id !== row.id) return notFound('datas')
+    // Only the named link: the rest of `datas` is the screen's unsaved form and stays unsaved.
+    await ctx.db.update(socialMedia).set(cleared[linkdata]).where(eq(socialMedia.id, row.id))
+    ctx.audit(row.id)
+    return { status: 'success', message: 'Social media link deleted successfully' }
+  },
+})

@@ -1,0 +1,58 @@
+import { useState } from 'react'
+import { useSWRConfig } from 'swr'
+import { ConfirmDialog } from '#src/ui/alert-dialog.tsx'
+import { toast } from '#src/ui/toast.ts'
+import { errorMessage } from './error-message.ts'
+import { refreshAfterWrite } from './refresh.ts'
+import type { BoundCall } from './row-writes.ts'
+
+/** A write that waits for a yes: a delete, a bulk action, a toggle that asks first. */
+export interface PendingWrite {
+  /** The spec's question, word for word ("Are you sure you want to remove this Link"). */
+  question: string
+  request: BoundCall
+  /** The yes button; the dialog's own default is "Yes, remove". */
+  confirmLabel?: string
+  /** After success, before the refetch (a bulk action clears its selection). */
+  onDone?: () => void
+}
+
+/**
+ * Asks the question, then makes the call, toasts the server's message and refetches (one rule
+ * for every write, refresh.ts). On failure the dialog stays open with the error toasted, so the
+ * user can retry or cancel.
+ */
+export function ConfirmWriteDialog({ pending, onClose }: { pending: PendingWrite | null; onClose: () => void }) {
+  const [busy, setBusy] = useState(false)
+  const { mutate } = useSWRConfig()
+  // The question stays on screen while the dialog closes, after `pending` is already gone.
+  const [shown, setShown] = useState<PendingWrite | null>(pending)
+  if (pending !== null && pending !== shown) setShown(pending)
+  const current = pending ?? shown
+
+  async function confirm(write: PendingWrite) {
+    setBusy(true)
+    try {
+      const answer = await write.request.send()
+      toast.success(answer.message)
+      onClose()
+      write.onDone?.()
+      await refreshAfterWrite(mutate)
+    } catch (error) {
+      toast.error(errorMessage(error))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <ConfirmDialog
+      open={pending !== null}
+      onOpenChange={(open) => (open || busy ? null : onClose())}
+      title={current?.question ?? ''}
+      confirmLabel={current?.confirmLabel}
+      busy={busy}
+      onConfirm={() => (pending ? void confirm(pending) : undefined)}
+    />
+  )
+}

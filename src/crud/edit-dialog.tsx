@@ -1,0 +1,54 @@
+import { useRef } from 'react'
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
+import type { FormDef, FormEndpoint } from './define-form.tsx'
+import { FormBody } from './form-body.tsx'
+import type { Row } from './list-types.ts'
+
+/** The record being edited: its id (a new form per record) and the form's starting values. */
+export interface EditTarget {
+  id: string
+  values: Record<string, unknown>
+}
+
+interface EditDialogProps {
+  form: FormDef<FormEndpoint, Row>
+  /** null closes the dialog. */
+  target: EditTarget | null
+  blockedReason: string | undefined
+  onClose: () => void
+}
+
+/**
+ * Edit in a modal (the links' "Edit List"): the kit's form, started from the row's values. The
+ * form does the rest as on a page of its own (checks, server field errors under the inputs, the
+ * overlay, the toast, the refetch); on success the dialog closes and the list shows the change.
+ */
+export function EditDialog({ form, target, blockedReason, onClose }: EditDialogProps) {
+  // Opened from a row button rather than a Radix Trigger, so Radix cannot return focus by itself.
+  const opener = useRef<Element | null>(null)
+  return (
+    <Dialog open={target !== null} onOpenChange={(open) => (open ? null : onClose())}>
+      {target !== null ? (
+        <DialogContent
+          // The form draws its own card on a page; inside the dialog the dialog is the card.
+          className="[&>form]:border-0 [&>form]:p-0"
+          onOpenAutoFocus={() => {
+            opener.current = document.activeElement
+          }}
+          onCloseAutoFocus={(event) => {
+            if (opener.current instanceof HTMLElement && opener.current.isConnected) {
+              event.preventDefault()
+              opener.current.focus()
+            }
+          }}
+        >
+          <DialogHeader>
+            <DialogTitle>{form.title}</DialogTitle>
+            <DialogDescription className="sr-only">Change the fields, then save</DialogDescription>
+          </DialogHeader>
+          <FormBody key={target.id} def={form} defaults={target.values} blockedReason={blockedReason} onSaved={onClose} onCancel={onClose} />
+        </DialogContent>
+      ) : null}
+    </Dialog>
+  )
+}

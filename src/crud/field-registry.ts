@@ -1,0 +1,82 @@
+/**
+ * The field registry: for each kind of field, in one place, the value a blank form starts with,
+ * the schema hook (file kinds check their value against the endpoint's FileRule; other kinds are
+ * checked by the endpoint's own input schema), whether the value goes into the payload or the
+ * multipart files, and the renderer (src/crud/fields/<kind>.tsx). FieldControl, the forms'
+ * defaults, schema and sending all read it; a new kind is one entry here and one file there.
+ */
+import type { z } from 'zod'
+import type { FileRule } from '#contract/define'
+import { imageType } from './fields/image.tsx'
+import { imagesType } from './fields/images.tsx'
+import { multiSelectType, searchMultiSelectType } from './fields/multi-select.tsx'
+import { richTextType } from './fields/rich-text.tsx'
+import { remoteSelectType, selectType } from './fields/select.tsx'
+import { switchType } from './fields/switch.tsx'
+import { textType } from './fields/text.tsx'
+import type { FieldType } from './fields/types.ts'
+import { videoType } from './fields/video.tsx'
+import { chosenFiles, savedFiles } from './file-check.ts'
+import type { FieldKind, FieldOf, FileField, FormField, Values } from './form-fields.ts'
+
+type Registry = { [K in FieldKind]: FieldType<K> }
+
+const registry: Registry = {
+  text: textType(),
+  email: textType(),
+  url: textType(),
+  number: textType(),
+  password: textType(),
+  textarea: textType(),
+  select: selectType,
+  'remote-select': remoteSelectType,
+  switch: switchType,
+  multiselect: multiSelectType,
+  'search-multiselect': searchMultiSelectType,
+  richtext: richTextType,
+  image: imageType,
+  images: imagesType,
+  video: videoType,
+}
+
+/** The registry's entry for a kind. */
+export const fieldType = <K extends FieldKind>(kind: K): FieldType<K> => registry[kind]
+
+/** The value a field starts with on a blank form. */
+export const initialValue = <K extends FieldKind>(field: FieldOf<K>): unknown => fieldType<K>(field.kind).initial(field)
+
+/** A blank form's values: every field at its kind's starting value. */
+export const initialValues = (fields: readonly FormField<string>[]): Values =>
+  Object.fromEntries(fields.map((f) => [f.name, initialValue(f)]))
+
+/** The schemas the registry adds to the endpoint's input, keyed by field name (file fields). */
+export function fieldSchemas(fields: readonly FormField<string>[], rules: Record<string, FileRule>): Record<string, z.ZodType> {
+  const shape: Record<string, z.ZodType> = {}
+  for (const f of fields) {
+    const hook = fieldType(f.kind).schema
+    if (hook) shape[f.name] = hook(f, rules[f.name])
+  }
+  return shape
+}
+
+/** Fields whose values travel as multipart files rather than in the payload. */
+export const isFilePart = (field: FormField<string>): field is FileField => fieldType(field.kind).part === 'file'
+
+/**
+ * The checked values as the call wants them: file fields' new files go to the multipart files
+ * (every file field, even empty, so the call is multipart), their kept saved files to the `keep`
+ * field when the field names one; every other value, hidden ones included, to the payload.
+ */
+export function splitValues(fields: readonly FormField<string>[], values: Values): { input: Values; files: Record<string, File[]> } {
+  const input: Values = {}
+  const files: Record<string, File[]> = {}
+  const byName = new Map(fields.map((f) => [f.name, f]))
+  for (const [key, value] of Object.entries(values)) {
+    const field = byName.get(key)
+    if (field && isFilePart(field)) {
+      files[key] = chosenFiles(value)
+      if (field.keep) input[field.keep] = savedFiles(value)
+    } else input[key] = value
+  }
+  return { input, files }
+}

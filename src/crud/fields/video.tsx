@@ -1,0 +1,45 @@
+import { assetUrl } from '#src/lib/api.ts'
+import { chosenFiles } from '../file-check.ts'
+import { FileInput } from '../image-input.tsx'
+import { fileType, useFileValue, usePreviews } from './files.ts'
+import type { FieldRenderProps } from './types.ts'
+
+/** One video (mp4, m4a, webm): the saved or chosen one plays in a preview beside the file input. */
+function VideoControl(props: FieldRenderProps<'video'>) {
+  const { items, saved, set, cancelled, rule } = useFileValue(props)
+  const previews = usePreviews(rule)
+  const chosen = chosenFiles(items)[0]
+  const savedUrl = saved[0]
+  const shown = chosen ? previews.urlOf(chosen) : savedUrl ? assetUrl(savedUrl) : undefined
+  return (
+    <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
+      <div className="flex aspect-video w-60 shrink-0 items-center justify-center overflow-hidden rounded-md border border-slate-300 bg-slate-900 text-xs text-slate-200">
+        {shown ? (
+          <video src={shown} controls preload="metadata" aria-label={chosen ? 'Preview of the chosen video' : 'Current video'} className="size-full">
+            <track kind="captions" />
+          </video>
+        ) : (
+          'No video'
+        )}
+      </div>
+      {props.readOnly ? null : (
+        <FileInput
+          id={props.id}
+          rule={rule}
+          multiple={false}
+          onFiles={(files) => {
+            previews.keep(files.slice(0, 1))
+            if (files.length === 0) set(saved, true)
+            else set(files)
+          }}
+          onCancel={cancelled}
+          invalid={props.invalid}
+          describedBy={props.describedBy}
+          disabled={props.disabled}
+        />
+      )}
+    </div>
+  )
+}
+
+export const videoType = fileType<'video'>(VideoControl)

@@ -1,0 +1,62 @@
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import { col, field, low, mono, serial, viewLines, type Column, type ViewField } from './columns.tsx'
+import { DataTable } from './data-table.tsx'
+import { FOLD_BELOW_PX, FOLD_CLASS, foldedColumns, foldsAt, withFolded } from './fold.ts'
+
+interface Lead {
+  _id: string
+  name: string
+  operatingsystem: string
+  walletaddress: string
+}
+const lead: Lead = { _id: '1', name: 'Ann', operatingsystem: 'ios', walletaddress: '0xabc' }
+const columns: readonly Column<Lead>[] = [serial(), col('name', 'Name'), low(col('operatingsystem', 'Operating System')), low(mono('walletaddress', 'Wallet Address'))]
+const view: ViewField<Lead>[] = [field('name', 'Name'), field('walletaddress', 'Wallet Address', 'mono')]
+
+describe('column folding', () => {
+  it('the CSS class and the number agree on the width', () => {
+    expect(FOLD_CLASS).toBe(`@max-[${FOLD_BELOW_PX / 16}rem]:hidden`)
+  })
+
+  it('folds below the width, not at or above it, and not before the table has a width', () => {
+    expect(foldsAt(820)).toBe(true)
+    expect(foldsAt(FOLD_BELOW_PX - 1)).toBe(true)
+    expect(foldsAt(FOLD_BELOW_PX)).toBe(false)
+    expect(foldsAt(1200)).toBe(false)
+    expect(foldsAt(undefined)).toBe(false)
+    expect(foldsAt(0)).toBe(false)
+  })
+
+  it('folds only the low-priority columns', () => {
+    expect(foldedColumns(columns, 820).map((c) => c.header)).toEqual(['Operating System', 'Wallet Address'])
+    expect(foldedColumns(columns, 1200)).toEqual([])
+  })
+
+  it('adds a folded column to the view modal once: Operating System joins, Wallet Address is already there', () => {
+    const fields = withFolded(view, foldedColumns(columns, 820))
+    expect(fields.map((f) => f.label)).toEqual(['Name', 'Wallet Address', 'Operating System'])
+    expect(viewLines(fields, lead).map((l) => l.content)).toEqual(['Ann', expect.anything(), 'ios'])
+  })
+
+  it('leaves the view modal as declared on a wide table', () => {
+    expect(withFolded(view, foldedColumns(columns, 1200)).map((f) => f.label)).toEqual(['Name', 'Wallet Address'])
+  })
+
+  it('a folded custom column brings its own cell to the modal', () => {
+    const custom = low({ header: 'Access', cell: (r: Lead) => `${r.name} everywhere` })
+    const fields = withFolded([], [custom])
+    expect(viewLines(fields, lead)).toEqual([{ label: 'Access', content: 'Ann everywhere' }])
+  })
+
+  it('the table marks low cells to fold and keeps the Action cell sticky at the right edge', () => {
+    const html = renderToStaticMarkup(
+      <DataTable caption="Leads" columns={columns} rows={[lead]} serial={(i) => i + 1} error={undefined} onRetry={() => {}} busy={false} actions={() => 'View'} />,
+    )
+    const cells = [...html.matchAll(/<(td|th)[^>]*class="([^"]*)"[^>]*>/g)].map((m) => m[2] ?? '')
+    // Header and body: two folded cells each (OS, wallet); name and S.No never fold.
+    expect(cells.filter((c) => c.includes(FOLD_CLASS))).toHaveLength(4)
+    expect(cells.filter((c) => c.includes('sticky right-0'))).toHaveLength(2)
+    expect(html).toContain('@container')
+  })
+})

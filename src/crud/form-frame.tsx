@@ -1,0 +1,60 @@
+/** The pieces around a form that every form screen shares: the frame, the loading and problem states. */
+import { useId, type ReactNode } from 'react'
+import { Link } from 'wouter'
+import { useSession } from '#src/lib/session.ts'
+import { Button } from '#src/ui/button.tsx'
+import { cn } from '#src/ui/cn.ts'
+import { Skeleton } from '#src/ui/skeleton.tsx'
+
+/** The screen's heading and, for a page reached from a list, a Back link to it. */
+export function FormFrame({ title, back, wide = false, children }: { title: string; back?: string; wide?: boolean; children: ReactNode }) {
+  const headingId = useId()
+  return (
+    <section aria-labelledby={headingId} className={cn('flex flex-col gap-4', wide ? 'max-w-4xl' : 'max-w-2xl')}>
+      <div className="flex items-center justify-between gap-3">
+        <h1 id={headingId} className="text-xl font-semibold text-slate-900">
+          {title}
+        </h1>
+        {back ? (
+          <Button variant="link" asChild>
+            <Link href={back}>Back</Link>
+          </Button>
+        ) : null}
+      </div>
+      {children}
+    </section>
+  )
+}
+
+/** One grey bar per field while the record loads. */
+export function FormSkeleton({ rows, label }: { rows: number; label: string }) {
+  return (
+    <div aria-busy="true" className="flex flex-col gap-4 rounded-md border border-slate-200 bg-white p-6">
+      <span className="sr-only">{label}</span>
+      {Array.from({ length: rows }, (_, i) => (
+        <Skeleton key={i} className="h-9" />
+      ))}
+    </div>
+  )
+}
+
+/** A form that could not start: why, and a way on (back to the list, or Retry). */
+export function FormProblem({ children, action }: { children: ReactNode; action: ReactNode }) {
+  return (
+    <div role="alert" className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-slate-200 bg-white p-6 text-sm text-slate-800">
+      <span>{children}</span>
+      {action}
+    </div>
+  )
+}
+
+/** Said instead of a form to a session that may read the section but not change it. */
+export function ReadOnlyNotice() {
+  // An Admin held back by a stricter rule (staff management) is not View Only: say it right.
+  const { canWrite } = useSession()
+  return (
+    <p role="alert" className="rounded-md border border-slate-200 bg-white p-6 text-sm text-slate-800">
+      {canWrite ? 'Your account can read this section but not change it.' : 'Your access is View Only: you can read this section but not change it.'}
+    </p>
+  )
+}

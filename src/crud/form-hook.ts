@@ -1,0 +1,52 @@
+/**
+ * The kit's form hook, shared by the defined forms and the hand-built account screens: a
+ * react-hook-form form checked by a contract schema, so the screen shows the server's own
+ * messages before a round trip, and the spec's failure handling (server `errors` under the
+ * inputs this form has, the message in an error toast).
+ */
+import { useForm, type FieldErrors, type UseFormReturn } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import type { z } from 'zod'
+import { ApiError } from '#src/lib/api.ts'
+import { toast } from '#src/ui/toast.ts'
+import { errorMessage } from './error-message.ts'
+import type { Values } from './form-fields.ts'
+
+/** Checked on the first blur of each field, then on every change (react-hook-form's onTouched). */
+export function useContractForm(schema: z.ZodType<Values, Values>, defaults: Values): UseFormReturn<Values> {
+  return useForm<Values>({ resolver: zodResolver(schema), defaultValues: defaults, mode: 'onTouched' })
+}
+
+/**
+ * A failed call: each message of the server's `errors` under the input of that name (when this
+ * form has one; the first such input gets the focus), and the message in an error toast.
+ */
+export function showFailure(form: UseFormReturn<Values>, error: unknown, fields: readonly string[]): void {
+  if (error instanceof ApiError) {
+    for (const [key, message] of Object.entries(error.errors)) {
+      if (fields.includes(key)) form.setError(key, { type: 'server', message }, { shouldFocus: true })
+    }
+  }
+  toast.error(errorMessage(error))
+}
+
+/** A string field's value as a string ('' for anything else). */
+export const textOf = (value: unknown): string => (typeof value === 'string' ? value : '')
+
+/** The message under field `name`, if it has one. */
+export function fieldError(form: UseFormReturn<Values>, name: string): string | undefined {
+  const message = form.formState.errors[name]?.message
+  return typeof message === 'string' && message !== '' ? message : undefined
+}
+
+/**
+ * The invalid-submit handler: a value with no input on screen (an `_id` the record lacked) would
+ * otherwise fail in silence, so its message goes to an error toast; shown fields carry their own.
+ */
+export const reportHiddenErrors =
+  (shown: readonly string[]) =>
+  (errors: FieldErrors<Values>): void => {
+    const hidden = Object.entries(errors).find(([name]) => !shown.includes(name))
+    const message = hidden?.[1]?.message
+    if (typeof message === 'string') toast.error(message)
+  }

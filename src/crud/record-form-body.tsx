@@ -1,0 +1,152 @@
+import { useEffect, useState } from 'react'
+import { useSWRConfig } from 'swr'
+import type { Endpoint } from '#contract/define'
+import { call } from '#src/lib/api.ts'
+import { ConfirmDialog } from '#src/ui/alert-dialog.tsx'
+import { Button } from '#src/ui/button.tsx'
+import { cn } from '#src/ui/cn.ts'
+import { LoadingOverlay } from '#src/ui/spinner.tsx'
+import { toast } from '#src/ui/toast.ts'
+import type { FormEndpoint } from './define-form.tsx'
+import { FieldControl } from './field-control.tsx'
+import { fieldSchemas, initialValues, splitValues } from './field-registry.ts'
+import { FieldAdornment } from './field-adornment.tsx'
+import type { FieldAction, Values } from './form-fields.ts'
+import { reportHiddenErrors, showFailure, useContractForm } from './form-hook.ts'
+import type { RecordFormDef } from './record-form.tsx'
+import { refreshAfterWrite } from './refresh.ts'
+import { useWriteAccess } from './write-access.ts'
+
+interface BodyProps<S extends FormEndpoint, G extends Endpoint, R> {
+  def: RecordFormDef<S, G, R>
+  defaults: Values
+  currentFiles: Record<string, string | readonly string[]>
+  /** After a save, once the read was fetched again. */
+  onSaved: () => void
+}
+
+/** Kinds that take the whole row of a two-column form. */
+const WIDE: ReadonlySet<string> = new Set(['textarea', 'richtext', 'image', 'images', 'video', 'search-multiselect'])
+
+/** The single-record form: guarded fields, per-field actions, Update for Admin, read-only for View Only. */
+export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ def, defaults, currentFiles, onSaved }: BodyProps<S, G, R>) {
+  const { mutate } = useSWRConfig()
+  const write = useWriteAccess(def.writeRule)
+  // Read once: after a save the page mounts a new body from the record as saved.
+  const [{ rules, schema, start }] = useState(() => {
+    const rules = def.save.files ?? {}
+    const saved = Object.fromEntries(Object.entries(currentFiles).map(([name, files]) => [name, typeof files === 'string' ? (files ? [files] : []) : [...files]]))
+    return { rules, schema: def.save.input.extend(fieldSchemas(def.fields, rules)), start: { ...initialValues(def.fields), ...defaults, ...saved } }
+  })
+  const form = useContractForm(schema, start)
+  const { isSubmitting } = form.formState
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set())
+  const [focus, setFocus] = useState<string | null>(null)
+  const [pending, setPending] = useState<{ name: string; action: FieldAction } | null>(null)
+  const [busy, setBusy] = useState(false)
+  const names = def.fields.map((f) => f.name)
+  const grid = def.columns === 2
+
+  // A field just unlocked takes the focus once it is editable (a disabled input cannot before).
+  useEffect(() => {
+    if (focus) form.setFocus(focus)
+  }, [focus, form])
+
+  const toggle = (name: string) => {
+    const next = new Set(open)
+    if (next.delete(name)) setFocus(null)
+    else {
+      next.add(name)
+      setFocus(name)
+    }
+    setOpen(next)
+  }
+
+  async function send(values: Values) {
+    const { input, files } = splitValues(def.fields, values)
+    try {
+      const endpoint: FormEndpoint = def.save
+      const answer = await call(endpoint, input, Object.keys(files).length > 0 ? files : undefined)
+      toast.success(answer.message)
+      await refreshAfterWrite(mutate)
+      onSaved()
+    } catch (error) {
+      showFailure(form, error, names)
+    }
+  }
+
+  async function runAction() {
+    if (!pending) return
+    setBusy(true)
+    try {
+      const answer = await pending.action.run(pending.name, form.getValues())
+      toast.success(answer.message)
+      // Only this field changes: edits in the others stay on screen until Update.
+      if (pending.action.clears) form.resetField(pending.name, { defaultValue: '' })
+      void refreshAfterWrite(mutate)
+      setPending(null)
+    } catch (error) {
+      showFailure(form, error, names)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const blocked = write.blockedReason
+  return (
+    <form
+      noValidate
+      onSubmit={form.handleSubmit(send, reportHiddenErrors(names))}
+      aria-busy={isSubmitting}
+      className={cn('relative grid gap-4 rounded-md border border-slate-200 bg-white p-6', grid ? 'md:grid-cols-2 md:gap-x-6' : '')}
+    >
+      {write.allowed ? null : (
+        <p className="rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-700 md:col-span-full">Your access is View Only: you can read this section but not change it.</p>
+      )}
+      {def.fields.map((f) => {
+        const isOpen = open.has(f.name)
+        const adornment =
+          write.allowed && (f.guard || f.action) ? (
+            <FieldAdornment
+              field={f}
+              form={form}
+              open={isOpen}
+              blocked={blocked !== undefined}
+              onToggle={() => toggle(f.name)}
+              onAction={(action) => (blocked ? toast.error(blocked) : setPending({ name: f.name, action }))}
+            />
+          ) : null
+        return (
+          <div key={f.name} className={grid && WIDE.has(f.kind) ? 'md:col-span-2' : undefined}>
+            <FieldControl
+              field={f}
+              form={form}
+              rule={rules[f.name]}
+              readOnly={!write.allowed || (f.guard === 'lock' && !isOpen)}
+              disabled={write.allowed && f.guard === 'pencil' && !isOpen}
+              adornment={adornment}
+            />
+          </div>
+        )
+      })}
+      {write.allowed ? (
+        <div className="flex flex-col gap-4 md:col-span-full">
+          {blocked ? <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">{blocked}</p> : null}
+          <div>
+            <Button type="submit" disabled={isSubmitting || blocked !== undefined}>
+              {def.submitLabel ?? 'Update'}
+            </Button>
+          </div>
+        </div>
+      ) : null}
+      {isSubmitting ? <LoadingOverlay /> : null}
+      <ConfirmDialog
+        open={pending !== null}
+        onOpenChange={(next) => (next || busy ? undefined : setPending(null))}
+        title={pending?.action.confirm ?? ''}
+        busy={busy}
+        onConfirm={() => void runAction()}
+      />
+    </form>
+  )
+}

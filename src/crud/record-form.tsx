@@ -1,0 +1,105 @@
+/**
+ * `defineRecordForm({...})`: a screen that reads one record and saves it in place (Settings,
+ * Social Links, Version). It reads with `read`, starts the form from `values(pick(answer))` (a
+ * blank form when nothing is stored yet) and saves with `save`, with the same checks, overlay,
+ * server errors and toasts as every kit form. Fields may be guarded (`lock`: read-only until its
+ * unlock toggle is pressed; `pencil`: disabled until its pencil is pressed) and carry an action
+ * (`fieldAction`: delete with a confirmation). View Only sees the values, read-only, and no
+ * write control.
+ */
+import { useState, type ComponentType } from 'react'
+import type { z } from 'zod'
+import type { Endpoint, Input, Output } from '#contract/define'
+import { call } from '#src/lib/api.ts'
+import { useCall } from '#src/lib/use-call.ts'
+import { Button } from '#src/ui/button.tsx'
+import type { FieldNames, FormEndpoint } from './define-form.tsx'
+import { checkFileFields } from './define-form.tsx'
+import { errorMessage } from './error-message.ts'
+import type { FieldAction, FormField, Values } from './form-fields.ts'
+import { FormFrame, FormProblem, FormSkeleton } from './form-frame.tsx'
+import { RecordFormBody } from './record-form-body.tsx'
+import type { WriteRule } from './write-access.ts'
+
+export interface RecordFormDef<S extends FormEndpoint, G extends Endpoint, R> {
+  title: string
+  /** The read of the one record, and its input (`{}` for most). */
+  read: G
+  readInput: Input<G>
+  /** The record in the read's answer; undefined when none is stored yet. */
+  pick: (answer: Output<G>) => R | undefined
+  save: S
+  fields: readonly FormField<FieldNames<S>>[]
+  /** The form's starting values from the record (hidden ones such as `_id` included). */
+  values: (record: NoInfer<R>) => z.input<S['input']>
+  /** Saved file URLs per file field (a site logo), previewed and kept unless replaced. */
+  files?: (record: NoInfer<R>) => Record<string, string | readonly string[]>
+  /** The save button's label; 'Update' unless the spec names another. */
+  submitLabel?: string
+  /** Two columns on wide screens (a long form such as Settings); text areas and files take both. */
+  columns?: 1 | 2
+  writeRule?: WriteRule
+}
+
+/**
+ * A per-field action calling `endpoint` once confirmed; by default the field is emptied when it
+ * succeeds (a deleted link, a removed version).
+ */
+export function fieldAction<E extends Endpoint<z.ZodType, z.ZodType<{ message: string }>>>(
+  endpoint: E,
+  def: { label: string; confirm: string; payload: (name: string, values: Values) => Input<E>; clears?: boolean },
+): FieldAction {
+  return {
+    label: def.label,
+    icon: 'trash',
+    confirm: def.confirm,
+    clears: def.clears ?? true,
+    run: (name, values) => call(endpoint, def.payload(name, values)),
+  }
+}
+
+function RecordFormPage<S extends FormEndpoint, G extends Endpoint, R>({ def }: { def: RecordFormDef<S, G, R> }) {
+  const { data, error, mutate } = useCall(def.read, def.readInput, { revalidateOnFocus: false })
+  // A new body (fields locked again, values from the saved record) after each save.
+  const [generation, setGeneration] = useState(0)
+  let content
+  if (data !== undefined) {
+    const record = def.pick(data)
+    content = (
+      <RecordFormBody
+        key={generation}
+        def={def}
+        defaults={record === undefined ? {} : def.values(record)}
+        currentFiles={record === undefined ? {} : (def.files?.(record) ?? {})}
+        onSaved={() => setGeneration((n) => n + 1)}
+      />
+    )
+  } else if (error) {
+    content = (
+      <FormProblem
+        action={
+          <Button variant="outline" size="sm" onClick={() => void mutate()}>
+            Retry
+          </Button>
+        }
+      >
+        {`Could not load ${def.title}: ${errorMessage(error)}`}
+      </FormProblem>
+    )
+  } else content = <FormSkeleton rows={def.fields.length} label={`Loading ${def.title}…`} />
+  return (
+    <FormFrame title={def.title} wide={def.columns === 2}>
+      {content}
+    </FormFrame>
+  )
+}
+
+/** Builds the screen component; a file field the save endpoint does not declare fails at once. */
+export function defineRecordForm<S extends FormEndpoint, G extends Endpoint, R>(def: RecordFormDef<S, G, R>): ComponentType {
+  checkFileFields(def.title, def.save, def.fields)
+  function DefinedRecordForm() {
+    return <RecordFormPage def={def} />
+  }
+  DefinedRecordForm.displayName = `RecordForm(${def.title})`
+  return DefinedRecordForm
+}

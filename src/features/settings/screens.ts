@@ -1,0 +1,3 @@
+import { declareScreens, lazyScreen } from '#src/crud/screens.ts'
+
+export const screens = declareScreens([{ path: '/settings', kind: 'page', component: lazyScreen(() => import('./settings-page.tsx'), 'SettingsPage') }])

@@ -1,0 +1,46 @@
+import { DeleteSocialmedia, socialmediaGet, updatesocialmedia, type SocialLinkField } from '#contract/social'
+import { url } from '#src/crud/form-fields.ts'
+import { textOf } from '#src/crud/form-hook.ts'
+import { defineRecordForm, fieldAction } from '#src/crud/record-form.tsx'
+
+/** The five links as the screen orders and labels them (spec section 2). */
+const links: ReadonlyArray<readonly [SocialLinkField, string]> = [
+  ['discordLink', 'Discord'],
+  ['facebookLink', 'Facebook'],
+  ['twitterLink', 'Twitter'],
+  ['instagramLink', 'Instagram'],
+  ['telegramLink', 'Telegram'],
+]
+
+/** Delete-socialmedia names the field and sends the form as the screen holds it (spec section 7). */
+const removeLink = (name: SocialLinkField, label: string) =>
+  fieldAction(DeleteSocialmedia, {
+    label: 'Delete',
+    confirm: `Are you sure you want to remove this ${label} link`,
+    payload: (_, values) => ({
+      linkdata: name,
+      datas: {
+        _id: textOf(values['_id']) || undefined,
+        discordLink: textOf(values['discordLink']),
+        facebookLink: textOf(values['facebookLink']),
+        twitterLink: textOf(values['twitterLink']),
+        instagramLink: textOf(values['instagramLink']),
+        telegramLink: textOf(values['telegramLink']),
+      },
+    }),
+  })
+
+/**
+ * Social Links (/social-links): each link locked until an Admin unlocks it, a delete per link with
+ * a confirmation, Update saves all five ('Incorrect format' for a filled field that is not a URL).
+ * The first save creates the one record when none is stored yet.
+ */
+export const SocialLinksPage = defineRecordForm({
+  title: 'Social Links',
+  read: socialmediaGet,
+  readInput: {},
+  pick: (answer) => answer.data.data[0],
+  save: updatesocialmedia,
+  fields: links.map(([name, label]) => url(name, label, { guard: 'lock', action: removeLink(name, label) })),
+  values: (r) => ({ _id: r._id, discordLink: r.discordLink, facebookLink: r.facebookLink, twitterLink: r.twitterLink, instagramLink: r.instagramLink, telegramLink: r.telegramLink }),
+})

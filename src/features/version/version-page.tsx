@@ -1,0 +1,27 @@
+import { DeleteVersion, getSiteSettings, updateVersion } from '#contract/version'
+import { text } from '#src/crud/form-fields.ts'
+import { textOf } from '#src/crud/form-hook.ts'
+import { defineRecordForm, fieldAction } from '#src/crud/record-form.tsx'
+
+/** The trash button: DeleteVersion with the screen's record as `datas` (spec section 7). */
+const removeVersion = fieldAction(DeleteVersion, {
+  label: 'Delete',
+  confirm: 'Are you sure you want to remove this version',
+  payload: (_, values) => ({ datas: { _id: textOf(values['_id']) } }),
+})
+
+/**
+ * Version (/version): the version field disabled until its pencil is pressed, Update, and the
+ * trash button for Admin. The site settings read gives the record's `_id` and its version at once
+ * (get_version would give the version alone). A 'failed' answer shows its field errors, with the
+ * message in a toast (spec section 8).
+ */
+export const VersionPage = defineRecordForm({
+  title: 'Version',
+  read: getSiteSettings,
+  readInput: {},
+  pick: (answer) => answer.result[0],
+  save: updateVersion,
+  fields: [text('version', 'Version', { guard: 'pencil', action: removeVersion })],
+  values: (r) => ({ _id: r._id, version: r.version }),
+})

@@ -1,0 +1,21 @@
+import type { ComponentProps } from 'react'
+import { Switch as SwitchPrimitive } from 'radix-ui'
+import { cn } from './cn.ts'
+
+/** An on/off switch (Radix Switch: a button with role switch, toggled by Space or Enter). */
+export function Switch({ className, ...props }: ComponentProps<typeof SwitchPrimitive.Root>) {
+  return (
+    <SwitchPrimitive.Root
+      className={cn(
+        'inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full border-2 border-transparent transition-colors',
+        'bg-slate-400 data-[state=checked]:bg-indigo-700',
+        'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600',
+        'disabled:cursor-not-allowed disabled:opacity-50 aria-[invalid=true]:ring-2 aria-[invalid=true]:ring-red-600',
+        className,
+      )}
+      {...props}
+    >
+      <SwitchPrimitive.Thumb className="pointer-events-none block size-5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-5 data-[state=unchecked]:translate-x-0" />
+    </SwitchPrimitive.Root>
+  )
+}
