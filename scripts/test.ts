@@ -3,6 +3,8 @@
  * test was skipped) that totals them all.
  *
  * Suites, in order:
+ *   0. static checks: the typecheck (app, server, service worker) and lint (layers, no import
+ *      cycles), one test each;
  *   1. vitest on PGlite (the embedded default; DATABASE_URL removed from its environment);
  *   2. vitest again on a real PostgreSQL: DATABASE_URL when set, else a local server found by
  *      probing 127.0.0.1:5432; skipped with a clear note when none answers (CI always has one);
@@ -150,10 +152,23 @@ async function playwright(baseEnv: NodeJS.ProcessEnv): Promise<SuiteResult> {
   return settle(name, code, counts)
 }
 
+/** Typecheck and lint: each one test, failed when its command exits non-zero. */
+async function staticChecks(env: NodeJS.ProcessEnv): Promise<SuiteResult> {
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+  const failures: string[] = []
+  for (const script of ['typecheck', 'lint']) {
+    if ((await run(npm, ['run', '--silent', script], env)) !== 0) failures.push(script)
+  }
+  return { name: 'static checks (typecheck, lint)', passed: 2 - failures.length, failed: failures.length, skipped: 0, ...(failures.length > 0 ? { problem: `${failures.join(' and ')} failed` } : {}) }
+}
+
 async function main(): Promise<number> {
   // Suites get a clean copy of the environment; DATABASE_URL is set only where meant.
   const { DATABASE_URL: _ignored, ...withoutDb } = process.env
   const baseEnv: NodeJS.ProcessEnv = withoutDb
+
+  banner('static checks: typecheck and lint')
+  results.push(await staticChecks(baseEnv))
 
   banner('vitest on PGlite')
   results.push(await vitest('vitest on PGlite', baseEnv))
