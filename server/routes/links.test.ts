@@ -235,6 +235,8 @@ describe('links: search, paging and concurrent edits', () => {
   it(`keeps places 1..count without gaps or duplicates when edits, adds and deletes arrive at once (${testEngine()})`, async () => {
     await clear(buy)
     await addAll(buy, Array.from({ length: 10 }, (_, i) => `https://n${i}.example.com`))
+    await addAll(sell, ['https://s1.example.com', 'https://s2.example.com'])
+    const sellBefore = await shown(sell)
     const ids = await Promise.all(Array.from({ length: 10 }, (_, i) => idOf(buy, `https://n${i}.example.com`)))
     const calls = ids.flatMap((id, i) => [
       post(buy.calls.edit, { _id: id, [buy.field]: `https://m${i}.example.com`, preference: ((i * 3) % 10) + 1 }),
@@ -242,10 +244,13 @@ describe('links: search, paging and concurrent edits', () => {
     ])
     calls.push(post(buy.calls.add, { [buy.addField]: 'https://late.example.com', preference: 2 }), post(buy.calls.remove, { id: ids[4] }))
     const answers = await Promise.all(calls)
-    expect(answers.map((a) => a.statusCode)).toEqual(answers.map(() => 200))
+    // The deleted link's two edits may come before the delete (200) or after it (404); every other call succeeds.
+    const doomedEdits = new Set([8, 9])
+    expect(answers.filter((_, i) => !doomedEdits.has(i)).map((a) => a.statusCode)).toEqual(answers.slice(2).map(() => 200))
+    for (const i of doomedEdits) expect([200, 404]).toContain(answers[i]?.statusCode)
     const places = listOf(await list(buy), 'result').map((r) => r['preference'])
     expect(places).toEqual(Array.from({ length: 10 }, (_, i) => i + 1))
-    // The other kinds were not renumbered.
-    expect(await shown(sell, { search: 'alpha' })).toHaveLength(1)
+    // Another kind's list was not renumbered.
+    expect(await shown(sell)).toEqual(sellBefore)
   })
 })

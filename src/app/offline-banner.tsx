@@ -1,20 +1,25 @@
 import { useSyncExternalStore } from 'react'
-import { useOnline, WRITES_OFFLINE_MESSAGE } from '#src/lib/online.ts'
+import { useOnline } from '#src/lib/online.ts'
 import { shownDataTime, subscribeCache } from '#src/lib/swr-cache.ts'
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 
-/** The offline state of DESIGN.md: what is shown, from when, and that writes wait for a connection. */
+/**
+ * The offline state of DESIGN.md, as ONE notice: what is shown, from when, and that writes wait for
+ * a connection (each write control also says so when pressed). Lists do not add their own.
+ */
 export function OfflineBanner() {
   const online = useOnline()
   const at = useSyncExternalStore(subscribeCache, shownDataTime, () => undefined)
   if (online) return null
   return (
     <div role="status" className="border-b border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-950">
-      <p className="font-medium">
-        {at === undefined ? 'You are offline — no saved data for this screen yet' : `You are offline — showing data from ${timeFormat.format(at)}`}
+      <p>
+        <span className="font-medium">
+          {at === undefined ? 'You are offline — no saved data for this screen yet' : `You are offline — showing data from ${timeFormat.format(at)}`}
+        </span>
+        . Changes need a connection; nothing is saved or queued while offline.
       </p>
-      <p>{WRITES_OFFLINE_MESSAGE}</p>
     </div>
   )
 }

@@ -49,6 +49,15 @@ export const initialValue = <K extends FieldKind>(field: FieldOf<K>): unknown =>
 export const initialValues = (fields: readonly FormField<string>[]): Values =>
   Object.fromEntries(fields.map((f) => [f.name, initialValue(f)]))
 
+/**
+ * A form's starting values: each field's blank value, then the given values (a record's, an add
+ * form's initial ones), then the saved files as lists of URLs.
+ */
+export function startValues(fields: readonly FormField<string>[], values: Values, savedFiles: Record<string, string | readonly string[]> = {}): Values {
+  const files = Object.fromEntries(Object.entries(savedFiles).map(([name, saved]) => [name, typeof saved === 'string' ? (saved ? [saved] : []) : [...saved]]))
+  return { ...initialValues(fields), ...values, ...files }
+}
+
 /** The schemas the registry adds to the endpoint's input, keyed by field name (file fields). */
 export function fieldSchemas(fields: readonly FormField<string>[], rules: Record<string, FileRule>): Record<string, z.ZodType> {
   const shape: Record<string, z.ZodType> = {}

@@ -9,9 +9,9 @@ import { Button } from '#src/ui/button.tsx'
 import { LoadingOverlay } from '#src/ui/spinner.tsx'
 import type { FormDef, FormEndpoint } from './define-form.tsx'
 import { FieldControl } from './field-control.tsx'
-import { fieldSchemas, initialValues, splitValues } from './field-registry.ts'
+import { fieldSchemas, splitValues, startValues } from './field-registry.ts'
 import type { FormField, Values } from './form-fields.ts'
-import { fieldError, reportHiddenErrors, showFailure, useContractForm } from './form-hook.ts'
+import { fieldError, reportHiddenErrors, showFailure, useContractForm, useFreshDefaults } from './form-hook.ts'
 import type { Identified } from './record.ts'
 import { refreshAfterWrite } from './refresh.ts'
 import { SecondFactorField } from './second-factor-field.tsx'
@@ -36,20 +36,17 @@ export interface BodyProps<E extends FormEndpoint, R extends Identified> {
   onCancel?: () => void
 }
 
-const asList = (saved: string | readonly string[]): string[] => (typeof saved === 'string' ? (saved ? [saved] : []) : [...saved])
-
 /** The form itself: validation, sending, server errors, the overlay, the toast and the redirect. */
-export function FormBody<E extends FormEndpoint, R extends Identified>({ def, defaults, currentFiles = {}, blockedReason, onSaved, onCancel }: BodyProps<E, R>) {
+export function FormBody<E extends FormEndpoint, R extends Identified>({ def, defaults, currentFiles, blockedReason, onSaved, onCancel }: BodyProps<E, R>) {
   const [, navigate] = useLocation()
   const { mutate } = useSWRConfig()
-  // Read once, as react-hook-form reads its defaults: a form that should start over gets a new key.
-  const [{ rules, schema, start }] = useState(() => {
+  const [{ rules, schema }] = useState(() => {
     const rules: Record<string, FileRule> = def.endpoint.files ?? {}
-    const schema = (def.schema ?? def.endpoint.input).extend(fieldSchemas(def.fields, rules))
-    const saved = Object.fromEntries(Object.entries(currentFiles).map(([name, files]) => [name, asList(files)]))
-    return { rules, schema, start: { ...initialValues(def.fields), ...defaults, ...saved } }
+    return { rules, schema: (def.schema ?? def.endpoint.input).extend(fieldSchemas(def.fields, rules)) }
   })
+  const start = startValues(def.fields, defaults, currentFiles)
   const form = useContractForm(schema, start)
+  useFreshDefaults(form, start)
   const { isSubmitting } = form.formState
   const [secondFactor, setSecondFactor] = useState<string | null>(null)
 

@@ -4,6 +4,7 @@
  * messages before a round trip, and the spec's failure handling (server `errors` under the
  * inputs this form has, the message in an error toast).
  */
+import { useEffect, useRef } from 'react'
 import { useForm, type FieldErrors, type UseFormReturn } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import type { z } from 'zod'
@@ -15,6 +16,22 @@ import type { Values } from './form-fields.ts'
 /** Checked on the first blur of each field, then on every change (react-hook-form's onTouched). */
 export function useContractForm(schema: z.ZodType<Values, Values>, defaults: Values): UseFormReturn<Values> {
   return useForm<Values>({ resolver: zodResolver(schema), defaultValues: defaults, mode: 'onTouched' })
+}
+
+/**
+ * Keeps a form up with the values it started from: when they change (a record shown from the
+ * cache, then fetched again; a field cleared by a delete), the fields the user has not touched
+ * take the new values, while edits, errors and the submitted state stay. Values are compared by
+ * content, so a parent rebuilding an equal object changes nothing.
+ */
+export function useFreshDefaults(form: UseFormReturn<Values>, start: Values): void {
+  const signature = JSON.stringify(start)
+  const applied = useRef(signature)
+  useEffect(() => {
+    if (applied.current === signature) return
+    applied.current = signature
+    form.reset(start, { keepDirtyValues: true, keepErrors: true, keepTouched: true, keepIsSubmitted: true, keepSubmitCount: true })
+  }, [form, signature, start])
 }
 
 /**

@@ -9,10 +9,10 @@ import { LoadingOverlay } from '#src/ui/spinner.tsx'
 import { toast } from '#src/ui/toast.ts'
 import type { FormEndpoint } from './define-form.tsx'
 import { FieldControl } from './field-control.tsx'
-import { fieldSchemas, initialValues, splitValues } from './field-registry.ts'
+import { fieldSchemas, splitValues, startValues } from './field-registry.ts'
 import { FieldAdornment } from './field-adornment.tsx'
 import type { FieldAction, Values } from './form-fields.ts'
-import { reportHiddenErrors, showFailure, useContractForm } from './form-hook.ts'
+import { reportHiddenErrors, showFailure, useContractForm, useFreshDefaults } from './form-hook.ts'
 import type { RecordFormDef } from './record-form.tsx'
 import { refreshAfterWrite } from './refresh.ts'
 import { useWriteAccess } from './write-access.ts'
@@ -32,13 +32,13 @@ const WIDE: ReadonlySet<string> = new Set(['textarea', 'richtext', 'image', 'ima
 export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ def, defaults, currentFiles, onSaved }: BodyProps<S, G, R>) {
   const { mutate } = useSWRConfig()
   const write = useWriteAccess(def.writeRule)
-  // Read once: after a save the page mounts a new body from the record as saved.
-  const [{ rules, schema, start }] = useState(() => {
+  const [{ rules, schema }] = useState(() => {
     const rules = def.save.files ?? {}
-    const saved = Object.fromEntries(Object.entries(currentFiles).map(([name, files]) => [name, typeof files === 'string' ? (files ? [files] : []) : [...files]]))
-    return { rules, schema: def.save.input.extend(fieldSchemas(def.fields, rules)), start: { ...initialValues(def.fields), ...defaults, ...saved } }
+    return { rules, schema: def.save.input.extend(fieldSchemas(def.fields, rules)) }
   })
+  const start = startValues(def.fields, defaults, currentFiles)
   const form = useContractForm(schema, start)
+  useFreshDefaults(form, start)
   const { isSubmitting } = form.formState
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set())
   const [focus, setFocus] = useState<string | null>(null)

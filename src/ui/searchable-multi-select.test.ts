@@ -25,4 +25,9 @@ describe('visibleRange', () => {
     expect(middle).toEqual({ start: 992, end: 1017 })
     expect(visibleRange(count, 32 * count)).toEqual({ start: count - 8, end: count })
   })
+
+  it('stretches the window to keep a margin past the highlighted row, when it is near', () => {
+    expect(visibleRange(10_000, 0, 16)).toEqual({ start: 0, end: 25 })
+    expect(visibleRange(10_000, 0, 5000)).toEqual({ start: 0, end: 17 })
+  })
 })

@@ -48,12 +48,21 @@ export function filterOptions(options: readonly SelectOption[], query: string): 
     .map(({ option }) => option)
 }
 
-/** The rows to render for a scroll position: all of them, or a window once the list is long. */
-export function visibleRange(count: number, scrollTop: number): { start: number; end: number } {
+/**
+ * The rows to render: all of them, or, once the list is long, those in sight with a margin. The
+ * highlighted row (`active`, -1 for none) pulls the window along when it is near, so arrow keys
+ * find a next row before the scroll that follows them has been rendered.
+ */
+export function visibleRange(count: number, scrollTop: number, active = -1): { start: number; end: number } {
   if (count <= WINDOW_FROM) return { start: 0, end: count }
   const first = Math.floor(scrollTop / ROW)
-  const start = Math.max(0, first - MARGIN)
-  return { start, end: Math.min(count, first + Math.ceil(VIEWPORT / ROW) + MARGIN) }
+  let start = Math.max(0, first - MARGIN)
+  let end = Math.min(count, first + Math.ceil(VIEWPORT / ROW) + MARGIN)
+  if (active >= start - MARGIN && active < end + MARGIN) {
+    start = Math.max(0, Math.min(start, active - MARGIN))
+    end = Math.min(count, Math.max(end, active + MARGIN + 1))
+  }
+  return { start, end }
 }
 
 /**
@@ -66,13 +75,19 @@ export function SearchableMultiSelect({ id, label, value, onValueChange, options
   const [open, setOpen] = useState(false)
   const [query, setQuery] = useState('')
   const [scrollTop, setScrollTop] = useState(0)
+  // The highlighted option (cmdk's value), so the window follows the arrow keys.
+  const [active, setActive] = useState('')
   const list = useRef<HTMLDivElement>(null)
   const chosen = useMemo(() => {
     const set = new Set(value)
     return options.filter((o) => set.has(o.value))
   }, [options, value])
   const matching = useMemo(() => filterOptions(options, query), [options, query])
-  const { start, end } = visibleRange(matching.length, scrollTop)
+  const { start, end } = visibleRange(
+    matching.length,
+    scrollTop,
+    matching.findIndex((o) => o.value === active),
+  )
   const summaryId = id ? `${id}-summary` : undefined
   const describedBy = [summaryId, aria['aria-describedby']].filter(Boolean).join(' ') || undefined
 
@@ -107,7 +122,8 @@ export function SearchableMultiSelect({ id, label, value, onValueChange, options
           </span>
         </PopoverTrigger>
         <PopoverContent className="w-[var(--radix-popover-trigger-width)] min-w-64 p-0">
-          <Command shouldFilter={false} label={label} loop>
+          {/* cmdk names its input by this label (aria-labelledby); the list gets the field's own name. */}
+          <Command shouldFilter={false} label={`Search ${label}`} value={active} onValueChange={setActive}>
             <Command.Input
               value={query}
               onValueChange={(next) => {
@@ -115,7 +131,6 @@ export function SearchableMultiSelect({ id, label, value, onValueChange, options
                 setScrollTop(0)
                 list.current?.scrollTo({ top: 0 })
               }}
-              aria-label={`Search ${label}`}
               placeholder="Search…"
               className="h-9 w-full border-b border-slate-200 px-3 text-sm text-slate-900 outline-none placeholder:text-slate-500"
             />

@@ -37,6 +37,9 @@ async function buyLinks(request: APIRequestContext, search: string): Promise<z.o
 
 const bodyRows = (page: Page) => page.getByRole('table').locator('tbody tr')
 
+/** A pattern matching `text` literally. */
+const literally = (text: string): RegExp => new RegExp(text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+
 async function expectNoSevereViolations(page: Page, where: string): Promise<void> {
   const result = await new AxeBuilder({ page }).analyze()
   const severe = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -191,6 +194,21 @@ test.describe('Buy List', () => {
     await page.getByRole('searchbox', { name: 'Search' }).fill('')
     await expect(page.getByRole('button', { name: 'Add', exact: true })).toHaveAttribute('aria-disabled', 'true')
     await context.setOffline(false)
+  })
+
+  test('the palette finds a cached link and opens its list searched for it, and offers Add Buy Link', async ({ adminPage: page }) => {
+    const link = uniqueLink('palette')
+    await addBuyLink(page, link)
+    await expect(page.getByRole('cell', { name: link, exact: true })).toBeVisible()
+    await page.keyboard.press('Control+k')
+    const palette = page.getByRole('dialog', { name: 'Command palette' })
+    await expect(palette.getByRole('combobox')).toBeFocused()
+    await expect(palette.getByRole('option', { name: /Add Buy Link/ })).toBeVisible()
+    await page.keyboard.type(link)
+    await expect(palette.getByRole('option', { name: literally(link) })).toHaveAttribute('aria-selected', 'true')
+    await page.keyboard.press('Enter')
+    await expect(page).toHaveURL(literally(`/admin/buy_list?search=${encodeURIComponent(link)}`))
+    await expect(bodyRows(page)).toHaveCount(1)
   })
 
   test('the list, the add page and the open modal have no serious or critical accessibility violation', async ({ adminPage: page }) => {

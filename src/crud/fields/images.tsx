@@ -20,7 +20,7 @@ function ImagesControl(props: FieldRenderProps<'images'>) {
   return (
     <div className="flex flex-col gap-3">
       {items.length > 0 ? (
-        <ul className="flex flex-wrap gap-3" aria-label={`${props.field.label}: ${items.length} of at most ${rule.max}`}>
+        <ul className="flex flex-wrap gap-3" aria-label={`Chosen: ${items.length} of at most ${rule.max}`}>
           {items.map((item, index) => {
             const src = typeof item === 'string' ? assetUrl(item) : previews.urlOf(item)
             const name = typeof item === 'string' ? `Saved image ${index + 1}` : `Chosen image ${index + 1} (${item.name})`

@@ -97,6 +97,14 @@ export function LoginPage({ hasAuthRoute }: { hasAuthRoute: (path: AuthPath) => 
               Forgot Password
             </Link>
           ) : null}
+          {hasAuthRoute('/register') ? (
+            <p className="text-center text-sm text-slate-700">
+              No account yet?{' '}
+              <Link href="/register" className="font-medium text-indigo-700 underline-offset-4 hover:underline">
+                Request access
+              </Link>
+            </p>
+          ) : null}
         </form>
       </div>
     </main>

@@ -1,5 +1,5 @@
 import { DeleteSocialmedia, socialmediaGet, updatesocialmedia, type SocialLinkField } from '#contract/social'
-import { url } from '#src/crud/form-fields.ts'
+import { url, type Values } from '#src/crud/form-fields.ts'
 import { textOf } from '#src/crud/form-hook.ts'
 import { defineRecordForm, fieldAction } from '#src/crud/record-form.tsx'
 
@@ -12,22 +12,22 @@ const links: ReadonlyArray<readonly [SocialLinkField, string]> = [
   ['telegramLink', 'Telegram'],
 ]
 
+/** The five links as the form holds them, with the record's id. */
+const linksOf = (values: Values) => ({
+  _id: textOf(values['_id']) || undefined,
+  discordLink: textOf(values['discordLink']),
+  facebookLink: textOf(values['facebookLink']),
+  twitterLink: textOf(values['twitterLink']),
+  instagramLink: textOf(values['instagramLink']),
+  telegramLink: textOf(values['telegramLink']),
+})
+
 /** Delete-socialmedia names the field and sends the form as the screen holds it (spec section 7). */
 const removeLink = (name: SocialLinkField, label: string) =>
   fieldAction(DeleteSocialmedia, {
     label: 'Delete',
     confirm: `Are you sure you want to remove this ${label} link`,
-    payload: (_, values) => ({
-      linkdata: name,
-      datas: {
-        _id: textOf(values['_id']) || undefined,
-        discordLink: textOf(values['discordLink']),
-        facebookLink: textOf(values['facebookLink']),
-        twitterLink: textOf(values['twitterLink']),
-        instagramLink: textOf(values['instagramLink']),
-        telegramLink: textOf(values['telegramLink']),
-      },
-    }),
+    payload: (_, values) => ({ linkdata: name, datas: linksOf(values) }),
   })
 
 /**

@@ -3,18 +3,18 @@ import { defineForm } from '#src/crud/define-form.tsx'
 import { email, multiSelect, password, select, text } from '#src/crud/form-fields.ts'
 import { accessOptions, accessToSend, managesStaff, normalizeAccess } from './access.ts'
 
-const userTypes = accessLevels.map((level) => ({ value: level, label: level }))
+export const userTypes = accessLevels.map((level) => ({ value: level, label: level }))
 
-const paths = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [])
+export const paths = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [])
 
 /** Choosing a user type or a page re-applies the child-page rule to the access list. */
-function keepAccessInStep(changed: string, values: Record<string, unknown>): Record<string, unknown> {
+export function keepAccessInStep(changed: string, values: Record<string, unknown>): Record<string, unknown> {
   if (changed !== 'accessLevel' && changed !== 'restrictions') return {}
   return { restrictions: normalizeAccess(paths(values['restrictions']), values['accessLevel']) }
 }
 
 /** Access shows only while the user type is not Admin (spec section 2). */
-const notAdmin = (values: Record<string, unknown>): boolean => values['accessLevel'] !== 'Admin'
+export const notAdmin = (values: Record<string, unknown>): boolean => values['accessLevel'] !== 'Admin'
 
 /**
  * Create User (/add-subAdmin). Access shows only while the user type is not Admin, and an Admin

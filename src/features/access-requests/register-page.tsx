@@ -1,0 +1,111 @@
+/**
+ * Register (/register, spec section 2: name, email, password, confirm password), made a request
+ * for access rather than an open sign-up: a superadmin reviews it, and the account exists only
+ * once approved. The answer is the same for every email (nobody learns who has an account), so
+ * the page always ends on the same "what happens next".
+ */
+import { useEffect, useRef, useState } from 'react'
+import { Link } from 'wouter'
+import { register } from '#contract/access-requests'
+import { FieldControl } from '#src/crud/field-control.tsx'
+import { email, password, text } from '#src/crud/form-fields.ts'
+import { showFailure, textOf, useContractForm } from '#src/crud/form-hook.ts'
+import { call } from '#src/lib/api.ts'
+import { Button } from '#src/ui/button.tsx'
+import { LoadingOverlay } from '#src/ui/spinner.tsx'
+import { toast } from '#src/ui/toast.ts'
+
+export const REGISTER_TITLE = 'Request access'
+
+const fields = [
+  text('name', 'Name', { autoComplete: 'name' }),
+  email('email', 'Email', { autoComplete: 'email' }),
+  password('password', 'Password', { autoComplete: 'new-password' }),
+  password('confirmPassword', 'Confirm Password', { autoComplete: 'new-password' }),
+] as const
+const names = fields.map((f) => f.name)
+
+const linkClass = 'text-center text-sm font-medium text-indigo-700 underline-offset-4 hover:underline'
+
+/** After sending: what happens next, read out first (the heading takes the focus). */
+function RequestSent() {
+  const heading = useRef<HTMLHeadingElement>(null)
+  useEffect(() => heading.current?.focus(), [])
+  return (
+    <div className="grid gap-4">
+      <h2 ref={heading} tabIndex={-1} className="text-lg font-semibold text-slate-900 focus:outline-none">
+        Request sent
+      </h2>
+      <p className="text-sm text-slate-800">What happens next:</p>
+      <ol className="grid list-decimal gap-2 pl-5 text-sm text-slate-800">
+        <li>A superadmin reviews your request and chooses what you may see and change.</li>
+        <li>Once it is approved, you can log in with this email and the password you chose.</li>
+      </ol>
+      <p className="text-sm text-slate-700">Until then, logging in with them will not work.</p>
+      <Button asChild className="w-full">
+        <Link href="/login">Back to Login</Link>
+      </Button>
+    </div>
+  )
+}
+
+export function RegisterPage() {
+  const [sent, setSent] = useState(false)
+  const form = useContractForm(register.input, { name: '', email: '', password: '', confirmPassword: '' })
+  const { isSubmitting } = form.formState
+
+  useEffect(() => {
+    document.title = `${REGISTER_TITLE} · Back Office`
+  }, [])
+
+  const submit = form.handleSubmit(async (v) => {
+    try {
+      const answer = await call(register, {
+        name: textOf(v['name']),
+        email: textOf(v['email']),
+        password: textOf(v['password']),
+        confirmPassword: textOf(v['confirmPassword']),
+      })
+      toast.success(answer.message)
+      form.reset()
+      setSent(true)
+    } catch (error) {
+      showFailure(form, error, names)
+    }
+  })
+
+  return (
+    <main className="grid min-h-full place-items-center bg-slate-100 p-4">
+      <div className="w-full max-w-sm rounded-lg bg-white p-8 shadow">
+        <p className="text-center text-sm font-semibold tracking-wide text-indigo-700 uppercase">Back Office</p>
+        <h1 className="mt-1 text-center text-2xl font-semibold">{REGISTER_TITLE}</h1>
+        {sent ? (
+          <div className="mt-6">
+            <RequestSent />
+          </div>
+        ) : (
+          <>
+            <p className="mt-2 mb-6 text-center text-sm text-slate-700">
+              Ask for an account on the back office. A superadmin reviews each request; you can log in once yours is approved.
+            </p>
+            <form noValidate onSubmit={submit} aria-busy={isSubmitting} className="relative grid gap-4">
+              {fields.map((f) => (
+                <FieldControl key={f.name} field={f} form={form} />
+              ))}
+              <Button type="submit" disabled={isSubmitting} className="mt-2 w-full">
+                Submit
+              </Button>
+              <p className="text-center text-sm text-slate-700">
+                Already have an account?{' '}
+                <Link href="/login" className={linkClass}>
+                  Back to Login
+                </Link>
+              </p>
+              {isSubmitting ? <LoadingOverlay /> : null}
+            </form>
+          </>
+        )}
+      </div>
+    </main>
+  )
+}

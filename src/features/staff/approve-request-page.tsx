@@ -1,0 +1,104 @@
+/**
+ * Approving an access request (`/edit-subAdmin?request=<id>`): Edit User for the request, with
+ * Edit User's fields, messages and access rules, sent to approveAccessRequest. The server creates
+ * the account (role subadmin, active, with the password chosen when requesting) and removes the
+ * request; the form then returns to Users and Access, where the new user is listed.
+ *
+ * The email is shown but not editable: the password chosen at request time goes with that
+ * address, and the server refuses another one.
+ */
+import { Link } from 'wouter'
+import { approveAccessRequest, type AccessRequest } from '#contract/access-requests'
+import { formatDate } from '#src/crud/columns.tsx'
+import type { FormDef } from '#src/crud/define-form.tsx'
+import { FormBody } from '#src/crud/form-body.tsx'
+import { email, multiSelect, select, text } from '#src/crud/form-fields.ts'
+import { FormFrame, FormProblem, FormSkeleton, ReadOnlyNotice } from '#src/crud/form-frame.tsx'
+import { useWriteAccess } from '#src/crud/write-access.ts'
+import { accessOptions, accessToSend, managesStaff } from './access.ts'
+import { PendingBadge } from './pending-requests.tsx'
+import { useAccessRequest } from './request-record.ts'
+import { keepAccessInStep, notAdmin, paths as accessPaths, userTypes } from './staff-form.tsx'
+
+const never = (): boolean => false
+
+export const approveForm: FormDef<typeof approveAccessRequest> = {
+  title: 'Edit User',
+  endpoint: approveAccessRequest,
+  fields: [
+    text('name', 'Name', { autoComplete: 'off' }),
+    // Sent as requested; shown read-only in the request's summary above the form.
+    email('email', 'Email', { when: never }),
+    select('accessLevel', 'User Type', userTypes),
+    multiSelect('restrictions', 'Access', accessOptions('edit'), { when: notAdmin }),
+  ],
+  done: '/sub-admin',
+  submitLabel: 'Approve',
+  writeRule: managesStaff,
+  derive: keepAccessInStep,
+  prepare: (values) => ({ ...values, restrictions: accessToSend(values['accessLevel'], accessPaths(values['restrictions']), 'edit') }),
+}
+
+/** What was asked for, and by whom: the part of the request the form does not edit. */
+function RequestSummary({ request }: { request: AccessRequest }) {
+  return (
+    <section aria-label="Access request" className="flex flex-col gap-3 rounded-md border border-amber-200 bg-amber-50 p-4 text-sm text-slate-900">
+      <div className="flex flex-wrap items-center gap-2">
+        <p className="font-semibold">Access request</p>
+        <PendingBadge />
+      </div>
+      <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
+        <dt className="text-slate-700">Email</dt>
+        <dd className="break-all">{request.email}</dd>
+        <dt className="text-slate-700">Requested At</dt>
+        <dd>
+          <time dateTime={request.createdAt}>{formatDate(request.createdAt)}</time>
+        </dd>
+      </dl>
+      <p className="text-slate-800">
+        Choose the user type and access, then Approve: the user is created active and logs in with this email and the password chosen when requesting.
+      </p>
+    </section>
+  )
+}
+
+function ApproveForm({ id, blockedReason }: { id: string; blockedReason: string | undefined }) {
+  const state = useAccessRequest(id)
+  if (state.status === 'loading') return <FormSkeleton rows={approveForm.fields.length} label="Loading the access request…" />
+  if (state.status !== 'found') {
+    return (
+      <FormProblem
+        action={
+          <Link href="/sub-admin" className="font-medium text-indigo-700 underline">
+            Back to the list
+          </Link>
+        }
+      >
+        {state.status === 'error'
+          ? `Could not load the access request: ${state.message}`
+          : 'This access request was not found. It may have been approved or declined already.'}
+      </FormProblem>
+    )
+  }
+  const { record } = state
+  return (
+    <>
+      <RequestSummary request={record} />
+      <FormBody
+        key={record._id}
+        def={approveForm}
+        defaults={{ _id: record._id, name: record.name, email: record.email, accessLevel: '', restrictions: [] }}
+        blockedReason={blockedReason}
+      />
+    </>
+  )
+}
+
+export function ApproveRequestPage({ id }: { id: string }) {
+  const write = useWriteAccess(managesStaff)
+  return (
+    <FormFrame title="Edit User" back="/sub-admin">
+      {write.allowed ? <ApproveForm id={id} blockedReason={write.blockedReason} /> : <ReadOnlyNotice />}
+    </FormFrame>
+  )
+}

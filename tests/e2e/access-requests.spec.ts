@@ -1,0 +1,275 @@
+/**
+ * Access requests: /register asks for an account instead of creating one; a superadmin sees the
+ * pending requests in Users and Access, approves one through Edit User (the new user then logs in
+ * with the requested password and sees the pages chosen) or declines it.
+ */
+import AxeBuilder from '@axe-core/playwright'
+import type { APIRequestContext, Page } from '@playwright/test'
+import { z } from 'zod'
+import { PASSWORD } from './accounts.ts'
+import { test, expect, accounts, apiToken, signInPage, type Account } from './fixtures.ts'
+
+const REQUEST_RECEIVED = 'Your request has been sent. You can log in once an administrator approves it.'
+const PENDING = 'Pending access requests'
+
+const unique = (label: string): string => `${label}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@e2e.test`
+
+const Pending = z.object({ result: z.array(z.object({ _id: z.string(), email: z.string() })), count: z.number() })
+const Answer = z.object({ status: z.string(), message: z.string(), errors: z.record(z.string(), z.string()).optional() })
+
+async function asSuperadmin(request: APIRequestContext) {
+  return { authorization: `Bearer ${await apiToken(request, accounts.superadmin)}` }
+}
+
+/** The pending requests whose name or email contains `search`, as the server lists them. */
+async function pendingRequests(request: APIRequestContext, search = '') {
+  const response = await request.get(`/api/admin/listAccessRequests?page=1&limit=100&search=${encodeURIComponent(search)}`, {
+    headers: await asSuperadmin(request),
+  })
+  expect(response.ok(), await response.text()).toBe(true)
+  return Pending.parse(await response.json())
+}
+
+/** Sends an access request through the API, as the form does. */
+async function requestAccess(request: APIRequestContext, name: string, email: string, password = PASSWORD) {
+  const response = await request.post('/api/admin/register', { data: { name, email, password, confirmPassword: password } })
+  expect(response.ok(), await response.text()).toBe(true)
+  return Answer.parse(await response.json())
+}
+
+/** Login's answer for these credentials, status included. */
+async function loginAnswer(request: APIRequestContext, email: string, password: string) {
+  const response = await request.post('/api/admin/login', { data: { email, password, twoFACode: '' } })
+  return { status: response.status(), body: Answer.parse(await response.json()) }
+}
+
+async function fillRequest(page: Page, values: { name: string; email: string; password: string; confirm: string }) {
+  await page.getByLabel('Name').fill(values.name)
+  await page.getByLabel('Email').fill(values.email)
+  await page.getByLabel('Password', { exact: true }).fill(values.password)
+  await page.getByLabel('Confirm Password').fill(values.confirm)
+}
+
+const toast = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text })
+const pendingSection = (page: Page) => page.getByRole('region', { name: PENDING })
+
+async function expectNoSevereViolation(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze()
+  const severe = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  expect(severe.map((v) => `${v.id}: ${v.help}`)).toEqual([])
+}
+
+/** Declines every pending request, so the specs after this one find Users and Access as it was. */
+async function declineAll(request: APIRequestContext) {
+  const headers = await asSuperadmin(request)
+  for (const pending of (await pendingRequests(request)).result) {
+    const response = await request.post('/api/admin/declineAccessRequest', { headers, data: { id: pending._id } })
+    expect(response.ok(), await response.text()).toBe(true)
+  }
+}
+
+test.afterAll(async ({ playwright }, testInfo) => {
+  const request = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL })
+  try {
+    await declineAll(request)
+  } finally {
+    await request.dispose()
+  }
+})
+
+test.describe('Request access (/register)', () => {
+  test('is linked from Login, checks its fields, and ends on what happens next', async ({ page }) => {
+    await page.goto('/admin/login')
+    await page.getByRole('link', { name: 'Request access' }).click()
+    await expect(page).toHaveURL(/\/admin\/register$/)
+    await expect(page.getByRole('heading', { name: 'Request access', level: 1 })).toBeVisible()
+    await expect(page.getByText('A superadmin reviews each request')).toBeVisible()
+
+    await page.getByRole('button', { name: 'Submit' }).click()
+    for (const message of ['Name is required', 'Email is required', 'Password is required', 'Confirm password is required']) {
+      await expect(page.getByText(message, { exact: true })).toBeVisible()
+    }
+    const email = unique('newcomer')
+    await fillRequest(page, { name: 'Nora Newcomer', email: 'not-an-email', password: 'short', confirm: 'short' })
+    await expect(page.getByText('Incorrect format', { exact: true })).toHaveCount(2)
+    await fillRequest(page, { name: 'Nora Newcomer', email, password: PASSWORD, confirm: `${PASSWORD}x` })
+    await page.getByRole('button', { name: 'Submit' }).click()
+    await expect(page.getByText('Confirm password does not match', { exact: true })).toBeVisible()
+
+    // The eye shows the password typed.
+    const password = page.getByLabel('Password', { exact: true })
+    await page.getByRole('button', { name: 'Show password' }).first().click()
+    await expect(password).toHaveAttribute('type', 'text')
+
+    await page.getByLabel('Confirm Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Submit' }).click()
+    await expect(toast(page, REQUEST_RECEIVED)).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Request sent' })).toBeFocused()
+    await expect(page.getByText('A superadmin reviews your request')).toBeVisible()
+    await expect(page.getByText('Once it is approved, you can log in with this email and the password you chose.')).toBeVisible()
+    expect((await pendingRequests(page.request, email)).count).toBe(1)
+
+    await page.getByRole('link', { name: 'Back to Login' }).click()
+    await expect(page).toHaveURL(/\/admin\/login$/)
+  })
+
+  test("answers the same for an admin's email, and stores nothing for it", async ({ page }) => {
+    await page.goto('/admin/register')
+    await fillRequest(page, { name: 'Vera Again', email: accounts.viewOnly.email, password: 'Other@123', confirm: 'Other@123' })
+    await page.getByRole('button', { name: 'Submit' }).click()
+    await expect(toast(page, REQUEST_RECEIVED)).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Request sent' })).toBeVisible()
+    expect((await pendingRequests(page.request, accounts.viewOnly.email)).count).toBe(0)
+    // The admin keeps their own password.
+    expect((await loginAnswer(page.request, accounts.viewOnly.email, accounts.viewOnly.password)).body.status).toBe('success')
+  })
+
+  test('refuses to log in with requested credentials exactly like a wrong password', async ({ page }) => {
+    const email = unique('waiting')
+    expect((await requestAccess(page.request, 'Walt Waiting', email)).message).toBe(REQUEST_RECEIVED)
+    const refused = await loginAnswer(page.request, email, PASSWORD)
+    const wrong = await loginAnswer(page.request, unique('nobody'), PASSWORD)
+    expect(refused.body.status).toBe('failed')
+    expect(refused).toEqual(wrong)
+
+    await page.goto('/admin/login')
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Login' }).click()
+    await expect(page.getByRole('alert').filter({ hasText: refused.body.message })).toBeVisible()
+    await expect(page).toHaveURL(/\/admin\/login$/)
+  })
+
+  test('has no serious or critical accessibility violation, with errors shown and once sent', async ({ page }) => {
+    await page.goto('/admin/register')
+    await page.getByRole('button', { name: 'Submit' }).click()
+    await expect(page.getByText('Name is required')).toBeVisible()
+    await expectNoSevereViolation(page)
+    await fillRequest(page, { name: 'Axel Axe', email: unique('axe'), password: PASSWORD, confirm: PASSWORD })
+    await page.getByRole('button', { name: 'Submit' }).click()
+    await expect(page.getByRole('heading', { name: 'Request sent' })).toBeVisible()
+    await expectNoSevereViolation(page)
+  })
+})
+
+test.describe('Pending access requests in Users and Access', () => {
+  test('are approved through Edit User; the new user is active and sees the chosen page only', async ({ adminPage: page, browser }) => {
+    const email = unique('approved')
+    const name = 'April Approved'
+    await requestAccess(page.request, name, email)
+
+    await page.goto('/admin/sub-admin')
+    // A notice above the staff list leads to the section below it.
+    await expect(page.getByText(/access requests? (is|are) waiting for review\./)).toBeVisible()
+    await page.getByRole('button', { name: 'Review requests' }).click()
+    const section = pendingSection(page)
+    await expect(section.getByRole('heading', { name: PENDING })).toBeFocused()
+    const row = section.getByRole('row').filter({ hasText: email })
+    await expect(row.getByRole('cell', { name: `${name} Pending`, exact: true })).toBeVisible()
+    await expect(row.getByText('Pending', { exact: true })).toBeVisible()
+    await expect(row.getByRole('cell').filter({ has: page.locator('time') })).toBeVisible()
+    await expectNoSevereViolation(page)
+
+    await row.getByRole('button', { name: `Approve ${name}` }).click()
+    await expect(page).toHaveURL(/\/admin\/edit-subAdmin\?request=/)
+    await expect(page.getByRole('heading', { name: 'Edit User' })).toBeVisible()
+    await expect(page.getByLabel('Name')).toHaveValue(name)
+    await expect(page.getByRole('region', { name: 'Access request' }).getByText(email)).toBeVisible()
+    await page.getByRole('button', { name: 'Approve' }).click()
+    await expect(page.getByText('AccessLevel is required', { exact: true })).toBeVisible()
+    await page.getByLabel('User Type').click()
+    await page.getByRole('option', { name: 'View Only', exact: true }).click()
+    await page.getByRole('button', { name: 'Approve' }).click()
+    await expect(page.getByText('Restrictions is required', { exact: true })).toBeVisible()
+    await page.getByLabel('Access', { exact: true }).click()
+    await page.getByRole('menuitemcheckbox', { name: 'Category List', exact: true }).click()
+    await page.keyboard.press('Escape')
+    await page.getByRole('button', { name: 'Approve' }).click()
+
+    await expect(toast(page, 'Access request approved successfully')).toBeVisible()
+    await expect(page).toHaveURL(/\/admin\/sub-admin$/)
+    await expect(page.getByRole('heading', { name: 'Users and Access' })).toBeVisible()
+    await expect(pendingSection(page).getByRole('row').filter({ hasText: email })).toHaveCount(0)
+    expect((await pendingRequests(page.request, email)).count).toBe(0)
+    await page.goto(`/admin/sub-admin?search=${encodeURIComponent(email)}`)
+    const staffRow = page.getByRole('row').filter({ hasText: email })
+    await expect(staffRow.getByRole('cell', { name: 'View Only', exact: true })).toBeVisible()
+    await expect(staffRow.getByRole('cell', { name: 'Category List, Profile, Reset Password', exact: true })).toBeVisible()
+    await expect(staffRow.getByRole('switch', { name: `Active ${name}` })).toBeChecked()
+
+    // The new user logs in with the password of the request and sees that one page.
+    const context = await browser.newContext()
+    const theirs = await context.newPage()
+    try {
+      await theirs.goto('/admin/login')
+      await theirs.getByLabel('Email').fill(email)
+      await theirs.getByLabel('Password').fill(PASSWORD)
+      await theirs.getByRole('button', { name: 'Login' }).click()
+      await expect(theirs).toHaveURL(/\/admin\/category$/)
+      const menu = theirs.getByRole('navigation', { name: 'Main' })
+      await expect(menu.getByRole('link', { name: 'Category List' })).toBeVisible()
+      await expect(menu.getByRole('link')).toHaveCount(1)
+      await theirs.goto('/admin/users')
+      await expect(theirs).toHaveURL(/\/admin\/category$/)
+    } finally {
+      await context.close()
+    }
+  })
+
+  test('open by link without the list still finds the request; a request already gone says so', async ({ adminPage: page }) => {
+    const email = unique('linked')
+    await requestAccess(page.request, 'Lina Linked', email)
+    const [request] = (await pendingRequests(page.request, email)).result
+    if (!request) throw new Error('the request was not stored')
+    await page.goto(`/admin/edit-subAdmin?request=${encodeURIComponent(request._id)}`)
+    await expect(page.getByLabel('Name')).toHaveValue('Lina Linked')
+    await expect(page.getByRole('region', { name: 'Access request' }).getByText(email)).toBeVisible()
+
+    await page.goto('/admin/edit-subAdmin?request=00000000-0000-0000-0000-000000000000')
+    await expect(page.getByText('This access request was not found. It may have been approved or declined already.')).toBeVisible()
+  })
+
+  test('a declined request disappears; with none left the section is gone', async ({ adminPage: page }) => {
+    const email = unique('declined')
+    await requestAccess(page.request, 'Dora Declined', email)
+    await page.goto('/admin/sub-admin')
+    const row = pendingSection(page).getByRole('row').filter({ hasText: email })
+    await row.getByRole('button', { name: 'Decline Dora Declined' }).click()
+    const dialog = page.getByRole('alertdialog', { name: 'Are you sure you want to decline this access request?' })
+    await dialog.getByRole('button', { name: 'Cancel' }).click()
+    await expect(row).toBeVisible()
+    await row.getByRole('button', { name: 'Decline Dora Declined' }).click()
+    await dialog.getByRole('button', { name: 'Yes, decline' }).click()
+    await expect(toast(page, 'Access request declined successfully')).toBeVisible()
+    await expect(row).toHaveCount(0)
+    expect((await pendingRequests(page.request, email)).count).toBe(0)
+
+    // Decline whatever else is pending: with none, there is no section at all.
+    await declineAll(page.request)
+    await page.reload()
+    await expect(page.getByRole('heading', { name: 'Users and Access' })).toBeVisible()
+    await expect(page.getByRole('table', { name: 'Users and Access' }).getByRole('row').nth(1)).toBeVisible()
+    await expect(page.getByRole('heading', { name: PENDING })).toHaveCount(0)
+    await expect(page.getByRole('button', { name: 'Review requests' })).toHaveCount(0)
+  })
+
+  test('are not shown, nor asked for, to staff who do not manage staff', async ({ page }) => {
+    await requestAccess(page.request, 'Pia Pending', unique('hidden'))
+    const viewer: Account = { email: unique('viewer'), password: PASSWORD, name: 'Staff viewer', role: 'subadmin', accessLevel: 'View Only', restrictions: ['/sub-admin'] }
+    const created = await page.request.post('/api/admin/createSubAdminUsers', {
+      headers: await asSuperadmin(page.request),
+      data: { name: viewer.name, email: viewer.email, password: viewer.password, accessLevel: viewer.accessLevel, restrictions: viewer.restrictions },
+    })
+    expect(created.ok(), await created.text()).toBe(true)
+    await signInPage(page, viewer)
+    const asked: string[] = []
+    page.on('request', (r) => {
+      if (r.url().includes('/api/admin/listAccessRequests')) asked.push(r.url())
+    })
+    await page.goto('/admin/sub-admin')
+    await expect(page.getByRole('table', { name: 'Users and Access' }).getByRole('row').nth(1)).toBeVisible()
+    await expect(page.getByRole('heading', { name: PENDING })).toHaveCount(0)
+    await expect(page.getByRole('button', { name: 'Review requests' })).toHaveCount(0)
+    expect(asked).toEqual([])
+  })
+})
