@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { Done, Id, PageQuery, pageOf } from './common.ts'
+import { Done, Id, PageQuery, ok, pageOf } from './common.ts'
 import { endpoint, publicAccess, staffReads, staffWrites } from './define.ts'
 import { ConfirmPassword, CONFIRM_MISMATCH } from './password.ts'
 import { StaffEmail, StaffName, StaffPassword, UpdateSubAdminInput } from './staff.ts'
@@ -51,6 +51,17 @@ export const listAccessRequests = endpoint({
   output: pageOf(AccessRequest),
   access: staffReads('/sub-admin'),
   ours: 'Not in the spec: the pending access requests of /register, shown in Users and Access.',
+})
+
+/** One pending request, for the approval form opened by URL (a reload, a shared link). */
+export const getAccessRequest = endpoint({
+  name: 'getAccessRequest',
+  method: 'GET',
+  path: '/getAccessRequest',
+  input: z.object({ id: Id }),
+  output: ok({ data: AccessRequest }),
+  access: staffReads('/sub-admin'),
+  ours: 'Not in the spec: the get-one read of a pending access request.',
 })
 
 /**

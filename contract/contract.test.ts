@@ -166,6 +166,7 @@ describe('the endpoint table', () => {
       'approveAccessRequest',
       'createSubAdminUsers',
       'declineAccessRequest',
+      'getAccessRequest',
       'listAccessRequests',
     ])
     for (const name of ['addbuyLink', 'editBridgeink', 'DeleteCms', 'FreezeCms', 'deleteBrand', 'updateVersion']) {

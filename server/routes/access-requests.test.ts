@@ -160,6 +160,19 @@ describe('GET /listAccessRequests', () => {
   })
 })
 
+describe('GET /getAccessRequest', () => {
+  it('answers one pending request without its hash; an unknown id is 404', async () => {
+    const email = uniqueEmail('one')
+    const id = await requested(email)
+    const get = async (query: Record<string, string>) => t.app.inject({ method: 'GET', url: '/api/admin/getAccessRequest', query, headers: await t.auth(t.superadmin) })
+    const found = bodyOf(await get({ id }))
+    expect(found['data']).toEqual({ _id: id, name: 'Jo Applicant', email, createdAt: expect.any(String) })
+    const missing = await get({ id: 'no-such-request' })
+    expect(missing.statusCode).toBe(404)
+    expect(bodyOf(missing)['message']).toBe(RECORD_NOT_FOUND)
+  })
+})
+
 describe('POST /approveAccessRequest', () => {
   it('creates an active subadmin with the requested hash and Create User’s access rules, removes the request, audits the new admin', async () => {
     const email = uniqueEmail()

@@ -60,6 +60,16 @@ export const accessRequestRoutes = handlers(
       return { status: 'success', message: 'Access requests fetched', result: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })), count }
     },
 
+    getAccessRequest: async ({ id }, ctx) => {
+      const [row] = await ctx.db
+        .select({ _id: accessRequests.id, name: accessRequests.name, email: accessRequests.email, createdAt: accessRequests.createdAt })
+        .from(accessRequests)
+        .where(eq(accessRequests.id, id))
+        .limit(1)
+      if (row === undefined) return notFound('id')
+      return { status: 'success', message: 'Access request fetched', data: { ...row, createdAt: row.createdAt.toISOString() } }
+    },
+
     approveAccessRequest: async ({ _id, name, email, accessLevel, restrictions }, ctx) => {
       const me = ctx.me()
       const granted = normalizeRestrictions(accessLevel, restrictions, false)

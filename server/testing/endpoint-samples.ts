@@ -114,6 +114,7 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   listAccessRequests: () => ({ json: { page: 1, limit: 10, search: '' } }),
   approveAccessRequest: (f) => ({ json: { _id: f.approveRequest.id, name: 'Applicant 1', email: f.approveRequest.email, accessLevel: 'View Only', restrictions: ['/users'] } }),
   declineAccessRequest: (f) => ({ json: { id: f.declineRequestId } }),
+  getAccessRequest: (f) => ({ json: { id: f.declineRequestId } }),
 }
 
 /** Whether the app serves this endpoint (it has a handler). */

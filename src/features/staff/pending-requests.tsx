@@ -25,9 +25,9 @@ import { approveHref } from './request-record.ts'
 
 const ConfirmWriteDialog = lazy(async () => ({ default: (await import('#src/crud/confirm-write-dialog.tsx')).ConfirmWriteDialog }))
 
-export const PENDING_PAGE_SIZE = 10
-export const DECLINE_QUESTION = 'Are you sure you want to decline this access request?'
-export const PENDING_HEADING = 'Pending access requests'
+const PENDING_PAGE_SIZE = 10
+const DECLINE_QUESTION = 'Are you sure you want to decline this access request?'
+const PENDING_HEADING = 'Pending access requests'
 
 // One section per screen, so a fixed id: the notice at the top of the screen moves the focus here.
 const HEADING_ID = 'pending-access-requests'
@@ -53,7 +53,7 @@ const columns: readonly Column<AccessRequest>[] = [
   date('createdAt', 'Requested At'),
 ]
 
-/** The page of pending requests a staff manager sees, or null (no call) for everyone else. */
+/** A page of pending requests for a staff manager; for everyone else no call is made. */
 export function usePendingRequests(page: number) {
   const write = useWriteAccess(managesStaff)
   const input = write.allowed ? { page, limit: PENDING_PAGE_SIZE, search: '' } : null
