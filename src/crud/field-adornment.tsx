@@ -1,7 +1,10 @@
 import { useWatch, type UseFormReturn } from 'react-hook-form'
-import { Button } from '#src/ui/button.tsx'
+import { cn } from '#src/ui/cn.ts'
 import { FieldIcon } from './fields/field-icons.tsx'
 import type { FieldAction, FormField, Values } from './form-fields.ts'
+
+const iconButton =
+  'inline-flex size-9 items-center justify-center rounded-md transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:pointer-events-none disabled:opacity-40'
 
 interface AdornmentProps {
   field: FormField<string>
@@ -21,23 +24,21 @@ export function FieldAdornment({ field, form, open, onToggle, onAction, blocked 
   return (
     <>
       {guard ? (
-        <Button
-          variant="ghost"
-          size="icon"
-          className="h-9 w-9 text-slate-700"
+        <button
+          type="button"
+          className={cn(iconButton, 'text-slate-700 hover:bg-slate-100 aria-pressed:bg-indigo-50 aria-pressed:text-indigo-800')}
           aria-pressed={open}
           aria-label={`${lock ? 'Unlock' : 'Edit'} ${field.label}`}
           title={lock ? (open ? 'Lock' : 'Unlock') : 'Edit'}
           onClick={onToggle}
         >
           <FieldIcon name={lock ? (open ? 'unlocked' : 'locked') : 'pencil'} />
-        </Button>
+        </button>
       ) : null}
       {action ? (
-        <Button
-          variant="ghost"
-          size="icon"
-          className="h-9 w-9 text-red-700 hover:bg-red-50"
+        <button
+          type="button"
+          className={cn(iconButton, 'text-red-700 hover:bg-red-50 aria-disabled:cursor-not-allowed aria-disabled:opacity-50')}
           aria-label={`${action.label} ${field.label}`}
           title={action.label}
           disabled={empty}
@@ -45,7 +46,7 @@ export function FieldAdornment({ field, form, open, onToggle, onAction, blocked 
           onClick={() => onAction(action)}
         >
           <FieldIcon name={action.icon} />
-        </Button>
+        </button>
       ) : null}
     </>
   )

@@ -9,6 +9,8 @@ interface ConfirmDialogProps {
   description?: ReactNode
   confirmLabel?: string
   cancelLabel?: string
+  /** The confirm button's text while the action runs; 'Removing…' for the default remove question. */
+  busyLabel?: string
   /** While the confirmed action runs, both buttons wait and the confirm button says so. */
   busy?: boolean
   onConfirm: () => void
@@ -26,6 +28,7 @@ export function ConfirmDialog({
   description,
   confirmLabel = 'Yes, remove',
   cancelLabel = 'Cancel',
+  busyLabel = confirmLabel === 'Yes, remove' ? 'Removing…' : 'Please wait…',
   busy = false,
   onConfirm,
 }: ConfirmDialogProps) {
@@ -63,7 +66,7 @@ export function ConfirmDialog({
               onClick={onConfirm}
               className="rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700 disabled:opacity-60"
             >
-              {busy ? 'Removing…' : confirmLabel}
+              {busy ? busyLabel : confirmLabel}
             </button>
           </div>
         </RadixAlertDialog.Content>
