@@ -6,7 +6,7 @@
  * request simply matches no row instead of raising a cast error.
  */
 import { sql } from 'drizzle-orm'
-import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { boolean, index, integer, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 
 const id = () =>
   text('id')
@@ -61,6 +61,22 @@ export const loginFailures = pgTable(
   (t) => [index('login_failures_updated_at_idx').on(t.updatedAt)],
 )
 
+/**
+ * Brands (contract/brands.ts). A brand's referral link carries its id, encrypted (server/kit or
+ * src/lib referral code); `visits` counts the referral redirects that decoded to this brand.
+ */
+export const brands = pgTable(
+  'brands',
+  {
+    id: id(),
+    createdAt: createdAt(),
+    brandname: text('brandname').notNull(),
+    type: text('type', { enum: ['web3auth', 'ipfs'] }).notNull(),
+    visits: integer('visits').notNull().default(0),
+  },
+  (t) => [uniqueIndex('brands_name_key').on(sql`lower(${t.brandname})`), index('brands_created_at_idx').on(t.createdAt.desc(), t.id.desc())],
+)
+
 export const leads = pgTable(
   'leads',
   {
@@ -71,8 +87,12 @@ export const leads = pgTable(
     operatingsystem: text('operatingsystem').notNull().default(''),
     walletaddress: text('walletaddress').notNull().default(''),
     provider: text('provider').notNull().default(''),
+    /** The brand whose referral link brought this lead; cleared when the brand is deleted. */
+    brandId: text('brand_id').references(() => brands.id, { onDelete: 'set null' }),
   },
   (t) => [
+    // View Brand lists a brand's emails, newest first.
+    index('leads_brand_idx').on(t.brandId, t.createdAt.desc(), t.id.desc()),
     // Newest first, with id as the tie-break, for pages and the keyset-paged export.
     index('leads_created_at_id_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // Substring search over name, email and wallet address stays fast on a million rows with a
@@ -162,6 +182,77 @@ export const siteSettings = pgTable('site_settings', {
   /** File name under DATA_DIR/uploads ('' when none). */
   sitelogo: text('sitelogo').notNull().default(''),
   forcedliq: text('forcedliq', { enum: ['Enable', 'Disable'] }).notNull().default('Disable'),
+  /** Homepage preference (spec section 3): whether the homepage content shows on the landing page. */
+  homepageCmsVisible: boolean('homepage_cms_visible').notNull().default(false),
+})
+
+/**
+ * Restricted countries (contract/restrictions.ts): the spec's one record holding a list, stored
+ * as one row per country. `code` is the ISO 3166 alpha-2 code of the country name.
+ */
+export const restrictedCountries = pgTable(
+  'restricted_countries',
+  {
+    id: id(),
+    createdAt: createdAt(),
+    code: text('code').notNull(),
+    country: text('country').notNull(),
+    hide: boolean('hide').notNull().default(false),
+  },
+  (t) => [uniqueIndex('restricted_countries_code_key').on(t.code)],
+)
+
+/**
+ * Games (contract/games.ts). `images` are file names under DATA_DIR/uploads in display order (up to
+ * 5), `video` one file name or ''. A category in use by games cannot be deleted (restrict).
+ * `preference` is the display order, kept 1..count by server/kit/preference.ts.
+ */
+export const games = pgTable(
+  'games',
+  {
+    id: id(),
+    createdAt: createdAt(),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    categoryId: text('category_id')
+      .notNull()
+      .references(() => categories.id, { onDelete: 'restrict' }),
+    operatingsystem: text('operatingsystem', { enum: ['Android', 'ios', 'both', ''] }).notNull(),
+    liveLink: text('live_link').notNull(),
+    images: text('images').array().notNull().default(sql`'{}'::text[]`),
+    video: text('video').notNull().default(''),
+    preference: integer('preference').notNull(),
+    isGameBackend: boolean('is_game_backend').notNull().default(false),
+    freeze: boolean('freeze').notNull().default(false),
+  },
+  (t) => [
+    index('games_preference_idx').on(t.preference),
+    index('games_category_idx').on(t.categoryId),
+    index('games_title_trgm_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`),
+  ],
+)
+
+/** Homepage content blocks (contract/homepage.ts); `image` is a file name under DATA_DIR/uploads. */
+export const homepageContent = pgTable(
+  'homepage_content',
+  {
+    id: id(),
+    createdAt: createdAt(),
+    title: text('title').notNull(),
+    link: text('link').notNull(),
+    image: text('image').notNull(),
+  },
+  (t) => [index('homepage_content_created_at_idx').on(t.createdAt.desc(), t.id.desc())],
+)
+
+/** The Edit Token screen's one record (ours: the spec shows the fields, not a save call). */
+export const tokenSettings = pgTable('token_settings', {
+  id: id(),
+  tokenName: text('token_name').notNull().default(''),
+  /** A non-negative decimal, kept exact. */
+  price: numeric('price', { precision: 30, scale: 10 }).notNull().default('0'),
+  productId: text('product_id').notNull().default(''),
+  ticketCount: integer('ticket_count').notNull().default(0),
 })
 
 /**
@@ -237,3 +328,8 @@ export type LinkRow = typeof links.$inferSelect
 export type SocialMediaRow = typeof socialMedia.$inferSelect
 export type SiteSettingsRow = typeof siteSettings.$inferSelect
 export type AccessRequestRow = typeof accessRequests.$inferSelect
+export type BrandRow = typeof brands.$inferSelect
+export type GameRow = typeof games.$inferSelect
+export type RestrictedCountryRow = typeof restrictedCountries.$inferSelect
+export type HomepageContentRow = typeof homepageContent.$inferSelect
+export type TokenSettingsRow = typeof tokenSettings.$inferSelect
