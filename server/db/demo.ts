@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { count } from 'drizzle-orm'
 import { Passwords } from '../sign-in/auth.ts'
 import type { Db } from './index.ts'
-import { accessRequests, categories, contactEnquiries, leads, siteSettings, socialMedia } from './schema.ts'
+import { accessRequests, brands, categories, contactEnquiries, homepageContent, leads, links, siteSettings, socialMedia, tokenSettings } from './schema.ts'
 import { gradientIcon, type Rgb } from './png.ts'
 
 const FIRST = [
@@ -71,6 +71,18 @@ const ACCESS_REQUESTS = [
   { name: 'Mei Lindqvist', email: 'mei.lindqvist@wallet.example' },
 ] as const
 
+const DEMO_BRANDS = [
+  { brandname: 'Lucky Arcade', type: 'web3auth' },
+  { brandname: 'Pixel Quest', type: 'ipfs' },
+  { brandname: 'Moon Racers', type: 'web3auth' },
+] as const
+
+const HOMEPAGE_BLOCKS: readonly { title: string; link: string; from: Rgb; to: Rgb }[] = [
+  { title: 'Play games, win tokens', link: 'https://wallet.example/games', from: [124, 58, 237], to: [236, 72, 153] },
+  { title: 'Swap in seconds', link: 'https://wallet.example/swap', from: [14, 165, 233], to: [45, 212, 191] },
+  { title: 'Bridge to any network', link: 'https://wallet.example/bridge', from: [234, 88, 12], to: [250, 204, 21] },
+]
+
 export interface DemoCounts {
   leads: number
   enquiries: number
@@ -91,6 +103,13 @@ export async function seedDemo(db: Db, uploadsDir: string, now = Date.now(), pas
   const hex = (length: number): string => Array.from({ length }, () => Math.floor(rand() * 16).toString(16)).join('')
   const YEAR = 365 * 24 * 3600 * 1000
 
+  // Brands with referral links: every fifth lead arrived through one (View Brand lists them).
+  const brandRows = await db
+    .insert(brands)
+    .values(DEMO_BRANDS.map((b, i) => ({ ...b, visits: 40 + i * 17, createdAt: new Date(now - (i + 1) * 24 * 3600 * 1000) })))
+    .returning({ id: brands.id })
+  const brandOf = (i: number): string | null => (i % 5 === 0 ? (brandRows[(i / 5) % brandRows.length]?.id ?? null) : null)
+
   const leadRows = Array.from({ length: 640 }, (_, i) => {
     const first = pick(FIRST)
     const last = pick(LAST)
@@ -104,6 +123,7 @@ export async function seedDemo(db: Db, uploadsDir: string, now = Date.now(), pas
       operatingsystem: pick(SYSTEMS),
       walletaddress: `0x${hex(40)}`,
       provider: rand() < 0.55 ? 'web3auth' : 'ipfs',
+      brandId: brandOf(i),
     }
   })
   for (let i = 0; i < leadRows.length; i += 200) await db.insert(leads).values(leadRows.slice(i, i + 200))
@@ -151,6 +171,7 @@ export async function seedDemo(db: Db, uploadsDir: string, now = Date.now(), pas
     licenseInfoLink: 'https://wallet.example/license',
     copyrightText: '© 2026 Wallet Ltd. All rights reserved.',
     sitelogo,
+    homepageCmsVisible: true,
   })
   await db.insert(socialMedia).values({
     discordLink: 'https://discord.gg/wallet',
@@ -159,6 +180,20 @@ export async function seedDemo(db: Db, uploadsDir: string, now = Date.now(), pas
     instagramLink: 'https://www.instagram.com/wallet',
     telegramLink: 'https://t.me/wallet',
   })
+  // Three landing-page blocks with their images, shown on the landing page, and the token record.
+  for (const [i, block] of HOMEPAGE_BLOCKS.entries()) {
+    const image = `${randomUUID()}.png`
+    await writeFile(join(uploadsDir, image), gradientIcon(160, block.from, block.to))
+    await db.insert(homepageContent).values({ title: block.title, link: block.link, image, createdAt: new Date(now - (i + 1) * 3600 * 1000) })
+  }
+  // Buy, swap-out and swap-in links, each list in its display order 1..n.
+  const linkUrls = {
+    buy: ['https://buy.moonpay.example/wallet', 'https://www.transak.example/buy', 'https://ramp.example/buy-crypto'],
+    sell: ['https://sell.moonpay.example/wallet', 'https://www.transak.example/sell'],
+    bridge: ['https://bridge.portal.example/swap', 'https://www.hop.example/bridge', 'https://stargate.example/transfer'],
+  } as const
+  await db.insert(links).values((['buy', 'sell', 'bridge'] as const).flatMap((kind) => linkUrls[kind].map((url, i) => ({ kind, url, preference: i + 1 }))))
+  await db.insert(tokenSettings).values({ tokenName: 'Game Ticket', price: '0.25', productId: 'com.wallet.ticket', ticketCount: 100 })
   for (const [i, request] of ACCESS_REQUESTS.entries()) {
     const passwordHash = await passwords.hash(DEMO_REQUEST_PASSWORD)
     await db.insert(accessRequests).values({ ...request, passwordHash, createdAt: new Date(now - (i + 1) * 3 * 3600 * 1000) })
