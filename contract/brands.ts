@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { Done, Id, PageQuery, ok, pageOf, required } from './common.ts'
-import { endpoint, reads, writes } from './define.ts'
+import { endpoint, publicAccess, reads, writes } from './define.ts'
 
 /** Spec section 9: brand types web3auth and ipfs. */
 export const BrandType = z.enum(['web3auth', 'ipfs'], { error: 'type is required' })
@@ -51,9 +51,41 @@ export const listbrandUser = endpoint({
     page: z.coerce.number().int().min(1).max(1_000_000).default(1),
     limit: z.coerce.number().int().min(1).max(100).default(BRAND_EMAILS_STEP),
   }),
-  output: ok({ result: z.array(BrandEmail), count: z.number().int(), record: Brand }),
+  output: ok({
+    result: z.array(BrandEmail),
+    count: z.number().int(),
+    record: Brand,
+    /** Ours: the brand's referral code (see ReferralCode), so the PWA needs no crypto library. */
+    referralCode: z.string(),
+    /** Ours: how many referral redirects decoded to this brand. */
+    visits: z.number().int(),
+  }),
   access: reads('/brand'),
-  ours: 'page and limit added to the body id (default 2 per page) so Load More need not reload all.',
+  ours: 'page and limit added to the body id (default 2 per page) so Load More need not reload all; referralCode and visits added to the answer.',
+})
+
+/**
+ * The referral code of a brand: its id encrypted with AES-256-CBC in OpenSSL's "Salted__" format,
+ * key and IV from the passphrase REFERRAL_KEY by MD5 (EVP_BytesToKey), base64: what
+ * CryptoJS.AES.encrypt(id, key) makes. The link is `<origin>/admin/app/<encodeURIComponent(code)>`.
+ * The key is public by nature (the platform's clients hold it): the code identifies, it does not protect.
+ * Longer input than 512 characters is not a code.
+ */
+export const ReferralCode = z.string().trim().min(1, 'code is required').max(512, 'Incorrect format')
+
+/**
+ * Ours: the referral redirect (/app/:id) reports a visit before it sends the browser to the store.
+ * A code that decodes to a known brand counts one visit for it; any other code counts nowhere and
+ * gets the same success answer with `counted: false`, so the redirect never stops on it.
+ */
+export const referralVisit = endpoint({
+  name: 'referralVisit',
+  method: 'POST',
+  path: '/referral-visit',
+  input: z.object({ code: ReferralCode }),
+  output: ok({ counted: z.boolean() }),
+  access: publicAccess,
+  ours: 'Not in the spec: counts the visits of a brand referral link (View Brand shows them).',
 })
 
 export const editbrandUser = endpoint({

@@ -237,13 +237,16 @@ describe('games', () => {
 
   it('uses the edit messages and reads the category from a JSON string', () => {
     const edit = { ...add, _id: 'g1', preference: '2', categoryName: JSON.stringify({ _id: 'c2', categoryName: 'Cards' }) }
-    expect(Editcms.input.parse(edit).categoryName).toBe('c2')
+    expect(Editcms.input.parse(edit).categoryName).toEqual({ _id: 'c2' })
+    // The form holds the bare id (a select's value); the client sends the parsed { _id } back as JSON.
+    expect(Editcms.input.parse({ ...edit, categoryName: 'c2' }).categoryName).toEqual({ _id: 'c2' })
     expect(errorsOf(Editcms.input, { ...edit, operatingsystem: '', liveLink: 'x', preference: '' })).toEqual({
       operatingsystem: 'Operating System is required',
       liveLink: 'Incorrect format',
       preference: 'preference is required',
     })
-    expect(errorsOf(Editcms.input, { ...edit, categoryName: 'not json' })).toEqual({ categoryName: 'category Name is required' })
+    expect(errorsOf(Editcms.input, { ...edit, categoryName: '{not json' })).toEqual({ categoryName: 'category Name is required' })
+    expect(errorsOf(Editcms.input, { ...edit, categoryName: '{"categoryName":"Cards"}' })).toEqual({ categoryName: 'category Name is required' })
   })
 
   it('carries the image and video file messages', () => {

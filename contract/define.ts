@@ -62,6 +62,11 @@ export interface Endpoint<
   /** `csv` answers stream a file instead of JSON. */
   answer?: 'json' | 'csv'
   access: Access
+  /**
+   * Public reads only: seconds a browser or proxy may keep the answer (Cache-Control public,
+   * max-age). Every other answer is per session and never kept.
+   */
+  maxAge?: number
   /** Set where the spec does not show the payload or answer and this is our definition. */
   ours?: string
 }

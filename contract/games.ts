@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { Done, Id, PageQuery, count, pageOf, required, requiredUrl } from './common.ts'
+import { Done, Id, PageQuery, count, ok, pageOf, required, requiredUrl } from './common.ts'
 import { endpoint, reads, writes, type FileRule } from './define.ts'
-import { MB, formFlag, imageFiles } from './multipart.ts'
+import { MB, formFlag, formList, imageFiles } from './multipart.ts'
 
 /** Spec section 9: Android, ios, both. */
 export const operatingSystems = ['Android', 'ios', 'both'] as const
@@ -22,6 +22,8 @@ export const Game = z.object({
   operatingsystem: z.union([OperatingSystem, z.literal('')]),
   liveLink: z.string(),
   image: z.array(z.string()),
+  /** Ours: a small preview of each image, in the same order, for lists (the originals are for the forms). */
+  thumbnails: z.array(z.string()),
   video: z.string(),
   preference: z.number().int(),
   isGameBackend: z.boolean(),
@@ -42,26 +44,33 @@ export const gameImages = (isRequired: boolean): FileRule =>
     tooMany: 'You can upload a maximum of 5 images.',
   })
 
-/** Spec section 5, game video: one .mp4/.m4a/.webm file, optional. */
+/**
+ * Spec section 5, game video: one .mp4/.m4a/.webm file, optional. The size is the default the
+ * form checks; the server's own limit is set by its environment (README, "Media").
+ */
 export const gameVideo: FileRule = {
   kinds: ['mp4', 'm4a', 'webm'],
   max: 1,
   required: false,
-  maxBytes: 100 * MB,
+  maxBytes: 200 * MB,
   messages: { kind: 'Please upload file(s) with .mp4, .m4a, .webm extensions only.' },
 }
 
 const CATEGORY_REQUIRED = 'category Name is required'
 
+/** A required operating system; '' (what an old record holds) is accepted as input and refused as missing. */
+const requiredOs = (message: string) => z.enum([...operatingSystems, ''], { error: message }).refine((os) => os !== '', message)
+
 /**
- * Edit sends categoryName as a JSON string of the category (`{"_id":..,"categoryName":..}`);
- * add sends the bare id. Both parse to the category id.
+ * Edit sends categoryName as a JSON string of the category (`{"_id":..,"categoryName":..}`); a
+ * bare id is taken too. It parses to `{ _id }`, which a client sends back as that JSON string.
  */
 const CategoryJson = z
-  .string({ error: CATEGORY_REQUIRED })
-  .trim()
-  .min(1, CATEGORY_REQUIRED)
-  .transform((text, ctx): unknown => {
+  .union([z.string(), z.object({ _id: z.unknown() })], { error: CATEGORY_REQUIRED })
+  .transform((value, ctx): unknown => {
+    if (typeof value !== 'string') return value
+    const text = value.trim()
+    if (!text.startsWith('{')) return { _id: text }
     try {
       return JSON.parse(text)
     } catch {
@@ -72,15 +81,18 @@ const CategoryJson = z
   .pipe(
     z
       .object({ _id: z.string({ error: CATEGORY_REQUIRED }).trim().min(1, CATEGORY_REQUIRED).max(64, CATEGORY_REQUIRED) }, { error: CATEGORY_REQUIRED })
-      .transform((c) => c._id),
+      .transform((c) => ({ _id: c._id })),
   )
+
+/** Ours: the stored files an edit keeps, as the URLs the record gave (a repeated field or a JSON array). */
+const KeptFiles = formList(z.string().trim().min(1, 'Incorrect format').max(200, 'Incorrect format'), 'Incorrect format').optional()
 
 /** Spec section 5, Add game. The flag is the text 'true' or 'false' (multipart). */
 export const AddGameInput = z.object({
   liveLink: requiredUrl('liveLink is required', 'Invalid format'),
   title: required('Title is required', 200),
   categoryName: required(CATEGORY_REQUIRED, 64),
-  operatingsystem: z.enum(operatingSystems, { error: 'OperatingSystem is required' }),
+  operatingsystem: requiredOs('OperatingSystem is required'),
   description: required('description is required', 5000),
   isGameBackend: formFlag(),
 })
@@ -92,9 +104,16 @@ export const EditGameInput = z.object({
   liveLink: requiredUrl('liveLink is required'),
   title: required('Title is required', 200),
   categoryName: CategoryJson,
-  operatingsystem: z.enum(operatingSystems, { error: 'Operating System is required' }),
+  operatingsystem: requiredOs('Operating System is required'),
   description: required('description is required', 5000),
   isGameBackend: formFlag(),
+  /**
+   * Ours: the stored images to keep, in order (absent: all of them). New images are added after
+   * them; kept and new together are at most 5 and at least 1.
+   */
+  keptImages: KeptFiles,
+  /** Ours: the stored video to keep ([] removes it; absent keeps it). A new video replaces it. */
+  keptVideo: KeptFiles,
 })
 
 export const addcms = endpoint({
@@ -130,9 +149,8 @@ export const DeleteCms = endpoint({
 })
 
 /**
- * The edit save. Images are optional here: when any are sent they replace the game's images,
- * otherwise the current ones are kept (the form itself still requires an image on screen).
- * Likewise a video, when sent, replaces the current one.
+ * The edit save. Images are optional here: the game keeps the stored images `keptImages` names
+ * (all when absent) followed by the ones sent. A video, when sent, replaces the stored one.
  */
 export const Editcms = endpoint({
   name: 'Editcms',
@@ -144,12 +162,24 @@ export const Editcms = endpoint({
   access: writes('/cms'),
 })
 
-/** Flips the game's freeze flag (the button reads Freeze or UnFreeze). */
+/** Flips the game's freeze flag (the button reads Freeze or UnFreeze) and answers the new state. */
 export const FreezeCms = endpoint({
   name: 'FreezeCms',
   method: 'POST',
   path: '/FreezeCms',
   input: z.object({ id: Id }),
-  output: Done,
+  output: ok({ freeze: z.boolean() }),
   access: writes('/cms'),
+  ours: 'The answer carries the new state (freeze), beside status and message.',
+})
+
+/** One game by id, for Edit Games opened by URL (a reload, a shared link). */
+export const getCms = endpoint({
+  name: 'getCms',
+  method: 'GET',
+  path: '/getCms',
+  input: z.object({ _id: Id }),
+  output: ok({ data: Game }),
+  access: reads('/cms'),
+  ours: 'Not in the spec: the get-one read of Edit Games (the spec passes the record in navigation state).',
 })

@@ -35,6 +35,17 @@ export const listHomePageCms = endpoint({
   access: reads('/homepage-content'),
 })
 
+/** One block by id, for Edit Homepage Content opened by URL (a reload, a shared link). */
+export const getHomePageCms = endpoint({
+  name: 'getHomePageCms',
+  method: 'GET',
+  path: '/getHomePageCms',
+  input: z.object({ _id: Id }),
+  output: ok({ data: HomepageContent }),
+  access: reads('/homepage-content'),
+  ours: 'Not in the spec: the get-one read of Edit Homepage Content (the spec passes the record in navigation state).',
+})
+
 /**
  * Spec section 5, edit: 'title is required' (lower case) and the category-style image message.
  * Without a new image the current one is kept.

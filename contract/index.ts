@@ -16,6 +16,7 @@ import * as restrictions from './restrictions.ts'
 import * as staff from './staff.ts'
 import * as version from './version.ts'
 import * as homepage from './homepage.ts'
+import * as token from './token.ts'
 import * as settings from './settings.ts'
 import * as newsletter from './newsletter.ts'
 import * as publicPages from './public.ts'
@@ -29,7 +30,7 @@ const isEndpoint = (v: unknown): v is Endpoint =>
 /** The contract's areas, one per part of spec section 7. */
 export const areas = {
   auth, leads, catalog, password, emails, promotions, links, social, games, brands,
-  restrictions, staff, version, homepage, settings, newsletter, publicPages, twoFactor, accessRequests,
+  restrictions, staff, version, homepage, token, settings, newsletter, publicPages, twoFactor, accessRequests,
 }
 
 

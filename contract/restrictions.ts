@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { Done, Id, ok } from './common.ts'
-import { endpoint, reads, sessionAccess, writes } from './define.ts'
+import { endpoint, publicAccess, reads, sessionAccess, writes } from './define.ts'
 
 /** One restricted country; `hide` is flipped by the trash button. */
 export const RestrictedCountry = z.object({ _id: z.string(), country: z.string(), hide: z.boolean() })
@@ -77,4 +77,23 @@ export const CheckBoxDelete = endpoint({
   output: Done,
   access: writes('/restriction'),
   ours: "Message not shown: 'Select at least one country' when the list is empty.",
+})
+
+/** A restricted country as the platform's apps read it: its name and ISO 3166 alpha-2 code. */
+export const PublicRestrictedCountry = z.object({ country: z.string(), code: z.string() })
+
+/**
+ * The restricted countries the platform's apps enforce: every listed country that is not hidden,
+ * by name. Public (the apps read it before anyone signs in) and kept by browsers and proxies for
+ * a minute, so a change reaches every app within about a minute.
+ */
+export const restrictedCountries = endpoint({
+  name: 'restrictedCountries',
+  method: 'GET',
+  path: '/restricted-countries',
+  input: z.object({}),
+  output: ok({ result: z.array(PublicRestrictedCountry) }),
+  access: publicAccess,
+  maxAge: 60,
+  ours: 'Not in the spec: the public read of the restricted (not hidden) countries for the platform\'s apps.',
 })

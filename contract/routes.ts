@@ -25,7 +25,8 @@ export const screens = [
   { path: '/cms', title: 'Games', menu: 'cms', access: 'create' },
   { path: '/add-cms', title: 'Add Games', parent: '/cms' },
   { path: '/edit-cms', title: 'Edit Games', parent: '/cms' },
-  { path: '/edit-token', title: 'Edit Token' },
+  // Not a menu page, so no Access option of its own: a child of Games in the access rules (contract/token.ts).
+  { path: '/edit-token', title: 'Edit Token', parent: '/cms' },
   { path: '/social-links', title: 'Social links', menu: 'cms', access: 'create' },
   { path: '/buy_list', title: 'Buy List', menu: 'cms', access: 'create' },
   { path: '/add_buylink', title: 'Add Buy Link', parent: '/buy_list' },

@@ -20,14 +20,19 @@ import { isConnectionError, openDb, type DbHandle } from './db/index.ts'
 import { Mailer } from './notify/mail.ts'
 import { Realtime } from './notify/realtime.ts'
 import { authRoutes } from './routes/auth.ts'
+import { brandsRoutes } from './routes/brands.ts'
 import { catalogRoutes } from './routes/catalog.ts'
+import { gamesRoutes } from './routes/games.ts'
 import { leadsRoutes } from './routes/leads.ts'
 import { linksRoutes } from './routes/links.ts'
 import { passwordRoutes } from './routes/password.ts'
 import { publicRoutes } from './routes/public.ts'
+import { restrictionRoutes } from './routes/restrictions.ts'
 import { accessRequestRoutes } from './routes/access-requests.ts'
 import { settingsRoutes, versionRoutes } from './routes/site.ts'
 import { socialRoutes } from './routes/social.ts'
+import { homepageRoutes } from './routes/homepage.ts'
+import { tokenRoutes } from './routes/token.ts'
 import { staffRoutes } from './routes/staff.ts'
 import { twofaRoutes } from './routes/two-factor.ts'
 import { sealPlainTotpSecrets } from './sign-in/two-factor-secret.ts'
@@ -37,7 +42,7 @@ import { MULTIPART_LIMITS } from './kit/uploads.ts'
  * Every area's handlers. A new area adds its table here (server/routes/<area>.ts exports it);
  * endpoints without a handler are simply not served yet.
  */
-const routeTables: readonly (readonly BoundHandler[])[] = [authRoutes, leadsRoutes, catalogRoutes, linksRoutes, publicRoutes, staffRoutes, passwordRoutes, twofaRoutes, socialRoutes, versionRoutes, settingsRoutes, accessRequestRoutes]
+const routeTables: readonly (readonly BoundHandler[])[] = [authRoutes, leadsRoutes, catalogRoutes, linksRoutes, publicRoutes, staffRoutes, passwordRoutes, twofaRoutes, socialRoutes, versionRoutes, settingsRoutes, accessRequestRoutes, homepageRoutes, tokenRoutes, brandsRoutes, restrictionRoutes, gamesRoutes]
 
 export interface BuildOptions {
   /** An already open database (tests share one); otherwise the configured one is opened. */
@@ -123,8 +128,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(multipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: false })
 
   app.addHook('onSend', async (request, reply) => {
-    // API answers are per-session data: never kept by a browser, proxy or service worker.
-    if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store')
+    // API answers are per-session data: never kept by a browser, proxy or service worker. A
+    // public read that may be kept (an endpoint's maxAge) has set its own header already.
+    if (request.url.startsWith('/api/') && !reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store')
   })
 
   app.setErrorHandler((error: FastifyError | ApiFailure | Error, request, reply) => {

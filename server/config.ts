@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
+import type { MediaLimits } from './kit/media.ts'
 
 /** Where the data lives: PGlite in a folder (or in memory, for tests) or a PostgreSQL server. */
 export type DatabaseConfig = { kind: 'pglite'; dir: string | null } | { kind: 'pg'; url: string }
@@ -49,6 +50,8 @@ export interface Config {
   logLevel: string
   /** Trust X-Forwarded-For (behind a reverse proxy), so the login limit counts real addresses. */
   trustProxy: boolean
+  /** Upload limits per kind of file and the image pixel limit (server/kit/media.ts). */
+  media: MediaLimits
 }
 
 const TWELVE_HOURS = 12 * 60 * 60
@@ -74,6 +77,9 @@ const Env = z.object({
   LOGIN_RATE_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(20)),
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   TRUST_PROXY: z.preprocess(emptyToUndefined, z.enum(['0', '1', 'true', 'false']).default('false')),
+  UPLOAD_IMAGE_MAX_MB: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(1024).default(5)),
+  UPLOAD_VIDEO_MAX_MB: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(10240).default(200)),
+  UPLOAD_MAX_MEGAPIXELS: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(1000).default(50)),
 })
 
 /** Thrown with every problem of the environment at once, so a bad start says all that is wrong. */
@@ -114,6 +120,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     hashCost: null,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY === '1' || e.TRUST_PROXY === 'true',
+    media: {
+      imageBytes: Math.floor(e.UPLOAD_IMAGE_MAX_MB * 1024 * 1024),
+      videoBytes: Math.floor(e.UPLOAD_VIDEO_MAX_MB * 1024 * 1024),
+      maxPixels: Math.floor(e.UPLOAD_MAX_MEGAPIXELS * 1_000_000),
+    },
   }
 }
 

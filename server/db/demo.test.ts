@@ -6,7 +6,7 @@ import { sniff } from '../kit/uploads.ts'
 import { Passwords } from '../sign-in/auth.ts'
 import { DEMO_REQUEST_PASSWORD, seedDemo } from './demo.ts'
 import { openDb, type DbHandle } from './index.ts'
-import { accessRequests, admins, categories, contactEnquiries, leads, siteSettings, socialMedia } from './schema.ts'
+import { accessRequests, admins, categories, contactEnquiries, games, homepageContent, leads, siteSettings, socialMedia, tokenSettings } from './schema.ts'
 
 let handle: DbHandle
 let uploads: string
@@ -42,8 +42,15 @@ describe('demo data', () => {
     expect(moreSites).toEqual([])
     expect(site).toMatchObject({ sitename: 'Wallet Back Office', version: '2.4.1', forcedliq: 'Disable' })
     expect(site?.socialLink1).toMatch(/^https:\/\//)
-    expect((await readdir(uploads)).sort()).toEqual([...cats.map((c) => c.image), site?.sitelogo ?? 'missing'].sort())
-    for (const name of await readdir(uploads)) expect(sniff(await readFile(join(uploads, name)))).toBe('png')
+    const blocks = await handle.db.select().from(homepageContent)
+    expect(blocks.map((b) => b.title).sort()).toEqual(['Bridge to any network', 'Play games, win tokens', 'Swap in seconds'])
+    expect(site?.homepageCmsVisible).toBe(true)
+    expect(await handle.db.select().from(tokenSettings)).toEqual([expect.objectContaining({ tokenName: 'Game Ticket', price: '0.2500000000', ticketCount: 100 })])
+    const gameImages = (await handle.db.select().from(games)).flatMap((g) => g.images)
+    expect(gameImages).toHaveLength(10)
+    const thumbs = gameImages.map((name) => name.replace('.png', '-thumb.webp'))
+    expect((await readdir(uploads)).sort()).toEqual([...cats.map((c) => c.image), ...blocks.map((b) => b.image), ...gameImages, ...thumbs, site?.sitelogo ?? 'missing'].sort())
+    for (const name of await readdir(uploads)) if (!thumbs.includes(name)) expect(sniff(await readFile(join(uploads, name)))).toBe('png')
     const social = await handle.db.select().from(socialMedia)
     expect(social).toHaveLength(1)
     expect(Object.values(social[0] ?? {}).every((v) => v !== '')).toBe(true)

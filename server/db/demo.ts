@@ -9,8 +9,10 @@ import { join } from 'node:path'
 import { count } from 'drizzle-orm'
 import { Passwords } from '../sign-in/auth.ts'
 import type { Db } from './index.ts'
-import { accessRequests, brands, categories, contactEnquiries, homepageContent, leads, links, siteSettings, socialMedia, tokenSettings } from './schema.ts'
+import { countryNamed } from '../kit/countries.ts'
+import { accessRequests, brands, categories, contactEnquiries, games, homepageContent, leads, links, restrictedCountries, siteSettings, socialMedia, tokenSettings } from './schema.ts'
 import { gradientIcon, type Rgb } from './png.ts'
+import { makeThumbnail, thumbOf } from '../kit/media.ts'
 
 const FIRST = [
   'Olivia', 'Liam', 'Amara', 'Noah', 'Sofia', 'Mateo', 'Aisha', 'Lucas', 'Mei', 'Ethan', 'Priya', 'Diego',
@@ -24,6 +26,15 @@ const LAST = [
 ] as const
 const DOMAINS = ['gmail.com', 'outlook.com', 'proton.me', 'yahoo.com', 'icloud.com', 'gmx.de', 'hey.com'] as const
 const SYSTEMS = ['Android', 'Android', 'ios', 'ios', 'Windows', 'macOS', 'Linux'] as const
+
+/** Demo games: `category` indexes CATEGORIES. */
+const DEMO_GAMES: readonly { category: number; colours: readonly [Rgb, Rgb]; fields: { title: string; description: string; operatingsystem: 'Android' | 'ios' | 'both' | ''; liveLink: string; isGameBackend: boolean; freeze: boolean } }[] = [
+  { category: 4, colours: [[234, 88, 12], [250, 204, 21]], fields: { title: 'Neon Drift', description: 'Street racing through a city that never sleeps.', operatingsystem: 'both', liveLink: 'https://games.wallet.example/neon-drift', isGameBackend: true, freeze: false } },
+  { category: 2, colours: [[14, 165, 233], [45, 212, 191]], fields: { title: 'Block Cascade', description: 'Match falling blocks before the board fills up.', operatingsystem: 'Android', liveLink: 'https://games.wallet.example/block-cascade', isGameBackend: false, freeze: false } },
+  { category: 1, colours: [[124, 58, 237], [236, 72, 153]], fields: { title: 'Pixel Invaders', description: 'A classic arcade shooter with token rewards.', operatingsystem: 'ios', liveLink: 'https://games.wallet.example/pixel-invaders', isGameBackend: true, freeze: true } },
+  { category: 6, colours: [[136, 19, 55], [244, 63, 94]], fields: { title: 'Crypto Poker', description: 'Texas hold\'em tables with ticket buy-ins.', operatingsystem: 'both', liveLink: 'https://games.wallet.example/crypto-poker', isGameBackend: true, freeze: false } },
+  { category: 7, colours: [[15, 118, 110], [163, 230, 53]], fields: { title: 'Lost Temple', description: 'Explore ruins and solve their riddles.', operatingsystem: '', liveLink: 'https://games.wallet.example/lost-temple', isGameBackend: false, freeze: false } },
+]
 
 const CATEGORIES: readonly { name: string; from: Rgb; to: Rgb }[] = [
   { name: 'Action', from: [220, 38, 38], to: [251, 146, 60] },
@@ -81,6 +92,15 @@ const HOMEPAGE_BLOCKS: readonly { title: string; link: string; from: Rgb; to: Rg
   { title: 'Play games, win tokens', link: 'https://wallet.example/games', from: [124, 58, 237], to: [236, 72, 153] },
   { title: 'Swap in seconds', link: 'https://wallet.example/swap', from: [14, 165, 233], to: [45, 212, 191] },
   { title: 'Bridge to any network', link: 'https://wallet.example/bridge', from: [234, 88, 12], to: [250, 204, 21] },
+]
+
+/** Demo restricted countries as listCountry names them, and whether each is hidden. */
+const DEMO_RESTRICTED: readonly (readonly [string, boolean])[] = [
+  ['North Korea', false],
+  ['Islamic Republic of Iran', false],
+  ['Syrian Arab Republic', false],
+  ['Cuba', false],
+  ['Russian Federation', true],
 ]
 
 export interface DemoCounts {
@@ -148,7 +168,20 @@ export async function seedDemo(db: Db, uploadsDir: string, now = Date.now(), pas
     await writeFile(join(uploadsDir, image), gradientIcon(96, c.from, c.to))
     categoryRows.push({ categoryName: c.name, image, preference: i + 1 })
   }
-  await db.insert(categories).values(categoryRows)
+  const categoryIds = await db.insert(categories).values(categoryRows).returning({ id: categories.id })
+  // Games, two images each (with the thumbnails an upload would get), ordered 1..n.
+  for (const [i, game] of DEMO_GAMES.entries()) {
+    const images: string[] = []
+    for (const colours of [game.colours, [game.colours[1], game.colours[0]] as const]) {
+      const image = `${randomUUID()}.png`
+      await writeFile(join(uploadsDir, image), gradientIcon(480, colours[0], colours[1]))
+      await makeThumbnail(join(uploadsDir, image), join(uploadsDir, thumbOf(image)), 1_000_000)
+      images.push(image)
+    }
+    const categoryId = categoryIds[game.category]?.id
+    if (categoryId === undefined) throw new Error(`no demo category ${game.category}`)
+    await db.insert(games).values({ ...game.fields, categoryId, images, preference: i + 1, createdAt: new Date(now - (i + 1) * 3600 * 1000) })
+  }
 
   const sitelogo = `${randomUUID()}.png`
   await writeFile(join(uploadsDir, sitelogo), gradientIcon(128, [37, 99, 235], [16, 185, 129]))
@@ -194,6 +227,14 @@ export async function seedDemo(db: Db, uploadsDir: string, now = Date.now(), pas
   } as const
   await db.insert(links).values((['buy', 'sell', 'bridge'] as const).flatMap((kind) => linkUrls[kind].map((url, i) => ({ kind, url, preference: i + 1 }))))
   await db.insert(tokenSettings).values({ tokenName: 'Game Ticket', price: '0.25', productId: 'com.wallet.ticket', ticketCount: 100 })
+  // A few restricted countries, one of them hidden (listed, no longer enforced by the apps).
+  await db.insert(restrictedCountries).values(
+    DEMO_RESTRICTED.map(([name, hide]) => {
+      const country = countryNamed(name)
+      if (country === undefined) throw new Error(`${name} is not in the country list`)
+      return { code: country.code, country: country.name, hide }
+    }),
+  )
   for (const [i, request] of ACCESS_REQUESTS.entries()) {
     const passwordHash = await passwords.hash(DEMO_REQUEST_PASSWORD)
     await db.insert(accessRequests).values({ ...request, passwordHash, createdAt: new Date(now - (i + 1) * 3 * 3600 * 1000) })

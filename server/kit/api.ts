@@ -27,7 +27,7 @@ import type { Db, DbHandle } from '../db/index.ts'
 import { auditLog, type AdminRow } from '../db/schema.ts'
 import type { MailMessage, Mailer } from '../notify/mail.ts'
 import type { Realtime } from '../notify/realtime.ts'
-import { discard, missingFiles, promote, readMultipart, removeUpload, type StoredFile } from './uploads.ts'
+import { UploadTooLarge, discard, missingFiles, promote, readMultipart, removeUpload, type StoredFile } from './uploads.ts'
 
 /** A refused or failed call: the spec's `{ status: 'failed', message, errors }` with an HTTP status. */
 export class ApiFailure extends Error {
@@ -207,7 +207,7 @@ async function answer(bound: BoundHandler, services: Services, request: FastifyR
   if (endpoint.method === 'GET') raw = request.query ?? {}
   else if (request.isMultipart()) {
     try {
-      const form = await readMultipart(request, rules, services.config.tmpDir)
+      const form = await readMultipart(request, rules, services.config.tmpDir, services.config.media)
       raw = form.fields
       temps = form.temps
       errors = form.errors
@@ -257,6 +257,7 @@ async function answer(bound: BoundHandler, services: Services, request: FastifyR
     request.log.error({ endpoint: endpoint.name, issues: 'error' in checked ? checked.error.issues : [] }, 'answer does not match the contract')
     return reply.code(500).send({ status: 'failed', message: 'Something went wrong' })
   }
+  if (endpoint.maxAge !== undefined && endpoint.access.kind === 'public') reply.header('Cache-Control', `public, max-age=${endpoint.maxAge}`)
   return reply.send(result)
 }
 
@@ -265,6 +266,7 @@ const isTwoFactor = (v: unknown): v is TwoFactorAnswer => typeof v === 'object' 
 /** A broken multipart body is the caller's fault (400, or 413 past a parser limit), never a 500. */
 function multipartError(error: unknown): unknown {
   if (error instanceof ApiFailure) return error
+  if (error instanceof UploadTooLarge) return failure(error.message, { [error.field]: error.message }, 413)
   const code = error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : ''
   if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_REQ_FILE_TOO_LARGE') {
     return failure('Too many or too large parts in the form', undefined, 413)

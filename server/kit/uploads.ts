@@ -1,7 +1,9 @@
 /**
  * Multipart uploads: every file is streamed to a temporary file under DATA_DIR/tmp, counted
  * against its rule, identified by its first bytes (never by the client's name or type), and only
- * then moved to a name the server chooses under DATA_DIR/uploads.
+ * then moved to a name the server chooses under DATA_DIR/uploads. A file past its byte limit
+ * stops the call at once (413, the partial file removed); an image must decode within the pixel
+ * limit and gets a thumbnail beside it (server/kit/media.ts).
  */
 import { randomUUID } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
@@ -12,6 +14,7 @@ import { pipeline } from 'node:stream/promises'
 import type { FastifyRequest } from 'fastify'
 import type { FieldErrors } from '#contract/common'
 import type { FileKind, FileRule } from '#contract/define'
+import { byteLimit, checkImage, isImage, makeThumbnail, thumbOf, tooManyPixels, type MediaLimits } from './media.ts'
 
 /** A checked upload, moved to its final place; `url` is what answers show (/uploads/<name>). */
 export interface StoredFile {
@@ -21,6 +24,8 @@ export interface StoredFile {
   path: string
   kind: FileKind
   bytes: number
+  /** The thumbnail's name beside it (images only). */
+  thumb: string | null
 }
 
 interface TempFile {
@@ -28,6 +33,8 @@ interface TempFile {
   path: string
   kind: FileKind
   bytes: number
+  /** The thumbnail made from it, beside it in the staging folder (images only). */
+  thumb: string | null
 }
 
 export interface MultipartResult {
@@ -60,7 +67,23 @@ export function sniff(head: Buffer): FileKind | null {
   return null
 }
 
-const TOO_LARGE = (rule: FileRule): string => `File is too large: at most ${Math.floor(rule.maxBytes / (1024 * 1024))} MB`
+const TOO_LARGE = (limit: number): string => `File is too large: at most ${Math.floor(limit / (1024 * 1024))} MB`
+
+/** Images past this declare an absurd size when no limit is configured. */
+export const DEFAULT_MAX_PIXELS = 50_000_000
+
+/** Thrown from inside the stream when a file passes its limit, to stop reading it at once. */
+class PastLimit extends Error {}
+
+/** A file passed its byte limit: the call is answered 413 with this message under the field. */
+export class UploadTooLarge extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
 
 /** Parser limits a malformed or hostile multipart body hits before it costs much. */
 export const MULTIPART_LIMITS = { fields: 50, fieldSize: 1024 * 1024, parts: 100, headerPairs: 200 }
@@ -70,11 +93,12 @@ export const MULTIPART_LIMITS = { fields: 50, fieldSize: 1024 * 1024, parts: 100
  * reports field errors instead. Throws only for a broken body (the caller answers 400) after
  * removing what it wrote.
  */
-export async function readMultipart(request: FastifyRequest, rules: Record<string, FileRule>, tmpDir: string): Promise<MultipartResult> {
+export async function readMultipart(request: FastifyRequest, rules: Record<string, FileRule>, tmpDir: string, media?: MediaLimits): Promise<MultipartResult> {
   await mkdir(tmpDir, { recursive: true })
   const result: MultipartResult = { fields: {}, temps: [], errors: {}, tooLarge: false }
   const counts = new Map<string, number>()
-  const largest = Math.max(0, ...Object.values(rules).map((r) => r.maxBytes))
+  const maxPixels = media?.maxPixels ?? DEFAULT_MAX_PIXELS
+  const largest = Math.max(0, ...Object.values(rules).map((r) => byteLimit(r, media)))
   const maxFiles = Object.values(rules).reduce((n, r) => n + r.max, 0)
   // The file being written, so a body cut off mid-file leaves no temp file behind.
   let writing: string | null = null
@@ -101,20 +125,24 @@ export async function readMultipart(request: FastifyRequest, rules: Record<strin
         continue
       }
       const path = join(tmpDir, `${randomUUID()}.part`)
+      const limit = byteLimit(rule, media)
       writing = path
       let bytes = 0
       let head = Buffer.alloc(0)
-      let over = false
       const counter = new Transform({
         transform(chunk: Buffer, _encoding, callback) {
           bytes += chunk.length
           if (head.length < HEAD_BYTES) head = Buffer.concat([head, chunk.subarray(0, HEAD_BYTES - head.length)])
-          if (bytes > rule.maxBytes) over = true
-          // Past the limit nothing more is written; the rest is only counted and dropped.
-          callback(null, over ? undefined : chunk)
+          // Past the limit the call ends here: nothing more is read into the file or waited for.
+          callback(bytes > limit ? new PastLimit() : null, chunk)
         },
       })
-      await pipeline(part.file, counter, createWriteStream(path, { flags: 'wx', mode: 0o600 }))
+      try {
+        await pipeline(part.file, counter, createWriteStream(path, { flags: 'wx', mode: 0o600 }))
+      } catch (error) {
+        if (!(error instanceof PastLimit)) throw error
+        throw new UploadTooLarge(part.fieldname, TOO_LARGE(limit))
+      }
       writing = null
       // A browser sends an empty, nameless part when no file was chosen: that is "no file".
       if (bytes === 0 && part.filename === '') {
@@ -122,16 +150,22 @@ export async function readMultipart(request: FastifyRequest, rules: Record<strin
         continue
       }
       counts.set(part.fieldname, seen)
-      const kind = over || part.file.truncated ? null : sniff(head)
-      if (over || part.file.truncated) {
+      const kind = part.file.truncated ? null : sniff(head)
+      if (part.file.truncated) {
         result.tooLarge = true
-        result.errors[part.fieldname] ??= TOO_LARGE(rule)
+        result.errors[part.fieldname] ??= TOO_LARGE(limit)
         await rm(path, { force: true })
       } else if (kind === null || !rule.kinds.includes(kind)) {
         result.errors[part.fieldname] ??= rule.messages.kind
         await rm(path, { force: true })
       } else {
-        result.temps.push({ field: part.fieldname, path, kind, bytes })
+        const refused = isImage(kind) ? await imageProblem(path, maxPixels, rule) : null
+        if (refused === null) {
+          result.temps.push({ field: part.fieldname, path, kind, bytes, thumb: isImage(kind) ? thumbOf(path) : null })
+        } else {
+          result.errors[part.fieldname] ??= refused
+          await discard([{ path }])
+        }
       }
     }
   } catch (error) {
@@ -139,6 +173,19 @@ export async function readMultipart(request: FastifyRequest, rules: Record<strin
     throw error
   }
   return result
+}
+
+/** Checks an image's declared size and makes its thumbnail; the error to show, or null when it is fine. */
+async function imageProblem(path: string, maxPixels: number, rule: FileRule): Promise<string | null> {
+  const problem = await checkImage(path, maxPixels)
+  if (problem === 'pixels') return tooManyPixels(maxPixels)
+  if (problem === 'broken') return rule.messages.kind
+  try {
+    await makeThumbnail(path, thumbOf(path), maxPixels)
+    return null
+  } catch {
+    return rule.messages.kind
+  }
 }
 
 /** The files a rule requires but the body did not carry, as field errors. */
@@ -160,8 +207,10 @@ export async function promote(temps: readonly TempFile[], uploadsDir: string): P
     for (const temp of temps) {
       const name = `${randomUUID()}.${EXTENSION[temp.kind]}`
       const path = join(uploadsDir, name)
+      // The thumbnail first: a stored original then always has its thumbnail.
+      if (temp.thumb !== null) await rename(temp.thumb, thumbOf(path))
       await rename(temp.path, path)
-      stored.push({ field: temp.field, name, url: uploadUrl(name), path, kind: temp.kind, bytes: temp.bytes })
+      stored.push({ field: temp.field, name, url: uploadUrl(name), path, kind: temp.kind, bytes: temp.bytes, thumb: temp.thumb === null ? null : thumbOf(name) })
     }
   } catch (error) {
     await Promise.all(stored.map((s) => rm(s.path, { force: true })))
@@ -171,12 +220,19 @@ export async function promote(temps: readonly TempFile[], uploadsDir: string): P
   return stored
 }
 
+/** Removes files and the thumbnails beside them. */
 export async function discard(files: readonly { path: string }[]): Promise<void> {
-  await Promise.all(files.map((f) => rm(f.path, { force: true })))
+  await Promise.all(files.flatMap((f) => [rm(f.path, { force: true }), rm(thumbOf(f.path), { force: true })]))
 }
 
 /** The URL an uploaded file is served at. */
 export const uploadUrl = (name: string): string => `/uploads/${name}`
+
+/** The URL of an uploaded image's thumbnail. */
+export const thumbUrl = (name: string): string => uploadUrl(thumbOf(name))
+
+/** The stored name behind an upload URL made by `uploadUrl`, or null for anything else. */
+export const storedName = (url: string): string | null => (/^\/uploads\/([0-9a-f-]{36}\.(png|jpg|mp4|m4a|webm))$/.exec(url)?.[1] ?? null)
 
 /**
  * Removes an upload by its stored name. Only a bare name made by `promote` is accepted, so a
@@ -184,5 +240,5 @@ export const uploadUrl = (name: string): string => `/uploads/${name}`
  */
 export async function removeUpload(uploadsDir: string, name: string): Promise<void> {
   if (!/^[0-9a-f-]{36}\.(png|jpg|mp4|m4a|webm)$/.test(name)) return
-  await rm(join(uploadsDir, name), { force: true })
+  await discard([{ path: join(uploadsDir, name) }])
 }

@@ -183,7 +183,7 @@ describe('POST /approveAccessRequest', () => {
     const admin = await adminOf(email)
     expect(admin).toMatchObject({ name: 'Jo Approved', email, role: 'subadmin', accessLevel: 'Admin', activate: 1, passwordHash: hash, totpEnabled: false })
     // Admin adds the chosen parent's child pages (spec section 5).
-    expect([...(admin?.restrictions ?? [])].sort()).toEqual(['/add-cms', '/cms', '/edit-cms'])
+    expect([...(admin?.restrictions ?? [])].sort()).toEqual(['/add-cms', '/cms', '/edit-cms', '/edit-token'])
     expect(await requestOf(email)).toBeUndefined()
     const [audit] = await t.handle.db.select().from(auditLog).where(eq(auditLog.recordId, admin?.id ?? ''))
     expect(audit).toMatchObject({ adminId: t.superadmin.id, action: '/approveAccessRequest' })

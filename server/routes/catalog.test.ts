@@ -13,8 +13,10 @@ let t: TestApp
 let admin: { authorization: string }
 
 const png = (name = 'icon.png'): UploadFile => ({ field: 'image', name, type: 'image/png', content: gradientIcon(16, [20, 80, 200], [120, 200, 255]) })
-// The JPEG signature and a JFIF header are what the server checks; the rest is not decoded.
-const jpeg: UploadFile = { field: 'image', name: 'photo.jpg', type: 'image/jpeg', content: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]), Buffer.from('JFIF\0'), Buffer.alloc(64)]) }
+// A real 2x2 JPEG: the server checks the signature and decodes the image (for its thumbnail).
+const JPEG_2X2 =
+  '/9j/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxlZ2P/2wBDARESEhgVGC8aGi9jQjhCY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2P/wAARCAACAAIDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAT/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFQEBAQAAAAAAAAAAAAAAAAAABAb/xAAUEQEAAAAAAAAAAAAAAAAAAAAA/9oADAMBAAIRAxEAPwCIARQv/9k='
+const jpeg: UploadFile = { field: 'image', name: 'photo.jpg', type: 'image/jpeg', content: Buffer.from(JPEG_2X2, 'base64') }
 
 async function post(path: string, fields: Record<string, string>, files: UploadFile[] = [], headers: Record<string, string> = admin) {
   const form = await multipart(fields, files)

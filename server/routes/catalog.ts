@@ -3,15 +3,16 @@
  * content and stored under a server-chosen name; answers give their served path (/uploads/<name>).
  * A replaced or deleted category's image file is removed once the change has succeeded.
  */
-import { asc, eq } from 'drizzle-orm'
+import { asc, count, eq } from 'drizzle-orm'
 import * as catalog from '#contract/catalog'
-import { failure, handlers, notFound, type Ctx } from '../kit/api.ts'
+import { failure, handlers, notFound, type ApiFailure, type Ctx } from '../kit/api.ts'
 import { deleteRecord } from '../kit/delete.ts'
 import { listPage } from '../kit/paging.ts'
 import { keptPlace, preferenceOrder } from '../kit/preference.ts'
-import { uniqueField } from '../kit/unique.ts'
+import { uniqueField, violatedIndex } from '../kit/unique.ts'
 import { uploadUrl } from '../kit/uploads.ts'
-import { categories, type CategoryRow } from '../db/schema.ts'
+import type { Db } from '../db/index.ts'
+import { categories, games, type CategoryRow } from '../db/schema.ts'
 
 export const CATEGORY_EXISTS = 'categoryName already exists'
 
@@ -30,6 +31,20 @@ const toCategory = (row: CategoryRow) => ({ _id: row.id, categoryName: row.categ
 
 /** The single image of a category call, if one was sent (the registrar enforces max 1 and required). */
 const imageOf = (ctx: Ctx): string | null => ctx.files['image']?.[0]?.name ?? null
+
+const GAMES_CATEGORY_FK = 'games_category_id_categories_id_fk'
+
+/** Games keep their category (the foreign key restricts): a category in use is refused, saying how many games use it. */
+const categoryInUse = (n: number): ApiFailure => {
+  const message = `This category is used by ${n} ${n === 1 ? 'game' : 'games'}: move or delete ${n === 1 ? 'it' : 'them'} first`
+  return failure(message, { id: message }, 409)
+}
+
+async function gamesUsing(db: Db, id: string): Promise<ApiFailure | null> {
+  const [row] = await db.select({ n: count() }).from(games).where(eq(games.categoryId, id))
+  const n = row?.n ?? 0
+  return n > 0 ? categoryInUse(n) : null
+}
 
 export const catalogRoutes = handlers(catalog, {
   addcategory: async ({ categoryName }, ctx) => {
@@ -81,13 +96,22 @@ export const catalogRoutes = handlers(catalog, {
     return { status: 'success', message: placed.ignored ? keptPlace('Category updated successfully', preference, placed) : 'Category updated successfully' }
   },
 
-  deleteCategory: ({ id }, ctx) =>
-    deleteRecord(ctx, {
-      id,
-      message: 'Category deleted successfully',
-      remove: (db) => categoryOrder.remove(db, (tx) => tx.delete(categories).where(eq(categories.id, id)).returning({ image: categories.image })),
-      files: (row) => [row.image],
-    }),
+  deleteCategory: async ({ id }, ctx) => {
+    const inUse = await gamesUsing(ctx.db, id)
+    if (inUse !== null) return inUse
+    try {
+      return await deleteRecord(ctx, {
+        id,
+        message: 'Category deleted successfully',
+        remove: (db) => categoryOrder.remove(db, (tx) => tx.delete(categories).where(eq(categories.id, id)).returning({ image: categories.image })),
+        files: (row) => [row.image],
+      })
+    } catch (error) {
+      // A game added between the check and the delete: the foreign key refuses, say so the same way.
+      if (violatedIndex(error) === GAMES_CATEGORY_FK) return (await gamesUsing(ctx.db, id)) ?? categoryInUse(1)
+      throw error
+    }
+  },
 
   categoryDropdown: async (_input, ctx) => {
     const rows = await ctx.db

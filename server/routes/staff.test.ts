@@ -236,7 +236,7 @@ describe('POST /UpdateSubAdminUsers', () => {
       email,
       accessLevel: 'Admin',
       role: 'subadmin',
-      restrictions: ['/cms', '/add-cms', '/edit-cms', '/profile', '/resetpassword'],
+      restrictions: ['/cms', '/add-cms', '/edit-cms', '/edit-token', '/profile', '/resetpassword'],
       tokenVersion: staff.tokenVersion + 1,
       passwordHash: staff.passwordHash,
     })

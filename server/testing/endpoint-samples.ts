@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto'
 import type { LightMyRequestResponse } from 'fastify'
 import type { Endpoint } from '#contract/define'
 import { API_PREFIX } from '../kit/api.ts'
-import { accessRequests, categories, links, siteSettings, socialMedia, type AdminRow } from '../db/schema.ts'
+import { accessRequests, brands, categories, games, homepageContent, links, restrictedCountries, siteSettings, socialMedia, type AdminRow } from '../db/schema.ts'
 import { encodePng } from '../db/png.ts'
 import { SUPERADMIN_EMAIL, TEST_PASSWORD, multipart, type TestApp, type UploadFile } from './test-app.ts'
 
@@ -26,6 +26,14 @@ export interface Fixtures {
   declineRequestId: string
   /** Per kind of link: one to read and edit, one to delete. */
   linkIds: Record<'buy' | 'sell' | 'bridge', { kept: string; deleted: string }>
+  /** Homepage content: one block to read and edit, one to delete. */
+  homepageIds: { kept: string; deleted: string }
+  /** One brand to read and edit, one to delete. */
+  brandIds: { kept: string; deleted: string }
+  /** Two restricted countries: one to hide, one to delete. */
+  restrictionIds: { kept: string; deleted: string }
+  /** Two games (in a category of their own, so deleteCategory's category stays unused): one to edit and freeze, one to delete. */
+  gameIds: { kept: string; deleted: string; categoryId: string }
 }
 
 export async function makeFixtures(t: TestApp): Promise<Fixtures> {
@@ -50,7 +58,33 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
     return row.id
   }
   const linkIds = { buy: { kept: linkOf('buy', 1), deleted: linkOf('buy', 2) }, sell: { kept: linkOf('sell', 1), deleted: linkOf('sell', 2) }, bridge: { kept: linkOf('bridge', 1), deleted: linkOf('bridge', 2) } }
-  return { linkIds, victim, categoryId: category.id, socialId: socialRow.id, settingsId: settingsRow.id, approveRequest: approve, declineRequestId: decline.id }
+  const [keptBlock, deletedBlock] = await t.handle.db
+    .insert(homepageContent)
+    .values([1, 2].map((n) => ({ title: `Block ${n}`, link: `https://wallet.example/${n}`, image: `fixture-${n}.png` })))
+    .returning({ id: homepageContent.id })
+  if (keptBlock === undefined || deletedBlock === undefined) throw new Error('homepage insert returned no row')
+  const homepageIds = { kept: keptBlock.id, deleted: deletedBlock.id }
+  const [keptBrand, deletedBrand] = await t.handle.db
+    .insert(brands)
+    .values([1, 2].map((n) => ({ brandname: `Fixture brand ${n} ${unique()}`, type: 'ipfs' as const })))
+    .returning({ id: brands.id })
+  if (keptBrand === undefined || deletedBrand === undefined) throw new Error('brand insert returned no row')
+  const brandIds = { kept: keptBrand.id, deleted: deletedBrand.id }
+  const [keptCountry, deletedCountry] = await t.handle.db
+    .insert(restrictedCountries)
+    .values([1, 2].map((n) => ({ code: `F${n}-${unique()}`, country: `Fixture country ${n} ${unique()}` })))
+    .returning({ id: restrictedCountries.id })
+  if (keptCountry === undefined || deletedCountry === undefined) throw new Error('restricted country insert returned no row')
+  const restrictionIds = { kept: keptCountry.id, deleted: deletedCountry.id }
+  const [gameCategory] = await t.handle.db.insert(categories).values({ categoryName: `Games ${unique()}`, image: 'fixture.png' }).returning({ id: categories.id })
+  if (gameCategory === undefined) throw new Error('category insert returned no row')
+  const [keptGame, deletedGame] = await t.handle.db
+    .insert(games)
+    .values([1, 2].map((n) => ({ title: `Game ${n}`, description: 'A game', categoryId: gameCategory.id, operatingsystem: 'both' as const, liveLink: `https://play.example/${n}`, images: ['fixture.png'], preference: n })))
+    .returning({ id: games.id })
+  if (keptGame === undefined || deletedGame === undefined) throw new Error('game insert returned no row')
+  const gameIds = { kept: keptGame.id, deleted: deletedGame.id, categoryId: gameCategory.id }
+  return { gameIds, restrictionIds, brandIds, homepageIds, linkIds, victim, categoryId: category.id, socialId: socialRow.id, settingsId: settingsRow.id, approveRequest: approve, declineRequestId: decline.id }
 }
 
 const unique = (): string => randomBytes(4).toString('hex')
@@ -115,6 +149,40 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   approveAccessRequest: (f) => ({ json: { _id: f.approveRequest.id, name: 'Applicant 1', email: f.approveRequest.email, accessLevel: 'View Only', restrictions: ['/users'] } }),
   declineAccessRequest: (f) => ({ json: { id: f.declineRequestId } }),
   getAccessRequest: (f) => ({ json: { id: f.declineRequestId } }),
+  addBrand: () => ({ json: { brandname: `Brand ${unique()}`, type: 'web3auth' } }),
+  listbrand: () => ({ json: { page: 1, limit: 10, search: '' } }),
+  listbrandUser: (f) => ({ json: { id: f.brandIds.kept, page: 1, limit: 2 } }),
+  editbrandUser: (f) => ({ json: { _id: f.brandIds.kept, brandname: `Renamed brand ${unique()}`, type: 'ipfs' } }),
+  deleteBrand: (f) => ({ json: { id: f.brandIds.deleted } }),
+  referralVisit: () => ({ json: { code: 'U2FsdGVkX1+not-a-brand' } }),
+  addHomePageCms: () => ({ form: { fields: { title: `Block ${unique()}`, link: 'https://wallet.example/new' }, files: [png()] } }),
+  listHomePageCms: () => ({ json: { page: 1, limit: 10, search: '' } }),
+  getHomePageCms: (f) => ({ json: { _id: f.homepageIds.kept } }),
+  editHomePageCms: (f) => ({ form: { fields: { _id: f.homepageIds.kept, title: `Edited ${unique()}`, link: 'www.wallet.example/edited' }, files: [] } }),
+  deleteHomePageCms: (f) => ({ json: { _id: f.homepageIds.deleted } }),
+  updateHomepageCmsPreference: () => ({ json: { status: true } }),
+  getHomepageCmsPreference: () => ({ json: {} }),
+  getToken: () => ({ json: {} }),
+  listCountry: () => ({ json: {} }),
+  FetchRestrictions: () => ({ json: {} }),
+  AddRestrictions: () => ({ json: { country: ['France', 'Japan'] } }),
+  HideRestrictions: (f) => ({ json: { hide: true, country: f.restrictionIds.kept } }),
+  CheckBoxDelete: (f) => ({ json: { deleteData: [f.restrictionIds.deleted] } }),
+  restrictedCountries: () => ({ json: {} }),
+  addcms: (f) => ({
+    form: { fields: { title: `Game ${unique()}`, description: 'A game', categoryName: f.gameIds.categoryId, operatingsystem: 'Android', liveLink: 'https://play.example/new', isGameBackend: 'true' }, files: [png()] },
+  }),
+  listCms: (f) => ({ json: { page: 1, limit: 10, search: '', category: f.gameIds.categoryId, operatingsystem: '' } }),
+  getCms: (f) => ({ json: { _id: f.gameIds.kept } }),
+  Editcms: (f) => ({
+    form: {
+      fields: { _id: f.gameIds.kept, preference: '1', title: `Edited ${unique()}`, description: 'A game', categoryName: JSON.stringify({ _id: f.gameIds.categoryId }), operatingsystem: 'ios', liveLink: 'https://play.example/edited', isGameBackend: 'false' },
+      files: [],
+    },
+  }),
+  DeleteCms: (f) => ({ json: { id: f.gameIds.deleted } }),
+  FreezeCms: (f) => ({ json: { id: f.gameIds.kept } }),
+  updateToken: () => ({ json: { tokenName: `Ticket ${unique()}`, price: '0.25', productId: 'com.wallet.ticket', ticketCount: 10 } }),
 }
 
 /** Whether the app serves this endpoint (it has a handler). */

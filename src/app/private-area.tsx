@@ -82,10 +82,13 @@ export function PrivateArea() {
 
   const home = firstAllowed(session.mayOpen)
   let body = null
-  if (!row || !session.mayOpen(row.path)) {
+  // A page that only shows one record of a list (View Brand) opens for whoever may open the list:
+  // the server answers its read under the list's route too.
+  const opens = row !== undefined && session.mayOpen(row.kind === 'view' && row.parent ? row.parent : row.path)
+  if (!row || !opens) {
     // A refused route goes to the first allowed one (spec section 6).
     body = home && home.path !== row?.path ? <Redirect to={home.path} replace /> : <NoScreens />
-  } else if (row.kind !== 'page' && !mayWrite(row, session)) {
+  } else if ((row.kind === 'action' || row.kind === 'record') && !mayWrite(row, session)) {
     // Add and edit pages are writes: View Only staff go back to the list.
     const back = row.parent && session.mayOpen(row.parent) ? row.parent : home?.path
     body = back ? <Redirect to={back} replace /> : <NoScreens />

@@ -18,6 +18,7 @@ const game = {
   operatingsystem: 'ios' as const,
   liveLink: 'https://example.com',
   image: [],
+  thumbnails: [],
   video: '',
   preference: 1,
   isGameBackend: false,

@@ -8,6 +8,7 @@ import type { ComponentType } from 'react'
 import type { FormEndpoint } from './define-form.tsx'
 import { isLow } from './fold.ts'
 import { ListPage } from './list-page.tsx'
+import { isListSource, pagedSource } from './list-source.ts'
 import type { ListDef, ListModel, Row } from './list-types.ts'
 import { bulkModel, removeRequest, toggleModel } from './row-writes.ts'
 
@@ -18,7 +19,7 @@ import { bulkModel, removeRequest, toggleModel } from './row-writes.ts'
 export function listModel<R extends Row, RI, TI, B extends readonly unknown[], E extends FormEndpoint>(
   def: ListDef<R, RI, TI, B, E>,
 ): ListModel<R> {
-  const { remove, toggle, selection, editDialog, ...shown } = def
+  const { remove, toggle, selection, editDialog, endpoint, ...shown } = def
   if (def.columns.some(isLow) && !def.view) {
     // A folded column must stay readable somewhere: the view modal is where it goes.
     throw new Error(`${def.title}: a low-priority column needs a view modal to fold into`)
@@ -28,6 +29,7 @@ export function listModel<R extends Row, RI, TI, B extends readonly unknown[], E
   if (editDialog && !route) throw new Error(`${def.title}: an edit dialog needs the list's route`)
   return {
     ...shown,
+    source: isListSource(endpoint) ? endpoint : pagedSource(endpoint),
     remove: remove ? { confirm: remove.confirm, request: removeRequest(remove) } : undefined,
     toggle: toggle ? toggleModel(toggle) : undefined,
     bulk: selection ? selection.bulk.map((b) => bulkModel(b)) : undefined,

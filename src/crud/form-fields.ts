@@ -58,8 +58,12 @@ interface KindSettings {
   switch: object
   /** A short list of choices in a menu (Create User's Access). */
   multiselect: { options: readonly SelectOption[] }
-  /** A long list: searchable, windowed past a few hundred options (countries, subscribers). */
-  'search-multiselect': { options: readonly SelectOption[] } | { source: OptionSource }
+  /**
+   * A long list: searchable, windowed past a few hundred options (countries, subscribers). `all`
+   * names a first option that selects every option, and clears them all when unchecked; it is
+   * never a value itself (Add Restriction: "the value '*' is never sent").
+   */
+  'search-multiselect': ({ options: readonly SelectOption[] } | { source: OptionSource }) & { all?: string }
   richtext: { editor?: ComponentType<RichTextEditorProps> }
   image: FileSettings
   images: FileSettings
@@ -142,7 +146,7 @@ export const searchMultiSelect = <N extends string>(
   name: N,
   label: string,
   from: readonly SelectOption[] | OptionSource,
-  extra: Shared = {},
+  extra: Shared & { all?: string } = {},
 ): FieldOf<'search-multiselect', N> =>
   'useOptions' in from ? { kind: 'search-multiselect', name, label, source: from, ...extra } : { kind: 'search-multiselect', name, label, options: from, ...extra }
 /**

@@ -1,7 +1,6 @@
 import { Suspense, lazy, useEffect, useId, useRef, useState } from 'react'
 import { useLocation } from 'wouter'
 import { useOnline } from '#src/lib/online.ts'
-import { useCall } from '#src/lib/use-call.ts'
 import { Button } from '#src/ui/button.tsx'
 import { BulkBar } from './bulk-bar.tsx'
 import { viewLines, type ViewLine } from './columns.tsx'
@@ -10,9 +9,10 @@ import { DataTable, type TableSelection } from './data-table.tsx'
 import type { EditTarget } from './edit-dialog.tsx'
 import { errorMessage } from './error-message.ts'
 import { foldedColumns, withFolded } from './fold.ts'
+import { ListFilters, useListFilters } from './list-filters.tsx'
 import { ListHeader } from './list-header.tsx'
 import { serialNumber, settlePage } from './list-query.ts'
-import { rowsOf, type ListModel, type Row } from './list-types.ts'
+import type { ListModel, Row } from './list-types.ts'
 import { PageSizeSelect, Pager } from './pager.tsx'
 import { editHref } from './record.ts'
 import { ActionCell } from './row-actions.tsx'
@@ -50,7 +50,8 @@ function useDialogState<T>(): [T | null, (value: T | null) => void, boolean] {
 export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
   const headingId = useId()
   const [query, setQuery] = useListQuery(model.pageSize ?? 10)
-  const { data, error, isLoading, isValidating, mutate } = useCall(model.endpoint, query, { keepPreviousData: true })
+  const filters = useListFilters(model.filters)
+  const { rows, count, allRows, error, isLoading, isValidating, retry } = model.source.useRows(query, filters.values)
   const write = useWriteAccess(model.writeRule)
   const online = useOnline()
   const [, navigate] = useLocation()
@@ -59,9 +60,6 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
   const [viewing, setViewing, viewUsed] = useDialogState<readonly ViewLine[]>()
   const [editing, setEditing, editUsed] = useDialogState<EditTarget>()
   const [pending, setPending, pendingUsed] = useDialogState<PendingWrite>()
-
-  const rows = data ? rowsOf(data) : undefined
-  const count = data?.count
 
   // Spec section 4: a page size at least the total count resets to page 1; a page past the end
   // (after a delete, or a stale link) moves to the last page.
@@ -74,9 +72,13 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
   const { view, editDialog, bulk } = model
   const writable = (row: R) => write.allowed && (model.writable?.(row) ?? true)
   const writesAny = model.edit !== undefined || editDialog !== undefined || model.remove !== undefined || model.toggle !== undefined
-  const hasActions = view !== undefined || (write.allowed && writesAny)
+  const hasActions = view !== undefined || model.viewPage !== undefined || (write.allowed && writesAny)
 
   function open(row: R) {
+    if (model.viewPage) {
+      navigate(editHref(model.viewPage, row._id), { state: { record: row } })
+      return
+    }
     if (!view) return
     // Columns folded away on a narrow table are read in the modal instead.
     const folded = foldedColumns(model.columns, box.current?.clientWidth)
@@ -112,7 +114,10 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
       <ListHeader model={model} headingId={headingId} write={write} />
 
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <SearchBox value={query.search} onSearch={(search) => setQuery({ ...query, search, page: 1 }, { replace: true })} />
+        <div className="flex flex-wrap items-center gap-3">
+          <SearchBox value={query.search} onSearch={(search) => setQuery({ ...query, search, page: 1 }, { replace: true })} />
+          {model.filters ? <ListFilters filters={model.filters} values={filters.values} onChange={filters.set} onClear={filters.clear} /> : null}
+        </div>
         <PageSizeSelect limit={query.limit} onChange={(limit) => setQuery({ ...query, limit, page: 1 })} />
       </div>
 
@@ -120,7 +125,7 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
       {error && rows && online ? (
         <div role="alert" className="flex items-center justify-between gap-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
           <span>Could not refresh this list: {errorMessage(error)}</span>
-          <Button variant="outline" size="sm" onClick={() => void mutate()}>
+          <Button variant="outline" size="sm" onClick={retry}>
             Retry
           </Button>
         </div>
@@ -132,6 +137,7 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
           actions={bulk}
           blockedReason={write.blockedReason}
           onClear={selection.clear}
+          onSelectAll={allRows ? () => selection.select(allRows.filter(writable).map((row) => row._id)) : undefined}
           onRun={(action) => setPending({ question: action.confirm, request: action.request([...selection.selected]), onDone: selection.clear })}
         />
       ) : null}
@@ -142,7 +148,7 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
         rows={rows}
         serial={(index) => serialNumber(query, index)}
         error={error ? errorMessage(error) : undefined}
-        onRetry={() => void mutate()}
+        onRetry={retry}
         busy={isLoading && rows !== undefined}
         actions={actions}
         selection={tableSelection}

@@ -10,6 +10,8 @@ import type { Endpoint } from '#contract/define'
 import type { ScreenPath } from '#contract/routes'
 import type { Column, ViewField } from './columns.tsx'
 import type { FormDef, FormEndpoint } from './define-form.tsx'
+import type { ListFilter } from './list-filters.tsx'
+import type { ListSource } from './list-source.ts'
 import type { BoundCall } from './row-writes.ts'
 import type { WriteRule } from './write-access.ts'
 
@@ -81,7 +83,8 @@ export interface ListDef<R extends Row, RI, TI, B extends readonly unknown[], E 
   title: string
   /** The list's own path: where the edit dialog's form would go back to. Needed with `editDialog`. */
   route?: ScreenPath
-  endpoint: ListEndpoint<R>
+  /** The list call, paged by the server; or a `wholeListSource` for a call that answers every row at once. */
+  endpoint: ListEndpoint<R> | ListSource<R>
   columns: readonly Column<NoInfer<R>>[]
   /** Default page size; 10 unless the spec says otherwise (leads: 50). */
   pageSize?: number
@@ -91,6 +94,8 @@ export interface ListDef<R extends Row, RI, TI, B extends readonly unknown[], E 
   add?: { to: ScreenPath; label?: string }
   /** Admin only: the edit route; the record rides along in history state, its id in `?id=`. */
   edit?: ScreenPath
+  /** For everyone: View opens this page about the row (record in history state, id in `?id=`) instead of a modal. */
+  viewPage?: ScreenPath
   /** Admin only: edit in a modal on the list instead of a page of its own. */
   editDialog?: EditDialogDef<NoInfer<R>, E>
   /** Admin only: delete with the spec's confirmation text. */
@@ -101,6 +106,8 @@ export interface ListDef<R extends Row, RI, TI, B extends readonly unknown[], E 
   selection?: { bulk: { [K in keyof B]: BulkDef<B[K]> } }
   /** Extra controls beside the title, for every session (e.g. Download CSV). */
   toolbar?: ComponentType
+  /** Dropdowns beside the search whose choices go to the list call (list-filters.tsx). */
+  filters?: readonly ListFilter[]
   /** Stricter than Admin access for every write control (staff: role other than subadmin). */
   writeRule?: WriteRule
   /** Rows no write control may touch (the superadmin in the staff list). */
@@ -125,7 +132,8 @@ export interface BulkModel {
 
 /** A `ListDef` with each write bound to its endpoint: what the list page renders. */
 export interface ListModel<R extends Row>
-  extends Pick<ListDef<R, never, never, [], FormEndpoint>, 'title' | 'endpoint' | 'columns' | 'pageSize' | 'view' | 'add' | 'edit' | 'toolbar' | 'writeRule' | 'writable'> {
+  extends Pick<ListDef<R, never, never, [], FormEndpoint>, 'title' | 'columns' | 'pageSize' | 'view' | 'viewPage' | 'add' | 'edit' | 'toolbar' | 'writeRule' | 'writable' | 'filters'> {
+  source: ListSource<R>
   editDialog?: EditDialogModel<R>
   remove?: { confirm: string; request: (row: R) => BoundCall }
   toggle?: ToggleModel<R>

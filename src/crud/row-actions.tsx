@@ -60,7 +60,7 @@ export function ActionCell<R extends Row>({ model, row, subject, writes, blocked
   const edits = model.edit !== undefined || model.editDialog !== undefined
   return (
     <div className="flex items-center gap-1">
-      {view ? <ActionButton icon="view" label="View" subject={subject} onClick={onView} /> : null}
+      {view || model.viewPage ? <ActionButton icon="view" label="View" subject={subject} onClick={onView} /> : null}
       {writes && edits ? <ActionButton icon="edit" label="Edit" subject={subject} blockedReason={blockedReason} onClick={onEdit} /> : null}
       {writes && remove ? (
         <ActionButton

@@ -33,8 +33,10 @@ import type { WriteRule } from './write-access.ts'
  * - `action`: a page that creates something (an Add page): Admin only, listed as a palette action.
  * - `record`: a page about one record reached from a list (an Edit page): Admin only, not in the
  *   palette since it needs the record.
+ * - `view`: a page that shows one record reached from a list (View Brand): for everyone who may
+ *   open it, not in the menu or the palette since it needs the record.
  */
-export type ScreenKind = 'page' | 'action' | 'record'
+export type ScreenKind = 'page' | 'action' | 'record' | 'view'
 
 export type LazyScreen = LazyExoticComponent<ComponentType>
 

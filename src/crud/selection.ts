@@ -50,6 +50,8 @@ export interface SelectionState {
   toggle: (id: string) => void
   flipPage: (pageIds: readonly string[]) => void
   drop: (ids: readonly string[]) => void
+  /** Adds these rows (Select All: every row of a whole list, on every page). */
+  select: (ids: readonly string[]) => void
   clear: () => void
 }
 
@@ -58,6 +60,7 @@ export function useSelection(): SelectionState {
   const toggle = useCallback((id: string) => setSelected((s) => toggleId(s, id)), [])
   const flip = useCallback((pageIds: readonly string[]) => setSelected((s) => flipPage(s, pageIds)), [])
   const drop = useCallback((ids: readonly string[]) => setSelected((s) => dropIds(s, ids)), [])
+  const select = useCallback((ids: readonly string[]) => setSelected((s) => setPage(s, ids, true)), [])
   const clear = useCallback(() => setSelected(new Set()), [])
-  return useMemo(() => ({ selected, toggle, flipPage: flip, drop, clear }), [selected, toggle, flip, drop, clear])
+  return useMemo(() => ({ selected, toggle, flipPage: flip, drop, select, clear }), [selected, toggle, flip, drop, select, clear])
 }

@@ -15,11 +15,25 @@ const MARGIN = 8
 const VIEWPORT = 288
 /** Chips shown under the trigger; the rest are counted. */
 const CHIPS = 12
+/** cmdk's value of the All option: only for the highlight, never a value of the field. */
+const ALL_ITEM = '__all__'
+const ITEM_CLASS =
+  'relative flex h-8 cursor-default items-center rounded pr-3 pl-7 text-sm text-slate-900 select-none data-[selected=true]:bg-indigo-700 data-[selected=true]:text-white'
+
+function Check() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 16 16" className="absolute left-2 size-3.5" fill="none" stroke="currentColor" strokeWidth="2">
+      <path d="M3 8.5l3 3 7-7" />
+    </svg>
+  )
+}
 
 interface SearchableMultiSelectProps {
   id?: string
   /** The field's name, for the search box and the list ("Search Country"). */
   label: string
+  /** A first option that selects every option, and clears them all when unchecked; never a value. */
+  allLabel?: string | undefined
   value: readonly string[]
   onValueChange: (value: string[]) => void
   options: readonly SelectOption[]
@@ -71,7 +85,7 @@ export function visibleRange(count: number, scrollTop: number, active = -1): { s
  * close). Long lists render only the rows in sight. Choices show as chips with their own remove
  * buttons under the trigger.
  */
-export function SearchableMultiSelect({ id, label, value, onValueChange, options, placeholder = 'Select', disabled, onBlur, className, ...aria }: SearchableMultiSelectProps) {
+export function SearchableMultiSelect({ id, label, allLabel, value, onValueChange, options, placeholder = 'Select', disabled, onBlur, className, ...aria }: SearchableMultiSelectProps) {
   const [open, setOpen] = useState(false)
   const [query, setQuery] = useState('')
   const [scrollTop, setScrollTop] = useState(0)
@@ -93,6 +107,9 @@ export function SearchableMultiSelect({ id, label, value, onValueChange, options
 
   const toggle = (option: string) =>
     onValueChange(value.includes(option) ? value.filter((v) => v !== option) : [...value, option])
+  const everything = options.length > 0 && chosen.length === options.length
+  // Offered while nothing is typed: with a search, "all" would be ambiguous (all, or all found?).
+  const showAll = allLabel !== undefined && query.trim() === '' && options.length > 0
 
   return (
     <div className={cn('flex flex-col gap-2', className)}>
@@ -121,7 +138,7 @@ export function SearchableMultiSelect({ id, label, value, onValueChange, options
             <SelectChevron />
           </span>
         </PopoverTrigger>
-        <PopoverContent className="w-[var(--radix-popover-trigger-width)] min-w-64 p-0">
+        <PopoverContent aria-label={`Choose ${label}`} className="w-[var(--radix-popover-trigger-width)] min-w-64 p-0">
           {/* cmdk names its input by this label (aria-labelledby); the list gets the field's own name. */}
           <Command shouldFilter={false} label={`Search ${label}`} value={active} onValueChange={setActive}>
             <Command.Input
@@ -142,6 +159,17 @@ export function SearchableMultiSelect({ id, label, value, onValueChange, options
               className="max-h-72 overflow-y-auto p-1"
             >
               <Command.Empty className="px-3 py-2 text-sm text-slate-600">No Record Found</Command.Empty>
+              {showAll ? (
+                <Command.Item
+                  value={ALL_ITEM}
+                  onSelect={() => onValueChange(everything ? [] : options.map((o) => o.value))}
+                  aria-checked={everything}
+                  className={ITEM_CLASS}
+                >
+                  {everything ? <Check /> : null}
+                  <span className="truncate font-medium">{allLabel}</span>
+                </Command.Item>
+              ) : null}
               {start > 0 ? <div aria-hidden="true" style={{ height: start * ROW }} /> : null}
               {matching.slice(start, end).map((o, i) => {
                 const checked = value.includes(o.value)
@@ -153,13 +181,9 @@ export function SearchableMultiSelect({ id, label, value, onValueChange, options
                     aria-checked={checked}
                     aria-setsize={matching.length}
                     aria-posinset={start + i + 1}
-                    className="relative flex h-8 cursor-default items-center rounded pr-3 pl-7 text-sm text-slate-900 select-none data-[selected=true]:bg-indigo-700 data-[selected=true]:text-white"
+                    className={ITEM_CLASS}
                   >
-                    {checked ? (
-                      <svg aria-hidden="true" viewBox="0 0 16 16" className="absolute left-2 size-3.5" fill="none" stroke="currentColor" strokeWidth="2">
-                        <path d="M3 8.5l3 3 7-7" />
-                      </svg>
-                    ) : null}
+                    {checked ? <Check /> : null}
                     <span className="truncate">{o.label}</span>
                   </Command.Item>
                 )

@@ -56,4 +56,7 @@ export const leadName = (n: number): string => `Lead ${String(n).padStart(3, '0'
 /** Contact enquiries seeded for the Contact Us screen. */
 export const SEEDED_ENQUIRIES = 3
 export const SUPPORT_EMAIL = 'support@e2e.test'
+
+/** A brand seeded with the oldest five leads as the ones who came through its referral link (View Brand's emails). */
+export const SEEDED_BRAND = { brandname: 'Seeded Referral Brand', type: 'ipfs', leads: [116, 117, 118, 119, 120] } as const
 export const APP_STORE_URL = 'https://play.google.com/store/apps/details?id=com.example.wallet'

@@ -9,8 +9,9 @@ import { cpSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadConfig } from '../../server/config.ts'
 import { serve } from '../../server/main.ts'
-import { admins, contactEnquiries, leads } from '../../server/db/schema.ts'
-import { SEEDED_ENQUIRIES, SEEDED_LEADS, accounts, leadEmail, leadName } from './accounts.ts'
+import { inArray } from 'drizzle-orm'
+import { admins, brands, contactEnquiries, leads } from '../../server/db/schema.ts'
+import { SEEDED_BRAND, SEEDED_ENQUIRIES, SEEDED_LEADS, accounts, leadEmail, leadName } from './accounts.ts'
 
 // E2E_DIST: a build folder of its own (several builds side by side while working); default dist/.
 const builtDir = process.env['E2E_DIST'] ?? 'dist'
@@ -64,4 +65,9 @@ await db.insert(contactEnquiries).values(
     message: `Question number ${i + 1} about the wallet.`,
   })),
 )
+const [brand] = await db.insert(brands).values({ brandname: SEEDED_BRAND.brandname, type: SEEDED_BRAND.type }).returning({ id: brands.id })
+await db
+  .update(leads)
+  .set({ brandId: brand?.id ?? null })
+  .where(inArray(leads.email, SEEDED_BRAND.leads.map(leadEmail)))
 console.log(`e2e server ready on port ${config.port}`)

@@ -59,6 +59,7 @@ function SearchControl({ field, form, id, describedBy, invalid, disabled, readOn
           <Searchable
             id={id}
             label={field.label}
+            allLabel={field.all}
             value={stringList(f.value)}
             onValueChange={f.onChange}
             onBlur={f.onBlur}

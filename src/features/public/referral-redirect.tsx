@@ -1,9 +1,19 @@
 /**
  * /app/:id (spec section 2): the path segment is a referrer code; the browser goes to the app's
  * store listing with that referrer. The listing comes from the server's APP_STORE_URL.
+ *
+ * On the way the visit is reported (referralVisit, ours): the server counts it for the brand the
+ * code names, and for nobody when it names none. The redirect never waits long for that report,
+ * and goes on whatever it answers, so a slow or foreign server cannot keep a visitor from the store.
  */
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
+import { referralVisit } from '#contract/brands'
+import { call } from '#src/lib/api.ts'
 import { usePublicInfo } from './use-public-info.ts'
+
+/** How long the redirect waits for the visit to be counted. */
+const REPORT_WAIT_MS = 1500
+const MAX_CODE = 512
 
 /** The store listing with the referrer set (Google Play reads `referrer`). */
 export function storeUrl(listing: string, code: string): string {
@@ -12,13 +22,43 @@ export function storeUrl(listing: string, code: string): string {
   return url.toString()
 }
 
-export function ReferralRedirect({ code }: { code: string }) {
+/**
+ * The code as the brand's link was made: the router leaves '%2F', '%2B' and '%3D' encoded in a
+ * path segment (base64's '/', '+' and '='), so they are decoded here, once.
+ */
+export function referralCodeOf(segment: string): string {
+  try {
+    return decodeURIComponent(segment).slice(0, MAX_CODE)
+  } catch {
+    return segment.slice(0, MAX_CODE)
+  }
+}
+
+/** Reports the visit; settles after the answer or REPORT_WAIT_MS, whichever comes first, never failing. */
+function useVisitReported(code: string): boolean {
+  const [reported, setReported] = useState(false)
+  useEffect(() => {
+    let live = true
+    const done = () => live && setReported(true)
+    const timer = window.setTimeout(done, REPORT_WAIT_MS)
+    call(referralVisit, { code }).then(done, done)
+    return () => {
+      live = false
+      window.clearTimeout(timer)
+    }
+  }, [code])
+  return reported
+}
+
+export function ReferralRedirect({ code: segment }: { code: string }) {
+  const code = referralCodeOf(segment)
   const info = usePublicInfo()
-  const target = info.state === 'ready' ? storeUrl(info.info.appStoreUrl, code.slice(0, 512)) : null
+  const reported = useVisitReported(code)
+  const target = info.state === 'ready' ? storeUrl(info.info.appStoreUrl, code) : null
   useEffect(() => {
     // replace(): the back button should not bounce the visitor into the redirect again.
-    if (target) window.location.replace(target)
-  }, [target])
+    if (target && reported) window.location.replace(target)
+  }, [target, reported])
   return (
     <main className="grid min-h-full place-items-center p-6 text-center">
       <div>

@@ -1,0 +1,83 @@
+import { z } from 'zod'
+import { Done, ok, required } from './common.ts'
+import { endpoint, reads, writes } from './define.ts'
+
+/*
+ * Edit Token (/edit-token): the spec shows a screen with token name, price, product id and ticket
+ * count, and no call behind it. Both calls here are ours: one token record, read and saved in
+ * place. The screen is not a menu page, so it is no Access option of its own: contract/routes.ts
+ * makes it a child of Games (/cms), and both calls name /cms, so whoever may use Games may use it
+ * (reading for any access level, saving for Admin only).
+ */
+
+/** Largest ticket count: the column is a 32-bit integer. */
+export const MAX_TICKET_COUNT = 2_147_483_647
+
+/** The token record. `price` is a decimal string, kept exact (never a binary float). */
+export const TokenSettings = z.object({
+  _id: z.string(),
+  tokenName: z.string(),
+  price: z.string(),
+  productId: z.string(),
+  ticketCount: z.number().int(),
+})
+export type TokenSettings = z.output<typeof TokenSettings>
+
+export const PRICE_REQUIRED = 'Price is required'
+export const PRICE_FORMAT = 'Price must be 0 or more, with at most 20 digits before the point and 10 after'
+export const TICKETS_REQUIRED = 'Ticket count is required'
+export const TICKETS_FORMAT = 'Ticket count must be a whole number of 0 or more'
+
+/** Form fields and JSON numbers alike arrive as text; an empty field is missing, not 0. */
+const asText = (v: unknown): unknown => (typeof v === 'number' && Number.isFinite(v) ? String(v) : v)
+
+/** A non-negative decimal as text: at most 20 integer and 10 fraction digits (the column's numeric(30, 10)). */
+const Price = z.preprocess(
+  asText,
+  z
+    .string({ error: PRICE_REQUIRED })
+    .trim()
+    .min(1, PRICE_REQUIRED)
+    .regex(/^\d{1,20}(\.\d{1,10})?$/, PRICE_FORMAT),
+)
+
+const TicketCount = z.preprocess(
+  asText,
+  z
+    .string({ error: TICKETS_REQUIRED })
+    .trim()
+    .min(1, TICKETS_REQUIRED)
+    .regex(/^\d{1,10}$/, TICKETS_FORMAT)
+    .transform(Number)
+    .refine((n) => n <= MAX_TICKET_COUNT, TICKETS_FORMAT),
+)
+
+/** The save's fields: name and product id required, price a non-negative decimal, ticket count a non-negative integer. */
+export const TokenInput = z.object({
+  tokenName: required('Token name is required', 100),
+  price: Price,
+  productId: required('Product id is required', 100),
+  ticketCount: TicketCount,
+})
+
+/** The token record; the first read creates it empty, so the answer always carries a real `_id`. */
+export const getToken = endpoint({
+  name: 'getToken',
+  method: 'GET',
+  path: '/getToken',
+  input: z.object({}),
+  output: ok({ data: TokenSettings }),
+  access: reads('/cms'),
+  ours: 'Not in the spec: the read of Edit Token (a child page of Games).',
+})
+
+/** Saves the one token record in place. */
+export const updateToken = endpoint({
+  name: 'updateToken',
+  method: 'POST',
+  path: '/updateToken',
+  input: TokenInput,
+  output: Done,
+  access: writes('/cms'),
+  ours: 'Not in the spec, whose Edit Token submit is wired to nothing: saves tokenName, price (decimal text), productId, ticketCount.',
+})

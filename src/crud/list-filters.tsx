@@ -1,0 +1,117 @@
+/**
+ * Declared list filters (the games' category and operating system): a dropdown each, beside the
+ * search, whose choice lives in the URL under the filter's name (`?category=<id>&operatingsystem=ios`)
+ * and goes to the list call as an input of that name.
+ *
+ *     filters: [
+ *       listFilter('category', 'Category', optionsFrom(categoryDropdown, {}, categoryOptions), 'All categories'),
+ *       listFilter('operatingsystem', 'Operating System', operatingSystemOptions, 'All systems'),
+ *     ],
+ *
+ * Choosing or clearing a filter reloads page 1 at the default page size (spec section 4); Clear
+ * filters restores the unfiltered view.
+ */
+import { useCallback, useMemo } from 'react'
+import { useLocation, useSearch } from 'wouter'
+import { Button } from '#src/ui/button.tsx'
+import { DeferredSelect } from '#src/ui/deferred-select.tsx'
+import type { SelectOption } from '#src/ui/select.tsx'
+import type { OptionSource } from './form-fields.ts'
+
+export interface ListFilter {
+  /** The URL parameter and the list call's input field. */
+  name: string
+  label: string
+  options: readonly SelectOption[] | OptionSource
+  /** What the dropdown reads while nothing is chosen. */
+  placeholder: string
+}
+
+export const listFilter = (name: string, label: string, options: readonly SelectOption[] | OptionSource, placeholder = 'All'): ListFilter => ({
+  name,
+  label,
+  options,
+  placeholder,
+})
+
+const MAX_FILTER_LENGTH = 100
+
+/** The chosen value of each filter ('' for none) from a query string. */
+export function readFilters(search: string, filters: readonly ListFilter[]): Record<string, string> {
+  const params = new URLSearchParams(search)
+  return Object.fromEntries(filters.map((f) => [f.name, (params.get(f.name) ?? '').slice(0, MAX_FILTER_LENGTH)]))
+}
+
+/** The query string with one filter set (or removed when ''), back on page 1 at the default size. */
+export function writeFilter(search: string, name: string, value: string): string {
+  const params = new URLSearchParams(search)
+  if (value === '') params.delete(name)
+  else params.set(name, value)
+  params.delete('page')
+  params.delete('limit')
+  const out = params.toString()
+  return out === '' ? '' : `?${out}`
+}
+
+/** The filters' values and how to change them; no filters, no parameters. */
+export function useListFilters(filters: readonly ListFilter[] | undefined): {
+  values: Readonly<Record<string, string>>
+  set: (name: string, value: string) => void
+  clear: () => void
+} {
+  const search = useSearch()
+  const [location, navigate] = useLocation()
+  const values = useMemo(() => readFilters(search, filters ?? []), [search, filters])
+  const set = useCallback((name: string, value: string) => navigate(location + writeFilter(search, name, value)), [location, search, navigate])
+  const clear = useCallback(() => {
+    let next = search
+    for (const f of filters ?? []) next = writeFilter(next, f.name, '')
+    navigate(location + next)
+  }, [filters, location, search, navigate])
+  return { values, set, clear }
+}
+
+interface FilterProps {
+  filter: ListFilter
+  value: string
+  onChange: (value: string) => void
+}
+
+function FilterSelect({ filter, value, onChange, options, unavailable }: FilterProps & { options: readonly SelectOption[]; unavailable?: string }) {
+  return (
+    <DeferredSelect
+      aria-label={`Filter by ${filter.label}`}
+      value={value}
+      options={options}
+      placeholder={unavailable ?? filter.placeholder}
+      disabled={unavailable !== undefined}
+      onValueChange={onChange}
+      className="w-48"
+    />
+  )
+}
+
+/** Options from a call: the dropdown waits for them, and says so when they could not be loaded. */
+function RemoteFilter({ source, ...props }: FilterProps & { source: OptionSource }) {
+  const state = source.useOptions()
+  if (state.status === 'ready') return <FilterSelect {...props} options={state.options} />
+  return <FilterSelect {...props} options={[]} unavailable={state.status === 'loading' ? 'Loading…' : `${props.filter.label} unavailable`} />
+}
+
+/** The filter dropdowns and, once one is chosen, Clear filters. */
+export function ListFilters({ filters, values, onChange, onClear }: { filters: readonly ListFilter[]; values: Readonly<Record<string, string>>; onChange: (name: string, value: string) => void; onClear: () => void }) {
+  const active = filters.some((f) => (values[f.name] ?? '') !== '')
+  return (
+    <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Filters">
+      {filters.map((f) => {
+        const props = { filter: f, value: values[f.name] ?? '', onChange: (value: string) => onChange(f.name, value) }
+        return 'useOptions' in f.options ? <RemoteFilter key={f.name} {...props} source={f.options} /> : <FilterSelect key={f.name} {...props} options={f.options} />
+      })}
+      {active ? (
+        <Button variant="outline" size="sm" onClick={onClear}>
+          Clear filters
+        </Button>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,65 @@
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import { FetchRestrictions } from '#contract/restrictions'
+import { BulkBar, NOTHING_SELECTED } from './bulk-bar.tsx'
+import { listModel } from './define-list.tsx'
+import { isListSource, pageOfAll, wholeListSource } from './list-source.ts'
+import { col } from './columns.tsx'
+import { setPage } from './selection.ts'
+
+const countries = ['Chile', 'France', 'French Guiana', 'Japan', 'South Africa'].map((country, i) => ({ _id: `c${i}`, country, hide: false }))
+const text = (row: { country: string }) => row.country
+const q = (page: number, limit: number, search = '') => ({ page, limit, search })
+
+describe('a list answered whole, paged on the client', () => {
+  it('pages the rows and counts them all', () => {
+    const first = pageOfAll(countries, q(1, 2), text)
+    expect(first.rows.map(text)).toEqual(['Chile', 'France'])
+    expect(first.count).toBe(5)
+    expect(pageOfAll(countries, q(3, 2), text).rows.map(text)).toEqual(['South Africa'])
+    expect(pageOfAll(countries, q(4, 2), text).rows).toEqual([])
+  })
+
+  it('searches case-insensitively anywhere in the text, and Select All gets every match on every page', () => {
+    const found = pageOfAll(countries, q(1, 1, ' FR '), text)
+    expect(found.rows.map(text)).toEqual(['France'])
+    expect(found.count).toBe(3)
+    expect(found.allRows.map((r) => r._id)).toEqual(['c1', 'c2', 'c4'])
+    expect(pageOfAll(countries, q(1, 10, 'atlantis'), text)).toEqual({ rows: [], count: 0, allRows: [] })
+  })
+
+  it('defineList takes the source as the list endpoint and keeps a paged endpoint paged', () => {
+    const source = wholeListSource(FetchRestrictions, {}, (a) => a.result[0]?.Restrictedcountry ?? [], (row) => row.country)
+    expect(isListSource(source)).toBe(true)
+    const model = listModel({ title: 'Restriction List', endpoint: source, columns: [col('country', 'Country')] })
+    expect(model.source).toBe(source)
+  })
+
+  it('selecting all adds to what was picked before and never duplicates', () => {
+    const picked = setPage(new Set(['c1']), ['c1', 'c2', 'c4'], true)
+    expect([...picked].sort()).toEqual(['c1', 'c2', 'c4'])
+  })
+})
+
+describe('the bulk bar', () => {
+  const actions = [{ label: 'Delete All', confirm: 'Are you sure you want to remove these countries', request: () => ({ endpoint: FetchRestrictions, input: {}, send: async () => ({ message: '' }) }) }]
+  const noop = () => {}
+
+  it('stays hidden with nothing selected unless the list offers Select All', () => {
+    expect(renderToStaticMarkup(<BulkBar count={0} actions={actions} blockedReason={undefined} onClear={noop} onRun={noop} />)).toBe('')
+    const html = renderToStaticMarkup(<BulkBar count={0} actions={actions} blockedReason={undefined} onClear={noop} onRun={noop} onSelectAll={noop} />)
+    expect(html).toContain('Select All')
+    expect(html).toContain('0 selected')
+    expect(html).not.toContain('Clear')
+    // Delete All is there, announced unavailable, and explains itself when pressed.
+    expect(html).toMatch(/aria-disabled="true"[^>]*>Delete All/)
+    expect(NOTHING_SELECTED).toBe('Select at least one row first')
+  })
+
+  it('offers Clear and a usable Delete All once rows are selected', () => {
+    const html = renderToStaticMarkup(<BulkBar count={3} actions={actions} blockedReason={undefined} onClear={noop} onRun={noop} onSelectAll={noop} />)
+    expect(html).toContain('3 selected')
+    expect(html).toContain('Clear')
+    expect(html).not.toMatch(/aria-disabled="true"[^>]*>Delete All/)
+  })
+})

@@ -1,0 +1,50 @@
+/**
+ * Brand List, Add Brand and Edit Brand (spec sections 2, 3, 5, 6): brandname and a Type of
+ * web3auth or ipfs. View opens View Brand (/view-brand, a page of its own); Edit and Delete are
+ * Admin only. Edit reads its record from the list's history state, else through listbrandUser.
+ */
+import { Brand, addBrand, deleteBrand, editbrandUser, listbrand, listbrandUser } from '#contract/brands'
+import { col, serial } from '#src/crud/columns.tsx'
+import { defineForm } from '#src/crud/define-form.tsx'
+import { defineList } from '#src/crud/define-list.tsx'
+import { select, text } from '#src/crud/form-fields.ts'
+
+/** Spec section 9: the brand types. */
+const brandTypes = [
+  { value: 'web3auth', label: 'web3auth' },
+  { value: 'ipfs', label: 'ipfs' },
+]
+
+const fields = [text('brandname', 'Brand Name'), select('type', 'Type', brandTypes)] as const
+
+export const BrandListPage = defineList({
+  title: 'Brand List',
+  route: '/brand',
+  endpoint: listbrand,
+  columns: [serial(), col('brandname', 'Brand Name'), col('type', 'Type')],
+  add: { to: '/addbrand' },
+  viewPage: '/view-brand',
+  edit: '/edit-brand',
+  remove: { endpoint: deleteBrand, confirm: 'Are you sure you want to remove this Brand' },
+})
+
+export const AddBrandPage = defineForm({
+  title: 'Add Brand',
+  endpoint: addBrand,
+  fields,
+  done: '/brand',
+})
+
+export const EditBrandPage = defineForm({
+  title: 'Edit Brand',
+  endpoint: editbrandUser,
+  fields,
+  done: '/brand',
+  record: {
+    get: listbrandUser,
+    input: (id) => ({ id }),
+    pick: (answer) => answer.record,
+    schema: Brand,
+    values: (b) => ({ _id: b._id, brandname: b.brandname, type: b.type }),
+  },
+})

@@ -1,0 +1,18 @@
+import { declareScreens, lazyScreen, paletteRecords, withSearch } from '#src/crud/screens.ts'
+
+const brandScreens = () => import('./brand-screens.tsx')
+
+/** Brand Tab (spec section 2): the Brand List, Add and Edit Brand, and View Brand with its referral link. */
+export const screens = declareScreens([
+  {
+    path: '/brand',
+    kind: 'page',
+    component: lazyScreen(brandScreens, 'BrandListPage'),
+    records: paletteRecords('Brands', async () => (await import('#contract/brands')).listbrand, (answer) =>
+      answer.result.map((b) => ({ id: b._id, label: b.brandname, detail: `Brand, ${b.type}`, href: withSearch('/brand', b.brandname) })),
+    ),
+  },
+  { path: '/addbrand', kind: 'action', component: lazyScreen(brandScreens, 'AddBrandPage') },
+  { path: '/edit-brand', kind: 'record', component: lazyScreen(brandScreens, 'EditBrandPage') },
+  { path: '/view-brand', kind: 'view', component: lazyScreen(() => import('./view-brand-page.tsx'), 'ViewBrandPage') },
+])

@@ -1,0 +1,68 @@
+import { Link } from 'wouter'
+import { DeleteCms, FreezeCms, listCms, type Game } from '#contract/games'
+import { col, field, low, mono, renderValue, serial, yesNo } from '#src/crud/columns.tsx'
+import { defineList } from '#src/crud/define-list.tsx'
+import { listFilter } from '#src/crud/list-filters.tsx'
+import { useWriteAccess } from '#src/crud/write-access.ts'
+import { assetUrl } from '#src/lib/api.ts'
+import { Button } from '#src/ui/button.tsx'
+import { categoryOptions, operatingSystemOptions } from './game-options.ts'
+
+const osText = (g: Game): string => (g.operatingsystem === '' ? '--' : g.operatingsystem)
+
+/** The first image's thumbnail (never the original: a list of games would download every full image). */
+function Thumbnail({ game }: { game: Game }) {
+  const thumb = game.thumbnails[0]
+  if (thumb === undefined) return <span aria-hidden="true">--</span>
+  return <img src={assetUrl(thumb)} alt={game.title} width={48} height={48} loading="lazy" className="size-12 rounded object-cover" />
+}
+
+/** A long link shortened to the column's width; the whole address in its tooltip and for screen readers. */
+function LiveLink({ href }: { href: string }) {
+  return (
+    <span title={href} className="block max-w-48 truncate">
+      {href}
+    </span>
+  )
+}
+
+/** Edit Token is a child of Games (contract/routes.ts): Admins reach it from here. */
+function EditTokenLink() {
+  const write = useWriteAccess()
+  if (!write.allowed) return null
+  return (
+    <Button asChild variant="outline">
+      <Link href="/edit-token">Edit Token</Link>
+    </Button>
+  )
+}
+
+/** Games (/cms): spec section 2, with the category and operating-system filters in the URL. */
+export const GameListPage = defineList({
+  title: 'Games',
+  endpoint: listCms,
+  columns: [
+    serial(),
+    low({ header: 'Image', cell: (g: Game) => <Thumbnail game={g} /> }),
+    col('title', 'Title'),
+    { header: 'Operating System', cell: osText },
+    { header: 'Category Name', cell: (g: Game) => g.categoryName.categoryName },
+    low(mono('_id', 'Game ID')),
+    low({ header: 'Category ID', cell: (g: Game) => renderValue('mono', g.categoryName._id, '', true) }),
+    low({ header: 'Live Link', cell: (g: Game) => <LiveLink href={g.liveLink} /> }),
+    yesNo('isGameBackend', 'Game Backend'),
+  ],
+  view: {
+    title: 'Game Details',
+    fields: [field('title', 'Title'), field('description', 'Description'), field('_id', 'Game ID', 'mono'), field('liveLink', 'Live Link'), field('freeze', 'Frozen', 'yesno')],
+  },
+  filters: [
+    listFilter('category', 'Category', categoryOptions, 'All categories'),
+    listFilter('operatingsystem', 'Operating System', operatingSystemOptions, 'All systems'),
+  ],
+  toolbar: EditTokenLink,
+  add: { to: '/add-cms', label: 'Add Games' },
+  edit: '/edit-cms',
+  remove: { endpoint: DeleteCms, confirm: 'Are you sure you want to remove this games' },
+  toggle: { kind: 'button', endpoint: FreezeCms, payload: (g) => ({ id: g._id }), isOn: (g) => g.freeze, label: (g) => (g.freeze ? 'UnFreeze' : 'Freeze') },
+})

@@ -1,0 +1,31 @@
+import { deleteHomePageCms, listHomePageCms, type HomepageContent } from '#contract/homepage'
+import { col, image, serial, type CustomColumn } from '#src/crud/columns.tsx'
+import { defineList } from '#src/crud/define-list.tsx'
+import { LandingPageSwitch } from './landing-page-switch.tsx'
+
+/** A www-prefixed link (the spec's URL pattern allows one) opened as https. */
+const hrefOf = (link: string): string => (/^https?:\/\//i.test(link) ? link : `https://${link}`)
+
+/** The link, openable, and wrapped rather than pushing the Image column out of sight. */
+const linkColumn: CustomColumn<HomepageContent> = {
+  header: 'Link',
+  cell: (row) => (
+    <a href={hrefOf(row.link)} target="_blank" rel="noopener noreferrer" className="block max-w-[22rem] break-all text-indigo-800 underline-offset-2 hover:underline">
+      {row.link}
+    </a>
+  ),
+}
+
+/**
+ * Homepage Content List (/homepage-content): S.No, Title, Link and the image thumbnail, paged.
+ * Admin only: the landing-page switch, Add, and edit and delete per row (delete takes `{_id}`).
+ */
+export const HomepageContentPage = defineList({
+  title: 'Home Page Content',
+  endpoint: listHomePageCms,
+  columns: [serial(), col('title', 'Title'), linkColumn, image('image', 'Image', 'title')],
+  toolbar: LandingPageSwitch,
+  add: { to: '/add-homepage-content', label: 'Add' },
+  edit: '/edit-homepage-content',
+  remove: { endpoint: deleteHomePageCms, confirm: 'Are you sure you want to remove this content', payload: (row) => ({ _id: row._id }) },
+})

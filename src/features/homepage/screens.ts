@@ -1,0 +1,17 @@
+import { declareScreens, lazyScreen, paletteRecords, withSearch } from '#src/crud/screens.ts'
+
+const formChunk = () => import('./homepage-form.tsx')
+
+/** Home Page Content (spec section 2): the list, its Add page and its Edit page. */
+export const screens = declareScreens([
+  {
+    path: '/homepage-content',
+    kind: 'page',
+    component: lazyScreen(() => import('./homepage-list.tsx'), 'HomepageContentPage'),
+    records: paletteRecords('Home page content', async () => (await import('#contract/homepage')).listHomePageCms, (answer) =>
+      answer.result.map((c) => ({ id: c._id, label: c.title, detail: c.link, href: withSearch('/homepage-content', c.title) })),
+    ),
+  },
+  { path: '/add-homepage-content', kind: 'action', component: lazyScreen(formChunk, 'AddHomepageContentPage') },
+  { path: '/edit-homepage-content', kind: 'record', component: lazyScreen(formChunk, 'EditHomepageContentPage') },
+])

@@ -1,0 +1,23 @@
+import { AddRestrictions, listCountry } from '#contract/restrictions'
+import { defineForm } from '#src/crud/define-form.tsx'
+import { searchMultiSelect } from '#src/crud/form-fields.ts'
+import { optionsFrom } from '#src/crud/fields/options-source.ts'
+
+/**
+ * Add Restriction (/add-restriction, spec sections 2 and 5): the countries of listCountry,
+ * searchable, with an All option that selects every country and clears them all when unchecked;
+ * All is never a value, so '*' is never sent. Countries already listed are kept once by the server.
+ */
+export const AddRestrictionPage = defineForm({
+  title: 'Add Restriction',
+  endpoint: AddRestrictions,
+  done: '/restriction',
+  fields: [
+    searchMultiSelect(
+      'country',
+      'Country',
+      optionsFrom(listCountry, {}, (answer) => answer.result.map((name) => ({ value: name, label: name }))),
+      { all: 'All' },
+    ),
+  ],
+})
