@@ -137,6 +137,7 @@ export const listCms = endpoint({
   }),
   output: pageOf(Game),
   access: reads('/cms'),
+  ours: 'Each game also carries thumbnails, the small previews lists show.',
 })
 
 export const DeleteCms = endpoint({
@@ -160,6 +161,7 @@ export const Editcms = endpoint({
   files: { image: gameImages(false), video: gameVideo },
   output: Done,
   access: writes('/cms'),
+  ours: 'keptImages and keptVideo name the stored files the edit keeps (absent: all); images optional when some are kept.',
 })
 
 /** Flips the game's freeze flag (the button reads Freeze or UnFreeze) and answers the new state. */

@@ -18,6 +18,9 @@ export interface MediaLimits {
   maxPixels: number
 }
 
+// Each upload is read once: sharp's cache would only keep files open (some about to be deleted) and memory in use.
+sharp.cache(false)
+
 const MOVING: readonly FileKind[] = ['mp4', 'm4a', 'webm']
 const isMoving = (kind: FileKind): boolean => MOVING.includes(kind)
 

@@ -181,6 +181,19 @@ test('Edit Games keeps, removes and adds images, replaces nothing it was not ask
   expect(game?.video).toMatch(/\.mp4$/)
   const video = await request.get(game?.video ?? '', { headers: { range: 'bytes=0-3' } })
   expect(video.status()).toBe(206)
+
+  // Opened by its URL alone (a reload, a shared link), the form reads the game and can drop its video.
+  await page.goto(`/admin/edit-cms?id=${game?._id ?? ''}`)
+  await expect(page.getByLabel('Title')).toHaveValue(`${title} renamed`)
+  await expect(page.getByRole('img', { name: /^Saved image/ })).toHaveCount(2)
+  await page.getByRole('button', { name: 'Remove video' }).click()
+  await expect(page.getByText('No video')).toBeVisible()
+  await page.getByRole('button', { name: 'Submit' }).click()
+  await expect(page).toHaveURL(/\/admin\/cms$/)
+  const [after] = await gamesNamed(request, `${title} renamed`)
+  expect(after?.video).toBe('')
+  expect(after?.image).toEqual(game?.image)
+  expect((await request.get(game?.video ?? '')).status()).toBe(404)
 })
 
 test('Freeze and UnFreeze flip the game and their own label', async ({ adminPage: page }) => {

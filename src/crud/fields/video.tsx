@@ -1,15 +1,19 @@
 import { assetUrl } from '#src/lib/api.ts'
+import { Button } from '#src/ui/button.tsx'
 import { chosenFiles } from '../file-check.ts'
 import { FileInput } from '../image-input.tsx'
 import { fileType, useFileValue, usePreviews } from './files.ts'
 import type { FieldRenderProps } from './types.ts'
 
-/** One video (mp4, m4a, webm): the saved or chosen one plays in a preview beside the file input. */
+/**
+ * One video (mp4, m4a, webm): the saved or chosen one plays in a preview beside the file input,
+ * with Remove video (a field with `keep` then sends no kept video, and the saved one goes).
+ */
 function VideoControl(props: FieldRenderProps<'video'>) {
   const { items, saved, set, cancelled, rule } = useFileValue(props)
   const previews = usePreviews(rule)
   const chosen = chosenFiles(items)[0]
-  const savedUrl = saved[0]
+  const savedUrl = items.find((item): item is string => typeof item === 'string')
   const shown = chosen ? previews.urlOf(chosen) : savedUrl ? assetUrl(savedUrl) : undefined
   return (
     <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
@@ -37,6 +41,19 @@ function VideoControl(props: FieldRenderProps<'video'>) {
           describedBy={props.describedBy}
           disabled={props.disabled}
         />
+      )}
+      {props.readOnly || items.length === 0 ? null : (
+        <Button
+          variant="outline"
+          size="sm"
+          disabled={props.disabled}
+          onClick={() => {
+            previews.keep([])
+            set([])
+          }}
+        >
+          Remove video
+        </Button>
       )}
     </div>
   )

@@ -50,7 +50,7 @@ export const GameListPage = defineList({
     low(mono('_id', 'Game ID')),
     low({ header: 'Category ID', cell: (g: Game) => renderValue('mono', g.categoryName._id, '', true) }),
     low({ header: 'Live Link', cell: (g: Game) => <LiveLink href={g.liveLink} /> }),
-    yesNo('isGameBackend', 'Game Backend'),
+    low(yesNo('isGameBackend', 'Game Backend')),
   ],
   view: {
     title: 'Game Details',
