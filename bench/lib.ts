@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { z } from 'zod'
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -84,11 +85,10 @@ export async function login(base: string): Promise<string> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
   })
-  const body = (await res.json()) as { status?: unknown; token?: unknown; message?: unknown }
-  if (body.status !== 'success' || typeof body.token !== 'string') {
-    throw new Error(`login failed: HTTP ${res.status} ${JSON.stringify(body)}`)
-  }
-  return body.token
+  const body: unknown = await res.json()
+  const signedIn = z.object({ status: z.literal('success'), token: z.string() }).safeParse(body)
+  if (!signedIn.success) throw new Error(`login failed: HTTP ${res.status} ${JSON.stringify(body)}`)
+  return signedIn.data.token
 }
 
 /** The Authorization header value, whether or not the token already carries the prefix. */
@@ -121,4 +121,57 @@ export function prng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
+}
+
+export interface Latency {
+  p50: number
+  p95: number
+  min: number
+  max: number
+}
+
+export function latency(samples: number[]): Latency {
+  return { p50: percentile(samples, 50), p95: percentile(samples, 95), min: Math.min(...samples), max: Math.max(...samples) }
+}
+
+/** Times the GETs one after another (a person paging, not a crowd). */
+export async function series(urls: string[], token: string): Promise<number[]> {
+  const out: number[] = []
+  for (const u of urls) out.push(await timeGet(u, token))
+  return out
+}
+
+/** Watches a process's peak RSS while `work` runs: VmHWM reset before it where allowed, VmRSS sampled every 25 ms besides. */
+export async function watchPeak<T>(pid: number, work: () => Promise<T>): Promise<{ value: T; rssBeforeMiB: number; peakRssMiB: number; peakFrom: string }> {
+  const before = memoryOf(pid)
+  const reset = resetPeak(pid)
+  let sampled = before.rssMiB
+  const sampler = setInterval(() => {
+    try {
+      sampled = Math.max(sampled, memoryOf(pid).rssMiB)
+    } catch {
+      // The process may be gone; the error surfaces through the work instead.
+    }
+  }, 25)
+  try {
+    const value = await work()
+    const after = memoryOf(pid)
+    const peak = reset ? Math.max(after.hwmMiB, sampled) : sampled
+    return { value, rssBeforeMiB: before.rssMiB, peakRssMiB: peak, peakFrom: reset ? 'VmHWM, reset just before' : 'VmRSS sampled every 25 ms' }
+  } finally {
+    clearInterval(sampler)
+  }
+}
+
+export const f1 = (n: number): string => n.toFixed(1)
+/** p50 / p95 in ms. */
+export const ms = (l: Latency): string => `${f1(l.p50)} / ${f1(l.p95)}`
+
+/** Prints a table with padded columns, the header underlined. */
+export function printRows(head: readonly string[], rows: readonly (readonly string[])[]): void {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
+  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')
+  console.log(line(head))
+  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'))
+  for (const r of rows) console.log(line(r))
 }

@@ -1,24 +1,30 @@
 /**
- * `npm run bench`: seeds 1,000,000 leads on PGlite and on PostgreSQL, runs the real server in a
- * child process, and measures over HTTP with a real login token:
- *   - /api/admin/getuser page 1, a deep page and a search: p50/p95 of 20 requests each;
- *   - /api/admin/DownloadFile of every row: seconds, rows/s, and the server's peak RSS;
- * then the PWA's budget (bench/budget.ts): gzip size of the JS and CSS that /admin/login and
- * /admin/users load, and Lighthouse 12 scores. Prints a table and writes bench/results.json.
+ * `npm run bench`: each section seeds a fresh database on PGlite and on PostgreSQL, runs the real
+ * server in a child process, and measures over HTTP with a real login token:
+ *   - leads (`pglite`, `postgres`): 1,000,000 leads; /api/admin/getuser page 1, a deep page and
+ *     searches (p50/p95), and /api/admin/DownloadFile of every row (seconds, rows/s, peak RSS);
+ *   - `games` (bench/games.ts): 10,000 games; /api/admin/listCms page 1, the last page, a title
+ *     search and a category filter (p50/p95);
+ *   - `media` (bench/media.ts): uploads of a 100 MiB video through /api/admin/addcms (seconds and
+ *     the server's peak RSS growth);
+ * then the PWA's budget (`budget`, bench/budget.ts): gzip size of the JS and CSS that /admin/login
+ * and /admin/users load, and Lighthouse 12 scores. Prints tables and writes bench/results.json.
  *
- * Options: --rows=N (default 1000000), --only=pglite,postgres,budget, --requests=N (default 20).
+ * Options: --only=pglite,postgres,games,media,budget (default all), --engines=pglite,postgres
+ * (the engines of games and media), --rows=N (leads, default 1000000), --games=N (default 10000),
+ * --video-mib=N (default 100), --uploads=N (default 3), --requests=N (default 20).
  * Not part of `npm test`: it takes minutes and measures, it does not judge.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import pg from 'pg'
-import { loadConfig } from '../server/config.ts'
-import { openDb } from '../server/db/index.ts'
-import { findPostgres, redact, withDatabase } from '../scripts/pg.ts'
+import { z } from 'zod'
 import { runBudget, type BudgetResult } from './budget.ts'
-import { login, memoryOf, percentile, prng, resetPeak, root, startServer, timeGet, bearer } from './lib.ts'
-import { emailOf, seedLeads, type SeedReport, type Sql } from './seed.ts'
+import { withEngine, type EngineName } from './engines.ts'
+import { GAMES_LIMIT, GAMES_P95_TARGET_MS, benchGames, printGames, type GamesResult } from './games.ts'
+import { bearer, f1, latency, login, ms, printRows, prng, root, series, startServer, watchPeak, type Latency } from './lib.ts'
+import { GROWTH_TARGET_MIB, benchMedia, printMedia, type MediaResult } from './media.ts'
+import { emailOf, seedLeads, type SeedReport } from './seed.ts'
 
 const args = new Map(
   process.argv.slice(2).map((a) => {
@@ -26,9 +32,30 @@ const args = new Map(
     return [k ?? '', v ?? 'true'] as const
   }),
 )
-const ROWS = Number(args.get('rows') ?? 1_000_000)
-const REQUESTS = Number(args.get('requests') ?? 20)
-const ONLY = new Set((args.get('only') ?? 'pglite,postgres,budget').split(','))
+const SECTIONS = ['pglite', 'postgres', 'games', 'media', 'budget'] as const
+const ENGINES: readonly EngineName[] = ['pglite', 'postgres']
+
+function option(name: string, fallback: number): number {
+  const text = args.get(name)
+  const n = Number(text ?? fallback)
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a whole number of at least 1 (got ${text})`)
+  return n
+}
+function list<T extends string>(name: string, allowed: readonly T[]): Set<T> {
+  const words = (args.get(name) ?? allowed.join(',')).split(',').filter((w) => w !== '')
+  const picked = new Set(allowed.filter((a) => words.includes(a)))
+  const unknown = words.filter((w) => !allowed.some((a) => a === w))
+  if (unknown.length > 0 || picked.size === 0) throw new Error(`--${name} takes ${allowed.join(', ')} (got ${args.get(name)})`)
+  return picked
+}
+
+const ROWS = option('rows', 1_000_000)
+const REQUESTS = option('requests', 20)
+const GAMES = option('games', 10_000)
+const VIDEO_MIB = option('video-mib', 100)
+const UPLOADS = option('uploads', 3)
+const ONLY = list('only', SECTIONS)
+const ON = list('engines', ENGINES)
 /** Requests before each measured series, not counted: the first answers pay for cold caches and JIT. */
 const WARMUP = 2
 const LIMIT = 50
@@ -36,14 +63,8 @@ const DEEP_PAGE = Math.max(1, Math.floor(ROWS / LIMIT / 2))
 /** Words many leads contain (a mail domain, a common surname, a first name, a hex pair). */
 const BROAD = ['gmail', 'smith', 'olivia', '0xab'] as const
 
-interface Latency {
-  p50: number
-  p95: number
-  min: number
-  max: number
-}
 interface EngineResult {
-  engine: 'pglite' | 'postgres'
+  engine: EngineName
   /** PGlite's package version or the PostgreSQL server's `server_version`. */
   version: string
   rows: number
@@ -59,16 +80,6 @@ interface EngineResult {
 }
 
 const log = (s: string) => console.log(`[bench] ${s}`)
-
-function latency(samples: number[]): Latency {
-  return { p50: percentile(samples, 50), p95: percentile(samples, 95), min: Math.min(...samples), max: Math.max(...samples) }
-}
-
-async function series(urls: string[], token: string): Promise<number[]> {
-  const out: number[] = []
-  for (const u of urls) out.push(await timeGet(u, token))
-  return out
-}
 
 /** Search fragments as a staff member types them: the start of an email, up to a few digits. */
 function fragments(count: number, seed: number): string[] {
@@ -106,8 +117,7 @@ async function measure(engine: EngineResult['engine'], version: string, env: Nod
       let n = 0
       for (const t of ts) {
         const res = await fetch(page(1, t), { headers: { authorization: bearer(token) } })
-        const body = (await res.json()) as { count?: unknown }
-        n += typeof body.count === 'number' ? body.count : 0
+        n += z.object({ count: z.number() }).parse(await res.json()).count
       }
       return n / ts.length
     }
@@ -135,101 +145,45 @@ async function measure(engine: EngineResult['engine'], version: string, env: Nod
 
 /** Streams the whole CSV, counting rows by newlines, while watching the server's memory. */
 async function exportAll(url: string, token: string, pid: number): Promise<EngineResult['export']> {
-  const before = memoryOf(pid)
-  const reset = resetPeak(pid)
-  let sampled = before.rssMiB
-  const sampler = setInterval(() => {
-    try {
-      sampled = Math.max(sampled, memoryOf(pid).rssMiB)
-    } catch {
-      // The process may be gone; the error surfaces through the request instead.
-    }
-  }, 25)
   const t0 = performance.now()
-  const res = await fetch(url, { headers: { authorization: bearer(token) } })
-  if (!res.ok || !res.body) throw new Error(`DownloadFile: HTTP ${res.status}`)
-  let bytes = 0
-  let newlines = 0
-  const reader = res.body.getReader()
-  for (;;) {
-    const { done, value: buf } = await reader.read()
-    if (done) break
-    bytes += buf.length
-    // indexOf is a native scan: the client must not steal CPU from the server it measures.
-    const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength)
-    for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) newlines++
-  }
+  const watched = await watchPeak(pid, async () => {
+    const res = await fetch(url, { headers: { authorization: bearer(token) } })
+    if (!res.ok || !res.body) throw new Error(`DownloadFile: HTTP ${res.status}`)
+    let bytes = 0
+    let newlines = 0
+    const reader = res.body.getReader()
+    for (;;) {
+      const { done, value: buf } = await reader.read()
+      if (done) break
+      bytes += buf.length
+      // indexOf is a native scan: the client must not steal CPU from the server it measures.
+      const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength)
+      for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) newlines++
+    }
+    return { bytes, newlines }
+  })
   const seconds = (performance.now() - t0) / 1000
-  clearInterval(sampler)
-  const after = memoryOf(pid)
   // Seeded values hold no newline, so lines = rows + the header line.
-  const rows = newlines - 1
-  const peak = reset ? Math.max(after.hwmMiB, sampled) : sampled
+  const rows = watched.value.newlines - 1
   return {
     seconds,
     rows,
     rowsPerSecond: rows / seconds,
-    bytes,
-    peakRssMiB: peak,
-    rssBeforeMiB: before.rssMiB,
-    peakFrom: reset ? 'VmHWM, reset before the export' : 'VmRSS sampled every 25 ms',
+    bytes: watched.value.bytes,
+    peakRssMiB: watched.peakRssMiB,
+    rssBeforeMiB: watched.rssBeforeMiB,
+    peakFrom: watched.peakFrom,
   }
 }
 
-async function benchPglite(): Promise<EngineResult> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-pglite-'))
-  try {
-    const config = loadConfig({ DATA_DIR: dataDir })
-    log(`pglite: seeding ${ROWS.toLocaleString('en')} leads in ${dataDir}`)
-    const handle = await openDb(config.database)
-    if (handle.kind !== 'pglite') throw new Error('expected PGlite')
-    const client = handle.client
-    const sql: Sql = { query: (t) => client.query(t), exec: (t) => client.exec(t) }
-    const seed = await seedLeads(sql, ROWS)
-    await handle.close()
-    log(`pglite: seeded in ${(seed.insertSeconds + seed.indexSeconds).toFixed(1)} s`)
-    // The package does not export its package.json, so read the installed copy.
-    const pkg = JSON.parse(readFileSync(path.join(root, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version?: string }
-    const version = pkg.version ?? '?'
-    return await measure('pglite', `PGlite ${version}`, { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, seed)
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true })
-  }
-}
-
-async function benchPostgres(): Promise<EngineResult | string> {
-  const { found, tried } = await findPostgres()
-  if (!found) return `no PostgreSQL answers (${tried.map((t) => `${t.url}: ${t.result.reason ?? 'may not create databases'}`).join('; ')})`
-  const name = `bench_leads_${process.pid}_${Date.now()}`
-  const admin = new pg.Client({ connectionString: found.url })
-  await admin.connect()
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-pg-'))
-  try {
-    await admin.query(`CREATE DATABASE "${name}"`)
-    const url = withDatabase(found.url, name)
-    log(`postgres: seeding ${ROWS.toLocaleString('en')} leads in ${redact(url)}`)
-    const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: url })
-    const handle = await openDb(config.database)
-    await handle.close()
-    // One session for the seed, so its SET applies to the index builds that follow.
-    const client = new pg.Client({ connectionString: url })
-    await client.connect()
-    await client.query(`SET maintenance_work_mem = '512MB'`)
-    const sql: Sql = { query: (t) => client.query(t), exec: (t) => client.query(t) }
-    const seed = await seedLeads(sql, ROWS)
-    await client.end()
-    log(`postgres: seeded in ${(seed.insertSeconds + seed.indexSeconds).toFixed(1)} s`)
-    const version = (await admin.query<{ server_version: string }>('show server_version')).rows[0]?.server_version ?? '?'
-    return await measure('postgres', `PostgreSQL ${version}`, { ...process.env, DATA_DIR: dataDir, DATABASE_URL: url }, seed)
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {})
-    await admin.end()
-    rmSync(dataDir, { recursive: true, force: true })
-  }
-}
-
-const f1 = (n: number) => n.toFixed(1)
-const ms = (l: Latency) => `${f1(l.p50)} / ${f1(l.p95)}`
+/** The leads section on one engine: seed, then measure. */
+const benchLeads = (engine: EngineName): Promise<EngineResult | string> =>
+  withEngine(engine, 'leads', async (e) => {
+    log(`${engine}: seeding ${ROWS.toLocaleString('en')} leads in ${e.where}`)
+    const seed = await e.session((sql) => seedLeads(sql, ROWS))
+    log(`${engine}: seeded in ${(seed.insertSeconds + seed.indexSeconds).toFixed(1)} s`)
+    return measure(engine, e.version, e.env, seed)
+  })
 
 function printTable(results: EngineResult[]): void {
   const head = ['engine', 'page 1 p50/p95 ms', `page ${DEEP_PAGE} p50/p95 ms`, 'search p50/p95 ms', 'broad search p50/p95', 'export s', 'rows/s', 'peak RSS MiB']
@@ -244,12 +198,8 @@ function printTable(results: EngineResult[]): void {
     f1(r.export.peakRssMiB),
   ])
   rows.push(['target (PostgreSQL)', '', '', 'p95 < 25', '', '', '≥ 300,000', '< 250'])
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')
   console.log(`\n${ROWS.toLocaleString('en')} leads, ${REQUESTS} requests per series, limit ${LIMIT}`)
-  console.log(line(head))
-  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'))
-  for (const r of rows) console.log(line(r))
+  printRows(head, rows)
 }
 
 function printBudget(b: BudgetResult): void {
@@ -272,17 +222,25 @@ async function main(): Promise<void> {
   const loadAtStart = os.loadavg()
   const results: EngineResult[] = []
   const notes: string[] = []
-  if (ONLY.has('pglite')) results.push(await benchPglite())
-  if (ONLY.has('postgres')) {
-    const r = await benchPostgres()
-    if (typeof r === 'string') notes.push(`PostgreSQL skipped: ${r}`)
-    else results.push(r)
+  const keep = <T>(into: T[], section: string, r: T | string) => {
+    if (typeof r === 'string') notes.push(`${section} skipped: ${r}`)
+    else into.push(r)
+  }
+  for (const engine of ENGINES) if (ONLY.has(engine)) keep(results, `leads on ${engine}`, await benchLeads(engine))
+  const games: GamesResult[] = []
+  const media: MediaResult[] = []
+  for (const engine of ENGINES) {
+    if (!ON.has(engine)) continue
+    if (ONLY.has('games')) keep(games, `games on ${engine}`, await withEngine(engine, 'games', (e) => benchGames(e, GAMES, REQUESTS, log)))
+    if (ONLY.has('media')) keep(media, `media on ${engine}`, await withEngine(engine, 'media', (e) => benchMedia(e, VIDEO_MIB, UPLOADS, log)))
   }
   let budget: BudgetResult | string | undefined
   if (ONLY.has('budget')) budget = await runBudget()
   if (typeof budget === 'string') notes.push(`budget skipped: ${budget}`)
 
   if (results.length > 0) printTable(results)
+  if (games.length > 0) printGames(games, REQUESTS)
+  if (media.length > 0) printMedia(media)
   if (budget !== undefined && typeof budget !== 'string') printBudget(budget)
   for (const n of notes) console.log(`note: ${n}`)
   console.log(`load average (1 min) at start ${loadAtStart[0]?.toFixed(2)}, at end ${os.loadavg()[0]?.toFixed(2)}, on ${os.cpus().length} CPUs`)
@@ -308,8 +266,23 @@ async function main(): Promise<void> {
       broadSearch: `terms matching many rows, in turn: ${BROAD.join(', ')}`,
       client: 'Node fetch, sequential, keep-alive, from a separate process on 127.0.0.1',
     },
-    targets: { postgresSearchP95Ms: 25, exportRowsPerSecond: 300_000, exportPeakRssMiB: 250, loginJsGzipKiB: 100 },
+    targets: {
+      postgresSearchP95Ms: 25,
+      exportRowsPerSecond: 300_000,
+      exportPeakRssMiB: 250,
+      loginJsGzipKiB: 100,
+      gamesListPostgresP95Ms: GAMES_P95_TARGET_MS,
+      videoUploadRssGrowthMiB: GROWTH_TARGET_MIB,
+    },
     engines: results,
+    games: {
+      method: `listCms with limit ${GAMES_LIMIT}: page 1, the last page, a title word per request in turn, a category per request in turn`,
+      results: games,
+    },
+    media: {
+      method: `addcms with one 64x64 PNG and a ${VIDEO_MIB} MiB MP4, streamed by the client; growth = peak RSS during the upload - RSS before it, after one 1 MiB upload not counted`,
+      results: media,
+    },
     budget,
     notes,
   }

@@ -1,5 +1,5 @@
 /**
- * Seeding a million leads quickly, on either engine, through one SQL path.
+ * Seeding a million leads, or ten thousand games, quickly, on either engine, through one SQL path.
  *
  * Rows come from generate_series inside the database (no data crosses the wire), with varied
  * names, emails, operating systems, wallet addresses and providers so that searches and the
@@ -8,6 +8,7 @@
  * times faster than maintaining it row by row, and reading the definitions back from pg_indexes
  * keeps the bench honest to whatever the migrations declare.
  */
+import { z } from 'zod'
 
 /** Anything that runs SQL and returns rows: a PGlite client or a pg pool. */
 export interface Sql {
@@ -64,26 +65,87 @@ export interface SeedReport {
 }
 
 /**
+ * Empties `tables` and refills them with `fill`, their secondary indexes dropped meanwhile and
+ * rebuilt afterwards from their own definitions. Returns the seconds the fill and the rebuild took.
+ */
+async function refill(sql: Sql, tables: readonly string[], fill: () => Promise<void>): Promise<{ insertSeconds: number; indexSeconds: number }> {
+  const list = tables.map((t) => `'${t}'`).join(',')
+  const { rows: found } = await sql.query(
+    `select i.indexname, i.indexdef from pg_indexes i
+      where i.schemaname = current_schema() and i.tablename in (${list})
+        and not exists (select 1 from pg_constraint c where c.conname = i.indexname)`,
+  )
+  const indexes = z.array(z.object({ indexname: z.string(), indexdef: z.string() })).parse(found)
+  await sql.exec(`TRUNCATE ${tables.join(', ')}`)
+  for (const ix of indexes) await sql.exec(`DROP INDEX "${ix.indexname}"`)
+  const t0 = performance.now()
+  await fill()
+  const t1 = performance.now()
+  for (const ix of indexes) await sql.exec(ix.indexdef)
+  for (const t of tables) await sql.exec(`ANALYZE ${t}`)
+  const t2 = performance.now()
+  return { insertSeconds: (t1 - t0) / 1000, indexSeconds: (t2 - t1) / 1000 }
+}
+
+/**
  * Empties `leads` and fills it with `rows` leads numbered 1..rows. Inserts in batches so PGlite's
  * WASM heap never holds one giant statement's worth of tuples at once.
  */
 export async function seedLeads(sql: Sql, rows: number, batch = 250_000): Promise<SeedReport> {
-  const { rows: found } = await sql.query(
-    `select i.indexname, i.indexdef from pg_indexes i
-      where i.schemaname = current_schema() and i.tablename = 'leads'
-        and not exists (select 1 from pg_constraint c where c.conname = i.indexname)`,
-  )
-  // The shape is fixed by the select list above.
-  const indexes = found as { indexname: string; indexdef: string }[]
-  await sql.exec('TRUNCATE leads')
-  for (const ix of indexes) await sql.exec(`DROP INDEX "${ix.indexname}"`)
-  const t0 = performance.now()
-  for (let from = 1; from <= rows; from += batch) {
-    await sql.exec(insertSql(from, Math.min(rows, from + batch - 1)))
-  }
-  const t1 = performance.now()
-  for (const ix of indexes) await sql.exec(ix.indexdef)
-  await sql.exec('ANALYZE leads')
-  const t2 = performance.now()
-  return { rows, insertSeconds: (t1 - t0) / 1000, indexSeconds: (t2 - t1) / 1000 }
+  const times = await refill(sql, ['leads'], async () => {
+    for (let from = 1; from <= rows; from += batch) {
+      await sql.exec(insertSql(from, Math.min(rows, from + batch - 1)))
+    }
+  })
+  return { rows, ...times }
+}
+
+export const CATEGORY_NAMES = [
+  'Action', 'Adventure', 'Arcade', 'Board', 'Card', 'Casino', 'Casual', 'Educational', 'Family', 'Music',
+  'Puzzle', 'Racing', 'Role Playing', 'Simulation', 'Sports', 'Strategy', 'Trivia', 'Word', 'Shooter', 'Platformer',
+] as const
+/** Title words: a title is "<adjective> <noun> <number>", so a word matches a share of the games. */
+export const TITLE_ADJECTIVES = ['Galactic', 'Crimson', 'Silent', 'Golden', 'Frozen', 'Hidden', 'Wild', 'Neon', 'Ancient', 'Lucky', 'Iron', 'Mystic'] as const
+export const TITLE_NOUNS = ['Raiders', 'Kingdom', 'Dragons', 'Legends', 'Racers', 'Puzzle', 'Quest', 'Empire', 'Heroes', 'Tycoon', 'Island', 'Arena', 'Saga', 'Dungeon', 'Voyage'] as const
+
+/** A stored upload's name as the server makes them (a UUID and the kind's extension), from a seed text. */
+const fileName = (seed: string, extension: string) => `md5(${seed})::uuid::text || '.${extension}'`
+
+export interface GamesSeed extends SeedReport {
+  /** The categories' ids, in the order of CATEGORY_NAMES. */
+  categoryIds: string[]
+}
+
+/**
+ * Empties `games` and `categories` and fills them with CATEGORY_NAMES and `rows` games spread over
+ * them in turn, as the games screens would have made them: 1 to 5 images and, for every other
+ * game, a video (names only: the list never opens the files), each operating system in turn, a
+ * description of about 300 characters, and preferences 1..rows.
+ */
+export async function seedGames(sql: Sql, rows: number): Promise<GamesSeed> {
+  const a = TITLE_ADJECTIVES.length
+  const n = TITLE_NOUNS.length
+  const times = await refill(sql, ['games', 'categories'], async () => {
+    await sql.exec(`
+INSERT INTO categories (category_name, image, preference)
+SELECT name, ${fileName("'category-' || k", 'png')}, k::int
+FROM unnest(${arr(CATEGORY_NAMES)}) WITH ORDINALITY AS c(name, k)`)
+    await sql.exec(`
+WITH c AS (SELECT array_agg(id ORDER BY preference) AS ids FROM categories)
+INSERT INTO games (created_at, title, description, category_id, operatingsystem, live_link, images, video, preference, is_game_backend, "freeze")
+SELECT now() - make_interval(secs => i * 61),
+       (${arr(TITLE_ADJECTIVES)})[1 + i % ${a}] || ' ' || (${arr(TITLE_NOUNS)})[1 + (i / ${a}) % ${n}] || ' ' || i,
+       repeat('A game of skill and chance with daily rewards, tournaments and a leaderboard. ', 4),
+       c.ids[1 + i % array_length(c.ids, 1)],
+       (array['Android','ios','both'])[1 + (i / 5) % 3],
+       'https://play.example.com/games/' || i,
+       (SELECT array_agg(${fileName("i || '-' || k", 'png')} ORDER BY k) FROM generate_series(1, 1 + i % 5) AS k),
+       CASE WHEN i % 2 = 0 THEN ${fileName("'video-' || i", 'mp4')} ELSE '' END,
+       i,
+       i % 3 = 0,
+       i % 17 = 0
+FROM generate_series(1, ${rows}) AS s(i), c`)
+  })
+  const { rows: ids } = await sql.query('SELECT id FROM categories ORDER BY preference')
+  return { rows, ...times, categoryIds: z.array(z.object({ id: z.string() })).parse(ids).map((r) => r.id) }
 }

@@ -7,6 +7,8 @@ export const Category = z.object({
   _id: z.string(),
   categoryName: z.string(),
   image: z.string(),
+  /** Ours: the small preview the list shows instead of the original. */
+  thumbnail: z.string(),
   preference: z.number().int(),
 })
 export type Category = z.output<typeof Category>

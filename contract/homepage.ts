@@ -4,7 +4,8 @@ import { endpoint, reads, writes } from './define.ts'
 import { IMAGE_KIND_MESSAGE, imageFiles } from './multipart.ts'
 
 /** Spec section 3, Homepage content. `image` is the URL the server serves the upload at. */
-export const HomepageContent = z.object({ _id: z.string(), title: z.string(), link: z.string(), image: z.string() })
+/** `thumbnail` (ours) is the small preview the list shows; '' when the server has none. */
+export const HomepageContent = z.object({ _id: z.string(), title: z.string(), link: z.string(), image: z.string(), thumbnail: z.string() })
 export type HomepageContent = z.output<typeof HomepageContent>
 
 /** Spec section 3, Homepage preference: whether the content shows on the landing page. */

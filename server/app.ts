@@ -37,6 +37,7 @@ import { staffRoutes } from './routes/staff.ts'
 import { twofaRoutes } from './routes/two-factor.ts'
 import { sealPlainTotpSecrets } from './sign-in/two-factor-secret.ts'
 import { MULTIPART_LIMITS } from './kit/uploads.ts'
+import { scheduleSweeps } from './kit/sweep.ts'
 
 /**
  * Every area's handlers. A new area adds its table here (server/routes/<area>.ts exports it);
@@ -74,6 +75,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const handle = options.handle ?? (await openDb(config.database, (error) => app.log.warn({ err: error }, 'database connection lost; a new one is opened on the next query')))
   await mkdir(config.uploadsDir, { recursive: true })
   await mkdir(config.tmpDir, { recursive: true })
+  // Leftovers of a crash (staging files, uploads no row names) are removed before serving.
+  const stopSweeps = await scheduleSweeps(handle.db, config, app.log)
   const passwords = new Passwords(config.hashCost)
   const mailer = new Mailer(config, handle.db, app.log)
   const realtime = options.realtime === true ? new Realtime(app.server, handle.db, config, app.log) : null
@@ -84,6 +87,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await realtime?.close()
   })
   app.addHook('onClose', async () => {
+    stopSweeps()
     mailer.close()
     if (options.handle === undefined) await handle.close()
   })

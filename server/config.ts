@@ -52,6 +52,15 @@ export interface Config {
   trustProxy: boolean
   /** Upload limits per kind of file and the image pixel limit (server/kit/media.ts). */
   media: MediaLimits
+  /** The sweep of leftover and unreferenced files (server/kit/sweep.ts). */
+  sweep: SweepTiming
+}
+
+export interface SweepTiming {
+  /** Files younger than this are never taken: an upload may be on its way to its row. */
+  graceMs: number
+  /** How often the sweep runs again after the one at start; 0 runs it at start only. */
+  intervalMs: number
 }
 
 const TWELVE_HOURS = 12 * 60 * 60
@@ -80,6 +89,8 @@ const Env = z.object({
   UPLOAD_IMAGE_MAX_MB: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(1024).default(5)),
   UPLOAD_VIDEO_MAX_MB: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(10240).default(200)),
   UPLOAD_MAX_MEGAPIXELS: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(1000).default(50)),
+  UPLOAD_SWEEP_GRACE_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(10080).default(10)),
+  UPLOAD_SWEEP_INTERVAL_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(10080).default(60)),
 })
 
 /** Thrown with every problem of the environment at once, so a bad start says all that is wrong. */
@@ -125,6 +136,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       videoBytes: Math.floor(e.UPLOAD_VIDEO_MAX_MB * 1024 * 1024),
       maxPixels: Math.floor(e.UPLOAD_MAX_MEGAPIXELS * 1_000_000),
     },
+    sweep: { graceMs: Math.round(e.UPLOAD_SWEEP_GRACE_MINUTES * 60_000), intervalMs: Math.round(e.UPLOAD_SWEEP_INTERVAL_MINUTES * 60_000) },
   }
 }
 

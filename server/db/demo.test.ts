@@ -48,7 +48,7 @@ describe('demo data', () => {
     expect(await handle.db.select().from(tokenSettings)).toEqual([expect.objectContaining({ tokenName: 'Game Ticket', price: '0.2500000000', ticketCount: 100 })])
     const gameImages = (await handle.db.select().from(games)).flatMap((g) => g.images)
     expect(gameImages).toHaveLength(10)
-    const thumbs = gameImages.map((name) => name.replace('.png', '-thumb.webp'))
+    const thumbs = [...gameImages, ...cats.map((c) => c.image), ...blocks.map((b) => b.image)].map((name) => name.replace('.png', '-thumb.webp'))
     expect((await readdir(uploads)).sort()).toEqual([...cats.map((c) => c.image), ...blocks.map((b) => b.image), ...gameImages, ...thumbs, site?.sitelogo ?? 'missing'].sort())
     for (const name of await readdir(uploads)) if (!thumbs.includes(name)) expect(sniff(await readFile(join(uploads, name)))).toBe('png')
     const social = await handle.db.select().from(socialMedia)

@@ -166,6 +166,7 @@ export async function seedDemo(db: Db, uploadsDir: string, now = Date.now(), pas
   for (const [i, c] of CATEGORIES.entries()) {
     const image = `${randomUUID()}.png`
     await writeFile(join(uploadsDir, image), gradientIcon(96, c.from, c.to))
+    await makeThumbnail(join(uploadsDir, image), join(uploadsDir, thumbOf(image)), 1_000_000)
     categoryRows.push({ categoryName: c.name, image, preference: i + 1 })
   }
   const categoryIds = await db.insert(categories).values(categoryRows).returning({ id: categories.id })
@@ -217,6 +218,7 @@ export async function seedDemo(db: Db, uploadsDir: string, now = Date.now(), pas
   for (const [i, block] of HOMEPAGE_BLOCKS.entries()) {
     const image = `${randomUUID()}.png`
     await writeFile(join(uploadsDir, image), gradientIcon(160, block.from, block.to))
+    await makeThumbnail(join(uploadsDir, image), join(uploadsDir, thumbOf(image)), 1_000_000)
     await db.insert(homepageContent).values({ title: block.title, link: block.link, image, createdAt: new Date(now - (i + 1) * 3600 * 1000) })
   }
   // Buy, swap-out and swap-in links, each list in its display order 1..n.

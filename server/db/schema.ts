@@ -320,6 +320,14 @@ export const otpCodes = pgTable(
   (t) => [index('otp_codes_email_purpose_idx').on(t.email, t.purpose)],
 )
 
+/**
+ * Every column that holds stored upload names (files under DATA_DIR/uploads, named by the server),
+ * a text or a text array. This is the one list the sweep (server/kit/sweep.ts) reads to tell files
+ * in use from orphans: a file that no listed column names is removed once it is old enough, so a
+ * new upload column must be listed here (server/kit/sweep.test.ts fails when one is not).
+ */
+export const uploadColumns = [categories.image, games.images, games.video, homepageContent.image, siteSettings.sitelogo] as const
+
 export type AdminRow = typeof admins.$inferSelect
 export type LoginFailureRow = typeof loginFailures.$inferSelect
 export type LeadRow = typeof leads.$inferSelect

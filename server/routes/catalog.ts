@@ -10,7 +10,7 @@ import { deleteRecord } from '../kit/delete.ts'
 import { listPage } from '../kit/paging.ts'
 import { keptPlace, preferenceOrder } from '../kit/preference.ts'
 import { uniqueField, violatedIndex } from '../kit/unique.ts'
-import { uploadUrl } from '../kit/uploads.ts'
+import { thumbUrl, uploadUrl } from '../kit/uploads.ts'
 import type { Db } from '../db/index.ts'
 import { categories, games, type CategoryRow } from '../db/schema.ts'
 
@@ -27,7 +27,7 @@ const categoryNames = uniqueField({
 /** The display order: a new category goes last; an edit's preference moves it and renumbers the rest. */
 const categoryOrder = preferenceOrder({ lock: 'categories', id: categories.id, preference: categories.preference, createdAt: categories.createdAt })
 
-const toCategory = (row: CategoryRow) => ({ _id: row.id, categoryName: row.categoryName, image: uploadUrl(row.image), preference: row.preference })
+const toCategory = (row: CategoryRow) => ({ _id: row.id, categoryName: row.categoryName, image: uploadUrl(row.image), thumbnail: thumbUrl(row.image), preference: row.preference })
 
 /** The single image of a category call, if one was sent (the registrar enforces max 1 and required). */
 const imageOf = (ctx: Ctx): string | null => ctx.files['image']?.[0]?.name ?? null

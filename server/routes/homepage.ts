@@ -12,13 +12,13 @@ import * as homepage from '#contract/homepage'
 import { failure, handlers, notFound, type Ctx } from '../kit/api.ts'
 import { deleteRecord } from '../kit/delete.ts'
 import { listPage } from '../kit/paging.ts'
-import { uploadUrl } from '../kit/uploads.ts'
+import { thumbUrl, uploadUrl } from '../kit/uploads.ts'
 import { homepageContent, siteSettings, type HomepageContentRow } from '../db/schema.ts'
 import type { Db } from '../db/index.ts'
 import { readSiteRecord } from './site.ts'
 import { singleRecord } from './single-record.ts'
 
-const toContent = (row: HomepageContentRow) => ({ _id: row.id, title: row.title, link: row.link, image: uploadUrl(row.image) })
+const toContent = (row: HomepageContentRow) => ({ _id: row.id, title: row.title, link: row.link, image: uploadUrl(row.image), thumbnail: thumbUrl(row.image) })
 
 /** The single image of an add or edit, if one was sent (the registrar enforces the count and kind). */
 const imageOf = (ctx: Ctx): string | null => ctx.files['image']?.[0]?.name ?? null

@@ -104,7 +104,7 @@ describe('palette sources', () => {
   it('load their endpoint on demand and read its cached answers, ignoring what does not parse', async () => {
     const categories = await routeFor('/category')?.records?.load()
     expect(categories?.endpointName).toBe('listCategory')
-    const answer = { status: 'success', message: 'ok', count: 1, result: [{ _id: 'c1', categoryName: 'Arcade & co', image: '', preference: 1 }] }
+    const answer = { status: 'success', message: 'ok', count: 1, result: [{ _id: 'c1', categoryName: 'Arcade & co', image: '', thumbnail: '', preference: 1 }] }
     expect(categories?.records(answer)).toEqual([{ id: 'c1', label: 'Arcade & co', detail: 'Category ID c1', href: '/category?search=Arcade%20%26%20co' }])
     expect(categories?.records({ status: 'success', result: 'nope' })).toEqual([])
     const leads = await routeFor('/users')?.records?.load()

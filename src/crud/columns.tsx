@@ -4,7 +4,7 @@
  * endpoint's record type; anything else is a custom column `{ header, cell: (row) => ... }`.
  * `low(column)` marks a column that folds away on narrow screens (see fold.ts).
  */
-import type { ReactNode } from 'react'
+import { useState, type ReactNode } from 'react'
 import { assetUrl } from '#src/lib/api.ts'
 
 export type CellKind = 'text' | 'mono' | 'date' | 'image' | 'yesno'
@@ -18,6 +18,8 @@ export interface KeyColumn<K extends string> {
   header: string
   /** image: the field whose text describes the picture (its alt text). */
   altKey?: K
+  /** image: the field holding the small preview a table shows instead of the original. */
+  thumbKey?: K
   priority?: Priority
 }
 
@@ -47,8 +49,33 @@ export const col = <K extends string>(key: K, header: string): KeyColumn<K> => (
 export const mono = <K extends string>(key: K, header: string): KeyColumn<K> => ({ kind: 'mono', key, header })
 export const date = <K extends string>(key: K, header: string): KeyColumn<K> => ({ kind: 'date', key, header })
 export const yesNo = <K extends string>(key: K, header: string): KeyColumn<K> => ({ kind: 'yesno', key, header })
-export const image = <K extends string>(key: K, header: string, altKey?: K): KeyColumn<K> =>
-  altKey === undefined ? { kind: 'image', key, header } : { kind: 'image', key, header, altKey }
+/**
+ * An image; with `thumbKey` a table shows that field's small preview (made by the server on upload)
+ * and falls back to the original when a record has none (uploaded before previews existed).
+ */
+export const image = <K extends string>(key: K, header: string, altKey?: K, thumbKey?: K): KeyColumn<K> => ({
+  kind: 'image',
+  key,
+  header,
+  ...(altKey === undefined ? {} : { altKey }),
+  ...(thumbKey === undefined ? {} : { thumbKey }),
+})
+
+/** A table's image: the preview when there is one, the original if the preview fails to load. */
+function TableImage({ src, fallback, alt }: { src: string; fallback: string; alt: string }) {
+  const [failed, setFailed] = useState(false)
+  return (
+    <img
+      src={assetUrl(failed ? fallback : src)}
+      alt={alt}
+      loading="lazy"
+      width={48}
+      height={48}
+      onError={() => (failed || src === fallback ? undefined : setFailed(true))}
+      className="size-12 rounded border border-slate-200 bg-slate-50 object-cover"
+    />
+  )
+}
 export const serial = (header = 'S.No'): SerialColumn => ({ kind: 'serial', header })
 
 export const isCustom = <R,>(c: Column<R>): c is CustomColumn<R> => 'cell' in c
@@ -89,7 +116,7 @@ export const middleEllipsis = (text: string, keep = 8): string =>
  * Renders one value the way its kind asks; `alt` describes an image. In a table (`compact`) long
  * identifiers are shortened on screen, while screen readers and the tooltip get the whole value.
  */
-export function renderValue(kind: CellKind, value: unknown, alt = '', compact = false): ReactNode {
+export function renderValue(kind: CellKind, value: unknown, alt = '', compact = false, thumb = ''): ReactNode {
   const text = asText(value)
   switch (kind) {
     case 'yesno':
@@ -103,6 +130,7 @@ export function renderValue(kind: CellKind, value: unknown, alt = '', compact = 
         '--'
       )
     case 'image':
+      if (text && compact && thumb) return <TableImage src={thumb} fallback={text} alt={alt} />
       return text ? (
         <img
           src={assetUrl(text)}

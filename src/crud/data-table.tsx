@@ -52,7 +52,8 @@ function cell<R extends Row>(c: Column<R>, row: R, serial: number): ReactNode {
   if (isCustom(c)) return c.cell(row)
   if (c.kind === 'serial') return serial
   const alt = c.altKey === undefined ? '' : String(row[c.altKey])
-  return renderValue(c.kind, row[c.key], alt, true)
+  const thumb = c.thumbKey === undefined ? '' : String(row[c.thumbKey])
+  return renderValue(c.kind, row[c.key], alt, true, thumb)
 }
 
 function PageCheckbox<R extends Row>({ rows, selection }: { rows: readonly R[] | undefined; selection: TableSelection<R> }) {

@@ -47,7 +47,7 @@ describe('payload mapping of list writes', () => {
       columns: [col('title', 'Title')],
       remove: { endpoint: deleteHomePageCms, confirm: 'Are you sure you want to remove this content', payload: (row) => ({ _id: row._id }) },
     })
-    expectCall(model.remove?.request({ _id: 'h1', title: 'Hi', link: '', image: '' }), 'deleteHomePageCms', { _id: 'h1' })
+    expectCall(model.remove?.request({ _id: 'h1', title: 'Hi', link: '', image: '', thumbnail: '' }), 'deleteHomePageCms', { _id: 'h1' })
   })
 
   it('a toggle maps the row to its call and reads its state and label from the row', () => {

@@ -6,7 +6,7 @@ import { defineList } from '#src/crud/define-list.tsx'
 export const CategoryListPage = defineList({
   title: 'Category List',
   endpoint: listCategory,
-  columns: [col('categoryName', 'Category Name'), col('_id', 'Category ID'), image('image', 'Image', 'categoryName')],
+  columns: [col('categoryName', 'Category Name'), col('_id', 'Category ID'), image('image', 'Image', 'categoryName', 'thumbnail')],
   add: { to: '/add-category', label: 'Add Category' },
   edit: '/edit-category',
   remove: { endpoint: deleteCategory, confirm: 'Are you sure you want to remove this Category' },

@@ -23,7 +23,7 @@ const linkColumn: CustomColumn<HomepageContent> = {
 export const HomepageContentPage = defineList({
   title: 'Home Page Content',
   endpoint: listHomePageCms,
-  columns: [serial(), col('title', 'Title'), linkColumn, image('image', 'Image', 'title')],
+  columns: [serial(), col('title', 'Title'), linkColumn, image('image', 'Image', 'title', 'thumbnail')],
   toolbar: LandingPageSwitch,
   add: { to: '/add-homepage-content', label: 'Add' },
   edit: '/edit-homepage-content',

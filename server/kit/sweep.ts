@@ -1,0 +1,145 @@
+/**
+ * The sweep of files nothing will ever use: leftovers in DATA_DIR/tmp (a request cut off by a
+ * crash never removed its staging files) and uploads under DATA_DIR/uploads that no row names (a
+ * crash between storing an upload and the insert, or between a committed delete and the file
+ * removal). Runs at start and then periodically (server/app.ts).
+ *
+ * Only files older than the grace period are taken, so an upload that another request (or another
+ * instance sharing the folder) is storing right now survives: a file is staged, moved (rename
+ * keeps its time) and referenced within one request. The folder is listed before the database is
+ * read, and a name no committed row holds never becomes referenced again (rows only keep the
+ * names they already hold), so a file the sweep removes is one no row can name.
+ */
+import type { Stats } from 'node:fs'
+import { lstat, readdir, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { sql } from 'drizzle-orm'
+import type { FastifyBaseLogger } from 'fastify'
+import type { Db } from '../db/index.ts'
+import { uploadColumns } from '../db/schema.ts'
+import { thumbOf } from './media.ts'
+import { storedName, uploadUrl } from './uploads.ts'
+
+export interface SweepOptions {
+  tmpDir: string
+  uploadsDir: string
+  /** Files younger than this (by modification time) are kept whatever they are. */
+  graceMs: number
+  /** The current time; tests move it instead of waiting. */
+  now?: number
+}
+
+/** What a sweep removed, as counts. */
+export interface SweepResult {
+  /** Staging files under DATA_DIR/tmp. */
+  tmp: number
+  /** Originals under DATA_DIR/uploads that no row names. */
+  uploads: number
+  /** Thumbnails of those, or left without an original. */
+  thumbnails: number
+}
+
+/** A name `promote` gives a stored file (never a thumbnail, never anything put there by hand). */
+export const isStoredName = (name: string): boolean => storedName(uploadUrl(name)) === name
+
+const THUMB = /^[0-9a-f-]{36}-thumb\.webp$/
+
+/** Every stored name the upload columns of schema.ts hold. */
+export async function referencedUploads(db: Db): Promise<Set<string>> {
+  const names = new Set<string>()
+  for (const column of uploadColumns) {
+    const value = column.dataType === 'array' ? sql`unnest(${column})`.mapWith(String) : sql`${column}`.mapWith(String)
+    const rows = await db.selectDistinct({ name: value }).from(column.table)
+    for (const row of rows) if (row.name !== '') names.add(row.name)
+  }
+  return names
+}
+
+export async function sweepFiles(db: Db, options: SweepOptions): Promise<SweepResult> {
+  const now = options.now ?? Date.now()
+  const isOld = (stats: Stats): boolean => now - stats.mtimeMs >= options.graceMs
+  const result: SweepResult = { tmp: 0, uploads: 0, thumbnails: 0 }
+
+  for (const { name, stats } of await filesIn(options.tmpDir)) {
+    if (isOld(stats) && (await removed(join(options.tmpDir, name)))) result.tmp += 1
+  }
+
+  const files = await filesIn(options.uploadsDir)
+  const referenced = await referencedUploads(db)
+  const keptThumbs = new Set([...referenced].map(thumbOf))
+  const orphanThumbs = new Set<string>()
+  for (const { name, stats } of files) {
+    if (!isStoredName(name) || referenced.has(name) || !isOld(stats)) continue
+    if (await removed(join(options.uploadsDir, name))) result.uploads += 1
+    // An original's thumbnail goes with it, however old: alone it is of no use.
+    orphanThumbs.add(thumbOf(name))
+  }
+  for (const { name, stats } of files) {
+    if (!THUMB.test(name) || keptThumbs.has(name)) continue
+    // A young thumbnail without a row may be mid-promote (it is moved before its original).
+    if ((orphanThumbs.has(name) || isOld(stats)) && (await removed(join(options.uploadsDir, name)))) result.thumbnails += 1
+  }
+  return result
+}
+
+/** The regular files of a folder with their times; none when it does not exist. */
+async function filesIn(dir: string): Promise<{ name: string; stats: Stats }[]> {
+  let names: string[]
+  try {
+    names = await readdir(dir)
+  } catch (error) {
+    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return []
+    throw error
+  }
+  const files: { name: string; stats: Stats }[] = []
+  for (const name of names) {
+    const stats = await lstat(join(dir, name)).catch(() => null)
+    // Gone since the listing (a request finished with it), or not a plain file: not ours to judge.
+    if (stats?.isFile() === true) files.push({ name, stats })
+  }
+  return files
+}
+
+/** Removes a file; false when it was already gone (another sweep or request took it). */
+async function removed(path: string): Promise<boolean> {
+  try {
+    await rm(path)
+    return true
+  } catch (error) {
+    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return false
+    throw error
+  }
+}
+
+export interface SweepSchedule {
+  tmpDir: string
+  uploadsDir: string
+  sweep: { graceMs: number; intervalMs: number }
+}
+
+/**
+ * Sweeps once now (awaited, so a start never serves next to a crash's leftovers it could have
+ * taken) and then every `intervalMs`, which also takes the leftovers that were still within the
+ * grace period at start. A failed sweep is logged, never fatal. Returns the function that stops it.
+ */
+export async function scheduleSweeps(db: Db, config: SweepSchedule, log: FastifyBaseLogger): Promise<() => void> {
+  let running = false
+  const run = async (): Promise<void> => {
+    if (running) return
+    running = true
+    try {
+      const removedCounts = await sweepFiles(db, { tmpDir: config.tmpDir, uploadsDir: config.uploadsDir, graceMs: config.sweep.graceMs })
+      if (removedCounts.tmp + removedCounts.uploads + removedCounts.thumbnails > 0) log.info({ removed: removedCounts }, 'swept leftover and unreferenced files')
+    } catch (error) {
+      log.error({ err: error }, 'file sweep failed')
+    } finally {
+      running = false
+    }
+  }
+  await run()
+  if (config.sweep.intervalMs === 0) return () => {}
+  const timer = setInterval(() => void run(), config.sweep.intervalMs)
+  // The sweep alone must not keep a closing process alive.
+  timer.unref()
+  return () => clearInterval(timer)
+}
