@@ -130,13 +130,18 @@ export const UpdateSubAdminUsers = endpoint({
   ours: 'role and password are not accepted on edit.',
 })
 
-/** Flips activate between 1 and 0; deactivating ends that admin's sessions at once. */
+/**
+ * Sets activate to the state asked for (`activate` 1 or 0), or flips it when none is given (the
+ * spec's plain toggle). Asking for the state makes a retried request harmless: a flip sent twice
+ * would undo itself. Deactivating ends that admin's sessions at once.
+ */
 export const ActivateSubadminStatusUpdate = endpoint({
   name: 'ActivateSubadminStatusUpdate',
   method: 'POST',
   path: '/ActivateSubadminStatusUpdate',
-  input: z.object({ id: Id }),
+  input: z.object({ id: Id, activate: z.union([z.literal(0), z.literal(1)], { error: 'Incorrect format' }).optional() }),
   output: Done,
   access: staffWrites('/sub-admin'),
+  ours: 'activate (1 or 0, optional) added: the state wanted, so a retry does not undo the change.',
 })
 

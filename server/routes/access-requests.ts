@@ -14,11 +14,11 @@
  */
 import { desc, eq, sql } from 'drizzle-orm'
 import * as requests from '#contract/access-requests'
-import { failure, handlers, notFound, type RateLimit } from '../kit/api.ts'
+import { ApiFailure, failure, handlers, notFound, type RateLimit } from '../kit/api.ts'
 import { accessRequests, admins } from '../db/schema.ts'
 import { listPage } from '../kit/paging.ts'
 import { uniqueField } from '../kit/unique.ts'
-import { EMAIL_TAKEN, grantCheck, normalizeRestrictions } from './staff.ts'
+import { EMAIL_TAKEN, grantCheck, grantedPages } from './staff.ts'
 
 export const REQUEST_RECEIVED = 'Your request has been sent. You can log in once an administrator approves it.'
 export const REQUEST_APPROVED = 'Access request approved successfully'
@@ -72,7 +72,8 @@ export const accessRequestRoutes = handlers(
 
     approveAccessRequest: async ({ _id, name, email, accessLevel, restrictions }, ctx) => {
       const me = ctx.me()
-      const granted = normalizeRestrictions(accessLevel, restrictions, false)
+      const granted = grantedPages(accessLevel, restrictions, false, 'Restrictions is required')
+      if (granted instanceof ApiFailure) return granted
       const ceiling = grantCheck(me, accessLevel, granted)
       if (ceiling !== null) return ceiling
       const adminId = await ctx.transaction(async (tx) => {

@@ -149,6 +149,18 @@ describe('POST /createSubAdminUsers', () => {
     expect(bodyOf(await post('/createSubAdminUsers', newUser({ restrictions: [] })))['errors']).toEqual({ restrictions: 'Access is required' })
   })
 
+  it('refuses a View Only list of child pages only, which the access rules would empty into every page', async () => {
+    const email = uniqueEmail()
+    const res = await post('/createSubAdminUsers', newUser({ email, accessLevel: 'View Only', restrictions: ['/add-category', '/edit-cms'] }))
+    expect(res.statusCode).toBe(400)
+    expect(bodyOf(res)).toEqual({ status: 'failed', message: 'Access is required', errors: { restrictions: 'Access is required' } })
+    expect(await byEmail(email)).toBeUndefined()
+    const staff = await t.createAdmin({ accessLevel: 'View Only', restrictions: ['/users'] })
+    const edit = await post('/UpdateSubAdminUsers', { _id: staff.id, name: 'X', email: staff.email, accessLevel: 'View Only', restrictions: ['/addbrand'] })
+    expect(bodyOf(edit)).toEqual({ status: 'failed', message: 'Restrictions is required', errors: { restrictions: 'Restrictions is required' } })
+    expect((await rowOf(staff.id))?.restrictions).toEqual(['/users'])
+  })
+
   it('asks a creator with 2FA for a code (TWO_FA), creates nothing until it comes, and accepts it once', async () => {
     const secret = newTotpSecret()
     await t.handle.db.update(admins).set({ totpSecret: secret, totpEnabled: true }).where(eq(admins.id, t.superadmin.id))
@@ -291,6 +303,19 @@ describe('POST /ActivateSubadminStatusUpdate', () => {
     expect(bodyOf(await login())['status']).toBe('success')
     const audits = await t.handle.db.select().from(auditLog).where(and(eq(auditLog.action, '/ActivateSubadminStatusUpdate'), eq(auditLog.recordId, staff.id)))
     expect(audits).toHaveLength(2)
+  })
+
+  it('sets the state asked for, so a retried request changes nothing more; without one it flips', async () => {
+    const staff = await t.createAdmin()
+    for (let i = 0; i < 2; i++) {
+      expect(bodyOf(await post('/ActivateSubadminStatusUpdate', { id: staff.id, activate: 0 }))['message']).toBe('User deactivated successfully')
+      expect(await rowOf(staff.id)).toMatchObject({ activate: 0, tokenVersion: staff.tokenVersion + 1 })
+    }
+    expect(bodyOf(await post('/ActivateSubadminStatusUpdate', { id: staff.id, activate: 1 }))['message']).toBe('User activated successfully')
+    expect(bodyOf(await post('/ActivateSubadminStatusUpdate', { id: staff.id, activate: 1 }))['message']).toBe('User activated successfully')
+    expect(await rowOf(staff.id)).toMatchObject({ activate: 1, tokenVersion: staff.tokenVersion + 1 })
+    expect(bodyOf(await post('/ActivateSubadminStatusUpdate', { id: staff.id }))['message']).toBe('User deactivated successfully')
+    expect(bodyOf(await post('/ActivateSubadminStatusUpdate', { id: staff.id, activate: 2 }))['errors']).toEqual({ activate: 'Incorrect format' })
   })
 
   it('never deactivates the superadmin, and answers 404 for an unknown id', async () => {

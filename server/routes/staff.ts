@@ -47,6 +47,16 @@ export function normalizeRestrictions(level: AccessLevel, chosen: readonly strin
   return [...pages].sort((a, b) => (screenOrder.get(a) ?? 0) - (screenOrder.get(b) ?? 0))
 }
 
+/**
+ * The pages to store, or the spec's "access is required" answer when the access rules would empty
+ * a chosen list (View Only given only child pages): an empty list means every page, so storing it
+ * would grant far more than was chosen.
+ */
+export function grantedPages(level: AccessLevel, chosen: readonly string[], onEdit: boolean, message: string): string[] | ApiFailure {
+  const granted = normalizeRestrictions(level, chosen, onEdit)
+  return chosen.length > 0 && granted.length === 0 ? failure(message, { restrictions: message }) : granted
+}
+
 /** The privilege ceiling: null when `actor` holds `level` and every page of `restrictions` (empty: every page), else the 403 answer. */
 export function grantCheck(actor: Holder, level: AccessLevel, restrictions: readonly string[]): ApiFailure | null {
   if (actor.role === 'superadmin') return null
@@ -94,7 +104,8 @@ export const staffRoutes = handlers(staff, {
   createSubAdminUsers: async ({ name, email, password, accessLevel, restrictions, twoFACode }, ctx) => {
     const me = ctx.me()
     const address = email.toLowerCase()
-    const granted = normalizeRestrictions(accessLevel, restrictions, false)
+    const granted = grantedPages(accessLevel, restrictions, false, 'Access is required')
+    if (granted instanceof ApiFailure) return granted
     const ceiling = grantCheck(me, accessLevel, granted)
     if (ceiling !== null) return ceiling
     const taken = await staffEmails.check(ctx.db, address)
@@ -136,7 +147,8 @@ export const staffRoutes = handlers(staff, {
     const refused = touchCheck(me, target)
     if (refused !== null) return refused
     const address = email.toLowerCase()
-    const granted = normalizeRestrictions(accessLevel, restrictions, true)
+    const granted = grantedPages(accessLevel, restrictions, true, 'Restrictions is required')
+    if (granted instanceof ApiFailure) return granted
     const ceiling = grantCheck(me, accessLevel, granted)
     if (ceiling !== null) return ceiling
     const taken = await staffEmails.check(ctx.db, address, target.id)
@@ -160,18 +172,20 @@ export const staffRoutes = handlers(staff, {
     return { status: 'success', message: 'User updated successfully' }
   },
 
-  ActivateSubadminStatusUpdate: async ({ id }, ctx) => {
+  ActivateSubadminStatusUpdate: async ({ id, activate }, ctx) => {
     const me = ctx.me()
     const target = await findTarget(ctx, id, 'id')
     if (target instanceof ApiFailure) return target
     const refused = touchCheck(me, target)
     if (refused !== null) return refused
-    // Flipped in SQL so two clicks racing cannot both read "active"; deactivating revokes tokens.
+    // Decided in SQL, so two requests racing cannot both read "active": the state asked for, else
+    // the flip. Tokens are revoked only when an active admin becomes inactive.
+    const next = activate === undefined ? sql`case when ${admins.activate} = 1 then 0 else 1 end` : sql`${activate}::integer`
     const [row] = await ctx.db
       .update(admins)
       .set({
-        activate: sql`case when ${admins.activate} = 1 then 0 else 1 end`,
-        tokenVersion: sql`case when ${admins.activate} = 1 then ${admins.tokenVersion} + 1 else ${admins.tokenVersion} end`,
+        activate: next,
+        tokenVersion: sql`case when ${admins.activate} = 1 and (${next}) <> 1 then ${admins.tokenVersion} + 1 else ${admins.tokenVersion} end`,
       })
       .where(and(eq(admins.id, target.id), eq(admins.role, 'subadmin')))
       .returning({ activate: admins.activate })

@@ -1,7 +1,7 @@
 import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Passwords } from './auth.ts'
+import { Passwords, revokeSessions } from './auth.ts'
 import { admins, auditLog, loginFailures } from '../db/schema.ts'
 import { ACCOUNT_DEACTIVATED, ACCOUNT_LOCKED, LOGIN_FAILED, WRONG_2FA } from '../routes/auth.ts'
 import { SUPERADMIN_EMAIL, TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from '../testing/test-app.ts'
@@ -185,6 +185,15 @@ describe('session tokens', () => {
       expect({ name, status: res.statusCode }).toEqual({ name, status: 401 })
       expect(bodyOf(res)['status']).toBe('failed')
     }
+  })
+})
+
+describe('revokeSessions', () => {
+  it('counts every revocation, even when several race', async () => {
+    const staff = await t.createAdmin()
+    await Promise.all([revokeSessions(t.handle.db, staff.id), revokeSessions(t.handle.db, staff.id), revokeSessions(t.handle.db, staff.id)])
+    const [row] = await t.handle.db.select({ tv: admins.tokenVersion }).from(admins).where(eq(admins.id, staff.id))
+    expect(row?.tv).toBe(staff.tokenVersion + 3)
   })
 })
 

@@ -4,7 +4,7 @@
  */
 import { randomBytes, randomInt, randomUUID } from 'node:crypto'
 import argon2 from 'argon2'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { SignJWT, jwtVerify } from 'jose'
 import { z } from 'zod'
 import { PASSWORD_PATTERN } from '#contract/common'
@@ -151,9 +151,8 @@ export function permits(access: Access, admin: Pick<AdminRow, 'role' | 'accessLe
  * Callers also emit LOGOUT to the admin's room (see realtime.ts) after their transaction commits.
  */
 export async function revokeSessions(db: Db, adminId: string): Promise<void> {
-  const [row] = await db.select({ tv: admins.tokenVersion }).from(admins).where(eq(admins.id, adminId)).limit(1)
-  if (row === undefined) return
-  await db.update(admins).set({ tokenVersion: row.tv + 1 }).where(eq(admins.id, adminId))
+  // Incremented in SQL: a read-then-write would let two revocations racing store the same version.
+  await db.update(admins).set({ tokenVersion: sql`${admins.tokenVersion} + 1` }).where(eq(admins.id, adminId))
 }
 
 /** A strong password that also passes the login rule (6-18 characters, every class present). */

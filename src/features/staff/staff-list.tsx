@@ -8,6 +8,9 @@ import { accessLabel, managesStaff } from './access.ts'
  * Admin access with a role other than subadmin; nobody edits or deactivates the superadmin.
  * Deactivating ends that admin's sessions at once on the server (the LOGOUT event).
  */
+/** The state the switch asks for: the opposite of the row's. */
+const wantedState = (activate: number): 0 | 1 => (activate === 1 ? 0 : 1)
+
 export const StaffListPage = defineList({
   title: 'Users and Access',
   endpoint: FetchSubAdminUsers,
@@ -26,7 +29,8 @@ export const StaffListPage = defineList({
     kind: 'switch',
     name: 'Active',
     endpoint: ActivateSubadminStatusUpdate,
-    payload: (row) => ({ id: row._id }),
+    // The state wanted, not a flip: a retried request then cannot undo the change.
+    payload: (row) => ({ id: row._id, activate: wantedState(row.activate) }),
     isOn: (row) => row.activate === 1,
     label: (row) => (row.activate === 1 ? 'Active' : 'DeActive'),
   },
