@@ -77,3 +77,32 @@ export const editProfile = endpoint({
   output: Done,
   access: sessionAccess,
 })
+
+/**
+ * Logout (issue 11, item 3): revokes the token of this call on the server, so a copy of it is
+ * refused from now on, and ends the sockets opened with it (LOGOUT). The admin's other sessions
+ * (another browser) stay signed in. The PWA forgets the token whatever the answer.
+ */
+export const logout = endpoint({
+  name: 'logout',
+  method: 'POST',
+  path: '/logout',
+  input: z.object({}),
+  output: Done,
+  access: sessionAccess,
+  ours: 'Not in the spec, whose Logout only removes the stored token: the server-side revocation of this token.',
+})
+
+/**
+ * The PWA reports that its admin is active (pointer or keyboard) while no other call says so, at
+ * most once a minute: a session unused past the idle limit is refused by the server too.
+ */
+export const keepAlive = endpoint({
+  name: 'keepAlive',
+  method: 'GET',
+  path: '/keep-alive',
+  input: z.object({}),
+  output: Done,
+  access: sessionAccess,
+  ours: 'Not in the spec: keeps an active session from reaching the idle limit on the server.',
+})

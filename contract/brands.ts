@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { Done, Id, PageQuery, ok, pageOf, required } from './common.ts'
+import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, ok, pageOf, required } from './common.ts'
 import { endpoint, publicAccess, reads, writes } from './define.ts'
 
 /** Spec section 9: brand types web3auth and ipfs. */
@@ -7,7 +7,13 @@ export const BrandType = z.enum(['web3auth', 'ipfs'], { error: 'type is required
 export type BrandType = z.output<typeof BrandType>
 
 /** Spec section 3, Brand. */
-export const Brand = z.object({ _id: z.string(), brandname: z.string(), type: z.enum(['web3auth', 'ipfs']) })
+export const Brand = z.object({
+  _id: z.string(),
+  brandname: z.string(),
+  type: z.enum(['web3auth', 'ipfs']),
+  /** Ours: the edit version (common.ts, RECORD_CHANGED). */
+  version: RecordVersion,
+})
 export type Brand = z.output<typeof Brand>
 
 /** One email listed under a brand (View Brand). */
@@ -92,7 +98,7 @@ export const editbrandUser = endpoint({
   name: 'editbrandUser',
   method: 'POST',
   path: '/editbrandUser',
-  input: z.object({ _id: Id, brandname: Brandname, type: BrandType }),
+  input: z.object({ _id: Id, brandname: Brandname, type: BrandType, version: ExpectedVersion }),
   output: Done,
   access: writes('/brand'),
 })

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { Done, Id, PageQuery, count, ok, pageOf, required } from './common.ts'
+import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, count, ok, pageOf, required } from './common.ts'
 import { endpoint, reads, writes, type FileRule } from './define.ts'
 
 /** Spec section 3, Category. `image` is the URL the server serves the upload at. */
@@ -10,6 +10,8 @@ export const Category = z.object({
   /** Ours: the small preview the list shows instead of the original. */
   thumbnail: z.string(),
   preference: z.number().int(),
+  /** Ours: the edit version (common.ts, RECORD_CHANGED). */
+  version: RecordVersion,
 })
 export type Category = z.output<typeof Category>
 
@@ -62,11 +64,12 @@ export const editCategoryData = endpoint({
     id: Id,
     categoryName: CategoryName,
     preference: count('preference is required'),
+    version: ExpectedVersion,
   }),
   files: { image: categoryImage(false) },
   output: Done,
   access: writes('/category'),
-  ours: 'Payload not shown beyond section 3: multipart id, categoryName, preference, optional image.',
+  ours: 'Payload not shown beyond section 3: multipart id, categoryName, preference, optional image; optional version (409 when the record changed since).',
 })
 
 /** One category by id, for an edit screen opened by URL (a reload, a shared link). */

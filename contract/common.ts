@@ -81,3 +81,21 @@ export function fieldErrors(error: z.ZodError): FieldErrors {
   }
   return out
 }
+
+/**
+ * Concurrent edits (issue 11): a record an edit form saves carries its edit `version`, which
+ * every save of that form raises by one. The form sends back the version it loaded; a save
+ * naming an older one is refused with RECORD_CHANGED (HTTP 409, under the `version` field)
+ * instead of silently overwriting the other admin's change. Absent, nothing is checked, so the
+ * spec's payloads stay valid as they are. Form fields arrive as text: '' counts as absent.
+ */
+export const RECORD_CHANGED = 'This record was changed by someone else. Reload to see the latest version.'
+
+/** The edit version in a record (ours; every record an edit form saves has it). */
+export const RecordVersion = z.number().int()
+
+/** The version an edit sends back (ours, optional). */
+export const ExpectedVersion = z.preprocess(
+  (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v),
+  z.coerce.number({ error: 'Incorrect format' }).int('Incorrect format').min(0, 'Incorrect format').max(2_147_483_647, 'Incorrect format').optional(),
+)

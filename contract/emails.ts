@@ -1,10 +1,12 @@
 import { z } from 'zod'
-import { Done, Id, PageQuery, pageOf, required } from './common.ts'
+import { Done, Id, PageQuery, ok, pageOf, required } from './common.ts'
 import { endpoint, reads, writes } from './define.ts'
 
 /**
  * Spec section 3, Email template. `content` is rich text (HTML), sanitized by the server before
- * it is stored and again before it is shown. `status` defaults to active (spec section 4).
+ * it is stored and again before it is sent; the PWA shows it only through DOMPurify or a sandboxed
+ * iframe. `status` defaults to active (spec section 4). `identifier` is how the server finds the
+ * template of a mail it sends (TEMPLATE_VARIABLES below).
  */
 export const EmailTemplate = z.object({
   id: z.string(),
@@ -16,6 +18,91 @@ export const EmailTemplate = z.object({
 })
 export type EmailTemplate = z.output<typeof EmailTemplate>
 
+/** A `{{name}}` placeholder in a template's subject or content (spaces inside the braces allowed). */
+export const VARIABLE_PATTERN = /\{\{\s*([A-Za-z][A-Za-z0-9_]*)\s*\}\}/g
+
+/** One value a mail fills into its template. */
+export interface TemplateVariable {
+  name: string
+  /** What the value is, for the editor's hint. */
+  description: string
+  /** The value the preview and the test mail use. */
+  sample: string
+  /** A template that lacks it is refused ("The content must contain {{otp}}"). */
+  required: boolean
+  /** The value is HTML the server sanitised already (the newsletter's body); every other value is escaped. */
+  html?: boolean
+}
+
+const otpVariables = [
+  { name: 'otp', description: 'the 6-digit one-time code', sample: '482913', required: true },
+  { name: 'minutes', description: 'how many minutes the code stays valid', sample: '10', required: false },
+] as const satisfies readonly TemplateVariable[]
+
+/**
+ * Every mail the server sends, by template identifier, with the values it fills in. One list for
+ * the server (what a save must contain, what a send fills in), the preview's sample values and the
+ * editor's click-to-insert hint. Promotions are push notifications, not mail: no template.
+ */
+export const TEMPLATE_VARIABLES = {
+  /** Reset Password's code (/send-mail). */
+  'change-password-otp': otpVariables,
+  /** Forgot's code (/ForgotSend-mail). */
+  'forgot-password-otp': otpVariables,
+  /** The Newsletter screen's mail (contract/newsletter.ts NEWSLETTER_TEMPLATE). */
+  newsletter: [
+    { name: 'name', description: "the subscriber's name", sample: 'Olivia Okafor', required: false },
+    { name: 'content', description: 'the body written on the Newsletter screen', sample: '<p>This month: three new games and lower swap fees.</p>', required: true, html: true },
+    { name: 'unsubscribeUrl', description: 'the link that ends the subscription', sample: 'https://wallet.example/unsubscribe/sample', required: true },
+  ],
+} as const satisfies Record<string, readonly TemplateVariable[]>
+
+export type TemplateIdentifier = keyof typeof TEMPLATE_VARIABLES
+/** The values a mail of `I` must supply: one string per variable of its template. */
+export type TemplateValues<I extends TemplateIdentifier> = { [K in (typeof TEMPLATE_VARIABLES)[I][number]['name']]: string }
+
+export const isTemplateIdentifier = (value: string): value is TemplateIdentifier => Object.hasOwn(TEMPLATE_VARIABLES, value)
+
+/** The variables of a template's mail; none for an identifier the server does not send. */
+export const variablesOf = (identifier: string): readonly TemplateVariable[] => (isTemplateIdentifier(identifier) ? TEMPLATE_VARIABLES[identifier] : [])
+
+/** The names of the placeholders used in a text, in order of first use. */
+export function placeholdersIn(text: string): string[] {
+  return [...new Set(Array.from(text.matchAll(VARIABLE_PATTERN), (m) => m[1] ?? ''))]
+}
+
+export const missingVariableMessage = (name: string): string => `The content must contain {{${name}}}`
+export const unknownVariableMessage = (name: string, where: 'subject' | 'content'): string =>
+  `The ${where} uses {{${name}}}, which this mail does not fill in`
+
+/**
+ * What a template's subject and content must satisfy for its mail: every required variable in the
+ * content, and no placeholder the mail does not fill in (it would reach the reader as "{{nmae}}").
+ * Returns field errors keyed `subject` / `content`; the server runs it again after sanitising.
+ */
+export function templateProblems(identifier: string, subject: string, content: string): Partial<Record<'subject' | 'content', string>> {
+  if (!isTemplateIdentifier(identifier)) return {}
+  const known = new Set<string>(variablesOf(identifier).map((v) => v.name))
+  const problems: Partial<Record<'subject' | 'content', string>> = {}
+  const strangerInSubject = placeholdersIn(subject).find((name) => !known.has(name))
+  if (strangerInSubject !== undefined) problems.subject = unknownVariableMessage(strangerInSubject, 'subject')
+  const used = new Set(placeholdersIn(content))
+  const stranger = [...used].find((name) => !known.has(name))
+  const missing = variablesOf(identifier).find((v) => v.required && !used.has(v.name))
+  if (missing !== undefined) problems.content = missingVariableMessage(missing.name)
+  else if (stranger !== undefined) problems.content = unknownVariableMessage(stranger, 'content')
+  return problems
+}
+
+const subject = required('Subject is required', 200)
+const identifier = required('identifier is required', 100).regex(/^[A-Za-z0-9_-]+$/, 'Incorrect format')
+const content = required('content is required', 100_000)
+
+/** Subject, identifier and content must also satisfy the variable rules of the identifier's mail. */
+function variableRules(v: { identifier: string; subject: string; content: string }, ctx: z.RefinementCtx): void {
+  for (const [path, message] of Object.entries(templateProblems(v.identifier, v.subject, v.content))) ctx.addIssue({ code: 'custom', path: [path], message })
+}
+
 /** The Automated Emails table: serial number and subject, paged like every other table. */
 export const getemail = endpoint({
   name: 'getemail',
@@ -24,24 +111,108 @@ export const getemail = endpoint({
   input: PageQuery,
   output: pageOf(EmailTemplate),
   access: reads('/emailtemplates'),
-  ours: 'Answer not shown: result and count; the optional page, limit, search default to the first 10.',
+  ours: 'Answer not shown: result and count; the optional page, limit, search (subject or identifier) default to the first 10.',
 })
 
 /**
  * The edit modal's save. The spec gives no messages for it; ours are 'Subject is required' and
- * 'content is required' (the promotion's word). `identifier` is how the server finds a template
- * to send (e.g. the OTP mail), so it keeps its shape and stays unique.
+ * 'content is required' (the promotion's word). The content is sanitised before it is stored, the
+ * previous subject and content are kept as a version, and the identifier cannot change: the server
+ * finds each mail's template by it.
  */
 export const editTemplate = endpoint({
   name: 'editTemplate',
   method: 'POST',
   path: '/editTemplate',
-  input: z.object({
-    id: Id,
-    subject: required('Subject is required', 200),
-    identifier: required('identifier is required', 100).regex(/^[A-Za-z0-9_-]+$/, 'Incorrect format'),
-    content: required('content is required', 100_000),
-  }),
+  input: z.object({ id: Id, subject, identifier, content }).superRefine(variableRules),
   output: Done,
   access: writes('/emailtemplates'),
+})
+
+/** The edit modal's record (ours: the spec passes the row along). */
+export const getTemplate = endpoint({
+  name: 'getTemplate',
+  method: 'GET',
+  path: '/getTemplate',
+  input: z.object({ id: Id }),
+  output: ok({ data: EmailTemplate }),
+  access: reads('/emailtemplates'),
+  ours: 'Not in the spec: the get-one read of the edit modal.',
+})
+
+/** A saved earlier state of a template: what it was before a save replaced it. */
+export const TemplateVersion = z.object({
+  _id: z.string(),
+  subject: z.string(),
+  content: z.string(),
+  /** When this version was saved (ISO time). */
+  savedAt: z.string(),
+  /** Who saved it; '' for the version the server installed. */
+  savedBy: z.string(),
+})
+export type TemplateVersion = z.output<typeof TemplateVersion>
+
+export const VERSIONS_PAGE_SIZE = 10
+
+export const listTemplateVersions = endpoint({
+  name: 'listTemplateVersions',
+  method: 'GET',
+  path: '/listTemplateVersions',
+  input: z.object({
+    id: Id,
+    page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+    limit: z.coerce.number().int().min(1).max(100).default(VERSIONS_PAGE_SIZE),
+  }),
+  output: ok({ result: z.array(TemplateVersion), count: z.number().int() }),
+  access: reads('/emailtemplates'),
+  ours: 'Not in the spec: a template\'s earlier versions, newest first, paged.',
+})
+
+export const restoreTemplateVersion = endpoint({
+  name: 'restoreTemplateVersion',
+  method: 'POST',
+  path: '/restoreTemplateVersion',
+  input: z.object({ id: Id, versionId: Id }),
+  output: Done,
+  access: writes('/emailtemplates'),
+  ours: 'Not in the spec: brings an earlier version back as a new save (the current one is kept as a version too).',
+})
+
+/** A mail as it would be sent: the subject, the HTML and its plain-text alternative. */
+export const RenderedMail = z.object({ subject: z.string(), html: z.string(), text: z.string() })
+export type RenderedMail = z.output<typeof RenderedMail>
+
+/** The modal's Preview: an unsaved subject and content rendered with the sample values. */
+export const previewTemplate = endpoint({
+  name: 'previewTemplate',
+  method: 'POST',
+  path: '/previewTemplate',
+  input: z.object({ subject, identifier, content: z.string().max(100_000, 'Incorrect format') }),
+  output: ok({ data: RenderedMail }),
+  access: reads('/emailtemplates'),
+  ours: 'Not in the spec: renders without saving; reading it changes nothing, so View Only may preview.',
+})
+
+/**
+ * Mails the rendered template, with the sample values, to the signed-in admin's own address: the
+ * saved template (`id`), or the modal's unsaved subject, content and identifier. Like the preview,
+ * it renders what it is given: the variable rules bind saving, not trying.
+ */
+export const sendTestTemplate = endpoint({
+  name: 'sendTestTemplate',
+  method: 'POST',
+  path: '/sendTestTemplate',
+  input: z
+    .object({ id: Id.optional(), subject: subject.optional(), identifier: identifier.optional(), content: content.optional() })
+    .superRefine((v, ctx) => {
+      if (v.id !== undefined) return
+      // Without an id, the unsaved draft is what is sent; each of its fields is then required.
+      const messages = { subject: 'Subject is required', identifier: 'identifier is required', content: 'content is required' } as const
+      for (const key of ['subject', 'identifier', 'content'] as const) {
+        if (v[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], message: messages[key] })
+      }
+    }),
+  output: Done,
+  access: writes('/emailtemplates'),
+  ours: 'Not in the spec: a test mail to the signed-in admin; the answer names the address.',
 })

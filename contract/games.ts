@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { Done, Id, PageQuery, count, ok, pageOf, required, requiredUrl } from './common.ts'
+import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, count, ok, pageOf, required, requiredUrl } from './common.ts'
 import { endpoint, reads, writes, type FileRule } from './define.ts'
 import { MB, formFlag, formList, imageFiles } from './multipart.ts'
 
@@ -28,6 +28,8 @@ export const Game = z.object({
   preference: z.number().int(),
   isGameBackend: z.boolean(),
   freeze: z.boolean(),
+  /** Ours: the edit version (common.ts, RECORD_CHANGED). */
+  version: RecordVersion,
 })
 export type Game = z.output<typeof Game>
 
@@ -114,6 +116,8 @@ export const EditGameInput = z.object({
   keptImages: KeptFiles,
   /** Ours: the stored video to keep ([] removes it; absent keeps it). A new video replaces it. */
   keptVideo: KeptFiles,
+  /** Ours: the version the form loaded (common.ts, RECORD_CHANGED). */
+  version: ExpectedVersion,
 })
 
 export const addcms = endpoint({

@@ -1,11 +1,11 @@
 import { z } from 'zod'
-import { Done, Id, PageQuery, ok, pageOf, required, requiredUrl } from './common.ts'
+import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, ok, pageOf, required, requiredUrl } from './common.ts'
 import { endpoint, reads, writes } from './define.ts'
 import { IMAGE_KIND_MESSAGE, imageFiles } from './multipart.ts'
 
 /** Spec section 3, Homepage content. `image` is the URL the server serves the upload at. */
-/** `thumbnail` (ours) is the small preview the list shows; '' when the server has none. */
-export const HomepageContent = z.object({ _id: z.string(), title: z.string(), link: z.string(), image: z.string(), thumbnail: z.string() })
+/** `thumbnail` (ours) is the small preview the list shows; '' when the server has none. `version` (ours): common.ts, RECORD_CHANGED. */
+export const HomepageContent = z.object({ _id: z.string(), title: z.string(), link: z.string(), image: z.string(), thumbnail: z.string(), version: RecordVersion })
 export type HomepageContent = z.output<typeof HomepageContent>
 
 /** Spec section 3, Homepage preference: whether the content shows on the landing page. */
@@ -55,7 +55,7 @@ export const editHomePageCms = endpoint({
   name: 'editHomePageCms',
   method: 'POST',
   path: '/editHomePageCms',
-  input: z.object({ _id: Id, title: required('title is required', 200), link: Link }),
+  input: z.object({ _id: Id, title: required('title is required', 200), link: Link, version: ExpectedVersion }),
   files: {
     image: imageFiles({
       max: 1,

@@ -22,6 +22,8 @@ import * as newsletter from './newsletter.ts'
 import * as publicPages from './public.ts'
 import * as twoFactor from './two-factor.ts'
 import * as accessRequests from './access-requests.ts'
+import * as audit from './audit.ts'
+import * as dashboard from './dashboard.ts'
 import type { Endpoint } from './define.ts'
 
 const isEndpoint = (v: unknown): v is Endpoint =>
@@ -30,7 +32,8 @@ const isEndpoint = (v: unknown): v is Endpoint =>
 /** The contract's areas, one per part of spec section 7. */
 export const areas = {
   auth, leads, catalog, password, emails, promotions, links, social, games, brands,
-  restrictions, staff, version, homepage, token, settings, newsletter, publicPages, twoFactor, accessRequests,
+  restrictions, staff, version, homepage, token, settings, newsletter, publicPages, twoFactor, accessRequests, audit,
+  dashboard,
 }
 
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { Done, Id, PageQuery, count, ok, pageOf, requiredUrl } from './common.ts'
+import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, count, ok, pageOf, requiredUrl } from './common.ts'
 import { endpoint, reads, writes } from './define.ts'
 
 /*
@@ -9,15 +9,17 @@ import { endpoint, reads, writes } from './define.ts'
  */
 
 const preference = z.number().int()
+/** Ours: each record's edit version, which the edits may send back (common.ts, RECORD_CHANGED). */
+const version = RecordVersion
 
 /** Spec section 3, Buy link. */
-export const BuyLink = z.object({ _id: z.string(), buyLink: z.string(), preference })
+export const BuyLink = z.object({ _id: z.string(), buyLink: z.string(), preference, version })
 export type BuyLink = z.output<typeof BuyLink>
 /** Spec section 3, Swap out link. */
-export const SellLink = z.object({ _id: z.string(), selLink: z.string(), preference })
+export const SellLink = z.object({ _id: z.string(), selLink: z.string(), preference, version })
 export type SellLink = z.output<typeof SellLink>
 /** Spec section 3, Swap in link. */
-export const BridgeLink = z.object({ _id: z.string(), bridgeLink: z.string(), preference })
+export const BridgeLink = z.object({ _id: z.string(), bridgeLink: z.string(), preference, version })
 export type BridgeLink = z.output<typeof BridgeLink>
 
 const BuyUrl = requiredUrl('buylink is required')
@@ -78,7 +80,7 @@ export const editBuylink = endpoint({
   name: 'editBuylink',
   method: 'POST',
   path: '/editBuylink',
-  input: z.object({ _id: Id, buyLink: BuyUrl, preference: EditPreference }),
+  input: z.object({ _id: Id, buyLink: BuyUrl, preference: EditPreference, version: ExpectedVersion }),
   output: Done,
   access: writes('/buy_list'),
 })
@@ -128,7 +130,7 @@ export const editSellink = endpoint({
   name: 'editSellink',
   method: 'POST',
   path: '/editSellink',
-  input: z.object({ _id: Id, selLink: SellUrl, preference: EditPreference }),
+  input: z.object({ _id: Id, selLink: SellUrl, preference: EditPreference, version: ExpectedVersion }),
   output: Done,
   access: writes('/swapout_list'),
 })
@@ -181,7 +183,7 @@ export const editBridgeink = endpoint({
   name: 'editBridgeink',
   method: 'POST',
   path: '/editBridgeink',
-  input: z.object({ _id: Id, bridgeLink: BridgeUrl, preference: EditPreference }),
+  input: z.object({ _id: Id, bridgeLink: BridgeUrl, preference: EditPreference, version: ExpectedVersion }),
   output: Done,
   access: writes('/swapin_list'),
 })

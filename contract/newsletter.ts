@@ -1,50 +1,195 @@
 import { z } from 'zod'
-import { Done, Id, PageQuery, ok } from './common.ts'
-import { endpoint, reads, writes } from './define.ts'
+import { Done, Id, PageQuery, ok, required } from './common.ts'
+import { endpoint, publicAccess, reads, writes } from './define.ts'
+import { placeholdersIn } from './emails.ts'
 
 /*
  * The Newsletter screen: a multi-select of subscribers and a Send button; its behaviour is not
- * shown (spec section 2). Our definition: the subscribers are the platform's users (leads), which
- * /allUser lists for the multi-select, and Send mails them the Automated Email template whose
- * identifier is `newsletter`, so its subject and content are edited on /emailtemplates.
+ * shown (spec section 2). Our definition (issue 10, section 3): the subscribers are the leads who
+ * subscribed (`subscribed` on the lead); /allUser lists them for the multi-select, searched and
+ * paged by the server; Send mails them the Automated Email template whose identifier is
+ * `newsletter`, filled with the subject and body written on the screen. A send is durable work:
+ * its recipients are frozen when it is made, a job feeds their mails into the mail queue, and the
+ * screen shows each send's progress, with Pause, Resume and Cancel for an Admin. Every mail
+ * carries a signed unsubscribe link; an unsubscribed lead is never mailed again.
  */
 
-/** The identifier of the template a newsletter sends. */
+/** The identifier of the template a newsletter is rendered with (its `{{content}}` is the body). */
 export const NEWSLETTER_TEMPLATE = 'newsletter'
 
-/** Spec section 9 does not bound the multi-select; one send reaches at most this many. */
-export const MAX_NEWSLETTER_RECIPIENTS = 1000
+/** Rows per page of the subscriber multi-select (each further page comes with "Load more"). */
+export const SUBSCRIBERS_PAGE_SIZE = 50
+
+/** Chosen subscribers one send may name; more than this is what 'All subscribers' is for. */
+export const MAX_CHOSEN_SUBSCRIBERS = 1000
 
 export const Subscriber = z.object({ _id: z.string(), name: z.string(), email: z.string() })
 export type Subscriber = z.output<typeof Subscriber>
 
 /**
- * Every user, for the subscriber multi-select. The spec sends no payload; the optional page,
- * limit and search (name or email) keep one answer small on a large user base.
+ * The subscribers, for the multi-select: newest first, searched by name, email or wallet address.
+ * The spec sends no payload; the optional page, limit and search keep one answer small on a large
+ * user base. `count` is the number the search matches; `total` every subscriber (what 'All
+ * subscribers' means).
  */
 export const allUser = endpoint({
   name: 'allUser',
   method: 'GET',
   path: '/allUser',
-  input: PageQuery,
-  output: ok({ result: z.array(Subscriber), count: z.number().int() }),
+  input: PageQuery.extend({ limit: z.coerce.number().int().min(1).max(100).default(SUBSCRIBERS_PAGE_SIZE) }),
+  output: ok({ result: z.array(Subscriber), count: z.number().int(), total: z.number().int() }),
   access: reads('/newsletter'),
-  ours: 'Answer not shown: result (_id, name, email) and count; optional page, limit, search.',
+  ours: 'Answer not shown: result (_id, name, email) of subscribed leads, count (matching the search) and total; optional page, limit, search.',
 })
 
 export const SELECT_A_SUBSCRIBER = 'Please select at least one subscriber'
+export const SUBJECT_REQUIRED = 'Subject is required'
+export const CONTENT_REQUIRED = 'Content is required'
+export const NO_SUBSCRIBERS = 'None of the selected leads is subscribed to the newsletter'
+/** The subject is filled in per subscriber, with their name only. */
+export const SUBJECT_VARIABLES = 'The subject can only use {{name}}'
 
+/** Who a send goes to: every subscriber (`all`, one choice however many there are), or those chosen. */
+export const Recipients = z
+  .object({
+    all: z.boolean().default(false),
+    id: z
+      .array(Id, { error: SELECT_A_SUBSCRIBER })
+      .max(MAX_CHOSEN_SUBSCRIBERS, `You can choose at most ${MAX_CHOSEN_SUBSCRIBERS} subscribers; choose All subscribers to reach everyone.`)
+      .default([]),
+  })
+
+const chosenSomeone = (v: { all: boolean; id: readonly string[] }): boolean => v.all || v.id.length > 0
+
+/**
+ * The exact number of subscribers a send to this choice would reach now (the confirmation asks
+ * with it). A read made by POST, since the chosen ids may not fit in a query string.
+ */
+export const countNewsletterRecipients = endpoint({
+  name: 'countNewsletterRecipients',
+  method: 'POST',
+  path: '/countNewsletterRecipients',
+  input: Recipients.refine(chosenSomeone, { message: SELECT_A_SUBSCRIBER, path: ['id'] }),
+  /** `mailRate`: the mail queue's pace (MAIL_RATE_PER_SECOND, mails per second; 0 is unpaced). */
+  output: ok({ count: z.number().int(), mailRate: z.number() }),
+  access: reads('/newsletter'),
+  ours: 'Not in the spec: how many subscribed leads the choice reaches, and the mail pace, for the confirmation.',
+})
+
+/**
+ * Send: stores the send with its recipients frozen at this moment (only leads still subscribed,
+ * whatever was chosen) and starts the durable job that mails them. `content` is rich text,
+ * sanitised by the server before it is stored and again when each mail is rendered.
+ */
 export const sendNewsletter = endpoint({
   name: 'sendNewsletter',
   method: 'POST',
   path: '/sendNewsletter',
-  input: z.object({
-    id: z
-      .array(Id, { error: SELECT_A_SUBSCRIBER })
-      .min(1, SELECT_A_SUBSCRIBER)
-      .max(MAX_NEWSLETTER_RECIPIENTS, `You can send to at most ${MAX_NEWSLETTER_RECIPIENTS} subscribers at once.`),
-  }),
+  input: Recipients.extend({
+    subject: required(SUBJECT_REQUIRED, 200).refine((v) => placeholdersIn(v).every((name) => name === 'name'), SUBJECT_VARIABLES),
+    content: required(CONTENT_REQUIRED, 100_000),
+  }).refine(chosenSomeone, { message: SELECT_A_SUBSCRIBER, path: ['id'] }),
+  output: ok({ data: z.object({ _id: z.string(), total: z.number().int() }) }),
+  access: writes('/newsletter'),
+  ours: `Path, payload and answer not shown: all or the chosen lead ids, subject and content; mails the '${NEWSLETTER_TEMPLATE}' template.`,
+})
+
+export const SendStatus = z.enum(['sending', 'paused', 'done', 'cancelled'])
+export type SendStatus = z.output<typeof SendStatus>
+
+/**
+ * One send and its progress. `total` recipients were frozen at Send; of them `sent` and `failed`
+ * come from the mail queue, `held` are kept unsent because the server has no SMTP server set,
+ * `skipped` unsubscribed before their mail was made, `cancelled` were not mailed because the send
+ * was cancelled, and `pending` are still on their way.
+ */
+export const NewsletterSend = z.object({
+  _id: z.string(),
+  createdAt: z.string(),
+  subject: z.string(),
+  status: SendStatus,
+  /** The admin who sent it ('' once that admin is gone). */
+  createdBy: z.string(),
+  total: z.number().int(),
+  sent: z.number().int(),
+  failed: z.number().int(),
+  held: z.number().int(),
+  skipped: z.number().int(),
+  cancelled: z.number().int(),
+  pending: z.number().int(),
+})
+export type NewsletterSend = z.output<typeof NewsletterSend>
+
+/** The sends, newest first (searched by subject), with their progress. */
+export const listNewsletterSends = endpoint({
+  name: 'listNewsletterSends',
+  method: 'GET',
+  path: '/listNewsletterSends',
+  input: PageQuery,
+  output: ok({ result: z.array(NewsletterSend), count: z.number().int() }),
+  access: reads('/newsletter'),
+  ours: 'Not in the spec: the newsletters sent, with their progress (sent, failed, skipped, pending of total).',
+})
+
+const sendId = z.object({ id: Id })
+
+export const pauseNewsletter = endpoint({
+  name: 'pauseNewsletter',
+  method: 'POST',
+  path: '/pauseNewsletter',
+  input: sendId,
   output: Done,
   access: writes('/newsletter'),
-  ours: `Path, payload and answer not shown: the chosen user ids; mails the '${NEWSLETTER_TEMPLATE}' template.`,
+  ours: 'Not in the spec: holds a running send; mails not yet handed to the SMTP server wait.',
+})
+
+export const resumeNewsletter = endpoint({
+  name: 'resumeNewsletter',
+  method: 'POST',
+  path: '/resumeNewsletter',
+  input: sendId,
+  output: Done,
+  access: writes('/newsletter'),
+  ours: 'Not in the spec: carries on with a paused send.',
+})
+
+export const cancelNewsletter = endpoint({
+  name: 'cancelNewsletter',
+  method: 'POST',
+  path: '/cancelNewsletter',
+  input: sendId,
+  output: Done,
+  access: writes('/newsletter'),
+  ours: 'Not in the spec: stops a send for good; the answer says how many mails had gone out.',
+})
+
+/*
+ * Unsubscribing (public: the reader of a mail has no session). The link in every mail opens the
+ * PWA's public page /admin/unsubscribe?token=..., which reads the token's state and asks before
+ * anything changes (a GET never unsubscribes: mail scanners follow links); its button posts the
+ * token. The same address answers the RFC 8058 one-click POST that mail clients send from the
+ * List-Unsubscribe header (server/routes/newsletter.ts).
+ */
+
+/** The token from the link; its lead, expiry and signature are checked by the server. */
+const UnsubscribeToken = z.object({ token: z.string().trim().min(1, 'This unsubscribe link is not valid').max(500, 'This unsubscribe link is not valid') })
+
+export const unsubscribeStatus = endpoint({
+  name: 'unsubscribeStatus',
+  method: 'GET',
+  path: '/unsubscribe-status',
+  input: UnsubscribeToken,
+  output: ok({ data: z.object({ email: z.string(), subscribed: z.boolean() }) }),
+  access: publicAccess,
+  ours: 'Not in the spec: what the unsubscribe page shows (the masked address, and whether it is still subscribed); changes nothing.',
+})
+
+export const unsubscribe = endpoint({
+  name: 'unsubscribe',
+  method: 'POST',
+  path: '/unsubscribe',
+  input: UnsubscribeToken,
+  output: Done,
+  access: publicAccess,
+  ours: 'Not in the spec: the unsubscribe page\'s button; ends the subscription of the lead the token names.',
 })

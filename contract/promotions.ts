@@ -3,15 +3,42 @@ import { Done, Id, PageQuery, ok, pageOf, required } from './common.ts'
 import { endpoint, reads, writes } from './define.ts'
 import { IMAGE_KIND_MESSAGE, formFlag, formList, imageFiles } from './multipart.ts'
 
+/**
+ * Where a promotion's delivery stands: `queued` (its round is stored, nothing delivered yet),
+ * `sending` (some delivered, some pending), `done` (nothing pending: each recipient of the round
+ * is sent or failed for good), `cancelled` (an Admin stopped it; the rest is not sent).
+ */
+export const PromotionStatus = z.enum(['queued', 'sending', 'done', 'cancelled'])
+export type PromotionStatus = z.output<typeof PromotionStatus>
+
+/**
+ * A delivery round's progress: the counts are of the current round (`round`; 1 for Submit, one
+ * more per Resend). `total` = `sent` + `failed` + `pending` while it runs; after a cancel,
+ * `pending` is 0 and `total` - `sent` - `failed` were never sent.
+ */
+export const PromotionProgress = z.object({
+  /** The promotion's id. */
+  id: z.string(),
+  round: z.number().int().min(1),
+  total: z.number().int().nonnegative(),
+  sent: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  pending: z.number().int().nonnegative(),
+  status: PromotionStatus,
+  /** ISO time of the round's latest delivery, null before the first. */
+  lastSentAt: z.string().nullable(),
+})
+export type PromotionProgress = z.output<typeof PromotionProgress>
+
 /** Spec section 3, Promotion, as the list shows it: `image` is a URL, '' when none. */
-export const Promotion = z.object({
+export const Promotion = PromotionProgress.omit({ id: true }).extend({
   _id: z.string(),
   title: z.string(),
   content: z.string(),
   image: z.string(),
   selectall: z.boolean(),
   createdAt: z.string(),
-  /** How many users it was sent to; the list itself comes from listnotfiyuser. */
+  /** The recipients frozen at Submit (every round goes to these or some of them); listnotfiyuser lists them. */
   recipientCount: z.number().int(),
 })
 export type Promotion = z.output<typeof Promotion>
@@ -31,7 +58,8 @@ export const PROMOTION_PAGE_SIZE = 100
 
 /**
  * The filter step's fields (spec section 2): each optional, '' for any. `email` matches a part of
- * an address, so it has no email pattern.
+ * an address (case-insensitive), so it has no email pattern; `country` is a name as listCountry
+ * spells it (contract/restrictions.ts: the ISO 3166 list), and a name that is not one is refused.
  */
 export const UserFilter = z.object({
   email: z.string().trim().max(254, 'Incorrect format').default(''),
@@ -68,9 +96,9 @@ export const addNotification = endpoint({
   path: '/addNotification',
   input: AddPromotionInput,
   files: { image: imageFiles({ max: 1, required: false, kind: IMAGE_KIND_MESSAGE, tooMany: IMAGE_KIND_MESSAGE }) },
-  output: Done,
+  output: ok({ _id: z.string(), total: z.number().int() }),
   access: writes('/notificationlist'),
-  ours: `With selectall the filter fields (email, provider, country) are also sent, so "select all" means all matching users; '${SELECT_A_USER}' is ours.`,
+  ours: `Answers the new promotion's _id and total (its recipients). With selectall the filter fields (email, provider, country) are also sent, so "select all" means all matching users; '${SELECT_A_USER}' is ours.`,
 })
 
 export const listNotification = endpoint({
@@ -91,26 +119,79 @@ export const DeletePromotion = endpoint({
   access: writes('/notificationlist'),
 })
 
+/** One recipient's delivery: `cancelled` when a cancel or delete stopped it before it was sent. */
+export const DeliveryStatus = z.enum(['pending', 'sent', 'failed', 'cancelled'])
+export type DeliveryStatus = z.output<typeof DeliveryStatus>
+
+/**
+ * A recipient as the view modal lists it: the lead's id, the email frozen at Submit, and the
+ * status of its latest delivery (the current round's, or an earlier one when a failed-only
+ * resend left it out).
+ */
+export const Recipient = z.object({ _id: z.string(), email: z.string(), status: DeliveryStatus })
+export type Recipient = z.output<typeof Recipient>
+
 /** The view modal's recipient emails, 100 at a time (Load More asks for the next page). */
 export const listnotfiyuser = endpoint({
   name: 'listnotfiyuser',
   method: 'POST',
   path: '/listnotfiyuser',
   input: z.object({ id: Id, page, limit }),
-  output: ok({ result: z.array(z.object({ _id: z.string(), email: z.string() })), count: z.number().int() }),
+  output: ok({ result: z.array(Recipient), count: z.number().int() }),
   access: reads('/notificationlist'),
-  ours: 'Payload and answer not shown: the promotion id with page and limit; result (_id, email) and count.',
+  ours: 'Payload and answer not shown: the promotion id with page and limit; result (_id, email, status) and count.',
 })
 
-/** Sends the promotion again to the same recipients. */
+/** Which recipients a Resend reaches: all of them (the spec's plain resend), or those whose delivery failed. */
+export const ResendOnly = z.enum(['all', 'failed'], { error: 'Incorrect format' })
+
+/**
+ * Starts a new delivery round of the promotion. `round` is the round the admin saw (the row's
+ * `round`): the server starts round `round + 1` only while `round` is still the current one, under
+ * a lock on the promotion, so a double click or a retried request starts one round; the repeat
+ * answers success with `started: false`. While the current round still has pending deliveries
+ * the call is refused ('This promotion is still being sent'): cancel it first.
+ */
 export const ResendData = endpoint({
   name: 'ResendData',
   method: 'POST',
   path: '/ResendData',
-  input: z.object({ id: Id }),
-  output: Done,
+  input: z.object({
+    id: Id,
+    round: z.coerce.number({ error: 'Incorrect format' }).int('Incorrect format').min(1, 'Incorrect format').max(1_000_000, 'Incorrect format'),
+    only: ResendOnly.default('all'),
+  }),
+  output: ok({ started: z.boolean(), round: z.number().int(), total: z.number().int() }),
   access: writes('/notificationlist'),
-  ours: 'Payload and answer not shown: {id} of the promotion; status and message.',
+  ours: "Payload and answer not shown: {id, round (the round the admin saw), only: 'all' | 'failed'}; status, message, started (false for a repeat), round (now current), total (its deliveries).",
+})
+
+/** Stops the current round: pending deliveries are not sent. Answers how many already were. */
+export const cancelPromotion = endpoint({
+  name: 'cancelPromotion',
+  method: 'POST',
+  path: '/cancelPromotion',
+  input: z.object({ id: Id }),
+  output: ok({ sent: z.number().int(), failed: z.number().int(), total: z.number().int() }),
+  access: writes('/notificationlist'),
+  ours: 'Ours (issue 10): cancels the running send; message says how many were already sent.',
+})
+
+/**
+ * The exact number of users a Submit with this selection would reach (checked ids that exist, or
+ * with selectall every user matching the filter), shown by the modal before Submit.
+ */
+export const countRecipients = endpoint({
+  name: 'countRecipients',
+  method: 'POST',
+  path: '/countRecipients',
+  input: UserFilter.extend({
+    id: z.array(Id, { error: SELECT_A_USER }).max(100_000, 'Incorrect format').default([]),
+    selectall: z.boolean({ error: 'Incorrect format' }).default(false),
+  }),
+  output: ok({ count: z.number().int() }),
+  access: reads('/notificationlist'),
+  ours: 'Ours (issue 10): the recipients count of Add promotion, asked before Submit.',
 })
 
 /**

@@ -17,6 +17,9 @@ export interface Screen {
 }
 
 export const screens = [
+  // Ours (spec section 1, "a dashboard with cards"): first in the menu, open to every signed-in
+  // admin and so no Access option (spec section 5: all menu pages except the dashboard).
+  { path: '/dashboard', title: 'Dashboard', menu: 'top' },
   { path: '/users', title: 'Leads', menu: 'top', access: 'create' },
   { path: '/contactus', title: 'Contact Us', access: 'create' },
   { path: '/category', title: 'Category List', menu: 'cms', access: 'create' },
@@ -52,6 +55,8 @@ export const screens = [
   { path: '/add-subAdmin', title: 'Create User', parent: '/sub-admin' },
   { path: '/edit-subAdmin', title: 'Edit User', parent: '/sub-admin' },
   { path: '/settings', title: 'Settings', access: 'create' },
+  // Ours (issue 13): the staff audit log, granted like any page.
+  { path: '/audit', title: 'Audit Log', menu: 'top', access: 'create' },
   { path: '/profile', title: 'Profile' },
   { path: '/resetpassword', title: 'Reset Password', access: 'edit-only' },
 ] as const satisfies readonly Screen[]
@@ -64,6 +69,12 @@ export const screenPaths: readonly string[] = screens.map((s) => s.path)
 /** Routes every signed-in admin keeps, whatever their restrictions (spec: edit always adds them). */
 export const alwaysAllowed = ['/profile', '/resetpassword'] as const
 
+/**
+ * Screens every signed-in admin may open whatever their restrictions, never stored in a
+ * restriction list: the dashboard, whose call answers only the cards the admin's access covers.
+ */
+export const openToEveryone = ['/dashboard'] as const
+
 /** The child pages a parent page grants (spec section 6). */
 export function childrenOf(parent: string): string[] {
   return screens.filter((s): boolean => 'parent' in s && s.parent === parent).map((s) => s.path)
@@ -73,5 +84,5 @@ export function childrenOf(parent: string): string[] {
 export function mayOpen(restrictions: readonly string[], path: string): boolean {
   if (restrictions.length === 0) return true
   if (restrictions.includes(path)) return true
-  return (alwaysAllowed as readonly string[]).includes(path)
+  return (alwaysAllowed as readonly string[]).includes(path) || (openToEveryone as readonly string[]).includes(path)
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { Done, EMAIL_PATTERN, ok, optionalUrl } from './common.ts'
+import { Done, EMAIL_PATTERN, ExpectedVersion, RecordVersion, ok, optionalUrl } from './common.ts'
 import { endpoint, reads, writes } from './define.ts'
 import { IMAGE_KIND_MESSAGE, imageFiles } from './multipart.ts'
 
@@ -32,6 +32,11 @@ export const SiteSettings = z.object({
   copyright_text: z.string(),
   sitelogo: z.string(),
   forcedliq: z.enum(['Enable', 'Disable']),
+  /**
+   * Ours: the Settings form's edit version (common.ts, RECORD_CHANGED), raised by its saves only.
+   * Not `version`, which is the site version above (the Version screen's field).
+   */
+  revision: RecordVersion,
 })
 export type SiteSettings = z.output<typeof SiteSettings>
 
@@ -73,6 +78,8 @@ export const SettingsInput = z.object({
   social_link5: optionalUrl,
   copyright_text: text(300),
   forcedliq: ForcedLiquidation.default('Disable'),
+  /** Ours: the revision the form loaded (RECORD_CHANGED when it moved on). */
+  revision: ExpectedVersion,
 })
 
 /** The Settings screen's read: result[0] is the record, as the version read answers. */

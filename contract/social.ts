@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { Done, Id, ok, optionalUrl } from './common.ts'
+import { Done, ExpectedVersion, Id, RecordVersion, ok, optionalUrl } from './common.ts'
 import { endpoint, reads, writes } from './define.ts'
 
 /** The five link fields of the Social Links screen, in its order. */
@@ -21,6 +21,8 @@ export const SocialMedia = z.object({
   facebookLink: z.string(),
   instagramLink: z.string(),
   telegramLink: z.string(),
+  /** Ours: the edit version (common.ts, RECORD_CHANGED); a per-field delete raises it too. */
+  version: RecordVersion,
 })
 export type SocialMedia = z.output<typeof SocialMedia>
 
@@ -51,7 +53,7 @@ export const updatesocialmedia = endpoint({
   name: 'updatesocialmedia',
   method: 'POST',
   path: '/updatesocialmedia',
-  input: SocialLinks.extend({ _id: Id.optional() }),
+  input: SocialLinks.extend({ _id: Id.optional(), version: ExpectedVersion }),
   output: Done,
   access: writes('/social-links'),
 })

@@ -4,4 +4,10 @@ export const SocketEvents = {
   createRoom: 'CREATEROOM',
   /** Server to client: the session is over (password change, deactivation, access change). */
   logout: 'LOGOUT',
+  /**
+   * Server to client (ours, issue 10): a promotion's delivery progress (`PromotionProgress` in
+   * contract/promotions.ts), to admins who may read /notificationlist, at most every 500 ms per
+   * promotion while it sends, and once when a round ends or is cancelled.
+   */
+  promotionProgress: 'PROMOTION_PROGRESS',
 } as const

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { Done, ok, required } from './common.ts'
+import { Done, ExpectedVersion, RecordVersion, ok, required } from './common.ts'
 import { endpoint, reads, writes } from './define.ts'
 
 /*
@@ -20,6 +20,8 @@ export const TokenSettings = z.object({
   price: z.string(),
   productId: z.string(),
   ticketCount: z.number().int(),
+  /** Ours: the edit version (common.ts, RECORD_CHANGED). */
+  version: RecordVersion,
 })
 export type TokenSettings = z.output<typeof TokenSettings>
 
@@ -58,6 +60,7 @@ export const TokenInput = z.object({
   price: Price,
   productId: required('Product id is required', 100),
   ticketCount: TicketCount,
+  version: ExpectedVersion,
 })
 
 /** The token record; the first read creates it empty, so the answer always carries a real `_id`. */

@@ -5,7 +5,7 @@
  * --demo keeps its data in DATA_DIR (default ./data-demo, apart from the real ./data), seeds
  * sample leads, enquiries and categories into an empty database, and signs in with ADMIN_EMAIL /
  * ADMIN_PASSWORD, which default to admin@example.com / Demo@1234 so the login can be printed on
- * every start.
+ * every start. Without SMTP_URL it prints mails (OTPs included) to the log (MAIL_LOG_BODIES=1).
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
@@ -58,6 +58,9 @@ async function main(): Promise<void> {
   if (demo) {
     env['DATA_DIR'] ||= './data-demo'
     env['ADMIN_PASSWORD'] ||= DEMO_PASSWORD
+    // A development convenience only the demo turns on: without SMTP_URL, mails (OTPs included)
+    // are printed to the log instead of being held unsent. Never the default (server/notify/mail.ts).
+    env['MAIL_LOG_BODIES'] ||= '1'
   }
   const config = loadConfig(env)
 
@@ -79,6 +82,7 @@ async function main(): Promise<void> {
   log('')
   log(`Back office running at http://${shown}:${port}/admin/  (data in ${config.dataDir})`)
   if (demo) log(`Log in with ${config.adminEmail} / ${config.adminPassword ?? DEMO_PASSWORD}`)
+  if (demo && config.smtpUrl === null && config.mail.logBodies) log('Mail: no SMTP_URL, so mails (OTP codes included) are printed to this log instead of sent (MAIL_LOG_BODIES=1).')
   else log(`Log in with ${config.adminEmail} and the password you set (ADMIN_PASSWORD) or the one printed on the first start.`)
 }
 

@@ -164,7 +164,9 @@ async function staticChecks(env: NodeJS.ProcessEnv): Promise<SuiteResult> {
 
 async function main(): Promise<number> {
   // Suites get a clean copy of the environment; DATABASE_URL is set only where meant.
-  const { DATABASE_URL: _ignored, ...withoutDb } = process.env
+  // REDIS_URL likewise: only the several-instance tests (PostgreSQL pass) use it; the e2e server
+  // is one instance on the embedded database, which REDIS_URL would refuse.
+  const { DATABASE_URL: _ignored, REDIS_URL: redisUrl, ...withoutDb } = process.env
   const baseEnv: NodeJS.ProcessEnv = withoutDb
 
   banner('static checks: typecheck and lint')
@@ -176,7 +178,7 @@ async function main(): Promise<number> {
   const { found, tried } = await findPostgres(process.env)
   if (found) {
     banner(`vitest on PostgreSQL (${redact(found.url)}, from ${found.source})`)
-    results.push(await vitest('vitest on PostgreSQL', { ...baseEnv, DATABASE_URL: found.url }))
+    results.push(await vitest('vitest on PostgreSQL', { ...baseEnv, DATABASE_URL: found.url, ...(redisUrl ? { REDIS_URL: redisUrl } : {}) }))
   } else if (process.env.DATABASE_URL) {
     // Named but not answering: that is a broken setup, never a silent skip.
     const why = tried[0]?.result.reason ?? 'no answer'

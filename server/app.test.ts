@@ -172,8 +172,11 @@ describe('a lost database connection', () => {
         const down = await profile()
         expect(down.statusCode).toBe(503)
         expect(bodyOf(down)).toEqual({ status: 'failed', message: 'Service unavailable' })
-        expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(503)
+        // Alive, but not ready: a load balancer stops sending requests here until the database is back.
+        expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200)
+        expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(503)
         await proxy?.start()
+        expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200)
         expect((await profile()).statusCode).toBe(200)
       } else {
         await t.handle.close()

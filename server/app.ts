@@ -1,5 +1,5 @@
 /**
- * The server as a Fastify plugin chain: plugins (security headers, CORS, rate limit, multipart,
+ * The server as a Fastify plugin chain: plugins (security headers, CORS, rate limit,
  * static files), then the API routes from the contract, then the PWA. `server/main.ts` only
  * listens; tests call `buildApp` and `app.inject`.
  */
@@ -8,16 +8,15 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import cors from '@fastify/cors'
 import helmet from '@fastify/helmet'
-import multipart from '@fastify/multipart'
 import rateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
 import { sql } from 'drizzle-orm'
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
-import { ApiFailure, API_PREFIX, registerApi, type BoundHandler, type Services } from './kit/api.ts'
+import { ApiFailure, API_PREFIX, registerApi, type BoundHandler, type JobDefinition, type Services } from './kit/api.ts'
 import { Passwords, ensureSuperadmin } from './sign-in/auth.ts'
-import type { Config } from './config.ts'
-import { isConnectionError, openDb, type DbHandle } from './db/index.ts'
-import { Mailer } from './notify/mail.ts'
+import type { Config, TrustProxy } from './config.ts'
+import { isConnectionError, isStatementTimeout, openDb, type DbHandle } from './db/index.ts'
+import { Mailer, mailJobs } from './notify/mail.ts'
 import { Realtime } from './notify/realtime.ts'
 import { authRoutes } from './routes/auth.ts'
 import { brandsRoutes } from './routes/brands.ts'
@@ -35,21 +34,36 @@ import { homepageRoutes } from './routes/homepage.ts'
 import { tokenRoutes } from './routes/token.ts'
 import { staffRoutes } from './routes/staff.ts'
 import { twofaRoutes } from './routes/two-factor.ts'
+import { dashboardRoutes } from './routes/dashboard.ts'
+import { promotionJobs, promotionsRoutes } from './routes/promotions.ts'
 import { sealPlainTotpSecrets } from './sign-in/two-factor-secret.ts'
-import { MULTIPART_LIMITS } from './kit/uploads.ts'
+import { ensureTemplates } from './notify/templates.ts'
+import { emailRoutes } from './routes/emails.ts'
 import { scheduleSweeps } from './kit/sweep.ts'
+import { JobQueue } from './kit/queue.ts'
+import { auditRoutes } from './routes/audit.ts'
+import { newsletterJobs, newsletterRoutes } from './routes/newsletter.ts'
+import { oneClickUnsubscribe, unsubscribeRoutes } from './routes/newsletter-unsubscribe.ts'
+import { openRedis } from './kit/redis.ts'
 
 /**
  * Every area's handlers. A new area adds its table here (server/routes/<area>.ts exports it);
  * endpoints without a handler are simply not served yet.
  */
-const routeTables: readonly (readonly BoundHandler[])[] = [authRoutes, leadsRoutes, catalogRoutes, linksRoutes, publicRoutes, staffRoutes, passwordRoutes, twofaRoutes, socialRoutes, versionRoutes, settingsRoutes, accessRequestRoutes, homepageRoutes, tokenRoutes, brandsRoutes, restrictionRoutes, gamesRoutes]
+const routeTables: readonly (readonly BoundHandler[])[] = [authRoutes, leadsRoutes, catalogRoutes, linksRoutes, publicRoutes, staffRoutes, passwordRoutes, twofaRoutes, socialRoutes, versionRoutes, settingsRoutes, accessRequestRoutes, homepageRoutes, tokenRoutes, brandsRoutes, restrictionRoutes, gamesRoutes, dashboardRoutes, emailRoutes, auditRoutes, promotionsRoutes, newsletterRoutes, unsubscribeRoutes]
+
+/** Every area's background jobs (server/kit/queue.ts); a new area adds its list here. */
+const jobTables: readonly (readonly JobDefinition[])[] = [mailJobs, promotionJobs, newsletterJobs]
 
 export interface BuildOptions {
   /** An already open database (tests share one); otherwise the configured one is opened. */
   handle?: DbHandle
   /** Attach socket.io (off for inject-only tests that never listen). */
   realtime?: boolean
+  /** Run background jobs in this instance (default true; a test may build an app that only serves). */
+  jobs?: boolean
+  /** Where the log lines go instead of stdout (a test reads them to show what is never logged). */
+  logStream?: { write(line: string): void }
   /** Called with the first superadmin's credentials when they were just created. */
   onSuperadminCreated?: (credentials: { email: string; password: string; generated: boolean }) => void
 }
@@ -61,32 +75,67 @@ declare module 'fastify' {
 }
 
 const SERVICE_UNAVAILABLE = { status: 'failed', message: 'Service unavailable' } as const
+export const DATABASE_TIMEOUT = 'The database took too long to answer; please try again'
+
+/**
+ * Browser features a back-office never uses, switched off for the page and anything it embeds.
+ * Fullscreen stays for the page itself (a game's video may go fullscreen); clipboard writes need no
+ * policy ('Link copy successfully' works). Only names Chromium knows, so it logs no warning.
+ */
+export const PERMISSIONS_POLICY = [
+  'accelerometer=()',
+  'autoplay=()',
+  'bluetooth=()',
+  'camera=()',
+  'display-capture=()',
+  'encrypted-media=()',
+  'fullscreen=(self)',
+  'geolocation=()',
+  'gyroscope=()',
+  'hid=()',
+  'idle-detection=()',
+  'magnetometer=()',
+  'microphone=()',
+  'midi=()',
+  'payment=()',
+  'picture-in-picture=()',
+  'publickey-credentials-get=()',
+  'screen-wake-lock=()',
+  'serial=()',
+  'usb=()',
+  'xr-spatial-tracking=()',
+].join(', ')
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel },
-    trustProxy: config.trustProxy,
+    logger: { level: config.logLevel, ...(options.logStream === undefined ? {} : { stream: options.logStream }) },
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
     // Keeps a hostile JSON body from reaching handlers with __proto__ / constructor tricks.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
   })
 
-  const handle = options.handle ?? (await openDb(config.database, (error) => app.log.warn({ err: error }, 'database connection lost; a new one is opened on the next query')))
+  const handle =
+    options.handle ??
+    (await openDb(config.database, (error) => app.log.warn({ err: error }, 'database connection lost; a new one is opened on the next query'), { statementTimeoutMs: config.statementTimeoutMs }))
   await mkdir(config.uploadsDir, { recursive: true })
   await mkdir(config.tmpDir, { recursive: true })
   // Leftovers of a crash (staging files, uploads no row names) are removed before serving.
   const stopSweeps = await scheduleSweeps(handle.db, config, app.log)
   const passwords = new Passwords(config.hashCost)
-  const mailer = new Mailer(config, handle.db, app.log)
-  const realtime = options.realtime === true ? new Realtime(app.server, handle.db, config, app.log) : null
-  const services: Services = { handle, config, passwords, mailer, realtime }
+  const redis = config.redisUrl === null ? null : await openRedis(config.redisUrl, app.log)
+  const realtime = options.realtime === true ? new Realtime(app.server, handle.db, config, app.log, redis) : null
+  const jobs = new JobQueue(handle.db, app.log, config.jobs)
+  const mailer = new Mailer(config, handle.db, app.log, jobs)
+  const services: Services = { handle, config, passwords, mailer, realtime, jobs }
   app.decorate('services', services)
   app.addHook('preClose', async () => {
-    // Open sockets would keep the HTTP server from closing.
-    await realtime?.close()
+    // Open sockets would keep the HTTP server from closing; running jobs finish or are left to their lease.
+    await Promise.all([realtime?.close(), jobs.stop()])
   })
   app.addHook('onClose', async () => {
+    await redis?.close()
     stopSweeps()
     mailer.close()
     if (options.handle === undefined) await handle.close()
@@ -97,6 +146,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // 2FA secrets stored before they were sealed at rest (server/sign-in/two-factor-secret.ts explains why here).
   const sealed = await sealPlainTotpSecrets(handle.db, config)
   if (sealed > 0) app.log.info({ sealed }, 'sealed plain 2FA secrets')
+  // The server's own mails are rendered from templates: a database without them (a fresh one) gets the defaults.
+  const installed = await ensureTemplates(handle.db)
+  if (installed > 0) app.log.info({ installed }, 'installed the default email templates')
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -105,7 +157,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         // React and Radix set style attributes; no script can run from a style.
-        styleSrc: ["'self'", "'unsafe-inline'"],
+        styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         mediaSrc: ["'self'", 'blob:'],
         fontSrc: ["'self'", 'data:'],
@@ -127,9 +179,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
   await app.register(rateLimit, {
     global: false,
+    // Shared by every instance when Redis is there. If Redis is away a request is not refused for
+    // it: the sign-in lockout (in the database) still holds, and availability matters more.
+    ...(redis === null ? {} : { redis: redis.client, skipOnError: true, nameSpace: 'bo-rate:' }),
     errorResponseBuilder: () => new ApiFailure(429, 'Too many attempts, please try again later'),
   })
-  await app.register(multipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: false })
+  // Multipart is registered by kit/api.ts for the endpoints that declare files, and only for them.
+
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('Permissions-Policy', PERMISSIONS_POLICY)
+  })
 
   app.addHook('onSend', async (request, reply) => {
     // API answers are per-session data: never kept by a browser, proxy or service worker. A
@@ -143,21 +202,37 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       request.log.warn({ err: error }, 'database unavailable')
       return reply.code(503).send(SERVICE_UNAVAILABLE)
     }
+    if (isStatementTimeout(error)) {
+      // STATEMENT_TIMEOUT_MS passed: the statement was cancelled (and its transaction rolled back).
+      request.log.warn({ err: error }, 'statement timeout')
+      return reply.code(503).send({ status: 'failed', message: DATABASE_TIMEOUT })
+    }
     const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500
     if (status >= 400 && status < 500) {
-      const code = clientStatus(error, status)
+      const code = clientStatus(error, status, request.headers['content-type'])
       return reply.code(code).send({ status: 'failed', message: clientMessage(error, code) })
     }
     request.log.error({ err: error }, 'unhandled error')
     return reply.code(500).send({ status: 'failed', message: 'Something went wrong' })
   })
 
-  app.get('/healthz', async (_request, reply) => {
+  // /healthz: the process answers (a load balancer restarts it otherwise). /readyz: it can serve
+  // now: the database answers and it is not shutting down (a load balancer stops sending to it).
+  app.get('/healthz', async (_request, reply) => reply.send({ status: 'success', message: 'ok' }))
+  let closing = false
+  app.addHook('onClose', async () => {
+    closing = true
+  })
+  app.get('/readyz', async (_request, reply) => {
+    if (closing) return reply.code(503).send({ status: 'failed', message: 'Shutting down' })
     await handle.db.execute(sql`select 1`)
-    return reply.send({ status: 'success', message: 'ok' })
+    if (redis !== null && !(await redis.ping())) return reply.code(503).send({ status: 'failed', message: 'Redis does not answer' })
+    return reply.send({ status: 'success', message: 'ready' })
   })
 
   registerApi(app, services, routeTables)
+  for (const definition of jobTables.flat()) jobs.handle(definition.kind, (payload, job) => definition.run(payload, job, services), definition.options)
+  if (options.jobs !== false) app.addHook('onReady', () => jobs.start())
 
   await app.register(fastifyStatic, {
     root: config.uploadsDir,
@@ -173,6 +248,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
   })
 
+  // RFC 8058 one-click unsubscribing: a POST to the newsletter's unsubscribe page address.
+  oneClickUnsubscribe(app, handle.db, config)
   registerPwa(app, config.distDir)
   return app
 }
@@ -214,11 +291,27 @@ function registerPwa(app: FastifyInstance, distDir: string): void {
   })
 }
 
-/** The status of a client error; an unsupported media type (415) is answered as 400, as issue 2 asks. */
-function clientStatus(error: Error, status: number): number {
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count is a function: this Fastify trusts nothing for a
+ * plain number (a client that reaches the server directly could claim any address with enough
+ * hops), so a count is for a server only the proxies can reach; the address list is safer.
+ */
+export function trustProxyOption(trust: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust
+  // proxy-addr asks hop by hop from the socket inwards: the nearest `trust` hops are proxies.
+  return (_address, hop) => hop < trust
+}
+
+/**
+ * The status of a client error. A multipart body sent to an endpoint without files is a real 415
+ * (kit/api.ts registers the multipart parser only where an endpoint declares files). Any other
+ * unknown content type stays 400, the bad-input answer of issue 2 that clients already handle.
+ */
+function clientStatus(error: Error, status: number, contentType: string | undefined): number {
   const code = 'code' in error && typeof error.code === 'string' ? error.code : ''
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return 413
-  return status === 415 ? 400 : status
+  if (status !== 415) return status
+  return /^\s*multipart\//i.test(contentType ?? '') ? 415 : 400
 }
 
 function clientMessage(error: Error, status: number): string {

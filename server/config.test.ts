@@ -68,6 +68,36 @@ describe('loadConfig', () => {
     })
   })
 
+  it('reads TRUST_PROXY as false or true, a hop count, or proxy addresses and CIDRs', () => {
+    const trust = (value: string | undefined) => loadConfig({ DATA_DIR: dir, TRUST_PROXY: value }).trustProxy
+    expect([trust(undefined), trust('false'), trust('0'), trust('true'), trust('TRUE')]).toEqual([false, false, false, true, true])
+    // '1' was "true" before; it is now one hop: the proxy in front, not every address a client claims.
+    expect([trust('1'), trust('2')]).toEqual([1, 2])
+    expect(trust('10.0.0.1, 192.168.0.0/16 ,::1,fd00::/8')).toEqual(['10.0.0.1', '192.168.0.0/16', '::1', 'fd00::/8'])
+    for (const bad of ['proxy.internal', '10.0.0.1/33', ',', '1.2.3', 'yes']) {
+      expect(() => trust(bad), bad).toThrow(/TRUST_PROXY/)
+    }
+  })
+
+  it('reads the statement timeout and the sign-in limits, with their defaults', () => {
+    expect(loadConfig({ DATA_DIR: dir })).toMatchObject({
+      statementTimeoutMs: 15_000,
+      lockout: { pairFailures: 5, lockMs: 600_000, slowAfter: 10, slowMaxMs: 60_000, otpDailyGuesses: 20 },
+    })
+    const set = loadConfig({
+      DATA_DIR: dir,
+      STATEMENT_TIMEOUT_MS: '0',
+      LOGIN_LOCK_FAILURES: '3',
+      LOGIN_LOCK_MINUTES: '30',
+      LOGIN_SLOW_AFTER: '20',
+      LOGIN_SLOW_MAX_SECONDS: '300',
+      OTP_DAILY_GUESSES: '10',
+    })
+    expect(set).toMatchObject({ statementTimeoutMs: 0, lockout: { pairFailures: 3, lockMs: 1_800_000, slowAfter: 20, slowMaxMs: 300_000, otpDailyGuesses: 10 } })
+    expect(() => loadConfig({ DATA_DIR: dir, STATEMENT_TIMEOUT_MS: '-1' })).toThrow(/STATEMENT_TIMEOUT_MS/)
+    expect(() => loadConfig({ DATA_DIR: dir, LOGIN_LOCK_FAILURES: '0' })).toThrow(/LOGIN_LOCK_FAILURES/)
+  })
+
   it('refuses bad values, naming each', () => {
     const bad = () => loadConfig({ DATA_DIR: dir, PORT: 'eighty', DATABASE_URL: 'mysql://x', JWT_SECRET: 'short', TOKEN_TTL_SECONDS: String(13 * 3600) })
     expect(bad).toThrow(ConfigError)

@@ -3,6 +3,7 @@
  * it once with zod so the rest of the server reads typed, validated values.
  */
 import { randomBytes } from 'node:crypto'
+import { isIP } from 'node:net'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -34,13 +35,23 @@ export interface Config {
   jwtSecret: Uint8Array
   /** Session token lifetime in seconds; never more than 12 hours (issue 2, item 5). */
   tokenTtlSeconds: number
+  /** A session unused this long ends (issue 11, item 3): the PWA's idle timer, and the server's check with a grace. */
+  idleTimeoutSeconds: number
   adminEmail: string
   /** When null on an empty database, a strong password is generated and printed once. */
   adminPassword: string | null
   smtpUrl: string | null
   supportEmail: string
+  /** The mail queue (server/notify/mail.ts). */
+  mail: MailSettings
   referralKey: string
   appStoreUrl: string
+  /**
+   * The address the public reaches this server at, without a trailing slash: links in mails (the
+   * newsletter's unsubscribe page, /admin/unsubscribe) start with it. PUBLIC_URL; by default
+   * http://localhost:<PORT>, right only on the machine itself.
+   */
+  publicUrl: string
   /** Origins allowed to call the API from a browser; empty means no CORS headers at all. */
   corsOrigins: string[]
   /** Logins per address per minute, on top of the per-email lockout (server/sign-in/lockout.ts). */
@@ -48,12 +59,75 @@ export interface Config {
   hashCost: HashCost | null
   /** Pino log level; 'silent' in tests. */
   logLevel: string
-  /** Trust X-Forwarded-For (behind a reverse proxy), so the login limit counts real addresses. */
-  trustProxy: boolean
+  /**
+   * Which X-Forwarded-For hops to believe, so per-address limits count real addresses (Fastify's
+   * `trustProxy`): false (none: the socket's address), true (every hop: only when no client can
+   * reach the server but through the proxy), a hop count (the nearest N proxies), or the
+   * proxies' addresses and CIDRs.
+   */
+  trustProxy: TrustProxy
+  /** A statement running longer is cancelled by PostgreSQL and answered 503 (0: no limit). */
+  statementTimeoutMs: number
+  /** The sign-in lockout and the OTP guess cap (server/sign-in/lockout.ts, otp.ts). */
+  lockout: LockoutSettings
   /** Upload limits per kind of file and the image pixel limit (server/kit/media.ts). */
   media: MediaLimits
   /** The sweep of leftover and unreferenced files (server/kit/sweep.ts). */
   sweep: SweepTiming
+  /** Promotion delivery (server/notify/delivery.ts). */
+  promotions: PromotionSettings
+  /** The durable job queue's worker (server/kit/queue.ts). */
+  jobs: { concurrency: number; pollMs: number; leaseMs: number }
+  /**
+   * Redis shared by several instances (README, "Deployment"): socket.io events reach sockets on
+   * every instance, and per-address limits count across them. Null: one instance, all in-process.
+   */
+  redisUrl: string | null
+}
+
+export type TrustProxy = boolean | number | string[]
+
+export interface LockoutSettings {
+  /** Failures from one address for one email that lock that pair. */
+  pairFailures: number
+  /** How long a pair stays locked. */
+  lockMs: number
+  /** Failures for one email from any address before each further one slows the next attempt. */
+  slowAfter: number
+  /** The longest wait the slow-down imposes between two attempts for one email. */
+  slowMaxMs: number
+  /** OTP checks per email in 24 hours, right or wrong, before every check is refused. */
+  otpDailyGuesses: number
+}
+
+export interface MailSettings {
+  /** Mails per second to the SMTP server, across every instance; 0 = unlimited. */
+  ratePerSecond: number
+  /** Tries before a mail is given up and marked failed. */
+  maxAttempts: number
+  /** Backoff after failed try n: base * 2^(n-1), capped, with jitter. */
+  retryBaseMs: number
+  retryMaxMs: number
+  /**
+   * Development only (`npm run demo` sets it): without SMTP_URL, print mail bodies (OTPs included)
+   * to the log instead of holding them. Never the default: anyone who reads the log could reset a password.
+   */
+  logBodies: boolean
+}
+
+export interface PromotionSettings {
+  /** Recipients handed to the transport at once. */
+  batchSize: number
+  /** Tries of one delivery before it is marked failed. */
+  maxAttempts: number
+  /** Backoff after failed try n: base * 2^(n-1), capped, with jitter. */
+  retryBaseMs: number
+  retryMaxMs: number
+  /**
+   * The webhook transport (PUSH_WEBHOOK_URL, PUSH_WEBHOOK_SECRET): each batch is POSTed there,
+   * signed; null delivers to the database (lead_notifications), what the platform's app reads.
+   */
+  webhook: { url: string; secret: string; timeoutMs: number } | null
 }
 
 export interface SweepTiming {
@@ -75,23 +149,71 @@ const Env = z.object({
   DATABASE_URL: z.preprocess(emptyToUndefined, z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres://').optional()),
   JWT_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional()),
   TOKEN_TTL_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(60).max(TWELVE_HOURS).default(TWELVE_HOURS)),
+  IDLE_TIMEOUT_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().min(1).max(720).default(30)),
   ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email('ADMIN_EMAIL must be an email address').default('admin@example.com')),
   ADMIN_PASSWORD: optionalText,
   SMTP_URL: z.preprocess(emptyToUndefined, z.string().regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional()),
+  MAIL_RATE_PER_SECOND: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(100_000).default(10)),
+  MAIL_MAX_ATTEMPTS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50).default(10)),
+  MAIL_LOG_BODIES: z.preprocess(emptyToUndefined, z.enum(['0', '1', 'true', 'false']).default('false')),
   SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.email('SUPPORT_EMAIL must be an email address').default('support@example.com')),
   // The referral key is public by nature (the client holds it), so a fixed default is no secret lost.
   REFERRAL_KEY: z.preprocess(emptyToUndefined, z.string().default('back-office-referral-key')),
   APP_STORE_URL: z.preprocess(emptyToUndefined, z.url().default('https://play.google.com/store/apps/details?id=com.example.wallet')),
+  PUBLIC_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/, error: 'PUBLIC_URL must be an http(s) address' }).optional()),
   CORS_ORIGINS: z.preprocess(emptyToUndefined, z.string().default('')),
   LOGIN_RATE_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(20)),
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
-  TRUST_PROXY: z.preprocess(emptyToUndefined, z.enum(['0', '1', 'true', 'false']).default('false')),
+  TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().trim().default('false').transform(parseTrustProxy)),
+  STATEMENT_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(15_000)),
+  LOGIN_LOCK_FAILURES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).default(5)),
+  LOGIN_LOCK_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(1440).default(10)),
+  LOGIN_SLOW_AFTER: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1000).default(10)),
+  LOGIN_SLOW_MAX_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(86_400).default(60)),
+  OTP_DAILY_GUESSES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(20)),
   UPLOAD_IMAGE_MAX_MB: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(1024).default(5)),
   UPLOAD_VIDEO_MAX_MB: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(10240).default(200)),
   UPLOAD_MAX_MEGAPIXELS: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(1000).default(50)),
   UPLOAD_SWEEP_GRACE_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(10080).default(10)),
   UPLOAD_SWEEP_INTERVAL_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(10080).default(60)),
+  REDIS_URL: z.preprocess(emptyToUndefined, z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional()),
+  JOB_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).default(4)),
+  JOB_POLL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(60_000).default(1000)),
+  JOB_LEASE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(3600).default(60)),
+  PROMOTION_BATCH_SIZE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(5000).default(1000)),
+  PROMOTION_MAX_ATTEMPTS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50).default(5)),
+  PROMOTION_RETRY_BASE_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(3_600_000).default(5000)),
+  PUSH_WEBHOOK_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/, error: 'PUSH_WEBHOOK_URL must be an http(s) address' }).optional()),
+  PUSH_WEBHOOK_SECRET: z.preprocess(emptyToUndefined, z.string().min(16, 'PUSH_WEBHOOK_SECRET must be at least 16 characters').optional()),
+  PUSH_WEBHOOK_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(120_000).default(10_000)),
 })
+
+/**
+ * TRUST_PROXY: `false`/`0` or `true` as before; a whole number (1, 2, ...) is a hop count; anything
+ * else a comma list of proxy addresses or CIDRs, each checked here so a typo stops the start
+ * instead of trusting nothing (or the wrong hop) in silence.
+ */
+function parseTrustProxy(value: string, ctx: z.RefinementCtx): TrustProxy {
+  const lower = value.toLowerCase()
+  if (lower === 'false' || lower === '0') return false
+  if (lower === 'true') return true
+  if (/^[0-9]+$/.test(value)) return Number(value)
+  const entries = value.split(',').map((a) => a.trim()).filter((a) => a !== '')
+  const bad = entries.filter((entry) => !isAddressOrCidr(entry))
+  if (entries.length === 0 || bad.length > 0) {
+    ctx.addIssue({ code: 'custom', message: `TRUST_PROXY must be true, false, a hop count, or proxy addresses/CIDRs separated by commas${bad.length > 0 ? ` (not an address: ${bad.join(', ')})` : ''}` })
+    return z.NEVER
+  }
+  return entries
+}
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address = '', bits, ...rest] = entry.split('/')
+  const family = isIP(address)
+  if (family === 0 || rest.length > 0) return false
+  if (bits === undefined) return true
+  return /^[0-9]{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128)
+}
 
 /** Thrown with every problem of the environment at once, so a bad start says all that is wrong. */
 export class ConfigError extends Error {}
@@ -107,6 +229,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`)
   }
   const e = parsed.data
+  if (e.REDIS_URL !== undefined) {
+    // Several instances must agree on the token key and the data: a key made per data folder, or
+    // an embedded database per instance, would split them silently.
+    const missing = [e.JWT_SECRET === undefined ? 'JWT_SECRET (every instance must sign and check tokens with one key)' : null, e.DATABASE_URL === undefined ? 'DATABASE_URL (every instance must share one PostgreSQL)' : null].filter((m) => m !== null)
+    if (missing.length > 0) throw new ConfigError(`Invalid configuration: REDIS_URL is set, so several instances may run; set also:\n  ${missing.join('\n  ')}`)
+  }
+  if (e.PUSH_WEBHOOK_URL !== undefined && e.PUSH_WEBHOOK_SECRET === undefined) {
+    // An unsigned webhook would let anyone who finds the receiver's address post promotions to it.
+    throw new ConfigError('Invalid configuration:\n  PUSH_WEBHOOK_SECRET: required with PUSH_WEBHOOK_URL (the receiver checks each batch\'s signature with it)')
+  }
   const dataDir = resolve(e.DATA_DIR)
   mkdirSync(dataDir, { recursive: true })
   return {
@@ -120,23 +252,52 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     database: e.DATABASE_URL ? { kind: 'pg', url: e.DATABASE_URL } : { kind: 'pglite', dir: join(dataDir, 'db') },
     jwtSecret: new TextEncoder().encode(e.JWT_SECRET ?? persistedSecret(dataDir)),
     tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
+    idleTimeoutSeconds: Math.round(e.IDLE_TIMEOUT_MINUTES * 60),
     adminEmail: e.ADMIN_EMAIL.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD ?? null,
     smtpUrl: e.SMTP_URL ?? null,
     supportEmail: e.SUPPORT_EMAIL,
+    mail: {
+      ratePerSecond: e.MAIL_RATE_PER_SECOND,
+      maxAttempts: e.MAIL_MAX_ATTEMPTS,
+      retryBaseMs: 5_000,
+      retryMaxMs: 30 * 60_000,
+      logBodies: e.MAIL_LOG_BODIES === '1' || e.MAIL_LOG_BODIES === 'true',
+    },
     referralKey: e.REFERRAL_KEY,
     appStoreUrl: e.APP_STORE_URL,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     corsOrigins: e.CORS_ORIGINS.split(',').map((o) => o.trim()).filter((o) => o !== ''),
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     hashCost: null,
     logLevel: e.LOG_LEVEL,
-    trustProxy: e.TRUST_PROXY === '1' || e.TRUST_PROXY === 'true',
+    trustProxy: e.TRUST_PROXY,
+    statementTimeoutMs: e.STATEMENT_TIMEOUT_MS,
+    lockout: {
+      pairFailures: e.LOGIN_LOCK_FAILURES,
+      lockMs: Math.round(e.LOGIN_LOCK_MINUTES * 60_000),
+      slowAfter: e.LOGIN_SLOW_AFTER,
+      slowMaxMs: Math.round(e.LOGIN_SLOW_MAX_SECONDS * 1000),
+      otpDailyGuesses: e.OTP_DAILY_GUESSES,
+    },
     media: {
       imageBytes: Math.floor(e.UPLOAD_IMAGE_MAX_MB * 1024 * 1024),
       videoBytes: Math.floor(e.UPLOAD_VIDEO_MAX_MB * 1024 * 1024),
       maxPixels: Math.floor(e.UPLOAD_MAX_MEGAPIXELS * 1_000_000),
     },
     sweep: { graceMs: Math.round(e.UPLOAD_SWEEP_GRACE_MINUTES * 60_000), intervalMs: Math.round(e.UPLOAD_SWEEP_INTERVAL_MINUTES * 60_000) },
+    promotions: {
+      batchSize: e.PROMOTION_BATCH_SIZE,
+      maxAttempts: e.PROMOTION_MAX_ATTEMPTS,
+      retryBaseMs: e.PROMOTION_RETRY_BASE_MS,
+      retryMaxMs: 30 * 60_000,
+      webhook:
+        e.PUSH_WEBHOOK_URL === undefined || e.PUSH_WEBHOOK_SECRET === undefined
+          ? null
+          : { url: e.PUSH_WEBHOOK_URL, secret: e.PUSH_WEBHOOK_SECRET, timeoutMs: e.PUSH_WEBHOOK_TIMEOUT_MS },
+    },
+    jobs: { concurrency: e.JOB_CONCURRENCY, pollMs: e.JOB_POLL_MS, leaseMs: e.JOB_LEASE_SECONDS * 1000 },
+    redisUrl: e.REDIS_URL ?? null,
   }
 }
 

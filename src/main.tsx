@@ -7,6 +7,11 @@ import { preloadScreen } from './app/route-table.ts'
 import { getSession, loadSessionDecoder, onSessionEnd } from './lib/session.ts'
 import { afterLoadAndIdle } from './lib/idle.ts'
 import { readAuthorization } from './lib/token.ts'
+import { initTheme } from './lib/theme.ts'
+import { listenForInstall } from './lib/install.ts'
+
+initTheme()
+listenForInstall()
 
 // Logout, a refused token, another tab's logout or the server's LOGOUT: the cached data goes too.
 onSessionEnd(() => {
@@ -30,6 +35,9 @@ async function start(): Promise<void> {
   } else {
     // Fetch the login chunk in parallel with React's start instead of after it.
     void loadLogin()
+    // No valid session (none, or an expired or idle one): whatever a previous session left in the
+    // offline copy goes now, before anyone signs in on this browser (issue 11, item 4).
+    void import('./lib/offline-store.ts').then((offline) => offline.wipeStored())
   }
   const root = document.getElementById('root')
   if (!root) throw new Error('index.html has no #root element')

@@ -6,11 +6,11 @@
 import { randomUUID } from 'node:crypto'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { count } from 'drizzle-orm'
+import { count, eq, sql } from 'drizzle-orm'
 import { Passwords } from '../sign-in/auth.ts'
 import type { Db } from './index.ts'
 import { countryNamed } from '../kit/countries.ts'
-import { accessRequests, brands, categories, contactEnquiries, games, homepageContent, leads, links, restrictedCountries, siteSettings, socialMedia, tokenSettings } from './schema.ts'
+import { accessRequests, brands, categories, contactEnquiries, games, homepageContent, leadNotifications, leads, links, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, siteSettings, socialMedia, tokenSettings } from './schema.ts'
 import { gradientIcon, type Rgb } from './png.ts'
 import { makeThumbnail, thumbOf } from '../kit/media.ts'
 
@@ -103,6 +103,67 @@ const DEMO_RESTRICTED: readonly (readonly [string, boolean])[] = [
   ['Russian Federation', true],
 ]
 
+/** Demo leads' countries (ISO 3166 alpha-2, as leads.country holds them), taken in turn; '' is unknown. */
+const DEMO_LEAD_COUNTRIES = ['US', 'GB', 'DE', 'US', 'IN', 'BR', 'NG', 'FR', 'PT', 'US', 'JP', 'ES', 'CA', 'AE', 'GB', ''] as const
+
+/**
+ * Three promotions as the delivery worker leaves them (server/notify/delivery.ts): one sent to every
+ * web3auth lead, with an image; one to the ipfs leads in the United States and Great Britain,
+ * cancelled part way; one to five checked leads without an image. Each delivered recipient has its
+ * notification, as the database transport stores it.
+ */
+async function seedPromotions(db: Db, uploadsDir: string, now: number): Promise<void> {
+  const image = `${randomUUID()}.png`
+  await writeFile(join(uploadsDir, image), gradientIcon(256, [37, 99, 235], [16, 185, 129]))
+  const HOUR = 3600 * 1000
+  const plans = [
+    { title: 'Weekend tournament', content: 'Join the Neon Drift tournament this weekend: the top ten win 50 game tickets each.', image, selectall: true, where: sql`${leads.provider} = 'web3auth'`, sendUpTo: Infinity, at: now - 30 * HOUR },
+    { title: 'Ticket bonus', content: 'Buy 10 tickets and get 2 more free until Sunday.', image: '', selectall: true, where: sql`${leads.provider} = 'ipfs' and ${leads.country} in ('US', 'GB')`, sendUpTo: 40, at: now - 6 * HOUR },
+    { title: 'Welcome back', content: 'We missed you: here are 5 free tickets to try the new games.', image: '', selectall: false, where: sql`${leads.id} in (select ${leads.id} from ${leads} order by ${leads.createdAt} desc, ${leads.id} desc limit 5)`, sendUpTo: Infinity, at: now - 2 * HOUR },
+  ]
+  for (const plan of plans) {
+    const recipients = await db.select({ id: leads.id, email: leads.email }).from(leads).where(plan.where).orderBy(leads.email)
+    const sent = recipients.slice(0, Math.min(recipients.length, plan.sendUpTo))
+    const cancelled = sent.length < recipients.length
+    const at = new Date(plan.at)
+    const lastSentAt = new Date(plan.at + 90 * 1000)
+    const [row] = await db
+      .insert(promotions)
+      .values({
+        title: plan.title,
+        content: plan.content,
+        image: plan.image,
+        selectall: plan.selectall,
+        createdAt: at,
+        status: cancelled ? 'cancelled' : 'done',
+        recipientCount: recipients.length,
+        total: recipients.length,
+        sent: sent.length,
+        lastSentAt,
+        ...(cancelled ? { cancelledAt: new Date(plan.at + 120 * 1000) } : {}),
+      })
+      .returning({ id: promotions.id })
+    if (row === undefined) throw new Error('promotion insert returned no row')
+    const sentIds = new Set(sent.map((r) => r.id))
+    for (let i = 0; i < recipients.length; i += 200) {
+      const slice = recipients.slice(i, i + 200)
+      await db.insert(promotionRecipients).values(slice.map((r) => ({ promotionId: row.id, leadId: r.id, email: r.email })))
+      await db.insert(promotionDeliveries).values(
+        slice.map((r) =>
+          sentIds.has(r.id)
+            ? { promotionId: row.id, leadId: r.id, round: 1, status: 'sent' as const, attempts: 1, sentAt: lastSentAt, batchId: `0:demo-${row.id}` }
+            : { promotionId: row.id, leadId: r.id, round: 1, status: 'cancelled' as const },
+        ),
+      )
+    }
+    for (let i = 0; i < sent.length; i += 200) {
+      await db.insert(leadNotifications).values(
+        sent.slice(i, i + 200).map((r) => ({ leadId: r.id, promotionId: row.id, round: 1, title: plan.title, content: plan.content, image: plan.image, createdAt: lastSentAt })),
+      )
+    }
+  }
+}
+
 export interface DemoCounts {
   leads: number
   enquiries: number
@@ -144,9 +205,15 @@ export async function seedDemo(db: Db, uploadsDir: string, now = Date.now(), pas
       walletaddress: `0x${hex(40)}`,
       provider: rand() < 0.55 ? 'web3auth' : 'ipfs',
       brandId: brandOf(i),
+      // The newsletter: about a third of the leads subscribed (by position, so the other demo data stays as it was).
+      ...(i % 3 === 0 ? { subscribed: true } : {}),
+      // Promotions filter by country: by position too, a few leads with none known.
+      country: DEMO_LEAD_COUNTRIES[i % DEMO_LEAD_COUNTRIES.length] ?? '',
     }
   })
   for (let i = 0; i < leadRows.length; i += 200) await db.insert(leads).values(leadRows.slice(i, i + 200))
+  // Subscribed when they signed up.
+  await db.update(leads).set({ subscribedAt: sql`${leads.createdAt}` }).where(eq(leads.subscribed, true))
 
   const enquiryRows = Array.from({ length: 40 }, (_, i) => {
     const first = pick(FIRST)
@@ -237,6 +304,7 @@ export async function seedDemo(db: Db, uploadsDir: string, now = Date.now(), pas
       return { code: country.code, country: country.name, hide }
     }),
   )
+  await seedPromotions(db, uploadsDir, now)
   for (const [i, request] of ACCESS_REQUESTS.entries()) {
     const passwordHash = await passwords.hash(DEMO_REQUEST_PASSWORD)
     await db.insert(accessRequests).values({ ...request, passwordHash, createdAt: new Date(now - (i + 1) * 3 * 3600 * 1000) })

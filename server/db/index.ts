@@ -29,25 +29,73 @@ const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 /** Reports problems of idle pool connections (a restarted or terminated server) without crashing. */
 export type PoolErrorSink = (error: Error) => void
 
+/** STATEMENT_TIMEOUT_MS's default (server/config.ts), for callers that open a database without a config. */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000
+
+export interface OpenOptions {
+  /**
+   * Longest a statement may run before the server cancels it (SQLSTATE 57014, answered 503 by
+   * app.ts); 0 means no limit. Migrations run without it: building an index on a big table may
+   * take longer, once.
+   */
+  statementTimeoutMs?: number
+}
+
 /**
  * PGlite persisted at `dir` (in memory when null), or a pool on PostgreSQL. Migrations run before
  * this resolves, so callers may query at once.
  */
-export async function openDb(config: DatabaseConfig, onPoolError: PoolErrorSink = () => {}): Promise<DbHandle> {
+export async function openDb(config: DatabaseConfig, onPoolError: PoolErrorSink = () => {}, options: OpenOptions = {}): Promise<DbHandle> {
+  const timeout = Math.max(0, Math.floor(options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS))
   if (config.kind === 'pglite') {
     if (config.dir !== null) mkdirSync(config.dir, { recursive: true })
     const client = await PGlite.create({ ...(config.dir === null ? {} : { dataDir: config.dir }), extensions: { pg_trgm } })
     const db = drizzlePglite({ client, schema })
     await migratePglite(db, { migrationsFolder })
+    // Set for the one session PGlite has. PGlite (WebAssembly, no timer signals) does not fire it
+    // today: a query there runs on the event loop and nothing can interrupt it. It is set so the
+    // limit holds wherever the engine honours it, and `show statement_timeout` tells the truth.
+    await client.exec(`SET statement_timeout = ${timeout}`)
     return { kind: 'pglite', db, client, close: () => client.close() }
   }
-  const pool = new pg.Pool({ connectionString: config.url, max: 10, connectionTimeoutMillis: 5000 })
+  // Migrations on a pool of their own, without the statement limit (see OpenOptions).
+  const migrationPool = new pg.Pool({ connectionString: config.url, max: 2, connectionTimeoutMillis: 5000 })
+  migrationPool.on('error', onPoolError)
+  try {
+    const migrationDb = drizzlePg({ client: migrationPool, schema })
+    await migrateOnce(migrationPool, () => migratePg(migrationDb, { migrationsFolder }))
+  } finally {
+    await migrationPool.end()
+  }
+  // statement_timeout is sent at connect, so every pooled connection has it from its first query.
+  const pool = new pg.Pool({ connectionString: config.url, max: 10, connectionTimeoutMillis: 5000, statement_timeout: timeout })
   // Without a listener, an idle client whose backend is terminated emits an unhandled 'error' that
   // kills the process. The pool drops that client and opens a new one on the next query.
   pool.on('error', onPoolError)
   const db = drizzlePg({ client: pool, schema })
-  await migratePg(db, { migrationsFolder })
   return { kind: 'pg', db, pool, close: () => pool.end() }
+}
+
+/** Any fixed number: the advisory lock every instance takes around its migrations. */
+const MIGRATION_LOCK = 724_310_915
+
+/**
+ * Several instances started at once must not migrate at once (two would race to create the same
+ * tables). The first takes a session advisory lock and migrates; the others wait for the lock and
+ * then find nothing left to apply.
+ */
+async function migrateOnce(pool: pg.Pool, migrate: () => Promise<void>): Promise<void> {
+  const client = await pool.connect()
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK])
+    try {
+      await migrate()
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK])
+    }
+  } finally {
+    client.release()
+  }
 }
 
 const CONNECTION_CODES = new Set([
@@ -76,3 +124,6 @@ export function sqlState(error: unknown): string | null {
   }
   return null
 }
+
+/** SQLSTATE 57014: the statement ran past statement_timeout (or was cancelled) and was stopped. */
+export const isStatementTimeout = (error: unknown): boolean => sqlState(error) === '57014'

@@ -6,13 +6,18 @@
  * request simply matches no row instead of raising a cast error.
  */
 import { sql } from 'drizzle-orm'
-import { boolean, index, integer, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { boolean, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 
 const id = () =>
   text('id')
     .primaryKey()
     .default(sql`gen_random_uuid()::text`)
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
+/**
+ * The edit version of a record a form edits (issue 11, concurrent edits): every save of the edit
+ * form adds one, and a save naming an older version is refused (server/kit/version.ts).
+ */
+const editVersion = () => integer('version').notNull().default(1)
 
 export const admins = pgTable(
   'admins',
@@ -39,6 +44,8 @@ export const admins = pgTable(
     totpEnabled: boolean('totp_enabled').notNull().default(false),
     /** The last TOTP time step accepted, so a code cannot be used twice. */
     totpLastStep: integer('totp_last_step'),
+    /** Edit User's and Profile's edit version (not the token version above). */
+    version: editVersion(),
     // The login lockout is not here but in login_failures, keyed by email: it must also count
     // emails no admin has, or locking would tell which emails exist.
   },
@@ -46,16 +53,19 @@ export const admins = pgTable(
 )
 
 /**
- * Failed sign-in attempts per lower-cased email, whether or not an admin has that email (see
- * server/sign-in/lockout.ts). A row without an active lock and untouched for a day is stale: its count
- * starts again and it is pruned.
+ * Failed sign-in attempts per lower-cased email from any address, whether or not an admin has that
+ * email (see server/sign-in/lockout.ts). Past a threshold each failure makes the next attempt wait
+ * (`slowUntil`, the column kept its first name): the email slows down, it never locks. The lock
+ * is per email and address, in login_pair_failures. A row without a running wait and untouched
+ * for a day is stale: its count starts again and it is pruned.
  */
 export const loginFailures = pgTable(
   'login_failures',
   {
     email: text('email').primaryKey(),
     failures: integer('failures').notNull().default(0),
-    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+    /** No attempt for this email is checked before this time (the slow-down). */
+    slowUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [index('login_failures_updated_at_idx').on(t.updatedAt)],
@@ -73,6 +83,7 @@ export const brands = pgTable(
     brandname: text('brandname').notNull(),
     type: text('type', { enum: ['web3auth', 'ipfs'] }).notNull(),
     visits: integer('visits').notNull().default(0),
+    version: editVersion(),
   },
   (t) => [uniqueIndex('brands_name_key').on(sql`lower(${t.brandname})`), index('brands_created_at_idx').on(t.createdAt.desc(), t.id.desc())],
 )
@@ -89,8 +100,27 @@ export const leads = pgTable(
     provider: text('provider').notNull().default(''),
     /** The brand whose referral link brought this lead; cleared when the brand is deleted. */
     brandId: text('brand_id').references(() => brands.id, { onDelete: 'set null' }),
+    /**
+     * The newsletter (contract/newsletter.ts): whether the lead receives it, and when it last
+     * subscribed or unsubscribed. Cleared by the signed unsubscribe link in every newsletter mail.
+     */
+    subscribed: boolean('subscribed').notNull().default(false),
+    subscribedAt: timestamp('subscribed_at', { withTimezone: true, mode: 'date' }),
+    unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * Promotions (issue 10): the lead's country as its ISO 3166 alpha-2 code (server/kit/countries.ts),
+     * '' when unknown. The promotion filter takes a listCountry name and matches its code.
+     */
+    country: text('country').notNull().default(''),
   },
   (t) => [
+    // The promotion filter (FilterOption, countRecipients, Submit's select all) narrows by
+    // provider and by country (with or without provider), newest first; its email filter uses
+    // leads_search_trgm_idx below (server/routes/promotions.ts).
+    index('leads_provider_idx').on(t.provider, t.createdAt.desc(), t.id.desc()),
+    index('leads_country_provider_idx').on(t.country, t.provider, t.createdAt.desc(), t.id.desc()),
+    // The newsletter's subscriber list (/allUser), newest first, holds the subscribed leads only.
+    index('leads_subscribed_idx').on(t.createdAt.desc(), t.id.desc()).where(sql`${t.subscribed}`),
     // View Brand lists a brand's emails, newest first.
     index('leads_brand_idx').on(t.brandId, t.createdAt.desc(), t.id.desc()),
     // Newest first, with id as the tie-break, for pages and the keyset-paged export.
@@ -126,6 +156,7 @@ export const categories = pgTable(
     /** File name under DATA_DIR/uploads, chosen by the server. */
     image: text('image').notNull(),
     preference: integer('preference').notNull().default(0),
+    version: editVersion(),
   },
   (t) => [uniqueIndex('categories_name_key').on(sql`lower(${t.categoryName})`)],
 )
@@ -144,6 +175,7 @@ export const links = pgTable(
     kind: text('kind', { enum: ['buy', 'sell', 'bridge'] }).notNull(),
     url: text('url').notNull(),
     preference: integer('preference').notNull(),
+    version: editVersion(),
   },
   (t) => [index('links_kind_preference_idx').on(t.kind, t.preference)],
 )
@@ -156,6 +188,7 @@ export const socialMedia = pgTable('social_media', {
   facebookLink: text('facebook_link').notNull().default(''),
   instagramLink: text('instagram_link').notNull().default(''),
   telegramLink: text('telegram_link').notNull().default(''),
+  version: editVersion(),
 })
 
 /** The site settings' one record (spec section 3): the Settings and Version screens. */
@@ -184,6 +217,8 @@ export const siteSettings = pgTable('site_settings', {
   forcedliq: text('forcedliq', { enum: ['Enable', 'Disable'] }).notNull().default('Disable'),
   /** Homepage preference (spec section 3): whether the homepage content shows on the landing page. */
   homepageCmsVisible: boolean('homepage_cms_visible').notNull().default(false),
+  /** The Settings form's edit version; named apart from `version`, the site version the Version screen edits. */
+  revision: integer('revision').notNull().default(1),
 })
 
 /**
@@ -224,6 +259,7 @@ export const games = pgTable(
     preference: integer('preference').notNull(),
     isGameBackend: boolean('is_game_backend').notNull().default(false),
     freeze: boolean('freeze').notNull().default(false),
+    version: editVersion(),
   },
   (t) => [
     index('games_preference_idx').on(t.preference),
@@ -241,6 +277,7 @@ export const homepageContent = pgTable(
     title: text('title').notNull(),
     link: text('link').notNull(),
     image: text('image').notNull(),
+    version: editVersion(),
   },
   (t) => [index('homepage_content_created_at_idx').on(t.createdAt.desc(), t.id.desc())],
 )
@@ -253,6 +290,7 @@ export const tokenSettings = pgTable('token_settings', {
   price: numeric('price', { precision: 30, scale: 10 }).notNull().default('0'),
   productId: text('product_id').notNull().default(''),
   ticketCount: integer('ticket_count').notNull().default(0),
+  version: editVersion(),
 })
 
 /**
@@ -271,36 +309,86 @@ export const accessRequests = pgTable(
   (t) => [uniqueIndex('access_requests_email_key').on(t.email), index('access_requests_created_at_idx').on(t.createdAt.desc(), t.id.desc())],
 )
 
-/** Who changed what and when: one row per successful write through the API (issue 4, item 5). */
+/**
+ * Who changed what and when: one row per successful write through the API (issue 4, item 5) and
+ * per sign-in event (contract/audit.ts, AUDIT_EVENTS). Rows are never changed: no call does, and
+ * a trigger (migration audit-immutable) refuses UPDATE, DELETE and TRUNCATE.
+ */
 export const auditLog = pgTable(
   'audit_log',
   {
     id: id(),
     at: createdAt(),
     adminId: text('admin_id'),
-    /** The endpoint path, e.g. /addcategory. */
+    /** The endpoint path, e.g. /addcategory, or an event key (sign-in, lockout...). */
     action: text('action').notNull(),
     recordId: text('record_id'),
     ip: text('ip'),
+    /** What else the row says, e.g. the email a failed sign-in named. */
+    detail: text('detail').notNull().default(''),
   },
-  (t) => [index('audit_log_at_idx').on(t.at.desc()), index('audit_log_admin_idx').on(t.adminId)],
+  (t) => [
+    index('audit_log_at_idx').on(t.at.desc(), t.id.desc()),
+    index('audit_log_admin_idx').on(t.adminId, t.at.desc()),
+    index('audit_log_action_idx').on(t.action, t.at.desc()),
+    index('audit_log_record_idx').on(t.recordId, t.at.desc()),
+  ],
 )
 
-/** Every mail the server sends, kept so it can be read without SMTP (DESIGN.md, "Data and storage"). */
+// ---------------------------------------------------------------------------------------------
+// The mail queue (server/notify/mail.ts, docs/decisions/006-job-queue.md)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * What became of a mail: `pending` (waiting, being sent, or retrying after `next_attempt_at`),
+ * `paused` (its group is paused), `sent` (the SMTP server accepted it), `failed` (given up),
+ * `held` (no SMTP_URL: kept sealed, never sent), `logged` (no SMTP_URL, body printed to the log by
+ * the development switch MAIL_LOG_BODIES), `cancelled` (its group was cancelled before it went).
+ */
+export const MAIL_STATUSES = ['pending', 'paused', 'sent', 'failed', 'held', 'logged', 'cancelled'] as const
+export type MailStatus = (typeof MAIL_STATUSES)[number]
+
+/**
+ * Every mail the server sends, one row each. The body (subject, text, HTML, headers) is stored
+ * sealed with AES-256-GCM (`body`) and set to null once the mail is sent or given up; the row
+ * keeps the recipient, the template identifier, the group, the status and the times.
+ */
 export const mailOutbox = pgTable(
   'mail_outbox',
   {
     id: id(),
     createdAt: createdAt(),
     to: text('to').notNull(),
-    subject: text('subject').notNull(),
-    text: text('text').notNull(),
-    html: text('html'),
+    /** The template identifier the mail was rendered from, for logs and counts (never the body). */
+    template: text('template'),
+    /** The send the mail belongs to, e.g. `newsletter:<id>`, so a send can count and cancel its mails. */
+    group: text('send_group'),
+    status: text('status', { enum: MAIL_STATUSES }).notNull().default('pending'),
+    /** Tries so far; a try is counted when it is claimed, so a crash mid-send counts too. */
+    attempts: integer('attempts').notNull().default(0),
+    /** Not before this time: the backoff after a failure, or the lease of the worker sending it. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    /** The last error (an SMTP answer), or why the mail was held. */
     error: text('error'),
+    /** `mb1:` + base64url(iv | tag | ciphertext) of the JSON body; null once sent or given up. */
+    body: text('body'),
   },
-  (t) => [index('mail_outbox_created_at_idx').on(t.createdAt.desc())],
+  (t) => [
+    index('mail_outbox_created_at_idx').on(t.createdAt.desc()),
+    index('mail_outbox_group_idx').on(t.group, t.status).where(sql`${t.group} is not null`),
+  ],
 )
+
+/**
+ * The send rate per SMTP server, shared by every instance: each mail reserves the next slot
+ * (`next_slot_at` moves on by 1 / MAIL_RATE_PER_SECOND) before it is sent.
+ */
+export const mailPace = pgTable('mail_pace', {
+  /** The SMTP server as host:port (never its credentials). */
+  server: text('server').primaryKey(),
+  nextSlotAt: timestamp('next_slot_at', { withTimezone: true, mode: 'date' }).notNull(),
+})
 
 /** One-time codes for password flows: only a hash is stored, with a life and an attempt count. */
 export const otpCodes = pgTable(
@@ -321,12 +409,260 @@ export const otpCodes = pgTable(
 )
 
 /**
+ * The durable job queue (server/kit/queue.ts, docs/decisions/006-job-queue.md). A done job is
+ * deleted; one given up after its attempts keeps `failed_at` and `last_error` for an operator.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: id(),
+    createdAt: createdAt(),
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    /** While a job with a key exists, adding another with the same key does nothing. */
+    key: text('key'),
+    runAt: timestamp('run_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+    /** The worker holding the lease: only it may finish, retry or renew the job. */
+    lockedBy: text('locked_by'),
+    lastError: text('last_error'),
+    failedAt: timestamp('failed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [uniqueIndex('jobs_key_key').on(t.key), index('jobs_due_idx').on(t.kind, t.runAt).where(sql`${t.failedAt} is null`)],
+)
+
+/**
+ * Session tokens seen by the server, by their `jti` (issue 11, item 3; server/sign-in/sessions.ts):
+ * when the token was last used, for the idle limit, and whether Logout revoked it. A token gets
+ * its row on first use; rows are pruned once the token has expired, when nothing can use it anyway.
+ */
+export const sessionTokens = pgTable(
+  'session_tokens',
+  {
+    jti: text('jti').primaryKey(),
+    adminId: text('admin_id').notNull(),
+    /** The token's own expiry (`exp`). */
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('session_tokens_expires_at_idx').on(t.expiresAt)],
+)
+
+// ---------------------------------------------------------------------------------------------
+// Automated Emails (contract/emails.ts, server/routes/emails.ts, server/notify/templates.ts)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The templates the server's own mails are rendered from, one per identifier (contract/emails.ts
+ * TEMPLATE_VARIABLES lists them). Installed at every start when missing (ensureTemplates), so a
+ * fresh production database can send its first OTP. `content` is sanitised HTML.
+ */
+export const emailTemplates = pgTable(
+  'email_templates',
+  {
+    id: id(),
+    identifier: text('identifier').notNull(),
+    subject: text('subject').notNull(),
+    content: text('content').notNull(),
+    langCode: text('lang_code').notNull().default('en'),
+    status: text('status', { enum: ['active', 'inactive'] }).notNull().default('active'),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** Who saved the current subject and content; null for what the server installed. */
+    updatedBy: text('updated_by').references(() => admins.id, { onDelete: 'set null' }),
+  },
+  (t) => [uniqueIndex('email_templates_identifier_key').on(t.identifier)],
+)
+
+/** Each save keeps the subject and content it replaces, with when and by whom they had been saved. */
+export const emailTemplateVersions = pgTable(
+  'email_template_versions',
+  {
+    id: id(),
+    templateId: text('template_id')
+      .notNull()
+      .references(() => emailTemplates.id, { onDelete: 'cascade' }),
+    subject: text('subject').notNull(),
+    content: text('content').notNull(),
+    savedAt: timestamp('saved_at', { withTimezone: true, mode: 'date' }).notNull(),
+    savedBy: text('saved_by').references(() => admins.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('email_template_versions_template_idx').on(t.templateId, t.savedAt.desc(), t.id.desc())],
+)
+
+// ---------------------------------------------------------------------------------------------
+// Newsletter (contract/newsletter.ts, server/routes/newsletter.ts); subscribers are `leads.subscribed`
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * One newsletter sent from the Newsletter screen: its subject and sanitised body, who sent it,
+ * where it stands, and how many recipients were frozen when it was made. The mails themselves are
+ * in the mail queue under the group `newsletter:<id>`, which gives the sent and failed counts.
+ */
+export const newsletterSends = pgTable(
+  'newsletter_sends',
+  {
+    id: id(),
+    createdAt: createdAt(),
+    subject: text('subject').notNull(),
+    content: text('content').notNull(),
+    createdBy: text('created_by').references(() => admins.id, { onDelete: 'set null' }),
+    status: text('status', { enum: ['sending', 'paused', 'done', 'cancelled'] }).notNull().default('sending'),
+    total: integer('total').notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('newsletter_sends_created_at_idx').on(t.createdAt.desc(), t.id.desc())],
+)
+
+/**
+ * A send's recipients, frozen at Send: one row per send and lead (the primary key is the duplicate
+ * guard). `state` is the job's record of what it did, written in the transaction that queues the
+ * mail: `pending` not yet handled, `queued` its mail is in the mail queue (`mail_id`), `skipped`
+ * the lead had unsubscribed by then, `cancelled` the send was cancelled first.
+ */
+export const newsletterRecipients = pgTable(
+  'newsletter_recipients',
+  {
+    sendId: text('send_id')
+      .notNull()
+      .references(() => newsletterSends.id, { onDelete: 'cascade' }),
+    leadId: text('lead_id')
+      .notNull()
+      .references(() => leads.id, { onDelete: 'cascade' }),
+    state: text('state', { enum: ['pending', 'queued', 'skipped', 'cancelled'] }).notNull().default('pending'),
+    mailId: text('mail_id'),
+  },
+  (t) => [primaryKey({ columns: [t.sendId, t.leadId] }), index('newsletter_recipients_state_idx').on(t.sendId, t.state)],
+)
+
+// ---------------------------------------------------------------------------------------------
+// Promotions (contract/promotions.ts, server/routes/promotions.ts, server/notify/delivery.ts)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A promotion and its current delivery round. The counters are the current round's and change in
+ * the transactions that change its deliveries (server/notify/delivery.ts), so the list reads them
+ * without counting: `total` deliveries in the round, `sent` and `failed` of those; the rest are
+ * pending, or were never sent when `status` is 'cancelled'.
+ */
+export const promotions = pgTable(
+  'promotions',
+  {
+    id: id(),
+    createdAt: createdAt(),
+    title: text('title').notNull(),
+    content: text('content').notNull(),
+    /** The stored upload name of its image, '' for none. */
+    image: text('image').notNull().default(''),
+    selectall: boolean('selectall').notNull().default(false),
+    createdBy: text('created_by').references(() => admins.id, { onDelete: 'set null' }),
+    status: text('status', { enum: ['queued', 'sending', 'done', 'cancelled'] }).notNull().default('queued'),
+    /** 1 at Submit; each Resend adds one. */
+    round: integer('round').notNull().default(1),
+    /** Recipients frozen at Submit (promotion_recipients). */
+    recipientCount: integer('recipient_count').notNull(),
+    total: integer('total').notNull(),
+    sent: integer('sent').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    /** The current round's latest delivery. */
+    lastSentAt: timestamp('last_sent_at', { withTimezone: true, mode: 'date' }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('promotions_created_at_idx').on(t.createdAt.desc(), t.id.desc())],
+)
+
+/**
+ * Who a promotion goes to, frozen at Submit: one row per promotion and lead (the primary key),
+ * with the email as it was then. No foreign key to leads: the list is a record of the Submit.
+ */
+export const promotionRecipients = pgTable(
+  'promotion_recipients',
+  {
+    promotionId: text('promotion_id')
+      .notNull()
+      .references(() => promotions.id, { onDelete: 'cascade' }),
+    leadId: text('lead_id').notNull(),
+    email: text('email').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.promotionId, t.leadId] }),
+    // listnotfiyuser pages a promotion's recipients by email.
+    index('promotion_recipients_email_idx').on(t.promotionId, t.email, t.leadId),
+  ],
+)
+
+/**
+ * One delivery of a promotion to a recipient in one round: the per-recipient send record and the
+ * duplicate guard (the primary key: a round reaches a lead once, and a repeated Resend cannot add
+ * a second round's rows for the same round number). A worker claims pending rows in batches
+ * (`batch_id`, leased until `locked_until`), and marks them sent or failed in the transaction of
+ * the transport's own write; a failed batch waits until `next_attempt_at`.
+ */
+export const promotionDeliveries = pgTable(
+  'promotion_deliveries',
+  {
+    promotionId: text('promotion_id')
+      .notNull()
+      .references(() => promotions.id, { onDelete: 'cascade' }),
+    leadId: text('lead_id').notNull(),
+    round: integer('round').notNull(),
+    status: text('status', { enum: ['pending', 'sent', 'failed', 'cancelled'] }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+    /** The batch it was claimed in; kept across retries so a receiver can tell a repeat. */
+    batchId: text('batch_id'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.promotionId, t.leadId, t.round] }),
+    // The worker's claims and the cancel: pending rows of a round, by batch (small once sent).
+    index('promotion_deliveries_pending_idx').on(t.promotionId, t.round, t.batchId, t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    // A failed-only Resend reads the failed rows of the current round. Partial, like the one above:
+    // a batch's update by (promotion, round, lead) then has only the primary key to use, whatever
+    // the planner's estimates (a new promotion's rows have no statistics yet).
+    index('promotion_deliveries_failed_idx').on(t.promotionId, t.round).where(sql`${t.status} = 'failed'`),
+  ],
+)
+
+/**
+ * What the default transport delivers: the notification as the lead's app reads it, one per
+ * promotion, lead and round (the unique key makes a redelivery after a crash a no-op). Deleting
+ * the promotion removes them.
+ */
+export const leadNotifications = pgTable(
+  'lead_notifications',
+  {
+    id: id(),
+    createdAt: createdAt(),
+    leadId: text('lead_id')
+      .notNull()
+      .references(() => leads.id, { onDelete: 'cascade' }),
+    promotionId: text('promotion_id')
+      .notNull()
+      .references(() => promotions.id, { onDelete: 'cascade' }),
+    round: integer('round').notNull(),
+    title: text('title').notNull(),
+    content: text('content').notNull(),
+    /** The promotion's stored image name, '' for none. */
+    image: text('image').notNull().default(''),
+  },
+  (t) => [
+    uniqueIndex('lead_notifications_delivery_key').on(t.promotionId, t.leadId, t.round),
+    // A lead's notifications, newest first (what the app reads; also the lead's cascade delete).
+    index('lead_notifications_lead_idx').on(t.leadId, t.createdAt.desc()),
+  ],
+)
+
+/**
  * Every column that holds stored upload names (files under DATA_DIR/uploads, named by the server),
  * a text or a text array. This is the one list the sweep (server/kit/sweep.ts) reads to tell files
  * in use from orphans: a file that no listed column names is removed once it is old enough, so a
  * new upload column must be listed here (server/kit/sweep.test.ts fails when one is not).
  */
-export const uploadColumns = [categories.image, games.images, games.video, homepageContent.image, siteSettings.sitelogo] as const
+export const uploadColumns = [categories.image, games.images, games.video, homepageContent.image, siteSettings.sitelogo, promotions.image, leadNotifications.image] as const
 
 export type AdminRow = typeof admins.$inferSelect
 export type LoginFailureRow = typeof loginFailures.$inferSelect
@@ -341,3 +677,45 @@ export type GameRow = typeof games.$inferSelect
 export type RestrictedCountryRow = typeof restrictedCountries.$inferSelect
 export type HomepageContentRow = typeof homepageContent.$inferSelect
 export type TokenSettingsRow = typeof tokenSettings.$inferSelect
+export type SessionTokenRow = typeof sessionTokens.$inferSelect
+export type EmailTemplateRow = typeof emailTemplates.$inferSelect
+export type PromotionRow = typeof promotions.$inferSelect
+
+// ---------------------------------------------------------------------------------------------
+// Sign-in guessing limits (issue 11, items 2 and 5: server/sign-in/lockout.ts and otp.ts)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Failed sign-in attempts per (lower-cased email, client address): LOGIN_LOCK_FAILURES of them
+ * lock that pair for LOGIN_LOCK_MINUTES. Other addresses can still try that email (slowed down by
+ * login_failures), so nobody can lock an admin out by failing from their own address. Stale rows
+ * (no running lock, untouched for a day) are pruned.
+ */
+export const loginPairFailures = pgTable(
+  'login_pair_failures',
+  {
+    email: text('email').notNull(),
+    address: text('address').notNull(),
+    failures: integer('failures').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.email, t.address] }), index('login_pair_failures_updated_at_idx').on(t.updatedAt)],
+)
+
+/**
+ * One-time-code checks per lower-cased email in a 24-hour window that starts with the first check,
+ * right or wrong, whether or not an admin has the email: past OTP_DAILY_GUESSES every check is
+ * refused until the window ends. Rows whose window ended are pruned.
+ */
+export const otpGuesses = pgTable(
+  'otp_guesses',
+  {
+    email: text('email').primaryKey(),
+    guesses: integer('guesses').notNull().default(0),
+    windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('otp_guesses_window_start_idx').on(t.windowStart)],
+)
+
+export type LoginPairFailureRow = typeof loginPairFailures.$inferSelect

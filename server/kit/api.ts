@@ -2,8 +2,17 @@
  * The one registrar: walks the contract's endpoint table and, for every endpoint with a handler,
  * registers `METHOD /api/admin<path>` that (1) checks the token and the endpoint's permission
  * before the body is read, (2) reads the query, JSON body or multipart form (files checked by
- * content), (3) validates with the endpoint's zod input and answers the spec's `failed` shape on
- * bad input, (4) calls the handler and (5) records an audit row for every successful write.
+ * content; multipart only where the endpoint declares files, 415 elsewhere), (3) validates with
+ * the endpoint's zod input and answers the spec's `failed` shape on bad input, (4) calls the
+ * handler and (5) records an audit row for every successful write.
+ *
+ * A write (any POST but the spec's reads by POST) runs in one transaction that the registrar opens:
+ * the handler's `ctx.db` is that transaction (its own `ctx.transaction` calls nest as savepoints)
+ * and the audit row is inserted in it before the commit, so a write never stands without its
+ * audit row and a failing audit insert leaves nothing written (issue 11, item 8). A handler that
+ * returns a `failure(...)` commits what it wrote (the lockout counts); one that throws rolls back.
+ * Work that needs no write but takes long (argon2) belongs in a `prepare` phase, which runs before
+ * the transaction opens: on PGlite an open transaction holds the only connection.
  *
  * Handlers are plain typed functions, one table per contract area:
  *
@@ -14,20 +23,24 @@
  * and app.ts lists the tables. A handler returns the endpoint's output, `twoFactorNeeded(...)`,
  * a `FileAnswer` (streamed downloads), or a `failure(...)` it wants answered after keeping what
  * it wrote (a failed login counts towards the lockout); it throws `failure(...)` to stop.
+ * `afterSuccess` tasks (mail delivery, file removal, LOGOUT) run after the commit.
  */
 import type { Readable } from 'node:stream'
+import multipart from '@fastify/multipart'
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { endpoints } from '#contract/index'
 import { fieldErrors, type FieldErrors, type Failure } from '#contract/common'
 import type { Endpoint, Output, ParsedInput } from '#contract/define'
 import { FORBIDDEN, UNAUTHORIZED, checkSession, type Passwords } from '../sign-in/auth.ts'
+import type { TokenRef } from '../sign-in/sessions.ts'
 import type { Config } from '../config.ts'
 import type { Db, DbHandle } from '../db/index.ts'
 import { auditLog, type AdminRow } from '../db/schema.ts'
 import type { MailMessage, Mailer } from '../notify/mail.ts'
 import type { Realtime } from '../notify/realtime.ts'
-import { UploadTooLarge, discard, missingFiles, promote, readMultipart, removeUpload, type StoredFile } from './uploads.ts'
+import type { HandlerOptions, JobInfo, JobPayload, JobQueue, JobResult } from './queue.ts'
+import { FORM_TOO_LARGE, FormTooLarge, MULTIPART_LIMITS, UploadTooLarge, discard, formBounds, missingFiles, promote, readMultipart, removeUpload, type FormBounds, type StoredFile } from './uploads.ts'
 
 /** A refused or failed call: the spec's `{ status: 'failed', message, errors }` with an HTTP status. */
 export class ApiFailure extends Error {
@@ -74,7 +87,20 @@ export interface Services {
   passwords: Passwords
   mailer: Mailer
   realtime: Realtime | null
+  /** Durable background work (server/kit/queue.ts). */
+  jobs: JobQueue
 }
+
+/**
+ * A kind of background job and its handler, declared by its area beside its routes
+ * (`export const promotionJobs = [defineJob(...)]`) and listed in app.ts like the route tables.
+ */
+export interface JobDefinition {
+  kind: string
+  run: (payload: JobPayload, job: JobInfo, services: Services) => Promise<JobResult>
+  options?: HandlerOptions
+}
+export const defineJob = (kind: string, run: JobDefinition['run'], options?: HandlerOptions): JobDefinition => ({ kind, run, ...(options === undefined ? {} : { options }) })
 
 /** What a handler gets besides its parsed input. */
 export interface Ctx {
@@ -84,35 +110,53 @@ export interface Ctx {
   readonly config: Config
   readonly passwords: Passwords
   readonly realtime: Realtime | null
+  /** Durable background work: add jobs with the write's transaction; they start after success. */
+  readonly jobs: JobQueue
   /** The signed-in admin (null only on public calls). */
   readonly admin: AdminRow | null
+  /** The session token of the call (null only on public calls): Logout revokes it by its jti. */
+  readonly token: TokenRef | null
   /** Uploaded files of a multipart call by field, already checked and stored. */
   readonly files: Readonly<Record<string, readonly StoredFile[]>>
   readonly ip: string
   readonly log: FastifyBaseLogger
   /** The signed-in admin, or a 401 failure on a public call. */
   me(): AdminRow
-  /** Names the record this write touched (and, on public calls like login, who acted) for the audit row. */
-  audit(recordId: string | null, actorId?: string): void
+  /**
+   * Names the record this write touched (and, on public calls like login, who acted) for the audit
+   * row; `event` records it under an event of contract/audit.ts instead of the endpoint's path.
+   */
+  audit(recordId: string | null, actorId?: string, event?: { action: string; detail?: string }): void
   /** Runs after the handler succeeded, before the answer (deleting a replaced file, LOGOUT, mail). */
   afterSuccess(task: () => Promise<void> | void): void
   /**
-   * Queues a mail in the outbox with `db` (pass a transaction to tie it to one) and sends it after
-   * success. With `background`, the answer does not wait for the SMTP server: its timing then says
-   * nothing about whether a mail went out (the forgot flow answers alike for unknown emails).
+   * Queues a mail in the durable mail queue with `db` (pass a transaction to tie it to one): a
+   * rolled-back write sends nothing. The queue sends it after success; the answer never waits for
+   * the SMTP server, so its timing says nothing about whether a mail went out (the forgot flow
+   * answers alike for unknown emails).
    */
-  sendMail(message: MailMessage, db?: Db, options?: { background?: boolean }): Promise<void>
+  sendMail(message: MailMessage, db?: Db): Promise<void>
   /** Deletes an uploaded file by its stored name once the handler has succeeded. */
   removeUploadLater(name: string): void
-  /** Runs `work` in one transaction. Keep it short: on PGlite it holds the only connection. */
+  /**
+   * Runs `work` in one transaction. In a write it is a savepoint of the call's transaction (that
+   * is already open); elsewhere its own. Keep it short: on PGlite it holds the only connection.
+   */
   transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>
 }
 
 export type HandlerResult<E extends Endpoint> = Output<E> | TwoFactorAnswer | FileAnswer | ApiFailure
 export type Handler<E extends Endpoint> = (input: ParsedInput<E>, ctx: Ctx) => Promise<HandlerResult<E>>
+/**
+ * A handler in two phases. `prepare` runs before the write transaction opens (reads only, and slow
+ * work such as verifying a password); it returns the function that runs inside the transaction.
+ */
+export interface PreparedHandler<E extends Endpoint> {
+  prepare: (input: ParsedInput<E>, ctx: Ctx) => Promise<(ctx: Ctx) => Promise<HandlerResult<E>>>
+}
 
 type EndpointKeys<A> = { [K in keyof A]: A[K] extends Endpoint ? K : never }[keyof A]
-export type HandlerMap<A> = { [K in EndpointKeys<A>]?: A[K] extends Endpoint ? Handler<A[K]> : never }
+export type HandlerMap<A> = { [K in EndpointKeys<A>]?: A[K] extends Endpoint ? Handler<A[K]> | PreparedHandler<A[K]> : never }
 
 /** Per-endpoint rate limit (requests per address per window), for login and the OTP calls. */
 export interface RateLimit {
@@ -122,13 +166,16 @@ export interface RateLimit {
 
 export interface BoundHandler {
   endpoint: Endpoint
-  run: (input: unknown, ctx: Ctx) => Promise<unknown>
+  /** The prepare phase (none for a plain handler): returns the phase that runs in the transaction. */
+  start: (input: unknown, ctx: Ctx) => Promise<(ctx: Ctx) => Promise<unknown>>
   rateLimit?: RateLimit
 }
 
 const isEndpoint = (v: unknown): v is Endpoint => typeof v === 'object' && v !== null && 'path' in v && 'method' in v && 'access' in v
 /** The map's value for an endpoint key is that endpoint's handler (HandlerMap's type says so). */
 const isHandler = (v: unknown): v is (input: unknown, ctx: Ctx) => Promise<unknown> => typeof v === 'function'
+const isPrepared = (v: unknown): v is { prepare: (input: unknown, ctx: Ctx) => Promise<(ctx: Ctx) => Promise<unknown>> } =>
+  typeof v === 'object' && v !== null && 'prepare' in v && typeof v.prepare === 'function'
 
 /**
  * One area's handlers, keyed by endpoint name (the key in the contract module). The input each
@@ -142,11 +189,17 @@ export function handlers<A extends object>(
   return Object.keys(impl).map((name) => {
     const endpoint: unknown = Reflect.get(area, name)
     const fn: unknown = Reflect.get(impl, name)
-    if (!isEndpoint(endpoint) || !isHandler(fn)) throw new Error(`handlers(): ${name} is not an endpoint of this area`)
+    if (!isEndpoint(endpoint) || !(isHandler(fn) || isPrepared(fn))) throw new Error(`handlers(): ${name} is not an endpoint of this area`)
     const rateLimit: unknown = Reflect.get(rateLimits, name)
+    const start = isPrepared(fn)
+      ? (input: unknown, ctx: Ctx) => fn.prepare(z.parse(endpoint.input, input), ctx)
+      : async (input: unknown) => {
+          const parsed: unknown = z.parse(endpoint.input, input)
+          return (ctx: Ctx) => fn(parsed, ctx)
+        }
     return {
       endpoint,
-      run: (input: unknown, ctx: Ctx) => fn(z.parse(endpoint.input, input), ctx),
+      start,
       ...(isRateLimit(rateLimit) ? { rateLimit } : {}),
     }
   })
@@ -158,6 +211,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in admin of an API call, set by the access check. */
     admin: AdminRow | null
+    /** The session token of an API call, set by the access check. */
+    sessionToken: TokenRef | null
   }
 }
 
@@ -174,29 +229,52 @@ export function registerApi(app: FastifyInstance, services: Services, tables: re
     byName.set(bound.endpoint.name, bound)
   }
   app.decorateRequest('admin', null)
-  for (const endpoint of endpoints) {
+  app.decorateRequest('sessionToken', null)
+  const served = endpoints.flatMap((endpoint) => {
     const bound = byName.get(endpoint.name)
-    if (bound === undefined) continue
-    app.route({
-      method: endpoint.method,
-      url: API_PREFIX + endpoint.path,
-      config: {
-        rateLimit: bound.rateLimit === undefined ? false : { max: bound.rateLimit.max(services.config), timeWindow: bound.rateLimit.timeWindow },
-      },
-      // onRequest runs before the body is parsed: a caller without the right gets 401/403 and
-      // no byte of their upload is stored.
-      onRequest: async (request, reply) => {
-        if (endpoint.access.kind === 'public') return
-        const check = await checkSession(services.handle.db, services.config, request.headers.authorization, endpoint.access)
-        if (!check.ok) return reply.code(check.status).send({ status: 'failed', message: check.message })
-        request.admin = check.admin
-      },
-      handler: (request, reply) => answer(bound, services, request, reply),
-    })
+    return bound === undefined ? [] : [bound]
+  })
+  for (const bound of served.filter((b) => b.endpoint.files === undefined)) route(app, services, bound, null)
+  // The multipart parser lives only in this scope, with the endpoints that declare files: any
+  // other endpoint has no parser for a multipart body, and Fastify answers it 415 (app.ts).
+  void app.register(async (scope) => {
+    await scope.register(multipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: false })
+    for (const bound of served.filter((b) => b.endpoint.files !== undefined)) route(scope, services, bound, formBounds(bound.endpoint.input))
+  })
+}
+
+function route(app: FastifyInstance, services: Services, bound: BoundHandler, bounds: FormBounds | null): void {
+  const { endpoint } = bound
+  app.route({
+    method: endpoint.method,
+    url: API_PREFIX + endpoint.path,
+    config: {
+      rateLimit: bound.rateLimit === undefined ? false : { max: bound.rateLimit.max(services.config), timeWindow: bound.rateLimit.timeWindow },
+    },
+    // onRequest runs before the body is parsed: a caller without the right gets 401/403 and
+    // no byte of their upload is stored.
+    onRequest: async (request, reply) => {
+      if (endpoint.access.kind === 'public') return
+      const check = await checkSession(services.handle.db, services.config, request.headers.authorization, endpoint.access)
+      if (!check.ok) return reply.code(check.status).send({ status: 'failed', message: check.message })
+      request.admin = check.admin
+      request.sessionToken = check.token
+    },
+    handler: (request, reply) => answer(bound, services, request, reply, bounds),
+  })
+}
+
+/** Writes run in a transaction with their audit row; the spec's reads by POST (ListBuyLink, get_version, ...) change nothing. */
+const isWriteCall = (endpoint: Endpoint): boolean => endpoint.method === 'POST' && !(endpoint.access.kind === 'screen' && !endpoint.access.write)
+
+/** Thrown inside a write's transaction when the answer breaks the contract: the write is rolled back. */
+class BrokenAnswer extends Error {
+  constructor(readonly issues: unknown) {
+    super('answer does not match the contract')
   }
 }
 
-async function answer(bound: BoundHandler, services: Services, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function answer(bound: BoundHandler, services: Services, request: FastifyRequest, reply: FastifyReply, bounds: FormBounds | null): Promise<FastifyReply> {
   const { endpoint } = bound
   const rules = endpoint.files ?? {}
   let raw: unknown = {}
@@ -205,9 +283,9 @@ async function answer(bound: BoundHandler, services: Services, request: FastifyR
   let temps: Awaited<ReturnType<typeof readMultipart>>['temps'] = []
 
   if (endpoint.method === 'GET') raw = request.query ?? {}
-  else if (request.isMultipart()) {
+  else if (bounds !== null && request.isMultipart()) {
     try {
-      const form = await readMultipart(request, rules, services.config.tmpDir, services.config.media)
+      const form = await readMultipart(request, rules, services.config.tmpDir, services.config.media, bounds)
       raw = form.fields
       temps = form.temps
       errors = form.errors
@@ -235,17 +313,21 @@ async function answer(bound: BoundHandler, services: Services, request: FastifyR
 
   let result: unknown
   try {
-    result = await bound.run(raw, ctx)
+    const body = await bound.start(raw, ctx)
+    result = isWriteCall(endpoint) ? await ctx.write(endpoint, body) : await body(ctx)
+    if (!isWriteCall(endpoint)) contractIssues(endpoint, result)
   } catch (error) {
     await discard(stored)
-    throw error
+    if (!(error instanceof BrokenAnswer)) throw error
+    // The handler broke the contract: a bug to fix, reported loudly rather than sent on.
+    request.log.error({ endpoint: endpoint.name, issues: error.issues }, 'answer does not match the contract')
+    return reply.code(500).send({ status: 'failed', message: 'Something went wrong' })
   }
   if (result instanceof ApiFailure) {
     await discard(stored)
     return sendFailure(reply, result)
   }
-  // A TWO_FA answer changed nothing the caller asked for: no audit row claims the write happened.
-  await ctx.finish(endpoint, !isTwoFactor(result))
+  await ctx.runAfterSuccess()
 
   if (result instanceof FileAnswer) {
     return reply
@@ -253,25 +335,27 @@ async function answer(bound: BoundHandler, services: Services, request: FastifyR
       .header('Content-Disposition', `attachment; filename="${result.filename}"`)
       .send(result.body)
   }
-  const checked = isTwoFactor(result) ? { success: true } : endpoint.output.safeParse(result)
-  if (!checked.success) {
-    // The handler broke the contract: a bug to fix, reported loudly rather than sent on.
-    request.log.error({ endpoint: endpoint.name, issues: 'error' in checked ? checked.error.issues : [] }, 'answer does not match the contract')
-    return reply.code(500).send({ status: 'failed', message: 'Something went wrong' })
-  }
   if (endpoint.maxAge !== undefined && endpoint.access.kind === 'public') reply.header('Cache-Control', `public, max-age=${endpoint.maxAge}`)
   return reply.send(result)
 }
 
 const isTwoFactor = (v: unknown): v is TwoFactorAnswer => typeof v === 'object' && v !== null && 'status' in v && v.status === 'TWO_FA'
 
+/** Throws BrokenAnswer when a success answer does not match the endpoint's output schema. */
+function contractIssues(endpoint: Endpoint, result: unknown): void {
+  if (result instanceof ApiFailure || result instanceof FileAnswer || isTwoFactor(result)) return
+  const checked = endpoint.output.safeParse(result)
+  if (!checked.success) throw new BrokenAnswer(checked.error.issues)
+}
+
 /** A broken multipart body is the caller's fault (400, or 413 past a parser limit), never a 500. */
 function multipartError(error: unknown): unknown {
   if (error instanceof ApiFailure) return error
   if (error instanceof UploadTooLarge) return failure(error.message, { [error.field]: error.message }, 413)
+  if (error instanceof FormTooLarge) return failure(FORM_TOO_LARGE, undefined, 413)
   const code = error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : ''
   if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_REQ_FILE_TOO_LARGE') {
-    return failure('Too many or too large parts in the form', undefined, 413)
+    return failure(FORM_TOO_LARGE, undefined, 413)
   }
   if (code.startsWith('FST_') || (error instanceof Error && !('code' in error))) return failure('Malformed multipart body')
   return error
@@ -283,6 +367,9 @@ class RequestContext implements Ctx {
   readonly #after: (() => Promise<void> | void)[] = []
   #auditRecord: string | null = null
   #auditActor: string | null = null
+  #auditEvent: { action: string; detail?: string } | null = null
+  /** The database, or the call's transaction while a write runs (`write`). */
+  #db: Db
 
   constructor(
     services: Services,
@@ -291,10 +378,11 @@ class RequestContext implements Ctx {
   ) {
     this.#services = services
     this.#request = request
+    this.#db = services.handle.db
   }
 
   get db(): Db {
-    return this.#services.handle.db
+    return this.#db
   }
   get handle(): DbHandle {
     return this.#services.handle
@@ -307,6 +395,12 @@ class RequestContext implements Ctx {
   }
   get realtime(): Realtime | null {
     return this.#services.realtime
+  }
+  get jobs(): JobQueue {
+    return this.#services.jobs
+  }
+  get token(): TokenRef | null {
+    return this.#request.sessionToken
   }
   get admin(): AdminRow | null {
     return this.#request.admin
@@ -323,22 +417,20 @@ class RequestContext implements Ctx {
     return this.#request.admin
   }
 
-  audit(recordId: string | null, actorId?: string): void {
+  audit(recordId: string | null, actorId?: string, event?: { action: string; detail?: string }): void {
     this.#auditRecord = recordId
     if (actorId !== undefined) this.#auditActor = actorId
+    if (event !== undefined) this.#auditEvent = event
   }
 
   afterSuccess(task: () => Promise<void> | void): void {
     this.#after.push(task)
   }
 
-  async sendMail(message: MailMessage, db: Db = this.db, options: { background?: boolean } = {}): Promise<void> {
+  async sendMail(message: MailMessage, db: Db = this.db): Promise<void> {
     const mailer = this.#services.mailer
-    const id = await mailer.enqueue(db, message)
-    if (options.background !== true) return this.afterSuccess(() => mailer.deliver(id))
-    this.afterSuccess(() => {
-      mailer.deliver(id).catch((error: unknown) => this.log.error({ err: error }, 'mail delivery failed'))
-    })
+    await mailer.enqueue(db, message)
+    this.afterSuccess(() => mailer.wake())
   }
 
   removeUploadLater(name: string): void {
@@ -349,14 +441,36 @@ class RequestContext implements Ctx {
     return this.db.transaction((tx) => work(tx))
   }
 
-  /** After success: the audit row of a write, then the deferred tasks (whose failures are only logged). */
-  async finish(endpoint: Endpoint, audited: boolean): Promise<void> {
-    const actor = this.#request.admin?.id ?? this.#auditActor
-    // The spec reads some lists by POST (ListBuyLink, get_version, ...): those change nothing and get no row.
-    const reads = endpoint.access.kind === 'screen' && !endpoint.access.write
-    if (audited && endpoint.method === 'POST' && !reads && actor !== null) {
-      await this.db.insert(auditLog).values({ adminId: actor, action: endpoint.path, recordId: this.#auditRecord ?? recordIdOf(this.#request.body), ip: this.ip })
-    }
+  /**
+   * Runs a write's handler phase in one transaction with its audit row. A success answer (not
+   * TWO_FA, which changed nothing the caller asked for) gets its row, checked against the contract
+   * first; a returned failure commits without a row; anything thrown rolls everything back.
+   */
+  async write(endpoint: Endpoint, body: (ctx: Ctx) => Promise<unknown>): Promise<unknown> {
+    return this.#services.handle.db.transaction(async (tx) => {
+      this.#db = tx
+      try {
+        const result = await body(this)
+        contractIssues(endpoint, result)
+        const actor = this.#request.admin?.id ?? this.#auditActor
+        if (!(result instanceof ApiFailure) && !isTwoFactor(result) && actor !== null) {
+          await tx.insert(auditLog).values({
+            adminId: actor,
+            action: this.#auditEvent?.action ?? endpoint.path,
+            recordId: this.#auditRecord ?? recordIdOf(this.#request.body),
+            ip: this.ip,
+            ...(this.#auditEvent?.detail === undefined ? {} : { detail: this.#auditEvent.detail }),
+          })
+        }
+        return result
+      } finally {
+        this.#db = this.#services.handle.db
+      }
+    })
+  }
+
+  /** After success (and the commit): the deferred tasks, whose failures are only logged. */
+  async runAfterSuccess(): Promise<void> {
     for (const task of this.#after) {
       try {
         await task()

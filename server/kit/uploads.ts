@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { Transform, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { FastifyRequest } from 'fastify'
+import { z } from 'zod'
 import type { FieldErrors } from '#contract/common'
 import type { FileKind, FileRule } from '#contract/define'
 import { byteLimit, checkImage, isImage, makeThumbnail, thumbOf, tooManyPixels, type MediaLimits } from './media.ts'
@@ -75,6 +76,13 @@ export const DEFAULT_MAX_PIXELS = 50_000_000
 /** Thrown from inside the stream when a file passes its limit, to stop reading it at once. */
 class PastLimit extends Error {}
 
+/** The form's text is larger than its schema allows (FormBounds): the call is answered 413. */
+export class FormTooLarge extends Error {
+  constructor() {
+    super(FORM_TOO_LARGE)
+  }
+}
+
 /** A file passed its byte limit: the call is answered 413 with this message under the field. */
 export class UploadTooLarge extends Error {
   constructor(
@@ -88,12 +96,114 @@ export class UploadTooLarge extends Error {
 /** Parser limits a malformed or hostile multipart body hits before it costs much. */
 export const MULTIPART_LIMITS = { fields: 50, fieldSize: 1024 * 1024, parts: 100, headerPairs: 200 }
 
+/** The refusal of a form whose text fields are more or larger than its endpoint's schema allows. */
+export const FORM_TOO_LARGE = 'Too many or too large parts in the form'
+
+/**
+ * Bounds of a multipart form's text fields, derived from the endpoint's input schema (issue 11,
+ * item 7): a form carries what the schema can accept and little more, so a hostile body cannot
+ * make the server hold many megabytes of text before the schema refuses it.
+ */
+export interface FormBounds {
+  /** Text fields in one form (a list field may repeat, once per item). */
+  fields: number
+  /** Bytes of the largest one field. */
+  fieldSize: number
+  /** Bytes of all text fields together. */
+  textBytes: number
+}
+
+/** A text value the schema does not bound (an unknown, an unlimited string) may take this much. */
+const UNBOUNDED_TEXT = 64 * 1024
+/** A list the schema does not bound may hold this many items. */
+const UNBOUNDED_LIST = 1000
+/** Numbers, flags and the like, as text. */
+const SCALAR_BYTES = 64
+/** Blanks around a value that `.trim()` removes before the length check. */
+const TRIM_SLACK = 256
+/** Fields the schema does not name (the parse drops them): a few small ones are let through. */
+const EXTRA_FIELDS = 8
+
+interface ValueBound {
+  /** Bytes of the value as one field (a list as JSON). */
+  bytes: number
+  /** Fields it may take (a list sent as repeated fields). */
+  repeats: number
+}
+
+/** The longest UTF-8 form of `units` UTF-16 code units (a surrogate pair, 2 units, is 4 bytes). */
+const utf8Bytes = (units: number): number => units * 3
+
+function maxLengthCheck(schema: z.core.$ZodType): number | null {
+  for (const check of schema._zod.def.checks ?? []) {
+    const def = check._zod.def
+    if (def.check === 'max_length' && 'maximum' in def && typeof def.maximum === 'number') return def.maximum
+  }
+  return null
+}
+
+/** How large a value of `schema` can be when sent as multipart text; UNBOUNDED_TEXT where it does not say. */
+function valueBound(schema: z.core.$ZodType, depth = 0): ValueBound {
+  const one = (bytes: number): ValueBound => ({ bytes: Math.min(bytes, UNBOUNDED_TEXT), repeats: 1 })
+  if (depth > 20) return one(UNBOUNDED_TEXT)
+  if (schema instanceof z.ZodString) return one(schema.maxLength === null ? UNBOUNDED_TEXT : utf8Bytes(schema.maxLength) + TRIM_SLACK)
+  if (schema instanceof z.ZodNumber || schema instanceof z.ZodBoolean || schema instanceof z.ZodBigInt || schema instanceof z.ZodDate) return one(SCALAR_BYTES)
+  if (schema instanceof z.ZodEnum) return one(Math.max(SCALAR_BYTES, ...schema.options.map((o) => utf8Bytes(String(o).length))))
+  if (schema instanceof z.ZodLiteral) return one(Math.max(SCALAR_BYTES, ...[...schema.values].map((v) => utf8Bytes(String(v).length))))
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault || schema instanceof z.ZodCatch || schema instanceof z.ZodReadonly || schema instanceof z.ZodNonOptional) {
+    return valueBound(schema.def.innerType, depth + 1)
+  }
+  // A preprocess reads the text itself and hands the result on: the output side bounds it. Any
+  // other pipe is bounded by what it takes in.
+  if (schema instanceof z.ZodPipe) return valueBound(schema.in instanceof z.ZodTransform ? schema.out : schema.in, depth + 1)
+  if (schema instanceof z.ZodUnion) {
+    const options = schema.options.map((o) => valueBound(o, depth + 1))
+    return { bytes: Math.max(...options.map((o) => o.bytes)), repeats: Math.max(...options.map((o) => o.repeats)) }
+  }
+  if (schema instanceof z.ZodArray) {
+    const item = valueBound(schema.element, depth + 1)
+    const items = maxLengthCheck(schema) ?? UNBOUNDED_LIST
+    // As one field it is a JSON array: quotes and a comma per item, and the brackets.
+    return { bytes: items * (item.bytes + 3) + 2, repeats: items }
+  }
+  if (schema instanceof z.ZodObject) {
+    // Sent as a JSON text in one field (games' categoryName): its members, their names and punctuation.
+    const members = Object.entries(schema.shape).map(([key, member]) => valueBound(member, depth + 1).bytes + key.length + 6)
+    return one(members.reduce((a, b) => a + b, 2))
+  }
+  return one(UNBOUNDED_TEXT)
+}
+
+/** The text-field bounds of a multipart endpoint, from its input schema (computed once, at start). */
+export function formBounds(input: z.core.$ZodType): FormBounds {
+  let object: z.core.$ZodType = input
+  for (let depth = 0; depth < 10 && !(object instanceof z.ZodObject); depth++) {
+    if (object instanceof z.ZodPipe) object = object.in instanceof z.ZodTransform ? object.out : object.in
+    else if (object instanceof z.ZodOptional || object instanceof z.ZodDefault) object = object.def.innerType
+    else break
+  }
+  if (!(object instanceof z.ZodObject)) return { fields: MULTIPART_LIMITS.fields, fieldSize: MULTIPART_LIMITS.fieldSize, textBytes: MULTIPART_LIMITS.fields * MULTIPART_LIMITS.fieldSize }
+  const bounds = Object.values(object.shape).map((member) => valueBound(member))
+  const fieldSize = Math.max(SCALAR_BYTES, ...bounds.map((b) => b.bytes))
+  return {
+    fields: bounds.reduce((n, b) => n + b.repeats, EXTRA_FIELDS),
+    fieldSize,
+    textBytes: bounds.reduce((n, b) => n + b.bytes, EXTRA_FIELDS * SCALAR_BYTES),
+  }
+}
+
 /**
  * Reads a multipart body against the endpoint's file rules. Never throws for bad content: it
  * reports field errors instead. Throws only for a broken body (the caller answers 400) after
  * removing what it wrote.
  */
-export async function readMultipart(request: FastifyRequest, rules: Record<string, FileRule>, tmpDir: string, media?: MediaLimits): Promise<MultipartResult> {
+export async function readMultipart(
+  request: FastifyRequest,
+  rules: Record<string, FileRule>,
+  tmpDir: string,
+  media?: MediaLimits,
+  bounds: FormBounds = { fields: MULTIPART_LIMITS.fields, fieldSize: MULTIPART_LIMITS.fieldSize, textBytes: MULTIPART_LIMITS.fields * MULTIPART_LIMITS.fieldSize },
+): Promise<MultipartResult> {
   await mkdir(tmpDir, { recursive: true })
   const result: MultipartResult = { fields: {}, temps: [], errors: {}, tooLarge: false }
   const counts = new Map<string, number>()
@@ -106,11 +216,17 @@ export async function readMultipart(request: FastifyRequest, rules: Record<strin
     const parts = request.parts({
       // One byte over the largest rule lets us tell "too large" from "exactly at the limit".
       // (app.ts registers multipart with throwFileSizeLimit: false: we report sizes ourselves.)
-      limits: { ...MULTIPART_LIMITS, fileSize: largest + 1, files: maxFiles + 5 },
+      // Text fields as the schema bounds them (formBounds); parts: every field and file allowed.
+      limits: { ...MULTIPART_LIMITS, fields: bounds.fields, fieldSize: bounds.fieldSize, parts: bounds.fields + maxFiles + 5, fileSize: largest + 1, files: maxFiles + 5 },
     })
+    let textBytes = 0
     for await (const part of parts) {
       if (part.type === 'field') {
+        // A field cut at fieldSize would parse as a shorter, wrong value: refuse it instead.
+        if (part.valueTruncated || part.fieldnameTruncated) throw new FormTooLarge()
         const value = typeof part.value === 'string' ? part.value : String(part.value)
+        textBytes += Buffer.byteLength(value) + Buffer.byteLength(part.fieldname)
+        if (textBytes > bounds.textBytes) throw new FormTooLarge()
         const previous = result.fields[part.fieldname]
         result.fields[part.fieldname] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value]
         continue

@@ -1,10 +1,7 @@
-import { eq } from 'drizzle-orm'
 import { io, type Socket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SocketEvents } from '#contract/socket'
 import { revokeSessions } from '../sign-in/auth.ts'
-import { Mailer } from './mail.ts'
-import { mailOutbox } from '../db/schema.ts'
 import { makeTestApp, type TestApp } from '../testing/test-app.ts'
 
 let t: TestApp
@@ -56,18 +53,5 @@ describe('real-time LOGOUT', () => {
     const old = await t.tokenFor(staff)
     await revokeSessions(t.handle.db, staff.id)
     await expect(connectWith(`Bearer ${old}`)).rejects.toThrow()
-  })
-})
-
-describe('mail outbox', () => {
-  it('keeps every mail and marks it sent when no SMTP server is configured', async () => {
-    const mailer = new Mailer(t.config, t.handle.db, t.app.log)
-    const id = await mailer.enqueue(t.handle.db, { to: 'staff@example.com', subject: 'Your code', text: 'Code: 123456' })
-    const [queued] = await t.handle.db.select().from(mailOutbox).where(eq(mailOutbox.id, id))
-    expect(queued).toMatchObject({ to: 'staff@example.com', subject: 'Your code', sentAt: null })
-    await mailer.deliver(id)
-    const [sent] = await t.handle.db.select().from(mailOutbox).where(eq(mailOutbox.id, id))
-    expect(sent?.sentAt).toBeInstanceOf(Date)
-    expect(sent?.error).toBeNull()
   })
 })

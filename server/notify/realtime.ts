@@ -2,35 +2,49 @@
  * Real-time events (spec sections 4 and 7): a signed-in PWA connects with its token, emits
  * CREATEROOM with its admin id and receives LOGOUT when its sessions are revoked. A socket joins
  * only the room of the admin its token names, so nobody can listen for another admin's events.
+ * Each socket is also in the room of its own token, so Logout ends that session's sockets and
+ * leaves the admin's other sessions (another browser) signed in.
  */
 import type { Server as HttpServer } from 'node:http'
 import type { FastifyBaseLogger } from 'fastify'
+import { createAdapter } from '@socket.io/redis-adapter'
 import { Server } from 'socket.io'
 import { SocketEvents } from '#contract/socket'
 import { sessionAccess } from '#contract/define'
+import { mayOpen, screenPaths } from '#contract/routes'
 import { checkSession } from '../sign-in/auth.ts'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/index.ts'
+import type { SharedRedis } from '../kit/redis.ts'
 
 const room = (adminId: string): string => `admin:${adminId}`
+const tokenRoom = (jti: string): string => `token:${jti}`
+/** Sockets of admins who may open a screen (e.g. live delivery progress for /notificationlist). */
+const screenRoom = (path: string): string => `screen:${path}`
 
 export class Realtime {
   readonly #io: Server
 
-  constructor(server: HttpServer, db: Db, config: Config, log: FastifyBaseLogger) {
+  /** With `redis`, rooms span every instance: LOGOUT sent here reaches a socket held by another. */
+  constructor(server: HttpServer, db: Db, config: Config, log: FastifyBaseLogger, redis: SharedRedis | null = null) {
     this.#io = new Server(server, {
       serveClient: false,
       ...(config.corsOrigins.length > 0 ? { cors: { origin: config.corsOrigins } } : {}),
+      ...(redis === null ? {} : { adapter: createAdapter(redis.client, redis.subscriber) }),
     })
     // The handshake carries the stored value ('Bearer <jwt>') in auth.token, or the header.
     this.#io.use((socket, next) => {
       const fromAuth: unknown = socket.handshake.auth['token']
       const header = typeof fromAuth === 'string' ? fromAuth : socket.handshake.headers.authorization
       const withScheme = header !== undefined && !header.startsWith('Bearer ') ? `Bearer ${header}` : header
-      checkSession(db, config, withScheme, sessionAccess).then(
+      // A reconnect is no sign of the admin's activity: it does not keep an idle session alive.
+      checkSession(db, config, withScheme, sessionAccess, { touch: false }).then(
         (check) => {
           if (!check.ok) return next(new Error(check.message))
-          socket.data = { adminId: check.admin.id }
+          // The screens this admin may open now: an access change logs their sockets out, so a
+          // reconnect picks up the new list.
+          const screens = screenPaths.filter((path) => mayOpen(check.admin.restrictions, path))
+          socket.data = { adminId: check.admin.id, jti: check.token.jti, screens }
           next()
         },
         (error: unknown) => {
@@ -42,6 +56,11 @@ export class Realtime {
     this.#io.on('connection', (socket) => {
       const data: unknown = socket.data
       const adminId = typeof data === 'object' && data !== null && 'adminId' in data && typeof data.adminId === 'string' ? data.adminId : null
+      const jti = typeof data === 'object' && data !== null && 'jti' in data && typeof data.jti === 'string' ? data.jti : null
+      // Joined at once, not on CREATEROOM: Logout must reach the socket even before it asks for its room.
+      if (jti !== null) void socket.join(tokenRoom(jti))
+      const screens: unknown = typeof data === 'object' && data !== null && 'screens' in data ? data.screens : []
+      if (Array.isArray(screens)) for (const path of screens) if (typeof path === 'string') void socket.join(screenRoom(path))
       socket.on(SocketEvents.createRoom, (id: unknown) => {
         if (adminId !== null && id === adminId) void socket.join(room(adminId))
       })
@@ -52,6 +71,17 @@ export class Realtime {
   logout(adminId: string): void {
     this.#io.to(room(adminId)).emit(SocketEvents.logout)
     this.#io.in(room(adminId)).disconnectSockets(false)
+  }
+
+  /** Ends one session's sockets (its token was revoked by Logout): LOGOUT, then close them. */
+  logoutToken(jti: string): void {
+    this.#io.to(tokenRoom(jti)).emit(SocketEvents.logout)
+    this.#io.in(tokenRoom(jti)).disconnectSockets(false)
+  }
+
+  /** Sends an event to every open PWA whose admin may open `path` (a screen of contract/routes.ts). */
+  toScreen(path: string, event: string, payload: unknown): void {
+    this.#io.to(screenRoom(path)).emit(event, payload)
   }
 
   close(): Promise<void> {

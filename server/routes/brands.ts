@@ -13,6 +13,7 @@ import { deleteRecord } from '../kit/delete.ts'
 import { listPage } from '../kit/paging.ts'
 import { decodeReferral, encodeReferral } from '../kit/referral.ts'
 import { uniqueField } from '../kit/unique.ts'
+import { editVersion } from '../kit/version.ts'
 import { brands as brandsTable, leads, type BrandRow } from '../db/schema.ts'
 
 const brandNames = uniqueField({
@@ -23,7 +24,9 @@ const brandNames = uniqueField({
   message: 'Brandname already exists',
 })
 
-const toBrand = (row: BrandRow): Brand => ({ _id: row.id, brandname: row.brandname, type: row.type })
+const brandVersions = editVersion({ id: brandsTable.id, version: brandsTable.version })
+
+const toBrand = (row: BrandRow): Brand => ({ _id: row.id, brandname: row.brandname, type: row.type, version: row.version })
 
 /** Newest first, id as the tie-break, so pages never overlap. */
 const newestFirst = [desc(brandsTable.createdAt), desc(brandsTable.id)] as const
@@ -72,13 +75,17 @@ export const brandsRoutes = handlers(
       }
     },
 
-    editbrandUser: async ({ _id, brandname, type }, ctx) => {
+    editbrandUser: async ({ _id, brandname, type, version }, ctx) => {
       const taken = await brandNames.check(ctx.db, brandname, _id)
       if (taken !== null) return taken
       const [row] = await brandNames.guard(() =>
-        ctx.db.update(brandsTable).set({ brandname, type }).where(eq(brandsTable.id, _id)).returning({ id: brandsTable.id }),
+        ctx.db
+          .update(brandsTable)
+          .set({ brandname, type, version: brandVersions.next })
+          .where(brandVersions.matches(_id, version))
+          .returning({ id: brandsTable.id }),
       )
-      if (row === undefined) return notFound('_id')
+      if (row === undefined) return brandVersions.missed(ctx.db, _id, '_id')
       ctx.audit(_id)
       return { status: 'success', message: 'Brand updated successfully' }
     },

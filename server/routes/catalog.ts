@@ -10,6 +10,7 @@ import { deleteRecord } from '../kit/delete.ts'
 import { listPage } from '../kit/paging.ts'
 import { keptPlace, preferenceOrder } from '../kit/preference.ts'
 import { uniqueField, violatedIndex } from '../kit/unique.ts'
+import { editVersion } from '../kit/version.ts'
 import { thumbUrl, uploadUrl } from '../kit/uploads.ts'
 import type { Db } from '../db/index.ts'
 import { categories, games, type CategoryRow } from '../db/schema.ts'
@@ -27,7 +28,16 @@ const categoryNames = uniqueField({
 /** The display order: a new category goes last; an edit's preference moves it and renumbers the rest. */
 const categoryOrder = preferenceOrder({ lock: 'categories', id: categories.id, preference: categories.preference, createdAt: categories.createdAt })
 
-const toCategory = (row: CategoryRow) => ({ _id: row.id, categoryName: row.categoryName, image: uploadUrl(row.image), thumbnail: thumbUrl(row.image), preference: row.preference })
+const categoryVersions = editVersion({ id: categories.id, version: categories.version })
+
+const toCategory = (row: CategoryRow) => ({
+  _id: row.id,
+  categoryName: row.categoryName,
+  image: uploadUrl(row.image),
+  thumbnail: thumbUrl(row.image),
+  preference: row.preference,
+  version: row.version,
+})
 
 /** The single image of a category call, if one was sent (the registrar enforces max 1 and required). */
 const imageOf = (ctx: Ctx): string | null => ctx.files['image']?.[0]?.name ?? null
@@ -74,7 +84,7 @@ export const catalogRoutes = handlers(catalog, {
     return { status: 'success', message: 'Category fetched', data: toCategory(row) }
   },
 
-  editCategoryData: async ({ id, categoryName, preference }, ctx) => {
+  editCategoryData: async ({ id, categoryName, preference, version }, ctx) => {
     const [current] = await ctx.db.select().from(categories).where(eq(categories.id, id)).limit(1)
     if (current === undefined) return notFound()
     const taken = await categoryNames.check(ctx.db, categoryName, id)
@@ -84,13 +94,13 @@ export const catalogRoutes = handlers(catalog, {
       categoryOrder.edit(ctx.db, id, preference, (tx) =>
         tx
           .update(categories)
-          .set({ categoryName, ...(image === null ? {} : { image }) })
-          .where(eq(categories.id, id))
+          .set({ categoryName, ...(image === null ? {} : { image }), version: categoryVersions.next })
+          .where(categoryVersions.matches(id, version))
           .returning({ id: categories.id }),
       ),
     )
-    // Deleted by someone else since it was read: nothing was written.
-    if (placed === undefined) return notFound()
+    // Deleted, or saved by someone else, since it was read: nothing was written.
+    if (placed === undefined) return categoryVersions.missed(ctx.db, id)
     if (image !== null) ctx.removeUploadLater(current.image)
     ctx.audit(id)
     return { status: 'success', message: placed.ignored ? keptPlace('Category updated successfully', preference, placed) : 'Category updated successfully' }

@@ -17,6 +17,7 @@ import { containsPattern, listPage } from '../kit/paging.ts'
 import { keptPlace, preferenceOrder } from '../kit/preference.ts'
 import { storedName, thumbUrl, uploadUrl } from '../kit/uploads.ts'
 import { violatedIndex } from '../kit/unique.ts'
+import { editVersion } from '../kit/version.ts'
 import type { Db } from '../db/index.ts'
 import { categories, games, type GameRow } from '../db/schema.ts'
 
@@ -26,6 +27,7 @@ const TOO_MANY_IMAGES = 'You can upload a maximum of 5 images.'
 const IMAGE_REQUIRED = 'image is required'
 
 const order = preferenceOrder({ lock: 'games', id: games.id, preference: games.preference, createdAt: games.createdAt })
+const gameVersions = editVersion({ id: games.id, version: games.version })
 
 const done = (message: string) => ({ status: 'success' as const, message })
 const refuse = (field: string, message: string): ApiFailure => failure(message, { [field]: message })
@@ -45,6 +47,7 @@ function toGame(row: GameRow, categoryName: string): gamesArea.Game {
     preference: row.preference,
     isGameBackend: row.isGameBackend,
     freeze: row.freeze,
+    version: row.version,
   }
 }
 
@@ -151,14 +154,15 @@ export const gamesRoutes = handlers(gamesArea, {
             isGameBackend: input.isGameBackend,
             images,
             video,
+            version: gameVersions.next,
           })
-          .where(eq(games.id, input._id))
+          .where(gameVersions.matches(input._id, input.version))
           .returning({ id: games.id }),
       ),
     )
     if (placed instanceof ApiFailure) return placed
-    // Deleted by someone else since it was read: nothing was written.
-    if (placed === undefined) return notFound('_id')
+    // Deleted, or saved by someone else, since it was read: nothing was written.
+    if (placed === undefined) return gameVersions.missed(ctx.db, input._id, '_id')
     for (const name of [...current.images, current.video]) if (name !== '' && name !== video && !images.includes(name)) ctx.removeUploadLater(name)
     ctx.audit(input._id)
     const updated = 'Game updated successfully'

@@ -13,12 +13,22 @@ import { failure, handlers, notFound, type Ctx } from '../kit/api.ts'
 import { deleteRecord } from '../kit/delete.ts'
 import { listPage } from '../kit/paging.ts'
 import { thumbUrl, uploadUrl } from '../kit/uploads.ts'
+import { editVersion, recordChanged } from '../kit/version.ts'
 import { homepageContent, siteSettings, type HomepageContentRow } from '../db/schema.ts'
 import type { Db } from '../db/index.ts'
 import { readSiteRecord } from './site.ts'
 import { singleRecord } from './single-record.ts'
 
-const toContent = (row: HomepageContentRow) => ({ _id: row.id, title: row.title, link: row.link, image: uploadUrl(row.image), thumbnail: thumbUrl(row.image) })
+const contentVersions = editVersion({ id: homepageContent.id, version: homepageContent.version })
+
+const toContent = (row: HomepageContentRow) => ({
+  _id: row.id,
+  title: row.title,
+  link: row.link,
+  image: uploadUrl(row.image),
+  thumbnail: thumbUrl(row.image),
+  version: row.version,
+})
 
 /** The single image of an add or edit, if one was sent (the registrar enforces the count and kind). */
 const imageOf = (ctx: Ctx): string | null => ctx.files['image']?.[0]?.name ?? null
@@ -57,20 +67,23 @@ export const homepageRoutes = handlers(homepage, {
     return { status: 'success', message: 'Homepage content fetched', data: toContent(row) }
   },
 
-  editHomePageCms: async ({ _id, title, link }, ctx) => {
+  editHomePageCms: async ({ _id, title, link, version }, ctx) => {
     const image = imageOf(ctx)
     // The old image is read under the row lock of the same transaction, so two edits racing with
     // new images each remove the file they replaced, and no file still in use is removed.
     const replaced = await ctx.transaction(async (tx) => {
       const [current] = await tx.select({ image: homepageContent.image }).from(homepageContent).where(eq(homepageContent.id, _id)).for('update')
       if (current === undefined) return undefined
-      await tx
+      const [updated] = await tx
         .update(homepageContent)
-        .set({ title, link, ...(image === null ? {} : { image }) })
-        .where(eq(homepageContent.id, _id))
-      return current.image
+        .set({ title, link, ...(image === null ? {} : { image }), version: contentVersions.next })
+        .where(contentVersions.matches(_id, version))
+        .returning({ id: homepageContent.id })
+      // null: saved by someone else since the form read it, and nothing written.
+      return updated === undefined ? null : current.image
     })
     if (replaced === undefined) return notFound('_id')
+    if (replaced === null) return recordChanged()
     if (image !== null) ctx.removeUploadLater(replaced)
     ctx.audit(_id)
     return { status: 'success', message: 'Homepage content updated successfully' }

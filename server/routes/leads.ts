@@ -61,10 +61,26 @@ async function exportLeads(handle: DbHandle): Promise<Readable> {
       // A connection left mid-COPY is unusable: passing the error makes the pool discard it.
       client.release(error)
     }
+    // The COPY lasts as long as the download (a slow client holds it back), so STATEMENT_TIMEOUT_MS
+    // would cut a long export halfway: it is lifted for this statement and restored after.
+    try {
+      await client.query('SET statement_timeout = 0')
+    } catch (error) {
+      release(error instanceof Error ? error : new Error('SET failed'))
+      throw error
+    }
     const stream = client.query(pgCopy.to(COPY_SQL))
-    stream.once('end', () => release())
+    stream.once('end', () => {
+      client.query('RESET statement_timeout').then(
+        () => release(),
+        (error: unknown) => release(error instanceof Error ? error : new Error('reset failed')),
+      )
+    })
     stream.once('error', (error) => release(error))
-    stream.once('close', () => release(stream.readableEnded ? undefined : new Error('export aborted')))
+    // Ended: 'end' releases once the limit is back. Cut off: the connection is discarded.
+    stream.once('close', () => {
+      if (!stream.readableEnded) release(new Error('export aborted'))
+    })
     return stream
   }
   return Readable.from(keysetCsv(handle.db), { objectMode: false })

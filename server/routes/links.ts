@@ -13,6 +13,7 @@ import { handlers, notFound, type Ctx } from '../kit/api.ts'
 import { deleteRecord } from '../kit/delete.ts'
 import { listPage } from '../kit/paging.ts'
 import { keptPlace, preferenceOrder } from '../kit/preference.ts'
+import { editVersion } from '../kit/version.ts'
 import { links as linksTable, type LinkRow } from '../db/schema.ts'
 
 type Kind = LinkRow['kind']
@@ -27,10 +28,10 @@ interface LinkKind<A extends string, F extends string> {
   noun: string
 }
 
-/** The record as the contract shows it: `{ _id, <field>, preference }`. */
-type LinkRecord<F extends string> = { _id: string; preference: number } & Record<F, string>
+/** The record as the contract shows it: `{ _id, <field>, preference, version }`. */
+type LinkRecord<F extends string> = { _id: string; preference: number; version: number } & Record<F, string>
 
-const recordOf = <F extends string>(field: F, row: LinkRow): LinkRecord<F> => ({ _id: row.id, preference: row.preference, ...named(field, row.url) })
+const recordOf = <F extends string>(field: F, row: LinkRow): LinkRecord<F> => ({ _id: row.id, preference: row.preference, version: row.version, ...named(field, row.url) })
 
 /** `{ [field]: value }`, typed by the field's literal name. */
 function named<F extends string>(field: F, value: string): Record<F, string> {
@@ -45,6 +46,7 @@ function linkCalls<A extends string, F extends string>({ kind, addField, field, 
   const ofKind = eq(linksTable.kind, kind)
   const byId = (id: string) => and(eq(linksTable.id, id), ofKind)
   const order = preferenceOrder({ lock: `links:${kind}`, id: linksTable.id, preference: linksTable.preference, createdAt: linksTable.createdAt, scope: ofKind })
+  const versions = editVersion({ id: linksTable.id, version: linksTable.version, scope: ofKind })
   const done = (message: string) => ({ status: 'success' as const, message })
 
   return {
@@ -74,11 +76,15 @@ function linkCalls<A extends string, F extends string>({ kind, addField, field, 
       return { ...done(`${noun} fetched`), data: recordOf(field, row) }
     },
 
-    edit: async (input: Record<F, string> & { _id: string; preference: number }, ctx: Ctx) => {
+    edit: async (input: Record<F, string> & { _id: string; preference: number; version?: number | undefined }, ctx: Ctx) => {
       const placed = await order.edit(ctx.db, input._id, input.preference, (tx) =>
-        tx.update(linksTable).set({ url: input[field] }).where(byId(input._id)).returning({ id: linksTable.id }),
+        tx
+          .update(linksTable)
+          .set({ url: input[field], version: versions.next })
+          .where(versions.matches(input._id, input.version))
+          .returning({ id: linksTable.id }),
       )
-      if (placed === undefined) return notFound('_id')
+      if (placed === undefined) return versions.missed(ctx.db, input._id, '_id')
       ctx.audit(input._id)
       const updated = `${noun} updated successfully`
       return done(placed.ignored ? keptPlace(updated, input.preference, placed) : updated)

@@ -15,7 +15,7 @@ import * as password from '#contract/password'
 import { failure, handlers, type ApiFailure, type Ctx, type RateLimit } from '../kit/api.ts'
 import { admins, type AdminRow } from '../db/schema.ts'
 import { clearFailures } from '../sign-in/lockout.ts'
-import { consumeOtp, issueOtp, otpMail, otpSendAllowed, tryOtp, type OtpPurpose } from '../sign-in/otp.ts'
+import { checkOtp, consumeOtp, issueOtp, otpMail, otpSendAllowed, type OtpCheck, type OtpPurpose } from '../sign-in/otp.ts'
 import { secondFactor } from './two-factor.ts'
 
 export const OTP_SENT = 'OTP sent to your email'
@@ -28,6 +28,8 @@ export const PASSWORD_CHANGED = 'Password changed successfully'
 export const PASSWORD_RESET = 'Password reset successfully'
 
 const invalidOtp = (): ApiFailure => failure(INVALID_OTP, { otp: INVALID_OTP })
+/** A refused code check's answer: the plain invalid code, or the guessing limit's own message (429). */
+const refusedOtp = (check: OtpCheck & { ok: false }): ApiFailure => (check.reason === 'wrong' ? invalidOtp() : failure(check.message, { otp: check.message }, 429))
 
 /** Per-address limits on top of the per-email send limit in otp.ts: sends, and code checks. */
 const FIFTEEN_MINUTES = 15 * 60 * 1000
@@ -39,7 +41,7 @@ async function sendCode(ctx: Ctx, email: string, purpose: OtpPurpose, mailTo: st
   if (!(await otpSendAllowed(ctx.db, email, purpose))) throw failure(TOO_MANY_OTPS, undefined, 429)
   await ctx.transaction(async (tx) => {
     const code = await issueOtp(tx, ctx.config, email, purpose)
-    if (mailTo !== null) await ctx.sendMail(otpMail(mailTo, code, purpose), tx, { background: true })
+    if (mailTo !== null) await ctx.sendMail(await otpMail(tx, mailTo, code, purpose), tx)
   })
 }
 
@@ -75,8 +77,9 @@ export const passwordRoutes = handlers(
       const me = ctx.me()
       // The form sends the address the code went to; another one is a mistake, not a second account.
       if (email.toLowerCase() !== me.email) return failure(NOT_YOUR_EMAIL, { email: NOT_YOUR_EMAIL })
-      const otpId = await tryOtp(ctx.db, ctx.config, me.email, 'change-password', otp)
-      if (otpId === null) return invalidOtp()
+      const check = await checkOtp(ctx.db, ctx.config, me.email, 'change-password', otp, ctx.ip)
+      if (!check.ok) return refusedOtp(check)
+      const otpId = check.id
       // Checked after the code: a stolen session cannot try old passwords more often than codes are sent.
       if (!(await ctx.passwords.verify(me.passwordHash, oldPassword))) return failure(WRONG_OLD_PASSWORD, { oldPassword: WRONG_OLD_PASSWORD })
       await setPassword(ctx, me, otpId, newPassword, false)
@@ -96,8 +99,9 @@ export const passwordRoutes = handlers(
 
     forgotPassword: async ({ otp, newPassword, email, twoFACode }, ctx) => {
       const address = email.toLowerCase()
-      const otpId = await tryOtp(ctx.db, ctx.config, address, 'forgot-password', otp)
-      if (otpId === null) return invalidOtp()
+      const code = await checkOtp(ctx.db, ctx.config, address, 'forgot-password', otp, ctx.ip)
+      if (!code.ok) return refusedOtp(code)
+      const otpId = code.id
       const [admin] = await ctx.db.select().from(admins).where(eq(admins.email, address)).limit(1)
       // Codes for unknown addresses are never mailed; a lucky guess at one still changes nothing.
       if (admin === undefined || admin.activate !== 1) return invalidOtp()

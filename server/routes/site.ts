@@ -15,6 +15,7 @@ import { handlers, notFound } from '../kit/api.ts'
 import type { Db } from '../db/index.ts'
 import { siteSettings, type SiteSettingsRow } from '../db/schema.ts'
 import { uploadUrl } from '../kit/uploads.ts'
+import { editVersion, recordChanged } from '../kit/version.ts'
 import { singleRecord } from './single-record.ts'
 
 /** The record as stored, or undefined before anything created it. */
@@ -26,6 +27,9 @@ const record = {
   read: readSiteRecord,
   create: async (db: Db) => (await db.insert(siteSettings).values({}).returning())[0],
 }
+
+/** The Settings form's edit version: the `revision` column (`version` is the site version). */
+const settingsRevisions = editVersion({ id: siteSettings.id, version: siteSettings.revision })
 
 /** Where the logo is served, '' when none was uploaded. */
 export const logoUrl = (row: SiteSettingsRow | undefined): string => (row === undefined || row.sitelogo === '' ? '' : uploadUrl(row.sitelogo))
@@ -52,6 +56,7 @@ const toSiteSettings = (row: SiteSettingsRow): SiteSettings => ({
   copyright_text: row.copyrightText,
   sitelogo: logoUrl(row),
   forcedliq: row.forcedliq,
+  revision: row.revision,
 })
 
 export const versionRoutes = handlers(version, {
@@ -113,12 +118,15 @@ export const settingsRoutes = handlers(settings, {
     // new logos each remove the file they replaced, and no file in use is ever removed.
     const replaced = await ctx.transaction(async (tx) => {
       const [current] = await tx.select({ sitelogo: siteSettings.sitelogo }).from(siteSettings).where(eq(siteSettings.id, id)).for('update')
-      await tx
+      const updated = await tx
         .update(siteSettings)
-        .set({ ...fields, ...(logo === null ? {} : { sitelogo: logo }) })
-        .where(eq(siteSettings.id, id))
-      return current?.sitelogo ?? ''
+        .set({ ...fields, ...(logo === null ? {} : { sitelogo: logo }), revision: settingsRevisions.next })
+        .where(settingsRevisions.matches(id, input.revision))
+        .returning({ id: siteSettings.id })
+      // null: saved by someone else since the form read it, and nothing written.
+      return updated.length === 0 ? null : (current?.sitelogo ?? '')
     })
+    if (replaced === null) return recordChanged()
     if (logo !== null && replaced !== '') ctx.removeUploadLater(replaced)
     ctx.audit(id)
     return { status: 'success', message: 'Settings updated successfully' }

@@ -7,6 +7,7 @@ import { asc, eq } from 'drizzle-orm'
 import * as social from '#contract/social'
 import type { SocialLinkField, SocialMedia } from '#contract/social'
 import { handlers, notFound } from '../kit/api.ts'
+import { editVersion, recordChanged } from '../kit/version.ts'
 import type { Db } from '../db/index.ts'
 import { socialMedia, type SocialMediaRow } from '../db/schema.ts'
 import { singleRecord } from './single-record.ts'
@@ -17,6 +18,8 @@ const record = {
   create: async (db: Db) => (await db.insert(socialMedia).values({}).returning())[0],
 }
 
+const socialVersions = editVersion({ id: socialMedia.id, version: socialMedia.version })
+
 const toSocialMedia = (row: SocialMediaRow): SocialMedia => ({
   _id: row.id,
   discordLink: row.discordLink,
@@ -24,6 +27,7 @@ const toSocialMedia = (row: SocialMediaRow): SocialMedia => ({
   facebookLink: row.facebookLink,
   instagramLink: row.instagramLink,
   telegramLink: row.telegramLink,
+  version: row.version,
 })
 
 /** The column update that clears one named link (the contract's field names are the columns'). */
@@ -41,12 +45,18 @@ export const socialRoutes = handlers(social, {
     return { status: 'success', message: 'Social media fetched', data: { data: [toSocialMedia(row)] } }
   },
 
-  updatesocialmedia: async ({ _id, ...links }, ctx) => {
+  updatesocialmedia: async ({ _id, version, ...links }, ctx) => {
     const row = await singleRecord(ctx.db, record)
     // An id the screen did not get from this server names no record here: saving over the one
     // record anyway would hide a client pointed at the wrong server.
     if (_id !== undefined && _id !== row.id) return notFound('_id')
-    await ctx.db.update(socialMedia).set(links).where(eq(socialMedia.id, row.id))
+    const updated = await ctx.db
+      .update(socialMedia)
+      .set({ ...links, version: socialVersions.next })
+      .where(socialVersions.matches(row.id, version))
+      .returning({ id: socialMedia.id })
+    // The one record exists (read above): matching nothing means its version moved on.
+    if (updated.length === 0) return recordChanged()
     ctx.audit(row.id)
     return { status: 'success', message: 'Social media updated successfully' }
   },
@@ -55,7 +65,11 @@ export const socialRoutes = handlers(social, {
     const row = await singleRecord(ctx.db, record)
     if (datas?._id !== undefined && datas._id !== row.id) return notFound('datas')
     // Only the named link: the rest of `datas` is the screen's unsaved form and stays unsaved.
-    await ctx.db.update(socialMedia).set(cleared[linkdata]).where(eq(socialMedia.id, row.id))
+    // A link the form shows changed: a form opened before learns of it at its next save.
+    await ctx.db
+      .update(socialMedia)
+      .set({ ...cleared[linkdata], version: socialVersions.next })
+      .where(eq(socialMedia.id, row.id))
     ctx.audit(row.id)
     return { status: 'success', message: 'Social media link deleted successfully' }
   },

@@ -13,12 +13,14 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import * as staff from '#contract/staff'
 import type { AccessLevel } from '#contract/staff'
-import { alwaysAllowed, childrenOf, mayOpen, screens } from '#contract/routes'
+import { alwaysAllowed, childrenOf, mayOpen, openToEveryone, screens } from '#contract/routes'
 import { ApiFailure, failure, handlers, notFound, type Ctx } from '../kit/api.ts'
 import { admins, type AdminRow } from '../db/schema.ts'
 import { listPage } from '../kit/paging.ts'
 import { uniqueField } from '../kit/unique.ts'
+import { editVersion } from '../kit/version.ts'
 import { secondFactor } from './two-factor.ts'
+import { UNLOCK_ACTION, unlockEmail } from '../sign-in/lockout.ts'
 
 export const EMAIL_TAKEN = 'Email already exists'
 export const SUPERADMIN_UNTOUCHABLE = 'The superadmin cannot be changed'
@@ -37,7 +39,9 @@ const childPages = new Set<string>(screens.filter((s) => 'parent' in s).map((s) 
  * client is not trusted to). An empty list means every page and is kept empty.
  */
 export function normalizeRestrictions(level: AccessLevel, chosen: readonly string[], onEdit: boolean): string[] {
-  const pages = new Set(chosen)
+  // A page open to everyone (the dashboard) is no Access option: naming it grants nothing, and a
+  // list holding only it must not pass as a choice (emptied, it would mean every page).
+  const pages = new Set(chosen.filter((page) => !(openToEveryone as readonly string[]).includes(page)))
   if (level === 'Admin') {
     for (const page of chosen) for (const child of childrenOf(page)) pages.add(child)
   } else {
@@ -86,7 +90,9 @@ const staffFields = {
   role: admins.role,
   restrictions: admins.restrictions,
   activate: admins.activate,
+  version: admins.version,
 }
+const staffVersions = editVersion({ id: admins.id, version: admins.version })
 /** Staff records only: the superadmin is nobody's to edit, so neither the list nor Edit User offers it. */
 const staffOnly = eq(admins.role, 'subadmin')
 
@@ -140,7 +146,7 @@ export const staffRoutes = handlers(staff, {
     return { status: 'success', message: 'User fetched', data: row }
   },
 
-  UpdateSubAdminUsers: async ({ _id, name, email, accessLevel, restrictions }, ctx) => {
+  UpdateSubAdminUsers: async ({ _id, name, email, accessLevel, restrictions, version }, ctx) => {
     const me = ctx.me()
     const target = await findTarget(ctx, _id, '_id')
     if (target instanceof ApiFailure) return target
@@ -154,7 +160,7 @@ export const staffRoutes = handlers(staff, {
     const taken = await staffEmails.check(ctx.db, address, target.id)
     if (taken !== null) return taken
     const accessChanged = accessLevel !== target.accessLevel || !sameSet(granted, target.restrictions)
-    await staffEmails.guard(() =>
+    const updated = await staffEmails.guard(() =>
       ctx.db
         .update(admins)
         .set({
@@ -163,10 +169,13 @@ export const staffRoutes = handlers(staff, {
           accessLevel,
           restrictions: granted,
           ...(accessChanged ? { tokenVersion: sql`${admins.tokenVersion} + 1` } : {}),
+          version: staffVersions.next,
         })
         // The role is re-checked in the statement, in case it changed since it was read.
-        .where(and(eq(admins.id, target.id), eq(admins.role, 'subadmin'))),
+        .where(and(staffVersions.matches(target.id, version), eq(admins.role, 'subadmin')))
+        .returning({ id: admins.id }),
     )
+    if (updated.length === 0) return staffVersions.missed(ctx.db, target.id, '_id')
     if (accessChanged) logoutLater(ctx, target.id)
     ctx.audit(target.id)
     return { status: 'success', message: 'User updated successfully' }
@@ -193,5 +202,14 @@ export const staffRoutes = handlers(staff, {
     if (row.activate !== 1) logoutLater(ctx, target.id)
     ctx.audit(target.id)
     return { status: 'success', message: row.activate === 1 ? 'User activated successfully' : 'User deactivated successfully' }
+  },
+
+  // Any admin, the superadmin included (locked out from one address, they may unlock it from another).
+  unlockAdmin: async ({ id }, ctx) => {
+    const [target] = await ctx.db.select({ id: admins.id, email: admins.email }).from(admins).where(eq(admins.id, id)).limit(1)
+    if (target === undefined) return notFound('id')
+    await unlockEmail(ctx.db, target.email)
+    ctx.audit(target.id, undefined, { action: UNLOCK_ACTION, detail: target.email })
+    return { status: 'success', message: staff.ACCOUNT_UNLOCKED }
   },
 })

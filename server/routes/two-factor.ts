@@ -16,7 +16,7 @@ import { admins, type AdminRow } from '../db/schema.ts'
 import { claimAttempt, clearFailures, failAttempt, releaseAttempt, type Attempt } from '../sign-in/lockout.ts'
 import { newTotpSecret, totpUri, verifyTotp } from '../sign-in/two-factor-code.ts'
 import { acceptTotpCode, readTotpSecret, sealTotpSecret } from '../sign-in/two-factor-secret.ts'
-import { ACCOUNT_LOCKED, WRONG_2FA } from './auth.ts'
+import { WRONG_2FA } from './auth.ts'
 
 export const TWOFA_ISSUER = 'Back Office'
 export const ALREADY_ENABLED = 'Two-factor authentication is already enabled'
@@ -26,7 +26,7 @@ export const WRONG_PASSWORD = 'Incorrect password'
 
 export type SecondFactor = { ok: true } | { ok: false; answer: TwoFactorAnswer | ApiFailure }
 
-const locked = (): ApiFailure => failure(ACCOUNT_LOCKED, undefined, 429)
+const locked = (attempt: { message: string }): ApiFailure => failure(attempt.message, undefined, 429)
 
 /**
  * Counts a wrong code or password towards the admin's sign-in lockout (server/sign-in/lockout.ts). When it
@@ -34,7 +34,7 @@ const locked = (): ApiFailure => failure(ACCOUNT_LOCKED, undefined, 429)
  * produce the owner's secrets is probably not the owner.
  */
 async function countFailure(ctx: Ctx, admin: AdminRow, attempt: Attempt & { locked: false }, revokeOnLock: boolean): Promise<void> {
-  if (!(await failAttempt(ctx.db, attempt))) return
+  if (!(await failAttempt(ctx.db, ctx.config.lockout, attempt))) return
   if (revokeOnLock) {
     await revokeSessions(ctx.db, admin.id)
     ctx.realtime?.logout(admin.id)
@@ -49,8 +49,8 @@ async function countFailure(ctx: Ctx, admin: AdminRow, attempt: Attempt & { lock
  */
 export async function secondFactor(ctx: Ctx, admin: AdminRow, code: string, field: string, revokeOnLock: boolean): Promise<SecondFactor> {
   if (!admin.totpEnabled || admin.totpSecret === null) return { ok: true }
-  const attempt = await claimAttempt(ctx.db, admin.email)
-  if (attempt.locked) return { ok: false, answer: locked() }
+  const attempt = await claimAttempt(ctx.db, ctx.config.lockout, admin.email, ctx.ip)
+  if (attempt.locked) return { ok: false, answer: locked(attempt) }
   if (code === '') {
     await releaseAttempt(ctx.db, attempt)
     return { ok: false, answer: twoFactorNeeded() }
@@ -85,8 +85,8 @@ export const twofaRoutes = handlers(twofa, {
     const me = ctx.me()
     if (me.totpEnabled) return failure(ALREADY_ENABLED, undefined, 409)
     if (me.totpSecret === null) return failure(SETUP_FIRST)
-    const attempt = await claimAttempt(ctx.db, me.email)
-    if (attempt.locked) return locked()
+    const attempt = await claimAttempt(ctx.db, ctx.config.lockout, me.email, ctx.ip)
+    if (attempt.locked) return locked(attempt)
     if (!(await ctx.passwords.verify(me.passwordHash, password))) {
       await countFailure(ctx, me, attempt, true)
       return failure(WRONG_PASSWORD, { password: WRONG_PASSWORD })
@@ -115,7 +115,7 @@ export const twofaRoutes = handlers(twofa, {
       await releaseAttempt(ctx.db, attempt)
       return failure(SETUP_FIRST)
     }
-    await clearFailures(ctx.db, me.email)
+    await clearFailures(ctx.db, me.email, ctx.ip)
     ctx.audit(me.id)
     return { status: 'success', message: 'Two-factor authentication enabled' }
   },

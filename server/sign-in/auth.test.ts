@@ -1,8 +1,8 @@
 import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose'
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Passwords, revokeSessions } from './auth.ts'
-import { admins, auditLog, loginFailures } from '../db/schema.ts'
+import { admins, auditLog, loginPairFailures } from '../db/schema.ts'
 import { ACCOUNT_DEACTIVATED, ACCOUNT_LOCKED, LOGIN_FAILED, WRONG_2FA } from '../routes/auth.ts'
 import { SUPERADMIN_EMAIL, TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from '../testing/test-app.ts'
 import { newTotpSecret, totpCode, totpStep } from './two-factor-code.ts'
@@ -56,19 +56,21 @@ describe('POST /login', () => {
     expect(bad['errors']).toEqual({ email: 'Incorrect format', password: 'Incorrect format', twoFACode: 'Incorrect format' })
   })
 
-  it('locks the account for 10 minutes after 5 failures, even for the right password', async () => {
+  it('locks the email at that address for 10 minutes after 5 failures, even for the right password', async () => {
     const staff = await t.createAdmin()
     const from = nextAddress()
     for (let i = 0; i < 5; i++) expect(bodyOf(await login({ email: staff.email, password: 'Wrong@1234' }, from))['message']).toBe(LOGIN_FAILED)
-    const locked = await login({ email: staff.email, password: TEST_PASSWORD }, nextAddress())
+    const locked = await login({ email: staff.email, password: TEST_PASSWORD }, from)
     expect(locked.statusCode).toBe(429)
     expect(bodyOf(locked)['message']).toBe(ACCOUNT_LOCKED)
-    const minutes = (((await t.lockoutOf(staff.email))?.lockedUntil?.getTime() ?? 0) - Date.now()) / 60_000
+    const pair = and(eq(loginPairFailures.email, staff.email), eq(loginPairFailures.address, from))
+    const [row] = await t.handle.db.select().from(loginPairFailures).where(pair)
+    const minutes = ((row?.lockedUntil?.getTime() ?? 0) - Date.now()) / 60_000
     expect(minutes).toBeGreaterThan(9)
     expect(minutes).toBeLessThanOrEqual(10)
-    // Once the lock has passed, the right password works again.
-    await t.handle.db.update(loginFailures).set({ lockedUntil: new Date(Date.now() - 1000) }).where(eq(loginFailures.email, staff.email))
-    expect((await login({ email: staff.email, password: TEST_PASSWORD })).statusCode).toBe(200)
+    // Once the lock has passed, the right password works again from there.
+    await t.handle.db.update(loginPairFailures).set({ lockedUntil: new Date(Date.now() - 1000) }).where(pair)
+    expect((await login({ email: staff.email, password: TEST_PASSWORD }, from)).statusCode).toBe(200)
   })
 
   it('limits attempts per address', async () => {

@@ -12,7 +12,8 @@ import type { Access } from '#contract/define'
 import { mayOpen } from '#contract/routes'
 import type { Config, HashCost } from '../config.ts'
 import type { Db } from '../db/index.ts'
-import { admins, type AdminRow } from '../db/schema.ts'
+import { admins, sessionTokens, type AdminRow } from '../db/schema.ts'
+import { needsTouch, tokenRefusal, touchToken, type TokenRef } from './sessions.ts'
 
 /** argon2id hashing with the configured cost (library defaults unless a test lowers it). */
 export class Passwords {
@@ -51,7 +52,11 @@ export class Passwords {
   }
 }
 
-/** What we put in a token: the spec's claims plus the token version. */
+/**
+ * What we put in a token: the spec's claims plus the token version and `idle`, the seconds of
+ * inactivity after which the PWA ends the session (IDLE_TIMEOUT_MINUTES; the PWA reads it here,
+ * so no call is needed to learn it, and it holds for the token's whole life).
+ */
 const TokenClaims = z.object({
   _id: z.string().min(1),
   email: z.string(),
@@ -59,6 +64,7 @@ const TokenClaims = z.object({
   accessLevel: z.enum(['Admin', 'View Only']),
   restrictions: z.array(z.string()),
   tv: z.number().int(),
+  idle: z.number().int().positive().optional(),
   exp: z.number(),
   iat: z.number(),
   jti: z.string(),
@@ -74,6 +80,7 @@ export function signToken(config: Config, admin: AdminRow): Promise<string> {
     accessLevel: admin.accessLevel,
     restrictions: admin.restrictions,
     tv: admin.tokenVersion,
+    idle: config.idleTimeoutSeconds,
   })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuedAt()
@@ -109,7 +116,7 @@ export function bearerToken(header: string | undefined): string | null {
   return match?.[1] ?? null
 }
 
-export type SessionCheck = { ok: true; admin: AdminRow } | { ok: false; status: 401 | 403; message: string }
+export type SessionCheck = { ok: true; admin: AdminRow; token: TokenRef } | { ok: false; status: 401 | 403; message: string }
 
 export const UNAUTHORIZED = 'Unauthorized, please log in again'
 export const FORBIDDEN = 'You do not have permission to do this'
@@ -117,20 +124,39 @@ export const FORBIDDEN = 'You do not have permission to do this'
 /**
  * Who is calling: the token must verify, and the admin row, read fresh on every request, must be
  * active and carry the same token version, so deactivation and revocation take effect at once.
- * The permission check then uses the row's current role, level and restrictions, not the token's.
+ * The token itself must not be revoked (Logout) nor idle past the limit (sessions.ts); its row is
+ * read in the same query as the admin. The permission check then uses the row's current role,
+ * level and restrictions, not the token's. `touch: false` checks without counting it as a use
+ * (a socket reconnecting by itself is no sign of the admin's activity).
  */
-export async function checkSession(db: Db, config: Config, header: string | undefined, access: Access): Promise<SessionCheck> {
+export async function checkSession(
+  db: Db,
+  config: Config,
+  header: string | undefined,
+  access: Access,
+  options: { touch?: boolean } = {},
+): Promise<SessionCheck> {
   if (access.kind === 'public') throw new Error('checkSession is not for public calls')
   const token = bearerToken(header)
   if (token === null) return { ok: false, status: 401, message: UNAUTHORIZED }
   const claims = await verifyToken(config, token)
   if (claims === null) return { ok: false, status: 401, message: UNAUTHORIZED }
-  const [admin] = await db.select().from(admins).where(eq(admins.id, claims._id)).limit(1)
-  if (admin === undefined || admin.activate !== 1 || admin.tokenVersion !== claims.tv) {
+  const [row] = await db
+    .select({ admin: admins, lastSeenAt: sessionTokens.lastSeenAt, revokedAt: sessionTokens.revokedAt })
+    .from(admins)
+    .leftJoin(sessionTokens, eq(sessionTokens.jti, claims.jti))
+    .where(eq(admins.id, claims._id))
+    .limit(1)
+  const admin = row?.admin
+  if (row === undefined || admin === undefined || admin.activate !== 1 || admin.tokenVersion !== claims.tv) {
     return { ok: false, status: 401, message: UNAUTHORIZED }
   }
+  const ref: TokenRef = { jti: claims.jti, iat: claims.iat, exp: claims.exp }
+  const now = Date.now()
+  if (tokenRefusal(config, ref, row, now) !== null) return { ok: false, status: 401, message: UNAUTHORIZED }
   if (!permits(access, admin)) return { ok: false, status: 403, message: FORBIDDEN }
-  return { ok: true, admin }
+  if (options.touch !== false && needsTouch(row, now)) await touchToken(db, ref, admin.id, now)
+  return { ok: true, admin, token: ref }
 }
 
 /**

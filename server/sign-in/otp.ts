@@ -11,7 +11,10 @@ import { createHmac, randomInt, timingSafeEqual } from 'node:crypto'
 import { and, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/index.ts'
-import { otpCodes } from '../db/schema.ts'
+import { otpCodes, otpGuesses } from '../db/schema.ts'
+import { claimAttempt, failAttempt, lockoutKey, releaseAttempt } from './lockout.ts'
+import type { RenderedMail, TemplateIdentifier } from '#contract/emails'
+import { renderMail } from '../notify/templates.ts'
 
 export const OTP_LIFE_MS = 10 * 60 * 1000
 /** Tries per code; every check spends one, right or wrong, so guesses are bounded even when sent in parallel. */
@@ -101,6 +104,78 @@ export async function tryOtp(db: Db, config: Config, email: string, purpose: Otp
   return null
 }
 
+/** The window of the per-email guess cap (OTP_DAILY_GUESSES): it starts with the first check. */
+export const OTP_GUESS_WINDOW_MS = 24 * 60 * 60 * 1000
+
+/** The answer once an email's checks for the day are spent: the same whether or not it has an account. */
+export const otpCapMessage = (retryMs: number): string => {
+  const hours = Math.max(1, Math.ceil(retryMs / 3_600_000))
+  return `Too many OTP attempts for this email. Please try again in ${hours} hour${hours === 1 ? '' : 's'}.`
+}
+
+/**
+ * A code check's verdict: the matched code's id, or a refusal. `wrong` is the plain invalid-code
+ * answer; `limited` carries its own message (429): the sign-in lock or wait of this email and
+ * address, or the day's guesses spent.
+ */
+export type OtpCheck = { ok: true; id: string } | { ok: false; reason: 'wrong' } | { ok: false; reason: 'limited'; message: string }
+
+/**
+ * Checks a one-time code under every guessing limit (issue 11, item 2). It is a sign-in attempt
+ * for the email from `address` (server/sign-in/lockout.ts): refused while that pair is locked or
+ * the email waits, and a wrong code counts as a failure. And it takes one of the email's
+ * OTP_DAILY_GUESSES checks of the day, right or wrong. Together with the 5 tries per code and 3
+ * codes per 15 minutes, that bounds guesses per email per day by the cap, not by the send rate.
+ * Run it in the transaction that answers (the registrar's), so the counts are taken atomically.
+ */
+export async function checkOtp(db: Db, config: Config, email: string, purpose: OtpPurpose, code: string, address: string, now = new Date()): Promise<OtpCheck> {
+  const attempt = await claimAttempt(db, config.lockout, email, address, now)
+  if (attempt.locked) return { ok: false, reason: 'limited', message: attempt.message }
+  const guess = await takeOtpGuess(db, config.lockout.otpDailyGuesses, email, now)
+  if (!guess.ok) {
+    // Refused unchecked: no failure to count against the sign-in either.
+    await releaseAttempt(db, attempt)
+    return { ok: false, reason: 'limited', message: otpCapMessage(guess.retryMs) }
+  }
+  const id = await tryOtp(db, config, email, purpose, code, now)
+  if (id === null) {
+    await failAttempt(db, config.lockout, attempt, now)
+    return { ok: false, reason: 'wrong' }
+  }
+  await releaseAttempt(db, attempt)
+  return { ok: true, id }
+}
+
+/**
+ * Takes one of the email's checks of the window, or says when the next one is allowed. One upsert,
+ * so parallel checks cannot exceed the cap; the count stops one past it.
+ */
+async function takeOtpGuess(db: Db, cap: number, email: string, now: Date): Promise<{ ok: true } | { ok: false; retryMs: number }> {
+  const key = lockoutKey(email)
+  const g = otpGuesses
+  const windowOver = sql`${g.windowStart} <= ${new Date(now.getTime() - OTP_GUESS_WINDOW_MS).toISOString()}::timestamptz`
+  // Ended windows of other emails are pruned a few at a time, as the sign-in counts are.
+  await db.execute(sql`
+    delete from ${g} where ${g.email} in (
+      select ${g.email} from ${g} where ${windowOver} and ${g.email} <> ${key}
+      order by ${g.windowStart} limit 20 for update skip locked
+    )`)
+  const [row] = await db
+    .insert(g)
+    .values({ email: key, guesses: 1, windowStart: now })
+    .onConflictDoUpdate({
+      target: g.email,
+      set: {
+        guesses: sql`case when ${windowOver} then 1 else least(${g.guesses} + 1, ${cap + 1}) end`,
+        windowStart: sql`case when ${windowOver} then ${now.toISOString()}::timestamptz else ${g.windowStart} end`,
+      },
+    })
+    .returning({ guesses: g.guesses, windowStart: g.windowStart })
+  if (row === undefined) throw new Error('otp_guesses upsert returned no row')
+  if (row.guesses <= cap) return { ok: true }
+  return { ok: false, retryMs: row.windowStart.getTime() + OTP_GUESS_WINDOW_MS - now.getTime() }
+}
+
 /** Uses up a matched code; false when another request used it first (the caller then changes nothing). */
 export async function consumeOtp(db: Db, id: string, now = new Date()): Promise<boolean> {
   const used = await db
@@ -111,17 +186,16 @@ export async function consumeOtp(db: Db, id: string, now = new Date()): Promise<
   return used.length > 0
 }
 
-/** The mail that carries a code. Plain ASCII in short lines, so it reads the same in any client. */
-export function otpMail(to: string, code: string, purpose: OtpPurpose): { to: string; subject: string; text: string } {
-  const what = purpose === 'forgot-password' ? 'reset your password' : 'change your password'
-  return {
-    to,
-    subject: 'Your one-time code',
-    text: [
-      `Your one-time code is: ${code}`,
-      '',
-      `Use it to ${what}. It expires in ${OTP_LIFE_MS / 60_000} minutes and works once.`,
-      'If you did not ask for it, you can ignore this mail.',
-    ].join('\n'),
-  }
+/** The template of each purpose's mail (contract/emails.ts). */
+const OTP_TEMPLATES = { 'change-password': 'change-password-otp', 'forgot-password': 'forgot-password-otp' } as const satisfies Record<OtpPurpose, TemplateIdentifier>
+
+/**
+ * The mail that carries a code, rendered from its Automated Email template (the default says
+ * "Your one-time code is: <code>" in short plain lines, so it reads the same in any client). Pass
+ * the transaction that stores the code, so the mail is queued from the same snapshot.
+ */
+export async function otpMail(db: Db, to: string, code: string, purpose: OtpPurpose): Promise<{ to: string; template: TemplateIdentifier } & RenderedMail> {
+  const template = OTP_TEMPLATES[purpose]
+  const mail = await renderMail(db, template, { otp: code, minutes: String(OTP_LIFE_MS / 60_000) })
+  return { to, template, ...mail }
 }

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import { io, type Socket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SocketEvents } from '#contract/socket'
-import { admins, auditLog, loginFailures, mailOutbox, otpCodes, type AdminRow } from '../db/schema.ts'
+import { admins, auditLog, loginFailures, loginPairFailures, mailOutbox, otpCodes, type AdminRow } from '../db/schema.ts'
 import { OTP_MAX_SENDS } from './otp.ts'
 import {
   FORGOT_OTP_SENT,
@@ -14,7 +14,7 @@ import {
   TOO_MANY_OTPS,
   WRONG_OLD_PASSWORD,
 } from '../routes/password.ts'
-import { ACCOUNT_LOCKED, WRONG_2FA } from '../routes/auth.ts'
+import { WRONG_2FA } from '../routes/auth.ts'
 import { otpFrom, startSmtpReceiver, type SmtpReceiver } from '../testing/smtp-receiver.ts'
 import { TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from '../testing/test-app.ts'
 import { newTotpSecret, totpCode, totpStep } from './two-factor-code.ts'
@@ -205,14 +205,17 @@ describe('Forgot: /ForgotSend-mail and /forgot-password', () => {
 
   it('resets the password with the mailed code, ends every session and lifts a lockout', async () => {
     const staff = await t.createAdmin()
-    await t.handle.db.insert(loginFailures).values({ email: staff.email, failures: 0, lockedUntil: new Date(Date.now() + 60_000) })
-    expect(bodyOf(await login(staff.email, TEST_PASSWORD))['message']).toBe(ACCOUNT_LOCKED)
+    // The email slowed down (failures from many addresses) and one address locked.
+    await t.handle.db.insert(loginFailures).values({ email: staff.email, failures: 30, slowUntil: new Date(Date.now() + 60_000) })
+    await t.handle.db.insert(loginPairFailures).values({ email: staff.email, address: '10.1.250.1', failures: 0, lockedUntil: new Date(Date.now() + 60_000) })
+    expect((await login(staff.email, TEST_PASSWORD)).statusCode).toBe(429)
     const tokens = [await t.tokenFor(staff), await t.tokenFor(staff)]
     const code = await forgotCode(staff.email)
     const res = await reset(staff.email, code)
     expect(bodyOf(res)).toEqual({ status: 'success', message: PASSWORD_RESET })
     for (const token of tokens) expect(await profileStatus(token)).toBe(401)
     expect(await t.lockoutOf(staff.email)).toBeUndefined()
+    expect(await t.handle.db.select().from(loginPairFailures).where(eq(loginPairFailures.email, staff.email))).toEqual([])
     expect(bodyOf(await login(staff.email, NEW_PASSWORD))['status']).toBe('success')
     expect(bodyOf(await reset(staff.email, code))['message']).toBe(INVALID_OTP)
     const [audit] = await t.handle.db.select().from(auditLog).where(eq(auditLog.action, '/forgot-password'))

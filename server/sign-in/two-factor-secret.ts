@@ -1,10 +1,10 @@
 /**
  * TOTP secrets at rest, and checking a code against an admin's stored secret.
  *
- * A secret is stored sealed: AES-256-GCM under a key derived from JWT_SECRET with HKDF-SHA256
- * (its own info label, so the key is unrelated to the token key and the OTP pepper), a random
- * 96-bit IV per value, and the admin's id as additional data, so a sealed value copied onto
- * another admin's row does not open. Stored form: `tsk1:` + base64url(iv | tag | ciphertext).
+ * A secret is stored sealed by server/kit/seal.ts: AES-256-GCM under a key derived from JWT_SECRET
+ * with HKDF-SHA256 (its own info label, so the key is unrelated to the token key and the OTP
+ * pepper), a random 96-bit IV per value, and the admin's id as additional data, so a sealed value
+ * copied onto another admin's row does not open. Stored form: `tsk1:` + base64url(iv | tag | ciphertext).
  * A copy of the database alone (a backup, a read-only injection) then yields no second factor.
  *
  * Consequence for operators: changing JWT_SECRET makes enrolled secrets unreadable; those admins'
@@ -16,40 +16,24 @@
  * can be written plain after start: by an older instance during a rolling upgrade, or by hand.
  * Base32 never contains `:` or lower case, so the prefix cannot be mistaken for a plain secret.
  */
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
 import { and, eq, isNotNull, isNull, lt, not, like, or } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/index.ts'
 import { admins, type AdminRow } from '../db/schema.ts'
+import { isSealedAs, seal, unseal, type SealKind } from '../kit/seal.ts'
 import { verifyTotp } from './two-factor-code.ts'
 
-const PREFIX = 'tsk1:'
-const IV_BYTES = 12
-const TAG_BYTES = 16
-const HKDF_INFO = 'totp-secret-at-rest/v1'
+const TOTP_SECRET: SealKind = { prefix: 'tsk1:', info: 'totp-secret-at-rest/v1' }
+const PREFIX = TOTP_SECRET.prefix
 
-const keys = new WeakMap<Uint8Array, Buffer>()
-function keyOf(config: Config): Buffer {
-  let key = keys.get(config.jwtSecret)
-  if (key === undefined) {
-    key = Buffer.from(hkdfSync('sha256', config.jwtSecret, new Uint8Array(0), HKDF_INFO, 32))
-    keys.set(config.jwtSecret, key)
-  }
-  return key
-}
+const additionalData = (adminId: string): string => `admins.totp_secret\n${adminId}`
 
-const additionalData = (adminId: string): Buffer => Buffer.from(`admins.totp_secret\n${adminId}`)
-
-export const isSealed = (stored: string): boolean => stored.startsWith(PREFIX)
+export const isSealed = (stored: string): boolean => isSealedAs(TOTP_SECRET, stored)
 
 /** The stored form of an admin's TOTP secret. */
 export function sealTotpSecret(config: Config, adminId: string, secret: string): string {
-  const iv = randomBytes(IV_BYTES)
-  const cipher = createCipheriv('aes-256-gcm', keyOf(config), iv, { authTagLength: TAG_BYTES })
-  cipher.setAAD(additionalData(adminId))
-  const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()])
-  return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64url')
+  return seal(config, TOTP_SECRET, additionalData(adminId), secret)
 }
 
 /**
@@ -58,17 +42,8 @@ export function sealTotpSecret(config: Config, adminId: string, secret: string):
  */
 export function openTotpSecret(config: Config, adminId: string, stored: string): { secret: string; sealed: boolean } | null {
   if (!isSealed(stored)) return { secret: stored, sealed: false }
-  const raw = Buffer.from(stored.slice(PREFIX.length), 'base64url')
-  if (raw.length <= IV_BYTES + TAG_BYTES) return null
-  try {
-    const decipher = createDecipheriv('aes-256-gcm', keyOf(config), raw.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES })
-    decipher.setAAD(additionalData(adminId))
-    decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES))
-    const secret = Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8')
-    return { secret, sealed: true }
-  } catch {
-    return null
-  }
+  const secret = unseal(config, TOTP_SECRET, additionalData(adminId), stored)
+  return secret === null ? null : { secret, sealed: true }
 }
 
 /** Seals every plain TOTP secret (see the top of this file). Conditional, so a concurrent change wins. */

@@ -9,7 +9,9 @@ import { randomBytes } from 'node:crypto'
 import type { LightMyRequestResponse } from 'fastify'
 import type { Endpoint } from '#contract/define'
 import { API_PREFIX } from '../kit/api.ts'
-import { accessRequests, brands, categories, games, homepageContent, links, restrictedCountries, siteSettings, socialMedia, type AdminRow } from '../db/schema.ts'
+import { accessRequests, brands, categories, emailTemplates, emailTemplateVersions, games, homepageContent, leads, links, newsletterSends, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, siteSettings, socialMedia, type AdminRow } from '../db/schema.ts'
+import { eq } from 'drizzle-orm'
+import { unsubscribeToken } from '../routes/newsletter-unsubscribe.ts'
 import { encodePng } from '../db/png.ts'
 import { SUPERADMIN_EMAIL, TEST_PASSWORD, multipart, type TestApp, type UploadFile } from './test-app.ts'
 
@@ -34,6 +36,15 @@ export interface Fixtures {
   restrictionIds: { kept: string; deleted: string }
   /** Two games (in a category of their own, so deleteCategory's category stays unused): one to edit and freeze, one to delete. */
   gameIds: { kept: string; deleted: string; categoryId: string }
+  /** The Reset Password OTP's email template (installed at start) and one saved version of it. */
+  template: { id: string; versionId: string }
+  /** A lead to send promotions to, and two delivered promotions to it: one to resend and cancel, one to delete. */
+  promotion: { leadId: string; kept: string; deleted: string }
+  /**
+   * Newsletter: a subscribed lead to send to, an unsubscribe link's token (another lead), and
+   * three sends without a job: one being sent (to pause), one paused (to resume), one to cancel.
+   */
+  newsletter: { leadId: string; token: string; sending: string; paused: string; cancelled: string }
 }
 
 export async function makeFixtures(t: TestApp): Promise<Fixtures> {
@@ -84,10 +95,49 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
     .returning({ id: games.id })
   if (keptGame === undefined || deletedGame === undefined) throw new Error('game insert returned no row')
   const gameIds = { kept: keptGame.id, deleted: deletedGame.id, categoryId: gameCategory.id }
-  return { gameIds, restrictionIds, brandIds, homepageIds, linkIds, victim, categoryId: category.id, socialId: socialRow.id, settingsId: settingsRow.id, approveRequest: approve, declineRequestId: decline.id }
+  const [otpTemplate] = await t.handle.db.select({ id: emailTemplates.id }).from(emailTemplates).where(eq(emailTemplates.identifier, 'change-password-otp'))
+  if (otpTemplate === undefined) throw new Error('the email templates were not installed')
+  const [version] = await t.handle.db
+    .insert(emailTemplateVersions)
+    .values({ templateId: otpTemplate.id, subject: 'Earlier code', content: '<p>Earlier: {{otp}}</p>', savedAt: new Date(0) })
+    .returning({ id: emailTemplateVersions.id })
+  if (version === undefined) throw new Error('template version insert returned no row')
+  const template = { id: otpTemplate.id, versionId: version.id }
+  const promotion = await promotionFixtures(t)
+  const newsletter = await newsletterFixtures(t)
+  return { newsletter, promotion, template, gameIds, restrictionIds, brandIds, homepageIds, linkIds, victim, categoryId: category.id, socialId: socialRow.id, settingsId: settingsRow.id, approveRequest: approve, declineRequestId: decline.id }
+}
+
+async function newsletterFixtures(t: TestApp): Promise<Fixtures['newsletter']> {
+  const [reader, leaver] = await t.handle.db
+    .insert(leads)
+    .values([1, 2].map((n) => ({ name: `Reader ${n}`, email: `reader${n}-${unique()}@example.com`, subscribed: true, subscribedAt: new Date() })))
+    .returning({ id: leads.id })
+  const [sending, paused, cancelled] = await t.handle.db
+    .insert(newsletterSends)
+    .values((['sending', 'paused', 'sending'] as const).map((status) => ({ subject: `Fixture ${status}`, content: '<p>Fixture</p>', status, total: 0 })))
+    .returning({ id: newsletterSends.id })
+  if (reader === undefined || leaver === undefined || sending === undefined || paused === undefined || cancelled === undefined) throw new Error('newsletter fixture insert returned no row')
+  return { leadId: reader.id, token: unsubscribeToken(t.config, leaver.id), sending: sending.id, paused: paused.id, cancelled: cancelled.id }
 }
 
 const unique = (): string => randomBytes(4).toString('hex')
+
+/** A lead and two promotions already delivered to it (round 1 done), written directly. */
+async function promotionFixtures(t: TestApp): Promise<Fixtures['promotion']> {
+  const db = t.handle.db
+  const [lead] = await db.insert(leads).values({ name: 'Fixture lead', email: `lead-${unique()}@example.com`, provider: 'ipfs', country: 'PT' }).returning({ id: leads.id })
+  if (lead === undefined) throw new Error('lead insert returned no row')
+  const rows = await db
+    .insert(promotions)
+    .values([1, 2].map((n) => ({ title: `Promotion ${n}`, content: 'Hello', recipientCount: 1, total: 1, sent: 1, status: 'done' as const })))
+    .returning({ id: promotions.id })
+  const [kept, deleted] = rows
+  if (kept === undefined || deleted === undefined) throw new Error('promotion insert returned no row')
+  await db.insert(promotionRecipients).values(rows.map((r) => ({ promotionId: r.id, leadId: lead.id, email: 'fixture@example.com' })))
+  await db.insert(promotionDeliveries).values(rows.map((r) => ({ promotionId: r.id, leadId: lead.id, round: 1, status: 'sent' as const, sentAt: new Date() })))
+  return { leadId: lead.id, kept: kept.id, deleted: deleted.id }
+}
 const png = (): UploadFile => ({ field: 'image', name: 'a.png', type: 'image/png', content: encodePng(4, 4, () => [200, 40, 40]) })
 const NEW_PASSWORD = 'Fresh#2024'
 
@@ -96,6 +146,8 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   login: () => ({ json: { email: SUPERADMIN_EMAIL, password: TEST_PASSWORD, twoFACode: '' } }),
   getProfile: () => ({ json: {} }),
   editProfile: () => ({ json: { name: `Name ${unique()}` } }),
+  logout: () => ({ json: {} }),
+  keepAlive: () => ({ json: {} }),
   getuser: () => ({ json: { page: 1, limit: 10, search: '' } }),
   DownloadFile: () => ({ json: {} }),
   getContactUS: () => ({ json: {} }),
@@ -128,6 +180,7 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   FetchSubAdminUsers: () => ({ json: { page: 1, limit: 10 } }),
   UpdateSubAdminUsers: (f) => ({ json: { _id: f.victim.id, name: `Victim ${unique()}`, email: f.victim.email, accessLevel: 'View Only', restrictions: ['/users', '/cms'] } }),
   ActivateSubadminStatusUpdate: (f) => ({ json: { id: f.victim.id } }),
+  unlockAdmin: (f) => ({ json: { id: f.victim.id } }),
   sendMail: () => ({ json: {} }),
   changePassword: () => ({ json: { otp: '123456', oldPassword: TEST_PASSWORD, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, email: SUPERADMIN_EMAIL } }),
   ForgotSendMail: () => ({ json: { email: `someone-${unique()}@example.com` } }),
@@ -183,9 +236,46 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   DeleteCms: (f) => ({ json: { id: f.gameIds.deleted } }),
   FreezeCms: (f) => ({ json: { id: f.gameIds.kept } }),
   updateToken: () => ({ json: { tokenName: `Ticket ${unique()}`, price: '0.25', productId: 'com.wallet.ticket', ticketCount: 10 } }),
+  getemail: () => ({ json: { page: 1, limit: 10, search: '' } }),
+  getTemplate: (f) => ({ json: { id: f.template.id } }),
+  editTemplate: (f) => ({ json: { id: f.template.id, subject: `Code ${unique()}`, identifier: 'change-password-otp', content: `<p>Your code: {{otp}} (${unique()})</p>` } }),
+  listTemplateVersions: (f) => ({ json: { id: f.template.id, page: 1, limit: 10 } }),
+  restoreTemplateVersion: (f) => ({ json: { id: f.template.id, versionId: f.template.versionId } }),
+  previewTemplate: () => ({ json: { subject: 'Preview', identifier: 'change-password-otp', content: '<p>{{otp}}</p>' } }),
+  sendTestTemplate: (f) => ({ json: { id: f.template.id } }),
+  getDashboard: () => ({ json: {} }),
+  allUser: () => ({ json: { page: 1, limit: 50, search: '' } }),
+  countNewsletterRecipients: (f) => ({ json: { all: false, id: [f.newsletter.leadId] } }),
+  sendNewsletter: (f) => ({ json: { all: false, id: [f.newsletter.leadId], subject: `News ${unique()}`, content: '<p>This month in the wallet.</p>' } }),
+  listNewsletterSends: () => ({ json: { page: 1, limit: 10, search: '' } }),
+  pauseNewsletter: (f) => ({ json: { id: f.newsletter.sending } }),
+  resumeNewsletter: (f) => ({ json: { id: f.newsletter.paused } }),
+  cancelNewsletter: (f) => ({ json: { id: f.newsletter.cancelled } }),
+  unsubscribeStatus: (f) => ({ json: { token: f.newsletter.token } }),
+  unsubscribe: (f) => ({ json: { token: f.newsletter.token } }),
+  FilterOption: () => ({ json: { page: 1, limit: 100, data: { email: 'lead', provider: 'ipfs', country: 'Portugal' } } }),
+  countRecipients: (f) => ({ json: { id: [f.promotion.leadId] } }),
+  addNotification: (f) => ({ form: { fields: { title: `Promotion ${unique()}`, content: 'Hello again', id: f.promotion.leadId }, files: [png()] } }),
+  listNotification: () => ({ json: { page: 1, limit: 10, search: '' } }),
+  listnotfiyuser: (f) => ({ json: { id: f.promotion.kept, page: 1, limit: 100 } }),
+  // The first accepted call starts round 2; a repeat of round 1 is answered as already started.
+  ResendData: (f) => ({ json: { id: f.promotion.kept, round: 1, only: 'all' } }),
+  cancelPromotion: (f) => ({ json: { id: f.promotion.kept } }),
+  DeletePromotion: (f) => ({ json: { id: f.promotion.deleted } }),
+  listAudit: () => ({ json: { page: 1, limit: 10, search: '', from: '2026-01-01' } }),
+  auditOptions: () => ({ json: {} }),
+  exportAudit: () => ({ json: { action: '/login' } }),
+  recordHistory: (f) => ({ json: { recordId: f.categoryId } }),
 }
 
 /** Whether the app serves this endpoint (it has a handler). */
+/**
+ * Calls that end the caller's own session when they succeed (Logout revokes the token it was
+ * sent with): a test that reuses one token per caller runs these last, or gives them a token of
+ * their own, or every later call of that caller is a 401.
+ */
+export const endsSession: ReadonlySet<string> = new Set(['logout'])
+
 export const isServed = (t: TestApp, e: Endpoint): boolean => t.app.hasRoute({ method: e.method, url: API_PREFIX + e.path })
 
 let address = 0

@@ -17,10 +17,14 @@ export interface SmtpReceiver {
   received: ReceivedMail[]
   /** The next message to `to` (one that arrived already and was not taken yet, or the next to come). */
   next(to: string, timeoutMs?: number): Promise<ReceivedMail>
+  /** Refuses the next `count` messages with a temporary failure (451), as a busy server does. */
+  refuse(count: number): void
   close(): Promise<void>
 }
 
-export async function startSmtpReceiver(): Promise<SmtpReceiver> {
+/** `port`: listen on this one (e.g. to bring a "crashed" server back where the app expects it). */
+export async function startSmtpReceiver(options: { port?: number } = {}): Promise<SmtpReceiver> {
+  let refusing = 0
   const received: ReceivedMail[] = []
   const taken = new Set<ReceivedMail>()
   const waiters: { to: string; resolve: (mail: ReceivedMail) => void }[] = []
@@ -44,6 +48,11 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
       const chunks: Buffer[] = []
       stream.on('data', (chunk: Buffer) => chunks.push(chunk))
       stream.on('end', () => {
+        if (refusing > 0) {
+          refusing -= 1
+          callback(Object.assign(new Error('Try again later'), { responseCode: 451 }))
+          return
+        }
         const from = session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address
         deliver({ from, to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw: Buffer.concat(chunks).toString('utf8') })
         callback()
@@ -52,7 +61,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   })
   const port = await new Promise<number>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
       const address = server.server.address()
       if (address !== null && typeof address === 'object') resolve(address.port)
       else reject(new Error('SMTP receiver has no port'))
@@ -79,6 +88,9 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
           reject(new Error(`no mail to ${address} within ${timeoutMs} ms`))
         }, timeoutMs).unref()
       })
+    },
+    refuse(count) {
+      refusing = count
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }

@@ -70,7 +70,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   config = { ...config, database: scratch.database, hashCost: { memoryCost: 1024, timeCost: 1, parallelism: 1 } }
   if (options.configure) config = options.configure(config)
 
-  const handle = await openDb(config.database)
+  const handle = await openDb(config.database, undefined, { statementTimeoutMs: config.statementTimeoutMs })
   const app = await buildApp(config, { handle, realtime: options.realtime === true })
   await app.ready()
   const passwords = app.services.passwords
@@ -127,7 +127,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
 }
 
 /** A fresh database for one test app: in-memory PGlite, or CREATE DATABASE on the DATABASE_URL server. */
-async function scratchDatabase(): Promise<{ database: Config['database']; drop: () => Promise<void> }> {
+export async function scratchDatabase(): Promise<{ database: Config['database']; drop: () => Promise<void> }> {
   const url = process.env['DATABASE_URL']
   if (!url) return { database: { kind: 'pglite', dir: null }, drop: async () => {} }
   const name = `bo_test_${randomBytes(6).toString('hex')}`

@@ -4,6 +4,8 @@
  */
 import { useState, type FocusEvent, type ReactElement } from 'react'
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '#src/ui/dropdown-menu.tsx'
+import { THEMES, setTheme, useTheme } from '#src/lib/theme.ts'
+import { promptInstall, useInstallable } from '#src/lib/install.ts'
 
 export interface AccountMenuProps {
   /** The trigger button; layout.tsx renders the same one as the placeholder. */
@@ -22,6 +24,8 @@ export function AccountMenu({ trigger, email, level, items, onNavigate, onLogout
   // Opened from the keyboard, Radix focuses the first item; the key that opened this one was
   // pressed before Radix listened, so do the same for that first opening.
   const [focusFirstItem, setFocusFirstItem] = useState(openOnArrival === 'keyboard')
+  const theme = useTheme()
+  const installable = useInstallable()
   const onContentFocus = (event: FocusEvent<HTMLDivElement>) => {
     if (!focusFirstItem || event.target !== event.currentTarget) return
     setFocusFirstItem(false)
@@ -42,6 +46,17 @@ export function AccountMenu({ trigger, email, level, items, onNavigate, onLogout
             {item.label}
           </DropdownMenuItem>
         ))}
+        <DropdownMenuSeparator />
+        {THEMES.map((t) => (
+          <DropdownMenuItem key={t.value} role="menuitemradio" aria-checked={theme === t.value} onSelect={() => setTheme(t.value)}>
+            <span aria-hidden="true" className="inline-block w-4">
+              {theme === t.value ? '✓' : ''}
+            </span>
+            {t.label}
+          </DropdownMenuItem>
+        ))}
+        <DropdownMenuSeparator />
+        {installable ? <DropdownMenuItem onSelect={() => void promptInstall()}>Install app</DropdownMenuItem> : null}
         <DropdownMenuItem onSelect={onLogout}>Logout</DropdownMenuItem>
       </DropdownMenuContent>
     </DropdownMenu>

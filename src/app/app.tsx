@@ -16,6 +16,7 @@ export const loadLogin = () => import('#src/features/auth/login-page.tsx')
 const LoginPage = lazy(async () => ({ default: (await loadLogin()).LoginPage }))
 const DataDeletionPage = lazy(async () => ({ default: (await import('#src/features/public/data-deletion.tsx')).DataDeletionPage }))
 const ReferralRedirect = lazy(async () => ({ default: (await import('#src/features/public/referral-redirect.tsx')).ReferralRedirect }))
+const UnsubscribePage = lazy(async () => ({ default: (await import('#src/features/public/unsubscribe-page.tsx')).UnsubscribePage }))
 const PrivateArea = lazy(async () => ({ default: (await import('./private-area.tsx')).PrivateArea }))
 
 /** Auth routes redirect to /users when already logged in (spec section 2). */
@@ -61,6 +62,12 @@ export function App() {
         <Route path="/data-deletion">
           <Suspense fallback={<Loading />}>
             <DataDeletionPage />
+          </Suspense>
+        </Route>
+        {/* The newsletter's unsubscribe link (server/routes/newsletter-unsubscribe.ts): public, asks before it acts. */}
+        <Route path="/unsubscribe">
+          <Suspense fallback={<Loading />}>
+            <UnsubscribePage />
           </Suspense>
         </Route>
         <Route path="/app/:id">

@@ -74,7 +74,7 @@ export function Layout({ children }: { children: ReactNode }) {
       </a>
       {menuOpen ? (
         <>
-          <aside id="side-menu" className="fixed inset-y-0 left-0 z-40 w-60 shrink-0 overflow-y-auto bg-slate-900 min-[992px]:static">
+          <aside id="side-menu" className="fixed inset-y-0 left-0 z-40 w-60 shrink-0 overflow-y-auto bg-slate-900 scheme-light min-[992px]:static">
             <SiteHeader />
             <SideMenu mayOpen={session.mayOpen} onNavigate={afterNavigate} />
           </aside>

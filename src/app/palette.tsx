@@ -12,6 +12,8 @@ import { cachedAnswers } from '#src/lib/swr-cache.ts'
 import type { PaletteReader } from '#src/crud/screens.ts'
 import { mayWrite, routes } from './route-table.ts'
 import { logout, useSession } from '#src/lib/session.ts'
+import { THEMES, setTheme } from '#src/lib/theme.ts'
+import { promptInstall, useInstallable } from '#src/lib/install.ts'
 
 /** Records per source kept from the cache; matches shown per group while typing. */
 const MAX_RECORDS = 500
@@ -78,6 +80,7 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
   const [, navigate] = useLocation()
   const [search, setSearch] = useState('')
   const sources = use(loadSources())
+  const installable = useInstallable()
   useEffect(() => retryFailedSources, [])
 
   // Built once per opening: the palette shows the cache as it was when opened.
@@ -105,6 +108,18 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
         list.push(entry('Actions', r.path, r.title, online ? '' : 'Needs a connection', go(r.path), !online))
       }
     }
+    if (installable) {
+      list.push(entry('Actions', 'install', 'Install app', '', () => {
+        onOpenChange(false)
+        void promptInstall()
+      }))
+    }
+    for (const t of THEMES) {
+      list.push(entry('Actions', `theme-${t.value}`, `Use ${t.label.toLowerCase()}`, '', () => {
+        onOpenChange(false)
+        setTheme(t.value)
+      }))
+    }
     list.push(
       entry('Actions', 'logout', 'Logout', '', () => {
         onOpenChange(false)
@@ -123,7 +138,7 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
       }
     }
     return list
-  }, [session, online, navigate, onOpenChange, sources])
+  }, [session, online, navigate, onOpenChange, sources, installable])
 
   // Our own filter (cmdk's is off): substring words, few records per group, and the first match
   // highlighted on every keystroke so Enter always acts on what is shown.

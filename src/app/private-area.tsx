@@ -9,11 +9,11 @@ import { ApiError } from '#src/lib/api.ts'
 import { afterLoadAndIdle } from '#src/lib/idle.ts'
 import { currentCache, hydrate, isHydrated, subscribeCache } from '#src/lib/swr-cache.ts'
 import { readAuthorization } from '#src/lib/token.ts'
-import { toast } from '#src/ui/toast.ts'
 import { Layout } from './layout.tsx'
 import { Loading } from './loading.tsx'
 import { firstAllowed, mayWrite, routeFor } from './route-table.ts'
-import { logout, useSession, type Session } from '#src/lib/session.ts'
+import { endSession, useSession, type Session } from '#src/lib/session.ts'
+import { IdleGuard } from './idle-guard.tsx'
 
 const swrOptions: SWRConfiguration = {
   provider: () => currentCache(),
@@ -35,10 +35,7 @@ function useRealtime(session: Session): void {
     const connect = () =>
       void import('#src/lib/socket.ts').then(({ connectRealtime }) => {
         if (cancelled) return
-        stop = connectRealtime(authorization, session.userId, () => {
-          toast.error('Your session has ended. Please log in again.')
-          logout()
-        })
+        stop = connectRealtime(authorization, session.userId, () => endSession('Your session has ended. Please log in again.'))
       })
     // The link is not needed to paint the screen: socket.io-client is fetched and the link opened
     // once the page has loaded and the main thread is idle, so its code does not compete with
@@ -104,6 +101,7 @@ export function PrivateArea() {
   return (
     <SWRConfig key={session.scope} value={swrOptions}>
       <Layout>{body}</Layout>
+      {session.idleSeconds === null ? null : <IdleGuard key={session.scope} idleSeconds={session.idleSeconds} />}
     </SWRConfig>
   )
 }

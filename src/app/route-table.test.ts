@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { lazy } from 'react'
 import { describe, expect, it } from 'vitest'
-import { screens as contractScreens } from '#contract/routes'
+import { mayOpen, screens as contractScreens } from '#contract/routes'
 import { declareAuthScreens, declareScreens, isAuthScreenList, isScreenList, lazyScreen, type LazyScreen } from '#src/crud/screens.ts'
 import type { Session } from '#src/lib/session.ts'
 import { authRoutes, buildRouteTable, firstAllowed, hasAuthRoute, mayWrite, routeFor, routes } from './route-table.ts'
@@ -17,6 +17,7 @@ const session = (over: Partial<Session>): Session => ({
   canWrite: true,
   mayOpen: () => true,
   scope: 'a1',
+  idleSeconds: null,
   ...over,
 })
 
@@ -82,6 +83,13 @@ describe('the route table', () => {
     expect(firstAllowed(only(['/add-category', '/category']))?.path).toBe('/category')
     expect(firstAllowed(only(['/add-category']))).toBeUndefined()
   })
+
+  it('puts the dashboard first in the menu, open to every restriction list, yet sends a refused admin to their own first page', () => {
+    expect(routes[0]).toMatchObject({ path: '/dashboard', title: 'Dashboard', menu: 'top', kind: 'page' })
+    expect(mayOpen(['/category', '/add-category'], '/dashboard')).toBe(true)
+    expect(firstAllowed((path) => mayOpen(['/category'], path))?.path).toBe('/category')
+    expect(firstAllowed((path) => mayOpen(['/profile', '/resetpassword'], path))?.path).toBe('/dashboard')
+  })
 })
 
 describe('palette sources', () => {
@@ -104,7 +112,7 @@ describe('palette sources', () => {
   it('load their endpoint on demand and read its cached answers, ignoring what does not parse', async () => {
     const categories = await routeFor('/category')?.records?.load()
     expect(categories?.endpointName).toBe('listCategory')
-    const answer = { status: 'success', message: 'ok', count: 1, result: [{ _id: 'c1', categoryName: 'Arcade & co', image: '', thumbnail: '', preference: 1 }] }
+    const answer = { status: 'success', message: 'ok', count: 1, result: [{ _id: 'c1', categoryName: 'Arcade & co', image: '', thumbnail: '', preference: 1, version: 1 }] }
     expect(categories?.records(answer)).toEqual([{ id: 'c1', label: 'Arcade & co', detail: 'Category ID c1', href: '/category?search=Arcade%20%26%20co' }])
     expect(categories?.records({ status: 'success', result: 'nope' })).toEqual([])
     const leads = await routeFor('/users')?.records?.load()

@@ -5,7 +5,7 @@
  * (`src/features/<area>/screens.ts`, see src/crud/screens.ts), found here by file name, so a new
  * area needs no edit in this folder. A screen not built yet has no row, so nothing leads to it.
  */
-import { screens as contractScreens, type Screen, type ScreenPath } from '#contract/routes'
+import { alwaysAllowed, openToEveryone, screens as contractScreens, type Screen, type ScreenPath } from '#contract/routes'
 import {
   isAuthScreenList,
   isLazyScreen,
@@ -105,7 +105,14 @@ export function preloadScreen(path: string): Promise<unknown> {
   return row ? preloadLazy(row.component) : Promise.resolve()
 }
 
-/** The first screen this session may open: where a refused route sends the admin (spec section 6). */
+const everyone: readonly string[] = [...openToEveryone, ...alwaysAllowed]
+
+/**
+ * The first screen this session may open: where a refused route sends the admin (spec section 6).
+ * The first among the pages their access names; when it names none but those every admin keeps,
+ * the first of those, the dashboard (so a restricted admin is not sent away from their lists).
+ */
 export function firstAllowed(mayOpen: (path: string) => boolean): RouteRow | undefined {
-  return routes.find((r) => r.kind === 'page' && mayOpen(r.path))
+  const pages = routes.filter((r) => r.kind === 'page' && mayOpen(r.path))
+  return pages.find((r) => !everyone.includes(r.path)) ?? pages[0]
 }

@@ -20,6 +20,8 @@ export interface KeyColumn<K extends string> {
   altKey?: K
   /** image: the field holding the small preview a table shows instead of the original. */
   thumbKey?: K
+  /** What an empty value shows instead of the kind's own ('--', 'No image'); see `withEmpty`. */
+  empty?: string
   priority?: Priority
 }
 
@@ -60,6 +62,9 @@ export const image = <K extends string>(key: K, header: string, altKey?: K, thum
   ...(altKey === undefined ? {} : { altKey }),
   ...(thumbKey === undefined ? {} : { thumbKey }),
 })
+
+/** A column that says `text` where a record has no value ('No image in this promotion'). */
+export const withEmpty = <C extends KeyColumn<string>>(column: C, text: string): C => ({ ...column, empty: text })
 
 /** A table's image: the preview when there is one, the original if the preview fails to load. */
 function TableImage({ src, fallback, alt }: { src: string; fallback: string; alt: string }) {
@@ -116,8 +121,9 @@ export const middleEllipsis = (text: string, keep = 8): string =>
  * Renders one value the way its kind asks; `alt` describes an image. In a table (`compact`) long
  * identifiers are shortened on screen, while screen readers and the tooltip get the whole value.
  */
-export function renderValue(kind: CellKind, value: unknown, alt = '', compact = false, thumb = ''): ReactNode {
+export function renderValue(kind: CellKind, value: unknown, alt = '', compact = false, thumb = '', empty?: string): ReactNode {
   const text = asText(value)
+  if (empty !== undefined && text === '') return empty
   switch (kind) {
     case 'yesno':
       return value === true || text === 'true' ? 'Yes' : 'No'

@@ -15,6 +15,12 @@ export interface PendingWrite {
   confirmLabel?: string
   /** After success, before the refetch (a bulk action clears its selection). */
   onDone?: () => void
+  /** Said under the question. */
+  description?: string
+  /** The button that closes without acting; 'Cancel' by default. */
+  dismissLabel?: string
+  /** Several answers, each its own call, instead of the one yes for `request` (row-actions.tsx). */
+  choices?: readonly { label: string; request: BoundCall }[]
 }
 
 /**
@@ -30,10 +36,10 @@ export function ConfirmWriteDialog({ pending, onClose }: { pending: PendingWrite
   if (pending !== null && pending !== shown) setShown(pending)
   const current = pending ?? shown
 
-  async function confirm(write: PendingWrite) {
+  async function confirm(write: PendingWrite, request: BoundCall) {
     setBusy(true)
     try {
-      const answer = await write.request.send()
+      const answer = await request.send()
       toast.success(answer.message)
       onClose()
       write.onDone?.()
@@ -51,8 +57,11 @@ export function ConfirmWriteDialog({ pending, onClose }: { pending: PendingWrite
       onOpenChange={(open) => (open || busy ? null : onClose())}
       title={current?.question ?? ''}
       confirmLabel={current?.confirmLabel}
+      description={current?.description}
+      cancelLabel={current?.dismissLabel}
       busy={busy}
-      onConfirm={() => (pending ? void confirm(pending) : undefined)}
+      onConfirm={() => (pending ? void confirm(pending, pending.request) : undefined)}
+      choices={current?.choices?.map((choice) => ({ label: choice.label, onChoose: () => (pending ? void confirm(pending, choice.request) : undefined) }))}
     />
   )
 }

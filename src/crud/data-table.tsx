@@ -53,7 +53,7 @@ function cell<R extends Row>(c: Column<R>, row: R, serial: number): ReactNode {
   if (c.kind === 'serial') return serial
   const alt = c.altKey === undefined ? '' : String(row[c.altKey])
   const thumb = c.thumbKey === undefined ? '' : String(row[c.thumbKey])
-  return renderValue(c.kind, row[c.key], alt, true, thumb)
+  return renderValue(c.kind, row[c.key], alt, true, thumb, c.empty)
 }
 
 function PageCheckbox<R extends Row>({ rows, selection }: { rows: readonly R[] | undefined; selection: TableSelection<R> }) {

@@ -9,7 +9,7 @@ import { listModel } from './define-list.tsx'
 import { number, url } from './form-fields.ts'
 import type { BoundCall } from './row-writes.ts'
 
-const link = { _id: 'l1', buyLink: 'https://example.com/buy', preference: 2 }
+const link = { _id: 'l1', buyLink: 'https://example.com/buy', preference: 2, version: 1 }
 const game = {
   _id: 'g1',
   title: 'Racing',
@@ -23,8 +23,9 @@ const game = {
   preference: 1,
   isGameBackend: false,
   freeze: true,
+  version: 1,
 }
-const staff = { _id: 's1', name: 'Ann', email: 'ann@example.com', accessLevel: 'Admin' as const, role: 'subadmin' as const, restrictions: [], activate: 0 }
+const staff = { _id: 's1', name: 'Ann', email: 'ann@example.com', accessLevel: 'Admin' as const, role: 'subadmin' as const, restrictions: [], activate: 0, version: 1 }
 
 /** The call goes to this endpoint with this input, and the endpoint's own schema accepts it. */
 function expectCall(bound: BoundCall | undefined, name: string, input: unknown) {
@@ -47,7 +48,7 @@ describe('payload mapping of list writes', () => {
       columns: [col('title', 'Title')],
       remove: { endpoint: deleteHomePageCms, confirm: 'Are you sure you want to remove this content', payload: (row) => ({ _id: row._id }) },
     })
-    expectCall(model.remove?.request({ _id: 'h1', title: 'Hi', link: '', image: '', thumbnail: '' }), 'deleteHomePageCms', { _id: 'h1' })
+    expectCall(model.remove?.request({ _id: 'h1', title: 'Hi', link: '', image: '', thumbnail: '', version: 1 }), 'deleteHomePageCms', { _id: 'h1' })
   })
 
   it('a toggle maps the row to its call and reads its state and label from the row', () => {

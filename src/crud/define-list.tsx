@@ -10,16 +10,16 @@ import { isLow } from './fold.ts'
 import { ListPage } from './list-page.tsx'
 import { isListSource, pagedSource } from './list-source.ts'
 import type { ListDef, ListModel, Row } from './list-types.ts'
-import { bulkModel, removeRequest, toggleModel } from './row-writes.ts'
+import { bulkModel, removeRequest, rowActionModel, toggleModel } from './row-writes.ts'
 
 /**
  * Checks what the types cannot, then binds each write to its endpoint. Exported for the tests;
  * screens call `defineList`.
  */
-export function listModel<R extends Row, RI, TI, B extends readonly unknown[], E extends FormEndpoint>(
-  def: ListDef<R, RI, TI, B, E>,
+export function listModel<R extends Row, RI, TI, B extends readonly unknown[], E extends FormEndpoint, A extends readonly unknown[] = []>(
+  def: ListDef<R, RI, TI, B, E, A>,
 ): ListModel<R> {
-  const { remove, toggle, selection, editDialog, endpoint, ...shown } = def
+  const { remove, toggle, selection, editDialog, endpoint, actions, live, ...shown } = def
   if (def.columns.some(isLow) && !def.view) {
     // A folded column must stay readable somewhere: the view modal is where it goes.
     throw new Error(`${def.title}: a low-priority column needs a view modal to fold into`)
@@ -29,7 +29,8 @@ export function listModel<R extends Row, RI, TI, B extends readonly unknown[], E
   if (editDialog && !route) throw new Error(`${def.title}: an edit dialog needs the list's route`)
   return {
     ...shown,
-    source: isListSource(endpoint) ? endpoint : pagedSource(endpoint),
+    source: isListSource(endpoint) ? endpoint : pagedSource(endpoint, live),
+    actions: actions?.map((a) => rowActionModel(a)),
     remove: remove ? { confirm: remove.confirm, request: removeRequest(remove) } : undefined,
     toggle: toggle ? toggleModel(toggle) : undefined,
     bulk: selection ? selection.bulk.map((b) => bulkModel(b)) : undefined,
@@ -44,8 +45,8 @@ export function listModel<R extends Row, RI, TI, B extends readonly unknown[], E
 }
 
 /** Builds the screen component from its description. */
-export function defineList<R extends Row, RI = never, TI = never, const B extends readonly unknown[] = [], E extends FormEndpoint = FormEndpoint>(
-  def: ListDef<R, RI, TI, B, E>,
+export function defineList<R extends Row, RI = never, TI = never, const B extends readonly unknown[] = [], E extends FormEndpoint = FormEndpoint, const A extends readonly unknown[] = []>(
+  def: ListDef<R, RI, TI, B, E, A>,
 ): ComponentType {
   const model = listModel(def)
   function DefinedList() {

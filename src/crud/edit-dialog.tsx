@@ -1,10 +1,12 @@
-import { useRef } from 'react'
+import { useRef, useState } from 'react'
+import { useSWRConfig } from 'swr'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
 import type { FormDef, FormEndpoint } from './define-form.tsx'
 import { FormBody } from './form-body.tsx'
 import type { Row } from './list-types.ts'
+import { refreshAfterWrite } from './refresh.ts'
 
-/** The record being edited: its id (a new form per record) and the form's starting values. */
+/** The record being edited: its id (a new form per record) and the form's starting values (from the row as the list shows it now). */
 export interface EditTarget {
   id: string
   values: Record<string, unknown>
@@ -26,6 +28,13 @@ interface EditDialogProps {
 export function EditDialog({ form, target, blockedReason, onClose }: EditDialogProps) {
   // Opened from a row button rather than a Radix Trigger, so Radix cannot return focus by itself.
   const opener = useRef<Element | null>(null)
+  const { mutate } = useSWRConfig()
+  // Reload after a conflict: the list is fetched again (its rows give `target.values`), then a new form.
+  const [generation, setGeneration] = useState(0)
+  const reload = async () => {
+    await refreshAfterWrite(mutate)
+    setGeneration((n) => n + 1)
+  }
   return (
     <Dialog open={target !== null} onOpenChange={(open) => (open ? null : onClose())}>
       {target !== null ? (
@@ -46,7 +55,15 @@ export function EditDialog({ form, target, blockedReason, onClose }: EditDialogP
             <DialogTitle>{form.title}</DialogTitle>
             <DialogDescription className="sr-only">Change the fields, then save</DialogDescription>
           </DialogHeader>
-          <FormBody key={target.id} def={form} defaults={target.values} blockedReason={blockedReason} onSaved={onClose} onCancel={onClose} />
+          <FormBody
+            key={`${target.id}:${generation}`}
+            def={form}
+            defaults={target.values}
+            blockedReason={blockedReason}
+            onSaved={onClose}
+            onCancel={onClose}
+            onReload={reload}
+          />
         </DialogContent>
       ) : null}
     </Dialog>

@@ -38,7 +38,10 @@ export function FieldControl({ field, form, rule, disabled = false, readOnly = f
 
   return (
     <div className="flex flex-col gap-1.5">
-      <Label htmlFor={id}>{field.label}</Label>
+      {/* The id names the field for controls that are not labelable (the rich-text editor). */}
+      <Label id={`${id}-label`} htmlFor={id}>
+        {field.label}
+      </Label>
       {adornment ? (
         <div className="flex items-start gap-2">
           <div className="min-w-0 flex-1">{control}</div>

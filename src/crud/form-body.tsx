@@ -7,6 +7,7 @@ import { SecondFactorRequired, call } from '#src/lib/api.ts'
 import { toast } from '#src/ui/toast.ts'
 import { Button } from '#src/ui/button.tsx'
 import { LoadingOverlay } from '#src/ui/spinner.tsx'
+import { ConflictNotice, isRecordChanged } from './conflict-notice.tsx'
 import type { FormDef, FormEndpoint } from './define-form.tsx'
 import { FieldControl } from './field-control.tsx'
 import { fieldSchemas, splitValues, startValues } from './field-registry.ts'
@@ -34,10 +35,15 @@ export interface BodyProps<E extends FormEndpoint, R extends Identified> {
   onSaved?: () => void
   /** A Cancel button that calls this; without it Cancel links to `def.done`, except in a dialog (`onSaved`), whose own close button serves. */
   onCancel?: () => void
+  /**
+   * Edit forms: starts the form again from the latest saved record, offered when a save is
+   * refused because someone else saved the record meanwhile (conflict-notice.tsx).
+   */
+  onReload?: () => Promise<void>
 }
 
 /** The form itself: validation, sending, server errors, the overlay, the toast and the redirect. */
-export function FormBody<E extends FormEndpoint, R extends Identified>({ def, defaults, currentFiles, blockedReason, onSaved, onCancel }: BodyProps<E, R>) {
+export function FormBody<E extends FormEndpoint, R extends Identified>({ def, defaults, currentFiles, blockedReason, onSaved, onCancel, onReload }: BodyProps<E, R>) {
   const [, navigate] = useLocation()
   const { mutate } = useSWRConfig()
   const [{ rules, schema }] = useState(() => {
@@ -46,9 +52,11 @@ export function FormBody<E extends FormEndpoint, R extends Identified>({ def, de
   })
   const start = startValues(def.fields, defaults, currentFiles)
   const form = useContractForm(schema, start)
-  useFreshDefaults(form, start)
+  const [fieldNames] = useState(() => def.fields.map((f) => f.name))
+  useFreshDefaults(form, start, fieldNames)
   const { isSubmitting } = form.formState
   const [secondFactor, setSecondFactor] = useState<string | null>(null)
+  const [conflict, setConflict] = useState<string | null>(null)
 
   // Fields kept in step with each other: only the user's own changes trigger it (setValue does not).
   const { derive } = def
@@ -67,6 +75,7 @@ export function FormBody<E extends FormEndpoint, R extends Identified>({ def, de
 
   async function send(values: Values) {
     const { input, files } = splitValues(def.fields, values)
+    setConflict(null)
     try {
       // Widened to the kit's own endpoint type: the values were parsed by its schema just above.
       const endpoint: FormEndpoint = def.endpoint
@@ -82,6 +91,11 @@ export function FormBody<E extends FormEndpoint, R extends Identified>({ def, de
       if (error instanceof SecondFactorRequired) {
         setSecondFactor(error.message)
         toast.success(error.message)
+        return
+      }
+      // Said in the form, beside its way out (Reload), rather than in a passing toast.
+      if (isRecordChanged(error)) {
+        setConflict(error.message)
         return
       }
       showFailure(form, error, [...def.fields.map((f) => f.name), 'twoFACode'])
@@ -100,6 +114,7 @@ export function FormBody<E extends FormEndpoint, R extends Identified>({ def, de
       ))}
       {secondFactor ? <SecondFactorField message={secondFactor} registration={form.register('twoFACode')} error={fieldError(form, 'twoFACode')} /> : null}
       {blockedReason ? <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">{blockedReason}</p> : null}
+      {conflict ? <ConflictNotice message={conflict} onReload={onReload} /> : null}
       <div className="flex gap-2">
         <Button type="submit" disabled={isSubmitting || blockedReason !== undefined}>
           {def.submitLabel ?? 'Submit'}

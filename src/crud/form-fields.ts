@@ -21,9 +21,23 @@ export interface OptionSource {
   useOptions: () => OptionsState
 }
 
-/** What a rich-text editor gets when it replaces the default textarea (see richText). */
+/** A piece of text a rich-text field offers to insert at the cursor (a template's `{{otp}}`). */
+export interface Snippet {
+  /** What is inserted, and the button's text. */
+  text: string
+  /** What it stands for, said beside it. */
+  description: string
+  /** Marked as needed (a template is refused without it). */
+  required?: boolean
+}
+
+/** What a rich-text editor gets (see richText): the default one, or another given to the field. */
 export interface RichTextEditorProps {
   id: string
+  /** The id of the field's visible label (a contenteditable is not labelable by `for`). */
+  labelId: string
+  /** Offered for insertion below the editor, when given. */
+  snippets?: readonly Snippet[] | undefined
   value: string
   onChange: (html: string) => void
   onBlur: () => void
@@ -64,7 +78,7 @@ interface KindSettings {
    * never a value itself (Add Restriction: "the value '*' is never sent").
    */
   'search-multiselect': ({ options: readonly SelectOption[] } | { source: OptionSource }) & { all?: string }
-  richtext: { editor?: ComponentType<RichTextEditorProps> }
+  richtext: { editor?: ComponentType<RichTextEditorProps>; snippets?: readonly Snippet[] }
   image: FileSettings
   images: FileSettings
   video: FileSettings
@@ -150,10 +164,15 @@ export const searchMultiSelect = <N extends string>(
 ): FieldOf<'search-multiselect', N> =>
   'useOptions' in from ? { kind: 'search-multiselect', name, label, source: from, ...extra } : { kind: 'search-multiselect', name, label, options: from, ...extra }
 /**
- * Rich text. Until an editor is given, a plain textarea holds the HTML; `editor` swaps the
- * renderer without touching the form (the email templates bring one).
+ * Rich text (HTML): a WYSIWYG editor (fields/rich-text-editor.tsx, TipTap), loaded as its own chunk
+ * the first time such a field is shown; `snippets` adds click-to-insert texts below it, `editor`
+ * swaps the renderer without touching the form.
  */
-export const richText = <N extends string>(name: N, label: string, extra: Shared & { editor?: ComponentType<RichTextEditorProps> } = {}): FieldOf<'richtext', N> => ({
+export const richText = <N extends string>(
+  name: N,
+  label: string,
+  extra: Shared & { editor?: ComponentType<RichTextEditorProps>; snippets?: readonly Snippet[] } = {},
+): FieldOf<'richtext', N> => ({
   kind: 'richtext',
   name,
   label,

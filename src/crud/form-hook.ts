@@ -23,15 +23,33 @@ export function useContractForm(schema: z.ZodType<Values, Values>, defaults: Val
  * cache, then fetched again; a field cleared by a delete), the fields the user has not touched
  * take the new values, while edits, errors and the submitted state stay. Values are compared by
  * content, so a parent rebuilding an equal object changes nothing.
+ *
+ * With `fields` (the names of the inputs shown), the hidden values (the record's edit `version`)
+ * take the new values only while the user has changed no field: a form holding edits made on the
+ * old record keeps the old version, so its save is refused as a conflict (conflict-notice.tsx)
+ * rather than written over a change the user never saw.
  */
-export function useFreshDefaults(form: UseFormReturn<Values>, start: Values): void {
+export function useFreshDefaults(form: UseFormReturn<Values>, start: Values, fields?: readonly string[]): void {
   const signature = JSON.stringify(start)
-  const applied = useRef(signature)
+  const applied = useRef({ signature, start })
   useEffect(() => {
-    if (applied.current === signature) return
-    applied.current = signature
-    form.reset(start, { keepDirtyValues: true, keepErrors: true, keepTouched: true, keepIsSubmitted: true, keepSubmitCount: true })
-  }, [form, signature, start])
+    const previous = applied.current
+    if (previous.signature === signature) return
+    let next = start
+    if (fields) {
+      const values = form.getValues()
+      const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
+      // An edit: a value neither the old record nor the new one holds (a field this form emptied
+      // after its own delete holds the new record's value, and is no edit).
+      const edited = fields.some((name) => !same(values[name], previous.start[name]) && !same(values[name], start[name]))
+      if (edited) {
+        const hidden = Object.keys(start).filter((name) => !fields.includes(name))
+        next = { ...start, ...Object.fromEntries(hidden.map((name) => [name, values[name]])) }
+      }
+    }
+    applied.current = { signature, start }
+    form.reset(next, { keepDirtyValues: true, keepErrors: true, keepTouched: true, keepIsSubmitted: true, keepSubmitCount: true })
+  }, [form, signature, start, fields])
 }
 
 /**

@@ -1,5 +1,8 @@
-import { Link } from 'wouter'
+import { useState } from 'react'
+import { unstable_serialize, useSWRConfig } from 'swr'
+import { Link, useLocation, useSearch } from 'wouter'
 import type { Endpoint } from '#contract/define'
+import { call } from '#src/lib/api.ts'
 import type { FormDef, FormEndpoint } from './define-form.tsx'
 import { FormBody } from './form-body.tsx'
 import { FormFrame, FormProblem, FormSkeleton, ReadOnlyNotice } from './form-frame.tsx'
@@ -10,6 +13,11 @@ function EditForm<E extends FormEndpoint, R extends Identified, G extends Endpoi
   const source = def.record
   if (!source) throw new Error('EditForm needs a record source')
   const state = useEditRecord(source)
+  const { mutate } = useSWRConfig()
+  const [location, navigate] = useLocation()
+  const search = useSearch()
+  // After Reload: the record as saved now, and a new form (the user's edits of the old one go).
+  const [reloaded, setReloaded] = useState<{ record: R; generation: number } | null>(null)
   if (state.status === 'loading') return <FormSkeleton rows={def.fields.length} label="Loading the record…" />
   if (state.status !== 'found') {
     return (
@@ -24,13 +32,25 @@ function EditForm<E extends FormEndpoint, R extends Identified, G extends Endpoi
       </FormProblem>
     )
   }
+  const record = reloaded?.record._id === state.record._id ? reloaded.record : state.record
+  const reload = async () => {
+    const input = source.input(record._id)
+    const answer = await call(source.get, input)
+    const latest = source.pick(answer)
+    // The cached answer and the history state hold the old record: both take the new one, so a
+    // later reload of the page or an offline visit does not bring the old one back.
+    await mutate(unstable_serialize([source.get.name, input]), answer, { revalidate: false })
+    navigate(search ? `${location}?${search}` : location, { replace: true, state: { record: latest } })
+    setReloaded((previous) => ({ record: latest, generation: (previous?.generation ?? 0) + 1 }))
+  }
   return (
     <FormBody
-      key={state.record._id}
+      key={`${record._id}:${reloaded?.generation ?? 0}`}
       def={def}
-      defaults={source.values(state.record)}
-      currentFiles={source.files?.(state.record) ?? {}}
+      defaults={source.values(record)}
+      currentFiles={source.files?.(record) ?? {}}
       blockedReason={blockedReason}
+      onReload={reload}
     />
   )
 }

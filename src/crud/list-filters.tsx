@@ -15,6 +15,7 @@ import { useCallback, useMemo } from 'react'
 import { useLocation, useSearch } from 'wouter'
 import { Button } from '#src/ui/button.tsx'
 import { DeferredSelect } from '#src/ui/deferred-select.tsx'
+import { Input } from '#src/ui/input.tsx'
 import type { SelectOption } from '#src/ui/select.tsx'
 import type { OptionSource } from './form-fields.ts'
 
@@ -22,7 +23,8 @@ export interface ListFilter {
   /** The URL parameter and the list call's input field. */
   name: string
   label: string
-  options: readonly SelectOption[] | OptionSource
+  /** A dropdown's options, or 'date' for a day picker (the value is YYYY-MM-DD). */
+  options: readonly SelectOption[] | OptionSource | 'date'
   /** What the dropdown reads while nothing is chosen. */
   placeholder: string
 }
@@ -33,6 +35,9 @@ export const listFilter = (name: string, label: string, options: readonly Select
   options,
   placeholder,
 })
+
+/** A day (`?from=2026-11-01`): the audit log's date range is two of these. */
+export const dateFilter = (name: string, label: string): ListFilter => ({ name, label, options: 'date', placeholder: '' })
 
 const MAX_FILTER_LENGTH = 100
 
@@ -98,6 +103,16 @@ function RemoteFilter({ source, ...props }: FilterProps & { source: OptionSource
   return <FilterSelect {...props} options={[]} unavailable={state.status === 'loading' ? 'Loading…' : `${props.filter.label} unavailable`} />
 }
 
+/** A day picker; the browser's own, so it is keyboard and screen-reader ready. */
+function DateFilter({ filter, value, onChange }: FilterProps) {
+  return (
+    <label className="flex items-center gap-1 text-sm text-slate-600">
+      {filter.label}
+      <Input type="date" aria-label={filter.label} value={value} onChange={(e) => onChange(e.target.value)} className="h-9 w-40" />
+    </label>
+  )
+}
+
 /** The filter dropdowns and, once one is chosen, Clear filters. */
 export function ListFilters({ filters, values, onChange, onClear }: { filters: readonly ListFilter[]; values: Readonly<Record<string, string>>; onChange: (name: string, value: string) => void; onClear: () => void }) {
   const active = filters.some((f) => (values[f.name] ?? '') !== '')
@@ -105,6 +120,7 @@ export function ListFilters({ filters, values, onChange, onClear }: { filters: r
     <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Filters">
       {filters.map((f) => {
         const props = { filter: f, value: values[f.name] ?? '', onChange: (value: string) => onChange(f.name, value) }
+        if (f.options === 'date') return <DateFilter key={f.name} {...props} />
         return 'useOptions' in f.options ? <RemoteFilter key={f.name} {...props} source={f.options} /> : <FilterSelect key={f.name} {...props} options={f.options} />
       })}
       {active ? (

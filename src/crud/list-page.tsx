@@ -71,7 +71,7 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
 
   const { view, editDialog, bulk } = model
   const writable = (row: R) => write.allowed && (model.writable?.(row) ?? true)
-  const writesAny = model.edit !== undefined || editDialog !== undefined || model.remove !== undefined || model.toggle !== undefined
+  const writesAny = model.edit !== undefined || editDialog !== undefined || model.remove !== undefined || model.toggle !== undefined || (model.actions?.length ?? 0) > 0
   const hasActions = view !== undefined || model.viewPage !== undefined || (write.allowed && writesAny)
 
   function open(row: R) {
@@ -84,6 +84,9 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
     const folded = foldedColumns(model.columns, box.current?.clientWidth)
     setViewing(viewLines(withFolded(view.fields, folded), row))
   }
+  // The dialog's values follow the row as the list shows it now (fresh after a Reload).
+  const editRow = editing && rows ? rows.find((row) => row._id === editing.id) : undefined
+  const editTarget = editing && editDialog && editRow ? { id: editing.id, values: editDialog.values(editRow) } : editing
   function edit(row: R) {
     if (editDialog) setEditing({ id: row._id, values: editDialog.values(row) })
     else if (model.edit) navigate(editHref(model.edit, row._id), { state: { record: row } })
@@ -166,7 +169,7 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
       ) : null}
       {editDialog && editUsed ? (
         <Suspense fallback={null}>
-          <EditDialog form={editDialog.form} target={editing} blockedReason={write.blockedReason} onClose={() => setEditing(null)} />
+          <EditDialog form={editDialog.form} target={editTarget} blockedReason={write.blockedReason} onClose={() => setEditing(null)} />
         </Suspense>
       ) : null}
       {pendingUsed ? (

@@ -5,12 +5,14 @@
  * client, with the same URL state, S.No, pager and "No Record Found" as any list, and, since every
  * row is known, a Select All that reaches past the visible page.
  */
-import { useMemo } from 'react'
+import { useEffect, useMemo } from 'react'
+import type { z } from 'zod'
 import type { Endpoint, Input, Output } from '#contract/define'
 import type { ApiError } from '#src/lib/api.ts'
+import { onRealtime } from '#src/lib/realtime-events.ts'
 import { useCall } from '#src/lib/use-call.ts'
 import type { ListQuery } from './list-query.ts'
-import { rowsOf, type ListEndpoint, type Row } from './list-types.ts'
+import { rowsOf, type ListEndpoint, type LiveDef, type Paged, type Row } from './list-types.ts'
 
 /** One page of a list as the list page shows it. */
 export interface ListRows<R> {
@@ -32,11 +34,57 @@ export interface ListSource<R> {
 
 export const isListSource = <R>(v: ListEndpoint<R> | ListSource<R>): v is ListSource<R> => 'useRows' in v
 
-/** A list call paged by the server. */
-export function pagedSource<R>(endpoint: ListEndpoint<R>): ListSource<R> {
+/** How often a page whose rows are still changing is fetched again when no event comes (the socket may be down). */
+export const LIVE_POLL_MS = 5000
+
+/**
+ * Rows updated by a server event: `schema` parses the payload once, `apply` makes the row it
+ * concerns (undefined for the others).
+ *
+ *     live(SocketEvents.promotionProgress, PromotionProgress, (row, p) => (p.id === row._id ? { ...row, ...p } : undefined))
+ */
+export function live<R, U>(event: string, schema: z.ZodType<U>, apply: (row: R, update: U) => R | undefined, pollWhile?: (row: R) => boolean): LiveDef<R> {
+  return {
+    event,
+    update: (payload) => {
+      const parsed = schema.safeParse(payload)
+      return parsed.success ? (row) => apply(row, parsed.data) : null
+    },
+    ...(pollWhile === undefined ? {} : { pollWhile }),
+  }
+}
+
+/** The page with the rows `change` updates replaced; the same object when none changed (no re-render). */
+export function patchPage<R, P extends Paged<R>>(page: P, change: (row: R) => R | undefined): P {
+  const rows = rowsOf(page)
+  let changed = false
+  const next = rows.map((row) => {
+    const updated = change(row)
+    if (updated === undefined) return row
+    changed = true
+    return updated
+  })
+  if (!changed) return page
+  return 'result' in page ? { ...page, result: next } : { ...page, data: next }
+}
+
+/** A list call paged by the server; with `liveRows`, server events update the shown rows in place. */
+export function pagedSource<R>(endpoint: ListEndpoint<R>, liveRows?: LiveDef<R>): ListSource<R> {
+  const pollWhile = liveRows?.pollWhile
   return {
     useRows(query, filters) {
-      const { data, error, isLoading, isValidating, mutate } = useCall(endpoint, { ...filters, ...query }, { keepPreviousData: true })
+      const { data, error, isLoading, isValidating, mutate } = useCall(endpoint, { ...filters, ...query }, {
+        keepPreviousData: true,
+        ...(pollWhile ? { refreshInterval: (latest?: Paged<R>) => (latest && rowsOf(latest).some(pollWhile) ? LIVE_POLL_MS : 0) } : {}),
+      })
+      useEffect(() => {
+        if (!liveRows) return
+        return onRealtime(liveRows.event, (payload) => {
+          const change = liveRows.update(payload)
+          // The cached page is patched, not refetched: events come up to twice a second per row.
+          if (change) void mutate((page) => (page ? patchPage(page, change) : page), { revalidate: false })
+        })
+      }, [mutate])
       return { rows: data ? rowsOf(data) : undefined, count: data?.count, allRows: undefined, error, isLoading, isValidating, retry: () => void mutate() }
     },
   }

@@ -78,7 +78,37 @@ export interface EditDialogDef<R, E extends FormEndpoint> {
   submitLabel?: string
 }
 
-export interface ListDef<R extends Row, RI, TI, B extends readonly unknown[], E extends FormEndpoint> {
+/**
+ * Rows that change while shown (a promotion's delivery progress): a server event updates them in
+ * place, without a refetch. Made by `live()` (list-source.ts).
+ */
+export interface LiveDef<R> {
+  /** The socket event (contract/socket.ts). */
+  event: string
+  /** The change a payload makes: per row, the updated row, or undefined when it is not that row's; null when the payload does not parse. */
+  update: (payload: unknown) => ((row: R) => R | undefined) | null
+  /** While a shown row holds this, the page is also fetched again every few seconds, in case the socket is down. */
+  pollWhile?: (row: R) => boolean
+}
+
+/**
+ * An Admin-only call of its own per row (a promotion's Resend and Cancel), shown as a button named
+ * `label` for the rows `when` allows. It asks `confirm` first, answered by one button per choice,
+ * each sending its own payload (Resend: to everyone, or only to the failed deliveries).
+ */
+export interface RowActionDef<R, I> {
+  label: string
+  endpoint: WriteEndpoint<I>
+  when?: (row: R) => boolean
+  confirm: (row: R) => string
+  /** Said under the question (what will happen). */
+  detail?: (row: R) => string
+  /** The button that closes without acting, when 'Cancel' would be ambiguous (a Cancel action). */
+  dismiss?: string
+  choices: readonly { label: string; payload: (row: R) => NoInfer<I>; when?: (row: R) => boolean }[]
+}
+
+export interface ListDef<R extends Row, RI, TI, B extends readonly unknown[], E extends FormEndpoint, A extends readonly unknown[] = []> {
   /** The page heading, as the spec titles the screen. */
   title: string
   /** The list's own path: where the edit dialog's form would go back to. Needed with `editDialog`. */
@@ -102,6 +132,10 @@ export interface ListDef<R extends Row, RI, TI, B extends readonly unknown[], E 
   remove?: RemoveDef<NoInfer<R>, RI>
   /** Admin only: an on/off write per row. */
   toggle?: ToggleDef<NoInfer<R>, TI>
+  /** Admin only: calls of their own per row, each asked first (Resend, Cancel). */
+  actions?: { [K in keyof A]: RowActionDef<NoInfer<R>, A[K]> }
+  /** Rows a server event updates while shown. */
+  live?: LiveDef<NoInfer<R>>
   /** Admin only: a checkbox per row, kept across pages and searches, and calls for the selection. */
   selection?: { bulk: { [K in keyof B]: BulkDef<B[K]> } }
   /** Extra controls beside the title, for every session (e.g. Download CSV). */
@@ -124,6 +158,15 @@ export interface ToggleModel<R> extends Pick<ToggleDef<R, unknown>, 'kind' | 'na
   request: (row: R) => BoundCall
 }
 
+export interface RowActionModel<R> {
+  label: string
+  when?: (row: R) => boolean
+  confirm: (row: R) => string
+  detail?: (row: R) => string
+  dismiss?: string
+  choices: (row: R) => { label: string; request: BoundCall }[]
+}
+
 export interface BulkModel {
   label: string
   confirm: string
@@ -138,6 +181,7 @@ export interface ListModel<R extends Row>
   remove?: { confirm: string; request: (row: R) => BoundCall }
   toggle?: ToggleModel<R>
   bulk?: readonly BulkModel[]
+  actions?: readonly RowActionModel<R>[]
 }
 
 /** The records of a page, whichever of the two answer shapes the list uses. */

@@ -7,6 +7,7 @@ import { Button } from '#src/ui/button.tsx'
 import { cn } from '#src/ui/cn.ts'
 import { LoadingOverlay } from '#src/ui/spinner.tsx'
 import { toast } from '#src/ui/toast.ts'
+import { ConflictNotice, isRecordChanged } from './conflict-notice.tsx'
 import type { FormEndpoint } from './define-form.tsx'
 import { FieldControl } from './field-control.tsx'
 import { fieldSchemas, splitValues, startValues } from './field-registry.ts'
@@ -23,13 +24,15 @@ interface BodyProps<S extends FormEndpoint, G extends Endpoint, R> {
   currentFiles: Record<string, string | readonly string[]>
   /** After a save, once the read was fetched again. */
   onSaved: () => void
+  /** After a conflict (someone else saved the record): fetch it again and start a new form. */
+  onReload: () => Promise<void>
 }
 
 /** Kinds that take the whole row of a two-column form. */
 const WIDE: ReadonlySet<string> = new Set(['textarea', 'richtext', 'image', 'images', 'video', 'search-multiselect'])
 
 /** The single-record form: guarded fields, per-field actions, Update for Admin, read-only for View Only. */
-export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ def, defaults, currentFiles, onSaved }: BodyProps<S, G, R>) {
+export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ def, defaults, currentFiles, onSaved, onReload }: BodyProps<S, G, R>) {
   const { mutate } = useSWRConfig()
   const write = useWriteAccess(def.writeRule)
   const [{ rules, schema }] = useState(() => {
@@ -38,12 +41,14 @@ export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ 
   })
   const start = startValues(def.fields, defaults, currentFiles)
   const form = useContractForm(schema, start)
-  useFreshDefaults(form, start)
+  const [fieldNames] = useState(() => def.fields.map((f) => f.name))
+  useFreshDefaults(form, start, fieldNames)
   const { isSubmitting } = form.formState
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set())
   const [focus, setFocus] = useState<string | null>(null)
   const [pending, setPending] = useState<{ name: string; action: FieldAction } | null>(null)
   const [busy, setBusy] = useState(false)
+  const [conflict, setConflict] = useState<string | null>(null)
   const names = def.fields.map((f) => f.name)
   const grid = def.columns === 2
 
@@ -64,6 +69,7 @@ export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ 
 
   async function send(values: Values) {
     const { input, files } = splitValues(def.fields, values)
+    setConflict(null)
     try {
       const endpoint: FormEndpoint = def.save
       const answer = await call(endpoint, input, Object.keys(files).length > 0 ? files : undefined)
@@ -71,7 +77,8 @@ export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ 
       await refreshAfterWrite(mutate)
       onSaved()
     } catch (error) {
-      showFailure(form, error, names)
+      if (isRecordChanged(error)) setConflict(error.message)
+      else showFailure(form, error, names)
     }
   }
 
@@ -132,6 +139,7 @@ export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ 
       {write.allowed ? (
         <div className="flex flex-col gap-4 md:col-span-full">
           {blocked ? <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">{blocked}</p> : null}
+          {conflict ? <ConflictNotice message={conflict} onReload={onReload} /> : null}
           <div>
             <Button type="submit" disabled={isSubmitting || blocked !== undefined}>
               {def.submitLabel ?? 'Update'}

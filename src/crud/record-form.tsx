@@ -72,6 +72,10 @@ function RecordFormPage<S extends FormEndpoint, G extends Endpoint, R>({ def }: 
         defaults={record === undefined ? {} : def.values(record)}
         currentFiles={record === undefined ? {} : (def.files?.(record) ?? {})}
         onSaved={() => setGeneration((n) => n + 1)}
+        onReload={async () => {
+          await mutate()
+          setGeneration((n) => n + 1)
+        }}
       />
     )
   } else if (error) {

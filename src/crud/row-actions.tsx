@@ -4,7 +4,7 @@ import { cn } from '#src/ui/cn.ts'
 import { toast } from '#src/ui/toast.ts'
 import type { PendingWrite } from './confirm-write-dialog.tsx'
 import { ActionIcon } from './icons.tsx'
-import type { ListModel, Row } from './list-types.ts'
+import type { ListModel, Row, RowActionModel } from './list-types.ts'
 import { ToggleAction } from './toggle-action.tsx'
 
 interface ActionButtonProps {
@@ -54,9 +54,46 @@ interface ActionCellProps<R extends Row> {
   onRemoved: (id: string) => void
 }
 
-/** The Action cell of a row: View for everyone; Edit, Delete and the toggle for Admin. */
+/** A row action of the list's own (Resend, Cancel): a text button that asks its question first. */
+function RowActionButton<R extends Row>({ action, row, subject, blockedReason, onAsk }: { action: RowActionModel<R>; row: R; subject: string; blockedReason: string | undefined; onAsk: (write: PendingWrite) => void }) {
+  function press() {
+    if (blockedReason) {
+      toast.error(blockedReason)
+      return
+    }
+    const choices = action.choices(row)
+    const [first] = choices
+    if (first === undefined) return
+    const detail = action.detail?.(row)
+    // Each answer is a button of its own, even a single one: these calls are not all removals,
+    // and the one-yes dialog is styled as one.
+    onAsk({
+      question: action.confirm(row),
+      request: first.request,
+      choices,
+      ...(detail === undefined ? {} : { description: detail }),
+      ...(action.dismiss === undefined ? {} : { dismissLabel: action.dismiss }),
+    })
+  }
+  return (
+    <Tooltip content={blockedReason ?? action.label}>
+      <Button
+        variant="outline"
+        size="sm"
+        aria-label={`${action.label} ${subject}`.trim()}
+        aria-disabled={blockedReason ? true : undefined}
+        onClick={press}
+        className={blockedReason ? 'cursor-not-allowed opacity-50' : undefined}
+      >
+        {action.label}
+      </Button>
+    </Tooltip>
+  )
+}
+
+/** The Action cell of a row: View for everyone; Edit, Delete, the toggle and the list's own actions for Admin. */
 export function ActionCell<R extends Row>({ model, row, subject, writes, blockedReason, onView, onEdit, onAsk, onRemoved }: ActionCellProps<R>) {
-  const { view, remove, toggle } = model
+  const { view, remove, toggle, actions } = model
   const edits = model.edit !== undefined || model.editDialog !== undefined
   return (
     <div className="flex items-center gap-1">
@@ -72,6 +109,11 @@ export function ActionCell<R extends Row>({ model, row, subject, writes, blocked
         />
       ) : null}
       {writes && toggle ? <ToggleAction toggle={toggle} row={row} subject={subject} blockedReason={blockedReason} onAsk={onAsk} /> : null}
+      {writes
+        ? actions
+            ?.filter((a) => a.when?.(row) ?? true)
+            .map((a) => <RowActionButton key={a.label} action={a} row={row} subject={subject} blockedReason={blockedReason} onAsk={onAsk} />)
+        : null}
     </div>
   )
 }

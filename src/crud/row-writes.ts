@@ -6,7 +6,7 @@
  */
 import type { Endpoint } from '#contract/define'
 import { call } from '#src/lib/api.ts'
-import type { BulkDef, BulkModel, RemoveDef, Row, ToggleDef, ToggleModel, WriteEndpoint } from './list-types.ts'
+import type { BulkDef, BulkModel, RemoveDef, Row, RowActionDef, RowActionModel, ToggleDef, ToggleModel, WriteEndpoint } from './list-types.ts'
 
 /** One call ready to send: the endpoint, the input it will get, and the sending itself. */
 export interface BoundCall {
@@ -32,4 +32,13 @@ export function toggleModel<R extends Row, I>(def: ToggleDef<R, I>): ToggleModel
 
 export function bulkModel<I>(def: BulkDef<I>): BulkModel {
   return { label: def.label, confirm: def.confirm, request: (ids) => bind(def.endpoint, def.payload(ids)) }
+}
+
+/** A row action with each choice bound to its call; choices a row does not allow are left out. */
+export function rowActionModel<R extends Row, I>(def: RowActionDef<R, I>): RowActionModel<R> {
+  const { endpoint, choices, ...shown } = def
+  return {
+    ...shown,
+    choices: (row) => choices.filter((c) => c.when?.(row) ?? true).map((c) => ({ label: c.label, request: bind(endpoint, c.payload(row)) })),
+  }
 }

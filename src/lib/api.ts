@@ -11,9 +11,9 @@ import { isWrite } from '#contract/define'
 import { clearToken, readAuthorization } from './token.ts'
 import { WRITES_OFFLINE_MESSAGE, isOnline } from './online.ts'
 
-/** Origin of the API and uploads; empty = the PWA's own origin. */
-export const API_ORIGIN = (import.meta.env.VITE_API_URL ?? '').replace(/\/+$/, '')
-const API_BASE = `${API_ORIGIN}/api/admin`
+import { API_BASE, API_ORIGIN } from './api-origin.ts'
+
+export { API_ORIGIN }
 
 /** Message of a call that could not reach the server at all. */
 export const UNREACHABLE_MESSAGE = 'Could not reach the server. Check your connection and try again.'

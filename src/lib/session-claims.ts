@@ -5,7 +5,8 @@
 import { z } from 'zod'
 import { SessionClaims } from '#contract/auth'
 
-const Claims = SessionClaims.extend({ exp: z.number().optional() })
+/** `idle`: the seconds of inactivity after which the session ends (IDLE_TIMEOUT_MINUTES on the server). */
+const Claims = SessionClaims.extend({ exp: z.number().optional(), idle: z.number().int().positive().optional() })
 export type DecodedClaims = z.output<typeof Claims>
 
 function payloadOf(jwt: string): unknown {

@@ -11,7 +11,10 @@ import { useSyncExternalStore } from 'react'
 import type { SessionClaims } from '#contract/auth'
 import { mayOpen as restrictionsAllow } from '#contract/routes'
 import { clearToken, readAuthorization, storeToken, subscribeToken } from './token.ts'
+import { idleExpired, recordActivity } from './activity.ts'
+import { API_BASE } from './api-origin.ts'
 import type { DecodedClaims } from './session-claims.ts'
+import { toast } from '#src/ui/toast.ts'
 
 export interface Session {
   isAuth: boolean
@@ -26,6 +29,8 @@ export interface Session {
   mayOpen: (path: string) => boolean
   /** Identifies the admin and their permissions: the offline cache is kept per scope. */
   scope: string
+  /** Seconds without activity after which the session ends (the token's `idle`), or null for none. */
+  idleSeconds: number | null
 }
 
 const SIGNED_OUT: Session = {
@@ -38,6 +43,7 @@ const SIGNED_OUT: Session = {
   canWrite: false,
   mayOpen: () => false,
   scope: '',
+  idleSeconds: null,
 }
 
 type Decoder = (jwt: string) => DecodedClaims | null
@@ -67,6 +73,7 @@ function sessionFrom(claims: DecodedClaims): Session {
     canWrite: superadmin || accessLevel === 'Admin',
     mayOpen: (path) => superadmin || restrictionsAllow(restrictions, path),
     scope: [_id, role, accessLevel, [...restrictions].sort().join(',')].join('|'),
+    idleSeconds: claims.idle ?? null,
   }
 }
 
@@ -85,9 +92,12 @@ export function getSession(): Session {
   }
   lastAuthorization = authorization
   lastDecoder = decoder
-  const claims = authorization && decoder ? decoder(authorization.slice('Bearer '.length)) : null
+  const decoded = authorization && decoder ? decoder(authorization.slice('Bearer '.length)) : null
+  // A token whose session went idle (a browser closed on a signed-in screen and opened again
+  // later) ends here, before anything of the session is shown or read from the offline copy.
+  const claims = decoded && decoded.idle !== undefined && idleExpired(decoded.idle, Date.now()) ? null : decoded
   current = claims ? sessionFrom(claims) : SIGNED_OUT
-  // A stored token that is expired or unreadable is dropped rather than sent with every call.
+  // A stored token that is expired, idle or unreadable is dropped rather than sent with every call.
   if (authorization && !claims) clearToken()
   return current
 }
@@ -108,13 +118,46 @@ export function useSession(): Session {
 /** Stores the raw JWT of a login answer; returns the session it opens. */
 export async function login(rawJwt: string): Promise<Session> {
   await loadSessionDecoder()
+  // Signing in is activity: the idle time counts from now, not from the last session's end.
+  recordActivity(Date.now(), true)
   storeToken(rawJwt)
   return getSession()
 }
 
-/** Ends the session; main.tsx's `onSessionEnd` wipes the offline cache. */
+/**
+ * Logout (and the idle timeout): the server revokes this token (issue 11, item 3), and the
+ * browser forgets it at once, whatever the answer; main.tsx's `onSessionEnd` wipes the offline
+ * cache. The request is sent with `keepalive`, so the reload that may follow does not cancel it;
+ * offline or failing, the token is forgotten all the same (the server then refuses it once idle).
+ */
 export function logout(): void {
+  const authorization = readAuthorization()
   clearToken()
+  if (authorization) revokeOnServer(authorization)
+}
+
+/**
+ * A session ended by the server (its LOGOUT event) or by the idle timeout: the reason in a toast,
+ * then Logout. One path for both, so an idle session ends exactly as a forced logout does.
+ */
+export function endSession(message: string): void {
+  // Already ended (another tab's logout arrived first, or a second event): say nothing twice.
+  if (!readAuthorization()) return
+  toast.error(message)
+  logout()
+}
+
+function revokeOnServer(authorization: string): void {
+  try {
+    fetch(`${API_BASE}/logout`, {
+      method: 'POST',
+      headers: { Authorization: authorization, 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: '{}',
+      keepalive: true,
+    }).catch(() => {})
+  } catch {
+    // No fetch at all (a very old browser): the token is forgotten here all the same.
+  }
 }
 
 /** Runs `onEnd` whenever a session ends: Logout, a 401 from the server, another tab, LOGOUT. */

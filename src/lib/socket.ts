@@ -1,11 +1,13 @@
 /**
  * The real-time link (spec sections 4 and 7): connect with the stored token, join the admin's
  * room with CREATEROOM (again after every reconnect, since rooms do not survive one), and hand
- * LOGOUT to the caller. Loaded only inside the signed-in area.
+ * LOGOUT to the caller, and every other event to realtime-events.ts. Loaded only inside the
+ * signed-in area.
  */
 import { io } from 'socket.io-client'
 import { SocketEvents } from '#contract/socket'
 import { API_ORIGIN } from './api.ts'
+import { dispatchRealtime } from './realtime-events.ts'
 
 export function connectRealtime(authorization: string, adminId: string, onLogout: () => void): () => void {
   const options = { auth: { token: authorization } }
@@ -14,8 +16,12 @@ export function connectRealtime(authorization: string, adminId: string, onLogout
     socket.emit(SocketEvents.createRoom, adminId)
   })
   socket.on(SocketEvents.logout, onLogout)
+  // Every other event goes to the screens that subscribed (realtime-events.ts).
+  const forward = (event: string, payload: unknown) => dispatchRealtime(event, payload)
+  socket.onAny(forward)
   return () => {
     socket.off(SocketEvents.logout, onLogout)
+    socket.offAny(forward)
     socket.disconnect()
   }
 }

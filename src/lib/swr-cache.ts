@@ -8,16 +8,16 @@
  *   more save), and each save asks IndexedDB to commit at once: a write left for a timer or for
  *   `pagehide` is lost when the user reloads in between, since the browser drops a transaction
  *   that has not committed when the page goes away.
- * - Wiped at logout and at a forced logout, pending writes included.
+ * - Wiped at logout and at a forced logout, pending writes included; wiped at start without a
+ *   valid session, and only the current scope's snapshot is ever kept (offline-store.ts).
  * - Each entry remembers when it was fetched, for the "showing data from <time>" banner.
  * Entries read back from storage are only trusted after the endpoint's output schema accepts them
  * (see `verify`), since storage may hold data of an older version of the app.
  */
 import type { Cache, State } from 'swr'
 import { z } from 'zod'
-import { clear, createStore, get, promisifyRequest } from 'idb-keyval'
-
-const store = createStore('back-office-cache', 'swr')
+import { delMany, get, keys, promisifyRequest } from 'idb-keyval'
+import { store, wipeStored, wipesDone } from './offline-store.ts'
 const SNAPSHOT_VERSION = 1
 /** Bound on stored entries (each is one page of one list): old pages give way to new ones. */
 const MAX_ENTRIES = 150
@@ -70,7 +70,6 @@ let saveTimer: ReturnType<typeof setTimeout> | undefined
 let dirty = false
 let saving = false
 let lastSaveAt = 0
-let pendingWipe: Promise<void> = Promise.resolve()
 const listeners = new Set<() => void>()
 const activeKeys = new Map<string, number>()
 
@@ -119,7 +118,8 @@ async function save(): Promise<void> {
     .slice(0, MAX_ENTRIES)
   try {
     await store('readwrite', (s) => {
-      s.put({ v: SNAPSHOT_VERSION, entries }, storageKey(target.scope))
+      // Wiped (a logout) since this save began: the snapshot must not come back.
+      if (cache === target) s.put({ v: SNAPSHOT_VERSION, entries }, storageKey(target.scope))
       // Commit now rather than after the put's answer comes back to this page: a reload in
       // between would otherwise abort the transaction and lose the snapshot.
       s.transaction.commit()
@@ -146,10 +146,14 @@ if (typeof window !== 'undefined') {
  * before rendering anything that reads the cache.
  */
 export async function hydrate(scope: string): Promise<void> {
-  await pendingWipe
+  await wipesDone()
   if (cache?.scope === scope) return
   const next = new PersistedCache(scope)
   try {
+    // Another scope's snapshot (another admin, or this one before their access changed) is never
+    // left beside this one: it goes before anything of this session is read or saved.
+    const others = (await keys(store)).filter((key) => key !== storageKey(scope))
+    if (others.length > 0) await delMany(others, store)
     const stored = Snapshot.safeParse(await get(storageKey(scope), store))
     if (stored.success) {
       for (const e of stored.data.entries) {
@@ -182,10 +186,7 @@ export function wipe(): Promise<void> {
   cache = null
   activeKeys.clear()
   notify()
-  pendingWipe = pendingWipe.then(() => clear(store)).catch((error: unknown) => {
-    console.warn('Could not wipe the offline copy of the data', error)
-  })
-  return pendingWipe
+  return wipeStored()
 }
 
 /** Records that `key` (the SWR key of [name, input]) was fetched now. */

@@ -14,7 +14,15 @@ interface ConfirmDialogProps {
   /** While the confirmed action runs, both buttons wait and the confirm button says so. */
   busy?: boolean
   onConfirm: () => void
+  /**
+   * Several answers instead of one yes (Resend: to everyone, or only the failed ones): one button
+   * each, in the order given; `onConfirm` is then unused.
+   */
+  choices?: readonly { label: string; onChoose: () => void }[] | undefined
 }
+
+const confirmClass =
+  'rounded-md px-3 py-1.5 text-sm font-medium text-white focus-visible:outline-2 focus-visible:outline-offset-2 disabled:opacity-60'
 
 /**
  * A confirmation that must be answered (Radix AlertDialog: focus starts on Cancel, Escape
@@ -31,6 +39,7 @@ export function ConfirmDialog({
   busyLabel = confirmLabel === 'Yes, remove' ? 'Removing…' : 'Please wait…',
   busy = false,
   onConfirm,
+  choices,
 }: ConfirmDialogProps) {
   // Usually opened from a row button, not a Radix Trigger: focus goes back to that button.
   const opener = useRef<Element | null>(null)
@@ -60,14 +69,28 @@ export function ConfirmDialog({
             >
               {cancelLabel}
             </RadixAlertDialog.Cancel>
-            <button
-              type="button"
-              disabled={busy}
-              onClick={onConfirm}
-              className="rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700 disabled:opacity-60"
-            >
-              {busy ? busyLabel : confirmLabel}
-            </button>
+            {choices ? (
+              choices.map((choice) => (
+                <button
+                  key={choice.label}
+                  type="button"
+                  disabled={busy}
+                  onClick={choice.onChoose}
+                  className={`${confirmClass} bg-indigo-700 hover:bg-indigo-800 focus-visible:outline-indigo-600`}
+                >
+                  {choice.label}
+                </button>
+              ))
+            ) : (
+              <button
+                type="button"
+                disabled={busy}
+                onClick={onConfirm}
+                className={`${confirmClass} bg-red-700 hover:bg-red-800 focus-visible:outline-red-700`}
+              >
+                {busy ? busyLabel : confirmLabel}
+              </button>
+            )}
           </div>
         </RadixAlertDialog.Content>
       </RadixAlertDialog.Portal>

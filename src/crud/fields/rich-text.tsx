@@ -1,42 +1,42 @@
+import { Suspense, lazy } from 'react'
 import { Controller } from 'react-hook-form'
-import { Textarea } from '#src/ui/textarea.tsx'
 import type { FieldRenderProps, FieldType } from './types.ts'
 
-/**
- * Rich text: a slot. Without an editor the HTML is edited as text in a textarea; a field given an
- * `editor` renders that instead, with the same value, errors and states.
- */
+// The editor (TipTap, ProseMirror, DOMPurify) is a chunk of its own, fetched the first time a
+// rich-text field is shown: no other screen, and no first load, carries it.
+const RichTextEditor = lazy(async () => ({ default: (await import('./rich-text-editor.tsx')).RichTextEditor }))
+
+/** Stands where the editor will be while its chunk loads (not editable: typing would be lost). */
+function EditorLoading({ describedBy }: { describedBy: string | undefined }) {
+  return (
+    <div role="status" aria-describedby={describedBy} className="flex min-h-48 items-center justify-center rounded-md border border-slate-300 bg-slate-50 text-sm text-slate-600">
+      Loading the editor…
+    </div>
+  )
+}
+
+/** Rich text: the default editor, or the one the field brings, with the form's value, errors and states. */
 function RichTextControl({ field, form, id, describedBy, invalid, disabled, readOnly }: FieldRenderProps<'richtext'>) {
-  const Editor = field.editor
-  if (!Editor) {
-    return (
-      <Textarea
-        id={id}
-        placeholder={field.placeholder}
-        aria-invalid={invalid}
-        aria-describedby={describedBy}
-        className="min-h-40 font-mono"
-        {...form.register(field.name)}
-        disabled={disabled}
-        readOnly={readOnly}
-      />
-    )
-  }
+  const Editor = field.editor ?? RichTextEditor
   return (
     <Controller
       name={field.name}
       control={form.control}
       render={({ field: f }) => (
-        <Editor
-          id={id}
-          value={typeof f.value === 'string' ? f.value : ''}
-          onChange={f.onChange}
-          onBlur={f.onBlur}
-          invalid={invalid}
-          describedBy={describedBy}
-          disabled={disabled}
-          readOnly={readOnly}
-        />
+        <Suspense fallback={<EditorLoading describedBy={describedBy} />}>
+          <Editor
+            id={id}
+            labelId={`${id}-label`}
+            snippets={field.snippets}
+            value={typeof f.value === 'string' ? f.value : ''}
+            onChange={f.onChange}
+            onBlur={f.onBlur}
+            invalid={invalid}
+            describedBy={describedBy}
+            disabled={disabled}
+            readOnly={readOnly}
+          />
+        </Suspense>
       )}
     />
   )

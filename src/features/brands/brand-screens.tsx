@@ -45,6 +45,6 @@ export const EditBrandPage = defineForm({
     input: (id) => ({ id }),
     pick: (answer) => answer.record,
     schema: Brand,
-    values: (b) => ({ _id: b._id, brandname: b.brandname, type: b.type }),
+    values: (b) => ({ _id: b._id, brandname: b.brandname, type: b.type, version: b.version }),
   },
 })

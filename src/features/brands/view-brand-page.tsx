@@ -76,7 +76,7 @@ export function ViewBrandPage() {
           <h2 id="brand-emails" className="text-base font-semibold text-slate-900">
             Emails
           </h2>
-          <BrandEmails key={id} id={id} first={data.result} count={data.count} />
+          <BrandEmails key={id} id={id} first={data} />
         </section>
       </div>
     )

@@ -21,7 +21,7 @@ export const EditCategoryPage = defineForm({
     input: (id) => ({ id }),
     pick: (answer) => answer.data,
     schema: Category,
-    values: (c) => ({ id: c._id, categoryName: c.categoryName, preference: c.preference }),
+    values: (c) => ({ id: c._id, categoryName: c.categoryName, preference: c.preference, version: c.version }),
     files: (c) => ({ image: c.image }),
   },
 })

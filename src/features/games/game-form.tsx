@@ -49,6 +49,7 @@ export const EditGamePage = defineForm({
       liveLink: g.liveLink,
       preference: g.preference,
       isGameBackend: g.isGameBackend,
+      version: g.version,
     }),
     files: (g) => ({ image: g.image, video: g.video }),
   },

@@ -28,7 +28,7 @@ export const EditHomepageContentPage = defineForm({
     input: (id) => ({ _id: id }),
     pick: (answer) => answer.data,
     schema: HomepageContent,
-    values: (c) => ({ _id: c._id, title: c.title, link: c.link }),
+    values: (c) => ({ _id: c._id, title: c.title, link: c.link, version: c.version }),
     files: (c) => ({ image: c.image }),
   },
 })

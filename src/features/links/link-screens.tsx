@@ -74,7 +74,7 @@ const buy = linkScreens({
   edit: {
     endpoint: editBuylink,
     fields: [url('buyLink', 'Title'), number('preference', 'Preference')],
-    values: (row) => ({ _id: row._id, buyLink: row.buyLink, preference: row.preference }),
+    values: (row) => ({ _id: row._id, buyLink: row.buyLink, preference: row.preference, version: row.version }),
   },
   remove: DeleteBuyLink,
 })
@@ -88,7 +88,7 @@ const swapOut = linkScreens({
   edit: {
     endpoint: editSellink,
     fields: [url('selLink', 'Title'), number('preference', 'Preference')],
-    values: (row) => ({ _id: row._id, selLink: row.selLink, preference: row.preference }),
+    values: (row) => ({ _id: row._id, selLink: row.selLink, preference: row.preference, version: row.version }),
   },
   remove: DeleteSellLink,
 })
@@ -102,7 +102,7 @@ const swapIn = linkScreens({
   edit: {
     endpoint: editBridgeink,
     fields: [url('bridgeLink', 'Title'), number('preference', 'Preference')],
-    values: (row) => ({ _id: row._id, bridgeLink: row.bridgeLink, preference: row.preference }),
+    values: (row) => ({ _id: row._id, bridgeLink: row.bridgeLink, preference: row.preference, version: row.version }),
   },
   remove: DeleteBridgeLink,
 })

@@ -42,5 +42,13 @@ export const SocialLinksPage = defineRecordForm({
   pick: (answer) => answer.data.data[0],
   save: updatesocialmedia,
   fields: links.map(([name, label]) => url(name, label, { guard: 'lock', action: removeLink(name, label) })),
-  values: (r) => ({ _id: r._id, discordLink: r.discordLink, facebookLink: r.facebookLink, twitterLink: r.twitterLink, instagramLink: r.instagramLink, telegramLink: r.telegramLink }),
+  values: (r) => ({
+    _id: r._id,
+    discordLink: r.discordLink,
+    facebookLink: r.facebookLink,
+    twitterLink: r.twitterLink,
+    instagramLink: r.instagramLink,
+    telegramLink: r.telegramLink,
+    version: r.version,
+  }),
 })

@@ -60,6 +60,6 @@ export const EditStaffPage = defineForm({
     input: (id) => ({ _id: id }),
     pick: (answer) => answer.data,
     schema: SubAdmin,
-    values: (u) => ({ _id: u._id, name: u.name, email: u.email, accessLevel: u.accessLevel, restrictions: u.restrictions }),
+    values: (u) => ({ _id: u._id, name: u.name, email: u.email, accessLevel: u.accessLevel, restrictions: u.restrictions, version: u.version }),
   },
 })

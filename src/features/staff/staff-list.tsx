@@ -1,4 +1,4 @@
-import { ActivateSubadminStatusUpdate, FetchSubAdminUsers } from '#contract/staff'
+import { ActivateSubadminStatusUpdate, FetchSubAdminUsers, unlockAdmin } from '#contract/staff'
 import { col, serial } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
 import { accessLabel, managesStaff } from './access.ts'
@@ -6,7 +6,8 @@ import { accessLabel, managesStaff } from './access.ts'
 /**
  * Users and Access (/sub-admin, spec section 2). Add, edit and the Active/DeActive toggle are for
  * Admin access with a role other than subadmin; nobody edits or deactivates the superadmin.
- * Deactivating ends that admin's sessions at once on the server (the LOGOUT event).
+ * Deactivating ends that admin's sessions at once on the server (the LOGOUT event). Unlock lifts
+ * the sign-in locks of the row's email (failed logins or codes from some address, issue 11).
  */
 /** The state the switch asks for: the opposite of the row's. */
 const wantedState = (activate: number): 0 | 1 => (activate === 1 ? 0 : 1)
@@ -34,6 +35,15 @@ export const StaffListPage = defineList({
     isOn: (row) => row.activate === 1,
     label: (row) => (row.activate === 1 ? 'Active' : 'DeActive'),
   },
+  actions: [
+    {
+      label: 'Unlock',
+      endpoint: unlockAdmin,
+      confirm: () => 'Are you sure you want to unlock this account',
+      detail: (row) => `${row.email} can try to log in again from every address at once.`,
+      choices: [{ label: 'Unlock', payload: (row) => ({ id: row._id }) }],
+    },
+  ],
   writeRule: managesStaff,
   writable: (row) => row.role !== 'superadmin',
 })

@@ -19,5 +19,5 @@ export const EditTokenPage = defineRecordForm({
     text('productId', 'Product ID'),
     number('ticketCount', 'Ticket Count'),
   ],
-  values: (t) => ({ tokenName: t.tokenName, price: t.price, productId: t.productId, ticketCount: String(t.ticketCount) }),
+  values: (t) => ({ tokenName: t.tokenName, price: t.price, productId: t.productId, ticketCount: String(t.ticketCount), version: t.version }),
 })

@@ -1,0 +1,97 @@
+import { z } from 'zod'
+import { PageQuery, ok, pageOf } from './common.ts'
+import { endpoint, reads } from './define.ts'
+
+/*
+ * The staff audit log (issue 13, ours: not in the spec). The server writes a row for every
+ * successful write through the API and for the sign-in events below; these calls only read it.
+ * No call edits or deletes a row, and the database refuses it too (a trigger).
+ */
+
+/** Events that are not an endpoint's write: what `action` holds for them. */
+export const AUDIT_EVENTS = {
+  'sign-in': 'Signed in',
+  'sign-in-failed': 'Failed sign-in',
+  lockout: 'Account locked',
+  unlock: 'Account unlocked',
+  'forced-logout': 'Forced logout',
+} as const
+
+export const AuditEntry = z.object({
+  _id: z.string(),
+  at: z.string(),
+  /** '' when nobody signed in acted (a failed sign-in for an unknown email). */
+  adminId: z.string(),
+  adminName: z.string(),
+  adminEmail: z.string(),
+  /** An endpoint path (/addcategory) or an event key of AUDIT_EVENTS. */
+  action: z.string(),
+  /** The contract area of the action (Categories and games, Brands...), or Sign-in for events. */
+  area: z.string(),
+  recordId: z.string(),
+  ip: z.string(),
+  /** What else the row says (the email a failed sign-in named); '' when nothing. */
+  detail: z.string(),
+})
+export type AuditEntry = z.output<typeof AuditEntry>
+
+const day = z
+  .string()
+  .trim()
+  .regex(/^(\d{4}-\d{2}-\d{2})?$/, 'Incorrect format')
+  .default('')
+
+/** The list's filters: each '' for any. Dates are whole UTC days, both ends included. */
+export const AuditFilter = z.object({
+  admin: z.string().trim().max(64, 'Incorrect format').default(''),
+  area: z.string().trim().max(100, 'Incorrect format').default(''),
+  action: z.string().trim().max(100, 'Incorrect format').default(''),
+  from: day,
+  to: day,
+})
+export type AuditFilter = z.output<typeof AuditFilter>
+
+export const AUDIT_PAGE_SIZE = 50
+
+export const listAudit = endpoint({
+  name: 'listAudit',
+  method: 'GET',
+  path: '/listAudit',
+  input: PageQuery.extend({ limit: z.coerce.number().int().min(1).max(100).default(AUDIT_PAGE_SIZE) }).extend(AuditFilter.shape),
+  output: pageOf(AuditEntry),
+  access: reads('/audit'),
+  ours: 'Search matches the action, record id, address and detail; filters by admin, area, action and date range.',
+})
+
+export const AuditOption = z.object({ value: z.string(), label: z.string() })
+
+/** The filters' choices: staff who appear in the log, the areas and the actions. */
+export const auditOptions = endpoint({
+  name: 'auditOptions',
+  method: 'GET',
+  path: '/auditOptions',
+  input: z.object({}),
+  output: ok({ admins: z.array(AuditOption), areas: z.array(AuditOption), actions: z.array(AuditOption) }),
+  access: reads('/audit'),
+})
+
+/** The filtered log as CSV, streamed (like the leads export): every matching row, newest first. */
+export const exportAudit = endpoint({
+  name: 'exportAudit',
+  method: 'GET',
+  path: '/exportAudit',
+  input: AuditFilter.extend({ search: z.string().trim().max(200).default('') }),
+  output: z.string(),
+  answer: 'csv',
+  access: reads('/audit'),
+})
+
+/** One record's history (the edit pages' History): every row naming that record id, newest first. */
+export const recordHistory = endpoint({
+  name: 'recordHistory',
+  method: 'GET',
+  path: '/recordHistory',
+  input: z.object({ recordId: z.string().trim().min(1, 'recordId is required').max(64, 'Incorrect format') }),
+  output: ok({ result: z.array(AuditEntry) }),
+  access: reads('/audit'),
+})

@@ -1,0 +1,63 @@
+import { z } from 'zod'
+import { ok } from './common.ts'
+import { endpoint, sessionAccess } from './define.ts'
+
+/** The sign-ups chart covers this many UTC days, today included (the last bar). */
+export const SIGNUP_DAYS = 30
+/** "New" leads: those of the last this many UTC days, today included (the chart's last bars). */
+export const NEW_LEADS_DAYS = 7
+
+/** One bar of the sign-ups chart: a UTC day (YYYY-MM-DD) and the leads created on it. */
+export const SignupDay = z.object({
+  day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  count: z.number().int().nonnegative(),
+})
+export type SignupDay = z.output<typeof SignupDay>
+
+/** Leads (/users): every lead, the new ones, and sign-ups per day oldest first, zero-filled. */
+export const UsersCard = z.object({
+  total: z.number().int().nonnegative(),
+  newLeads: z.number().int().nonnegative(),
+  signups: z.array(SignupDay).length(SIGNUP_DAYS),
+})
+export type UsersCard = z.output<typeof UsersCard>
+
+/** Messaging (/notificationlist): promotions stored, when one last went out, deliveries still to make. */
+export const PromotionsCard = z.object({
+  count: z.number().int().nonnegative(),
+  /** ISO time of the newest delivery made, null before the first. */
+  lastSentAt: z.string().nullable(),
+  /** Recipients whose delivery is pending or running, across every promotion. */
+  inFlight: z.number().int().nonnegative(),
+})
+export type PromotionsCard = z.output<typeof PromotionsCard>
+
+/** The link lists: each count present only when the admin may open that list. */
+export const LinksCard = z.object({
+  buy: z.number().int().nonnegative().optional(),
+  swapOut: z.number().int().nonnegative().optional(),
+  swapIn: z.number().int().nonnegative().optional(),
+})
+export type LinksCard = z.output<typeof LinksCard>
+
+export const Dashboard = ok({
+  users: UsersCard.optional(),
+  promotions: PromotionsCard.optional(),
+  links: LinksCard.optional(),
+})
+export type Dashboard = z.output<typeof Dashboard>
+
+/**
+ * The dashboard's cards (ours: spec section 1 names the dashboard, section 7 no call). Every
+ * signed-in admin may ask; the answer holds only the cards of areas their access covers, so a
+ * card outside it is absent from the answer, not only hidden by the screen.
+ */
+export const getDashboard = endpoint({
+  name: 'getDashboard',
+  method: 'GET',
+  path: '/getDashboard',
+  input: z.object({}),
+  output: Dashboard,
+  access: sessionAccess,
+  ours: 'The dashboard call: users { total, newLeads, signups[30] }, promotions { count, lastSentAt, inFlight }, links { buy, swapOut, swapIn }; each card only for an admin whose access covers its area.',
+})

@@ -1,0 +1,2 @@
+DROP INDEX "promotion_deliveries_round_status_idx";--> statement-breakpoint
+CREATE INDEX "promotion_deliveries_failed_idx" ON "promotion_deliveries" USING btree ("promotion_id","round") WHERE "promotion_deliveries"."status" = 'failed';

@@ -1,0 +1,198 @@
+import { sql } from 'drizzle-orm'
+import Fastify from 'fastify'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { openDb, type DbHandle } from '../db/index.ts'
+import { jobs } from '../db/schema.ts'
+import { scratchDatabase, testEngine } from '../testing/test-app.ts'
+import { JobQueue, backoffDelay, type JobHandler, type QueueOptions } from './queue.ts'
+
+const log = Fastify({ logger: false }).log
+let handle: DbHandle
+let drop: () => Promise<void>
+const queues: JobQueue[] = []
+
+beforeAll(async () => {
+  const scratch = await scratchDatabase()
+  drop = scratch.drop
+  handle = await openDb(scratch.database)
+})
+afterAll(async () => {
+  await Promise.all(queues.map((q) => q.stop()))
+  await handle.close()
+  await drop()
+})
+beforeEach(async () => {
+  await Promise.all(queues.splice(0).map((q) => q.stop()))
+  await handle.db.delete(jobs)
+})
+
+function queue(kind: string, run: JobHandler, options: QueueOptions = {}, maxAttempts = 8): JobQueue {
+  const q = new JobQueue(handle.db, log, { pollMs: 20, leaseMs: 2000, ...options })
+  q.handle(kind, run, { maxAttempts, backoffBaseMs: 10, backoffMaxMs: 40 })
+  queues.push(q)
+  return q
+}
+
+async function until(check: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting')
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
+
+const remaining = async () => (await handle.db.select().from(jobs)).length
+
+describe(`job queue (${testEngine()})`, () => {
+  it('runs an added job once and deletes it', async () => {
+    const seen: unknown[] = []
+    const q = queue('t.once', async (payload) => {
+      seen.push(payload)
+    })
+    await q.add(handle.db, 't.once', { n: 1 })
+    q.start()
+    await until(async () => seen.length === 1 && (await remaining()) === 0)
+    expect(seen).toEqual([{ n: 1 }])
+  })
+
+  it('adds a job with a key once while it exists', async () => {
+    const q = queue('t.key', async () => {})
+    expect(await q.add(handle.db, 't.key', {}, { key: 'k1' })).toBe(true)
+    expect(await q.add(handle.db, 't.key', {}, { key: 'k1' })).toBe(false)
+    expect(await remaining()).toBe(1)
+  })
+
+  it('queues nothing when the transaction that added the job rolls back', async () => {
+    const q = queue('t.tx', async () => {})
+    await expect(
+      handle.db.transaction(async (tx) => {
+        await q.add(tx, 't.tx', {})
+        throw new Error('rollback')
+      }),
+    ).rejects.toThrow('rollback')
+    expect(await remaining()).toBe(0)
+  })
+
+  it('retries a failing job with backoff and keeps it as failed after its attempts', async () => {
+    let calls = 0
+    const q = queue(
+      't.fail',
+      async () => {
+        calls++
+        throw new Error(`boom ${calls}`)
+      },
+      {},
+      3,
+    )
+    await q.add(handle.db, 't.fail', {})
+    q.start()
+    await until(async () => (await handle.db.select().from(jobs).where(sql`${jobs.failedAt} is not null`)).length === 1)
+    expect(calls).toBe(3)
+    const [row] = await handle.db.select().from(jobs)
+    expect(row?.lastError).toBe('boom 3')
+    expect(row?.attempts).toBe(3)
+  })
+
+  it('recovers from a failure: a later attempt that succeeds finishes the job', async () => {
+    let calls = 0
+    const q = queue('t.flaky', async () => {
+      calls++
+      if (calls < 3) throw new Error('not yet')
+    })
+    await q.add(handle.db, 't.flaky', {})
+    q.start()
+    await until(async () => (await remaining()) === 0)
+    expect(calls).toBe(3)
+  })
+
+  it("runs a job again at once when it answers 'again' (one batch per run)", async () => {
+    let left = 5
+    const q = queue('t.again', async () => (--left > 0 ? 'again' : undefined))
+    await q.add(handle.db, 't.again', {})
+    q.start()
+    await until(async () => (await remaining()) === 0)
+    expect(left).toBe(0)
+  })
+
+  it('takes again a job whose worker died holding it once its lease has expired', async () => {
+    const seen: string[] = []
+    const q = queue('t.lease', async (_payload, job) => {
+      seen.push(job.id)
+    })
+    await q.add(handle.db, 't.lease', {})
+    // A dead instance's claim: leased, attempted once, never finished.
+    await handle.db.update(jobs).set({ lockedBy: 'dead', lockedUntil: sql`now() + interval '300 milliseconds'`, attempts: 1 })
+    q.start()
+    await new Promise((r) => setTimeout(r, 150))
+    expect(seen).toHaveLength(0)
+    await until(() => seen.length === 1)
+    await until(async () => (await remaining()) === 0)
+  })
+
+  it('a worker whose lease was taken over cannot finish or retry the job', async () => {
+    let release: () => void = () => {}
+    const gate = new Promise<void>((r) => (release = r))
+    const q = queue('t.stolen', async () => {
+      await gate
+      throw new Error('late failure')
+    }, { leaseMs: 60_000 })
+    await q.add(handle.db, 't.stolen', {})
+    q.start()
+    await until(async () => (await handle.db.select().from(jobs)).some((j) => j.lockedBy !== null))
+    // Another instance took it over (its lease expired during a pause, say).
+    await handle.db.update(jobs).set({ lockedBy: 'other', attempts: 7 })
+    release()
+    await new Promise((r) => setTimeout(r, 100))
+    const [row] = await handle.db.select().from(jobs)
+    expect(row?.lockedBy).toBe('other')
+    expect(row?.lastError).toBeNull()
+  })
+
+  it('two instances on one database run each of 300 jobs exactly once', async () => {
+    const runs = new Map<number, number>()
+    const handler: JobHandler = async (payload) => {
+      const n = Number(payload['n'])
+      runs.set(n, (runs.get(n) ?? 0) + 1)
+      await new Promise((r) => setTimeout(r, 1))
+    }
+    const a = queue('t.many', handler, { concurrency: 4 })
+    const b = queue('t.many', handler, { concurrency: 4 })
+    await handle.db.insert(jobs).values(Array.from({ length: 300 }, (_, n) => ({ kind: 't.many', payload: { n } })))
+    a.start()
+    b.start()
+    await until(async () => (await remaining()) === 0, 30_000)
+    expect(runs.size).toBe(300)
+    expect([...runs.values()].every((c) => c === 1)).toBe(true)
+  })
+
+  it('leaves jobs of a kind it has no handler for to an instance that has one', async () => {
+    const q = queue('t.mine', async () => {})
+    await q.add(handle.db, 't.other', {})
+    q.start()
+    await new Promise((r) => setTimeout(r, 100))
+    const [row] = await handle.db.select().from(jobs)
+    expect(row?.attempts).toBe(0)
+  })
+
+  it('stop() waits for the jobs it is running', async () => {
+    let done = false
+    const q = queue('t.stop', async () => {
+      await new Promise((r) => setTimeout(r, 150))
+      done = true
+    })
+    await q.add(handle.db, 't.stop', {})
+    q.start()
+    await until(() => q.busy === 1)
+    await q.stop()
+    expect(done).toBe(true)
+  })
+
+  it('backs off exponentially, capped, with jitter', () => {
+    for (let i = 0; i < 50; i++) {
+      expect(backoffDelay(1, 1000, 60_000)).toBeGreaterThanOrEqual(750)
+      expect(backoffDelay(1, 1000, 60_000)).toBeLessThanOrEqual(1000)
+      expect(backoffDelay(4, 1000, 60_000)).toBeGreaterThanOrEqual(6000)
+      expect(backoffDelay(30, 1000, 60_000)).toBeLessThanOrEqual(60_000)
+    }
+  })
+})

@@ -1,0 +1,114 @@
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { AuditEntry } from '#contract/audit'
+import { auditLog, type AdminRow } from '../db/schema.ts'
+import { bodyOf, makeTestApp, multipart, testEngine, type TestApp } from '../testing/test-app.ts'
+import { gradientIcon } from '../db/png.ts'
+
+let t: TestApp
+let admin: AdminRow
+let auditor: AdminRow
+let outsider: AdminRow
+const Page = z.object({ result: z.array(AuditEntry), count: z.number() })
+
+beforeAll(async () => {
+  t = await makeTestApp()
+  admin = await t.createAdmin({ name: 'Ada Admin', accessLevel: 'Admin', restrictions: [] })
+  auditor = await t.createAdmin({ name: 'Vera Viewer', accessLevel: 'View Only', restrictions: ['/audit'] })
+  outsider = await t.createAdmin({ name: 'Otto Other', accessLevel: 'Admin', restrictions: ['/category', '/add-category', '/edit-category'] })
+  // Some history: two categories added by Ada, one by Otto, one deleted.
+  const png = { field: 'image', name: 'a.png', type: 'image/png', content: gradientIcon(16, [20, 80, 200], [120, 200, 255]) }
+  for (const [who, name] of [[admin, 'Alpha'], [admin, 'Beta'], [outsider, 'Gamma']] as const) {
+    const form = await multipart({ categoryName: name }, [png])
+    const res = await t.app.inject({ method: 'POST', url: '/api/admin/addcategory', payload: form.payload, headers: { ...form.headers, ...(await t.auth(who)) } })
+    expect(res.statusCode).toBe(200)
+  }
+})
+afterAll(() => t.close())
+
+async function list(query: Record<string, string | number>, who: AdminRow = auditor) {
+  const res = await t.app.inject({ method: 'GET', url: '/api/admin/listAudit', query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])), headers: await t.auth(who) })
+  expect(res.statusCode).toBe(200)
+  return Page.parse(res.json())
+}
+
+describe(`audit log (${testEngine()})`, () => {
+  it('lists every write newest first, with who, what area and which record', async () => {
+    const page = await list({ action: '/addcategory' })
+    expect(page.count).toBe(3)
+    expect(page.result.map((e) => e.adminName)).toEqual(['Otto Other', 'Ada Admin', 'Ada Admin'])
+    expect(page.result[0]).toMatchObject({ area: 'Categories', action: '/addcategory', adminEmail: outsider.email })
+    expect(page.result[0]?.recordId).not.toBe('')
+  })
+
+  it('filters by admin, area, action and date range, and searches, with exact counts', async () => {
+    expect((await list({ admin: admin.id, action: '/addcategory' })).count).toBe(2)
+    expect((await list({ area: 'Categories' })).count).toBe(3)
+    expect((await list({ area: 'Brands' })).count).toBe(0)
+    const today = new Date().toISOString().slice(0, 10)
+    expect((await list({ action: '/addcategory', from: today, to: today })).count).toBe(3)
+    expect((await list({ action: '/addcategory', to: '2020-01-01' })).count).toBe(0)
+    const [first] = (await list({ action: '/addcategory' })).result
+    expect((await list({ search: first?.recordId ?? 'x' })).result.map((e) => e._id)).toContain(first?._id)
+    const paged = await list({ action: '/addcategory', limit: 2, page: 2 })
+    expect(paged.result).toHaveLength(1)
+    expect(paged.count).toBe(3)
+  })
+
+  it('refuses a malformed date with the field named', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/admin/listAudit?from=yesterday', headers: await t.auth(auditor) })
+    expect(res.statusCode).toBe(400)
+    expect(bodyOf(res)).toMatchObject({ errors: { from: 'Incorrect format' } })
+  })
+
+  it('is refused to staff not granted the page', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/admin/listAudit', headers: await t.auth(outsider) })
+    expect(res.statusCode).toBe(403)
+  })
+
+  it('gives a record its own history', async () => {
+    const [first] = (await list({ action: '/addcategory' })).result
+    const res = await t.app.inject({ method: 'GET', url: '/api/admin/recordHistory', query: { recordId: first?.recordId ?? '' }, headers: await t.auth(auditor) })
+    expect(res.statusCode).toBe(200)
+    const history = z.object({ result: z.array(AuditEntry) }).parse(res.json()).result
+    expect(history.map((e) => e._id)).toEqual([first?._id])
+  })
+
+  it('offers the staff, areas and actions to filter on', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/admin/auditOptions', headers: await t.auth(auditor) })
+    const body = z.object({ admins: z.array(z.object({ value: z.string(), label: z.string() })), areas: z.array(z.object({ value: z.string() })), actions: z.array(z.object({ value: z.string(), label: z.string() })) }).parse(res.json())
+    expect(body.admins.map((a) => a.value)).toContain(admin.id)
+    expect(body.areas.map((a) => a.value)).toEqual(expect.arrayContaining(['Categories', 'Sign-in', 'Messaging']))
+    expect(body.actions).toEqual(expect.arrayContaining([{ value: '/addcategory', label: '/addcategory' }, { value: 'lockout', label: 'Account locked' }]))
+    // Reads are not actions: nothing is written for them.
+    expect(body.actions.map((a) => a.value)).not.toContain('/listCategory')
+  })
+
+  it('exports the filtered log as CSV, formulas neutralised', async () => {
+    await t.handle.db.insert(auditLog).values({ adminId: null, action: 'sign-in-failed', detail: '=cmd|calc', ip: '10.0.0.9' })
+    const res = await t.app.inject({ method: 'GET', url: '/api/admin/exportAudit', query: { action: 'sign-in-failed' }, headers: await t.auth(auditor) })
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['content-type']).toContain('text/csv')
+    expect(res.headers['content-disposition']).toContain('audit-log.csv')
+    const lines = res.body.trim().split('\n')
+    expect(lines[0]).toBe('When (UTC),Name,Email,Area,Action,Record,Address,Detail')
+    expect(lines).toHaveLength(2)
+    expect(lines[1]).toContain(`,Sign-in,sign-in-failed,"",10.0.0.9,'=cmd|calc`)
+  })
+
+  it('streams a large export in batches, every row once', async () => {
+    await t.handle.db.execute(sql`insert into audit_log (admin_id, action, record_id) select ${admin.id}, '/bulk-test', 'r' || g from generate_series(1, 4500) g`)
+    const res = await t.app.inject({ method: 'GET', url: '/api/admin/exportAudit', query: { action: '/bulk-test' }, headers: await t.auth(auditor) })
+    const records = res.body.trim().split('\n').slice(1).map((l) => l.split(',')[5])
+    expect(records).toHaveLength(4500)
+    expect(new Set(records).size).toBe(4500)
+  })
+
+  it('cannot be changed or deleted, not even by SQL', async () => {
+    await expect(t.handle.db.execute(sql`update audit_log set action = 'rewritten'`)).rejects.toThrow()
+    await expect(t.handle.db.execute(sql`delete from audit_log`)).rejects.toThrow()
+    await expect(t.handle.db.execute(sql`truncate audit_log`)).rejects.toThrow()
+    expect((await list({ action: '/addcategory' })).count).toBe(3)
+  })
+})

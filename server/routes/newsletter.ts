@@ -1,0 +1,318 @@
+/**
+ * The Newsletter (contract/newsletter.ts; issue 10, section 3).
+ *
+ * Subscribers are the leads with `subscribed` set. Send stores a `newsletter_sends` row and, in
+ * the same transaction, its recipients (one row per subscribed lead chosen, frozen at that moment)
+ * and a `newsletter.send` job. The job feeds the mail queue in small batches: per recipient, in
+ * one transaction, it renders the `newsletter` template (name, the sanitised body, a signed
+ * unsubscribe link), queues the mail under the group `newsletter:<id>` with the List-Unsubscribe
+ * headers, and records the recipient as queued, or as skipped when the lead unsubscribed since
+ * Send. Those per-recipient rows are the job's record: a job run again after a crash skips every
+ * recipient already handled, so each lead gets one mail.
+ *
+ * The feeder keeps at most FEED_WINDOW of a send's mails waiting in the mail queue, which sends at
+ * its own pace (MAIL_RATE_PER_SECOND). So other mail (an OTP) never waits behind a whole
+ * newsletter. Pause marks the send paused and holds its queued mails in the mail queue (one being
+ * handed to the SMTP server right then still goes); the job answers `{ retryInMs }` while paused.
+ * Resume marks it sending again, and the job's next run lets the held mails go before feeding
+ * more. Cancel cancels the queued mails and records the recipients not yet queued as cancelled.
+ *
+ * Progress comes from the mail queue's counts for the group (sent, failed, waiting) and the
+ * recipients' own states (not yet queued, skipped, cancelled).
+ */
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm'
+import { z } from 'zod'
+import * as newsletter from '#contract/newsletter'
+import type { NewsletterSend, SendStatus } from '#contract/newsletter'
+import type { Db } from '../db/index.ts'
+import { admins, emailTemplates, leads, mailOutbox, newsletterRecipients, newsletterSends } from '../db/schema.ts'
+import { defineJob, failure, handlers, notFound, type Services } from '../kit/api.ts'
+import { listPage } from '../kit/paging.ts'
+import type { JobResult } from '../kit/queue.ts'
+import { sanitizeRichText } from '../kit/sanitize.ts'
+import { cancelMailGroup, mailGroupCounts, pauseMailGroup } from '../notify/mail.ts'
+import { renderTemplate } from '../notify/templates.ts'
+import { leadSearch } from './leads.ts'
+import { unsubscribeToken, unsubscribeUrl } from './newsletter-unsubscribe.ts'
+
+export const NEWSLETTER_JOB = 'newsletter.send'
+/** Recipients handled per job run (one transaction each). */
+export const FEED_BATCH = 50
+/** A send's mails waiting in the mail queue at most; the feeder tops the queue up to this. */
+export const FEED_WINDOW = 200
+/** How often a paused send looks again. */
+export const RECHECK_MS = 1000
+/** How often a send whose mails fill the window (or are the last to go) looks at the mail queue again. */
+export const WAIT_MS = 250
+
+const groupOf = (sendId: string): string => `newsletter:${sendId}`
+const jobKey = (sendId: string): string => `newsletter:${sendId}`
+
+const subscribedChoice = (all: boolean, ids: readonly string[]) =>
+  all ? eq(leads.subscribed, true) : and(eq(leads.subscribed, true), inArray(leads.id, [...new Set(ids)]))
+
+/** The newsletter template as saved on Automated Emails, or a refusal naming the problem. */
+async function newsletterTemplate(db: Db): Promise<{ content: string } | undefined> {
+  const [row] = await db
+    .select({ content: emailTemplates.content })
+    .from(emailTemplates)
+    .where(and(eq(emailTemplates.identifier, newsletter.NEWSLETTER_TEMPLATE), eq(emailTemplates.status, 'active')))
+    .limit(1)
+  return row
+}
+export const TEMPLATE_MISSING = `The '${newsletter.NEWSLETTER_TEMPLATE}' email template is missing or inactive: check it on Automated Emails`
+
+// ---------------------------------------------------------------------------------------------
+// The mail queue's side of a send (server/notify/mail.ts): the group's counts.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A send's mails still to go: queued (or retrying) and paused. Counted on the mail queue's
+ * (group, status) index, so the feeder's look before each batch costs the window, not the send.
+ */
+async function waitingMails(db: Db, sendId: string): Promise<{ pending: number; paused: number }> {
+  const rows = await db
+    .select({ status: mailOutbox.status, n: count() })
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.group, groupOf(sendId)), inArray(mailOutbox.status, ['pending', 'paused'])))
+    .groupBy(mailOutbox.status)
+  return { pending: rows.find((r) => r.status === 'pending')?.n ?? 0, paused: rows.find((r) => r.status === 'paused')?.n ?? 0 }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The job
+// ---------------------------------------------------------------------------------------------
+
+const JobPayload = z.object({ sendId: z.string() })
+
+/** Locks the send's row for the rest of the transaction: pause, resume, cancel and a batch take turns. */
+async function lockSend(tx: Db, sendId: string) {
+  const [row] = await tx.select({ status: newsletterSends.status, subject: newsletterSends.subject, content: newsletterSends.content }).from(newsletterSends).where(eq(newsletterSends.id, sendId)).for('update')
+  return row
+}
+
+/** One run of a send's job: one batch of recipients into the mail queue, or a look at where it stands. */
+export async function feedNewsletter(payload: Record<string, unknown>, services: Services): Promise<JobResult> {
+  const { sendId } = JobPayload.parse(payload)
+  const db = services.handle.db
+  const [send] = await db.select({ status: newsletterSends.status }).from(newsletterSends).where(eq(newsletterSends.id, sendId))
+  if (send === undefined || send.status === 'done' || send.status === 'cancelled') return undefined
+  if (send.status === 'paused') return { retryInMs: RECHECK_MS }
+
+  const waiting = await waitingMails(db, sendId)
+  if (waiting.paused > 0) {
+    // Resumed: the mails Pause held go first (under the send's lock, so a new Pause cannot slip between).
+    const resumed = await db.transaction(async (tx) => ((await lockSend(tx, sendId))?.status === 'sending' ? services.mailer.resumeGroup(tx, groupOf(sendId)) : 0))
+    if (resumed > 0) services.mailer.wake()
+    return 'again'
+  }
+  const room = Math.min(FEED_BATCH, FEED_WINDOW - waiting.pending)
+  if (room <= 0) return { retryInMs: WAIT_MS }
+  const template = await newsletterTemplate(db)
+  // Thrown, so the attempt fails and is retried with backoff: an admin can switch the template back on.
+  if (template === undefined) throw new Error(TEMPLATE_MISSING)
+
+  const handled = await db.transaction(async (tx) => {
+    const locked = await lockSend(tx, sendId)
+    if (locked?.status !== 'sending') return -1
+    const batch = await tx
+      .select({ leadId: newsletterRecipients.leadId, name: leads.name, email: leads.email, subscribed: leads.subscribed })
+      .from(newsletterRecipients)
+      .innerJoin(leads, eq(leads.id, newsletterRecipients.leadId))
+      .where(and(eq(newsletterRecipients.sendId, sendId), eq(newsletterRecipients.state, 'pending')))
+      .orderBy(asc(newsletterRecipients.leadId))
+      .limit(room)
+    // Read now, not at Send: whoever unsubscribed since is skipped, whatever was selected.
+    const mailed = batch.filter((r) => r.subscribed && r.email !== '')
+    const skipped = batch.filter((r) => !mailed.includes(r)).map((r) => r.leadId)
+    // The body was sanitised when it was stored; it is sanitised again on its way out, and the
+    // whole mail once more by the rendering.
+    const content = sanitizeRichText(locked.content)
+    const mails = mailed.map((r) => {
+      const link = unsubscribeUrl(services.config, unsubscribeToken(services.config, r.leadId))
+      const mail = renderTemplate({ subject: locked.subject, content: template.content }, newsletter.NEWSLETTER_TEMPLATE, { name: r.name, content, unsubscribeUrl: link })
+      return {
+        to: r.email,
+        subject: mail.subject,
+        html: mail.html,
+        text: mail.text,
+        template: newsletter.NEWSLETTER_TEMPLATE,
+        group: groupOf(sendId),
+        headers: {
+          // RFC 2369 and RFC 8058: mail clients offer Unsubscribe and POST to the https address.
+          'List-Unsubscribe': `<${link}>, <mailto:${services.config.supportEmail}?subject=unsubscribe>`,
+          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+        },
+      }
+    })
+    const mailIds = await services.mailer.enqueueMany(tx, mails)
+    if (mailed.length > 0) {
+      const pairs = sql.join(
+        mailed.map((r, i) => sql`(${r.leadId}, ${mailIds[i] ?? null})`),
+        sql`, `,
+      )
+      await tx.execute(sql`
+        update ${newsletterRecipients} set state = 'queued', mail_id = v.mail_id
+        from (values ${pairs}) as v(lead_id, mail_id)
+        where ${newsletterRecipients.sendId} = ${sendId} and ${newsletterRecipients.leadId} = v.lead_id`)
+    }
+    if (skipped.length > 0) {
+      await tx
+        .update(newsletterRecipients)
+        .set({ state: 'skipped' })
+        .where(and(eq(newsletterRecipients.sendId, sendId), inArray(newsletterRecipients.leadId, skipped)))
+    }
+    return batch.length
+  })
+  if (handled === -1) return { retryInMs: RECHECK_MS }
+  if (handled > 0) {
+    services.mailer.wake()
+    return 'again'
+  }
+  // Every recipient is handled: the send is done once the mail queue has nothing of it left to send.
+  const left = await waitingMails(db, sendId)
+  if (left.pending + left.paused > 0) return { retryInMs: WAIT_MS }
+  await db
+    .update(newsletterSends)
+    .set({ status: 'done', finishedAt: sql`now()` })
+    .where(and(eq(newsletterSends.id, sendId), eq(newsletterSends.status, 'sending')))
+  return undefined
+}
+
+export const newsletterJobs = [defineJob(NEWSLETTER_JOB, (payload, _job, services) => feedNewsletter(payload, services))]
+
+// ---------------------------------------------------------------------------------------------
+// The calls
+// ---------------------------------------------------------------------------------------------
+
+type Progress = Pick<NewsletterSend, 'sent' | 'failed' | 'held' | 'skipped' | 'cancelled' | 'pending'>
+
+/** A send's progress from its recipients' states and its mails' counts. */
+async function progressOf(db: Db, sendIds: readonly string[]): Promise<Map<string, Progress>> {
+  const out = new Map<string, Progress>()
+  if (sendIds.length === 0) return out
+  const states = await db
+    .select({ sendId: newsletterRecipients.sendId, state: newsletterRecipients.state, n: count() })
+    .from(newsletterRecipients)
+    .where(inArray(newsletterRecipients.sendId, [...sendIds]))
+    .groupBy(newsletterRecipients.sendId, newsletterRecipients.state)
+  for (const id of sendIds) {
+    const mails = await mailGroupCounts(db, groupOf(id))
+    const of = (state: string): number => states.find((s) => s.sendId === id && s.state === state)?.n ?? 0
+    out.set(id, {
+      // Printed to the log instead (MAIL_LOG_BODIES, development) counts as gone out.
+      sent: mails.sent + mails.logged,
+      failed: mails.failed,
+      held: mails.held,
+      skipped: of('skipped'),
+      cancelled: of('cancelled') + mails.cancelled,
+      pending: of('pending') + mails.pending + mails.paused,
+    })
+  }
+  return out
+}
+
+/** The send, locked for this transaction, or a 404. */
+async function sendToChange(tx: Db, id: string): Promise<{ status: SendStatus }> {
+  const send = await lockSend(tx, id)
+  if (send === undefined) throw notFound()
+  return send
+}
+
+export const newsletterRoutes = handlers(newsletter, {
+  allUser: async (query, ctx) => {
+    const { rows, count: matched } = await listPage(ctx.db, query, {
+      rows: ctx.db.select({ id: leads.id, name: leads.name, email: leads.email }).from(leads).$dynamic(),
+      search: leadSearch,
+      filter: eq(leads.subscribed, true),
+      orderBy: [desc(leads.createdAt), desc(leads.id)],
+    })
+    const total = query.search === '' ? matched : await ctx.db.$count(leads, eq(leads.subscribed, true))
+    return { status: 'success', message: 'Subscribers', result: rows.map((r) => ({ _id: r.id, name: r.name, email: r.email })), count: matched, total }
+  },
+
+  countNewsletterRecipients: async ({ all, id }, ctx) => {
+    const reached = await ctx.db.$count(leads, subscribedChoice(all, id))
+    return { status: 'success', message: `${reached} ${reached === 1 ? 'subscriber' : 'subscribers'}`, count: reached, mailRate: ctx.config.mail.ratePerSecond }
+  },
+
+  sendNewsletter: async ({ all, id, subject, content }, ctx) => {
+    const admin = ctx.me()
+    const clean = sanitizeRichText(content)
+    // Sanitising may leave nothing (a body of script alone): that is no newsletter to send.
+    if (clean.replace(/<[^>]*>/g, '').trim() === '' && !/<img\s/i.test(clean)) return failure(newsletter.CONTENT_REQUIRED, { content: newsletter.CONTENT_REQUIRED })
+    if ((await newsletterTemplate(ctx.db)) === undefined) return failure(TEMPLATE_MISSING, { content: TEMPLATE_MISSING }, 409)
+    const sent = await ctx.transaction(async (tx) => {
+      const [row] = await tx.insert(newsletterSends).values({ subject, content: clean, createdBy: admin.id, total: 0 }).returning({ id: newsletterSends.id })
+      if (row === undefined) throw new Error('newsletter_sends insert returned no row')
+      // Frozen now: a lead who subscribes later is not added, and only leads subscribed now are.
+      await tx.execute(sql`
+        insert into ${newsletterRecipients} (send_id, lead_id)
+        select ${row.id}, ${leads.id} from ${leads} where ${subscribedChoice(all, id)}`)
+      const total = await tx.$count(newsletterRecipients, eq(newsletterRecipients.sendId, row.id))
+      // Thrown, not returned: the send and its rows go back with the call's transaction.
+      if (total === 0) throw failure(newsletter.NO_SUBSCRIBERS, { id: newsletter.NO_SUBSCRIBERS })
+      await tx.update(newsletterSends).set({ total }).where(eq(newsletterSends.id, row.id))
+      await ctx.jobs.add(tx, NEWSLETTER_JOB, { sendId: row.id }, { key: jobKey(row.id) })
+      return { id: row.id, total }
+    })
+    ctx.audit(sent.id)
+    ctx.afterSuccess(() => ctx.jobs.wake())
+    return { status: 'success', message: `The newsletter is on its way to ${sent.total} ${sent.total === 1 ? 'subscriber' : 'subscribers'}`, data: { _id: sent.id, total: sent.total } }
+  },
+
+  listNewsletterSends: async (query, ctx) => {
+    const { rows, count: total } = await listPage(ctx.db, query, {
+      rows: ctx.db.select().from(newsletterSends).$dynamic(),
+      search: [newsletterSends.subject],
+      orderBy: [desc(newsletterSends.createdAt), desc(newsletterSends.id)],
+    })
+    const authors = [...new Set(rows.flatMap((r) => (r.createdBy === null ? [] : [r.createdBy])))]
+    const names = authors.length === 0 ? [] : await ctx.db.select({ id: admins.id, name: admins.name }).from(admins).where(inArray(admins.id, authors))
+    const progress = await progressOf(ctx.db, rows.map((r) => r.id))
+    const result = rows.map((r) => ({
+      _id: r.id,
+      createdAt: r.createdAt.toISOString(),
+      subject: r.subject,
+      status: r.status,
+      createdBy: names.find((n) => n.id === r.createdBy)?.name ?? '',
+      total: r.total,
+      ...(progress.get(r.id) ?? { sent: 0, failed: 0, held: 0, skipped: 0, cancelled: 0, pending: 0 }),
+    }))
+    return { status: 'success', message: 'Newsletters', result, count: total }
+  },
+
+  pauseNewsletter: async ({ id }, ctx) => {
+    const send = await sendToChange(ctx.db, id)
+    if (send.status !== 'sending') throw failure(`This newsletter is ${send.status}; only a newsletter being sent can be paused`, { id: 'Not being sent' }, 409)
+    await ctx.db.update(newsletterSends).set({ status: 'paused' }).where(eq(newsletterSends.id, id))
+    // Its mails not yet handed to the SMTP server wait; one being sent right now still goes.
+    await pauseMailGroup(ctx.db, groupOf(id))
+    ctx.audit(id)
+    return { status: 'success', message: 'The newsletter is paused' }
+  },
+
+  resumeNewsletter: async ({ id }, ctx) => {
+    const send = await sendToChange(ctx.db, id)
+    if (send.status !== 'paused') throw failure(`This newsletter is ${send.status}; only a paused newsletter can be resumed`, { id: 'Not paused' }, 409)
+    await ctx.db.update(newsletterSends).set({ status: 'sending' }).where(eq(newsletterSends.id, id))
+    // The job looks again within RECHECK_MS and lets the held mails go first; this adds one only
+    // if it is gone (a no-op while it exists).
+    await ctx.jobs.add(ctx.db, NEWSLETTER_JOB, { sendId: id }, { key: jobKey(id) })
+    ctx.audit(id)
+    ctx.afterSuccess(() => ctx.jobs.wake())
+    return { status: 'success', message: 'The newsletter is being sent again' }
+  },
+
+  cancelNewsletter: async ({ id }, ctx) => {
+    const send = await sendToChange(ctx.db, id)
+    if (send.status !== 'sending' && send.status !== 'paused') throw failure(`This newsletter is ${send.status} already`, { id: 'Not being sent' }, 409)
+    await ctx.db.update(newsletterSends).set({ status: 'cancelled', finishedAt: sql`now()` }).where(eq(newsletterSends.id, id))
+    await cancelMailGroup(ctx.db, groupOf(id))
+    await ctx.db.update(newsletterRecipients).set({ state: 'cancelled' }).where(and(eq(newsletterRecipients.sendId, id), eq(newsletterRecipients.state, 'pending')))
+    const mails = await mailGroupCounts(ctx.db, groupOf(id))
+    const gone = mails.sent + mails.logged
+    ctx.audit(id)
+    return { status: 'success', message: `The newsletter is cancelled; ${gone} ${gone === 1 ? 'mail had' : 'mails had'} gone out` }
+  },
+})

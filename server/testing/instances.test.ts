@@ -1,0 +1,112 @@
+/**
+ * Two instances of the server on one PostgreSQL and one Redis (README, "Deployment"): what one
+ * instance does, the other sees. Runs on the PostgreSQL suite when Redis answers; skipped with a
+ * note elsewhere, and a failure in CI, where Redis is always started.
+ */
+import { createConnection } from 'node:net'
+import type { FastifyInstance } from 'fastify'
+import { io, type Socket } from 'socket.io-client'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { SocketEvents } from '#contract/socket'
+import { buildApp } from '../app.ts'
+import { openDb } from '../db/index.ts'
+import { makeTestApp, testEngine, TEST_PASSWORD, type TestApp } from './test-app.ts'
+
+const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379'
+
+async function redisAnswers(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url)
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: hostname, port: Number(port || 6379) })
+    socket.setTimeout(1000)
+    socket.once('connect', () => {
+      socket.end()
+      resolve(true)
+    })
+    socket.once('error', () => resolve(false))
+    socket.once('timeout', () => {
+      socket.destroy()
+      resolve(false)
+    })
+  })
+}
+
+const redisUp = testEngine() === 'pg' && (await redisAnswers(REDIS_URL))
+if (testEngine() === 'pg' && !redisUp) {
+  if (process.env['CI']) throw new Error(`Redis does not answer at ${REDIS_URL}: in CI the instance tests must run`)
+  console.log(`SKIPPED: several-instance tests (no Redis answers at ${REDIS_URL}; set REDIS_URL or start redis-server)`)
+}
+
+describe.runIf(redisUp)('two instances sharing PostgreSQL and Redis', () => {
+  let a: TestApp
+  let b: FastifyInstance
+  let urlB: string
+  const sockets: Socket[] = []
+  const LIMIT = 4
+
+  beforeAll(async () => {
+    a = await makeTestApp({ realtime: true, env: { LOGIN_RATE_LIMIT: String(LIMIT) }, configure: (c) => ({ ...c, redisUrl: REDIS_URL }) })
+    // B: the same configuration (one JWT secret, one database, one Redis), its own process state.
+    b = await buildApp(a.config, { handle: await openDb(a.config.database), realtime: true })
+    await a.app.listen({ port: 0, host: '127.0.0.1' })
+    urlB = await b.listen({ port: 0, host: '127.0.0.1' })
+  })
+  afterAll(async () => {
+    for (const s of sockets) s.close()
+    await b.close()
+    await b.services.handle.close()
+    await a.close()
+  })
+
+  it('a token issued by A works on B', async () => {
+    const login = await a.app.inject({ method: 'POST', url: '/api/admin/login', payload: { email: a.superadmin.email, password: TEST_PASSWORD } })
+    const { token } = z.object({ token: z.string() }).parse(login.json())
+    expect(token).not.toBe('')
+    const onB = await b.inject({ method: 'GET', url: '/api/admin/getuser', headers: { authorization: `Bearer ${token}` } })
+    expect(onB.statusCode).toBe(200)
+  })
+
+  it('deactivating an admin through A logs out the socket that admin holds on B within 2 s', async () => {
+    const staff = await a.createAdmin()
+    const socket = io(urlB, { auth: { token: `Bearer ${await a.tokenFor(staff)}` }, transports: ['websocket'], reconnection: false })
+    sockets.push(socket)
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve())
+      socket.once('connect_error', reject)
+    })
+    socket.emit(SocketEvents.createRoom, staff.id)
+    await new Promise((r) => setTimeout(r, 200))
+    const started = Date.now()
+    const loggedOut = new Promise<number>((resolve) => socket.once(SocketEvents.logout, () => resolve(Date.now() - started)))
+    const res = await a.app.inject({ method: 'POST', url: '/api/admin/ActivateSubadminStatusUpdate', headers: await a.auth(a.superadmin), payload: { id: staff.id, activate: 0 } })
+    expect(res.statusCode).toBe(200)
+    const elapsed = await Promise.race([loggedOut, new Promise<number>((r) => setTimeout(() => r(Infinity), 2000))])
+    expect(elapsed).toBeLessThan(2000)
+  })
+
+  it('per-address login limits count across both instances', async () => {
+    // A fresh address per run, so keys left in Redis by an earlier run do not count.
+    const address = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`
+    const statuses: number[] = []
+    for (let i = 0; i < LIMIT + 1; i++) {
+      const app = i % 2 === 0 ? a.app : b
+      const res = await app.inject({ method: 'POST', url: '/api/admin/login', remoteAddress: address, payload: { email: 'nobody@example.com', password: 'Wrong@1234' } })
+      statuses.push(res.statusCode)
+    }
+    // Each instance alone saw at most 3 of the 5: only a shared count reaches the limit of 4.
+    expect(statuses.at(-1)).toBe(429)
+  })
+
+  it('/readyz on each instance reports the database and Redis', async () => {
+    expect((await a.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200)
+    expect((await b.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200)
+  })
+})
+
+describe('the configuration of several instances', () => {
+  it('refuses to start with REDIS_URL but without JWT_SECRET and DATABASE_URL, naming both', async () => {
+    const { loadConfig } = await import('../config.ts')
+    expect(() => loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', DATA_DIR: '.tmp/instances-config' })).toThrow(/JWT_SECRET[\s\S]*DATABASE_URL/)
+  })
+})

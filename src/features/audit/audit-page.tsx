@@ -1,0 +1,44 @@
+import { AUDIT_PAGE_SIZE, listAudit, type AuditEntry } from '#contract/audit'
+import { col, field, formatDate, low, mono } from '#src/crud/columns.tsx'
+import { defineList } from '#src/crud/define-list.tsx'
+import { dateFilter, listFilter } from '#src/crud/list-filters.tsx'
+import { actionOptions, adminOptions, areaOptions } from './audit-options.ts'
+import { ExportAuditButton } from './export-button.tsx'
+
+const who = (e: AuditEntry): string => (e.adminName === '' ? (e.adminId === '' ? 'Nobody signed in' : 'A removed admin') : `${e.adminName} (${e.adminEmail})`)
+const or = (text: string): string => (text === '' ? '--' : text)
+
+/** The staff audit log (/audit, issue 13): who did what to which record, and when. */
+export const AuditPage = defineList({
+  title: 'Audit Log',
+  endpoint: listAudit,
+  pageSize: AUDIT_PAGE_SIZE,
+  columns: [
+    { header: 'When', cell: (e: AuditEntry) => formatDate(e.at) },
+    { header: 'Who', cell: who },
+    col('area', 'Area'),
+    mono('action', 'Action'),
+    low({ header: 'Record', cell: (e: AuditEntry) => <span className="font-mono text-xs">{or(e.recordId)}</span> }),
+    low({ header: 'Address', cell: (e: AuditEntry) => or(e.ip) }),
+  ],
+  view: {
+    title: 'Audit Entry',
+    fields: [
+      field('at', 'When', 'date'),
+      { label: 'Who', value: who },
+      field('area', 'Area'),
+      field('action', 'Action', 'mono'),
+      { label: 'Record', value: (e: AuditEntry) => or(e.recordId) },
+      { label: 'Address', value: (e: AuditEntry) => or(e.ip) },
+      { label: 'Detail', value: (e: AuditEntry) => or(e.detail) },
+    ],
+  },
+  filters: [
+    listFilter('admin', 'Admin', adminOptions, 'All staff'),
+    listFilter('area', 'Area', areaOptions, 'All areas'),
+    listFilter('action', 'Action', actionOptions, 'All actions'),
+    dateFilter('from', 'From'),
+    dateFilter('to', 'To'),
+  ],
+  toolbar: ExportAuditButton,
+})

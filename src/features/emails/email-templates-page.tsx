@@ -1,0 +1,81 @@
+/**
+ * Automated Emails (spec section 2): the templates the server's own mails are rendered from, as a
+ * table with serial number and subject. View opens the template read-only (everyone who may open
+ * the screen); Edit, for Admin, opens the same modal editable (template-dialog.tsx, a chunk of its
+ * own that brings the rich-text editor when it first opens).
+ *
+ * The table is the kit's list; its Action column is a custom one, because the modal is this
+ * screen's own rather than the kit's view or edit dialog.
+ */
+import { Suspense, createContext, lazy, useContext, useMemo, useRef, useState } from 'react'
+import { getemail, type EmailTemplate } from '#contract/emails'
+import { col, serial } from '#src/crud/columns.tsx'
+import { defineList } from '#src/crud/define-list.tsx'
+import { pagedSource, type ListSource } from '#src/crud/list-source.ts'
+import { ActionButton } from '#src/crud/row-actions.tsx'
+import { useWriteAccess } from '#src/crud/write-access.ts'
+
+const TemplateDialog = lazy(async () => ({ default: (await import('./template-dialog.tsx')).TemplateDialog }))
+
+/** A template as a list row: the kit keys rows by `_id`, the contract names it `id` (spec section 3). */
+type TemplateRow = EmailTemplate & { _id: string }
+
+const pages = pagedSource(getemail)
+const templates: ListSource<TemplateRow> = {
+  useRows(query) {
+    const page = pages.useRows(query)
+    const rows = useMemo(() => page.rows?.map((t) => ({ ...t, _id: t.id })), [page.rows])
+    return { ...page, rows, allRows: undefined }
+  },
+}
+
+interface Opened {
+  template: EmailTemplate
+  editable: boolean
+}
+
+const OpenTemplate = createContext<(opened: Opened) => void>(() => undefined)
+
+/** View for everyone, Edit for Admin (shown offline too, saying why it cannot be used). */
+function TemplateActions({ row }: { row: TemplateRow }) {
+  const open = useContext(OpenTemplate)
+  const write = useWriteAccess()
+  return (
+    <div className="flex items-center gap-1">
+      <ActionButton icon="view" label="View" subject={row.subject} onClick={() => open({ template: row, editable: false })} />
+      {write.allowed ? <ActionButton icon="edit" label="Edit" subject={row.subject} blockedReason={write.blockedReason} onClick={() => open({ template: row, editable: true })} /> : null}
+    </div>
+  )
+}
+
+const TemplateList = defineList({
+  title: 'Automated Emails',
+  endpoint: templates,
+  columns: [serial(), col('subject', 'Subject'), { header: 'Action', cell: (row: TemplateRow) => <TemplateActions row={row} /> }],
+})
+
+export function EmailTemplatesPage() {
+  const [opened, setOpened] = useState<Opened | null>(null)
+  // Opened from a row button, not a Radix trigger: focus goes back to it when the modal closes.
+  const opener = useRef<HTMLElement | null>(null)
+  function open(next: Opened) {
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    setOpened(next)
+  }
+  return (
+    <OpenTemplate.Provider value={open}>
+      <TemplateList />
+      {opened ? (
+        <Suspense fallback={null}>
+          <TemplateDialog
+            key={`${opened.template.id}-${String(opened.editable)}`}
+            template={opened.template}
+            editable={opened.editable}
+            onClose={() => setOpened(null)}
+            returnFocus={() => (opener.current?.isConnected ? opener.current : null)}
+          />
+        </Suspense>
+      ) : null}
+    </OpenTemplate.Provider>
+  )
+}

@@ -1,0 +1,154 @@
+/**
+ * Writing and sending a newsletter: the subscriber multi-select ('All subscribers' or chosen ones),
+ * Subject and the rich-text body (the kit's editor, its own chunk), then Send. Send first asks the
+ * server how many subscribers the choice reaches now and asks the Admin to confirm with that exact
+ * number and the mail pace; the send itself freezes its recipients on the server.
+ */
+import { useId, useState } from 'react'
+import { Controller } from 'react-hook-form'
+import { useSWRConfig } from 'swr'
+import type { Input } from '#contract/define'
+import { NO_SUBSCRIBERS, countNewsletterRecipients, sendNewsletter } from '#contract/newsletter'
+import { FieldControl } from '#src/crud/field-control.tsx'
+import { fieldError, showFailure, useContractForm } from '#src/crud/form-hook.ts'
+import { richText, text } from '#src/crud/form-fields.ts'
+import { refreshAfterWrite } from '#src/crud/refresh.ts'
+import { call } from '#src/lib/api.ts'
+import { ConfirmDialog } from '#src/ui/alert-dialog.tsx'
+import { Button } from '#src/ui/button.tsx'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
+import { Label } from '#src/ui/label.tsx'
+import { LoadingOverlay } from '#src/ui/spinner.tsx'
+import { toast } from '#src/ui/toast.ts'
+import { SubscriberPicker } from './subscriber-picker.tsx'
+
+const subjectField = text('subject', 'Subject')
+const contentField = richText('content', 'Content')
+const names = ['id', 'subject', 'content']
+const blank = { all: false, id: [], subject: '', content: '' }
+
+type Payload = Input<typeof sendNewsletter>
+
+interface Confirming {
+  payload: Payload
+  count: number
+  mailRate: number
+}
+
+const stringList = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [])
+const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`
+
+/** "about 3 minutes": how long `count` mails take at `rate` per second. */
+export function sendingTime(count: number, rate: number): string {
+  const seconds = count / rate
+  if (seconds < 60) return 'under a minute'
+  if (seconds < 3600) return `about ${plural(Math.round(seconds / 60), 'minute', 'minutes')}`
+  return `about ${plural(Math.round(seconds / 360) / 10, 'hour', 'hours')}`
+}
+
+function pace(count: number, rate: number): string {
+  if (rate <= 0) return 'Mails go out as fast as the mail server takes them.'
+  return `About ${plural(rate, 'mail', 'mails')} per second: ${sendingTime(count, rate)} in all.`
+}
+
+export function ComposeDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const pickerId = useId()
+  const form = useContractForm(sendNewsletter.input, blank)
+  const { mutate } = useSWRConfig()
+  const [confirming, setConfirming] = useState<Confirming | null>(null)
+  const [busy, setBusy] = useState(false)
+  const { isSubmitting } = form.formState
+  const pickerError = fieldError(form, 'id')
+
+  const ask = form.handleSubmit(async (values) => {
+    const parsed = sendNewsletter.input.safeParse(values)
+    if (!parsed.success) return
+    const payload: Payload = parsed.data
+    try {
+      const answer = await call(countNewsletterRecipients, { all: payload.all, id: payload.id })
+      if (answer.count === 0) {
+        form.setError('id', { type: 'server', message: NO_SUBSCRIBERS }, { shouldFocus: true })
+        return
+      }
+      setConfirming({ payload, count: answer.count, mailRate: answer.mailRate })
+    } catch (error) {
+      showFailure(form, error, names)
+    }
+  })
+
+  async function send(payload: Payload) {
+    setBusy(true)
+    try {
+      const answer = await call(sendNewsletter, payload)
+      toast.success(answer.message)
+      setConfirming(null)
+      form.reset(blank)
+      onClose()
+      await refreshAfterWrite(mutate)
+    } catch (error) {
+      setConfirming(null)
+      showFailure(form, error, names)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => (next || busy ? null : onClose())}>
+      <DialogContent className="max-w-2xl">
+        <DialogHeader>
+          <DialogTitle>Send Newsletter</DialogTitle>
+          <DialogDescription>Choose the subscribers, write the mail, then send it. Each mail carries a link to unsubscribe.</DialogDescription>
+        </DialogHeader>
+        <form noValidate onSubmit={ask} aria-busy={isSubmitting} className="relative flex flex-col gap-4">
+          <div className="flex flex-col gap-1.5">
+            <Label htmlFor={pickerId}>Subscribers</Label>
+            <Controller
+              name="id"
+              control={form.control}
+              render={({ field }) => (
+                <SubscriberPicker
+                  id={pickerId}
+                  value={{ all: form.watch('all') === true, id: stringList(field.value) }}
+                  onChange={(next) => {
+                    form.setValue('all', next.all)
+                    field.onChange([...next.id])
+                  }}
+                  onBlur={field.onBlur}
+                  invalid={pickerError !== undefined}
+                  describedBy={pickerError === undefined ? undefined : `${pickerId}-error`}
+                />
+              )}
+            />
+            {pickerError === undefined ? null : (
+              <p id={`${pickerId}-error`} className="text-sm text-red-700">
+                {pickerError}
+              </p>
+            )}
+          </div>
+          <FieldControl field={subjectField} form={form} />
+          <p className="-mt-3 text-xs text-slate-600">{'Write {{name}} in the subject to greet each subscriber by name.'}</p>
+          <FieldControl field={contentField} form={form} />
+          <DialogFooter>
+            <Button variant="outline" onClick={onClose} disabled={busy}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={isSubmitting || busy}>
+              Send
+            </Button>
+          </DialogFooter>
+          {isSubmitting ? <LoadingOverlay label="Counting the subscribers…" /> : null}
+        </form>
+      </DialogContent>
+      <ConfirmDialog
+        open={confirming !== null}
+        onOpenChange={(next) => (next || busy ? null : setConfirming(null))}
+        title={confirming === null ? '' : `Send this newsletter to ${plural(confirming.count, 'subscriber', 'subscribers')}?`}
+        description={confirming === null ? '' : `“${confirming.payload.subject}”. ${pace(confirming.count, confirming.mailRate)} Anyone who unsubscribes before their mail is made is left out.`}
+        busy={busy}
+        onConfirm={() => undefined}
+        choices={confirming === null ? [] : [{ label: busy ? 'Sending…' : 'Send', onChoose: () => void send(confirming.payload) }]}
+      />
+    </Dialog>
+  )
+}

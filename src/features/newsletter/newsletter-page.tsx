@@ -1,0 +1,114 @@
+/**
+ * Newsletter (/newsletter; spec section 2: "a multi-select of subscribers and a Send button",
+ * issue 10 section 3). The screen lists the newsletters sent, newest first, each with its progress,
+ * fetched again every few seconds while one is being sent. An Admin writes a new one with "Send
+ * Newsletter" (a dialog with the subscriber multi-select, Subject, the rich-text body and Send,
+ * loaded when first opened) and pauses, resumes or cancels a running send. View Only reads.
+ */
+import { Suspense, lazy, useState } from 'react'
+import { cancelNewsletter, listNewsletterSends, pauseNewsletter, resumeNewsletter, type NewsletterSend } from '#contract/newsletter'
+import { col, date, serial } from '#src/crud/columns.tsx'
+import { defineList } from '#src/crud/define-list.tsx'
+import type { ListSource } from '#src/crud/list-source.ts'
+import { useWriteAccess } from '#src/crud/write-access.ts'
+import { useCall } from '#src/lib/use-call.ts'
+import { Button } from '#src/ui/button.tsx'
+import { toast } from '#src/ui/toast.ts'
+import { Tooltip } from '#src/ui/tooltip.tsx'
+import { SendProgress, isRunning } from './send-progress.tsx'
+
+const ComposeDialog = lazy(async () => ({ default: (await import('./compose-dialog.tsx')).ComposeDialog }))
+
+/** How often the list is fetched again while a send on it is running. */
+const PROGRESS_POLL_MS = 2000
+
+/** The sends, fetched again while one of the shown ones is being sent, so its progress moves. */
+const sends: ListSource<NewsletterSend> = {
+  useRows(query) {
+    const { data, error, isLoading, isValidating, mutate } = useCall(listNewsletterSends, query, {
+      keepPreviousData: true,
+      refreshInterval: (latest) => (latest?.result.some(isRunning) ? PROGRESS_POLL_MS : 0),
+    })
+    return { rows: data?.result, count: data?.count, allRows: undefined, error, isLoading, isValidating, retry: () => void mutate() }
+  },
+}
+
+/** Beside the title, for an Admin: opens the dialog that writes and sends a newsletter. */
+function SendNewsletterButton() {
+  const write = useWriteAccess()
+  const [open, setOpen] = useState(false)
+  const [used, setUsed] = useState(false)
+  if (!write.allowed) return null
+  const blocked = write.blockedReason
+  return (
+    <>
+      {blocked ? (
+        <Tooltip content={blocked}>
+          <Button aria-disabled onClick={() => toast.error(blocked)} className="opacity-50">
+            Send Newsletter
+          </Button>
+        </Tooltip>
+      ) : (
+        <Button
+          onClick={() => {
+            setUsed(true)
+            setOpen(true)
+          }}
+        >
+          Send Newsletter
+        </Button>
+      )}
+      {used ? (
+        <Suspense fallback={null}>
+          <ComposeDialog open={open} onClose={() => setOpen(false)} />
+        </Suspense>
+      ) : null}
+    </>
+  )
+}
+
+const progressText = (s: NewsletterSend): string => `${s.sent} of ${s.total} sent`
+
+export const NewsletterPage = defineList({
+  title: 'Newsletter',
+  route: '/newsletter',
+  endpoint: sends,
+  columns: [serial(), date('createdAt', 'Date'), col('subject', 'Subject'), { header: 'Progress', cell: (s: NewsletterSend) => <SendProgress send={s} /> }],
+  view: {
+    title: 'Newsletter',
+    fields: [
+      { label: 'Subject', value: (s) => s.subject },
+      { label: 'Sent by', value: (s) => s.createdBy || '--' },
+      { label: 'Progress', value: (s) => <SendProgress send={s} /> },
+    ],
+  },
+  toolbar: SendNewsletterButton,
+  actions: [
+    {
+      label: 'Pause',
+      endpoint: pauseNewsletter,
+      when: isRunning,
+      confirm: () => 'Pause this newsletter?',
+      detail: (s) => `${progressText(s)}. The rest waits until you resume it.`,
+      dismiss: 'Keep sending',
+      choices: [{ label: 'Pause', payload: (s) => ({ id: s._id }) }],
+    },
+    {
+      label: 'Resume',
+      endpoint: resumeNewsletter,
+      when: (s) => s.status === 'paused',
+      confirm: () => 'Resume this newsletter?',
+      detail: (s) => `${progressText(s)}; the other ${s.pending} go out next.`,
+      choices: [{ label: 'Resume', payload: (s) => ({ id: s._id }) }],
+    },
+    {
+      label: 'Cancel',
+      endpoint: cancelNewsletter,
+      when: (s) => s.status === 'sending' || s.status === 'paused',
+      confirm: () => 'Are you sure you want to stop sending this newsletter',
+      detail: (s) => `${progressText(s)}; the rest will not be sent.`,
+      dismiss: 'Keep sending',
+      choices: [{ label: 'Stop sending', payload: (s) => ({ id: s._id }) }],
+    },
+  ],
+})

@@ -1,0 +1,36 @@
+/** How far a newsletter send has come: sent / failed / total, a bar, and where it stands. */
+import type { NewsletterSend, SendStatus } from '#contract/newsletter'
+import { cn } from '#src/ui/cn.ts'
+
+const statusText: Record<SendStatus, string> = { sending: 'Sending', paused: 'Paused', done: 'Done', cancelled: 'Cancelled' }
+
+export const isRunning = (s: Pick<NewsletterSend, 'status'>): boolean => s.status === 'sending'
+
+/** What else the numbers hold besides sent and failed, in words ("2 unsubscribed, skipped"). */
+function notes(s: NewsletterSend): string[] {
+  const out: string[] = []
+  if (s.pending > 0 && s.status !== 'cancelled') out.push(`${s.pending} to go`)
+  if (s.skipped > 0) out.push(`${s.skipped} unsubscribed, skipped`)
+  if (s.held > 0) out.push(`${s.held} held: no mail server is set up`)
+  if (s.cancelled > 0) out.push(`${s.cancelled} not sent`)
+  return out
+}
+
+export function SendProgress({ send }: { send: NewsletterSend }) {
+  const { sent, failed, total, status } = send
+  const settled = total - send.pending
+  return (
+    <div className="flex min-w-40 flex-col gap-1 text-sm">
+      <span className="whitespace-nowrap tabular-nums">{`${sent} sent / ${failed} failed / ${total} total`}</span>
+      <progress
+        value={settled}
+        max={Math.max(total, 1)}
+        aria-label={`${settled} of ${total} handled`}
+        className="h-1.5 w-full overflow-hidden rounded-full [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:bg-indigo-600"
+      />
+      <span className={cn('text-xs', status === 'cancelled' || status === 'paused' ? 'text-amber-800' : failed > 0 ? 'text-red-700' : 'text-slate-600')}>
+        {[statusText[status], ...notes(send)].join(' · ')}
+      </span>
+    </div>
+  )
+}

@@ -1,0 +1,92 @@
+/**
+ * Add promotion (/addnotification, spec sections 2, 4 and 9): filter the users, check them (100
+ * per page, 'View More' adds 100), or select all the users the filter matches (decided by the
+ * server at Submit, not only the rows loaded), then Next opens the promotion modal. Checked users
+ * stay checked across filters and pages, as in every list.
+ */
+import { useId, useState } from 'react'
+import { FilterOption, PROMOTION_PAGE_SIZE, SELECT_A_USER, type PromotionUser } from '#contract/promotions'
+import { FormFrame } from '#src/crud/form-frame.tsx'
+import { LoadMoreList } from '#src/crud/load-more-list.tsx'
+import { useSelection } from '#src/crud/selection.ts'
+import { useCall } from '#src/lib/use-call.ts'
+import { Button } from '#src/ui/button.tsx'
+import { Checkbox } from '#src/ui/checkbox.tsx'
+import { toast } from '#src/ui/toast.ts'
+import { PromotionDialog, type Audience } from './promotion-dialog.tsx'
+import { UserFilterForm, useUserFilter } from './user-filter.tsx'
+
+function UserLine({ user, checked, disabled, onToggle }: { user: PromotionUser; checked: boolean; disabled: boolean; onToggle: () => void }) {
+  const details = [user.name, user.provider, user.country].filter((d) => d !== '').join(' · ')
+  return (
+    <label className="flex cursor-pointer items-start gap-3">
+      <Checkbox className="mt-0.5" checked={checked} disabled={disabled} onChange={onToggle} aria-label={`Select ${user.email}`} />
+      <span className="flex min-w-0 flex-col">
+        <span className="break-all text-slate-900">{user.email}</span>
+        {details ? <span className="text-xs text-slate-600">{details}</span> : null}
+      </span>
+    </label>
+  )
+}
+
+export function AddPromotionPage() {
+  const [filter, setFilter] = useUserFilter()
+  const selection = useSelection()
+  const [selectAll, setSelectAll] = useState(false)
+  const [audience, setAudience] = useState<Audience | null>(null)
+  const headingId = useId()
+  const input = (page: number) => ({ page, limit: PROMOTION_PAGE_SIZE, data: filter })
+  // The same call as the list's first page (one request): the count that Select All offers.
+  const { data } = useCall(FilterOption, input(1), { keepPreviousData: true })
+  const matching = data?.count
+
+  function next() {
+    if (!selectAll && selection.selected.size === 0) {
+      toast.error(SELECT_A_USER)
+      return
+    }
+    setAudience({ filter, ids: selectAll ? [] : [...selection.selected], selectall: selectAll })
+  }
+
+  return (
+    <FormFrame title="Add Promotion" back="/notificationlist" wide>
+      <UserFilterForm key={JSON.stringify(filter)} applied={filter} onApply={setFilter} />
+      <section aria-labelledby={headingId} className="flex flex-col gap-3 rounded-md border border-slate-200 bg-white p-4">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id={headingId} className="text-base font-semibold text-slate-900">
+            Users
+          </h2>
+          <div className="flex flex-wrap items-center gap-3 text-sm">
+            <label className="flex items-center gap-2">
+              <Checkbox checked={selectAll} onChange={() => setSelectAll(!selectAll)} disabled={matching === 0} />
+              {matching === undefined ? 'Select all users matching the filter' : `Select all ${matching.toLocaleString()} users matching the filter`}
+            </label>
+            {!selectAll && selection.selected.size > 0 ? (
+              <>
+                <span role="status">{selection.selected.size} selected</span>
+                <Button variant="ghost" size="sm" onClick={selection.clear}>
+                  Clear
+                </Button>
+              </>
+            ) : null}
+            <Button onClick={next}>Next</Button>
+          </div>
+        </div>
+        <LoadMoreList
+          key={JSON.stringify(filter)}
+          label="Users"
+          endpoint={FilterOption}
+          input={input}
+          pick={(answer) => ({ items: answer.data, count: answer.count })}
+          itemKey={(u) => u._id}
+          render={(u) => (
+            <UserLine user={u} checked={selectAll || selection.selected.has(u._id)} disabled={selectAll} onToggle={() => selection.toggle(u._id)} />
+          )}
+          moreLabel="View More"
+          step={PROMOTION_PAGE_SIZE}
+        />
+      </section>
+      <PromotionDialog audience={audience} onClose={() => setAudience(null)} />
+    </FormFrame>
+  )
+}

@@ -1,0 +1,51 @@
+/**
+ * How far a promotion's delivery has come (sent / failed / total of its current round, and its
+ * status), and one recipient's delivery status.
+ */
+import type { DeliveryStatus, PromotionProgress, PromotionStatus } from '#contract/promotions'
+import { cn } from '#src/ui/cn.ts'
+
+type Progress = Omit<PromotionProgress, 'id'>
+
+/** A round still delivering: it can be cancelled, not resent. */
+export const isRunning = (p: Pick<Progress, 'status'>): boolean => p.status === 'queued' || p.status === 'sending'
+
+const statusText: Record<PromotionStatus, string> = { queued: 'Queued', sending: 'Sending', done: 'Done', cancelled: 'Cancelled' }
+
+export function DeliveryProgress({ progress }: { progress: Progress }) {
+  const { sent, failed, total, status, round } = progress
+  const done = sent + failed
+  return (
+    <div className="flex min-w-40 flex-col gap-1 text-sm">
+      <span className="tabular-nums">
+        {sent} sent / {failed} failed / {total} total
+      </span>
+      <progress
+        value={done}
+        max={Math.max(total, 1)}
+        aria-label={`Delivered ${done} of ${total}`}
+        className="h-1.5 w-full overflow-hidden rounded-full [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:bg-indigo-600"
+      />
+      <span className={cn('text-xs', status === 'cancelled' ? 'text-amber-800' : failed > 0 ? 'text-red-700' : 'text-slate-600')}>
+        {statusText[status]}
+        {round > 1 ? `, round ${round}` : ''}
+        {status === 'cancelled' ? `: ${total - done} not sent` : ''}
+      </span>
+    </div>
+  )
+}
+
+const recipientText: Record<DeliveryStatus, string> = { pending: 'Pending', sent: 'Sent', failed: 'Failed', cancelled: 'Not sent' }
+
+export function RecipientStatus({ status }: { status: DeliveryStatus }) {
+  return (
+    <span
+      className={cn(
+        'rounded-full px-2 py-0.5 text-xs font-medium',
+        status === 'sent' ? 'bg-emerald-50 text-emerald-800' : status === 'failed' ? 'bg-red-50 text-red-800' : 'bg-slate-100 text-slate-700',
+      )}
+    >
+      {recipientText[status]}
+    </span>
+  )
+}

@@ -1,0 +1,80 @@
+/**
+ * Add promotion's modal (spec sections 2 and 5): title, content and an optional image, checked by
+ * addNotification's own rules and messages, with the exact number of recipients asked of the
+ * server first (countRecipients: the checked users that exist, or every user the filter matches).
+ * Submit stores the promotion with its recipients frozen and goes to /notificationlist.
+ */
+import { useMemo } from 'react'
+import { z } from 'zod'
+import { useLocation } from 'wouter'
+import { AddPromotionInput, addNotification, countRecipients, type UserFilter } from '#contract/promotions'
+import type { FormDef } from '#src/crud/define-form.tsx'
+import { errorMessage } from '#src/crud/error-message.ts'
+import { FormBody } from '#src/crud/form-body.tsx'
+import { imageUpload, text, textarea, type Values } from '#src/crud/form-fields.ts'
+import { useWriteAccess } from '#src/crud/write-access.ts'
+import { useCall } from '#src/lib/use-call.ts'
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
+
+/** Who the promotion goes to: the checked users, or with `selectall` everyone the filter matches. */
+export interface Audience {
+  filter: UserFilter
+  ids: readonly string[]
+  selectall: boolean
+}
+
+// The modal's own fields; who receives it is added by `prepare`, so the form checks only these.
+const ModalFields = z.object({ title: AddPromotionInput.shape.title, content: AddPromotionInput.shape.content })
+
+function promotionForm(audience: Audience): FormDef<typeof addNotification> {
+  return {
+    title: 'Add Promotion',
+    endpoint: addNotification,
+    schema: ModalFields,
+    fields: [text('title', 'Title'), textarea('content', 'Content'), imageUpload('image', 'Image')],
+    done: '/notificationlist',
+    prepare: (values: Values) => ({ ...values, ...audience.filter, id: [...audience.ids], selectall: audience.selectall }),
+  }
+}
+
+const plural = (n: number) => `${n.toLocaleString()} user${n === 1 ? '' : 's'}`
+
+function RecipientCount({ audience }: { audience: Audience }) {
+  const { data, error } = useCall(countRecipients, { ...audience.filter, id: [...audience.ids], selectall: audience.selectall }, { revalidateOnFocus: false })
+  if (error) return <p role="alert" className="text-sm text-red-700">Could not count the recipients: {errorMessage(error)}</p>
+  if (!data) return <p className="text-sm text-slate-600">Counting the recipients…</p>
+  return (
+    <p role="status" className="rounded-md bg-indigo-50 px-3 py-2 text-sm font-medium text-indigo-950">
+      {data.count === 0 ? 'No user matches: there is nobody to send this promotion to.' : `This promotion will be sent to ${plural(data.count)}.`}
+    </p>
+  )
+}
+
+export function PromotionDialog({ audience, onClose }: { audience: Audience | null; onClose: () => void }) {
+  const [, navigate] = useLocation()
+  const write = useWriteAccess()
+  const def = useMemo(() => (audience === null ? null : promotionForm(audience)), [audience])
+  return (
+    <Dialog open={audience !== null} onOpenChange={(open) => (open ? null : onClose())}>
+      {audience !== null && def !== null ? (
+        <DialogContent className="[&>form]:border-0 [&>form]:p-0">
+          <DialogHeader>
+            <DialogTitle>Add Promotion</DialogTitle>
+            <DialogDescription className="sr-only">Write the promotion, then submit it to send it</DialogDescription>
+          </DialogHeader>
+          <RecipientCount audience={audience} />
+          <FormBody
+            def={def}
+            defaults={{}}
+            blockedReason={write.blockedReason}
+            onSaved={() => {
+              onClose()
+              navigate('/notificationlist')
+            }}
+            onCancel={onClose}
+          />
+        </DialogContent>
+      ) : null}
+    </Dialog>
+  )
+}

@@ -1,0 +1,97 @@
+/**
+ * Messaging (/notificationlist, spec sections 2, 6, 8, 9): the promotions with S.No, title,
+ * content, image (or 'No image in this promotion') and each one's delivery progress, updated live
+ * by the server's progress events while a send runs (and fetched again every few seconds then, in
+ * case the socket is down). View shows the content and the recipients 100 at a time; Admin also
+ * deletes, resends (to everyone or only the failed deliveries) and cancels a running send.
+ */
+import { DeletePromotion, PROMOTION_PAGE_SIZE, PromotionProgress, ResendData, cancelPromotion, listNotification, listnotfiyuser, type Promotion } from '#contract/promotions'
+import { SocketEvents } from '#contract/socket'
+import { col, image, low, serial, withEmpty } from '#src/crud/columns.tsx'
+import { defineList } from '#src/crud/define-list.tsx'
+import { live } from '#src/crud/list-source.ts'
+import { LoadMoreList } from '#src/crud/load-more-list.tsx'
+import { assetUrl } from '#src/lib/api.ts'
+import { DeliveryProgress, RecipientStatus, isRunning } from './delivery.tsx'
+
+export const NO_IMAGE = 'No image in this promotion'
+export const REMOVE_PROMOTION = 'Are you sure you want to remove this promotion'
+
+function Recipients({ promotion }: { promotion: Promotion }) {
+  return (
+    <LoadMoreList
+      key={promotion._id}
+      label="Recipients"
+      endpoint={listnotfiyuser}
+      input={(page) => ({ id: promotion._id, page, limit: PROMOTION_PAGE_SIZE })}
+      pick={(answer) => ({ items: answer.result, count: answer.count })}
+      itemKey={(r) => r._id}
+      render={(r) => (
+        <span className="flex flex-wrap items-center justify-between gap-2">
+          <span className="break-all">{r.email}</span>
+          <RecipientStatus status={r.status} />
+        </span>
+      )}
+      moreLabel="Load More"
+      step={PROMOTION_PAGE_SIZE}
+    />
+  )
+}
+
+export const PromotionListPage = defineList({
+  title: 'Messaging',
+  route: '/notificationlist',
+  endpoint: listNotification,
+  columns: [
+    serial(),
+    col('title', 'Title'),
+    // Content may run to 5,000 characters: the table shows its start, View shows it whole.
+    low({ header: 'Content', cell: (p: Promotion) => <span className="line-clamp-3 max-w-sm break-words">{p.content}</span> }),
+    low(withEmpty(image('image', 'Image', 'title'), NO_IMAGE)),
+    { header: 'Delivery', cell: (p: Promotion) => <DeliveryProgress progress={p} /> },
+  ],
+  view: {
+    title: 'Promotion',
+    fields: [
+      { label: 'Title', value: (p) => p.title },
+      { label: 'Content', value: (p) => p.content },
+      {
+        label: 'Image',
+        value: (p) => (p.image ? <img src={assetUrl(p.image)} alt={p.title} className="max-h-40 rounded border border-slate-200 object-contain" /> : NO_IMAGE),
+      },
+      { label: 'Delivery', value: (p) => <DeliveryProgress progress={p} /> },
+      { label: 'Recipients', value: (p) => <Recipients promotion={p} /> },
+    ],
+  },
+  add: { to: '/addnotification' },
+  remove: { endpoint: DeletePromotion, confirm: REMOVE_PROMOTION },
+  actions: [
+    {
+      label: 'Resend',
+      endpoint: ResendData,
+      when: (p) => !isRunning(p),
+      confirm: () => 'Resend this promotion to',
+      detail: (p) => `${p.total} in the last round: ${p.sent} sent, ${p.failed} failed.`,
+      choices: [
+        { label: 'All recipients', payload: (p) => ({ id: p._id, round: p.round, only: 'all' }) },
+        { label: 'Only failed deliveries', payload: (p) => ({ id: p._id, round: p.round, only: 'failed' }), when: (p) => p.failed > 0 },
+      ],
+    },
+    {
+      label: 'Cancel',
+      endpoint: cancelPromotion,
+      when: isRunning,
+      confirm: () => 'Are you sure you want to stop sending this promotion',
+      detail: (p) => `${p.sent} of ${p.total} already sent; the rest will not be sent.`,
+      dismiss: 'Keep sending',
+      choices: [{ label: 'Stop sending', payload: (p) => ({ id: p._id }) }],
+    },
+  ],
+  live: live(
+    SocketEvents.promotionProgress,
+    PromotionProgress,
+    // An event of an older round (overtaken by a Resend) changes nothing.
+    (row: Promotion, { id, ...progress }) => (id === row._id && progress.round >= row.round ? { ...row, ...progress } : undefined),
+    isRunning,
+  ),
+})

@@ -1,0 +1,34 @@
+/**
+ * Where the offline copy of the data lives (IndexedDB through idb-keyval, one snapshot per
+ * scope; swr-cache.ts reads and writes it), and the wipe. Kept apart from swr-cache.ts (and its
+ * zod) so that the login page can wipe what a previous session left without loading the cache.
+ *
+ * Issue 11, item 4: the snapshot is wiped when a session ends (Logout, LOGOUT, a refused token,
+ * the idle timeout), when the app starts without a valid session (no token, an expired or idle
+ * one), and before a different scope is hydrated (swr-cache.ts keeps only the current one's), so
+ * the next person to sign in on this browser cannot read the previous admin's lists.
+ */
+import { clear, createStore } from 'idb-keyval'
+
+export const store = createStore('back-office-cache', 'swr')
+
+/** The service worker's cache of uploaded images (sw/sw.ts): the images the last session's lists showed. */
+const UPLOADS_CACHE = 'uploads'
+
+let pending: Promise<void> = Promise.resolve()
+
+/** Resolves once every wipe asked for so far has finished (hydrate waits for it). */
+export const wipesDone = (): Promise<void> => pending
+
+/** Deletes every stored snapshot and the cached uploads. Failures are logged: the app still works online. */
+export function wipeStored(): Promise<void> {
+  pending = pending
+    .then(async () => {
+      await clear(store)
+      if (typeof caches !== 'undefined') await caches.delete(UPLOADS_CACHE)
+    })
+    .catch((error: unknown) => {
+      console.warn('Could not wipe the offline copy of the data', error)
+    })
+  return pending
+}

@@ -1,0 +1,96 @@
+/**
+ * The dashboard (ours): first in the menu, cards with the numbers of the areas the admin may
+ * open (leads, promotions, links), each linking to its list, the sign-ups chart with its summary
+ * and table for screen readers, no card outside a restricted admin's access, offline reload, axe.
+ */
+import AxeBuilder from '@axe-core/playwright'
+import type { APIRequestContext, Locator, Page } from '@playwright/test'
+import { z } from 'zod'
+import { SEEDED_LEADS } from './accounts.ts'
+import { test, expect, accounts, apiToken, storedSnapshots } from './fixtures.ts'
+
+const Count = z.object({ count: z.number() })
+
+/** The count a list answers, read through its own call. */
+async function listCount(request: APIRequestContext, path: string, method: 'GET' | 'POST' = 'POST'): Promise<number> {
+  const headers = { authorization: `Bearer ${await apiToken(request, accounts.superadmin)}` }
+  const query = { page: 1, limit: 10, search: '' }
+  const answer = method === 'GET' ? await request.get(`/api/admin/${path}`, { headers, params: query }) : await request.post(`/api/admin/${path}`, { headers, data: query })
+  return Count.parse(await answer.json()).count
+}
+
+const card = (page: Page, name: string) => page.getByRole('article', { name })
+const figure = (page: Page | Locator, term: string) => page.locator('dt', { hasText: term }).locator('+ dd')
+
+test('is first in the menu and shows each card with its numbers, the chart and links to the lists', async ({ adminPage: page }) => {
+  const menu = page.getByRole('navigation', { name: 'Main' })
+  await expect(menu.getByRole('link').first()).toHaveText('Dashboard')
+  await menu.getByRole('link', { name: 'Dashboard' }).click()
+  await expect(page).toHaveURL(/\/admin\/dashboard$/)
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible()
+
+  const users = card(page, 'Users')
+  // The seeded leads were all created in the last two hours.
+  await expect(figure(users, 'Total leads')).toHaveText(String(SEEDED_LEADS))
+  await expect(figure(users, 'New in the last 7 days')).toHaveText(String(SEEDED_LEADS))
+  const chart = users.getByRole('img', { name: /^Sign-ups per day from / })
+  await expect(chart).toHaveAccessibleName(new RegExp(`: ${SEEDED_LEADS} in total, the most on `))
+  await expect(users.locator('svg rect')).toHaveCount(30)
+  const table = users.getByRole('table', { name: 'Sign-ups per day' })
+  await expect(table.locator('tbody tr')).toHaveCount(30)
+
+  const promotions = card(page, 'Promotions')
+  const promotionCount = await listCount(page.request, 'listNotification', 'GET')
+  await expect(figure(promotions, 'Promotions')).toHaveText(String(promotionCount))
+  await expect(figure(promotions, 'Deliveries in flight')).toHaveText(/^\d+$/)
+  await expect(promotions.getByText(/^Last sent: /)).toBeVisible()
+
+  const links = card(page, 'Links')
+  const [buy, swapOut, swapIn] = await Promise.all(['ListBuyLink', 'ListSelLink', 'ListBridgeLink'].map((p) => listCount(page.request, p)))
+  await expect(figure(links, 'Buy List')).toHaveText(String(buy))
+  await expect(figure(links, 'Swap out')).toHaveText(String(swapOut))
+  await expect(figure(links, 'Swap in')).toHaveText(String(swapIn))
+
+  const result = await new AxeBuilder({ page }).analyze()
+  const severe = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  expect(severe.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+
+  await links.getByRole('link', { name: 'Swap in' }).click()
+  await expect(page).toHaveURL(/\/admin\/swapin_list$/)
+  await page.goBack()
+  await users.getByRole('link', { name: 'Open Leads' }).click()
+  await expect(page).toHaveURL(/\/admin\/users$/)
+})
+
+test('shows a restricted sub-admin only the cards of their pages', async ({ page, signIn }) => {
+  // View Only on Leads, Contact Us and Category List: the users card, nothing of links or messaging.
+  await signIn(accounts.viewOnly)
+  await page.goto('/admin/dashboard')
+  await expect(figure(card(page, 'Users'), 'Total leads')).toHaveText(String(SEEDED_LEADS))
+  await expect(card(page, 'Links')).toHaveCount(0)
+  await expect(card(page, 'Promotions')).toHaveCount(0)
+
+  // Category screens only: no card at all, and a word on why.
+  await signIn(accounts.categoriesOnly)
+  await page.goto('/admin/dashboard')
+  await expect(page.getByText('Your access does not include leads, messaging or links')).toBeVisible()
+  await expect(page.getByRole('article')).toHaveCount(0)
+})
+
+test('still shows its cards and chart after an offline reload', async ({ adminPage: page, context }) => {
+  await page.goto('/admin/dashboard')
+  const total = figure(card(page, 'Users'), 'Total leads')
+  await expect(total).toHaveText(String(SEEDED_LEADS))
+  await expect(page.getByRole('img', { name: /^Sign-ups per day from / })).toBeVisible()
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready
+  })
+  await expect.poll(() => storedSnapshots(page)).toBeGreaterThan(0)
+
+  await context.setOffline(true)
+  await page.reload()
+  await expect(total).toHaveText(String(SEEDED_LEADS))
+  await expect(page.getByRole('img', { name: /^Sign-ups per day from / })).toBeVisible()
+  await expect(page.getByRole('status').filter({ hasText: /You are offline — showing data from / })).toBeVisible()
+  await context.setOffline(false)
+})

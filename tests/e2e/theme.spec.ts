@@ -1,0 +1,55 @@
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+import { test, expect } from './fixtures.ts'
+
+/** The page's background colour, as the browser computed it. */
+const background = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+
+async function noContrastProblems(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze()
+  const severe = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  expect(severe.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`)).toEqual([])
+}
+
+test.describe('themes', () => {
+  test('follows the system: dark when the system is dark, before any choice', async ({ browser }) => {
+    const context = await browser.newContext({ colorScheme: 'dark' })
+    const page = await context.newPage()
+    await page.goto('/admin/login')
+    await expect(page.getByRole('heading', { name: 'Login' })).toBeVisible()
+    const dark = await background(page)
+    await page.emulateMedia({ colorScheme: 'light' })
+    expect(await background(page)).not.toBe(dark)
+    await context.close()
+  })
+
+  test('switches from the account menu and the palette, is kept, and passes axe in both themes', async ({ adminPage: page }) => {
+    // axe takes a few seconds per page; four pages in two themes.
+    test.setTimeout(120_000)
+    await page.emulateMedia({ colorScheme: 'light' })
+    for (const path of ['/admin/users', '/admin/sub-admin']) {
+      await page.goto(path)
+      await expect(page.getByRole('table')).toBeVisible()
+      await noContrastProblems(page)
+    }
+    const light = await background(page)
+
+    await page.getByRole('button', { name: /account/i }).click()
+    await page.getByRole('menuitemradio', { name: 'Dark theme' }).click()
+    await expect(page.locator('html')).toHaveClass(/dark/)
+    expect(await background(page)).not.toBe(light)
+    for (const path of ['/admin/users', '/admin/sub-admin']) {
+      await page.goto(path)
+      await expect(page.getByRole('table')).toBeVisible()
+      // Kept across loads.
+      await expect(page.locator('html')).toHaveClass(/dark/)
+      await noContrastProblems(page)
+    }
+
+    await page.keyboard.press('Control+k')
+    await page.getByPlaceholder(/Type a screen/).fill('light theme')
+    await page.keyboard.press('Enter')
+    await expect(page.locator('html')).toHaveClass(/light/)
+    expect(await background(page)).toBe(light)
+  })
+})
