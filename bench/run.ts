@@ -2,16 +2,20 @@
  * `npm run bench`: each section seeds a fresh database on PGlite and on PostgreSQL, runs the real
  * server in a child process, and measures over HTTP with a real login token:
  *   - leads (`pglite`, `postgres`): 1,000,000 leads; /api/admin/getuser page 1, a deep page and
- *     searches (p50/p95), and /api/admin/DownloadFile of every row (seconds, rows/s, peak RSS);
+ *     searches (p50/p95), /api/admin/getDashboard (p50/p95), and /api/admin/DownloadFile of every
+ *     row (seconds, rows/s, peak RSS);
  *   - `games` (bench/games.ts): 10,000 games; /api/admin/listCms page 1, the last page, a title
  *     search and a category filter (p50/p95);
  *   - `media` (bench/media.ts): uploads of a 100 MiB video through /api/admin/addcms (seconds and
  *     the server's peak RSS growth);
+ *   - `promotions` (bench/promotions.ts): --rows leads with countries; /api/admin/FilterOption by
+ *     provider, country, email and together (p50/p95), and a Submit to 100,000 of them delivered
+ *     by the job queue with the default transport (seconds, recipients/s);
  * then the PWA's budget (`budget`, bench/budget.ts): gzip size of the JS and CSS that /admin/login
  * and /admin/users load, and Lighthouse 12 scores. Prints tables and writes bench/results.json.
  *
- * Options: --only=pglite,postgres,games,media,budget (default all), --engines=pglite,postgres
- * (the engines of games and media), --rows=N (leads, default 1000000), --games=N (default 10000),
+ * Options: --only=pglite,postgres,games,media,promotions,budget (default all), --engines=pglite,postgres
+ * (the engines of games, media and promotions), --rows=N (leads, default 1000000), --games=N (default 10000),
  * --video-mib=N (default 100), --uploads=N (default 3), --requests=N (default 20).
  * Not part of `npm test`: it takes minutes and measures, it does not judge.
  */
@@ -25,6 +29,7 @@ import { GAMES_LIMIT, GAMES_P95_TARGET_MS, benchGames, printGames, type GamesRes
 import { bearer, f1, latency, login, ms, printRows, prng, root, series, startServer, watchPeak, type Latency } from './lib.ts'
 import { GROWTH_TARGET_MIB, benchMedia, printMedia, type MediaResult } from './media.ts'
 import { emailOf, seedLeads, type SeedReport } from './seed.ts'
+import { DELIVERY_TARGET_SECONDS, benchPromotions, printPromotions, type PromotionsResult } from './promotions.ts'
 
 const args = new Map(
   process.argv.slice(2).map((a) => {
@@ -32,7 +37,7 @@ const args = new Map(
     return [k ?? '', v ?? 'true'] as const
   }),
 )
-const SECTIONS = ['pglite', 'postgres', 'games', 'media', 'budget'] as const
+const SECTIONS = ['pglite', 'postgres', 'games', 'media', 'promotions', 'budget'] as const
 const ENGINES: readonly EngineName[] = ['pglite', 'postgres']
 
 function option(name: string, fallback: number): number {
@@ -76,6 +81,8 @@ interface EngineResult {
     search: Latency & { examples: string[]; avgMatches: number }
     broadSearch: Latency & { terms: string[]; avgMatches: number }
   }
+  /** /api/admin/getDashboard as the superadmin sees it: every card (leads' total and 30-day series, promotions, links). */
+  dashboard: Latency
   export: { seconds: number; rows: number; rowsPerSecond: number; bytes: number; peakRssMiB: number; rssBeforeMiB: number; peakFrom: string }
 }
 
@@ -122,6 +129,11 @@ async function measure(engine: EngineResult['engine'], version: string, env: Nod
       return n / ts.length
     }
 
+    log(`${engine}: getDashboard (${WARMUP} warm-up + ${REQUESTS})`)
+    const dashboardUrl = `${api}/getDashboard`
+    await series(Array.from({ length: WARMUP }, () => dashboardUrl), token)
+    const dashboard = await series(Array.from({ length: REQUESTS }, () => dashboardUrl), token)
+
     log(`${engine}: DownloadFile of all rows`)
     const exp = await exportAll(`${api}/DownloadFile`, token, server.pid)
     return {
@@ -136,6 +148,7 @@ async function measure(engine: EngineResult['engine'], version: string, env: Nod
         search: { ...latency(search), examples: terms.slice(0, 3), avgMatches: await matches(terms.slice(0, 5)) },
         broadSearch: { ...latency(broad), terms: [...BROAD], avgMatches: await matches([...BROAD]) },
       },
+      dashboard: latency(dashboard),
       export: exp,
     }
   } finally {
@@ -186,18 +199,19 @@ const benchLeads = (engine: EngineName): Promise<EngineResult | string> =>
   })
 
 function printTable(results: EngineResult[]): void {
-  const head = ['engine', 'page 1 p50/p95 ms', `page ${DEEP_PAGE} p50/p95 ms`, 'search p50/p95 ms', 'broad search p50/p95', 'export s', 'rows/s', 'peak RSS MiB']
+  const head = ['engine', 'page 1 p50/p95 ms', `page ${DEEP_PAGE} p50/p95 ms`, 'search p50/p95 ms', 'broad search p50/p95', 'dashboard p50/p95 ms', 'export s', 'rows/s', 'peak RSS MiB']
   const rows = results.map((r) => [
     r.engine,
     ms(r.getuser.page1),
     ms(r.getuser.deepPage),
     ms(r.getuser.search),
     ms(r.getuser.broadSearch),
+    ms(r.dashboard),
     r.export.seconds.toFixed(2),
     Math.round(r.export.rowsPerSecond).toLocaleString('en'),
     f1(r.export.peakRssMiB),
   ])
-  rows.push(['target (PostgreSQL)', '', '', 'p95 < 25', '', '', '≥ 300,000', '< 250'])
+  rows.push(['target (PostgreSQL)', '', '', 'p95 < 25', '', '', '', '≥ 300,000', '< 250'])
   console.log(`\n${ROWS.toLocaleString('en')} leads, ${REQUESTS} requests per series, limit ${LIMIT}`)
   printRows(head, rows)
 }
@@ -229,8 +243,10 @@ async function main(): Promise<void> {
   for (const engine of ENGINES) if (ONLY.has(engine)) keep(results, `leads on ${engine}`, await benchLeads(engine))
   const games: GamesResult[] = []
   const media: MediaResult[] = []
+  const promotions: PromotionsResult[] = []
   for (const engine of ENGINES) {
     if (!ON.has(engine)) continue
+    if (ONLY.has('promotions')) keep(promotions, `promotions on ${engine}`, await withEngine(engine, 'promotions', (e) => benchPromotions(e, ROWS, REQUESTS, log)))
     if (ONLY.has('games')) keep(games, `games on ${engine}`, await withEngine(engine, 'games', (e) => benchGames(e, GAMES, REQUESTS, log)))
     if (ONLY.has('media')) keep(media, `media on ${engine}`, await withEngine(engine, 'media', (e) => benchMedia(e, VIDEO_MIB, UPLOADS, log)))
   }
@@ -241,6 +257,7 @@ async function main(): Promise<void> {
   if (results.length > 0) printTable(results)
   if (games.length > 0) printGames(games, REQUESTS)
   if (media.length > 0) printMedia(media)
+  if (promotions.length > 0) printPromotions(promotions, REQUESTS)
   if (budget !== undefined && typeof budget !== 'string') printBudget(budget)
   for (const n of notes) console.log(`note: ${n}`)
   console.log(`load average (1 min) at start ${loadAtStart[0]?.toFixed(2)}, at end ${os.loadavg()[0]?.toFixed(2)}, on ${os.cpus().length} CPUs`)
@@ -273,6 +290,7 @@ async function main(): Promise<void> {
       loginJsGzipKiB: 100,
       gamesListPostgresP95Ms: GAMES_P95_TARGET_MS,
       videoUploadRssGrowthMiB: GROWTH_TARGET_MIB,
+      promotionDeliverySeconds: DELIVERY_TARGET_SECONDS,
     },
     engines: results,
     games: {
@@ -282,6 +300,10 @@ async function main(): Promise<void> {
     media: {
       method: `addcms with one 64x64 PNG and a ${VIDEO_MIB} MiB MP4, streamed by the client; growth = peak RSS during the upload - RSS before it, after one 1 MiB upload not counted`,
       results: media,
+    },
+    promotions: {
+      method: `FilterOption limit 100 on ${ROWS} leads, a request per kind of filter with varied values; Submit with select all in one country (a tenth of the leads), delivered by the job queue (JOB_CONCURRENCY default) with the database transport, timed until listNotification shows it done`,
+      results: promotions,
     },
     budget,
     notes,

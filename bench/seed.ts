@@ -33,6 +33,12 @@ export const LAST = [
 ] as const
 const DOMAINS = ['gmail.com', 'outlook.com', 'yahoo.com', 'proton.me', 'icloud.com', 'mail.ru', 'gmx.de', 'example.org']
 
+/**
+ * Lead countries (ISO 3166 alpha-2, as leads.country holds them), in turn: each holds a tenth of
+ * the leads, so a country filter matches 100,000 of a million (the promotions bench sends to one).
+ */
+export const COUNTRY_CODES = ['US', 'GB', 'DE', 'FR', 'PT', 'BR', 'IN', 'NG', 'JP', 'ES'] as const
+
 const arr = (xs: readonly string[]) => `array[${xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(',')}]`
 
 /** The email of lead number i, as the seed writes it (used to choose search fragments). */
@@ -47,14 +53,15 @@ function insertSql(from: number, to: number): string {
   const f = FIRST.length
   const l = LAST.length
   return `
-INSERT INTO leads (created_at, name, email, operatingsystem, walletaddress, provider)
+INSERT INTO leads (created_at, name, email, operatingsystem, walletaddress, provider, country)
 SELECT now() - make_interval(secs => i * 31),
        (${arr(FIRST)})[1 + i % ${f}] || ' ' || (${arr(LAST)})[1 + (i / ${f}) % ${l}],
        lower((${arr(FIRST)})[1 + i % ${f}]) || '.' || lower((${arr(LAST)})[1 + (i / ${f}) % ${l}]) || i
          || '@' || (${arr(DOMAINS)})[1 + (i / 7) % ${DOMAINS.length}],
        (array['Android','ios'])[1 + (i / 3) % 2],
        '0x' || substr(md5(i::text) || md5((i::bigint * 7919)::text), 1, 40),
-       (array['ipfs','web3auth'])[1 + (i / 11) % 2]
+       (array['ipfs','web3auth'])[1 + (i / 11) % 2],
+       (${arr(COUNTRY_CODES)})[1 + (i / 13) % ${COUNTRY_CODES.length}]
 FROM generate_series(${from}, ${to}) AS s(i)`
 }
 

@@ -80,12 +80,12 @@ export const DATABASE_TIMEOUT = 'The database took too long to answer; please tr
 /**
  * Browser features a back-office never uses, switched off for the page and anything it embeds.
  * Fullscreen stays for the page itself (a game's video may go fullscreen); clipboard writes need no
- * policy ('Link copy successfully' works). Only names Chromium knows, so it logs no warning.
+ * policy ('Link copy successfully' works). Only names Chromium knows, so it logs no warning
+ * (it warns about 'bluetooth', for one).
  */
 export const PERMISSIONS_POLICY = [
   'accelerometer=()',
   'autoplay=()',
-  'bluetooth=()',
   'camera=()',
   'display-capture=()',
   'encrypted-media=()',
@@ -156,8 +156,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
-        // React and Radix set style attributes; no script can run from a style.
+        // Styles come from the built CSS. Style elements may be inline: Radix injects <style>
+        // elements whose content it computes at run time (the scroll lock of dialogs and menus, the
+        // Select viewport), so no hash can name them. Style attributes may not: React sets styles
+        // through the CSSOM, which CSP does not govern, so none is needed, and a style="" in
+        // injected markup is refused (tests/e2e/csp.spec.ts walks the screens to keep it so).
         styleSrc: ["'self'"],
+        styleSrcElem: ["'self'", "'unsafe-inline'"],
+        styleSrcAttr: ["'none'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         mediaSrc: ["'self'", 'blob:'],
         fontSrc: ["'self'", 'data:'],

@@ -122,11 +122,8 @@ export interface Ctx {
   readonly log: FastifyBaseLogger
   /** The signed-in admin, or a 401 failure on a public call. */
   me(): AdminRow
-  /**
-   * Names the record this write touched (and, on public calls like login, who acted) for the audit
-   * row; `event` records it under an event of contract/audit.ts instead of the endpoint's path.
-   */
-  audit(recordId: string | null, actorId?: string, event?: { action: string; detail?: string }): void
+  /** Names the record this write touched (and, on public calls like login, who acted) for the audit row. */
+  audit(recordId: string | null, actorId?: string): void
   /** Runs after the handler succeeded, before the answer (deleting a replaced file, LOGOUT, mail). */
   afterSuccess(task: () => Promise<void> | void): void
   /**
@@ -367,7 +364,6 @@ class RequestContext implements Ctx {
   readonly #after: (() => Promise<void> | void)[] = []
   #auditRecord: string | null = null
   #auditActor: string | null = null
-  #auditEvent: { action: string; detail?: string } | null = null
   /** The database, or the call's transaction while a write runs (`write`). */
   #db: Db
 
@@ -417,10 +413,9 @@ class RequestContext implements Ctx {
     return this.#request.admin
   }
 
-  audit(recordId: string | null, actorId?: string, event?: { action: string; detail?: string }): void {
+  audit(recordId: string | null, actorId?: string): void {
     this.#auditRecord = recordId
     if (actorId !== undefined) this.#auditActor = actorId
-    if (event !== undefined) this.#auditEvent = event
   }
 
   afterSuccess(task: () => Promise<void> | void): void {
@@ -454,13 +449,7 @@ class RequestContext implements Ctx {
         contractIssues(endpoint, result)
         const actor = this.#request.admin?.id ?? this.#auditActor
         if (!(result instanceof ApiFailure) && !isTwoFactor(result) && actor !== null) {
-          await tx.insert(auditLog).values({
-            adminId: actor,
-            action: this.#auditEvent?.action ?? endpoint.path,
-            recordId: this.#auditRecord ?? recordIdOf(this.#request.body),
-            ip: this.ip,
-            ...(this.#auditEvent?.detail === undefined ? {} : { detail: this.#auditEvent.detail }),
-          })
+          await tx.insert(auditLog).values({ adminId: actor, action: endpoint.path, recordId: this.#auditRecord ?? recordIdOf(this.#request.body), ip: this.ip })
         }
         return result
       } finally {

@@ -181,7 +181,13 @@ export class Mailer {
     const rate = this.#settings.ratePerSecond
     const batch = rate > 0 ? Math.max(1, Math.ceil(rate * 2)) : UNPACED_BATCH
     for (let i = 0; i < batch; i++) {
-      await this.#pace()
+      // The slot is taken before the claim, so waiting for it never eats into the claim's lease
+      // (at a low rate with many workers the wait could be long); a look first spares the slot
+      // when nothing is due.
+      if (this.#paced()) {
+        if (!(await this.#anyDue(ids))) break
+        await this.#pace()
+      }
       const mail = await this.#claim(ids)
       if (mail === undefined) break
       await this.#deliver(mail)
@@ -189,10 +195,23 @@ export class Mailer {
     return this.#next(ids)
   }
 
-  /** Waits for this mail's slot of the SMTP server's rate, shared with every instance. */
+  #paced(): boolean {
+    return this.#transport !== null && this.#server !== null && this.#settings.ratePerSecond > 0
+  }
+
+  async #anyDue(ids: readonly string[]): Promise<boolean> {
+    const due = await this.db
+      .select({ id: mailOutbox.id })
+      .from(mailOutbox)
+      .where(and(inArray(mailOutbox.id, [...ids]), eq(mailOutbox.status, 'pending'), lte(mailOutbox.nextAttemptAt, sql`now()`)))
+      .limit(1)
+    return due.length > 0
+  }
+
+  /** Waits for the next slot of the SMTP server's rate, shared with every instance. */
   async #pace(): Promise<void> {
     const rate = this.#settings.ratePerSecond
-    if (this.#transport === null || this.#server === null || rate <= 0) return
+    if (!this.#paced() || this.#server === null) return
     const step = sql`${`${1000 / rate} milliseconds`}::interval`
     const [slot] = await this.db
       .insert(mailPace)

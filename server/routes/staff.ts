@@ -20,7 +20,7 @@ import { listPage } from '../kit/paging.ts'
 import { uniqueField } from '../kit/unique.ts'
 import { editVersion } from '../kit/version.ts'
 import { secondFactor } from './two-factor.ts'
-import { UNLOCK_ACTION, unlockEmail } from '../sign-in/lockout.ts'
+import { unlockEmail } from '../sign-in/lockout.ts'
 
 export const EMAIL_TAKEN = 'Email already exists'
 export const SUPERADMIN_UNTOUCHABLE = 'The superadmin cannot be changed'
@@ -204,12 +204,13 @@ export const staffRoutes = handlers(staff, {
     return { status: 'success', message: row.activate === 1 ? 'User activated successfully' : 'User deactivated successfully' }
   },
 
-  // Any admin, the superadmin included (locked out from one address, they may unlock it from another).
+  // Any admin, the superadmin included (locked out from one address, they may unlock it from
+  // another). The audit row is the registrar's, as for every write: /unlockAdmin and the admin's id.
   unlockAdmin: async ({ id }, ctx) => {
     const [target] = await ctx.db.select({ id: admins.id, email: admins.email }).from(admins).where(eq(admins.id, id)).limit(1)
     if (target === undefined) return notFound('id')
     await unlockEmail(ctx.db, target.email)
-    ctx.audit(target.id, undefined, { action: UNLOCK_ACTION, detail: target.email })
+    ctx.audit(target.id)
     return { status: 'success', message: staff.ACCOUNT_UNLOCKED }
   },
 })

@@ -43,9 +43,8 @@ export const FORGET_MS = 24 * 60 * 60 * 1000
 /** Stale rows deleted per attempt: enough to keep up with any rate the per-address limit allows. */
 const PRUNE_BATCH = 20
 
-/** The audit log's actions for a pair that just locked and for the superadmin's unlock (contract/audit.ts, AUDIT_EVENTS). */
+/** The audit log's action for a pair that just locked (contract/audit.ts, AUDIT_EVENTS). */
 export const LOCKOUT_ACTION = 'lockout'
-export const UNLOCK_ACTION = 'unlock'
 
 /** The key of an email in the counts (admins.email is stored the same way). */
 export const lockoutKey = (email: string): string => email.trim().toLowerCase()

@@ -19,8 +19,8 @@ afterAll(async () => {
 
 const post = async (path: string, payload: unknown, as: AdminRow) =>
   t.app.inject({ method: 'POST', url: `/api/admin${path}`, payload: JSON.stringify(payload), headers: { 'content-type': 'application/json', ...(await t.auth(as)) } })
-const login = (email: string, twoFACode = '') =>
-  t.app.inject({ method: 'POST', url: '/api/admin/login', payload: { email, password: TEST_PASSWORD, twoFACode }, remoteAddress: nextAddress() })
+const login = (email: string, twoFACode = '', from = nextAddress()) =>
+  t.app.inject({ method: 'POST', url: '/api/admin/login', payload: { email, password: TEST_PASSWORD, twoFACode }, remoteAddress: from })
 const rowOf = async (id: string): Promise<AdminRow> => {
   const [row] = await t.handle.db.select().from(admins).where(eq(admins.id, id))
   if (row === undefined) throw new Error('no such admin')
@@ -116,12 +116,13 @@ describe('2FA at login', () => {
     expect(answers.map((a) => bodyOf(a)['status']).sort()).toEqual(['failed', 'failed', 'success'])
   })
 
-  it('ends the attempt after 5 wrong codes: the account locks, even for the right code', async () => {
+  it('ends the attempt after 5 wrong codes: the account locks at that address, even for the right code', async () => {
     const secret = newTotpSecret()
     const staff = await t.createAdmin({ totpSecret: secret, totpEnabled: true })
     const good = totpCode(secret, await freshStep())
-    for (let i = 0; i < 5; i++) expect(bodyOf(await login(staff.email, otherCode(good)))['message']).toBe(WRONG_2FA)
-    const locked = await login(staff.email, good)
+    const from = nextAddress()
+    for (let i = 0; i < 5; i++) expect(bodyOf(await login(staff.email, otherCode(good), from))['message']).toBe(WRONG_2FA)
+    const locked = await login(staff.email, good, from)
     expect(locked.statusCode).toBe(429)
     expect(bodyOf(locked)['message']).toBe(ACCOUNT_LOCKED)
   })

@@ -363,7 +363,7 @@ export function requestsFor(e: Endpoint, sample: Payload | undefined): fc.Arbitr
     { weight: 5, arbitrary: mutate(base, keys).map((v) => json('one field hostile', JSON.stringify(v))) },
     { weight: 1, arbitrary: hostileTop.map((v) => json('wrong kind', asText(v))) },
     { weight: 1, arbitrary: prototypeKeys.map(([v, key, raw, first]) => json('prototype key', withRawKey(v, key, raw, first))) },
-    { weight: 1, arbitrary: duplicates.map(([v, key, bad, first]) => json('duplicate key', withRawKey(v, key, asText(JSON.stringify(bad) ?? 'null'), first))) },
+    { weight: 1, arbitrary: duplicates.map(([v, key, bad, first]) => json('duplicate key', withRawKey(v, key, JSON.stringify(bad) ?? 'null', first))) },
     { weight: 2, arbitrary: forms },
     { weight: 1, arbitrary: rawBodies },
   )

@@ -13,8 +13,10 @@ import { isBuilt } from './route-table.ts'
 import { SideMenu } from './side-menu.tsx'
 import { SiteHeader } from './site-header.tsx'
 import { logout, useSession } from '#src/lib/session.ts'
+import { SHOW_SHORTCUTS, keyIsTaken } from '#src/crud/list-keys.ts'
 
 const Palette = lazy(async () => ({ default: (await import('./palette.tsx')).Palette }))
+const ShortcutsDialog = lazy(async () => ({ default: (await import('#src/crud/shortcuts-dialog.tsx')).ShortcutsDialog }))
 // Radix's menu code comes with the first hover, focus or press of the trigger (ui/deferred.ts).
 const accountMenu = deferred(() => import('./account-menu.tsx'))
 
@@ -47,6 +49,24 @@ export function Layout({ children }: { children: ReactNode }) {
   const [, navigate] = useLocation()
   const [menuOpen, setMenuOpen] = useState(isWide)
   const [paletteOpen, setPaletteOpen] = useState(false)
+  const [shortcutsOpen, setShortcutsOpen] = useState(false)
+
+  // ? (outside fields and dialogs), or the palette's entry: the sheet of every shortcut.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === '?' && !keyIsTaken(event)) {
+        event.preventDefault()
+        setShortcutsOpen(true)
+      }
+    }
+    const onShow = () => setShortcutsOpen(true)
+    window.addEventListener('keydown', onKey)
+    window.addEventListener(SHOW_SHORTCUTS, onShow)
+    return () => {
+      window.removeEventListener('keydown', onKey)
+      window.removeEventListener(SHOW_SHORTCUTS, onShow)
+    }
+  }, [])
 
   // Ctrl+K / Cmd+K opens the palette from anywhere, inputs included (it is what users expect).
   useEffect(() => {
@@ -115,6 +135,11 @@ export function Layout({ children }: { children: ReactNode }) {
       {paletteOpen ? (
         <Suspense fallback={null}>
           <Palette open={paletteOpen} onOpenChange={setPaletteOpen} />
+        </Suspense>
+      ) : null}
+      {shortcutsOpen ? (
+        <Suspense fallback={null}>
+          <ShortcutsDialog open={shortcutsOpen} onOpenChange={setShortcutsOpen} />
         </Suspense>
       ) : null}
     </div>

@@ -14,6 +14,7 @@ import { mayWrite, routes } from './route-table.ts'
 import { logout, useSession } from '#src/lib/session.ts'
 import { THEMES, setTheme } from '#src/lib/theme.ts'
 import { promptInstall, useInstallable } from '#src/lib/install.ts'
+import { showShortcuts } from '#src/crud/list-keys.ts'
 
 /** Records per source kept from the cache; matches shown per group while typing. */
 const MAX_RECORDS = 500
@@ -29,6 +30,8 @@ interface Entry {
   haystack: string
   disabled: boolean
   run: () => void
+  /** The keys that do the same outside the palette (shown beside the entry). */
+  shortcut?: string
 }
 
 interface LoadedSource {
@@ -105,9 +108,18 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
     // Write actions only for Admin access (spec section 6), and unusable offline.
     for (const r of routes) {
       if (r.kind === 'action' && mayWrite(r, session) && session.mayOpen(r.path)) {
-        list.push(entry('Actions', r.path, r.title, online ? '' : 'Needs a connection', go(r.path), !online))
+        // Add pages also open with n from their list (src/crud/list-keys.ts).
+        const add = r.path.startsWith('/add')
+        list.push({ ...entry('Actions', r.path, r.title, online ? (add ? 'or n on its list' : '') : 'Needs a connection', go(r.path), !online), ...(add ? { shortcut: 'n' } : {}) })
       }
     }
+    list.push({
+      ...entry('Actions', 'shortcuts', 'Keyboard shortcuts', '', () => {
+        onOpenChange(false)
+        showShortcuts()
+      }),
+      shortcut: '?',
+    })
     if (installable) {
       list.push(entry('Actions', 'install', 'Install app', '', () => {
         onOpenChange(false)
@@ -190,6 +202,11 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
                       <Command.Item key={e.value} value={e.value} disabled={e.disabled} onSelect={e.run} className={itemClass}>
                         <span className="truncate">{e.label}</span>
                         {e.detail ? <span className="truncate text-xs text-slate-600">{e.detail}</span> : null}
+                        {e.shortcut ? (
+                          <kbd className="ml-auto shrink-0 rounded border border-slate-300 px-1.5 font-mono text-xs text-slate-700" aria-label={`Shortcut: ${e.shortcut}`}>
+                            {e.shortcut}
+                          </kbd>
+                        ) : null}
                       </Command.Item>
                     ))}
                 </Command.Group>

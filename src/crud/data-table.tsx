@@ -1,4 +1,4 @@
-import type { ReactNode, Ref } from 'react'
+import { useEffect, useRef, type ReactNode, type Ref } from 'react'
 import { Button } from '#src/ui/button.tsx'
 import { Checkbox } from '#src/ui/checkbox.tsx'
 import { cn } from '#src/ui/cn.ts'
@@ -42,6 +42,10 @@ interface DataTableProps<R extends Row> {
   selection?: TableSelection<R> | undefined
   /** The table's scrolling box, whose width decides which columns fold away. */
   boxRef?: Ref<HTMLDivElement>
+  /** The row the keyboard is on (list-keys.ts), focused for real; -1 for none. */
+  focusedIndex?: number
+  /** A row took focus (a click or Tab into it): the keys go on from there. */
+  onFocusRow?: (index: number) => void
 }
 
 function headerText<R>(c: Column<R>) {
@@ -71,7 +75,13 @@ function PageCheckbox<R extends Row>({ rows, selection }: { rows: readonly R[] |
 }
 
 /** The one table of every list: headers, rows, and its loading, error and empty states. */
-export function DataTable<R extends Row>({ caption, columns, rows, serial, error, onRetry, busy, actions, selection, boxRef }: DataTableProps<R>) {
+export function DataTable<R extends Row>({ caption, columns, rows, serial, error, onRetry, busy, actions, selection, boxRef, focusedIndex = -1, onFocusRow }: DataTableProps<R>) {
+  const rowElements = useRef(new Map<number, HTMLTableRowElement>())
+  useEffect(() => {
+    const row = rowElements.current.get(focusedIndex)
+    // Moved by a key: the row itself takes focus (a screen reader reads it), unless focus is already inside it.
+    if (row && !row.contains(document.activeElement)) row.focus()
+  }, [focusedIndex, rows])
   const width = columns.length + (actions ? 1 : 0) + (selection ? 1 : 0)
   const wide = (content: ReactNode) => (
     <TableRow>
@@ -110,7 +120,16 @@ export function DataTable<R extends Row>({ caption, columns, rows, serial, error
       // The sticky Action cell paints its own background, following the row's (hover, selected).
       const stickyBackground = chosen ? 'bg-indigo-50' : 'bg-white group-hover:bg-slate-50'
       return (
-        <TableRow key={row._id} className={cn('group', chosen ? 'bg-indigo-50' : 'hover:bg-slate-50')}>
+        <TableRow
+          key={row._id}
+          ref={(el: HTMLTableRowElement | null) => {
+            if (el) rowElements.current.set(index, el)
+            else rowElements.current.delete(index)
+          }}
+          tabIndex={index === focusedIndex || (focusedIndex < 0 && index === 0) ? 0 : -1}
+          onFocus={() => onFocusRow?.(index)}
+          className={cn('group focus:outline-2 focus:-outline-offset-2 focus:outline-indigo-600', chosen ? 'bg-indigo-50' : 'hover:bg-slate-50')}
+        >
           {selection ? (
             <TableCell className="w-10">
               {selection.selectable(row) ? (

@@ -16,7 +16,7 @@ import { bulkModel, removeRequest, rowActionModel, toggleModel } from './row-wri
  * Checks what the types cannot, then binds each write to its endpoint. Exported for the tests;
  * screens call `defineList`.
  */
-export function listModel<R extends Row, RI, TI, B extends readonly unknown[], E extends FormEndpoint, A extends readonly unknown[] = []>(
+export function listModel<R extends Row, RI, TI, B extends readonly unknown[], E extends FormEndpoint, const A extends readonly unknown[] = []>(
   def: ListDef<R, RI, TI, B, E, A>,
 ): ListModel<R> {
   const { remove, toggle, selection, editDialog, endpoint, actions, live, ...shown } = def

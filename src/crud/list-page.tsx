@@ -19,6 +19,7 @@ import { ActionCell } from './row-actions.tsx'
 import { SearchBox } from './search-box.tsx'
 import { useSelection } from './selection.ts'
 import { useListQuery } from './use-list-query.ts'
+import { useListKeys } from './list-keys.ts'
 import { useWriteAccess } from './write-access.ts'
 
 // The dialogs (Radix Dialog and AlertDialog, and the form kit for an edit dialog) are fetched the
@@ -107,6 +108,23 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
         />
       )
     : undefined
+  const keys = useListKeys({
+    rowCount: rows?.length ?? 0,
+    onOpen: (index) => {
+      const row = rows?.[index]
+      if (row === undefined) return
+      if (view || model.viewPage) open(row)
+      else if (writable(row) && !write.blockedReason && (model.edit || editDialog)) edit(row)
+    },
+    onSelect:
+      bulk && write.allowed
+        ? (index) => {
+            const row = rows?.[index]
+            if (row !== undefined && writable(row)) selection.toggle(row._id)
+          }
+        : undefined,
+    onAdd: write.allowed && !write.blockedReason && model.add ? () => navigate(model.add?.to ?? '') : undefined,
+  })
   const tableSelection: TableSelection<R> | undefined =
     bulk && write.allowed
       ? { selected: selection.selected, onToggle: selection.toggle, onFlipPage: selection.flipPage, selectable: writable, subject: (row) => subjectOf(model, row) }
@@ -156,6 +174,8 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
         actions={actions}
         selection={tableSelection}
         boxRef={box}
+        focusedIndex={keys.focused}
+        onFocusRow={keys.setFocused}
       />
 
       {count !== undefined && count > 0 ? (

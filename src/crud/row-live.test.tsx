@@ -57,7 +57,7 @@ describe('rows kept live by server events', () => {
 
   it('patches lists answered as data + count too', () => {
     const leads = { data: [{ _id: 'x', n: 1 }], count: 1 }
-    expect(patchPage(leads, (r) => ({ ...r, n: 2 })).data).toEqual([{ _id: 'x', n: 2 }])
+    expect(patchPage(leads, (r: { _id: string; n: number }) => ({ ...r, n: 2 })).data).toEqual([{ _id: 'x', n: 2 }])
   })
 })
 
@@ -97,7 +97,7 @@ describe('row actions with choices', () => {
 })
 
 describe('the Load More list', () => {
-  const first = { status: 'success' as const, message: 'ok', count: 5, result: [{ email: 'a@x.io' }, { email: 'b@x.io' }], record: { _id: 'b1', brandname: 'B', type: 'ipfs' as const }, referralCode: 'c', visits: 0 }
+  const first = { status: 'success' as const, message: 'ok', count: 5, result: [{ email: 'a@x.io' }, { email: 'b@x.io' }], record: { _id: 'b1', brandname: 'B', type: 'ipfs' as const, version: 1 }, referralCode: 'c', visits: 0 }
   const list = (answer: typeof first) =>
     renderToStaticMarkup(
       <LoadMoreList

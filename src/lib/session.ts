@@ -143,7 +143,8 @@ export function logout(): void {
 export function endSession(message: string): void {
   // Already ended (another tab's logout arrived first, or a second event): say nothing twice.
   if (!readAuthorization()) return
-  toast.error(message)
+  // It stays until dismissed: after an idle timeout nobody is looking at the screen.
+  toast.lasting(message)
   logout()
 }
 

@@ -33,6 +33,8 @@ function push(kind: ToastKind, message: string, extra: Partial<Pick<ToastItem, '
 export const toast = {
   success: (message: string) => push('success', message),
   error: (message: string) => push('error', message),
+  /** An error that stays until dismissed: why a session ended, for a user who may come back to the screen much later. */
+  lasting: (message: string) => push('error', message, { duration: Number.POSITIVE_INFINITY }),
   /** A message with one action; it stays until dismissed (used for "Reload to update"). */
   action: (message: string, label: string, run: () => void) =>
     push('info', message, { duration: Number.POSITIVE_INFINITY, action: { label, run } }),

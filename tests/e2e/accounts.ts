@@ -53,6 +53,9 @@ export const SEEDED_LEADS = 120
 export const leadEmail = (n: number): string => `lead${String(n).padStart(3, '0')}@e2e.test`
 export const leadName = (n: number): string => `Lead ${String(n).padStart(3, '0')}`
 
+/** Leads seeded as newsletter subscribers: lead001 to lead006 (the newest). */
+export const SUBSCRIBED_LEADS = 6
+
 /** Contact enquiries seeded for the Contact Us screen. */
 export const SEEDED_ENQUIRIES = 3
 export const SUPPORT_EMAIL = 'support@e2e.test'

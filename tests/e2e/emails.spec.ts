@@ -226,7 +226,11 @@ async function openEverything(page: Page, subjects: readonly string[]): Promise<
 }
 
 const BATCHES = 3
-const batch = (i: number): string => XSS_VECTORS.filter((_, n) => n % BATCHES === i).map((v) => v.html).join('\n')
+/** A third of the vectors per template; those using a variable go where the mail fills it in (the newsletter). */
+const batch = (i: number, identifier: string): string =>
+  XSS_VECTORS.filter((v, n) => (v.html.includes('{{') ? identifier === 'newsletter' : n % BATCHES === i))
+    .map((v) => v.html)
+    .join('\n')
 /** Required variables per template, so that each batch is a template its mail could be sent from. */
 const NEEDS: Record<string, string> = {
   'change-password-otp': '<p>{{otp}}</p>',
@@ -243,8 +247,9 @@ test.describe('XSS', () => {
         // The subject is text: a vector there must show as its characters. Vectors in the
         // content are stored twice, so the versions hold them as well.
         const subject = `<img src=x onerror=${'window.__xss=1;alert(1)'}> ${i} ${unique()}`
-        await saveTemplate(page.request, { ...t, content: `${NEEDS[t.identifier] ?? ''}${batch(i)}` })
-        await saveTemplate(page.request, { ...t, subject, content: `${NEEDS[t.identifier] ?? ''}${batch(i)}<p>again</p>` })
+        const content = `${NEEDS[t.identifier] ?? ''}${batch(i, t.identifier)}`
+        await saveTemplate(page.request, { ...t, content })
+        await saveTemplate(page.request, { ...t, subject, content: `${content}<p>again</p>` })
         subjects.push(subject)
       }
       await page.goto('/admin/emailtemplates')

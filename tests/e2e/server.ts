@@ -11,7 +11,7 @@ import { loadConfig } from '../../server/config.ts'
 import { serve } from '../../server/main.ts'
 import { inArray } from 'drizzle-orm'
 import { admins, brands, contactEnquiries, leads } from '../../server/db/schema.ts'
-import { SEEDED_BRAND, SEEDED_ENQUIRIES, SEEDED_LEADS, accounts, leadEmail, leadName } from './accounts.ts'
+import { SEEDED_BRAND, SEEDED_ENQUIRIES, SEEDED_LEADS, SUBSCRIBED_LEADS, accounts, leadEmail, leadName } from './accounts.ts'
 
 // E2E_DIST: a build folder of its own (several builds side by side while working); default dist/.
 const builtDir = process.env['E2E_DIST'] ?? 'dist'
@@ -55,6 +55,8 @@ await db.insert(leads).values(
     operatingsystem: i % 2 === 0 ? 'Android' : 'ios',
     walletaddress: `0x${(i + 1).toString(16).padStart(40, 'a')}`,
     provider: i % 3 === 0 ? 'ipfs' : 'web3auth',
+    // The newsletter's subscribers: the newest SUBSCRIBED_LEADS.
+    subscribed: i < SUBSCRIBED_LEADS,
   })),
 )
 await db.insert(contactEnquiries).values(

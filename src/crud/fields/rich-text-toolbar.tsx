@@ -9,7 +9,6 @@ import { cn } from '#src/ui/cn.ts'
 const ICONS = {
   bullets: 'M9 6h11M9 12h11M9 18h11M4.5 6h.01M4.5 12h.01M4.5 18h.01',
   numbers: 'M10 6h10M10 12h10M10 18h10M4 5l1.5-1V9M3.5 14.5a1.5 1.5 0 0 1 3 .5L3.5 19h3',
-  quote: 'M7 7h4v5H7l2 5M14 7h4v5h-4l2 5',
   rule: 'M3 12h18',
   link: 'M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1',
   undo: 'M9 14 4 9l5-5M4 9h10a6 6 0 0 1 0 12h-3',
@@ -171,7 +170,9 @@ export function EditorToolbar({ editor }: { editor: Editor }) {
           <Icon name="numbers" />
         </Tool>
         <Tool label="Quote" pressed={on.quote} onClick={run((c) => c.toggleBlockquote())}>
-          <Icon name="quote" />
+          <span aria-hidden="true" className="font-serif text-xl leading-none">
+            “
+          </span>
         </Tool>
         <Tool label="Horizontal line" onClick={run((c) => c.setHorizontalRule())}>
           <Icon name="rule" />

@@ -41,7 +41,7 @@ function TemplateActions({ row }: { row: TemplateRow }) {
   const open = useContext(OpenTemplate)
   const write = useWriteAccess()
   return (
-    <div className="flex items-center gap-1">
+    <div className="flex items-center gap-1" data-template-actions={row.id}>
       <ActionButton icon="view" label="View" subject={row.subject} onClick={() => open({ template: row, editable: false })} />
       {write.allowed ? <ActionButton icon="edit" label="Edit" subject={row.subject} blockedReason={write.blockedReason} onClick={() => open({ template: row, editable: true })} /> : null}
     </div>
@@ -53,6 +53,12 @@ const TemplateList = defineList({
   endpoint: templates,
   columns: [serial(), col('subject', 'Subject'), { header: 'Action', cell: (row: TemplateRow) => <TemplateActions row={row} /> }],
 })
+
+/** The row's button that opened the modal, found again when the table has drawn it anew (a tooltip swapped it in). */
+function sameButton(opened: Opened): HTMLElement | null {
+  const found = document.querySelector(`[data-template-actions="${CSS.escape(opened.template.id)}"] button[aria-label^="${opened.editable ? 'Edit' : 'View'} "]`)
+  return found instanceof HTMLElement ? found : null
+}
 
 export function EmailTemplatesPage() {
   const [opened, setOpened] = useState<Opened | null>(null)
@@ -72,7 +78,7 @@ export function EmailTemplatesPage() {
             template={opened.template}
             editable={opened.editable}
             onClose={() => setOpened(null)}
-            returnFocus={() => (opener.current?.isConnected ? opener.current : null)}
+            returnFocus={() => (opener.current?.isConnected ? opener.current : sameButton(opened))}
           />
         </Suspense>
       ) : null}

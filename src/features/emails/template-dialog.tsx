@@ -29,6 +29,7 @@ interface TemplateDialogProps {
   template: EmailTemplate
   /** Opened by Edit (Admin) rather than View. */
   editable: boolean
+  /** Once the modal has closed (and the focus is back on `returnFocus()`): the page may unmount it. */
   onClose: () => void
   /** The element that opened the modal, to focus again when it closes. */
   returnFocus: () => HTMLElement | null
@@ -41,7 +42,10 @@ const tabClass = cn(
   'focus-visible:outline-2 focus-visible:outline-indigo-600 data-[state=active]:border-indigo-700 data-[state=active]:text-indigo-800',
 )
 
-export function TemplateDialog({ template, editable, onClose, returnFocus }: TemplateDialogProps) {
+export function TemplateDialog({ template, editable, onClose: closed, returnFocus }: TemplateDialogProps) {
+  // Closed here first, so Radix runs its close (focus back to the opener); the page then unmounts it.
+  const [open, setOpen] = useState(true)
+  const onClose = () => setOpen(false)
   const { data } = useCall(getTemplate, { id: template.id })
   const record = data?.data ?? template
   const write = useWriteAccess()
@@ -97,15 +101,16 @@ export function TemplateDialog({ template, editable, onClose, returnFocus }: Tem
   }
 
   return (
-    <Dialog open onOpenChange={(open) => (open || isSubmitting ? undefined : onClose())}>
+    <Dialog open={open} onOpenChange={(next) => (next || isSubmitting ? undefined : onClose())}>
       <DialogContent
-        className="max-w-3xl"
+        className="sm:max-w-3xl"
         onCloseAutoFocus={(event) => {
           const target = returnFocus()
           if (target) {
             event.preventDefault()
             target.focus()
           }
+          closed()
         }}
       >
         <DialogHeader>
@@ -115,7 +120,8 @@ export function TemplateDialog({ template, editable, onClose, returnFocus }: Tem
           </DialogDescription>
         </DialogHeader>
         <form noValidate onSubmit={save} aria-busy={isSubmitting} className="relative flex min-w-0 flex-col gap-4">
-          <Tabs.Root value={tab} onValueChange={setTab} className="flex min-w-0 flex-col gap-4">
+          {/* A steady height: the modal does not jump when a shorter tab is chosen. */}
+          <Tabs.Root value={tab} onValueChange={setTab} className="flex min-h-[28rem] min-w-0 flex-col gap-4">
             <Tabs.List aria-label="Template" className="flex gap-1 border-b border-slate-200">
               <Tabs.Trigger value="content" className={tabClass}>
                 Content

@@ -113,7 +113,9 @@ export function SubscriberPicker({ id, value, onChange, onBlur, invalid, describ
   const [open, setOpen] = useState(false)
   const [query, setQuery] = useState('')
   const search = useSettled(query)
-  const [pages, setPages] = useState(1)
+  // Pages shown for the current search; a new search starts again from its first page.
+  const [loaded, setLoaded] = useState({ search, pages: 1 })
+  const pages = loaded.search === search ? loaded.pages : 1
   // Names of the subscribers seen so far, for the chips of those chosen.
   const [known, setKnown] = useState<ReadonlyMap<string, Subscriber>>(new Map())
   const remember = useCallback(
@@ -130,7 +132,6 @@ export function SubscriberPicker({ id, value, onChange, onBlur, invalid, describ
   const everyone = useCall(allUser, { page: 1, limit: SUBSCRIBERS_PAGE_SIZE, search: '' }, { revalidateOnFocus: false })
   const total = everyone.data?.total
   const matched = useCall(allUser, open ? { page: 1, limit: SUBSCRIBERS_PAGE_SIZE, search } : null, { revalidateOnFocus: false, keepPreviousData: true })
-  useEffect(() => setPages(1), [search])
 
   const toggle = (s: Subscriber) => onChange({ all: false, id: value.id.includes(s._id) ? value.id.filter((x) => x !== s._id) : [...value.id, s._id] })
   const chosen = value.id.flatMap((x) => {
@@ -200,7 +201,7 @@ export function SubscriberPicker({ id, value, onChange, onBlur, invalid, describ
                   value={value}
                   toggle={toggle}
                   remember={remember}
-                  loadMore={() => setPages((n) => n + 1)}
+                  loadMore={() => setLoaded({ search, pages: pages + 1 })}
                 />
               ))}
             </Command.List>

@@ -40,7 +40,7 @@ export const StaffListPage = defineList({
       label: 'Unlock',
       endpoint: unlockAdmin,
       confirm: () => 'Are you sure you want to unlock this account',
-      detail: (row) => `${row.email} can try to log in again from every address at once.`,
+      detail: (row) => `Failed logins no longer block ${row.email}: they can log in again at once, from anywhere.`,
       choices: [{ label: 'Unlock', payload: (row) => ({ id: row._id }) }],
     },
   ],

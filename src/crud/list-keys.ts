@@ -1,0 +1,107 @@
+/**
+ * Keyboard-driven lists (issue 13): every list answers the same keys, declared once here, shown
+ * by the shortcut sheet (`?`) and by the palette.
+ *
+ * A row is focused for real (DOM focus on its <tr>), so a screen reader reads the row as it moves;
+ * keys typed into a field, a dialog or a menu are never taken.
+ */
+import { useCallback, useEffect, useState } from 'react'
+
+export const LIST_SHORTCUTS: readonly { keys: readonly string[]; does: string }[] = [
+  { keys: ['↓', 'j'], does: 'Next row' },
+  { keys: ['↑', 'k'], does: 'Previous row' },
+  { keys: ['Enter'], does: "Open the row (its view, or its edit form)" },
+  { keys: ['x'], does: 'Select or unselect the row (lists with bulk actions)' },
+  { keys: ['/'], does: 'Search the list (then ↓ goes to the rows it found)' },
+  { keys: ['n'], does: 'Add (where your access allows it)' },
+  { keys: ['?'], does: 'Show these shortcuts' },
+  { keys: ['Ctrl', 'K'], does: 'Open the command palette' },
+]
+
+/** Fired to open the shortcut sheet (the `?` key, or the palette's entry). */
+export const SHOW_SHORTCUTS = 'bo:show-shortcuts'
+export const showShortcuts = (): void => void window.dispatchEvent(new Event(SHOW_SHORTCUTS))
+
+/** Whether a key press belongs to something else: a field, an open dialog, a menu or a listbox. */
+export function keyIsTaken(event: KeyboardEvent): boolean {
+  if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return true
+  const target = event.target
+  if (!(target instanceof Element)) return false
+  if (target.closest('input, textarea, select, [contenteditable="true"], [role="dialog"], [role="alertdialog"], [role="menu"], [role="listbox"], [role="combobox"]')) return true
+  // A modal open elsewhere on the page (its focus trap may not hold the target yet).
+  return document.querySelector('[role="dialog"][data-state="open"], [role="alertdialog"][data-state="open"]') !== null
+}
+
+export interface ListKeyActions {
+  rowCount: number
+  /** Enter on the focused row. */
+  onOpen: (index: number) => void
+  /** x on the focused row; absent when the list has no selection. */
+  onSelect?: ((index: number) => void) | undefined
+  /** n; absent when the session may not add here. */
+  onAdd?: (() => void) | undefined
+}
+
+/** The focused row's index (-1: none yet) and the keys that move and act on it. */
+export function useListKeys({ rowCount, onOpen, onSelect, onAdd }: ListKeyActions): { focused: number; setFocused: (index: number) => void } {
+  const [focused, setFocusedState] = useState(-1)
+  const current = focused >= rowCount ? rowCount - 1 : focused
+  const setFocused = useCallback((index: number) => setFocusedState(index), [])
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      // ↓ from the list's search goes down into the rows it found.
+      if (event.key === 'ArrowDown' && event.target instanceof HTMLInputElement && event.target.type === 'search' && rowCount > 0) {
+        event.preventDefault()
+        setFocusedState(0)
+        return
+      }
+      if (keyIsTaken(event)) return
+      const move = (delta: number) => {
+        if (rowCount === 0) return
+        event.preventDefault()
+        setFocusedState(Math.min(rowCount - 1, Math.max(0, (current < 0 ? (delta > 0 ? -1 : rowCount) : current) + delta)))
+      }
+      switch (event.key) {
+        case 'ArrowDown':
+        case 'j':
+          move(1)
+          break
+        case 'ArrowUp':
+        case 'k':
+          move(-1)
+          break
+        case 'Enter':
+          if (current >= 0 && event.target instanceof HTMLTableRowElement) {
+            event.preventDefault()
+            onOpen(current)
+          }
+          break
+        case 'x':
+          if (current >= 0 && onSelect) {
+            event.preventDefault()
+            onSelect(current)
+          }
+          break
+        case '/': {
+          const search = document.querySelector<HTMLInputElement>('main input[type="search"]')
+          if (search) {
+            event.preventDefault()
+            search.focus()
+          }
+          break
+        }
+        case 'n':
+          if (onAdd) {
+            event.preventDefault()
+            onAdd()
+          }
+          break
+      }
+    }
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [rowCount, current, onOpen, onSelect, onAdd])
+
+  return { focused: current, setFocused }
+}

@@ -1,0 +1,257 @@
+/**
+ * The Newsletter screen end to end: an Admin chooses subscribers in the server-searched
+ * multi-select, writes a subject and a rich-text body and sends; the mail is read from a real SMTP
+ * receiver, with its List-Unsubscribe headers; its unsubscribe link is followed in the browser
+ * (a public page, no session) and confirmed; the next send leaves that lead out.
+ *
+ * Mail is read from an SMTP receiver started here, so these tests run against a server of their
+ * own (the same script as the shared one, on its own port, data folder and SMTP_URL), as the
+ * account screens' tests do; the other specs' server and data stay as they were.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+import { SMTPServer } from 'smtp-server'
+import { APP_STORE_URL, SUBSCRIBED_LEADS, SUPPORT_EMAIL, accounts, leadEmail } from './accounts.ts'
+import { test, expect, signInPage } from './fixtures.ts'
+
+/** A free port, found by a child process since it is needed before any await (see test.use). */
+function freePort(): number {
+  const out = execFileSync(process.execPath, [
+    '-e',
+    "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
+  ])
+  const port = Number.parseInt(out.toString(), 10)
+  if (!(port > 0)) throw new Error(`no free port found: ${JSON.stringify(out.toString())}`)
+  return port
+}
+
+const port = freePort()
+const smtpPort = freePort()
+const origin = `http://127.0.0.1:${port}`
+test.use({ baseURL: origin })
+
+interface Mail {
+  to: string[]
+  raw: string
+}
+const mails: Mail[] = []
+let smtp: SMTPServer | undefined
+let server: ChildProcess | undefined
+let dataDir: string | undefined
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000)
+  smtp = new SMTPServer({
+    authOptional: true,
+    // Plain SMTP on loopback: no certificate to trust, no login to make up.
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = []
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+      stream.on('end', () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw: Buffer.concat(chunks).toString('utf8') })
+        callback()
+      })
+    },
+  })
+  const receiver = smtp
+  await new Promise<void>((resolve) => receiver.listen(smtpPort, '127.0.0.1', resolve))
+
+  dataDir = mkdtempSync(join(tmpdir(), 'bo-e2e-newsletter-'))
+  const { DATABASE_URL: _notHere, ...inherited } = process.env
+  server = spawn('npx', ['tsx', 'tests/e2e/server.ts'], {
+    detached: true,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: {
+      ...inherited,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      // The links in the mails lead back to this server, as the browser reaches it.
+      PUBLIC_URL: origin,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      ADMIN_EMAIL: accounts.superadmin.email,
+      ADMIN_PASSWORD: accounts.superadmin.password,
+      SUPPORT_EMAIL,
+      APP_STORE_URL,
+      LOGIN_RATE_LIMIT: '10000',
+      JOB_POLL_MS: '100',
+      LOG_LEVEL: 'warn',
+    },
+  })
+  await expect
+    .poll(
+      async () => {
+        try {
+          return (await fetch(`${origin}/healthz`)).ok
+        } catch {
+          return false
+        }
+      },
+      { timeout: 150_000, intervals: [500] },
+    )
+    .toBe(true)
+})
+
+test.afterAll(async () => {
+  // npx starts the server as a child: end the whole process group it leads.
+  if (server?.pid !== undefined) {
+    try {
+      process.kill(-server.pid, 'SIGTERM')
+    } catch {
+      // Already gone.
+    }
+  }
+  await new Promise<void>((resolve) => (smtp ? smtp.close(resolve) : resolve()))
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+})
+
+/** The newest mail to `address`, once it has arrived. */
+async function mailTo(address: string): Promise<Mail> {
+  let found: Mail | undefined
+  await expect
+    .poll(
+      () => {
+        found = mails.findLast((m) => m.to.includes(address))
+        return found !== undefined
+      },
+      { timeout: 20_000, message: `a mail to ${address}` },
+    )
+    .toBe(true)
+  if (found === undefined) throw new Error(`no mail to ${address}`)
+  return found
+}
+
+/** A header of the mail, its folded lines joined. */
+function header(mail: Mail, name: string): string {
+  const head = (mail.raw.split(/\r?\n\r?\n/)[0] ?? '').replace(/\r?\n[ \t]+/g, ' ')
+  return new RegExp(`^${name}: (.*)$`, 'im').exec(head)?.[1]?.trim() ?? ''
+}
+
+/** The mail as its reader sees it: quoted-printable soft breaks and escapes undone. */
+const readable = (mail: Mail): string =>
+  mail.raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
+
+async function chooseSubscriber(page: Page, search: string, option: string): Promise<void> {
+  await page.getByPlaceholder('Search by name or email…').fill(search)
+  await page.getByRole('option', { name: option }).click()
+}
+
+test('sends a newsletter from the screen; the mail arrives, and its unsubscribe link works in the browser', async ({ page }) => {
+  await signInPage(page, accounts.superadmin)
+  await page.goto('/admin/newsletter')
+  await expect(page.getByRole('heading', { level: 1, name: 'Newsletter' })).toBeVisible()
+  await expect(page.getByText('No Record Found')).toBeVisible()
+
+  await page.getByRole('button', { name: 'Send Newsletter' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Send Newsletter' })
+  await dialog.getByRole('button', { name: 'Send', exact: true }).click()
+  await expect(dialog.getByText('Please select at least one subscriber')).toBeVisible()
+  await expect(dialog.getByText('Subject is required')).toBeVisible()
+  await expect(dialog.getByText('Content is required')).toBeVisible()
+
+  // The server-searched multi-select: All is one choice; a search finds a subscriber by email.
+  await dialog.getByRole('button', { name: 'Subscribers' }).click()
+  await expect(page.getByRole('option', { name: `All subscribers (${SUBSCRIBED_LEADS})` })).toBeVisible()
+  await expect(page.getByRole('option', { name: /lead007/ })).toHaveCount(0)
+  await chooseSubscriber(page, 'lead002', `Lead 002 (${leadEmail(2)})`)
+  await chooseSubscriber(page, 'LEAD 005', `Lead 005 (${leadEmail(5)})`)
+  await page.keyboard.press('Escape')
+  const chips = dialog.getByRole('list', { name: 'Selected subscribers' })
+  await expect(chips.getByRole('listitem')).toHaveCount(2)
+  await expect(dialog.getByRole('button', { name: 'Subscribers' })).toHaveText('2 selected')
+  await expect(dialog.getByText('Please select at least one subscriber')).toHaveCount(0)
+
+  await dialog.getByLabel('Subject').fill('Spring news for {{name}}')
+  const editor = dialog.getByRole('textbox', { name: 'Content' })
+  await editor.click()
+  await page.keyboard.type('Three new games this week.')
+  await expect(dialog.getByText('Content is required')).toHaveCount(0)
+  await page.screenshot({ path: test.info().outputPath('compose.png') })
+
+  await dialog.getByRole('button', { name: 'Send', exact: true }).click()
+  const confirm = page.getByRole('alertdialog', { name: 'Send this newsletter to 2 subscribers?' })
+  await expect(confirm).toBeVisible()
+  await expect(confirm).toContainText('About 10 mails per second')
+  await confirm.getByRole('button', { name: 'Send' }).click()
+  await expect(page.getByText('The newsletter is on its way to 2 subscribers')).toBeVisible()
+  await expect(dialog).toHaveCount(0)
+
+  // The list shows the send, its progress moving to Done while the page is open.
+  const row = page.getByRole('row').filter({ hasText: 'Spring news for {{name}}' })
+  await expect(row).toContainText('2 sent / 0 failed / 2 total', { timeout: 20_000 })
+  await expect(row).toContainText('Done')
+  await page.screenshot({ path: test.info().outputPath('sends.png') })
+  const axe = await new AxeBuilder({ page }).analyze()
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([])
+
+  // The mail, as the SMTP receiver got it.
+  const mail = await mailTo(leadEmail(2))
+  expect(header(mail, 'Subject')).toBe('Spring news for Lead 002')
+  expect(header(mail, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click')
+  const listed = /^<([^>]+)>, <mailto:[^>]+>$/.exec(header(mail, 'List-Unsubscribe'))?.[1] ?? ''
+  expect(listed.startsWith(`${origin}/admin/unsubscribe?token=`)).toBe(true)
+  const body = readable(mail)
+  expect(body).toContain('Three new games this week.')
+  const link = /<a href="([^"]+)"[^>]*>Unsubscribe<\/a>/.exec(body)?.[1]?.replace(/&amp;/g, '&') ?? ''
+  expect(link).toBe(listed)
+  expect(mails.flatMap((m) => m.to).sort()).toEqual([leadEmail(2), leadEmail(5)])
+
+  // The link, in a browser with no session: it asks first, and only the button unsubscribes.
+  const reader = await page.context().browser()?.newPage()
+  if (reader === undefined) throw new Error('no browser')
+  await reader.goto(link)
+  await expect(reader.getByRole('heading', { name: 'Unsubscribe from the newsletter' })).toBeVisible()
+  await expect(reader.getByText('le***@e2e.test')).toBeVisible()
+  await reader.screenshot({ path: test.info().outputPath('unsubscribe.png') })
+  await reader.getByRole('button', { name: 'Unsubscribe' }).click()
+  await expect(reader.getByText('You have been unsubscribed from the newsletter.')).toBeVisible()
+  await reader.reload()
+  await expect(reader.getByText('is not subscribed to the newsletter')).toBeVisible()
+  // A link altered on its way: a clear message, nothing changed.
+  await reader.goto(link.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')))
+  await expect(reader.getByRole('alert')).toHaveText('This unsubscribe link is not valid. Please use the link from the newsletter mail exactly as it is.')
+  await reader.close()
+
+  // The next newsletter to everyone leaves lead002 out.
+  await page.getByRole('button', { name: 'Send Newsletter' }).click()
+  await dialog.getByRole('button', { name: 'Subscribers' }).click()
+  await page.getByRole('option', { name: `All subscribers (${SUBSCRIBED_LEADS - 1})` }).click()
+  await page.keyboard.press('Escape')
+  await expect(dialog.getByRole('list', { name: 'Selected subscribers' })).toHaveText(/All subscribers \(5\)/)
+  await dialog.getByLabel('Subject').fill('Summer news')
+  await dialog.getByRole('textbox', { name: 'Content' }).click()
+  await page.keyboard.type('Lower swap fees.')
+  await dialog.getByRole('button', { name: 'Send', exact: true }).click()
+  await page.getByRole('alertdialog', { name: 'Send this newsletter to 5 subscribers?' }).getByRole('button', { name: 'Send' }).click()
+  const summer = page.getByRole('row').filter({ hasText: 'Summer news' })
+  await expect(summer).toContainText('5 sent / 0 failed / 5 total', { timeout: 20_000 })
+  const summerTo = mails.filter((m) => readable(m).includes('Lower swap fees.')).flatMap((m) => m.to)
+  expect(summerTo.sort()).toEqual([1, 3, 4, 5, 6].map(leadEmail))
+})
+
+test('View Only sees the sends, without Send Newsletter, Pause or Cancel', async ({ page }) => {
+  // A View Only account of this server's own, allowed the Newsletter screen.
+  await signInPage(page, accounts.superadmin)
+  const token = await page.evaluate(() => localStorage.getItem('admin_token'))
+  const email = `newsletter-viewer-${randomBytes(3).toString('hex')}@e2e.test`
+  const created = await page.request.post('/api/admin/createSubAdminUsers', {
+    headers: { authorization: token ?? '' },
+    data: { name: 'Nina Newsletter', email, password: accounts.viewOnly.password, accessLevel: 'View Only', restrictions: ['/newsletter'] },
+  })
+  expect(created.ok(), await created.text()).toBe(true)
+  await page.evaluate(() => localStorage.removeItem('admin_token'))
+  await signInPage(page, { ...accounts.viewOnly, email, restrictions: ['/newsletter'] })
+  await page.goto('/admin/newsletter')
+  await expect(page.getByRole('heading', { level: 1, name: 'Newsletter' })).toBeVisible()
+  await expect(page.getByRole('row').filter({ hasText: 'Spring news for {{name}}' })).toContainText('Done')
+  await expect(page.getByRole('button', { name: 'Send Newsletter' })).toHaveCount(0)
+  await expect(page.getByRole('button', { name: /^(Pause|Resume|Cancel)/ })).toHaveCount(0)
+})
