@@ -23,6 +23,7 @@ import * as publicPages from './public.ts'
 import * as twoFactor from './two-factor.ts'
 import * as accessRequests from './access-requests.ts'
 import * as audit from './audit.ts'
+import * as savedViews from './saved-views.ts'
 import * as dashboard from './dashboard.ts'
 import type { Endpoint } from './define.ts'
 
@@ -32,7 +33,7 @@ const isEndpoint = (v: unknown): v is Endpoint =>
 /** The contract's areas, one per part of spec section 7. */
 export const areas = {
   auth, leads, catalog, password, emails, promotions, links, social, games, brands,
-  restrictions, staff, version, homepage, token, settings, newsletter, publicPages, twoFactor, accessRequests, audit,
+  restrictions, staff, version, homepage, token, settings, newsletter, publicPages, twoFactor, accessRequests, audit, savedViews,
   dashboard,
 }
 

@@ -42,6 +42,7 @@ import { emailRoutes } from './routes/emails.ts'
 import { scheduleSweeps } from './kit/sweep.ts'
 import { JobQueue } from './kit/queue.ts'
 import { auditRoutes } from './routes/audit.ts'
+import { savedViewRoutes } from './routes/saved-views.ts'
 import { newsletterJobs, newsletterRoutes } from './routes/newsletter.ts'
 import { oneClickUnsubscribe, unsubscribeRoutes } from './routes/newsletter-unsubscribe.ts'
 import { openRedis } from './kit/redis.ts'
@@ -50,7 +51,7 @@ import { openRedis } from './kit/redis.ts'
  * Every area's handlers. A new area adds its table here (server/routes/<area>.ts exports it);
  * endpoints without a handler are simply not served yet.
  */
-const routeTables: readonly (readonly BoundHandler[])[] = [authRoutes, leadsRoutes, catalogRoutes, linksRoutes, publicRoutes, staffRoutes, passwordRoutes, twofaRoutes, socialRoutes, versionRoutes, settingsRoutes, accessRequestRoutes, homepageRoutes, tokenRoutes, brandsRoutes, restrictionRoutes, gamesRoutes, dashboardRoutes, emailRoutes, auditRoutes, promotionsRoutes, newsletterRoutes, unsubscribeRoutes]
+const routeTables: readonly (readonly BoundHandler[])[] = [authRoutes, leadsRoutes, catalogRoutes, linksRoutes, publicRoutes, staffRoutes, passwordRoutes, twofaRoutes, socialRoutes, versionRoutes, settingsRoutes, accessRequestRoutes, homepageRoutes, tokenRoutes, brandsRoutes, restrictionRoutes, gamesRoutes, dashboardRoutes, emailRoutes, auditRoutes, promotionsRoutes, newsletterRoutes, unsubscribeRoutes, savedViewRoutes]
 
 /** Every area's background jobs (server/kit/queue.ts); a new area adds its list here. */
 const jobTables: readonly (readonly JobDefinition[])[] = [mailJobs, promotionJobs, newsletterJobs]

@@ -719,3 +719,22 @@ export const otpGuesses = pgTable(
 )
 
 export type LoginPairFailureRow = typeof loginPairFailures.$inferSelect
+
+/**
+ * Saved views (issue 13, contract/saved-views.ts): a list's filters, search and page size kept under
+ * a name, per admin. `query` is the list's URL query string (`?search=ann&limit=50`).
+ */
+export const savedViews = pgTable(
+  'saved_views',
+  {
+    id: id(),
+    createdAt: createdAt(),
+    adminId: text('admin_id')
+      .notNull()
+      .references(() => admins.id, { onDelete: 'cascade' }),
+    route: text('route').notNull(),
+    name: text('name').notNull(),
+    query: text('query').notNull(),
+  },
+  (t) => [uniqueIndex('saved_views_name_key').on(t.adminId, t.route, sql`lower(${t.name})`)],
+)

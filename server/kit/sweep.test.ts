@@ -66,6 +66,7 @@ beforeEach(async () => {
   await t.handle.db.delete(categories)
   await t.handle.db.delete(homepageContent)
   await t.handle.db.delete(siteSettings)
+  await t.handle.db.delete(schema.promotions)
 })
 
 describe('sweepFiles: DATA_DIR/tmp', () => {
@@ -99,20 +100,25 @@ describe('sweepFiles: DATA_DIR/uploads', () => {
   })
 
   it('keeps files every upload column names, however old, and removes only the unnamed one', async () => {
-    const [categoryImage, first, second, video, blockImage, logo, unnamed] = await Promise.all(
-      ['png', 'jpg', 'png', 'mp4', 'jpg', 'png', 'm4a'].map((extension) => putUpload(dirs.uploadsDir, extension, 60 * MINUTE)),
+    const [categoryImage, first, second, video, blockImage, logo, unnamed, promotionImage] = await Promise.all(
+      ['png', 'jpg', 'png', 'mp4', 'jpg', 'png', 'm4a', 'png'].map((extension) => putUpload(dirs.uploadsDir, extension, 60 * MINUTE)),
     )
-    if (categoryImage === undefined || first === undefined || second === undefined || video === undefined || blockImage === undefined || logo === undefined || unnamed === undefined) {
-      throw new Error('seven uploads were written')
+    if (categoryImage === undefined || first === undefined || second === undefined || video === undefined || blockImage === undefined || logo === undefined || unnamed === undefined || promotionImage === undefined) {
+      throw new Error('eight uploads were written')
     }
     const [category] = await t.handle.db.insert(categories).values({ categoryName: `Kept ${randomUUID()}`, image: categoryImage }).returning()
     if (category === undefined) throw new Error('insert returned no row')
     await t.handle.db.insert(games).values({ title: 'Kept', description: 'd', categoryId: category.id, operatingsystem: 'both', liveLink: 'https://example.com', images: [first, second], video, preference: 1 })
     await t.handle.db.insert(homepageContent).values({ title: 'Kept', link: 'https://example.com', image: blockImage })
     await t.handle.db.insert(siteSettings).values({ sitelogo: logo })
+    // A promotion's image, and the notification delivered with it (it names the same file).
+    const [lead] = await t.handle.db.insert(schema.leads).values({ email: 'kept@example.com' }).returning()
+    const [promotion] = await t.handle.db.insert(schema.promotions).values({ title: 'Kept', content: 'c', image: promotionImage, recipientCount: 1, total: 1 }).returning()
+    if (lead === undefined || promotion === undefined) throw new Error('insert returned no row')
+    await t.handle.db.insert(schema.leadNotifications).values({ leadId: lead.id, promotionId: promotion.id, round: 1, title: 'Kept', content: 'c', image: promotionImage })
     // The rows above cover every listed column: a newly listed one needs a row here too.
-    expect(uploadColumns.map(nameOf)).toEqual(['categories.image', 'games.images', 'games.video', 'homepage_content.image', 'site_settings.sitelogo'])
-    const kept = [categoryImage, first, second, video, blockImage, logo]
+    expect(uploadColumns.map(nameOf)).toEqual(['categories.image', 'games.images', 'games.video', 'homepage_content.image', 'site_settings.sitelogo', 'promotions.image', 'lead_notifications.image'])
+    const kept = [categoryImage, first, second, video, blockImage, logo, promotionImage]
     const keptFiles = [...kept, ...kept.filter((n) => !n.endsWith('.mp4')).map(thumbOf)]
 
     expect(await sweep()).toEqual({ tmp: 0, uploads: 1, thumbnails: 0 })

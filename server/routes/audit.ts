@@ -38,6 +38,7 @@ const AREA_LABELS: Record<keyof typeof areas, string> = {
   twoFactor: 'Two-factor authentication',
   accessRequests: 'Access requests',
   audit: 'Audit Log',
+  savedViews: 'Saved views',
   dashboard: 'Dashboard',
 }
 

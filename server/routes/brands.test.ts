@@ -57,8 +57,8 @@ describe('Brand List and Add / Edit Brand', () => {
     const body = bodyOf(await list())
     expect(body).toMatchObject({ status: 'success', count: 2 })
     expect(listOf(body, 'result')).toEqual([
-      { _id: newer, brandname: 'Beta Wallet', type: 'web3auth' },
-      { _id: older, brandname: 'Alpha Games', type: 'ipfs' },
+      { _id: newer, brandname: 'Beta Wallet', type: 'web3auth', version: 1 },
+      { _id: older, brandname: 'Alpha Games', type: 'ipfs', version: 1 },
     ])
     const searched = bodyOf(await list({ search: 'alpha' }))
     expect(searched['count']).toBe(1)

@@ -186,7 +186,7 @@ describe('category list, edit, delete and dropdown', () => {
     expect(bodyOf(res)).toEqual({
       status: 'success',
       message: 'Category fetched',
-      data: { _id: puzzle?.id, categoryName: 'Puzzle', image: `/uploads/${puzzle?.image}`, thumbnail: `/uploads/${puzzle?.image.replace(/\.[a-z]+$/, '')}-thumb.webp`, preference: 1 },
+      data: { _id: puzzle?.id, categoryName: 'Puzzle', image: `/uploads/${puzzle?.image}`, thumbnail: `/uploads/${puzzle?.image.replace(/\.[a-z]+$/, '')}-thumb.webp`, preference: 1, version: expect.any(Number) },
     })
     const unknown = await t.app.inject({ method: 'GET', url: '/api/admin/getCategory?id=no-such-id', headers: admin })
     expect(unknown.statusCode).toBe(404)

@@ -164,9 +164,7 @@ export const emailRoutes = handlers(
       const draft = await testDraft(ctx, input)
       if (!isTemplateIdentifier(draft.identifier)) return failure(UNKNOWN_IDENTIFIER, { identifier: UNKNOWN_IDENTIFIER })
       const mail = renderTemplate(draft, draft.identifier, sampleValues(draft.identifier))
-      // `template` names the mail in the queue's records where the mail message carries one.
-      const message = { to: me.email, template: draft.identifier, ...mail, subject: `[Test] ${mail.subject}` }
-      await ctx.sendMail(message)
+      await ctx.sendMail({ to: me.email, template: draft.identifier, ...mail, subject: `[Test] ${mail.subject}` })
       ctx.audit(draft.recordId)
       return { status: 'success', message: testMailSent(me.email) }
     },

@@ -112,7 +112,7 @@ describe('list and get one', () => {
     expect(bodyOf(await get(`/getHomePageCms?_id=${row?.id}`))).toEqual({
       status: 'success',
       message: 'Homepage content fetched',
-      data: { _id: row?.id, title: 'Play and earn', link: 'https://wallet.example/play', image: `/uploads/${row?.image}`, thumbnail: `/uploads/${row?.image.replace(/\.[a-z]+$/, '')}-thumb.webp` },
+      data: { _id: row?.id, title: 'Play and earn', link: 'https://wallet.example/play', image: `/uploads/${row?.image}`, thumbnail: `/uploads/${row?.image.replace(/\.[a-z]+$/, '')}-thumb.webp`, version: 1 },
     })
     const unknown = await get('/getHomePageCms?_id=no-such-block')
     expect(unknown.statusCode).toBe(404)

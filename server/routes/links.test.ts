@@ -77,7 +77,7 @@ for (const k of kinds) {
       const body = await list(k)
       expect(body).toMatchObject({ status: 'success', message: `${k.noun}s fetched`, count: 3 })
       const [last] = listOf(body, 'result').slice(-1)
-      expect(last).toEqual({ _id: id, [k.field]: 'http://three.example.com', preference: 3 })
+      expect(last).toEqual({ _id: id, [k.field]: 'http://three.example.com', preference: 3, version: 1 })
       expect(await shown(k)).toEqual(['https://one.example.com:1', 'www.two.example.com:2', 'http://three.example.com:3'])
     })
 
@@ -117,7 +117,7 @@ for (const k of kinds) {
 
     it('reads one link by _id; an unknown id, or the id of another kind of link, is 404 Record not found', async () => {
       const id = await idOf(k, 'www.two.example.com')
-      expect(bodyOf(await getOne(k, id))).toEqual({ status: 'success', message: `${k.noun} fetched`, data: { _id: id, [k.field]: 'www.two.example.com', preference: 3 } })
+      expect(bodyOf(await getOne(k, id))).toEqual({ status: 'success', message: `${k.noun} fetched`, data: { _id: id, [k.field]: 'www.two.example.com', preference: 3, version: expect.any(Number) } })
       const other = kinds.find((o) => o.kind !== k.kind) ?? k
       await post(other.calls.add, { [other.addField]: 'https://elsewhere.example.com' })
       for (const unknown of ['no-such-id', await idOf(other, 'https://elsewhere.example.com')]) {

@@ -11,6 +11,9 @@
  *   link scanner, and the token alone names the lead, so the body is read but not required
  *   (clients send it form-encoded or as multipart).
  *
+ * Unsubscribing also takes back the lead's newsletter mails already queued but not yet sent, so a
+ * send running at that moment mails them no more; the send's job skips them from then on anyway.
+ *
  * The token is `<lead id>.<expiry, unix seconds>.<HMAC-SHA256>`, keyed with a key derived from
  * JWT_SECRET by HKDF under its own label (so it is unrelated to the session-token key and the
  * sealed 2FA secrets' key). It names one lead, so it cannot unsubscribe another; it lasts a year,
@@ -18,13 +21,13 @@
  * readers get the "not valid" message and can use the next newsletter's link.
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto'
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import * as newsletter from '#contract/newsletter'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/index.ts'
-import { leads } from '../db/schema.ts'
+import { leads, mailOutbox, newsletterRecipients, newsletterSends } from '../db/schema.ts'
 import { ApiFailure, handlers } from '../kit/api.ts'
 
 /** How long an unsubscribe link works after its mail was made. */
@@ -93,15 +96,51 @@ const leadOf = (check: TokenCheck): string => {
  */
 export async function unsubscribeWithToken(db: Db, config: Config, token: string): Promise<string> {
   const leadId = leadOf(checkUnsubscribeToken(config, token))
-  const changed = await db
-    .update(leads)
-    .set({ subscribed: false, unsubscribedAt: sql`now()` })
-    .where(and(eq(leads.id, leadId), eq(leads.subscribed, true)))
-    .returning({ id: leads.id })
-  if (changed.length > 0) return UNSUBSCRIBED
-  const [lead] = await db.select({ id: leads.id }).from(leads).where(eq(leads.id, leadId)).limit(1)
-  if (lead === undefined) throw new ApiFailure(404, UNKNOWN_SUBSCRIBER, { token: UNKNOWN_SUBSCRIBER })
-  return ALREADY_UNSUBSCRIBED
+  return db.transaction(async (tx) => {
+    const changed = await tx
+      .update(leads)
+      .set({ subscribed: false, unsubscribedAt: sql`now()` })
+      .where(and(eq(leads.id, leadId), eq(leads.subscribed, true)))
+      .returning({ id: leads.id })
+    await withdrawQueuedMails(tx, leadId)
+    if (changed.length > 0) return UNSUBSCRIBED
+    const [lead] = await tx.select({ id: leads.id }).from(leads).where(eq(leads.id, leadId)).limit(1)
+    if (lead === undefined) throw new ApiFailure(404, UNKNOWN_SUBSCRIBER, { token: UNKNOWN_SUBSCRIBER })
+    return ALREADY_UNSUBSCRIBED
+  })
+}
+
+/**
+ * The lead's newsletter mails already in the mail queue but not yet handed to the SMTP server are
+ * taken back (cancelled, their sealed bodies purged, as cancelMailGroup does for a whole send), and
+ * their recipients recorded as skipped: a send running when the lead leaves mails them no more.
+ * Looked up per running send by its primary key (send, lead), so the cost does not grow with the
+ * sends of the past.
+ */
+async function withdrawQueuedMails(tx: Db, leadId: string): Promise<void> {
+  const running = tx.select({ id: newsletterSends.id }).from(newsletterSends).where(inArray(newsletterSends.status, ['sending', 'paused']))
+  const queued = tx
+    .select({ mailId: newsletterRecipients.mailId })
+    .from(newsletterRecipients)
+    .where(and(inArray(newsletterRecipients.sendId, running), eq(newsletterRecipients.leadId, leadId), eq(newsletterRecipients.state, 'queued')))
+  const withdrawn = await tx
+    .update(mailOutbox)
+    .set({ status: 'cancelled', body: null })
+    .where(and(inArray(mailOutbox.id, queued), inArray(mailOutbox.status, ['pending', 'paused'])))
+    .returning({ id: mailOutbox.id })
+  if (withdrawn.length === 0) return
+  await tx
+    .update(newsletterRecipients)
+    .set({ state: 'skipped' })
+    .where(
+      and(
+        eq(newsletterRecipients.leadId, leadId),
+        inArray(
+          newsletterRecipients.mailId,
+          withdrawn.map((w) => w.id),
+        ),
+      ),
+    )
 }
 
 export const unsubscribeRoutes = handlers(newsletter, {

@@ -194,6 +194,8 @@ describe('sending', () => {
     expect(bodyOf(nobody)).toMatchObject({ status: 'failed', errors: { id: 'None of the selected leads is subscribed to the newsletter' } })
 
     await addLeads(1, () => true, 10)
+    const stranger = await post(t, '/sendNewsletter', { all: true, subject: 'News for {{email}}', content: '<p>Hi</p>' })
+    expect(bodyOf(stranger)).toMatchObject({ errors: { subject: 'The subject can only use {{name}}' } })
     const empty = await post(t, '/sendNewsletter', { all: true, subject: ' ', content: '' })
     expect(bodyOf(empty)).toMatchObject({ errors: { subject: 'Subject is required', content: 'Content is required' } })
     const scriptOnly = await post(t, '/sendNewsletter', { all: true, subject: 'News', content: '<script>alert(1)</script>' })

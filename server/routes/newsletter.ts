@@ -42,8 +42,14 @@ export const FEED_BATCH = 50
 export const FEED_WINDOW = 200
 /** How often a paused send looks again. */
 export const RECHECK_MS = 1000
-/** How often a send whose mails fill the window (or are the last to go) looks at the mail queue again. */
-export const WAIT_MS = 250
+/**
+ * How long a send whose mails fill the window (or are the last to go) waits before it looks at the
+ * mail queue again: about half the time the mail queue needs for the mails waiting, within these
+ * bounds (a mail retrying after a failure may keep a send open for minutes).
+ */
+export const WAIT_MS = { min: 250, max: 5000 }
+const waitFor = (waiting: number, rate: number): number =>
+  rate <= 0 ? WAIT_MS.min : Math.round(Math.min(WAIT_MS.max, Math.max(WAIT_MS.min, (waiting / rate) * 500)))
 
 const groupOf = (sendId: string): string => `newsletter:${sendId}`
 const jobKey = (sendId: string): string => `newsletter:${sendId}`
@@ -107,7 +113,7 @@ export async function feedNewsletter(payload: Record<string, unknown>, services:
     return 'again'
   }
   const room = Math.min(FEED_BATCH, FEED_WINDOW - waiting.pending)
-  if (room <= 0) return { retryInMs: WAIT_MS }
+  if (room <= 0) return { retryInMs: waitFor(waiting.pending, services.config.mail.ratePerSecond) }
   const template = await newsletterTemplate(db)
   // Thrown, so the attempt fails and is retried with backoff: an admin can switch the template back on.
   if (template === undefined) throw new Error(TEMPLATE_MISSING)
@@ -171,7 +177,7 @@ export async function feedNewsletter(payload: Record<string, unknown>, services:
   }
   // Every recipient is handled: the send is done once the mail queue has nothing of it left to send.
   const left = await waitingMails(db, sendId)
-  if (left.pending + left.paused > 0) return { retryInMs: WAIT_MS }
+  if (left.pending + left.paused > 0) return { retryInMs: waitFor(left.pending, services.config.mail.ratePerSecond) }
   await db
     .update(newsletterSends)
     .set({ status: 'done', finishedAt: sql`now()` })
@@ -179,7 +185,11 @@ export async function feedNewsletter(payload: Record<string, unknown>, services:
   return undefined
 }
 
-export const newsletterJobs = [defineJob(NEWSLETTER_JOB, (payload, _job, services) => feedNewsletter(payload, services))]
+/**
+ * A failing run (the database away, the template switched off) is retried with the queue's backoff,
+ * capped at five minutes: fifty tries keep a send alive for about four hours before it is given up.
+ */
+export const newsletterJobs = [defineJob(NEWSLETTER_JOB, (payload, _job, services) => feedNewsletter(payload, services), { maxAttempts: 50 })]
 
 // ---------------------------------------------------------------------------------------------
 // The calls
@@ -188,8 +198,9 @@ export const newsletterJobs = [defineJob(NEWSLETTER_JOB, (payload, _job, service
 type Progress = Pick<NewsletterSend, 'sent' | 'failed' | 'held' | 'skipped' | 'cancelled' | 'pending'>
 
 /** A send's progress from its recipients' states and its mails' counts. */
-async function progressOf(db: Db, sendIds: readonly string[]): Promise<Map<string, Progress>> {
+async function progressOf(db: Db, totals: ReadonlyMap<string, number>): Promise<Map<string, Progress>> {
   const out = new Map<string, Progress>()
+  const sendIds = [...totals.keys()]
   if (sendIds.length === 0) return out
   const states = await db
     .select({ sendId: newsletterRecipients.sendId, state: newsletterRecipients.state, n: count() })
@@ -199,15 +210,14 @@ async function progressOf(db: Db, sendIds: readonly string[]): Promise<Map<strin
   for (const id of sendIds) {
     const mails = await mailGroupCounts(db, groupOf(id))
     const of = (state: string): number => states.find((s) => s.sendId === id && s.state === state)?.n ?? 0
-    out.set(id, {
-      // Printed to the log instead (MAIL_LOG_BODIES, development) counts as gone out.
-      sent: mails.sent + mails.logged,
-      failed: mails.failed,
-      held: mails.held,
-      skipped: of('skipped'),
-      cancelled: of('cancelled') + mails.cancelled,
-      pending: of('pending') + mails.pending + mails.paused,
-    })
+    // Printed to the log instead (MAIL_LOG_BODIES, development) counts as gone out.
+    const sent = mails.sent + mails.logged
+    const pending = of('pending') + mails.pending + mails.paused
+    const skipped = of('skipped')
+    // The rest of the total was not sent because the send was cancelled: recipients never queued,
+    // and queued mails taken back (those of leads who unsubscribed meanwhile count as skipped).
+    const cancelled = Math.max(0, (totals.get(id) ?? 0) - sent - mails.failed - mails.held - skipped - pending)
+    out.set(id, { sent, failed: mails.failed, held: mails.held, skipped, cancelled, pending })
   }
   return out
 }
@@ -269,7 +279,7 @@ export const newsletterRoutes = handlers(newsletter, {
     })
     const authors = [...new Set(rows.flatMap((r) => (r.createdBy === null ? [] : [r.createdBy])))]
     const names = authors.length === 0 ? [] : await ctx.db.select({ id: admins.id, name: admins.name }).from(admins).where(inArray(admins.id, authors))
-    const progress = await progressOf(ctx.db, rows.map((r) => r.id))
+    const progress = await progressOf(ctx.db, new Map(rows.map((r) => [r.id, r.total])))
     const result = rows.map((r) => ({
       _id: r.id,
       createdAt: r.createdAt.toISOString(),

@@ -94,14 +94,14 @@ const Count = z.object({ rows: z.array(z.object({ n: z.coerce.number() })) })
 
 /**
  * Stores the recipients of a new promotion and round 1's deliveries in one statement, from the
- * leads `where` matches (all leads when undefined); answers how many.
+ * leads `where` matches (all leads when undefined; a lead is one row, so no conflict check is
+ * needed); answers how many.
  */
 async function freezeRecipients(db: Db, promotionId: string, where: SQL | undefined): Promise<number> {
   const result = await db.execute(sql`
     with recipients as (
       insert into ${promotionRecipients} (promotion_id, lead_id, email)
       select ${promotionId}, ${leads.id}, ${leads.email} from ${leads} ${where === undefined ? sql`` : sql`where ${where}`}
-      on conflict do nothing
       returning lead_id
     ), deliveries as (
       insert into ${promotionDeliveries} (promotion_id, lead_id, round)

@@ -41,14 +41,14 @@ describe('Social Links', () => {
     expect(new Set(answers.map((a) => a['_id'])).size).toBe(1)
     const rows = await t.handle.db.select().from(socialMedia)
     expect(rows).toHaveLength(1)
-    expect(answers[0]).toEqual({ _id: rows[0]?.id, discordLink: '', facebookLink: '', twitterLink: '', instagramLink: '', telegramLink: '' })
+    expect(answers[0]).toEqual({ _id: rows[0]?.id, discordLink: '', facebookLink: '', twitterLink: '', instagramLink: '', telegramLink: '', version: 1 })
   })
 
   it('saves the five links with Update and audits the record', async () => {
     const { _id } = await current()
     const res = await post('/updatesocialmedia', { _id, ...links })
     expect(bodyOf(res)).toEqual({ status: 'success', message: 'Social media updated successfully' })
-    expect(await current()).toEqual({ _id, ...links })
+    expect(await current()).toEqual({ _id, ...links, version: expect.any(Number) })
     const [audit] = await t.handle.db.select().from(auditLog).where(eq(auditLog.action, '/updatesocialmedia'))
     expect(audit).toMatchObject({ adminId: t.superadmin.id, recordId: _id })
   })
@@ -66,7 +66,7 @@ describe('Social Links', () => {
     await post('/updatesocialmedia', { _id, ...links })
     const res = await post('/Delete-socialmedia', { linkdata: 'twitterLink', datas: { _id, ...links, facebookLink: 'https://facebook.com/unsaved-edit' } })
     expect(bodyOf(res)).toEqual({ status: 'success', message: 'Social media link deleted successfully' })
-    expect(await current()).toEqual({ _id, ...links, twitterLink: '' })
+    expect(await current()).toEqual({ _id, ...links, twitterLink: '', version: expect.any(Number) })
   })
 
   it('refuses an unknown field name or record id, and changes nothing', async () => {
@@ -84,7 +84,7 @@ describe('Social Links', () => {
   it('saves without an _id (a screen that never read the record) into the one record', async () => {
     const { _id } = await current()
     expect(bodyOf(await post('/updatesocialmedia', { ...links, discordLink: '' }))['status']).toBe('success')
-    expect(await current()).toEqual({ _id, ...links, discordLink: '' })
+    expect(await current()).toEqual({ _id, ...links, discordLink: '', version: expect.any(Number) })
     expect(await t.handle.db.select().from(socialMedia)).toHaveLength(1)
   })
 

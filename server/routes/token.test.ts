@@ -24,7 +24,7 @@ const valid = { tokenName: 'Game Ticket', price: '0.1', productId: 'com.wallet.t
 describe('GET /getToken', () => {
   it('creates the one record empty on first read, once, even when two reads race', async () => {
     const [a, b] = await Promise.all([dataOf(), dataOf()])
-    expect(a).toEqual({ _id: expect.any(String), tokenName: '', price: '0', productId: '', ticketCount: 0 })
+    expect(a).toEqual({ _id: expect.any(String), tokenName: '', price: '0', productId: '', ticketCount: 0, version: 1 })
     expect(b).toEqual(a)
     expect(await t.handle.db.select().from(tokenSettings)).toHaveLength(1)
   })

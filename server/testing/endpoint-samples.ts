@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto'
 import type { LightMyRequestResponse } from 'fastify'
 import type { Endpoint } from '#contract/define'
 import { API_PREFIX } from '../kit/api.ts'
-import { accessRequests, brands, categories, emailTemplates, emailTemplateVersions, games, homepageContent, leads, links, newsletterSends, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, siteSettings, socialMedia, type AdminRow } from '../db/schema.ts'
+import { accessRequests, brands, categories, emailTemplates, emailTemplateVersions, games, homepageContent, leads, links, newsletterSends, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, siteSettings, socialMedia, type AdminRow, savedViews } from '../db/schema.ts'
 import { eq } from 'drizzle-orm'
 import { unsubscribeToken } from '../routes/newsletter-unsubscribe.ts'
 import { encodePng } from '../db/png.ts'
@@ -36,6 +36,8 @@ export interface Fixtures {
   restrictionIds: { kept: string; deleted: string }
   /** Two games (in a category of their own, so deleteCategory's category stays unused): one to edit and freeze, one to delete. */
   gameIds: { kept: string; deleted: string; categoryId: string }
+  /** A saved view of the superadmin's (others deleting it get 404). */
+  savedViewId: string
   /** The Reset Password OTP's email template (installed at start) and one saved version of it. */
   template: { id: string; versionId: string }
   /** A lead to send promotions to, and two delivered promotions to it: one to resend and cancel, one to delete. */
@@ -105,7 +107,9 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
   const template = { id: otpTemplate.id, versionId: version.id }
   const promotion = await promotionFixtures(t)
   const newsletter = await newsletterFixtures(t)
-  return { newsletter, promotion, template, gameIds, restrictionIds, brandIds, homepageIds, linkIds, victim, categoryId: category.id, socialId: socialRow.id, settingsId: settingsRow.id, approveRequest: approve, declineRequestId: decline.id }
+  const [view] = await t.handle.db.insert(savedViews).values({ adminId: t.superadmin.id, route: '/users', name: `Fixture view ${unique()}`, query: '?search=a' }).returning({ id: savedViews.id })
+  if (view === undefined) throw new Error('saved view insert returned no row')
+  return { savedViewId: view.id, newsletter, promotion, template, gameIds, restrictionIds, brandIds, homepageIds, linkIds, victim, categoryId: category.id, socialId: socialRow.id, settingsId: settingsRow.id, approveRequest: approve, declineRequestId: decline.id }
 }
 
 async function newsletterFixtures(t: TestApp): Promise<Fixtures['newsletter']> {
@@ -266,6 +270,9 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   auditOptions: () => ({ json: {} }),
   exportAudit: () => ({ json: { action: '/login' } }),
   recordHistory: (f) => ({ json: { recordId: f.categoryId } }),
+  listSavedViews: () => ({ json: {} }),
+  saveView: () => ({ json: { route: '/profile', name: `View ${unique()}`, query: '?search=a' } }),
+  deleteView: (f) => ({ json: { id: f.savedViewId } }),
 }
 
 /** Whether the app serves this endpoint (it has a handler). */

@@ -15,6 +15,7 @@ import { logout, useSession } from '#src/lib/session.ts'
 import { THEMES, setTheme } from '#src/lib/theme.ts'
 import { promptInstall, useInstallable } from '#src/lib/install.ts'
 import { showShortcuts } from '#src/crud/list-keys.ts'
+import { listSavedViews } from '#contract/saved-views'
 
 /** Records per source kept from the cache; matches shown per group while typing. */
 const MAX_RECORDS = 500
@@ -138,6 +139,16 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
         logout()
       }),
     )
+    // Saved views (src/crud/saved-views.tsx), from the cached answer: readable offline too.
+    for (const answer of cachedAnswers(listSavedViews.name)) {
+      const parsed = listSavedViews.output.safeParse(answer.data)
+      if (!parsed.success) continue
+      for (const v of parsed.data.result) {
+        if (!session.mayOpen(v.route)) continue
+        const screen = routes.find((r) => r.path === v.route)
+        list.push(entry('Saved views', v._id, v.name, screen?.title ?? v.route, go(v.route + v.query)))
+      }
+    }
     for (const { path, heading, reader } of sources) {
       if (!session.mayOpen(path)) continue
       const seen = new Set<string>()

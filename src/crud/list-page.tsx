@@ -20,6 +20,7 @@ import { SearchBox } from './search-box.tsx'
 import { useSelection } from './selection.ts'
 import { useListQuery } from './use-list-query.ts'
 import { useListKeys } from './list-keys.ts'
+import { SavedViews } from './saved-views.tsx'
 import { useWriteAccess } from './write-access.ts'
 
 // The dialogs (Radix Dialog and AlertDialog, and the form kit for an edit dialog) are fetched the
@@ -55,7 +56,7 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
   const { rows, count, allRows, error, isLoading, isValidating, retry } = model.source.useRows(query, filters.values)
   const write = useWriteAccess(model.writeRule)
   const online = useOnline()
-  const [, navigate] = useLocation()
+  const [location, navigate] = useLocation()
   const selection = useSelection()
   const box = useRef<HTMLDivElement>(null)
   const [viewing, setViewing, viewUsed] = useDialogState<readonly ViewLine[]>()
@@ -138,6 +139,7 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
         <div className="flex flex-wrap items-center gap-3">
           <SearchBox value={query.search} onSearch={(search) => setQuery({ ...query, search, page: 1 }, { replace: true })} />
           {model.filters ? <ListFilters filters={model.filters} values={filters.values} onChange={filters.set} onClear={filters.clear} /> : null}
+          <SavedViews route={location} />
         </div>
         <PageSizeSelect limit={query.limit} onChange={(limit) => setQuery({ ...query, limit, page: 1 })} />
       </div>

@@ -114,7 +114,6 @@ export function ComposeDialog({ open, onClose }: { open: boolean; onClose: () =>
                     form.setValue('all', next.all)
                     field.onChange([...next.id])
                   }}
-                  onBlur={field.onBlur}
                   invalid={pickerError !== undefined}
                   describedBy={pickerError === undefined ? undefined : `${pickerId}-error`}
                 />

@@ -25,7 +25,6 @@ interface SubscriberPickerProps {
   id: string
   value: Recipients
   onChange: (next: Recipients) => void
-  onBlur?: () => void
   invalid: boolean
   describedBy: string | undefined
   disabled?: boolean
@@ -109,7 +108,11 @@ function SubscriberPage({ page, search, isLast, value, toggle, remember, loadMor
   )
 }
 
-export function SubscriberPicker({ id, value, onChange, onBlur, invalid, describedBy, disabled = false }: SubscriberPickerProps) {
+/**
+ * No blur handler: opening the list moves the focus into it, and a "touched" check there would
+ * flag the field before anyone could choose. The choice is checked on Send, then on each change.
+ */
+export function SubscriberPicker({ id, value, onChange, invalid, describedBy, disabled = false }: SubscriberPickerProps) {
   const [open, setOpen] = useState(false)
   const [query, setQuery] = useState('')
   const search = useSettled(query)
@@ -153,7 +156,6 @@ export function SubscriberPicker({ id, value, onChange, onBlur, invalid, describ
         <PopoverTrigger
           id={id}
           disabled={disabled}
-          onBlur={onBlur}
           aria-invalid={invalid}
           aria-describedby={[summaryId, describedBy].filter(Boolean).join(' ')}
           className={selectTriggerClass('w-full')}

@@ -1,0 +1,53 @@
+import { z } from 'zod'
+import { Done, Id, ok, required } from './common.ts'
+import { endpoint, sessionAccess } from './define.ts'
+
+/*
+ * Saved views (issue 13, ours): a list's filters, search and page size under a name, per admin,
+ * kept on the server; listed in the list's header and in the palette, readable offline like the
+ * lists. Each admin reads and changes only their own.
+ */
+
+export const SavedView = z.object({ _id: z.string(), route: z.string(), name: z.string(), query: z.string() })
+export type SavedView = z.output<typeof SavedView>
+
+/** Views per admin and list: enough for real use, and a bound on what one admin can store. */
+export const MAX_VIEWS_PER_LIST = 20
+
+export const listSavedViews = endpoint({
+  name: 'listSavedViews',
+  method: 'GET',
+  path: '/listSavedViews',
+  input: z.object({}),
+  output: ok({ result: z.array(SavedView) }),
+  access: sessionAccess,
+})
+
+export const VIEW_NAME_TAKEN = 'A view with this name already exists for this list'
+
+export const saveView = endpoint({
+  name: 'saveView',
+  method: 'POST',
+  path: '/saveView',
+  input: z.object({
+    route: z.string().trim().min(1, 'route is required').max(100, 'Incorrect format'),
+    name: required('Name is required', 60),
+    /** The list's URL query: '' or starting with '?'. */
+    query: z
+      .string()
+      .max(1000, 'Incorrect format')
+      .regex(/^(\?[^#\s]*)?$/, 'Incorrect format'),
+  }),
+  output: ok({ id: z.string() }),
+  access: sessionAccess,
+  ours: `A name already used for that list is refused ('${VIEW_NAME_TAKEN}'); at most ${MAX_VIEWS_PER_LIST} views per list.`,
+})
+
+export const deleteView = endpoint({
+  name: 'deleteView',
+  method: 'POST',
+  path: '/deleteView',
+  input: z.object({ id: Id }),
+  output: Done,
+  access: sessionAccess,
+})

@@ -1,0 +1,79 @@
+/**
+ * Saved views (issue 13): a list's filters, search and page size (its URL query) kept under a name
+ * on the server, per admin; chosen from this dropdown, from the palette, and readable offline like
+ * the lists (the answer is cached with them).
+ */
+import { Suspense, lazy, useState } from 'react'
+import { useLocation, useSearch } from 'wouter'
+import { deleteView, listSavedViews } from '#contract/saved-views'
+import { call } from '#src/lib/api.ts'
+import { useCall } from '#src/lib/use-call.ts'
+import { useOnline, WRITES_OFFLINE_MESSAGE } from '#src/lib/online.ts'
+import { Button } from '#src/ui/button.tsx'
+import { DeferredSelect } from '#src/ui/deferred-select.tsx'
+import { toast } from '#src/ui/toast.ts'
+import { errorMessage } from './error-message.ts'
+
+const SaveViewDialog = lazy(async () => ({ default: (await import('./save-view-dialog.tsx')).SaveViewDialog }))
+
+export function SavedViews({ route }: { route: string }) {
+  const search = useSearch()
+  const query = search === '' ? '' : `?${search}`
+  const [, navigate] = useLocation()
+  const online = useOnline()
+  const { data, mutate } = useCall(listSavedViews, {})
+  const [saving, setSaving] = useState(false)
+  const views = (data?.result ?? []).filter((v) => v.route === route)
+  const current = views.find((v) => v.query === query)
+
+  async function remove() {
+    if (!current) return
+    try {
+      await call(deleteView, { id: current._id })
+      await mutate()
+      toast.success(`View “${current.name}” deleted`)
+    } catch (error) {
+      toast.error(errorMessage(error))
+    }
+  }
+  const offline = online ? undefined : WRITES_OFFLINE_MESSAGE
+
+  return (
+    <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Saved views">
+      <DeferredSelect
+        aria-label="Saved views"
+        value={current?._id ?? ''}
+        options={views.map((v) => ({ value: v._id, label: v.name }))}
+        placeholder={views.length === 0 ? 'No saved views' : 'Saved views'}
+        disabled={views.length === 0}
+        onValueChange={(id) => {
+          const view = views.find((v) => v._id === id)
+          if (view) navigate(view.route + view.query)
+        }}
+        className="w-44"
+      />
+      <Button variant="outline" size="sm" onClick={() => (offline ? toast.error(offline) : setSaving(true))} aria-disabled={offline !== undefined}>
+        Save view
+      </Button>
+      {current ? (
+        <Button variant="ghost" size="sm" onClick={() => (offline ? toast.error(offline) : void remove())} aria-disabled={offline !== undefined}>
+          Delete view
+        </Button>
+      ) : null}
+      {saving ? (
+        <Suspense fallback={null}>
+          <SaveViewDialog
+            route={route}
+            query={query}
+            onClose={() => setSaving(false)}
+            onSaved={async (name) => {
+              setSaving(false)
+              await mutate()
+              toast.success(`View “${name}” saved`)
+            }}
+          />
+        </Suspense>
+      ) : null}
+    </div>
+  )
+}
