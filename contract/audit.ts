@@ -73,6 +73,7 @@ export const auditOptions = endpoint({
   input: z.object({}),
   output: ok({ admins: z.array(AuditOption), areas: z.array(AuditOption), actions: z.array(AuditOption) }),
   access: reads('/audit'),
+  ours: 'The audit log is ours (issue 13): the choices of its filters.',
 })
 
 /** The filtered log as CSV, streamed (like the leads export): every matching row, newest first. */
@@ -84,6 +85,7 @@ export const exportAudit = endpoint({
   output: z.string(),
   answer: 'csv',
   access: reads('/audit'),
+  ours: 'The audit log as CSV (audit-log.csv), with the list filters and search.',
 })
 
 /** One record's history (the edit pages' History): every row naming that record id, newest first. */
@@ -94,4 +96,5 @@ export const recordHistory = endpoint({
   input: z.object({ recordId: z.string().trim().min(1, 'recordId is required').max(64, 'Incorrect format') }),
   output: ok({ result: z.array(AuditEntry) }),
   access: reads('/audit'),
+  ours: "One record's history: the audit rows naming its id, newest first (at most 200).",
 })

@@ -87,7 +87,9 @@ export const AddPromotionInput = UserFilter.extend({
   (v, ctx) => {
     if (!v.selectall && v.id.length === 0) ctx.addIssue({ code: 'custom', path: ['id'], message: SELECT_A_USER })
   },
-  { when: (p) => !p.issues.some((i) => i.path?.[0] === 'id' || i.path?.[0] === 'selectall') },
+  // Checked beside the other fields' messages, but only on an object whose id and selectall parsed
+  // (a body that is not an object at all has an issue at the root, with an empty path).
+  { when: (p) => p.issues.every((i) => i.path !== undefined && i.path.length > 0 && i.path[0] !== 'id' && i.path[0] !== 'selectall') },
 )
 
 export const addNotification = endpoint({

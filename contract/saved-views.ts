@@ -21,6 +21,7 @@ export const listSavedViews = endpoint({
   input: z.object({}),
   output: ok({ result: z.array(SavedView) }),
   access: sessionAccess,
+  ours: "The signed-in admin's saved views, of screens they may open.",
 })
 
 export const VIEW_NAME_TAKEN = 'A view with this name already exists for this list'
@@ -50,4 +51,5 @@ export const deleteView = endpoint({
   input: z.object({ id: Id }),
   output: Done,
   access: sessionAccess,
+  ours: "Deletes one of the signed-in admin's views; another admin's answers 404.",
 })

@@ -289,7 +289,7 @@ async function answer(bound: BoundHandler, services: Services, request: FastifyR
       tooLarge = form.tooLarge
     } catch (error) {
       // The rest of an over-limit upload is not worth reading: the connection closes after the answer.
-      if (error instanceof UploadTooLarge) void reply.header('Connection', 'close')
+      if (error instanceof UploadTooLarge || error instanceof FormTooLarge) void reply.header('Connection', 'close')
       throw multipartError(error)
     }
   } else raw = request.body ?? {}

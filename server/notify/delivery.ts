@@ -206,8 +206,6 @@ export interface DeliveryDeps {
   leaseMs: number
   /** Told after every recorded batch (`final` once the round is over). */
   progress: (progress: PromotionProgress, final: boolean) => void
-  /** Reports a failed batch (it is retried); the log in the app. */
-  onBatchError?: (error: unknown, batch: { promotionId: string; batchId: string; attempts: number }) => void
 }
 
 const Claimed = z.object({ rows: z.array(z.object({ lead_id: z.string(), batch_id: z.string(), attempts: z.coerce.number() })) })
@@ -358,7 +356,7 @@ export async function deliverBatch(deps: DeliveryDeps, payload: DeliverPayload):
     await deps.transport.deliver(db, batch, record)
   } catch (error) {
     if (error instanceof DeliveryStopped) return 'again'
-    deps.onBatchError?.(error, { promotionId: payload.promotionId, batchId, attempts })
+    // Kept per delivery (last_error), where the recipients list and an operator can see it.
     progress = await recordFailure(deps, payload, batchId, attempts, error)
   }
   if (progress !== null) deps.progress(progress, progress.status === 'done')

@@ -175,14 +175,27 @@ export async function feedNewsletter(payload: Record<string, unknown>, services:
     services.mailer.wake()
     return 'again'
   }
-  // Every recipient is handled: the send is done once the mail queue has nothing of it left to send.
+  // Every recipient is handled, and the job has nothing more to feed: it ends. The send is done
+  // once the mail queue has none of its mails left to go; when some still are, the list reads
+  // that from the mail queue's counts and shows the send done when they have gone (isFinished).
   const left = await waitingMails(db, sendId)
-  if (left.pending + left.paused > 0) return { retryInMs: waitFor(left.pending, services.config.mail.ratePerSecond) }
-  await db
-    .update(newsletterSends)
-    .set({ status: 'done', finishedAt: sql`now()` })
-    .where(and(eq(newsletterSends.id, sendId), eq(newsletterSends.status, 'sending')))
+  if (left.pending + left.paused === 0) {
+    await db
+      .update(newsletterSends)
+      .set({ status: 'done', finishedAt: sql`now()` })
+      .where(and(eq(newsletterSends.id, sendId), eq(newsletterSends.status, 'sending')))
+  }
   return undefined
+}
+
+/** A send still marked as sending whose every recipient is handled and every mail gone: done. */
+const isFinished = (status: SendStatus, pending: number): boolean => status === 'sending' && pending === 0
+
+/** The recipients of a send still to go: not yet queued, or queued and not yet sent. */
+async function pendingOf(db: Db, sendId: string): Promise<number> {
+  const mails = await waitingMails(db, sendId)
+  const unqueued = await db.$count(newsletterRecipients, and(eq(newsletterRecipients.sendId, sendId), eq(newsletterRecipients.state, 'pending')))
+  return unqueued + mails.pending + mails.paused
 }
 
 /**
@@ -221,6 +234,10 @@ async function progressOf(db: Db, totals: ReadonlyMap<string, number>): Promise<
   }
   return out
 }
+
+/** Why a send that is not running cannot be paused or cancelled. */
+const notRunning = (status: SendStatus, wanted: 'paused' | 'cancelled'): string =>
+  status === 'cancelled' || status === 'paused' ? `This newsletter is ${status} already` : `This newsletter has been sent; it can no longer be ${wanted}`
 
 /** The send, locked for this transaction, or a 404. */
 async function sendToChange(tx: Db, id: string): Promise<{ status: SendStatus }> {
@@ -280,21 +297,24 @@ export const newsletterRoutes = handlers(newsletter, {
     const authors = [...new Set(rows.flatMap((r) => (r.createdBy === null ? [] : [r.createdBy])))]
     const names = authors.length === 0 ? [] : await ctx.db.select({ id: admins.id, name: admins.name }).from(admins).where(inArray(admins.id, authors))
     const progress = await progressOf(ctx.db, new Map(rows.map((r) => [r.id, r.total])))
-    const result = rows.map((r) => ({
-      _id: r.id,
-      createdAt: r.createdAt.toISOString(),
-      subject: r.subject,
-      status: r.status,
-      createdBy: names.find((n) => n.id === r.createdBy)?.name ?? '',
-      total: r.total,
-      ...(progress.get(r.id) ?? { sent: 0, failed: 0, held: 0, skipped: 0, cancelled: 0, pending: 0 }),
-    }))
+    const result = rows.map((r) => {
+      const counts = progress.get(r.id) ?? { sent: 0, failed: 0, held: 0, skipped: 0, cancelled: 0, pending: 0 }
+      return {
+        _id: r.id,
+        createdAt: r.createdAt.toISOString(),
+        subject: r.subject,
+        status: isFinished(r.status, counts.pending) ? ('done' as const) : r.status,
+        createdBy: names.find((n) => n.id === r.createdBy)?.name ?? '',
+        total: r.total,
+        ...counts,
+      }
+    })
     return { status: 'success', message: 'Newsletters', result, count: total }
   },
 
   pauseNewsletter: async ({ id }, ctx) => {
     const send = await sendToChange(ctx.db, id)
-    if (send.status !== 'sending') throw failure(`This newsletter is ${send.status}; only a newsletter being sent can be paused`, { id: 'Not being sent' }, 409)
+    if (send.status !== 'sending' || isFinished(send.status, await pendingOf(ctx.db, id))) throw failure(notRunning(send.status, 'paused'), { id: 'Not being sent' }, 409)
     await ctx.db.update(newsletterSends).set({ status: 'paused' }).where(eq(newsletterSends.id, id))
     // Its mails not yet handed to the SMTP server wait; one being sent right now still goes.
     await pauseMailGroup(ctx.db, groupOf(id))
@@ -316,7 +336,7 @@ export const newsletterRoutes = handlers(newsletter, {
 
   cancelNewsletter: async ({ id }, ctx) => {
     const send = await sendToChange(ctx.db, id)
-    if (send.status !== 'sending' && send.status !== 'paused') throw failure(`This newsletter is ${send.status} already`, { id: 'Not being sent' }, 409)
+    if (send.status === 'done' || send.status === 'cancelled' || isFinished(send.status, await pendingOf(ctx.db, id))) throw failure(notRunning(send.status, 'cancelled'), { id: 'Not being sent' }, 409)
     await ctx.db.update(newsletterSends).set({ status: 'cancelled', finishedAt: sql`now()` }).where(eq(newsletterSends.id, id))
     await cancelMailGroup(ctx.db, groupOf(id))
     await ctx.db.update(newsletterRecipients).set({ state: 'cancelled' }).where(and(eq(newsletterRecipients.sendId, id), eq(newsletterRecipients.state, 'pending')))

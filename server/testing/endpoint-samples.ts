@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto'
 import type { LightMyRequestResponse } from 'fastify'
 import type { Endpoint } from '#contract/define'
 import { API_PREFIX } from '../kit/api.ts'
-import { accessRequests, brands, categories, emailTemplates, emailTemplateVersions, games, homepageContent, leads, links, newsletterSends, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, siteSettings, socialMedia, type AdminRow, savedViews } from '../db/schema.ts'
+import { accessRequests, brands, categories, emailTemplates, emailTemplateVersions, games, homepageContent, leads, links, newsletterRecipients, newsletterSends, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, siteSettings, socialMedia, type AdminRow, savedViews } from '../db/schema.ts'
 import { eq } from 'drizzle-orm'
 import { unsubscribeToken } from '../routes/newsletter-unsubscribe.ts'
 import { encodePng } from '../db/png.ts'
@@ -122,6 +122,8 @@ async function newsletterFixtures(t: TestApp): Promise<Fixtures['newsletter']> {
     .values((['sending', 'paused', 'sending'] as const).map((status) => ({ subject: `Fixture ${status}`, content: '<p>Fixture</p>', status, total: 0 })))
     .returning({ id: newsletterSends.id })
   if (reader === undefined || leaver === undefined || sending === undefined || paused === undefined || cancelled === undefined) throw new Error('newsletter fixture insert returned no row')
+  // A recipient still to go, so the two running sends are really running (not finished).
+  await t.handle.db.insert(newsletterRecipients).values([sending, cancelled].map((s) => ({ sendId: s.id, leadId: reader.id })))
   return { leadId: reader.id, token: unsubscribeToken(t.config, leaver.id), sending: sending.id, paused: paused.id, cancelled: cancelled.id }
 }
 

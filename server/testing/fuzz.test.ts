@@ -5,13 +5,14 @@
  * database is up), JSON in the spec's `{ status, ... }` shape (or the endpoint's CSV file), and a
  * caller the Access rule refuses must get exactly that refusal whatever the body says. No refused
  * call may change a table: triggers installed on this test's own database log every row written,
- * and the log is read after each refused answer; for a caller refused outright, the row counts and
- * checksums of every table are also compared before and after the whole batch (as authz-matrix
- * does).
+ * and the log is read after each refused answer; for a caller refused outright, every table's row
+ * count and newest row version are also compared before and after the whole batch.
  *
- * Each caller kind gets its own app and database, so one caller's successful writes do not shape
- * another's run. The seed is fixed (FUZZ_SEED overrides it) and printed with the counts; a failure
- * names the seed, the pair and the request, so it replays.
+ * One app serves the whole run (a PGlite start costs seconds); each caller kind gets fresh
+ * fixtures. The seed is fixed (FUZZ_SEED overrides it) and printed with the counts; a failure
+ * names the seed, the pair's seed and the request, so it replays (FUZZ_LOG_LEVEL=error adds the
+ * server's own account of a 500). Endpoints without a handler yet are skipped, and counted once
+ * they are served.
  */
 import { eq, sql } from 'drizzle-orm'
 import fc from 'fast-check'

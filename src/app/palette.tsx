@@ -5,6 +5,7 @@
  */
 import { use, useEffect, useMemo, useState } from 'react'
 import { Command } from 'cmdk'
+import { useSWRConfig } from 'swr'
 import { useLocation } from 'wouter'
 import { Dialog as DialogPrimitive } from 'radix-ui'
 import { useOnline, WRITES_OFFLINE_MESSAGE } from '#src/lib/online.ts'
@@ -16,6 +17,8 @@ import { THEMES, setTheme } from '#src/lib/theme.ts'
 import { promptInstall, useInstallable } from '#src/lib/install.ts'
 import { showShortcuts } from '#src/crud/list-keys.ts'
 import { listSavedViews } from '#contract/saved-views'
+import { refreshAfterWrite } from '#src/crud/refresh.ts'
+import { toast } from '#src/ui/toast.ts'
 
 /** Records per source kept from the cache; matches shown per group while typing. */
 const MAX_RECORDS = 500
@@ -38,6 +41,8 @@ interface Entry {
 interface LoadedSource {
   /** The screen the records belong to: the session must be allowed to open it. */
   path: string
+  /** Its route, whose write rule says whether the records' actions are offered. */
+  route: (typeof routes)[number]
   heading: string
   reader: PaletteReader
 }
@@ -54,7 +59,7 @@ function loadSources(): Promise<LoadedSource[]> {
       if (!source) return []
       return [
         source.load().then(
-          (reader): LoadedSource[] => [{ path: row.path, heading: source.heading, reader }],
+          (reader): LoadedSource[] => [{ path: row.path, route: row, heading: source.heading, reader }],
           (): LoadedSource[] => {
             someFailed = true
             return []
@@ -85,6 +90,7 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
   const [search, setSearch] = useState('')
   const sources = use(loadSources())
   const installable = useInstallable()
+  const { mutate } = useSWRConfig()
   useEffect(() => retryFailedSources, [])
 
   // Built once per opening: the palette shows the cache as it was when opened.
@@ -149,19 +155,34 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
         list.push(entry('Saved views', v._id, v.name, screen?.title ?? v.route, go(v.route + v.query)))
       }
     }
-    for (const { path, heading, reader } of sources) {
+    for (const { path, route, heading, reader } of sources) {
       if (!session.mayOpen(path)) continue
+      const writes = mayWrite(route, session)
       const seen = new Set<string>()
       for (const answer of cachedAnswers(reader.endpointName)) {
         for (const record of reader.records(answer.data)) {
           if (seen.has(record.id) || seen.size >= MAX_RECORDS) continue
           seen.add(record.id)
           list.push(entry(heading, record.id, record.label, record.detail, go(record.href)))
+          if (!writes) continue
+          for (const action of record.actions ?? []) {
+            const run = () => {
+              onOpenChange(false)
+              action.run().then(
+                async (message) => {
+                  toast.success(message)
+                  await refreshAfterWrite(mutate)
+                },
+                (error: unknown) => toast.error(error instanceof Error ? error.message : String(error)),
+              )
+            }
+            list.push(entry('Actions', `${record.id}:${action.label}`, `${action.label}: ${record.label}`, online ? heading : 'Needs a connection', run, !online))
+          }
         }
       }
     }
     return list
-  }, [session, online, navigate, onOpenChange, sources, installable])
+  }, [session, online, navigate, onOpenChange, sources, installable, mutate])
 
   // Our own filter (cmdk's is off): substring words, few records per group, and the first match
   // highlighted on every keystroke so Enter always acts on what is shown.

@@ -47,6 +47,16 @@ export interface PaletteRecord {
   detail: string
   /** Path (with query) to open; the lists keep their search in the URL. */
   href: string
+  /**
+   * Writes the palette offers on this record (Freeze game, Resend promotion), to sessions that may
+   * write on its screen and only online; each answers the message its toast shows.
+   */
+  actions?: readonly PaletteAction[]
+}
+
+export interface PaletteAction {
+  label: string
+  run: () => Promise<string>
 }
 
 /** Reads the cached answers of one list endpoint into palette records. */

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { getSession, loadSessionDecoder, login, logout, onSessionEnd } from './session.ts'
 import { TOKEN_KEY } from './token.ts'
+import { ACTIVITY_KEY } from './activity.ts'
 
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
 const jwt = (claims: Record<string, unknown>) => `${base64url({ alg: 'HS256', typ: 'JWT' })}.${base64url(claims)}.signature`
@@ -76,5 +77,40 @@ describe('session', () => {
     expect(ended.mock.calls[0]?.[0]).toMatchObject({ userId: 'a1' })
     expect(getSession().isAuth).toBe(false)
     stop()
+  })
+
+  it('Logout asks the server to revoke the token, and forgets it even when that fails', async () => {
+    const sent: Array<{ url: string; init: RequestInit | undefined }> = []
+    vi.stubGlobal('fetch', (url: string, init?: RequestInit) => {
+      sent.push({ url, init })
+      return Promise.reject(new TypeError('offline'))
+    })
+    await login(jwt(subadmin))
+    logout()
+    expect(data.has(TOKEN_KEY)).toBe(false)
+    expect(sent).toHaveLength(1)
+    expect(sent[0]?.url).toMatch(/\/api\/admin\/logout$/)
+    expect(sent[0]?.init).toMatchObject({ method: 'POST', keepalive: true, headers: { Authorization: `Bearer ${jwt(subadmin)}` } })
+  })
+
+  it('reads the idle time from the token, and drops a stored token whose session went idle', async () => {
+    const session = await login(jwt({ ...subadmin, idle: 1800 }))
+    expect(session.idleSeconds).toBe(1800)
+    // Login counts as activity: a session from before is not held against this one.
+    expect(Number(data.get(ACTIVITY_KEY))).toBeGreaterThan(Date.now() - 5000)
+    // The browser comes back after 31 minutes with the same token stored (a new page: fresh modules).
+    data.set(ACTIVITY_KEY, String(Date.now() - 31 * 60_000))
+    vi.resetModules()
+    const reopened = await import('./session.ts')
+    await reopened.loadSessionDecoder()
+    expect(reopened.getSession().isAuth).toBe(false)
+    expect(data.has(TOKEN_KEY)).toBe(false)
+    // Within the idle time, the same token opens the session.
+    data.set(ACTIVITY_KEY, String(Date.now() - 29 * 60_000))
+    data.set(TOKEN_KEY, `Bearer ${jwt({ ...subadmin, idle: 1800 })}`)
+    vi.resetModules()
+    const again = await import('./session.ts')
+    await again.loadSessionDecoder()
+    expect(again.getSession().isAuth).toBe(true)
   })
 })

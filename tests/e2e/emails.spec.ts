@@ -52,6 +52,10 @@ const byIdentifier = (list: readonly Template[], identifier: string): Template =
   return found
 }
 
+/** The editor's chunk among the scripts the page has loaded (rich-text.tsx imports it on first use). */
+const editorChunks = (page: Page): Promise<string[]> =>
+  page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((name) => /\/rich-text-editor-[^/]*\.js$/.test(name)))
+
 const unique = (): string => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`
 const rows = (page: Page) => page.getByRole('table').locator('tbody tr')
 
@@ -63,11 +67,14 @@ test.describe('Automated Emails', () => {
       await expect(page.getByRole('heading', { name: 'Automated Emails' })).toBeVisible()
       await expect(page.getByRole('columnheader')).toHaveText(['S.No', 'Subject', 'Action'])
       await expect(rows(page)).toHaveCount(3)
+      // The editor is a chunk of its own: not loaded with the list, only when the modal opens.
+      expect(await editorChunks(page)).toEqual([])
 
       await page.getByRole('button', { name: `Edit ${original.subject}` }).click()
       const dialog = page.getByRole('dialog', { name: 'Edit Template' })
       const editor = dialog.getByRole('textbox', { name: 'Content' })
       await expect(editor).toBeVisible()
+      expect(await editorChunks(page)).toHaveLength(1)
       await expect(editor).toContainText('Your one-time code is:')
 
       const subject = `Reset code ${unique()}`

@@ -250,3 +250,16 @@ test('the games screens have no serious or critical accessibility violation', as
     await expectNoSevereViolations(page, path)
   }
 })
+
+test('the palette freezes a game it found in the cached list, and says so', async ({ adminPage: page }) => {
+  const title = `Palette game ${Date.now().toString(36)}`
+  await addGame(page.request, { title, category: await categoryId(page.request, 'Palette games'), operatingsystem: 'both' })
+  await page.goto(`/admin/cms?search=${encodeURIComponent(title)}`)
+  await expect(bodyRows(page)).toHaveCount(1)
+  await page.keyboard.press('Control+k')
+  await page.getByPlaceholder(/Type a screen/).fill(`Freeze game: ${title}`)
+  await page.keyboard.press('Enter')
+  await expect(page.getByText(`${title} is frozen`)).toBeVisible()
+  await expect(page.getByRole('button', { name: `UnFreeze ${title}` })).toBeVisible()
+  expect((await gamesNamed(page.request, title))[0]?.freeze).toBe(true)
+})

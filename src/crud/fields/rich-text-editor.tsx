@@ -8,7 +8,7 @@
  * Keyboard: the toolbar is one tab stop (arrow keys move between its buttons, Radix Toolbar);
  * the usual shortcuts work in the text (Ctrl+B, Ctrl+I, Ctrl+U, Ctrl+Z...).
  */
-import { useEffect, useLayoutEffect, useRef } from 'react'
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import Image from '@tiptap/extension-image'
 import { EditorContent, useEditor, type Editor } from '@tiptap/react'
 import StarterKit from '@tiptap/starter-kit'
@@ -27,6 +27,22 @@ const CONTENT_CLASS = cn(
   '[&_p]:my-2 [&_ul]:list-disc [&_ul]:pl-6 [&_ol]:list-decimal [&_ol]:pl-6 [&_blockquote]:border-l-4 [&_blockquote]:border-slate-300 [&_blockquote]:pl-3',
   '[&_a]:text-indigo-700 [&_a]:underline [&_hr]:my-3 [&_img]:inline-block [&_img]:max-w-full',
 )
+
+const EXTENSIONS = [
+  StarterKit.configure({
+    heading: { levels: [1, 2, 3] },
+    code: false,
+    codeBlock: false,
+    link: {
+      openOnClick: false,
+      autolink: true,
+      protocols: ['mailto'],
+      isAllowedUri: (url) => LINK_ADDRESS.test(url),
+      HTMLAttributes: { target: '_blank', rel: 'noopener noreferrer' },
+    },
+  }),
+  Image.configure({ inline: true, allowBase64: true }),
+]
 
 /** The form's value for the editor's text: '' when it holds nothing, so "required" rules still see an empty field. */
 const valueOf = (editor: Editor): string => (editor.isEmpty ? '' : editor.getHTML())
@@ -67,51 +83,49 @@ export function RichTextEditor({ id, labelId, snippets, value, onChange, onBlur,
   })
   const snippetsId = `${id}-variables`
 
-  const editor = useEditor({
-    extensions: [
-      StarterKit.configure({
-        heading: { levels: [1, 2, 3] },
-        code: false,
-        codeBlock: false,
-        link: {
-          openOnClick: false,
-          autolink: true,
-          protocols: ['mailto'],
-          isAllowedUri: (url) => LINK_ADDRESS.test(url),
-          HTMLAttributes: { target: '_blank', rel: 'noopener noreferrer' },
-        },
-      }),
-      Image.configure({ inline: true, allowBase64: true }),
-    ],
-    content: safeHtml(value),
+  const described = [describedBy, snippets && editable ? snippetsId : undefined].filter(Boolean).join(' ')
+  // Part of the options, not set apart: TipTap applies each render's options to the editor (and
+  // compares them by identity first, hence the memo).
+  const editorProps = useMemo(
+    () => ({
+      attributes: {
+        id,
+        role: 'textbox',
+        'aria-multiline': 'true',
+        'aria-labelledby': labelId,
+        ...(described ? { 'aria-describedby': described } : {}),
+        ...(invalid ? { 'aria-invalid': 'true' } : {}),
+        ...(editable ? {} : { 'aria-readonly': 'true' }),
+        class: CONTENT_CLASS,
+      },
+    }),
+    [id, labelId, described, invalid, editable],
+  )
+  // Only the first text is given at creation; later values arrive through the effect below.
+  const [initial] = useState(() => safeHtml(value))
+
+  // Made after the first commit (immediatelyRender false): an editor made while rendering is
+  // destroyed again when the commit takes longer than TipTap waits (this modal's does), and an
+  // effect of that render would then use a dead editor. Null until then; every use checks.
+  const made: Editor | null = useEditor({
+    immediatelyRender: false,
+    extensions: EXTENSIONS,
+    content: initial,
     editable,
+    editorProps,
     shouldRerenderOnTransaction: false,
     onUpdate: ({ editor: e }) => handlers.current.onChange(valueOf(e)),
     onBlur: () => handlers.current.onBlur(),
   })
+  const editor = made !== null && !made.isDestroyed ? made : null
 
   // A value set from outside (a reset, a restored version) replaces the text; the editor's own echo does not.
   useEffect(() => {
-    if (value !== valueOf(editor)) editor.commands.setContent(safeHtml(value), { emitUpdate: false })
+    if (editor && !editor.isDestroyed && value !== valueOf(editor)) editor.commands.setContent(safeHtml(value), { emitUpdate: false })
   }, [editor, value])
-  useEffect(() => editor.setEditable(editable, false), [editor, editable])
   useEffect(() => {
-    const described = [describedBy, snippets && editable ? snippetsId : undefined].filter(Boolean).join(' ')
-    editor.setOptions({
-      editorProps: {
-        attributes: {
-          id,
-          role: 'textbox',
-          'aria-multiline': 'true',
-          'aria-labelledby': labelId,
-          ...(described ? { 'aria-describedby': described } : {}),
-          ...(invalid ? { 'aria-invalid': 'true' } : {}),
-          ...(editable ? {} : { 'aria-readonly': 'true' }),
-          class: CONTENT_CLASS,
-        },
-      },
-    })
-  }, [editor, id, labelId, describedBy, invalid, editable, snippets, snippetsId])
+    if (editor && !editor.isDestroyed) editor.setEditable(editable, false)
+  }, [editor, editable])
 
   return (
     <div
@@ -121,9 +135,9 @@ export function RichTextEditor({ id, labelId, snippets, value, onChange, onBlur,
         editable ? '' : 'bg-slate-50',
       )}
     >
-      {editable ? <EditorToolbar editor={editor} /> : null}
+      {editable && editor ? <EditorToolbar editor={editor} /> : null}
       <EditorContent editor={editor} />
-      {snippets && snippets.length > 0 && editable ? (
+      {snippets && snippets.length > 0 && editable && editor ? (
         <SnippetList snippets={snippets} describedBy={snippetsId} onInsert={(text) => editor.chain().focus().insertContent(text).run()} />
       ) : null}
     </div>

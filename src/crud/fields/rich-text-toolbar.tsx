@@ -60,7 +60,7 @@ const Separator = () => <Toolbar.Separator className="mx-1 h-5 w-px bg-slate-200
 function useActive(editor: Editor) {
   return useEditorState({
     editor,
-    selector: ({ editor: e }) => ({
+    selector: ({ editor: e }) => (e.isDestroyed ? IDLE : {
       bold: e.isActive('bold'),
       italic: e.isActive('italic'),
       underline: e.isActive('underline'),
@@ -77,6 +77,24 @@ function useActive(editor: Editor) {
       redo: e.can().redo(),
     }),
   })
+}
+
+/** What the toolbar shows for an editor being replaced (see rich-text-editor.tsx). */
+const IDLE = {
+  bold: false,
+  italic: false,
+  underline: false,
+  strike: false,
+  h1: false,
+  h2: false,
+  h3: false,
+  bullets: false,
+  numbers: false,
+  quote: false,
+  link: false,
+  href: '',
+  undo: false,
+  redo: false,
 }
 
 /** The link's address, asked for in the toolbar itself (no browser prompt). */

@@ -1,4 +1,5 @@
 import { declareScreens, lazyScreen, paletteRecords, withSearch } from '#src/crud/screens.ts'
+import { call } from '#src/lib/api.ts'
 
 const forms = () => import('./game-form.tsx')
 
@@ -9,7 +10,22 @@ export const screens = declareScreens([
     kind: 'page',
     component: lazyScreen(() => import('./game-list.tsx'), 'GameListPage'),
     records: paletteRecords('Games', async () => (await import('#contract/games')).listCms, (answer) =>
-      answer.result.map((g) => ({ id: g._id, label: g.title, detail: `${g.categoryName.categoryName}, Game ID ${g._id}`, href: withSearch('/cms', g.title) })),
+      answer.result.map((g) => ({
+        id: g._id,
+        label: g.title,
+        detail: `${g.categoryName.categoryName}, Game ID ${g._id}`,
+        href: withSearch('/cms', g.title),
+        actions: [
+          {
+            label: g.freeze ? 'UnFreeze game' : 'Freeze game',
+            run: async () => {
+              const { FreezeCms } = await import('#contract/games')
+              const answer = await call(FreezeCms, { id: g._id })
+              return answer.freeze ? `${g.title} is frozen` : `${g.title} is unfrozen`
+            },
+          },
+        ],
+      })),
     ),
   },
   { path: '/add-cms', kind: 'action', component: lazyScreen(forms, 'AddGamePage') },

@@ -1,4 +1,5 @@
 import { declareScreens, lazyScreen, paletteRecords, withSearch } from '#src/crud/screens.ts'
+import { call } from '#src/lib/api.ts'
 
 /** Messaging and Add Promotion (spec section 2); the palette finds cached promotions by title. */
 export const screens = declareScreens([
@@ -7,7 +8,23 @@ export const screens = declareScreens([
     kind: 'page',
     component: lazyScreen(() => import('./promotion-list.tsx'), 'PromotionListPage'),
     records: paletteRecords('Promotions', async () => (await import('#contract/promotions')).listNotification, (answer) =>
-      answer.result.map((p) => ({ id: p._id, label: p.title, detail: `Messaging, ${p.sent} of ${p.total} sent`, href: withSearch('/notificationlist', p.title) })),
+      answer.result.map((p) => ({
+        id: p._id,
+        label: p.title,
+        detail: `Messaging, ${p.sent} of ${p.total} sent`,
+        href: withSearch('/notificationlist', p.title),
+        // Resend to everyone, as the list's plain Resend; `round` makes a repeat start nothing.
+        actions: [
+          {
+            label: 'Resend promotion',
+            run: async () => {
+              const { ResendData } = await import('#contract/promotions')
+              const answer = await call(ResendData, { id: p._id, round: p.round, only: 'all' })
+              return answer.started ? `${p.title}: resending to ${answer.total}` : `${p.title} is already being resent`
+            },
+          },
+        ],
+      })),
     ),
   },
   { path: '/addnotification', kind: 'action', component: lazyScreen(() => import('./add-promotion-page.tsx'), 'AddPromotionPage') },
