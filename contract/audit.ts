@@ -35,10 +35,12 @@ export const AuditEntry = z.object({
 })
 export type AuditEntry = z.output<typeof AuditEntry>
 
+/** A real calendar day (YYYY-MM-DD: 2026-02-30 is refused), or '' for none. */
 const day = z
   .string()
   .trim()
   .regex(/^(\d{4}-\d{2}-\d{2})?$/, 'Incorrect format')
+  .refine((v) => v === '' || (!Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v)), 'Incorrect format')
   .default('')
 
 /** The list's filters: each '' for any. Dates are whole UTC days, both ends included. */

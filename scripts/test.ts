@@ -178,7 +178,10 @@ async function main(): Promise<number> {
   const { found, tried } = await findPostgres(process.env)
   if (found) {
     banner(`vitest on PostgreSQL (${redact(found.url)}, from ${found.source})`)
-    results.push(await vitest('vitest on PostgreSQL', { ...baseEnv, DATABASE_URL: found.url, ...(redisUrl ? { REDIS_URL: redisUrl } : {}) }))
+    // The contract-wide fuzz sends 100 requests per endpoint and caller on PGlite; on PostgreSQL the
+    // same generators run with fewer (FUZZ_RUNS, default 30 here) to keep the whole run short.
+    const fuzzRuns = process.env.FUZZ_RUNS ?? '30'
+    results.push(await vitest('vitest on PostgreSQL', { ...baseEnv, DATABASE_URL: found.url, FUZZ_RUNS: fuzzRuns, ...(redisUrl ? { REDIS_URL: redisUrl } : {}) }))
   } else if (process.env.DATABASE_URL) {
     // Named but not answering: that is a broken setup, never a silent skip.
     const why = tried[0]?.result.reason ?? 'no answer'

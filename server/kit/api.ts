@@ -41,6 +41,7 @@ import type { MailMessage, Mailer } from '../notify/mail.ts'
 import type { Realtime } from '../notify/realtime.ts'
 import type { HandlerOptions, JobInfo, JobPayload, JobQueue, JobResult } from './queue.ts'
 import { FORM_TOO_LARGE, FormTooLarge, MULTIPART_LIMITS, UploadTooLarge, discard, formBounds, missingFiles, promote, readMultipart, removeUpload, type FormBounds, type StoredFile } from './uploads.ts'
+import { NUL_MESSAGE, nulField } from './text-input.ts'
 
 /** A refused or failed call: the spec's `{ status: 'failed', message, errors }` with an HTTP status. */
 export class ApiFailure extends Error {
@@ -293,6 +294,13 @@ async function answer(bound: BoundHandler, services: Services, request: FastifyR
       throw multipartError(error)
     }
   } else raw = request.body ?? {}
+
+  // U+0000 cannot be stored in PostgreSQL text: refused as bad input, never a 500 at the first query.
+  const nul = nulField(raw)
+  if (nul !== null) {
+    await discard(temps)
+    return sendFailure(reply, failure(NUL_MESSAGE, { [nul]: NUL_MESSAGE }))
+  }
 
   const parsed = z.safeParse(endpoint.input, raw)
   const all: FieldErrors = { ...(parsed.success ? {} : fieldErrors(parsed.error)), ...errors }

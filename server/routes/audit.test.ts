@@ -60,6 +60,11 @@ describe(`audit log (${testEngine()})`, () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/admin/listAudit?from=yesterday', headers: await t.auth(auditor) })
     expect(res.statusCode).toBe(400)
     expect(bodyOf(res)).toMatchObject({ errors: { from: 'Incorrect format' } })
+    // The right shape but no such day (found by the fuzz: it was a 500).
+    for (const bad of ['2026-02-30', '0700-25-23']) {
+      const shaped = await t.app.inject({ method: 'GET', url: `/api/admin/listAudit?to=${bad}`, headers: await t.auth(auditor) })
+      expect(shaped.statusCode, bad).toBe(400)
+    }
   })
 
   it('is refused to staff not granted the page', async () => {
