@@ -168,6 +168,7 @@ describe('the endpoint table', () => {
       'declineAccessRequest',
       'getAccessRequest',
       'listAccessRequests',
+      'unlockAdmin',
     ])
     for (const name of ['addbuyLink', 'editBridgeink', 'DeleteCms', 'FreezeCms', 'deleteBrand', 'updateVersion']) {
       const e: Endpoint | undefined = endpoints.find((x) => x.name === name)

@@ -6,7 +6,7 @@ import { sniff } from '../kit/uploads.ts'
 import { Passwords } from '../sign-in/auth.ts'
 import { DEMO_REQUEST_PASSWORD, seedDemo } from './demo.ts'
 import { openDb, type DbHandle } from './index.ts'
-import { accessRequests, admins, categories, contactEnquiries, games, homepageContent, leads, siteSettings, socialMedia, tokenSettings } from './schema.ts'
+import { accessRequests, admins, categories, contactEnquiries, games, homepageContent, leads, siteSettings, socialMedia, tokenSettings, promotions } from './schema.ts'
 
 let handle: DbHandle
 let uploads: string
@@ -49,7 +49,8 @@ describe('demo data', () => {
     const gameImages = (await handle.db.select().from(games)).flatMap((g) => g.images)
     expect(gameImages).toHaveLength(10)
     const thumbs = [...gameImages, ...cats.map((c) => c.image), ...blocks.map((b) => b.image)].map((name) => name.replace('.png', '-thumb.webp'))
-    expect((await readdir(uploads)).sort()).toEqual([...cats.map((c) => c.image), ...blocks.map((b) => b.image), ...gameImages, ...thumbs, site?.sitelogo ?? 'missing'].sort())
+    const promotionImages = (await handle.db.select().from(promotions)).map((p) => p.image).filter((image) => image !== '')
+    expect((await readdir(uploads)).sort()).toEqual([...cats.map((c) => c.image), ...blocks.map((b) => b.image), ...gameImages, ...thumbs, ...promotionImages, site?.sitelogo ?? 'missing'].sort())
     for (const name of await readdir(uploads)) if (!thumbs.includes(name)) expect(sniff(await readFile(join(uploads, name)))).toBe('png')
     const social = await handle.db.select().from(socialMedia)
     expect(social).toHaveLength(1)

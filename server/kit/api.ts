@@ -366,6 +366,19 @@ function multipartError(error: unknown): unknown {
   return error
 }
 
+/**
+ * A write naming many records (every country at once) names them all, comma-separated; kept within
+ * what the record index can hold (a btree entry must fit in a page), the rest summed up.
+ */
+const MAX_AUDIT_RECORD = 1000
+export function auditRecordId(id: string | null): string | null {
+  if (id === null || id.length <= MAX_AUDIT_RECORD) return id
+  const cut = id.slice(0, MAX_AUDIT_RECORD)
+  const kept = cut.slice(0, Math.max(0, cut.lastIndexOf(',')))
+  const more = id.split(',').length - kept.split(',').length
+  return `${kept} (and ${more} more)`
+}
+
 class RequestContext implements Ctx {
   readonly #services: Services
   readonly #request: FastifyRequest
@@ -457,7 +470,7 @@ class RequestContext implements Ctx {
         contractIssues(endpoint, result)
         const actor = this.#request.admin?.id ?? this.#auditActor
         if (!(result instanceof ApiFailure) && !isTwoFactor(result) && actor !== null) {
-          await tx.insert(auditLog).values({ adminId: actor, action: endpoint.path, recordId: this.#auditRecord ?? recordIdOf(this.#request.body), ip: this.ip })
+          await tx.insert(auditLog).values({ adminId: actor, action: endpoint.path, recordId: auditRecordId(this.#auditRecord ?? recordIdOf(this.#request.body)), ip: this.ip })
         }
         return result
       } finally {

@@ -264,7 +264,8 @@ async function claim(db: Db, p: DeliverPayload, size: number, leaseMs: number): 
   }
   const first = rows[0]
   if (first === undefined) return null
-  const ids = rows.map((r) => r.lead_id)
+  // In lead order: a retry of the batch lists its recipients as the first try did.
+  const ids = rows.map((r) => r.lead_id).sort()
   const emails = Emails.parse(
     await db.execute(sql`
       select ${promotionRecipients.leadId} as lead_id, ${promotionRecipients.email} as email from ${promotionRecipients}

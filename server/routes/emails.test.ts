@@ -172,6 +172,11 @@ describe('editTemplate', () => {
     // The newsletter's template: its variables include an address, which one vector abuses.
     for (const vector of XSS_VECTORS) {
       const res = await save({ content: `<p>{{content}} <a href="{{unsubscribeUrl}}">Unsubscribe</a></p>${vector.html}` }, editor, 'newsletter')
+      // A NUL is refused before anything is stored (server/kit/text-input.ts); the rest is sanitised.
+      if (vector.html.includes('\u0000')) {
+        expect(res.statusCode, vector.name).toBe(400)
+        continue
+      }
       expect(res.statusCode, vector.name).toBe(200)
       const { content } = await stored('newsletter')
       if (content !== previous) changes += 1
