@@ -79,9 +79,11 @@ export function DataTable<R extends Row>({ caption, columns, rows, serial, error
   const rowElements = useRef(new Map<number, HTMLTableRowElement>())
   useEffect(() => {
     const row = rowElements.current.get(focusedIndex)
-    // Moved by a key: the row itself takes focus (a screen reader reads it), unless focus is already inside it.
+    // Moved by a key: the row itself takes focus (a screen reader reads it), unless focus is already
+    // inside it. Only when the index moves: rows refreshed after a dialog's save must not take the
+    // focus the dialog gives back to its opener.
     if (row && !row.contains(document.activeElement)) row.focus()
-  }, [focusedIndex, rows])
+  }, [focusedIndex])
   const width = columns.length + (actions ? 1 : 0) + (selection ? 1 : 0)
   const wide = (content: ReactNode) => (
     <TableRow>

@@ -235,7 +235,8 @@ async function openEverything(page: Page, subjects: readonly string[]): Promise<
 const BATCHES = 3
 /** A third of the vectors per template; those using a variable go where the mail fills it in (the newsletter). */
 const batch = (i: number, identifier: string): string =>
-  XSS_VECTORS.filter((v, n) => (v.html.includes('{{') ? identifier === 'newsletter' : n % BATCHES === i))
+  // A vector holding a NUL is refused before it is stored (server/kit/text-input.ts): not sent here.
+  XSS_VECTORS.filter((v, n) => !v.html.includes('\u0000') && (v.html.includes('{{') ? identifier === 'newsletter' : n % BATCHES === i))
     .map((v) => v.html)
     .join('\n')
 /** Required variables per template, so that each batch is a template its mail could be sent from. */

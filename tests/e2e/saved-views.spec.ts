@@ -32,6 +32,7 @@ test.describe('saved views', () => {
     await expect(page.getByRole('table').locator('tbody tr')).toHaveCount(1)
 
     await page.goto('/admin/category')
+    await expect(page.getByRole('heading', { name: 'Category List' })).toBeVisible()
     await page.keyboard.press('Control+k')
     await page.getByPlaceholder(/Type a screen/).fill(name)
     await expect(page.getByRole('option', { name: new RegExp(name) })).toBeVisible()
