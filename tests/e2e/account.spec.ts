@@ -6,109 +6,14 @@
  * their own (the same script as the shared one, on its own port and data folder) whose SMTP_URL
  * points at a real SMTP receiver started here. The other specs' accounts stay as they were.
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { randomBytes } from 'node:crypto'
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
-import { SMTPServer } from 'smtp-server'
 import { totpCode, totpStep } from '../../server/sign-in/two-factor-code.ts'
-import { APP_STORE_URL, SUPPORT_EMAIL, accounts } from './accounts.ts'
+import { accounts } from './accounts.ts'
 import { test, expect, signInPage, type Account } from './fixtures.ts'
+import { ownServerWithMail } from './own-server.ts'
 
-/** A free port, found by a child process since it is needed before any await (see test.use). */
-function freePort(): number {
-  // Written as plain text: the runner sets FORCE_COLOR, which would colour a console.log'd number.
-  const out = execFileSync(process.execPath, [
-    '-e',
-    "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
-  ])
-  const port = Number.parseInt(out.toString(), 10)
-  if (!(port > 0)) throw new Error(`no free port found: ${JSON.stringify(out.toString())}`)
-  return port
-}
-
-// Chosen when the file loads: `test.use` needs the address before any hook runs.
-const port = freePort()
-const smtpPort = freePort()
-test.use({ baseURL: `http://127.0.0.1:${port}` })
-
-interface Mail {
-  to: string[]
-  raw: string
-}
-const mails: Mail[] = []
-let smtp: SMTPServer | undefined
-let server: ChildProcess | undefined
-let dataDir: string | undefined
-
-test.beforeAll(async () => {
-  test.setTimeout(180_000)
-  smtp = new SMTPServer({
-    authOptional: true,
-    // Plain SMTP on loopback: no certificate to trust, no login to make up.
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = []
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') })
-        callback()
-      })
-    },
-  })
-  const receiver = smtp
-  await new Promise<void>((resolve) => receiver.listen(smtpPort, '127.0.0.1', resolve))
-
-  dataDir = mkdtempSync(join(tmpdir(), 'bo-e2e-account-'))
-  const { DATABASE_URL: _notHere, ...inherited } = process.env
-  server = spawn('npx', ['tsx', 'tests/e2e/server.ts'], {
-    detached: true,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: {
-      ...inherited,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      ADMIN_EMAIL: accounts.superadmin.email,
-      ADMIN_PASSWORD: accounts.superadmin.password,
-      SUPPORT_EMAIL,
-      APP_STORE_URL,
-      LOGIN_RATE_LIMIT: '10000',
-      LOG_LEVEL: 'warn',
-    },
-  })
-  await expect
-    .poll(
-      async () => {
-        try {
-          return (await fetch(`http://127.0.0.1:${port}/healthz`)).ok
-        } catch {
-          return false
-        }
-      },
-      { timeout: 150_000, intervals: [500] },
-    )
-    .toBe(true)
-})
-
-test.afterAll(async () => {
-  // npx starts the server as a child: end the whole process group it leads.
-  if (server?.pid !== undefined) {
-    try {
-      process.kill(-server.pid, 'SIGTERM')
-    } catch {
-      // Already gone.
-    }
-  }
-  await new Promise<void>((resolve) => (smtp ? smtp.close(resolve) : resolve()))
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true })
-})
+const { mails } = ownServerWithMail('account')
 
 /** The OTP of the newest mail to `address` that arrived after `since` mails. */
 async function otpFor(address: string, since: number): Promise<string> {

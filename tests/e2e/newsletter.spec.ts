@@ -8,110 +8,15 @@
  * own (the same script as the shared one, on its own port, data folder and SMTP_URL), as the
  * account screens' tests do; the other specs' server and data stay as they were.
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
-import { SMTPServer } from 'smtp-server'
-import { APP_STORE_URL, SUBSCRIBED_LEADS, SUPPORT_EMAIL, accounts, leadEmail } from './accounts.ts'
+import { SUBSCRIBED_LEADS, accounts, leadEmail } from './accounts.ts'
 import { test, expect, signInPage } from './fixtures.ts'
+import { ownServerWithMail, type Mail } from './own-server.ts'
 
-/** A free port, found by a child process since it is needed before any await (see test.use). */
-function freePort(): number {
-  const out = execFileSync(process.execPath, [
-    '-e',
-    "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
-  ])
-  const port = Number.parseInt(out.toString(), 10)
-  if (!(port > 0)) throw new Error(`no free port found: ${JSON.stringify(out.toString())}`)
-  return port
-}
-
-const port = freePort()
-const smtpPort = freePort()
-const origin = `http://127.0.0.1:${port}`
-test.use({ baseURL: origin })
-
-interface Mail {
-  to: string[]
-  raw: string
-}
-const mails: Mail[] = []
-let smtp: SMTPServer | undefined
-let server: ChildProcess | undefined
-let dataDir: string | undefined
-
-test.beforeAll(async () => {
-  test.setTimeout(180_000)
-  smtp = new SMTPServer({
-    authOptional: true,
-    // Plain SMTP on loopback: no certificate to trust, no login to make up.
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = []
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw: Buffer.concat(chunks).toString('utf8') })
-        callback()
-      })
-    },
-  })
-  const receiver = smtp
-  await new Promise<void>((resolve) => receiver.listen(smtpPort, '127.0.0.1', resolve))
-
-  dataDir = mkdtempSync(join(tmpdir(), 'bo-e2e-newsletter-'))
-  const { DATABASE_URL: _notHere, ...inherited } = process.env
-  server = spawn('npx', ['tsx', 'tests/e2e/server.ts'], {
-    detached: true,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: {
-      ...inherited,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      // The links in the mails lead back to this server, as the browser reaches it.
-      PUBLIC_URL: origin,
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      ADMIN_EMAIL: accounts.superadmin.email,
-      ADMIN_PASSWORD: accounts.superadmin.password,
-      SUPPORT_EMAIL,
-      APP_STORE_URL,
-      LOGIN_RATE_LIMIT: '10000',
-      JOB_POLL_MS: '100',
-      LOG_LEVEL: 'warn',
-    },
-  })
-  await expect
-    .poll(
-      async () => {
-        try {
-          return (await fetch(`${origin}/healthz`)).ok
-        } catch {
-          return false
-        }
-      },
-      { timeout: 150_000, intervals: [500] },
-    )
-    .toBe(true)
-})
-
-test.afterAll(async () => {
-  // npx starts the server as a child: end the whole process group it leads.
-  if (server?.pid !== undefined) {
-    try {
-      process.kill(-server.pid, 'SIGTERM')
-    } catch {
-      // Already gone.
-    }
-  }
-  await new Promise<void>((resolve) => (smtp ? smtp.close(resolve) : resolve()))
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true })
-})
+// The links in the mails lead back to this server, as the browser reaches it; the queue looks often.
+const { origin, mails } = ownServerWithMail('newsletter', (at) => ({ PUBLIC_URL: at, JOB_POLL_MS: '100' }))
 
 /** The newest mail to `address`, once it has arrived. */
 async function mailTo(address: string): Promise<Mail> {

@@ -23,18 +23,19 @@ export function TemplatePreview({ draft }: { draft: Draft }) {
   const key = JSON.stringify([draft.subject, draft.identifier, draft.content, attempt])
   const [result, setResult] = useState<{ key: string; rendered: Rendered } | null>(null)
 
+  const { subject, identifier, content } = draft
   useEffect(() => {
     let current = true
-    call(previewTemplate, draft).then(
+    // Rendered again when the text changes (or on Retry), not when a parent rebuilds an equal draft.
+    const key = JSON.stringify([subject, identifier, content, attempt])
+    call(previewTemplate, { subject, identifier, content }).then(
       (answer) => current && setResult({ key, rendered: { ok: true, mail: answer.data } }),
       (error: unknown) => current && setResult({ key, rendered: { ok: false, message: errorMessage(error) } }),
     )
     return () => {
       current = false
     }
-    // `key` stands for the draft's content: a parent rebuilding an equal draft renders nothing again.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key])
+  }, [subject, identifier, content, attempt])
 
   if (result === null || result.key !== key) {
     return (
