@@ -84,6 +84,7 @@ export default tseslint.config(
               message: 'Load the endpoint in paletteRecords(heading, async () => (await import(...)).endpoint, pick): a static import puts zod in the first load.',
             },
             { group: ['**/*.tsx'], message: 'Screens are lazy: lazyScreen(() => import(...), name).' },
+            { regex: '^#src/lib/api(\\.ts)?$', allowTypeImports: true, message: 'Load the API client when the action runs (await import(...)): a static import puts zod in the first load.' },
           ],
         },
       ],

@@ -2,7 +2,13 @@
  * Browser tests: Playwright driving the system Chromium (never downloaded), against the real
  * server on a fresh temporary data folder and a free port (tests/e2e/server.ts).
  *
- * The port and folder are chosen once, in the runner, and handed to the workers through the
+ * Spec files run side by side, E2E_WORKERS of them at once (2 by default: most of a browser
+ * test's time is waiting on the page, the server or the network, so two share two cores well).
+ * The specs read and write the seeded state of the server they talk to, so each worker has a
+ * shared server of its own (tests/e2e/shared-servers.ts picks it by the worker's slot): within a
+ * worker, spec files still run one after the other on one server, as before.
+ *
+ * The ports and folders are chosen once, in the runner, and handed to the workers through the
  * environment (workers load this file again and must agree with the runner).
  */
 import { execFileSync } from 'node:child_process'
@@ -12,15 +18,21 @@ import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { defineConfig } from '@playwright/test'
 import { APP_STORE_URL, SUPPORT_EMAIL, accounts } from './tests/e2e/accounts.ts'
+import { SHARED_SERVERS_ENV, sharedServers, type SharedServer } from './tests/e2e/shared-servers.ts'
 
-const freePort = (): string =>
-  execFileSync(process.execPath, ['-e', "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"])
-    .toString()
-    .trim()
+const freePort = (): number =>
+  Number(
+    execFileSync(process.execPath, ['-e', "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})"]).toString(),
+  )
 
-process.env['E2E_PORT'] ??= freePort()
-process.env['E2E_DATA_DIR'] ??= mkdtempSync(join(tmpdir(), 'bo-e2e-'))
-const port = process.env['E2E_PORT']
+const workers = Math.max(1, Number.parseInt(process.env['E2E_WORKERS'] ?? '2', 10) || 1)
+process.env[SHARED_SERVERS_ENV] ??= JSON.stringify(
+  Array.from({ length: workers }, (): SharedServer => {
+    const port = freePort()
+    return { origin: `http://127.0.0.1:${port}`, port, dataDir: mkdtempSync(join(tmpdir(), 'bo-e2e-')) }
+  }),
+)
+const servers = sharedServers()
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -39,8 +51,8 @@ for (const [key, value] of Object.entries(inherited)) if (value !== undefined) s
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  // One server holds the state every spec reads: run one test at a time (2 cores here).
-  workers: 1,
+  // A spec file's tests run in order, in one worker, on that worker's server.
+  workers,
   fullyParallel: false,
   forbidOnly: !!process.env['CI'],
   retries: 0,
@@ -48,7 +60,8 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: process.env['CI'] ? 'list' : [['list']],
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    // The first worker's server; tests/e2e/fixtures.ts points each worker at its own.
+    baseURL: servers[0]?.origin,
     browserName: 'chromium',
     headless: true,
     serviceWorkers: 'allow',
@@ -58,18 +71,18 @@ export default defineConfig({
       args: CHROMIUM_ARGS,
     },
   },
-  webServer: {
+  webServer: servers.map((server) => ({
     command: 'npx tsx tests/e2e/server.ts',
-    url: `http://127.0.0.1:${port}/healthz`,
+    url: `${server.origin}/healthz`,
     reuseExistingServer: false,
     timeout: 180_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
+    stdout: 'pipe' as const,
+    stderr: 'pipe' as const,
     env: {
       ...serverEnv,
-      PORT: port,
+      PORT: String(server.port),
       HOST: '127.0.0.1',
-      DATA_DIR: process.env['E2E_DATA_DIR'],
+      DATA_DIR: server.dataDir,
       JWT_SECRET: randomBytes(32).toString('hex'),
       ADMIN_EMAIL: accounts.superadmin.email,
       ADMIN_PASSWORD: accounts.superadmin.password,
@@ -78,5 +91,5 @@ export default defineConfig({
       LOGIN_RATE_LIMIT: '10000',
       LOG_LEVEL: process.env['E2E_LOG_LEVEL'] ?? 'warn',
     },
-  },
+  })),
 })

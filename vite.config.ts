@@ -7,18 +7,26 @@ import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
-import { defineConfig, type Plugin } from 'vite'
+import { createServer, defineConfig, type Plugin } from 'vite'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
 import { VitePWA } from 'vite-plugin-pwa'
 
+/** What the server puts in each served shell's CSP header and in the page (server/pwa.ts). */
+const NONCE_PLACEHOLDER = '__CSP_NONCE__'
+
+const zodAlias = { find: /^zod$/, replacement: fileURLToPath(new URL('./src/lib/zod-setup.ts', import.meta.url)) }
+
 /**
- * Writes .br and .gz beside every text asset, at the highest levels, once per build: the server
- * sends them to browsers that accept them (@fastify/static `preCompressed`) without compressing
- * on each request. Most of the login page's cost on a slow connection is these bytes.
+ * Writes .br and .gz beside every JS, CSS, SVG and manifest file, at the highest levels, once per
+ * build: the server sends them to browsers that accept them (@fastify/static `preCompressed`)
+ * without compressing on each request. Every file gets both, the smallest chunks included: a file
+ * without them is sent as it is, and "served compressed" must hold for every asset (issue 12).
+ * Runs last (after the service worker is written). The HTML shells are left out: the server
+ * puts a fresh nonce in each one it sends and compresses them then.
  */
 function precompress(): Plugin {
-  const TEXT = /\.(js|css|html|svg|webmanifest)$/
+  const TEXT = /\.(js|css|svg|webmanifest)$/
   const walk = (dir: string): string[] =>
     readdirSync(dir).flatMap((name) => {
       const path = join(dir, name)
@@ -31,14 +39,76 @@ function precompress(): Plugin {
     configResolved(config) {
       outDir = config.build.outDir
     },
-    writeBundle() {
-      for (const file of walk(outDir)) {
-        if (!TEXT.test(file)) continue
-        const body = readFileSync(file)
-        if (body.length < 1024) continue
-        writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }))
-        writeFileSync(`${file}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }))
-      }
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      handler() {
+        for (const file of walk(outDir)) {
+          if (!TEXT.test(file)) continue
+          const body = readFileSync(file)
+          writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }))
+          writeFileSync(`${file}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }))
+        }
+      },
+    },
+  }
+}
+
+/**
+ * The login screen painted before its code runs (issue 12): renders the real App at /admin/login
+ * with react-dom/static (the lazy login chunk resolved) and writes `login.html`: the built
+ * index.html with that markup in #root and the stylesheet inlined, so the first paint needs no
+ * request after the document. main.tsx hydrates it; the server (and the service worker, which
+ * precaches both shells) send it for /admin/login only, so no other route shows a login form
+ * first. Runs in writeBundle, before the service worker's precache list is made.
+ */
+function prerenderLogin(): Plugin {
+  let outDir = 'dist'
+  let root = process.cwd()
+  let base = '/'
+  return {
+    name: 'prerender-login',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir
+      root = config.root
+      base = config.base
+    },
+    writeBundle: {
+      sequential: true,
+      async handler() {
+        const server = await createServer({
+          configFile: false,
+          root,
+          base,
+          mode: 'production',
+          logLevel: 'error',
+          appType: 'custom',
+          server: { middlewareMode: true, hmr: false, ws: false, watch: null },
+          optimizeDeps: { noDiscovery: true, include: [] },
+          resolve: { alias: [zodAlias] },
+          plugins: [react()],
+        })
+        let markup: string
+        try {
+          const module: { prerenderRoute?: (path: string) => Promise<string> } = await server.ssrLoadModule('/src/app/prerender.tsx')
+          if (typeof module.prerenderRoute !== 'function') throw new Error('src/app/prerender.tsx exports no prerenderRoute')
+          markup = await module.prerenderRoute(`${base}login`)
+        } finally {
+          await server.close()
+        }
+        if (!markup.includes('<form')) throw new Error('the prerendered login has no form')
+        const index = readFileSync(join(outDir, 'index.html'), 'utf8')
+        const stylesheet = /<link rel="stylesheet"[^>]*? href="([^"]+)"[^>]*>/.exec(index)
+        if (!stylesheet?.[1]?.startsWith(base)) throw new Error('index.html links no stylesheet under the base')
+        const css = readFileSync(join(outDir, stylesheet[1].slice(base.length)), 'utf8')
+        if (css.includes('</style')) throw new Error('the stylesheet cannot be inlined')
+        if (!index.includes('<div id="root"></div>')) throw new Error('index.html has no empty #root')
+        const login = index
+          .replace(stylesheet[0], () => `<style nonce="${NONCE_PLACEHOLDER}">${css}</style>`)
+          .replace('<div id="root"></div>', () => `<div id="root" data-prerendered="/login">${markup}</div>`)
+        writeFileSync(join(outDir, 'login.html'), login)
+      },
     },
   }
 }
@@ -50,12 +120,12 @@ export default defineConfig({
   resolve: {
     // 'zod' in the PWA is zod already set to jitless (src/lib/zod-setup.ts), so no chunk has to
     // wait for the setting before it builds schemas.
-    alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./src/lib/zod-setup.ts', import.meta.url)) }],
+    alias: [zodAlias],
   },
   plugins: [
     react(),
     tailwindcss(),
-    precompress(),
+    prerenderLogin(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',
@@ -90,6 +160,7 @@ export default defineConfig({
         ],
       },
     }),
+    precompress(),
   ],
   build: {
     target: 'es2022',

@@ -8,7 +8,9 @@ export default defineConfig({
   test: {
     include: ['server/**/*.test.ts', 'contract/**/*.test.ts', 'src/**/*.test.ts', 'src/**/*.test.tsx'],
     environment: 'node',
-    // Each server test file starts a fresh database (PGlite takes a few seconds to boot).
+    // Each server test app starts a fresh database, cloned from one migrated per run (PGlite takes
+    // seconds to initialise a cluster; see server/testing/template-db.ts).
+    globalSetup: ['server/testing/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -8,14 +8,30 @@ import { endpoint, reads } from './define.ts'
  * No call edits or deletes a row, and the database refuses it too (a trigger).
  */
 
-/** Events that are not an endpoint's write: what `action` holds for them. */
+/**
+ * Events that are not an endpoint's write: what `action` holds for them. A failed sign-in names
+ * the email as typed and why in `detail` (never a password); a forced logout names whose sessions
+ * ended (`recordId`), who ended them (the admin, none when the server did) and why.
+ */
 export const AUDIT_EVENTS = {
-  'sign-in': 'Signed in',
   'sign-in-failed': 'Failed sign-in',
   lockout: 'Account locked',
-  unlock: 'Account unlocked',
   'forced-logout': 'Forced logout',
 } as const
+
+/** Writes the log names in words rather than by their path. */
+export const AUDIT_WRITE_NAMES: Readonly<Record<string, string>> = {
+  '/login': 'Signed in',
+  '/logout': 'Logged out',
+  '/unlockAdmin': 'Account unlocked',
+}
+
+const eventNames: Readonly<Record<string, string>> = AUDIT_EVENTS
+/** Own keys only: an action such as "constructor" is a path, not a name on the prototype. */
+const own = (names: Readonly<Record<string, string>>, key: string): string | undefined => (Object.hasOwn(names, key) ? names[key] : undefined)
+
+/** An action as the log shows it: an event's or a named write's words, else the endpoint's path. */
+export const auditActionName = (action: string): string => own(eventNames, action) ?? own(AUDIT_WRITE_NAMES, action) ?? action
 
 export const AuditEntry = z.object({
   _id: z.string(),
@@ -48,6 +64,8 @@ export const AuditFilter = z.object({
   admin: z.string().trim().max(64, 'Incorrect format').default(''),
   area: z.string().trim().max(100, 'Incorrect format').default(''),
   action: z.string().trim().max(100, 'Incorrect format').default(''),
+  /** One record's rows (its id exactly, as `recordId` holds it): an edit page's History. */
+  record: z.string().trim().max(64, 'Incorrect format').default(''),
   from: day,
   to: day,
 })
@@ -62,7 +80,7 @@ export const listAudit = endpoint({
   input: PageQuery.extend({ limit: z.coerce.number().int().min(1).max(100).default(AUDIT_PAGE_SIZE) }).extend(AuditFilter.shape),
   output: pageOf(AuditEntry),
   access: reads('/audit'),
-  ours: 'Search matches the action, record id, address and detail; filters by admin, area, action and date range.',
+  ours: 'Search matches the action, record id, address and detail; filters by admin, area, action, record and date range.',
 })
 
 export const AuditOption = z.object({ value: z.string(), label: z.string() })
@@ -88,15 +106,4 @@ export const exportAudit = endpoint({
   answer: 'csv',
   access: reads('/audit'),
   ours: 'The audit log as CSV (audit-log.csv), with the list filters and search.',
-})
-
-/** One record's history (the edit pages' History): every row naming that record id, newest first. */
-export const recordHistory = endpoint({
-  name: 'recordHistory',
-  method: 'GET',
-  path: '/recordHistory',
-  input: z.object({ recordId: z.string().trim().min(1, 'recordId is required').max(64, 'Incorrect format') }),
-  output: ok({ result: z.array(AuditEntry) }),
-  access: reads('/audit'),
-  ours: "One record's history: the audit rows naming its id, newest first (at most 200).",
 })

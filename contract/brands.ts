@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, ok, pageOf, required } from './common.ts'
 import { endpoint, publicAccess, reads, writes } from './define.ts'
+import { Deleted } from './undo.ts'
 
 /** Spec section 9: brand types web3auth and ipfs. */
 export const BrandType = z.enum(['web3auth', 'ipfs'], { error: 'type is required' })
@@ -108,7 +109,7 @@ export const deleteBrand = endpoint({
   method: 'POST',
   path: '/deleteBrand',
   input: z.object({ id: Id }),
-  output: Done,
+  output: Deleted,
   access: writes('/brand'),
   ours: 'Payload not shown: {id}, as every other delete.',
 })

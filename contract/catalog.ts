@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, count, ok, pageOf, required } from './common.ts'
 import { endpoint, reads, writes, type FileRule } from './define.ts'
+import { Deleted } from './undo.ts'
 
 /** Spec section 3, Category. `image` is the URL the server serves the upload at. */
 export const Category = z.object({
@@ -88,7 +89,7 @@ export const deleteCategory = endpoint({
   method: 'POST',
   path: '/deleteCategory',
   input: z.object({ id: Id }),
-  output: Done,
+  output: Deleted,
   access: writes('/category'),
 })
 

@@ -5,12 +5,15 @@ import type { z } from 'zod'
  * - `public`: no token (login, forgot password, the public pages).
  * - `session`: any signed-in, active admin (profile, own password).
  * - a screen permission: the session must be allowed to see `route`; when `write` is true it
- *   also needs the Admin access level; `staff` calls additionally refuse role `subadmin`.
+ *   also needs the Admin access level; `staff` calls additionally refuse role `subadmin`;
+ *   `approver` calls (a second Admin's approval of a mass send) need an administrator: the
+ *   superadmin, or the Admin access level with every screen (no restrictions list), never a
+ *   sub-admin restricted to some screens.
  */
 export type Access =
   | { kind: 'public' }
   | { kind: 'session' }
-  | { kind: 'screen'; route: string; write: boolean; staff?: boolean }
+  | { kind: 'screen'; route: string; write: boolean; staff?: boolean; approver?: boolean }
 
 export const publicAccess: Access = { kind: 'public' }
 export const sessionAccess: Access = { kind: 'session' }
@@ -22,6 +25,13 @@ export const writes = (route: string): Access => ({ kind: 'screen', route, write
 export const staffReads = (route: string): Access => ({ kind: 'screen', route, write: false, staff: true })
 /** Staff management: as `writes`, and never for role subadmin (spec section 6). */
 export const staffWrites = (route: string): Access => ({ kind: 'screen', route, write: true, staff: true })
+
+/** Approving or rejecting another Admin's mass send: as `writes`, and only an administrator (see Access). */
+export const approves = (route: string): Access => ({ kind: 'screen', route, write: true, approver: true })
+
+/** Who counts as an administrator for `approver` calls: the superadmin, or Admin level on every screen. */
+export const isAdministrator = (admin: { role: string; accessLevel: string; restrictions: readonly string[] }): boolean =>
+  admin.role === 'superadmin' || (admin.accessLevel === 'Admin' && admin.restrictions.length === 0)
 
 /** A rule for one file field of a multipart call; checked by name and, on the server, by content. */
 export interface FileRule {

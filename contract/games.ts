@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, count, ok, pageOf, required, requiredUrl } from './common.ts'
 import { endpoint, reads, writes, type FileRule } from './define.ts'
 import { MB, formFlag, formList, imageFiles } from './multipart.ts'
+import { Deleted, undoable } from './undo.ts'
 
 /** Spec section 9: Android, ios, both. */
 export const operatingSystems = ['Android', 'ios', 'both'] as const
@@ -149,7 +150,7 @@ export const DeleteCms = endpoint({
   method: 'POST',
   path: '/DeleteCms',
   input: z.object({ id: Id }),
-  output: Done,
+  output: Deleted,
   access: writes('/cms'),
 })
 
@@ -174,9 +175,9 @@ export const FreezeCms = endpoint({
   method: 'POST',
   path: '/FreezeCms',
   input: z.object({ id: Id }),
-  output: ok({ freeze: z.boolean() }),
+  output: undoable({ freeze: z.boolean() }),
   access: writes('/cms'),
-  ours: 'The answer carries the new state (freeze), beside status and message.',
+  ours: 'The answer carries the new state (freeze) and an undo ticket (contract/undo.ts), beside status and message.',
 })
 
 /** One game by id, for Edit Games opened by URL (a reload, a shared link). */

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, ok, pageOf, required, requiredUrl } from './common.ts'
 import { endpoint, reads, writes } from './define.ts'
 import { IMAGE_KIND_MESSAGE, imageFiles } from './multipart.ts'
+import { Deleted } from './undo.ts'
 
 /** Spec section 3, Homepage content. `image` is the URL the server serves the upload at. */
 /** `thumbnail` (ours) is the small preview the list shows; '' when the server has none. `version` (ours): common.ts, RECORD_CHANGED. */
@@ -74,7 +75,7 @@ export const deleteHomePageCms = endpoint({
   method: 'POST',
   path: '/deleteHomePageCms',
   input: z.object({ _id: Id }),
-  output: Done,
+  output: Deleted,
   access: writes('/homepage-content'),
 })
 

@@ -25,6 +25,7 @@ import * as accessRequests from './access-requests.ts'
 import * as audit from './audit.ts'
 import * as savedViews from './saved-views.ts'
 import * as dashboard from './dashboard.ts'
+import * as undo from './undo.ts'
 import type { Endpoint } from './define.ts'
 
 const isEndpoint = (v: unknown): v is Endpoint =>
@@ -34,7 +35,7 @@ const isEndpoint = (v: unknown): v is Endpoint =>
 export const areas = {
   auth, leads, catalog, password, emails, promotions, links, social, games, brands,
   restrictions, staff, version, homepage, token, settings, newsletter, publicPages, twoFactor, accessRequests, audit, savedViews,
-  dashboard,
+  dashboard, undo,
 }
 
 

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, count, ok, pageOf, requiredUrl } from './common.ts'
 import { endpoint, reads, writes } from './define.ts'
+import { Deleted } from './undo.ts'
 
 /*
  * Buy links, swap-out (sell) links and swap-in (bridge) links: three lists of the same pattern
@@ -90,7 +91,7 @@ export const DeleteBuyLink = endpoint({
   method: 'POST',
   path: '/DeleteBuyLink',
   input: DeleteBody,
-  output: Done,
+  output: Deleted,
   access: writes('/buy_list'),
 })
 
@@ -140,7 +141,7 @@ export const DeleteSellLink = endpoint({
   method: 'POST',
   path: '/DeleteSellLink',
   input: DeleteBody,
-  output: Done,
+  output: Deleted,
   access: writes('/swapout_list'),
 })
 
@@ -193,6 +194,6 @@ export const DeleteBridgeLink = endpoint({
   method: 'POST',
   path: '/DeleteBridgeLink',
   input: DeleteBody,
-  output: Done,
+  output: Deleted,
   access: writes('/swapin_list'),
 })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { Done, Id, PageQuery, ok, required } from './common.ts'
-import { endpoint, publicAccess, reads, writes } from './define.ts'
+import { approves, endpoint, publicAccess, reads, writes } from './define.ts'
+import { Approval, ApprovalNeed } from './four-eyes.ts'
 import { placeholdersIn } from './emails.ts'
 
 /*
@@ -71,9 +72,9 @@ export const countNewsletterRecipients = endpoint({
   path: '/countNewsletterRecipients',
   input: Recipients.refine(chosenSomeone, { message: SELECT_A_SUBSCRIBER, path: ['id'] }),
   /** `mailRate`: the mail queue's pace (MAIL_RATE_PER_SECOND, mails per second; 0 is unpaced). */
-  output: ok({ count: z.number().int(), mailRate: z.number() }),
+  output: ok({ count: z.number().int(), mailRate: z.number(), ...ApprovalNeed }),
   access: reads('/newsletter'),
-  ours: 'Not in the spec: how many subscribed leads the choice reaches, and the mail pace, for the confirmation.',
+  ours: 'Not in the spec: how many subscribed leads the choice reaches, the mail pace, and whether a second Admin must approve the send (issue 13), for the confirmation.',
 })
 
 /**
@@ -89,12 +90,16 @@ export const sendNewsletter = endpoint({
     subject: required(SUBJECT_REQUIRED, 200).refine((v) => placeholdersIn(v).every((name) => name === 'name'), SUBJECT_VARIABLES),
     content: required(CONTENT_REQUIRED, 100_000),
   }).refine(chosenSomeone, { message: SELECT_A_SUBSCRIBER, path: ['id'] }),
-  output: ok({ data: z.object({ _id: z.string(), total: z.number().int() }) }),
+  output: ok({ data: z.object({ _id: z.string(), total: z.number().int(), awaitingApproval: z.boolean() }) }),
   access: writes('/newsletter'),
-  ours: `Path, payload and answer not shown: all or the chosen lead ids, subject and content; mails the '${NEWSLETTER_TEMPLATE}' template.`,
+  ours: `Path, payload and answer not shown: all or the chosen lead ids, subject and content; mails the '${NEWSLETTER_TEMPLATE}' template. Over the four-eyes threshold the send waits for another Admin's approval (awaitingApproval).`,
 })
 
-export const SendStatus = z.enum(['sending', 'paused', 'done', 'cancelled'])
+/**
+ * `awaiting`: more recipients than the four-eyes threshold, nothing is mailed until a second
+ * Admin approves (contract/four-eyes.ts); `rejected`: that Admin said no, nothing was mailed.
+ */
+export const SendStatus = z.enum(['sending', 'paused', 'done', 'cancelled', 'awaiting', 'rejected'])
 export type SendStatus = z.output<typeof SendStatus>
 
 /**
@@ -117,6 +122,8 @@ export const NewsletterSend = z.object({
   skipped: z.number().int(),
   cancelled: z.number().int(),
   pending: z.number().int(),
+  /** Who asked for a send over the four-eyes threshold and who decided; null when it needed no approval. */
+  approval: Approval.nullable(),
 })
 export type NewsletterSend = z.output<typeof NewsletterSend>
 
@@ -161,6 +168,27 @@ export const cancelNewsletter = endpoint({
   output: Done,
   access: writes('/newsletter'),
   ours: 'Not in the spec: stops a send for good; the answer says how many mails had gone out.',
+})
+
+/** Four eyes: another administrator starts a send awaiting approval (a repeat starts nothing more). */
+export const approveNewsletter = endpoint({
+  name: 'approveNewsletter',
+  method: 'POST',
+  path: '/approveNewsletter',
+  input: sendId,
+  output: ok({ started: z.boolean(), total: z.number().int() }),
+  access: approves('/newsletter'),
+  ours: 'Not in the spec (issue 13, four eyes): starts a send awaiting approval; started is false for a repeat. Only another administrator.',
+})
+
+export const rejectNewsletter = endpoint({
+  name: 'rejectNewsletter',
+  method: 'POST',
+  path: '/rejectNewsletter',
+  input: sendId,
+  output: Done,
+  access: approves('/newsletter'),
+  ours: 'Not in the spec (issue 13, four eyes): ends a send awaiting approval unsent. Only another administrator.',
 })
 
 /*

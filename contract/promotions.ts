@@ -1,14 +1,19 @@
 import { z } from 'zod'
 import { Done, Id, PageQuery, ok, pageOf, required } from './common.ts'
-import { endpoint, reads, writes } from './define.ts'
+import { approves, endpoint, reads, writes } from './define.ts'
+import { Approval, ApprovalNeed } from './four-eyes.ts'
 import { IMAGE_KIND_MESSAGE, formFlag, formList, imageFiles } from './multipart.ts'
+import { Deleted } from './undo.ts'
 
 /**
  * Where a promotion's delivery stands: `queued` (its round is stored, nothing delivered yet),
  * `sending` (some delivered, some pending), `done` (nothing pending: each recipient of the round
- * is sent or failed for good), `cancelled` (an Admin stopped it; the rest is not sent).
+ * is sent or failed for good), `cancelled` (an Admin stopped it; the rest is not sent);
+ * `awaiting` (the round goes to more recipients than the four-eyes threshold: nothing is sent
+ * until a second Admin approves it, contract/four-eyes.ts) and `rejected` (that Admin said no;
+ * nothing of the round was sent).
  */
-export const PromotionStatus = z.enum(['queued', 'sending', 'done', 'cancelled'])
+export const PromotionStatus = z.enum(['queued', 'sending', 'done', 'cancelled', 'awaiting', 'rejected'])
 export type PromotionStatus = z.output<typeof PromotionStatus>
 
 /**
@@ -40,6 +45,8 @@ export const Promotion = PromotionProgress.omit({ id: true }).extend({
   createdAt: z.string(),
   /** The recipients frozen at Submit (every round goes to these or some of them); listnotfiyuser lists them. */
   recipientCount: z.number().int(),
+  /** The current round's four-eyes approval (who asked, who decided), null when it needed none. */
+  approval: Approval.nullable(),
 })
 export type Promotion = z.output<typeof Promotion>
 
@@ -98,9 +105,9 @@ export const addNotification = endpoint({
   path: '/addNotification',
   input: AddPromotionInput,
   files: { image: imageFiles({ max: 1, required: false, kind: IMAGE_KIND_MESSAGE, tooMany: IMAGE_KIND_MESSAGE }) },
-  output: ok({ _id: z.string(), total: z.number().int() }),
+  output: ok({ _id: z.string(), total: z.number().int(), awaitingApproval: z.boolean() }),
   access: writes('/notificationlist'),
-  ours: `Answers the new promotion's _id and total (its recipients). With selectall the filter fields (email, provider, country) are also sent, so "select all" means all matching users; '${SELECT_A_USER}' is ours.`,
+  ours: `Answers the new promotion's _id, total (its recipients) and awaitingApproval (over the four-eyes threshold: nothing is sent until another Admin approves). With selectall the filter fields (email, provider, country) are also sent, so "select all" means all matching users; '${SELECT_A_USER}' is ours.`,
 })
 
 export const listNotification = endpoint({
@@ -117,7 +124,7 @@ export const DeletePromotion = endpoint({
   method: 'POST',
   path: '/DeletePromotion',
   input: z.object({ id: Id }),
-  output: Done,
+  output: Deleted,
   access: writes('/notificationlist'),
 })
 
@@ -163,9 +170,9 @@ export const ResendData = endpoint({
     round: z.coerce.number({ error: 'Incorrect format' }).int('Incorrect format').min(1, 'Incorrect format').max(1_000_000, 'Incorrect format'),
     only: ResendOnly.default('all'),
   }),
-  output: ok({ started: z.boolean(), round: z.number().int(), total: z.number().int() }),
+  output: ok({ started: z.boolean(), round: z.number().int(), total: z.number().int(), awaitingApproval: z.boolean() }),
   access: writes('/notificationlist'),
-  ours: "Payload and answer not shown: {id, round (the round the admin saw), only: 'all' | 'failed'}; status, message, started (false for a repeat), round (now current), total (its deliveries).",
+  ours: "Payload and answer not shown: {id, round (the round the admin saw), only: 'all' | 'failed'}; status, message, started (false for a repeat), round (now current), total (its deliveries), awaitingApproval (a round over the four-eyes threshold waits for another Admin, as a Submit does).",
 })
 
 /** Stops the current round: pending deliveries are not sent. Answers how many already were. */
@@ -180,6 +187,38 @@ export const cancelPromotion = endpoint({
 })
 
 /**
+ * Four eyes (contract/four-eyes.ts): a second administrator approves the current round of a
+ * promotion awaiting approval, which then starts exactly as its Submit or Resend would have.
+ * `round` is the round the admin saw; approving it again (a double click, a retried request)
+ * starts nothing more and answers `started: false`. The admin who asked for the round is refused.
+ */
+const Decision = z.object({
+  id: Id,
+  round: z.coerce.number({ error: 'Incorrect format' }).int('Incorrect format').min(1, 'Incorrect format').max(1_000_000, 'Incorrect format'),
+})
+
+export const approvePromotion = endpoint({
+  name: 'approvePromotion',
+  method: 'POST',
+  path: '/approvePromotion',
+  input: Decision,
+  output: ok({ started: z.boolean(), total: z.number().int() }),
+  access: approves('/notificationlist'),
+  ours: 'Ours (issue 13, four eyes): starts a round awaiting approval; started is false for a repeat. Only another administrator.',
+})
+
+/** Rejects the current round awaiting approval: nothing of it is sent. */
+export const rejectPromotion = endpoint({
+  name: 'rejectPromotion',
+  method: 'POST',
+  path: '/rejectPromotion',
+  input: Decision,
+  output: Done,
+  access: approves('/notificationlist'),
+  ours: 'Ours (issue 13, four eyes): ends a round awaiting approval unsent. Only another administrator.',
+})
+
+/**
  * The exact number of users a Submit with this selection would reach (checked ids that exist, or
  * with selectall every user matching the filter), shown by the modal before Submit.
  */
@@ -191,9 +230,9 @@ export const countRecipients = endpoint({
     id: z.array(Id, { error: SELECT_A_USER }).max(100_000, 'Incorrect format').default([]),
     selectall: z.boolean({ error: 'Incorrect format' }).default(false),
   }),
-  output: ok({ count: z.number().int() }),
+  output: ok({ count: z.number().int(), ...ApprovalNeed }),
   access: reads('/notificationlist'),
-  ours: 'Ours (issue 10): the recipients count of Add promotion, asked before Submit.',
+  ours: 'Ours (issue 10): the recipients count of Add promotion, asked before Submit, and whether a second Admin must approve it (issue 13).',
 })
 
 /**

@@ -12,6 +12,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { loadConfig } from '../server/config.ts'
 import { seedDemo } from '../server/db/demo.ts'
+import { openStorage } from '../server/kit/storage.ts'
 import { openDb } from '../server/db/index.ts'
 import { printCredentials, serve } from '../server/main.ts'
 
@@ -68,7 +69,7 @@ async function main(): Promise<void> {
     // Seed before the server starts, on a connection of our own, then hand over to the server.
     const handle = await openDb(config.database)
     try {
-      const seeded = await seedDemo(handle.db, config.uploadsDir)
+      const seeded = await seedDemo(handle.db, await openStorage(config))
       log(seeded === null ? 'Demo: sample data already present.' : `Demo: seeded ${seeded.leads} leads, ${seeded.enquiries} contact enquiries and ${seeded.categories} categories.`)
     } finally {
       await handle.close()

@@ -161,7 +161,7 @@ describe('a lost database connection', () => {
         for (let i = 0; i < 20 && statuses.at(-1) !== 200; i++) {
           const res = await profile()
           statuses.push(res.statusCode)
-          if (res.statusCode === 503) expect(bodyOf(res)).toEqual({ status: 'failed', message: 'Service unavailable' })
+          if (res.statusCode === 503) expect(bodyOf(res)).toEqual({ status: 'failed', message: 'The database is not available right now; please try again shortly' })
           else await new Promise((r) => setTimeout(r, 100))
         }
         expect(statuses.every((s) => s === 200 || s === 503)).toBe(true)
@@ -171,7 +171,7 @@ describe('a lost database connection', () => {
         await proxy?.stop()
         const down = await profile()
         expect(down.statusCode).toBe(503)
-        expect(bodyOf(down)).toEqual({ status: 'failed', message: 'Service unavailable' })
+        expect(bodyOf(down)).toEqual({ status: 'failed', message: 'The database is not available right now; please try again shortly' })
         // Alive, but not ready: a load balancer stops sending requests here until the database is back.
         expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200)
         expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(503)
@@ -182,7 +182,7 @@ describe('a lost database connection', () => {
         await t.handle.close()
         const res = await profile()
         expect(res.statusCode).toBe(503)
-        expect(bodyOf(res)).toEqual({ status: 'failed', message: 'Service unavailable' })
+        expect(bodyOf(res)).toEqual({ status: 'failed', message: 'The database is not available right now; please try again shortly' })
         const login = await t.app.inject({ method: 'POST', url: '/api/admin/login', payload: { email: 'a@b.co', password: 'Test@1234' } })
         expect(login.statusCode).toBe(503)
       }

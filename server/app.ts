@@ -3,13 +3,10 @@
  * static files), then the API routes from the contract, then the PWA. `server/main.ts` only
  * listens; tests call `buildApp` and `app.inject`.
  */
-import { createReadStream, existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
-import { join } from 'node:path'
 import cors from '@fastify/cors'
 import helmet from '@fastify/helmet'
 import rateLimit from '@fastify/rate-limit'
-import fastifyStatic from '@fastify/static'
 import { sql } from 'drizzle-orm'
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
 import { ApiFailure, API_PREFIX, registerApi, type BoundHandler, type JobDefinition, type Services } from './kit/api.ts'
@@ -40,21 +37,25 @@ import { sealPlainTotpSecrets } from './sign-in/two-factor-secret.ts'
 import { ensureTemplates } from './notify/templates.ts'
 import { emailRoutes } from './routes/emails.ts'
 import { scheduleSweeps } from './kit/sweep.ts'
+import { purgeAtStart, undoJobs, undoRoutes } from './kit/undo.ts'
+import { openStorage } from './kit/storage.ts'
+import { serveUploads } from './kit/serve-uploads.ts'
 import { JobQueue } from './kit/queue.ts'
 import { auditRoutes } from './routes/audit.ts'
 import { savedViewRoutes } from './routes/saved-views.ts'
 import { newsletterJobs, newsletterRoutes } from './routes/newsletter.ts'
 import { oneClickUnsubscribe, unsubscribeRoutes } from './routes/newsletter-unsubscribe.ts'
 import { openRedis } from './kit/redis.ts'
+import { CSP_DIRECTIVES, registerPwa } from './pwa.ts'
 
 /**
  * Every area's handlers. A new area adds its table here (server/routes/<area>.ts exports it);
  * endpoints without a handler are simply not served yet.
  */
-const routeTables: readonly (readonly BoundHandler[])[] = [authRoutes, leadsRoutes, catalogRoutes, linksRoutes, publicRoutes, staffRoutes, passwordRoutes, twofaRoutes, socialRoutes, versionRoutes, settingsRoutes, accessRequestRoutes, homepageRoutes, tokenRoutes, brandsRoutes, restrictionRoutes, gamesRoutes, dashboardRoutes, emailRoutes, auditRoutes, promotionsRoutes, newsletterRoutes, unsubscribeRoutes, savedViewRoutes]
+const routeTables: readonly (readonly BoundHandler[])[] = [authRoutes, leadsRoutes, catalogRoutes, linksRoutes, publicRoutes, staffRoutes, passwordRoutes, twofaRoutes, socialRoutes, versionRoutes, settingsRoutes, accessRequestRoutes, homepageRoutes, tokenRoutes, brandsRoutes, restrictionRoutes, gamesRoutes, dashboardRoutes, emailRoutes, auditRoutes, promotionsRoutes, newsletterRoutes, unsubscribeRoutes, savedViewRoutes, undoRoutes]
 
 /** Every area's background jobs (server/kit/queue.ts); a new area adds its list here. */
-const jobTables: readonly (readonly JobDefinition[])[] = [mailJobs, promotionJobs, newsletterJobs]
+const jobTables: readonly (readonly JobDefinition[])[] = [mailJobs, promotionJobs, newsletterJobs, undoJobs]
 
 export interface BuildOptions {
   /** An already open database (tests share one); otherwise the configured one is opened. */
@@ -75,7 +76,8 @@ declare module 'fastify' {
   }
 }
 
-const SERVICE_UNAVAILABLE = { status: 'failed', message: 'Service unavailable' } as const
+/** The 503 answer while the database cannot be reached (restarting, down, connections lost). */
+export const DATABASE_UNAVAILABLE = 'The database is not available right now; please try again shortly'
 export const DATABASE_TIMEOUT = 'The database took too long to answer; please try again'
 
 /**
@@ -120,16 +122,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const handle =
     options.handle ??
     (await openDb(config.database, (error) => app.log.warn({ err: error }, 'database connection lost; a new one is opened on the next query'), { statementTimeoutMs: config.statementTimeoutMs }))
-  await mkdir(config.uploadsDir, { recursive: true })
   await mkdir(config.tmpDir, { recursive: true })
+  const storage = await openStorage(config)
   // Leftovers of a crash (staging files, uploads no row names) are removed before serving.
-  const stopSweeps = await scheduleSweeps(handle.db, config, app.log)
+  const stopSweeps = await scheduleSweeps(handle.db, { tmpDir: config.tmpDir, storage, sweep: config.sweep }, app.log)
   const passwords = new Passwords(config.hashCost)
   const redis = config.redisUrl === null ? null : await openRedis(config.redisUrl, app.log)
   const realtime = options.realtime === true ? new Realtime(app.server, handle.db, config, app.log, redis) : null
   const jobs = new JobQueue(handle.db, app.log, config.jobs)
   const mailer = new Mailer(config, handle.db, app.log, jobs)
-  const services: Services = { handle, config, passwords, mailer, realtime, jobs }
+  const services: Services = { handle, config, passwords, mailer, realtime, jobs, storage }
   app.decorate('services', services)
   app.addHook('preClose', async () => {
     // Open sockets would keep the HTTP server from closing; running jobs finish or are left to their lease.
@@ -152,31 +154,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (installed > 0) app.log.info({ installed }, 'installed the default email templates')
 
   await app.register(helmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Styles come from the built CSS. Style elements may be inline: Radix injects <style>
-        // elements whose content it computes at run time (the scroll lock of dialogs and menus, the
-        // Select viewport), so no hash can name them. Style attributes may not: React sets styles
-        // through the CSSOM, which CSP does not govern, so none is needed, and a style="" in
-        // injected markup is refused (tests/e2e/csp.spec.ts walks the screens to keep it so).
-        styleSrc: ["'self'"],
-        styleSrcElem: ["'self'", "'unsafe-inline'"],
-        styleSrcAttr: ["'none'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        mediaSrc: ["'self'", 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        workerSrc: ["'self'"],
-        manifestSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-    },
+    // The policy and its style nonce are the PWA's concern: server/pwa.ts says what each directive allows and why.
+    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
     referrerPolicy: { policy: 'no-referrer' },
     // A PWA on another origin (CORS configured) must still be able to show uploaded images.
     crossOriginResourcePolicy: { policy: config.corsOrigins.length > 0 ? 'cross-origin' : 'same-origin' },
@@ -207,7 +186,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (error instanceof ApiFailure) return reply.code(error.statusCode).send(error.body())
     if (isConnectionError(error)) {
       request.log.warn({ err: error }, 'database unavailable')
-      return reply.code(503).send(SERVICE_UNAVAILABLE)
+      return reply.code(503).send({ status: 'failed', message: DATABASE_UNAVAILABLE })
     }
     if (isStatementTimeout(error)) {
       // STATEMENT_TIMEOUT_MS passed: the statement was cancelled (and its transaction rolled back).
@@ -239,63 +218,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   registerApi(app, services, routeTables)
   for (const definition of jobTables.flat()) jobs.handle(definition.kind, (payload, job) => definition.run(payload, job, services), definition.options)
-  if (options.jobs !== false) app.addHook('onReady', () => jobs.start())
+  if (options.jobs !== false) {
+    app.addHook('onReady', async () => {
+      jobs.start()
+      // Undo entries that expired while no server ran go now (server/kit/undo.ts).
+      await purgeAtStart(services)
+    })
+  }
 
-  await app.register(fastifyStatic, {
-    root: config.uploadsDir,
-    prefix: '/uploads/',
-    decorateReply: false,
-    index: false,
-    dotfiles: 'deny',
-    setHeaders: (reply) => {
-      // Names are random and never reused, so the files can be cached for good. The sandbox CSP
-      // keeps anything that slipped past the content check from running as a page.
-      reply.header('Cache-Control', 'public, max-age=31536000, immutable')
-      reply.header('Content-Security-Policy', "default-src 'none'; img-src 'self'; media-src 'self'; sandbox")
-    },
-  })
+  serveUploads(app, storage)
 
   // RFC 8058 one-click unsubscribing: a POST to the newsletter's unsubscribe page address.
   oneClickUnsubscribe(app, handle.db, config)
   registerPwa(app, config.distDir)
   return app
-}
-
-/** The built PWA under /admin/, with index.html for every client route; `/` goes there. */
-function registerPwa(app: FastifyInstance, distDir: string): void {
-  const indexFile = join(distDir, 'index.html')
-  app.get('/', (_request, reply) => reply.redirect('/admin/'))
-  app.get('/admin', (_request, reply) => reply.redirect('/admin/'))
-  if (existsSync(indexFile)) {
-    void app.register(fastifyStatic, {
-      root: distDir,
-      prefix: '/admin/',
-      decorateReply: false,
-      index: 'index.html',
-      wildcard: true,
-      // The build writes .br and .gz beside each text asset (vite.config.ts, precompress).
-      preCompressed: true,
-      setHeaders: (reply, path) => {
-        // Hashed build assets never change; everything else (index.html, sw.js) is revalidated.
-        reply.header('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache')
-      },
-    })
-  }
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? ''
-    if (path.startsWith('/api/')) return reply.code(404).send({ status: 'failed', message: 'Not found' })
-    if (request.method === 'GET' && (path === '/admin/' || path.startsWith('/admin/'))) {
-      if (!existsSync(indexFile)) {
-        return reply.code(503).type('text/plain; charset=utf-8').send('The admin app is not built yet: run npm run build (npm start does it for you).')
-      }
-      // A file-like path (an asset) that is missing is a real 404, not a client route.
-      if (/\.[a-z0-9]+$/i.test(path)) return reply.code(404).type('text/plain; charset=utf-8').send('Not found')
-      // Streamed by hand rather than with sendFile: it works even when dist/ was built after start.
-      void reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(createReadStream(indexFile))
-      return
-    }
-    return reply.code(404).type('text/plain; charset=utf-8').send('Not found')
-  })
 }
 
 /**

@@ -10,8 +10,12 @@ import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import type { MediaLimits } from './kit/media.ts'
 
-/** Where the data lives: PGlite in a folder (or in memory, for tests) or a PostgreSQL server. */
-export type DatabaseConfig = { kind: 'pglite'; dir: string | null } | { kind: 'pg'; url: string }
+/**
+ * Where the data lives: PGlite in a folder (or in memory, for tests) or a PostgreSQL server.
+ * `image` (a PGlite `dumpDataDir` archive) starts an in-memory PGlite from that cluster instead of
+ * an empty one: the tests clone one migrated database rather than create and migrate one per app.
+ */
+export type DatabaseConfig = { kind: 'pglite'; dir: string | null; image?: Blob } | { kind: 'pg'; url: string }
 
 /** Argon2id cost. Production uses the library defaults; tests may lower it to stay fast. */
 export interface HashCost {
@@ -24,8 +28,13 @@ export interface Config {
   port: number
   host: string
   dataDir: string
-  /** Uploaded files, served at /uploads. */
+  /** Uploaded files, served at /uploads (when no S3 storage is configured). */
   uploadsDir: string
+  /**
+   * An S3-compatible bucket for the uploads instead of uploadsDir (server/kit/storage.ts), shared
+   * by every instance; null: the local disk.
+   */
+  s3: S3Settings | null
   /** Multipart files land here first and are moved to uploadsDir only once checked. */
   tmpDir: string
   /** The built PWA, served at /admin. */
@@ -76,6 +85,13 @@ export interface Config {
   sweep: SweepTiming
   /** Promotion delivery (server/notify/delivery.ts). */
   promotions: PromotionSettings
+  /**
+   * Four eyes on mass sends (server/kit/four-eyes.ts): a promotion round or a newsletter to more
+   * recipients than this waits for a second Admin's approval. 0: off.
+   */
+  fourEyesThreshold: number
+  /** How long a delete or a freeze can be undone, in seconds (server/kit/undo.ts; the server allows a few more). */
+  undoSeconds: number
   /** The durable job queue's worker (server/kit/queue.ts). */
   jobs: { concurrency: number; pollMs: number; leaseMs: number }
   /**
@@ -86,6 +102,18 @@ export interface Config {
 }
 
 export type TrustProxy = boolean | number | string[]
+
+/** S3_ENDPOINT and its companions. */
+export interface S3Settings {
+  /** http(s)://host[:port] of the S3 API. */
+  endpoint: string
+  bucket: string
+  accessKey: string
+  secretKey: string
+  region: string
+  /** Bucket in the path (MinIO, Ceph, most S3-compatible stores) rather than in the host name. */
+  pathStyle: boolean
+}
 
 export interface LockoutSettings {
   /** Failures from one address for one email that lock that pair. */
@@ -177,6 +205,13 @@ const Env = z.object({
   UPLOAD_SWEEP_GRACE_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(10080).default(10)),
   UPLOAD_SWEEP_INTERVAL_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(10080).default(60)),
   REDIS_URL: z.preprocess(emptyToUndefined, z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional()),
+  S3_ENDPOINT: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/, error: 'S3_ENDPOINT must be an http(s) address' }).optional()),
+  S3_BUCKET: z.preprocess(emptyToUndefined, z.string().trim().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'S3_BUCKET must be a bucket name (3-63 lower-case letters, digits, dots and hyphens)').optional()),
+  S3_ACCESS_KEY: optionalText,
+  S3_SECRET_KEY: optionalText,
+  S3_REGION: z.preprocess(emptyToUndefined, z.string().trim().default('us-east-1')),
+  S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, z.enum(['0', '1', 'true', 'false']).default('true')),
+  UNDO_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(3600).default(10)),
   JOB_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).default(4)),
   JOB_POLL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(60_000).default(1000)),
   JOB_LEASE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(3600).default(60)),
@@ -185,6 +220,14 @@ const Env = z.object({
   PROMOTION_RETRY_BASE_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(3_600_000).default(5000)),
   PUSH_WEBHOOK_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/, error: 'PUSH_WEBHOOK_URL must be an http(s) address' }).optional()),
   PUSH_WEBHOOK_SECRET: z.preprocess(emptyToUndefined, z.string().min(16, 'PUSH_WEBHOOK_SECRET must be at least 16 characters').optional()),
+  // Unset: 1000; set but empty, or 0: off (every send goes at once).
+  FOUR_EYES_THRESHOLD: z
+    .string()
+    .trim()
+    .regex(/^[0-9]*$/, 'FOUR_EYES_THRESHOLD must be a whole number of recipients (0 or empty: off)')
+    .default('1000')
+    .transform((v) => (v === '' ? 0 : Number(v)))
+    .pipe(z.number().int().max(100_000_000, 'FOUR_EYES_THRESHOLD is too large')),
   PUSH_WEBHOOK_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(120_000).default(10_000)),
 })
 
@@ -235,6 +278,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const missing = [e.JWT_SECRET === undefined ? 'JWT_SECRET (every instance must sign and check tokens with one key)' : null, e.DATABASE_URL === undefined ? 'DATABASE_URL (every instance must share one PostgreSQL)' : null].filter((m) => m !== null)
     if (missing.length > 0) throw new ConfigError(`Invalid configuration: REDIS_URL is set, so several instances may run; set also:\n  ${missing.join('\n  ')}`)
   }
+  const s3 = s3Settings(e)
   if (e.PUSH_WEBHOOK_URL !== undefined && e.PUSH_WEBHOOK_SECRET === undefined) {
     // An unsigned webhook would let anyone who finds the receiver's address post promotions to it.
     throw new ConfigError('Invalid configuration:\n  PUSH_WEBHOOK_SECRET: required with PUSH_WEBHOOK_URL (the receiver checks each batch\'s signature with it)')
@@ -246,6 +290,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     dataDir,
     uploadsDir: join(dataDir, 'uploads'),
+    s3,
     tmpDir: join(dataDir, 'tmp'),
     // Beside the package, wherever the process was started from.
     distDir: fileURLToPath(new URL('../dist', import.meta.url)),
@@ -296,8 +341,31 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           ? null
           : { url: e.PUSH_WEBHOOK_URL, secret: e.PUSH_WEBHOOK_SECRET, timeoutMs: e.PUSH_WEBHOOK_TIMEOUT_MS },
     },
+    fourEyesThreshold: e.FOUR_EYES_THRESHOLD,
+    undoSeconds: e.UNDO_SECONDS,
     jobs: { concurrency: e.JOB_CONCURRENCY, pollMs: e.JOB_POLL_MS, leaseMs: e.JOB_LEASE_SECONDS * 1000 },
     redisUrl: e.REDIS_URL ?? null,
+  }
+}
+
+/**
+ * S3 storage is all or nothing: an endpoint without its bucket or keys, or a bucket without an
+ * endpoint, stops the start (uploads quietly kept on one instance's disk would be lost to the others).
+ */
+function s3Settings(e: z.output<typeof Env>): S3Settings | null {
+  const named = { S3_ENDPOINT: e.S3_ENDPOINT, S3_BUCKET: e.S3_BUCKET, S3_ACCESS_KEY: e.S3_ACCESS_KEY, S3_SECRET_KEY: e.S3_SECRET_KEY }
+  if (Object.values(named).every((v) => v === undefined)) return null
+  const missing = Object.entries(named).filter(([, v]) => v === undefined).map(([k]) => k)
+  if (e.S3_ENDPOINT === undefined || e.S3_BUCKET === undefined || e.S3_ACCESS_KEY === undefined || e.S3_SECRET_KEY === undefined) {
+    throw new ConfigError(`Invalid configuration: S3 storage needs S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY and S3_SECRET_KEY together; missing:\n  ${missing.join('\n  ')}`)
+  }
+  return {
+    endpoint: e.S3_ENDPOINT,
+    bucket: e.S3_BUCKET,
+    accessKey: e.S3_ACCESS_KEY,
+    secretKey: e.S3_SECRET_KEY,
+    region: e.S3_REGION,
+    pathStyle: e.S3_FORCE_PATH_STYLE === '1' || e.S3_FORCE_PATH_STYLE === 'true',
   }
 }
 

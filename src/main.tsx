@@ -1,6 +1,6 @@
 import './index.css'
 import { StrictMode } from 'react'
-import { createRoot } from 'react-dom/client'
+import { createRoot, hydrateRoot } from 'react-dom/client'
 import { App, loadLogin } from './app/app.tsx'
 import { BASE } from './lib/base.ts'
 import { preloadScreen } from './app/route-table.ts'
@@ -9,7 +9,9 @@ import { afterLoadAndIdle } from './lib/idle.ts'
 import { readAuthorization } from './lib/token.ts'
 import { initTheme } from './lib/theme.ts'
 import { listenForInstall } from './lib/install.ts'
+import { shareCspNonce } from './ui/csp-nonce.ts'
 
+shareCspNonce()
 initTheme()
 listenForInstall()
 
@@ -41,11 +43,20 @@ async function start(): Promise<void> {
   }
   const root = document.getElementById('root')
   if (!root) throw new Error('index.html has no #root element')
-  createRoot(root).render(
+  const app = (
     <StrictMode>
       <App />
-    </StrictMode>,
+    </StrictMode>
   )
+  // The login shell (login.html, made at build) holds the login screen's markup, painted before
+  // this ran: it is hydrated when it is what this visit shows. With a session the visit goes on
+  // to the first screen instead, so the markup goes and the app renders from nothing.
+  const path = window.location.pathname.slice(BASE.length) || '/'
+  if (root.dataset['prerendered'] === path && !session.isAuth) hydrateRoot(root, app)
+  else {
+    root.replaceChildren()
+    createRoot(root).render(app)
+  }
   if (import.meta.env.PROD && 'serviceWorker' in navigator) {
     // Not needed to paint: registered (and workbox-window fetched) once the page has loaded.
     afterLoadAndIdle(() => {

@@ -1,8 +1,8 @@
 /**
  * The service worker (DESIGN.md, "The PWA"):
  * - precaches the built shell (the list is injected at build), so the app starts offline;
- * - answers navigations under /admin/ with the cached index.html, so every client route and a
- *   reload work offline;
+ * - answers navigations under /admin/ with the cached index.html (login.html for /admin/login),
+ *   so every client route and a reload work offline;
  * - keeps uploaded images (/uploads/*) cache-first with a bound, since their names never change;
  * - never caches /api: API answers are per-session data, kept only in the app's own per-admin
  *   cache that logout wipes.
@@ -20,8 +20,13 @@ const BASE = new URL(self.registration.scope).pathname // '/admin/'
 precacheAndRoute(self.__WB_MANIFEST)
 cleanupOutdatedCaches()
 
+// The login shell holds the login screen already rendered (server/pwa.ts): for /admin/login only,
+// so no other route paints a login form first.
+const appShell = createHandlerBoundToURL(`${BASE}index.html`)
+const loginShell = createHandlerBoundToURL(`${BASE}login.html`)
+
 registerRoute(
-  new NavigationRoute(createHandlerBoundToURL(`${BASE}index.html`), {
+  new NavigationRoute((options) => (options.url.pathname === `${BASE}login` ? loginShell(options) : appShell(options)), {
     allowlist: [new RegExp(`^${BASE}`)],
     // Files that happen to be requested as a navigation (an opened upload) are not the app.
     denylist: [/\/api\//, /\/uploads\//, /\.[a-z0-9]+$/i],

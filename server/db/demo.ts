@@ -4,7 +4,8 @@
  * written only into an empty database (the demo's own data folder), so a restart keeps edits.
  */
 import { randomUUID } from 'node:crypto'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { count, eq, sql } from 'drizzle-orm'
 import { Passwords } from '../sign-in/auth.ts'
@@ -13,6 +14,7 @@ import { countryNamed } from '../kit/countries.ts'
 import { accessRequests, brands, categories, contactEnquiries, games, homepageContent, leadNotifications, leads, links, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, siteSettings, socialMedia, tokenSettings } from './schema.ts'
 import { gradientIcon, type Rgb } from './png.ts'
 import { makeThumbnail, thumbOf } from '../kit/media.ts'
+import { diskStorage, type ObjectStorage } from '../kit/storage.ts'
 
 const FIRST = [
   'Olivia', 'Liam', 'Amara', 'Noah', 'Sofia', 'Mateo', 'Aisha', 'Lucas', 'Mei', 'Ethan', 'Priya', 'Diego',
@@ -112,9 +114,8 @@ const DEMO_LEAD_COUNTRIES = ['US', 'GB', 'DE', 'US', 'IN', 'BR', 'NG', 'FR', 'PT
  * cancelled part way; one to five checked leads without an image. Each delivered recipient has its
  * notification, as the database transport stores it.
  */
-async function seedPromotions(db: Db, uploadsDir: string, now: number): Promise<void> {
-  const image = `${randomUUID()}.png`
-  await writeFile(join(uploadsDir, image), gradientIcon(256, [37, 99, 235], [16, 185, 129]))
+async function seedPromotions(db: Db, store: StorePng, now: number): Promise<void> {
+  const image = await store(gradientIcon(256, [37, 99, 235], [16, 185, 129]), false)
   const HOUR = 3600 * 1000
   const plans = [
     { title: 'Weekend tournament', content: 'Join the Neon Drift tournament this weekend: the top ten win 50 game tickets each.', image, selectall: true, where: sql`${leads.provider} = 'web3auth'`, sendUpTo: Infinity, at: now - 30 * HOUR },
@@ -171,10 +172,37 @@ export interface DemoCounts {
   accessRequests: number
 }
 
-/** Seeds the demo data unless the database already has leads; returns what it wrote (or null). */
-export async function seedDemo(db: Db, uploadsDir: string, now = Date.now(), passwords = new Passwords(null)): Promise<DemoCounts | null> {
+/** Stores a generated PNG (and its thumbnail when asked) as an upload would be; answers its stored name. */
+type StorePng = (png: Buffer, thumbnail: boolean) => Promise<string>
+
+/**
+ * Seeds the demo data unless the database already has leads; returns what it wrote (or null).
+ * Images go to `uploads`: the server's storage (server/kit/storage.ts), or a folder.
+ */
+export async function seedDemo(db: Db, uploads: ObjectStorage | string, now = Date.now(), passwords = new Passwords(null)): Promise<DemoCounts | null> {
   const [existing] = await db.select({ n: count() }).from(leads)
   if ((existing?.n ?? 0) > 0) return null
+  const storage = typeof uploads === 'string' ? diskStorage(uploads) : uploads
+  const staging = await mkdtemp(join(tmpdir(), 'bo-demo-images-'))
+  try {
+    return await seed(db, staging, storage, now, passwords)
+  } finally {
+    await rm(staging, { recursive: true, force: true })
+  }
+}
+
+async function seed(db: Db, staging: string, storage: ObjectStorage, now: number, passwords: Passwords): Promise<DemoCounts> {
+  const store: StorePng = async (png, thumbnail) => {
+    const name = `${randomUUID()}.png`
+    const path = join(staging, name)
+    await writeFile(path, png)
+    if (thumbnail) {
+      await makeThumbnail(path, thumbOf(path), 1_000_000)
+      await storage.putFile(thumbOf(name), thumbOf(path))
+    }
+    await storage.putFile(name, path)
+    return name
+  }
   const rand = random(20250101)
   const pick = <T>(list: readonly T[]): T => {
     const value = list[Math.floor(rand() * list.length)]
@@ -228,12 +256,9 @@ export async function seedDemo(db: Db, uploadsDir: string, now = Date.now(), pas
   })
   await db.insert(contactEnquiries).values(enquiryRows)
 
-  await mkdir(uploadsDir, { recursive: true })
   const categoryRows = []
   for (const [i, c] of CATEGORIES.entries()) {
-    const image = `${randomUUID()}.png`
-    await writeFile(join(uploadsDir, image), gradientIcon(96, c.from, c.to))
-    await makeThumbnail(join(uploadsDir, image), join(uploadsDir, thumbOf(image)), 1_000_000)
+    const image = await store(gradientIcon(96, c.from, c.to), true)
     categoryRows.push({ categoryName: c.name, image, preference: i + 1 })
   }
   const categoryIds = await db.insert(categories).values(categoryRows).returning({ id: categories.id })
@@ -241,18 +266,14 @@ export async function seedDemo(db: Db, uploadsDir: string, now = Date.now(), pas
   for (const [i, game] of DEMO_GAMES.entries()) {
     const images: string[] = []
     for (const colours of [game.colours, [game.colours[1], game.colours[0]] as const]) {
-      const image = `${randomUUID()}.png`
-      await writeFile(join(uploadsDir, image), gradientIcon(480, colours[0], colours[1]))
-      await makeThumbnail(join(uploadsDir, image), join(uploadsDir, thumbOf(image)), 1_000_000)
-      images.push(image)
+      images.push(await store(gradientIcon(480, colours[0], colours[1]), true))
     }
     const categoryId = categoryIds[game.category]?.id
     if (categoryId === undefined) throw new Error(`no demo category ${game.category}`)
     await db.insert(games).values({ ...game.fields, categoryId, images, preference: i + 1, createdAt: new Date(now - (i + 1) * 3600 * 1000) })
   }
 
-  const sitelogo = `${randomUUID()}.png`
-  await writeFile(join(uploadsDir, sitelogo), gradientIcon(128, [37, 99, 235], [16, 185, 129]))
+  const sitelogo = await store(gradientIcon(128, [37, 99, 235], [16, 185, 129]), false)
   await db.insert(siteSettings).values({
     version: '2.4.1',
     contactPerson: 'Ada Mensah',
@@ -283,9 +304,7 @@ export async function seedDemo(db: Db, uploadsDir: string, now = Date.now(), pas
   })
   // Three landing-page blocks with their images, shown on the landing page, and the token record.
   for (const [i, block] of HOMEPAGE_BLOCKS.entries()) {
-    const image = `${randomUUID()}.png`
-    await writeFile(join(uploadsDir, image), gradientIcon(160, block.from, block.to))
-    await makeThumbnail(join(uploadsDir, image), join(uploadsDir, thumbOf(image)), 1_000_000)
+    const image = await store(gradientIcon(160, block.from, block.to), true)
     await db.insert(homepageContent).values({ title: block.title, link: block.link, image, createdAt: new Date(now - (i + 1) * 3600 * 1000) })
   }
   // Buy, swap-out and swap-in links, each list in its display order 1..n.
@@ -304,7 +323,7 @@ export async function seedDemo(db: Db, uploadsDir: string, now = Date.now(), pas
       return { code: country.code, country: country.name, hide }
     }),
   )
-  await seedPromotions(db, uploadsDir, now)
+  await seedPromotions(db, store, now)
   for (const [i, request] of ACCESS_REQUESTS.entries()) {
     const passwordHash = await passwords.hash(DEMO_REQUEST_PASSWORD)
     await db.insert(accessRequests).values({ ...request, passwordHash, createdAt: new Date(now - (i + 1) * 3 * 3600 * 1000) })

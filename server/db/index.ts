@@ -26,7 +26,7 @@ export type DbHandle =
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 
-/** Reports problems of idle pool connections (a restarted or terminated server) without crashing. */
+/** Reports a pooled connection lost (a restarted or terminated server), idle or in use, without crashing. */
 export type PoolErrorSink = (error: Error) => void
 
 /** STATEMENT_TIMEOUT_MS's default (server/config.ts), for callers that open a database without a config. */
@@ -49,7 +49,11 @@ export async function openDb(config: DatabaseConfig, onPoolError: PoolErrorSink 
   const timeout = Math.max(0, Math.floor(options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS))
   if (config.kind === 'pglite') {
     if (config.dir !== null) mkdirSync(config.dir, { recursive: true })
-    const client = await PGlite.create({ ...(config.dir === null ? {} : { dataDir: config.dir }), extensions: { pg_trgm } })
+    const client = await PGlite.create({
+      ...(config.dir === null ? {} : { dataDir: config.dir }),
+      ...(config.image === undefined ? {} : { loadDataDir: config.image }),
+      extensions: { pg_trgm },
+    })
     const db = drizzlePglite({ client, schema })
     await migratePglite(db, { migrationsFolder })
     // Set for the one session PGlite has. PGlite (WebAssembly, no timer signals) does not fire it
@@ -60,7 +64,7 @@ export async function openDb(config: DatabaseConfig, onPoolError: PoolErrorSink 
   }
   // Migrations on a pool of their own, without the statement limit (see OpenOptions).
   const migrationPool = new pg.Pool({ connectionString: config.url, max: 2, connectionTimeoutMillis: 5000 })
-  migrationPool.on('error', onPoolError)
+  survive(migrationPool, onPoolError)
   try {
     const migrationDb = drizzlePg({ client: migrationPool, schema })
     await migrateOnce(migrationPool, () => migratePg(migrationDb, { migrationsFolder }))
@@ -69,11 +73,25 @@ export async function openDb(config: DatabaseConfig, onPoolError: PoolErrorSink 
   }
   // statement_timeout is sent at connect, so every pooled connection has it from its first query.
   const pool = new pg.Pool({ connectionString: config.url, max: 10, connectionTimeoutMillis: 5000, statement_timeout: timeout })
-  // Without a listener, an idle client whose backend is terminated emits an unhandled 'error' that
-  // kills the process. The pool drops that client and opens a new one on the next query.
-  pool.on('error', onPoolError)
+  survive(pool, onPoolError)
   const db = drizzlePg({ client: pool, schema })
   return { kind: 'pg', db, pool, close: () => pool.end() }
+}
+
+/**
+ * A client whose backend goes away (PostgreSQL restarted or stopped, the session terminated) emits
+ * 'error', and an 'error' without a listener kills the process. The pool listens on its idle
+ * clients only: a client checked out for a transaction (drizzle's `transaction` holds one between
+ * its queries) or a COPY had none, so a restart of PostgreSQL under load crashed the server. Every
+ * client gets a listener for its whole life; the failed query or transaction still rejects (and is
+ * answered 503), and the pool drops a client that is no longer queryable when it is released.
+ */
+function survive(pool: pg.Pool, onError: PoolErrorSink): void {
+  // The pool re-emits an idle client's error, which the client's own listener has reported already.
+  pool.on('error', () => {})
+  pool.on('connect', (client) => {
+    client.on('error', onError)
+  })
 }
 
 /** Any fixed number: the advisory lock every instance takes around its migrations. */

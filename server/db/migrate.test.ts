@@ -9,7 +9,7 @@ const journal = z.object({ entries: z.array(z.object({ tag: z.string() })) }).pa
 
 describe.runIf(testEngine() === 'pg')('migrations with several instances', () => {
   it('four instances started at once on an empty database migrate it once, without an error', async () => {
-    const scratch = await scratchDatabase()
+    const scratch = await scratchDatabase({ empty: true })
     try {
       const handles = await Promise.all([1, 2, 3, 4].map(() => openDb(scratch.database)))
       const first = handles[0]

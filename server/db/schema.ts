@@ -496,6 +496,16 @@ export const emailTemplateVersions = pgTable(
 // ---------------------------------------------------------------------------------------------
 
 /**
+ * Four eyes on a mass send (server/kit/four-eyes.ts): who asked for a send over the threshold
+ * (null when it needed no approval), who approved or rejected it and when (null while it waits).
+ */
+const approvalColumns = () => ({
+  approvalRequestedBy: text('approval_requested_by').references(() => admins.id, { onDelete: 'set null' }),
+  approvalDecidedBy: text('approval_decided_by').references(() => admins.id, { onDelete: 'set null' }),
+  approvalDecidedAt: timestamp('approval_decided_at', { withTimezone: true, mode: 'date' }),
+})
+
+/**
  * One newsletter sent from the Newsletter screen: its subject and sanitised body, who sent it,
  * where it stands, and how many recipients were frozen when it was made. The mails themselves are
  * in the mail queue under the group `newsletter:<id>`, which gives the sent and failed counts.
@@ -508,9 +518,10 @@ export const newsletterSends = pgTable(
     subject: text('subject').notNull(),
     content: text('content').notNull(),
     createdBy: text('created_by').references(() => admins.id, { onDelete: 'set null' }),
-    status: text('status', { enum: ['sending', 'paused', 'done', 'cancelled'] }).notNull().default('sending'),
+    status: text('status', { enum: ['sending', 'paused', 'done', 'cancelled', 'awaiting', 'rejected'] }).notNull().default('sending'),
     total: integer('total').notNull(),
     finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    ...approvalColumns(),
   },
   (t) => [index('newsletter_sends_created_at_idx').on(t.createdAt.desc(), t.id.desc())],
 )
@@ -557,7 +568,7 @@ export const promotions = pgTable(
     image: text('image').notNull().default(''),
     selectall: boolean('selectall').notNull().default(false),
     createdBy: text('created_by').references(() => admins.id, { onDelete: 'set null' }),
-    status: text('status', { enum: ['queued', 'sending', 'done', 'cancelled'] }).notNull().default('queued'),
+    status: text('status', { enum: ['queued', 'sending', 'done', 'cancelled', 'awaiting', 'rejected'] }).notNull().default('queued'),
     /** 1 at Submit; each Resend adds one. */
     round: integer('round').notNull().default(1),
     /** Recipients frozen at Submit (promotion_recipients). */
@@ -568,6 +579,8 @@ export const promotions = pgTable(
     /** The current round's latest delivery. */
     lastSentAt: timestamp('last_sent_at', { withTimezone: true, mode: 'date' }),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true, mode: 'date' }),
+    /** The current round's four-eyes approval (server/kit/four-eyes.ts). */
+    ...approvalColumns(),
   },
   (t) => [index('promotions_created_at_idx').on(t.createdAt.desc(), t.id.desc())],
 )
@@ -657,12 +670,45 @@ export const leadNotifications = pgTable(
 )
 
 /**
+ * Undo (issue 13; server/kit/undo.ts): what a delete or a flip took away, kept for UNDO_SECONDS
+ * (plus a grace) so the admin who did it can put it back. A deleted record's row, with the rows
+ * its delete cascaded to and the references it cleared, is kept as JSON exactly as stored; its
+ * files stay until the entry is purged. `action` says how undo restores: 'delete' inserts the
+ * rows again, 'update' writes the kept column values back (a game's freeze flag).
+ */
+export const trash = pgTable(
+  'trash',
+  {
+    id: id(),
+    action: text('action', { enum: ['delete', 'update'] }).notNull(),
+    /** The restorable kind (server/kit/undo.ts) that knows the record's table and order. */
+    kind: text('kind').notNull(),
+    recordId: text('record_id').notNull(),
+    /** The endpoint whose write this undoes: undo checks its access rule again. */
+    endpoint: text('endpoint').notNull(),
+    /** The rows as stored (`to_jsonb`), or the column values to write back. */
+    rows: jsonb('rows').notNull(),
+    /** Stored upload names the deleted rows held: removed when the entry is purged, not before. */
+    files: text('files').array().notNull().default(sql`'{}'::text[]`),
+    /** The record's place in its preference order when it was deleted (null: not an ordered list). */
+    place: integer('place'),
+    /** What undo answers when it succeeds. */
+    message: text('message').notNull(),
+    deletedBy: text('deleted_by').notNull(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** Undo is refused after this; the purge removes the entry and its files. */
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('trash_expires_at_idx').on(t.expiresAt)],
+)
+
+/**
  * Every column that holds stored upload names (files under DATA_DIR/uploads, named by the server),
  * a text or a text array. This is the one list the sweep (server/kit/sweep.ts) reads to tell files
  * in use from orphans: a file that no listed column names is removed once it is old enough, so a
  * new upload column must be listed here (server/kit/sweep.test.ts fails when one is not).
  */
-export const uploadColumns = [categories.image, games.images, games.video, homepageContent.image, siteSettings.sitelogo, promotions.image, leadNotifications.image] as const
+export const uploadColumns = [categories.image, games.images, games.video, homepageContent.image, siteSettings.sitelogo, promotions.image, leadNotifications.image, trash.files] as const
 
 export type AdminRow = typeof admins.$inferSelect
 export type LoginFailureRow = typeof loginFailures.$inferSelect

@@ -40,7 +40,8 @@ import { auditLog, type AdminRow } from '../db/schema.ts'
 import type { MailMessage, Mailer } from '../notify/mail.ts'
 import type { Realtime } from '../notify/realtime.ts'
 import type { HandlerOptions, JobInfo, JobPayload, JobQueue, JobResult } from './queue.ts'
-import { FORM_TOO_LARGE, FormTooLarge, MULTIPART_LIMITS, UploadTooLarge, discard, formBounds, missingFiles, promote, readMultipart, removeUpload, type FormBounds, type StoredFile } from './uploads.ts'
+import { FORM_TOO_LARGE, FormTooLarge, MULTIPART_LIMITS, UploadTooLarge, discard, formBounds, missingFiles, promote, readMultipart, removeUpload, unstore, type FormBounds, type StoredFile } from './uploads.ts'
+import type { ObjectStorage } from './storage.ts'
 import { NUL_MESSAGE, nulField } from './text-input.ts'
 
 /** A refused or failed call: the spec's `{ status: 'failed', message, errors }` with an HTTP status. */
@@ -90,6 +91,8 @@ export interface Services {
   realtime: Realtime | null
   /** Durable background work (server/kit/queue.ts). */
   jobs: JobQueue
+  /** Where uploads are kept (server/kit/storage.ts). */
+  storage: ObjectStorage
 }
 
 /**
@@ -125,6 +128,8 @@ export interface Ctx {
   me(): AdminRow
   /** Names the record this write touched (and, on public calls like login, who acted) for the audit row. */
   audit(recordId: string | null, actorId?: string): void
+  /** What else the write's audit row says (its `detail`): the requester an approval answers. */
+  auditDetail(detail: string): void
   /** Runs after the handler succeeded, before the answer (deleting a replaced file, LOGOUT, mail). */
   afterSuccess(task: () => Promise<void> | void): void
   /**
@@ -311,7 +316,7 @@ async function answer(bound: BoundHandler, services: Services, request: FastifyR
     return sendFailure(reply, failure(first, all, tooLarge ? 413 : 400))
   }
 
-  const stored = await promote(temps, services.config.uploadsDir)
+  const stored = await promote(temps, services.storage)
   const files: Record<string, StoredFile[]> = {}
   for (const file of stored) (files[file.field] ??= []).push(file)
   const ctx = new RequestContext(services, request, files)
@@ -322,14 +327,14 @@ async function answer(bound: BoundHandler, services: Services, request: FastifyR
     result = isWriteCall(endpoint) ? await ctx.write(endpoint, body) : await body(ctx)
     if (!isWriteCall(endpoint)) contractIssues(endpoint, result)
   } catch (error) {
-    await discard(stored)
+    await unstore(services.storage, stored)
     if (!(error instanceof BrokenAnswer)) throw error
     // The handler broke the contract: a bug to fix, reported loudly rather than sent on.
     request.log.error({ endpoint: endpoint.name, issues: error.issues }, 'answer does not match the contract')
     return reply.code(500).send({ status: 'failed', message: 'Something went wrong' })
   }
   if (result instanceof ApiFailure) {
-    await discard(stored)
+    await unstore(services.storage, stored)
     return sendFailure(reply, result)
   }
   await ctx.runAfterSuccess()
@@ -385,6 +390,7 @@ class RequestContext implements Ctx {
   readonly #after: (() => Promise<void> | void)[] = []
   #auditRecord: string | null = null
   #auditActor: string | null = null
+  #auditDetail = ''
   /** The database, or the call's transaction while a write runs (`write`). */
   #db: Db
 
@@ -439,6 +445,10 @@ class RequestContext implements Ctx {
     if (actorId !== undefined) this.#auditActor = actorId
   }
 
+  auditDetail(detail: string): void {
+    this.#auditDetail = detail
+  }
+
   afterSuccess(task: () => Promise<void> | void): void {
     this.#after.push(task)
   }
@@ -450,7 +460,7 @@ class RequestContext implements Ctx {
   }
 
   removeUploadLater(name: string): void {
-    this.afterSuccess(() => removeUpload(this.#services.config.uploadsDir, name))
+    this.afterSuccess(() => removeUpload(this.#services.storage, name))
   }
 
   transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
@@ -470,7 +480,7 @@ class RequestContext implements Ctx {
         contractIssues(endpoint, result)
         const actor = this.#request.admin?.id ?? this.#auditActor
         if (!(result instanceof ApiFailure) && !isTwoFactor(result) && actor !== null) {
-          await tx.insert(auditLog).values({ adminId: actor, action: endpoint.path, recordId: auditRecordId(this.#auditRecord ?? recordIdOf(this.#request.body)), ip: this.ip })
+          await tx.insert(auditLog).values({ adminId: actor, action: endpoint.path, recordId: auditRecordId(this.#auditRecord ?? recordIdOf(this.#request.body)), ip: this.ip, detail: this.#auditDetail })
         }
         return result
       } finally {

@@ -1,39 +1,43 @@
 /**
- * Delete by id, with the record's stored uploads:
+ * Delete by id, undoably (server/kit/undo.ts):
+ *
+ *     const categoryTrash = restorable({ name: 'categories', table: categories, order: categoryOrder,
+ *       endpoint: catalog.deleteCategory, restored: 'Category restored successfully' })
  *
  *     deleteCategory: ({ id }, ctx) =>
  *       deleteRecord(ctx, {
- *         id, message: 'Category deleted successfully',
- *         remove: (db) => db.delete(categories).where(eq(categories.id, id)).returning(),
- *         files: (row) => [row.image],
+ *         id, message: 'Category deleted successfully', trash: categoryTrash,
+ *         remove: (db) => db.delete(categories).where(eq(categories.id, id)).returning({ id: categories.id }),
  *       })
  *
- * The row goes first; its files are removed only once the whole call has succeeded (the handler
- * returned, the audit row is written), so a failure anywhere before that (the delete, a renumber
- * in the same transaction, the audit) leaves both the row and its files. A file left behind by a
- * crash in between is an orphan, never a record pointing at a missing file.
+ * The row (with the rows its delete cascades to) goes into the trash in the write's transaction,
+ * and the record's order closes the gap; the answer carries the spec's message and an undo
+ * ticket. The files the rows held stay until the trash entry is purged after the undo window, so
+ * an undo finds them, and a failure anywhere in the call (the delete, the renumber, the audit)
+ * leaves the row and its files as they were.
  */
+import type { UndoTicket } from '#contract/undo'
 import type { ApiFailure, Ctx } from './api.ts'
 import { notFound } from './api.ts'
 import type { Db } from '../db/index.ts'
+import { moveToTrash, type Restorable } from './undo.ts'
 
-export interface DeleteSpec<R> {
+export interface DeleteSpec {
   /** The record's id, named in the audit row. */
   id: string
   /** The payload field that carries the id, for the 404's field error (`id` unless told). */
   field?: string
   /** The success message. */
   message: string
-  /** Deletes the record and returns the deleted rows (none: it did not exist). */
-  remove: (db: Db) => Promise<readonly R[]>
-  /** The stored upload names a deleted row held ('' for none). */
-  files?: (row: R) => readonly string[]
+  /** The record's kind: its table, its order, what undo says. */
+  trash: Restorable
+  /** Deletes the record and returns the deleted rows (none: it did not exist). Runs inside the kind's order. */
+  remove: (db: Db) => Promise<readonly unknown[]>
 }
 
-export async function deleteRecord<R>(ctx: Ctx, spec: DeleteSpec<R>): Promise<{ status: 'success'; message: string } | ApiFailure> {
-  const [row] = await spec.remove(ctx.db)
-  if (row === undefined) return notFound(spec.field ?? 'id')
-  for (const name of spec.files?.(row) ?? []) if (name !== '') ctx.removeUploadLater(name)
+export async function deleteRecord(ctx: Ctx, spec: DeleteSpec): Promise<{ status: 'success'; message: string; undo: UndoTicket } | ApiFailure> {
+  const undo = await moveToTrash(ctx, spec.trash, spec.id, spec.remove)
+  if (undo === undefined) return notFound(spec.field ?? 'id')
   ctx.audit(spec.id)
-  return { status: 'success', message: spec.message }
+  return { status: 'success', message: spec.message, undo }
 }

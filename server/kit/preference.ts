@@ -52,6 +52,8 @@ export interface Placed {
 export interface PreferenceOrder {
   /** The list order for reads: preference, then age, then id (a total order, so pages never overlap). */
   readonly orderBy: readonly [SQL, SQL, SQL]
+  /** The column holding the place (undo restores a record at its old place: server/kit/undo.ts). */
+  readonly preference: PgColumn
   /**
    * Inserts a record at the end (`insert` gets the place after the last, and returns the new id),
    * then moves it to `wanted` when that is a place of the list. Undefined when `insert` inserted nothing.
@@ -112,6 +114,7 @@ export function preferenceOrder(list: OrderedList): PreferenceOrder {
 
   return {
     orderBy,
+    preference: list.preference,
     add: (db, insert, wanted) =>
       locked(db, async (tx) => {
         const [row] = await insert(tx, (await tx.$count(table, list.scope)) + 1)

@@ -12,6 +12,7 @@ import { gradientIcon } from '../db/png.ts'
 import * as schema from '../db/schema.ts'
 import { categories, games, homepageContent, siteSettings, uploadColumns } from '../db/schema.ts'
 import { makeThumbnail, thumbOf } from './media.ts'
+import { diskStorage } from './storage.ts'
 import { scheduleSweeps, sweepFiles } from './sweep.ts'
 import { promote } from './uploads.ts'
 import { bodyOf, makeTestApp, multipart, type TestApp } from '../testing/test-app.ts'
@@ -50,7 +51,7 @@ const listed = new Set<PgColumn>(uploadColumns)
 
 let t: TestApp
 let dirs: { tmpDir: string; uploadsDir: string }
-const sweep = (now?: number) => sweepFiles(t.handle.db, { ...dirs, graceMs: GRACE, ...(now === undefined ? {} : { now }) })
+const sweep = (now?: number) => sweepFiles(t.handle.db, { tmpDir: dirs.tmpDir, storage: diskStorage(dirs.uploadsDir), graceMs: GRACE, ...(now === undefined ? {} : { now }) })
 
 beforeAll(async () => {
   t = await makeTestApp()
@@ -100,11 +101,11 @@ describe('sweepFiles: DATA_DIR/uploads', () => {
   })
 
   it('keeps files every upload column names, however old, and removes only the unnamed one', async () => {
-    const [categoryImage, first, second, video, blockImage, logo, unnamed, promotionImage] = await Promise.all(
-      ['png', 'jpg', 'png', 'mp4', 'jpg', 'png', 'm4a', 'png'].map((extension) => putUpload(dirs.uploadsDir, extension, 60 * MINUTE)),
+    const [categoryImage, first, second, video, blockImage, logo, unnamed, promotionImage, trashed] = await Promise.all(
+      ['png', 'jpg', 'png', 'mp4', 'jpg', 'png', 'm4a', 'png', 'jpg'].map((extension) => putUpload(dirs.uploadsDir, extension, 60 * MINUTE)),
     )
-    if (categoryImage === undefined || first === undefined || second === undefined || video === undefined || blockImage === undefined || logo === undefined || unnamed === undefined || promotionImage === undefined) {
-      throw new Error('eight uploads were written')
+    if (categoryImage === undefined || first === undefined || second === undefined || video === undefined || blockImage === undefined || logo === undefined || unnamed === undefined || promotionImage === undefined || trashed === undefined) {
+      throw new Error('nine uploads were written')
     }
     const [category] = await t.handle.db.insert(categories).values({ categoryName: `Kept ${randomUUID()}`, image: categoryImage }).returning()
     if (category === undefined) throw new Error('insert returned no row')
@@ -116,9 +117,11 @@ describe('sweepFiles: DATA_DIR/uploads', () => {
     const [promotion] = await t.handle.db.insert(schema.promotions).values({ title: 'Kept', content: 'c', image: promotionImage, recipientCount: 1, total: 1 }).returning()
     if (lead === undefined || promotion === undefined) throw new Error('insert returned no row')
     await t.handle.db.insert(schema.leadNotifications).values({ leadId: lead.id, promotionId: promotion.id, round: 1, title: 'Kept', content: 'c', image: promotionImage })
+    // A deleted record's file, kept for its undo window (server/kit/undo.ts).
+    await t.handle.db.insert(schema.trash).values({ action: 'delete', kind: 'games', recordId: 'gone', endpoint: 'DeleteCms', rows: {}, files: [trashed], message: 'm', deletedBy: 'x', expiresAt: new Date(Date.now() + MINUTE) })
     // The rows above cover every listed column: a newly listed one needs a row here too.
-    expect(uploadColumns.map(nameOf)).toEqual(['categories.image', 'games.images', 'games.video', 'homepage_content.image', 'site_settings.sitelogo', 'promotions.image', 'lead_notifications.image'])
-    const kept = [categoryImage, first, second, video, blockImage, logo, promotionImage]
+    expect(uploadColumns.map(nameOf)).toEqual(['categories.image', 'games.images', 'games.video', 'homepage_content.image', 'site_settings.sitelogo', 'promotions.image', 'lead_notifications.image', 'trash.files'])
+    const kept = [categoryImage, first, second, video, blockImage, logo, promotionImage, trashed]
     const keptFiles = [...kept, ...kept.filter((n) => !n.endsWith('.mp4')).map(thumbOf)]
 
     expect(await sweep()).toEqual({ tmp: 0, uploads: 1, thumbnails: 0 })
@@ -173,10 +176,10 @@ describe('the sweep at start', () => {
     // cut off while streaming, and then no insert and no clean-up ever ran.
     const staged = await put(dirs.tmpDir, `${randomUUID()}.part`, 0)
     await makeThumbnail(staged, thumbOf(staged), 1_000_000)
-    const [stored] = await promote([{ field: 'image', path: staged, kind: 'png', bytes: png.length, thumb: thumbOf(staged) }], dirs.uploadsDir)
+    const [stored] = await promote([{ field: 'image', path: staged, kind: 'png', bytes: png.length, thumb: thumbOf(staged) }], diskStorage(dirs.uploadsDir))
     if (stored === undefined) throw new Error('nothing was stored')
     const cutOff = await put(dirs.tmpDir, `${randomUUID()}.part`, 0, randomBytes(4096))
-    const leftovers = [stored.path, join(dirs.uploadsDir, thumbOf(stored.name)), cutOff]
+    const leftovers = [join(dirs.uploadsDir, stored.name), join(dirs.uploadsDir, thumbOf(stored.name)), cutOff]
     expect(leftovers.every((p) => existsSync(p))).toBe(true)
     const crashedAt = new Date(Date.now() - OLD)
     for (const path of leftovers) await utimes(path, crashedAt, crashedAt)
@@ -193,7 +196,7 @@ describe('the sweep at start', () => {
 
   it('runs again on its interval, so leftovers still young at start are taken later', async () => {
     const leftover = await put(dirs.tmpDir, `${randomUUID()}.part`, 0)
-    const stop = await scheduleSweeps(t.handle.db, { ...dirs, sweep: { graceMs: 150, intervalMs: 50 } }, t.app.log)
+    const stop = await scheduleSweeps(t.handle.db, { tmpDir: dirs.tmpDir, storage: diskStorage(dirs.uploadsDir), sweep: { graceMs: 150, intervalMs: 50 } }, t.app.log)
     try {
       expect(existsSync(leftover)).toBe(true)
       const deadline = Date.now() + 5000
@@ -239,7 +242,7 @@ describe('uploadColumns: the one list of columns holding stored upload names', (
       expect(holding.filter((name) => !uploadColumns.map(nameOf).includes(name))).toEqual([])
       const files = await listing(demo.config.uploadsDir)
       expect(files.length).toBeGreaterThan(0)
-      expect(await sweepFiles(demo.handle.db, { tmpDir: demo.config.tmpDir, uploadsDir: demo.config.uploadsDir, graceMs: 0 })).toEqual({ tmp: 0, uploads: 0, thumbnails: 0 })
+      expect(await sweepFiles(demo.handle.db, { tmpDir: demo.config.tmpDir, storage: diskStorage(demo.config.uploadsDir), graceMs: 0 })).toEqual({ tmp: 0, uploads: 0, thumbnails: 0 })
       expect(await listing(demo.config.uploadsDir)).toEqual(files)
     } finally {
       await demo.close()

@@ -1,14 +1,16 @@
 /**
  * The sweep of files nothing will ever use: leftovers in DATA_DIR/tmp (a request cut off by a
- * crash never removed its staging files) and uploads under DATA_DIR/uploads that no row names (a
- * crash between storing an upload and the insert, or between a committed delete and the file
- * removal). Runs at start and then periodically (server/app.ts).
+ * crash never removed its staging files) and stored uploads (DATA_DIR/uploads or the S3 bucket,
+ * server/kit/storage.ts) that no row names (a crash between storing an upload and the insert, or
+ * between a committed delete and the file removal). Runs at start and then periodically
+ * (server/app.ts).
  *
  * Only files older than the grace period are taken, so an upload that another request (or another
- * instance sharing the folder) is storing right now survives: a file is staged, moved (rename
- * keeps its time) and referenced within one request. The folder is listed before the database is
- * read, and a name no committed row holds never becomes referenced again (rows only keep the
- * names they already hold), so a file the sweep removes is one no row can name.
+ * instance sharing the storage) is storing right now survives: a file is staged, stored (a
+ * rename keeps its time; an object's time is when it was put) and referenced within one request.
+ * The storage is listed before the database is read, and a name no committed row holds never
+ * becomes referenced again (rows only keep the names they already hold), so a file the sweep
+ * removes is one no row can name.
  */
 import type { Stats } from 'node:fs'
 import { lstat, readdir, rm } from 'node:fs/promises'
@@ -18,11 +20,12 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Db } from '../db/index.ts'
 import { uploadColumns } from '../db/schema.ts'
 import { thumbOf } from './media.ts'
+import type { ObjectInfo, ObjectStorage } from './storage.ts'
 import { storedName, uploadUrl } from './uploads.ts'
 
 export interface SweepOptions {
   tmpDir: string
-  uploadsDir: string
+  storage: ObjectStorage
   /** Files younger than this (by modification time) are kept whatever they are. */
   graceMs: number
   /** The current time; tests move it instead of waiting. */
@@ -33,7 +36,7 @@ export interface SweepOptions {
 export interface SweepResult {
   /** Staging files under DATA_DIR/tmp. */
   tmp: number
-  /** Originals under DATA_DIR/uploads that no row names. */
+  /** Stored originals that no row names. */
   uploads: number
   /** Thumbnails of those, or left without an original. */
   thumbnails: number
@@ -57,27 +60,29 @@ export async function referencedUploads(db: Db): Promise<Set<string>> {
 
 export async function sweepFiles(db: Db, options: SweepOptions): Promise<SweepResult> {
   const now = options.now ?? Date.now()
-  const isOld = (stats: Stats): boolean => now - stats.mtimeMs >= options.graceMs
+  const isOld = (modified: Date): boolean => now - modified.getTime() >= options.graceMs
   const result: SweepResult = { tmp: 0, uploads: 0, thumbnails: 0 }
 
   for (const { name, stats } of await filesIn(options.tmpDir)) {
-    if (isOld(stats) && (await removed(join(options.tmpDir, name)))) result.tmp += 1
+    if (isOld(stats.mtime) && (await removed(join(options.tmpDir, name)))) result.tmp += 1
   }
 
-  const files = await filesIn(options.uploadsDir)
+  const { storage } = options
+  const files: ObjectInfo[] = []
+  for await (const file of storage.list()) if (isStoredName(file.name) || THUMB.test(file.name)) files.push(file)
   const referenced = await referencedUploads(db)
   const keptThumbs = new Set([...referenced].map(thumbOf))
   const orphanThumbs = new Set<string>()
-  for (const { name, stats } of files) {
-    if (!isStoredName(name) || referenced.has(name) || !isOld(stats)) continue
-    if (await removed(join(options.uploadsDir, name))) result.uploads += 1
+  for (const { name, modified } of files) {
+    if (!isStoredName(name) || referenced.has(name) || !isOld(modified)) continue
+    if (await storage.remove(name)) result.uploads += 1
     // An original's thumbnail goes with it, however old: alone it is of no use.
     orphanThumbs.add(thumbOf(name))
   }
-  for (const { name, stats } of files) {
+  for (const { name, modified } of files) {
     if (!THUMB.test(name) || keptThumbs.has(name)) continue
-    // A young thumbnail without a row may be mid-promote (it is moved before its original).
-    if ((orphanThumbs.has(name) || isOld(stats)) && (await removed(join(options.uploadsDir, name)))) result.thumbnails += 1
+    // A young thumbnail without a row may be mid-promote (it is stored before its original).
+    if ((orphanThumbs.has(name) || isOld(modified)) && (await storage.remove(name))) result.thumbnails += 1
   }
   return result
 }
@@ -113,7 +118,7 @@ async function removed(path: string): Promise<boolean> {
 
 export interface SweepSchedule {
   tmpDir: string
-  uploadsDir: string
+  storage: ObjectStorage
   sweep: { graceMs: number; intervalMs: number }
 }
 
@@ -128,7 +133,7 @@ export async function scheduleSweeps(db: Db, config: SweepSchedule, log: Fastify
     if (running) return
     running = true
     try {
-      const removedCounts = await sweepFiles(db, { tmpDir: config.tmpDir, uploadsDir: config.uploadsDir, graceMs: config.sweep.graceMs })
+      const removedCounts = await sweepFiles(db, { tmpDir: config.tmpDir, storage: config.storage, graceMs: config.sweep.graceMs })
       if (removedCounts.tmp + removedCounts.uploads + removedCounts.thumbnails > 0) log.info({ removed: removedCounts }, 'swept leftover and unreferenced files')
     } catch (error) {
       log.error({ err: error }, 'file sweep failed')

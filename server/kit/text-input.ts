@@ -4,7 +4,7 @@
  * answer as a 500. JSON (`"\u0000"`), a query string (`%00`) and a multipart field all let a
  * client send one, and no field of the contract has a use for it, so the registrar refuses such a
  * request as bad input before validation, naming the field (found by the contract-wide fuzz,
- * server/testing/fuzz.test.ts).
+ * server/testing/fuzz.ts).
  */
 
 /** The message of a refused value, the spec's format message. */

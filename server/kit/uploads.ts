@@ -1,13 +1,13 @@
 /**
  * Multipart uploads: every file is streamed to a temporary file under DATA_DIR/tmp, counted
  * against its rule, identified by its first bytes (never by the client's name or type), and only
- * then moved to a name the server chooses under DATA_DIR/uploads. A file past its byte limit
- * stops the call at once (413, the partial file removed); an image must decode within the pixel
- * limit and gets a thumbnail beside it (server/kit/media.ts).
+ * then stored under a name the server chooses (server/kit/storage.ts: DATA_DIR/uploads or an S3
+ * bucket). A file past its byte limit stops the call at once (413, the partial file removed); an
+ * image must decode within the pixel limit and gets a thumbnail beside it (server/kit/media.ts).
  */
 import { randomUUID } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
-import { mkdir, rename, rm } from 'node:fs/promises'
+import { mkdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Transform, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -16,13 +16,13 @@ import { z } from 'zod'
 import type { FieldErrors } from '#contract/common'
 import type { FileKind, FileRule } from '#contract/define'
 import { byteLimit, checkImage, isImage, makeThumbnail, thumbOf, tooManyPixels, type MediaLimits } from './media.ts'
+import type { ObjectStorage } from './storage.ts'
 
-/** A checked upload, moved to its final place; `url` is what answers show (/uploads/<name>). */
+/** A checked upload, in the storage as `name`; `url` is what answers show (/uploads/<name>). */
 export interface StoredFile {
   field: string
   name: string
   url: string
-  path: string
   kind: FileKind
   bytes: number
   /** The thumbnail's name beside it (images only). */
@@ -315,30 +315,33 @@ export function missingFiles(rules: Record<string, FileRule>, temps: readonly Te
   return missing
 }
 
-/** Moves checked files to server-chosen names in the uploads folder. */
-export async function promote(temps: readonly TempFile[], uploadsDir: string): Promise<StoredFile[]> {
-  await mkdir(uploadsDir, { recursive: true })
+/** Stores checked files under server-chosen names, each thumbnail beside its original. */
+export async function promote(temps: readonly TempFile[], storage: ObjectStorage): Promise<StoredFile[]> {
   const stored: StoredFile[] = []
   try {
     for (const temp of temps) {
       const name = `${randomUUID()}.${EXTENSION[temp.kind]}`
-      const path = join(uploadsDir, name)
       // The thumbnail first: a stored original then always has its thumbnail.
-      if (temp.thumb !== null) await rename(temp.thumb, thumbOf(path))
-      await rename(temp.path, path)
-      stored.push({ field: temp.field, name, url: uploadUrl(name), path, kind: temp.kind, bytes: temp.bytes, thumb: temp.thumb === null ? null : thumbOf(name) })
+      if (temp.thumb !== null) await storage.putFile(thumbOf(name), temp.thumb)
+      stored.push({ field: temp.field, name, url: uploadUrl(name), kind: temp.kind, bytes: temp.bytes, thumb: temp.thumb === null ? null : thumbOf(name) })
+      await storage.putFile(name, temp.path)
     }
   } catch (error) {
-    await Promise.all(stored.map((s) => rm(s.path, { force: true })))
+    await unstore(storage, stored)
     await discard(temps)
     throw error
   }
   return stored
 }
 
-/** Removes files and the thumbnails beside them. */
+/** Removes staged files and the thumbnails beside them. */
 export async function discard(files: readonly { path: string }[]): Promise<void> {
   await Promise.all(files.flatMap((f) => [rm(f.path, { force: true }), rm(thumbOf(f.path), { force: true })]))
+}
+
+/** Removes stored files and their thumbnails (a write that stored them did not commit). */
+export async function unstore(storage: ObjectStorage, files: readonly { name: string }[]): Promise<void> {
+  await Promise.all(files.flatMap((f) => [storage.remove(f.name), storage.remove(thumbOf(f.name))]))
 }
 
 /** The URL an uploaded file is served at. */
@@ -351,10 +354,10 @@ export const thumbUrl = (name: string): string => uploadUrl(thumbOf(name))
 export const storedName = (url: string): string | null => (/^\/uploads\/([0-9a-f-]{36}\.(png|jpg|mp4|m4a|webm))$/.exec(url)?.[1] ?? null)
 
 /**
- * Removes an upload by its stored name. Only a bare name made by `promote` is accepted, so a
- * value from the database can never reach outside the uploads folder.
+ * Removes an upload and its thumbnail by its stored name. Only a bare name made by `promote` is
+ * accepted, so a value from the database can never name anything else in the storage.
  */
-export async function removeUpload(uploadsDir: string, name: string): Promise<void> {
+export async function removeUpload(storage: ObjectStorage, name: string): Promise<void> {
   if (!/^[0-9a-f-]{36}\.(png|jpg|mp4|m4a|webm)$/.test(name)) return
-  await discard([{ path: join(uploadsDir, name) }])
+  await unstore(storage, [{ name }])
 }

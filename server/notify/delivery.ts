@@ -27,7 +27,7 @@
  * delete follow it too), so no two of these wait on each other.
  */
 import { createHmac, randomUUID } from 'node:crypto'
-import { and, eq, inArray, ne, notInArray, sql } from 'drizzle-orm'
+import { and, eq, inArray, ne, notInArray, sql, type SQL } from 'drizzle-orm'
 import { z } from 'zod'
 import type { PromotionProgress } from '#contract/promotions'
 import type { PromotionSettings } from '../config.ts'
@@ -175,7 +175,8 @@ export const transportFor = (settings: PromotionSettings, publicUrl: string): Tr
 
 /** A promotion row's progress as the list and the socket event show it. */
 export function progressOf(row: Pick<PromotionRow, 'id' | 'round' | 'total' | 'sent' | 'failed' | 'status' | 'lastSentAt'>): PromotionProgress {
-  const pending = row.status === 'cancelled' ? 0 : Math.max(0, row.total - row.sent - row.failed)
+  // A cancelled or rejected round has nothing more to go.
+  const pending = row.status === 'cancelled' || row.status === 'rejected' ? 0 : Math.max(0, row.total - row.sent - row.failed)
   return {
     id: row.id,
     round: row.round,
@@ -208,8 +209,7 @@ export interface DeliveryDeps {
   progress: (progress: PromotionProgress, final: boolean) => void
 }
 
-const Claimed = z.object({ rows: z.array(z.object({ lead_id: z.string(), batch_id: z.string(), attempts: z.coerce.number() })) })
-const Emails = z.object({ rows: z.array(z.object({ lead_id: z.string(), email: z.string() })) })
+const Claimed = z.object({ rows: z.array(z.object({ lead_id: z.string(), batch_id: z.string(), attempts: z.coerce.number(), email: z.string() })) })
 const Waiting = z.object({ rows: z.array(z.object({ pending: z.coerce.number(), wait_ms: z.coerce.number().nullable() })) })
 
 /** A lane's batch ids start with its number, so a lane takes back only its own failed batches. */
@@ -231,52 +231,63 @@ interface Claim {
 async function claim(db: Db, p: DeliverPayload, size: number, leaseMs: number): Promise<Claim | null> {
   const lease = sql`now() + ${`${leaseMs} milliseconds`}::interval`
   const due = sql`${promotionDeliveries.nextAttemptAt} <= now() and (${promotionDeliveries.lockedUntil} is null or ${promotionDeliveries.lockedUntil} < now())`
+  // Each claim answers its rows with the emails frozen at Submit, joined by the recipients'
+  // primary key in the same statement. A failed batch is looked for among the pending rows that
+  // have a batch (`is not null` bounds the index scan; the lane's prefix alone does not where the
+  // database's collation is not C, and every unclaimed row of the round would be read).
+  const withEmails = (ctes: SQL): SQL => sql`
+    with ${ctes}
+    select c.lead_id, c.batch_id, c.attempts, coalesce(r.email, '') as email from claimed c
+    left join ${promotionRecipients} r on r.promotion_id = ${p.promotionId} and r.lead_id = c.lead_id`
   let rows = Claimed.parse(
-    await db.execute(sql`
-      with due_batch as materialized (
-        select ${promotionDeliveries.batchId} as batch_id from ${promotionDeliveries}
-        where ${promotionDeliveries.promotionId} = ${p.promotionId} and ${promotionDeliveries.round} = ${p.round}
-          and ${promotionDeliveries.status} = 'pending' and ${promotionDeliveries.batchId} like ${`${lanePrefix(p.lane)}%`} and ${due}
-        limit 1
-      )
-      update ${promotionDeliveries} d set locked_until = ${lease}, attempts = d.attempts + 1
-      where d.promotion_id = ${p.promotionId} and d.round = ${p.round} and d.status = 'pending' and d.batch_id = (select batch_id from due_batch)
-        and (d.locked_until is null or d.locked_until < now())
-      returning d.lead_id, d.batch_id, d.attempts`),
+    await db.execute(
+      withEmails(sql`
+        due_batch as materialized (
+          select ${promotionDeliveries.batchId} as batch_id from ${promotionDeliveries}
+          where ${promotionDeliveries.promotionId} = ${p.promotionId} and ${promotionDeliveries.round} = ${p.round}
+            and ${promotionDeliveries.status} = 'pending' and ${promotionDeliveries.batchId} is not null
+            and ${promotionDeliveries.batchId} like ${`${lanePrefix(p.lane)}%`} and ${due}
+          limit 1
+        ), claimed as (
+          update ${promotionDeliveries} d set locked_until = ${lease}, attempts = d.attempts + 1
+          where d.promotion_id = ${p.promotionId} and d.round = ${p.round} and d.status = 'pending' and d.batch_id = (select batch_id from due_batch)
+            and (d.locked_until is null or d.locked_until < now())
+          returning d.lead_id, d.batch_id, d.attempts
+        )`),
+    ),
   ).rows
   if (rows.length === 0) {
     const batchId = `${lanePrefix(p.lane)}${randomUUID()}`
     // The pick is a materialized CTE (as a plain subquery the planner may run it again per row,
-    // and its LIMIT would then not bound the batch), handed to the update as one array.
+    // and its LIMIT would then not bound the batch), handed to the update as one array of the
+    // rows' physical addresses: a TID scan, whatever the statistics say. By lead ids through the
+    // primary key, a fresh promotion's rows (no statistics yet, every estimate 1 row) were read
+    // as a scan of the round filtered by the array: seconds per batch until autovacuum analysed
+    // the table. The rows are locked by the pick, so their addresses cannot change before the
+    // update. The update has no other condition on purpose: any indexed one (the round, the
+    // status) lets the planner prefer that index and test the array on every row it reads.
     rows = Claimed.parse(
-      await db.execute(sql`
-        with picked as materialized (
-          select ${promotionDeliveries.leadId} as lead_id from ${promotionDeliveries}
-          where ${promotionDeliveries.promotionId} = ${p.promotionId} and ${promotionDeliveries.round} = ${p.round}
-            and ${promotionDeliveries.status} = 'pending' and ${promotionDeliveries.batchId} is null and ${promotionDeliveries.nextAttemptAt} <= now()
-          limit ${size}
-          for update skip locked
-        )
-        update ${promotionDeliveries} d set batch_id = ${batchId}, locked_until = ${lease}, attempts = d.attempts + 1
-        where d.promotion_id = ${p.promotionId} and d.round = ${p.round} and d.lead_id = any(array(select lead_id from picked))
-        returning d.lead_id, d.batch_id, d.attempts`),
+      await db.execute(
+        withEmails(sql`
+          picked as materialized (
+            select ${promotionDeliveries}.ctid as row_address from ${promotionDeliveries}
+            where ${promotionDeliveries.promotionId} = ${p.promotionId} and ${promotionDeliveries.round} = ${p.round}
+              and ${promotionDeliveries.status} = 'pending' and ${promotionDeliveries.batchId} is null and ${promotionDeliveries.nextAttemptAt} <= now()
+            limit ${size}
+            for update skip locked
+          ), claimed as (
+            update ${promotionDeliveries} d set batch_id = ${batchId}, locked_until = ${lease}, attempts = d.attempts + 1
+            where d.ctid = any(array(select row_address from picked))
+            returning d.lead_id, d.batch_id, d.attempts
+          )`),
+      ),
     ).rows
   }
   const first = rows[0]
   if (first === undefined) return null
   // In lead order: a retry of the batch lists its recipients as the first try did.
-  const ids = rows.map((r) => r.lead_id).sort()
-  const emails = Emails.parse(
-    await db.execute(sql`
-      select ${promotionRecipients.leadId} as lead_id, ${promotionRecipients.email} as email from ${promotionRecipients}
-      where ${promotionRecipients.promotionId} = ${p.promotionId} and ${promotionRecipients.leadId} = any(${sql.param(ids)}::text[])`),
-  ).rows
-  const emailOf = new Map(emails.map((e) => [e.lead_id, e.email]))
-  return {
-    batchId: first.batch_id,
-    attempts: Math.max(...rows.map((r) => r.attempts)),
-    recipients: ids.map((leadId) => ({ leadId, email: emailOf.get(leadId) ?? '' })),
-  }
+  const recipients = rows.map((r) => ({ leadId: r.lead_id, email: r.email })).sort((a, b) => (a.leadId < b.leadId ? -1 : a.leadId > b.leadId ? 1 : 0))
+  return { batchId: first.batch_id, attempts: Math.max(...rows.map((r) => r.attempts)), recipients }
 }
 
 /** The round's deliveries of one batch that are still pending. */

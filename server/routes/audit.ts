@@ -1,12 +1,13 @@
 /**
- * The staff audit log's reads (contract/audit.ts): the list with its filters, the CSV export,
- * one record's history. Rows are written by the registrar (server/kit/api.ts) and the sign-in
- * code; nothing here writes, and the database refuses changes to written rows.
+ * The staff audit log's reads (contract/audit.ts): the list with its filters (one record's
+ * history among them: the edit pages' History), the CSV export. Rows are written by the registrar
+ * (server/kit/api.ts) and the sign-in code (server/sign-in/events.ts); nothing here writes, and
+ * the database refuses changes to written rows.
  */
 import { Readable } from 'node:stream'
 import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm'
 import * as audit from '#contract/audit'
-import { AUDIT_EVENTS, type AuditEntry, type AuditFilter } from '#contract/audit'
+import { AUDIT_EVENTS, auditActionName, type AuditEntry, type AuditFilter } from '#contract/audit'
 import { areas } from '#contract/index'
 import { isWrite, type Endpoint } from '#contract/define'
 import { handlers, FileAnswer } from '../kit/api.ts'
@@ -40,10 +41,11 @@ const AREA_LABELS: Record<keyof typeof areas, string> = {
   audit: 'Audit Log',
   savedViews: 'Saved views',
   dashboard: 'Dashboard',
+  undo: 'Undo',
 }
 
 const SIGN_IN = AREA_LABELS.auth
-const eventLabels = new Map<string, string>(Object.entries(AUDIT_EVENTS))
+const eventKeys = new Set(Object.keys(AUDIT_EVENTS))
 const isEndpoint = (v: unknown): v is Endpoint => typeof v === 'object' && v !== null && 'path' in v && 'method' in v && 'access' in v
 
 /** Every action the log can hold, with its area: endpoint paths by area, and the sign-in events. */
@@ -66,6 +68,8 @@ function auditWhere(filter: AuditFilter, search: string): SQL | undefined {
     parts.push(actions.length === 0 ? sql`false` : inArray(auditLog.action, actions))
   }
   if (filter.action !== '') parts.push(eq(auditLog.action, filter.action))
+  // The record index (audit_log_record_idx) answers this one, newest first.
+  if (filter.record !== '') parts.push(eq(auditLog.recordId, filter.record))
   if (filter.from !== '') parts.push(gte(auditLog.at, new Date(`${filter.from}T00:00:00Z`)))
   if (filter.to !== '') parts.push(lt(auditLog.at, new Date(new Date(`${filter.to}T00:00:00Z`).getTime() + 86_400_000)))
   if (search !== '') {
@@ -147,23 +151,17 @@ export const auditRoutes = handlers(audit, {
 
   auditOptions: async (_input, ctx) => {
     const staff = await ctx.db.select({ id: admins.id, name: admins.name, email: admins.email }).from(admins).orderBy(asc(admins.name))
-    const writes = [...actionArea.keys()].filter((a) => eventLabels.has(a) || isWriteAction(a))
+    const writes = [...actionArea.keys()].filter((a) => eventKeys.has(a) || isWriteAction(a))
     return {
       status: 'success',
       message: 'Audit options fetched',
       admins: staff.map((a) => ({ value: a.id, label: `${a.name} (${a.email})` })),
       areas: [...new Set(actionArea.values())].sort().map((a) => ({ value: a, label: a })),
-      actions: writes.sort().map((a) => ({ value: a, label: eventLabels.get(a) ?? a })),
+      actions: writes.map((a) => ({ value: a, label: auditActionName(a) })).sort((a, b) => a.label.localeCompare(b.label)),
     }
   },
 
   exportAudit: async (input, ctx) => new FileAnswer('audit-log.csv', 'text/csv; charset=utf-8', Readable.from(auditCsv(ctx.db, auditWhere(input, input.search)), { objectMode: false })),
-
-  recordHistory: async ({ recordId }, ctx) => {
-    const rows = await ctx.db.select().from(auditLog).where(eq(auditLog.recordId, recordId)).orderBy(desc(auditLog.at), desc(auditLog.id)).limit(200)
-    const staff = await staffOf(ctx.db, rows)
-    return { status: 'success', message: 'History fetched', result: rows.map((r) => entry(r, staff)) }
-  },
 })
 
 /** Actions a staff member takes that change something: POST writes and the public sign-in calls. */

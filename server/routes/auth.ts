@@ -18,6 +18,7 @@ import { admins } from '../db/schema.ts'
 import { pruneExpiredTokens, revokeToken } from '../sign-in/sessions.ts'
 import { LOCK_MS, claimAttempt, clearFailures, failAttempt, lockedMessage, lockoutKey, releaseAttempt } from '../sign-in/lockout.ts'
 import { acceptTotpCode } from '../sign-in/two-factor-secret.ts'
+import { recordFailedSignIn } from '../sign-in/events.ts'
 
 export const LOGIN_FAILED = 'Invalid email or password'
 /** The pair lock's answer with the default LOGIN_LOCK_MINUTES: 'Too many failed attempts. Try again in 10 minutes.' */
@@ -45,11 +46,13 @@ export const authRoutes = handlers(
           // Read again inside the transaction: a password changed since the check is a failure.
           const [admin] = await ctx.db.select().from(admins).where(eq(admins.email, key)).limit(1)
           if (admin === undefined || !passwordOk || known?.passwordHash !== admin.passwordHash) {
-            await failAttempt(ctx.db, settings, attempt)
+            await failAttempt(ctx.db, settings, attempt, 'wrong password')
             return failure(LOGIN_FAILED)
           }
           if (admin.activate !== 1) {
+            // Only the right password gets here: the row tells nothing a caller does not know.
             await releaseAttempt(ctx.db, attempt)
+            await recordFailedSignIn(ctx.db, key, ctx.ip, 'account deactivated')
             return failure(ACCOUNT_DEACTIVATED)
           }
           if (admin.totpEnabled && admin.totpSecret !== null) {
@@ -60,7 +63,7 @@ export const authRoutes = handlers(
               return twoFactorNeeded()
             }
             if (!(await acceptTotpCode(ctx.db, ctx.config, ctx.log, admin, twoFACode))) {
-              await failAttempt(ctx.db, settings, attempt)
+              await failAttempt(ctx.db, settings, attempt, 'wrong 2FA code')
               return failure(WRONG_2FA, { twoFACode: WRONG_2FA })
             }
           }

@@ -140,7 +140,7 @@ describe('Delete Brand', () => {
   it('deletes the brand, keeps its leads with their brand reference cleared, and writes an audit row', async () => {
     const id = await addBrand('Kappa')
     await addLeads(id, ['k1@example.com', 'k2@example.com'])
-    expect(bodyOf(await post('/deleteBrand', { id }))).toEqual({ status: 'success', message: 'Brand deleted successfully' })
+    expect(bodyOf(await post('/deleteBrand', { id }))).toMatchObject({ status: 'success', message: 'Brand deleted successfully', undo: { seconds: 10 } })
     expect(await t.handle.db.$count(brands, eq(brands.id, id))).toBe(0)
     const kept = await t.handle.db.select({ brandId: leads.brandId }).from(leads).where(inArray(leads.email, ['k1@example.com', 'k2@example.com']))
     expect(kept).toEqual([{ brandId: null }, { brandId: null }])

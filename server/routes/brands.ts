@@ -13,6 +13,7 @@ import { deleteRecord } from '../kit/delete.ts'
 import { listPage } from '../kit/paging.ts'
 import { decodeReferral, encodeReferral } from '../kit/referral.ts'
 import { uniqueField } from '../kit/unique.ts'
+import { restorable } from '../kit/undo.ts'
 import { editVersion } from '../kit/version.ts'
 import { brands as brandsTable, leads, type BrandRow } from '../db/schema.ts'
 
@@ -25,6 +26,7 @@ const brandNames = uniqueField({
 })
 
 const brandVersions = editVersion({ id: brandsTable.id, version: brandsTable.version })
+const brandTrash = restorable({ name: 'brands', table: brandsTable, endpoint: brands.deleteBrand, restored: 'Brand restored successfully' })
 
 const toBrand = (row: BrandRow): Brand => ({ _id: row.id, brandname: row.brandname, type: row.type, version: row.version })
 
@@ -94,7 +96,8 @@ export const brandsRoutes = handlers(
       deleteRecord(ctx, {
         id,
         message: 'Brand deleted successfully',
-        // The brand's leads stay: the foreign key clears their brand_id.
+        // The brand's leads stay: the foreign key clears their brand_id (and undo sets it again).
+        trash: brandTrash,
         remove: (db) => db.delete(brandsTable).where(eq(brandsTable.id, id)).returning({ id: brandsTable.id }),
       }),
 

@@ -7,6 +7,7 @@ import { auditLog, categories } from '../db/schema.ts'
 import { gradientIcon } from '../db/png.ts'
 import { CATEGORY_EXISTS } from './catalog.ts'
 import { bodyOf, listOf, makeTestApp, multipart, type TestApp, type UploadFile } from '../testing/test-app.ts'
+import { purgeTrashNow } from '../testing/purge.ts'
 
 const KIND_MESSAGE = 'Please upload an image with .png, .jpeg,.jpg extension.'
 let t: TestApp
@@ -235,12 +236,14 @@ describe('category list, edit, delete and dropdown', () => {
     expect(existsSync(image)).toBe(true)
   })
 
-  it('deletes a category and its image file, closing the gap in the order; an unknown id is 404', async () => {
+  it('deletes a category, closing the gap in the order, and its image file after the undo window; an unknown id is 404', async () => {
     const [puzzle] = await t.handle.db.select().from(categories).where(eq(categories.categoryName, 'Puzzle'))
     const res = await t.app.inject({ method: 'POST', url: '/api/admin/deleteCategory', headers: admin, payload: { id: puzzle?.id } })
-    expect(bodyOf(res)).toEqual({ status: 'success', message: 'Category deleted successfully' })
+    expect(bodyOf(res)).toMatchObject({ status: 'success', message: 'Category deleted successfully', undo: { seconds: 10 } })
     expect(await order()).toEqual(['Allowed:1', 'Arcade Classics:2'])
     expect((await rows()).some((r) => r.id === puzzle?.id)).toBe(false)
+    expect(existsSync(join(t.config.uploadsDir, puzzle?.image ?? 'missing'))).toBe(true)
+    await purgeTrashNow(t)
     expect(existsSync(join(t.config.uploadsDir, puzzle?.image ?? 'missing'))).toBe(false)
     const again = await t.app.inject({ method: 'POST', url: '/api/admin/deleteCategory', headers: admin, payload: { id: puzzle?.id } })
     expect(again.statusCode).toBe(404)

@@ -10,6 +10,7 @@ import { deleteRecord } from '../kit/delete.ts'
 import { listPage } from '../kit/paging.ts'
 import { keptPlace, preferenceOrder } from '../kit/preference.ts'
 import { uniqueField, violatedIndex } from '../kit/unique.ts'
+import { restorable } from '../kit/undo.ts'
 import { editVersion } from '../kit/version.ts'
 import { thumbUrl, uploadUrl } from '../kit/uploads.ts'
 import type { Db } from '../db/index.ts'
@@ -29,6 +30,7 @@ const categoryNames = uniqueField({
 const categoryOrder = preferenceOrder({ lock: 'categories', id: categories.id, preference: categories.preference, createdAt: categories.createdAt })
 
 const categoryVersions = editVersion({ id: categories.id, version: categories.version })
+const categoryTrash = restorable({ name: 'categories', table: categories, order: categoryOrder, endpoint: catalog.deleteCategory, restored: 'Category restored successfully' })
 
 const toCategory = (row: CategoryRow) => ({
   _id: row.id,
@@ -113,8 +115,8 @@ export const catalogRoutes = handlers(catalog, {
       return await deleteRecord(ctx, {
         id,
         message: 'Category deleted successfully',
-        remove: (db) => categoryOrder.remove(db, (tx) => tx.delete(categories).where(eq(categories.id, id)).returning({ image: categories.image })),
-        files: (row) => [row.image],
+        trash: categoryTrash,
+        remove: (db) => db.delete(categories).where(eq(categories.id, id)).returning({ id: categories.id }),
       })
     } catch (error) {
       // A game added between the check and the delete: the foreign key refuses, say so the same way.

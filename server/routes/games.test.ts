@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { categories, games } from '../db/schema.ts'
 import { encodePng } from '../db/png.ts'
 import { bodyOf, listOf, makeTestApp, multipart, type TestApp, type UploadFile } from '../testing/test-app.ts'
+import { purgeTrashNow } from '../testing/purge.ts'
 
 const KIND = 'Please upload file(s) with .png, .jpeg, .jpg extensions only.'
 const VIDEO_KIND = 'Please upload file(s) with .mp4, .m4a, .webm extensions only.'
@@ -309,20 +310,22 @@ describe('getCms, FreezeCms and DeleteCms', () => {
 
   it('flips the freeze flag and answers the new state, both ways', async () => {
     const id = await add('Cold')
-    expect(bodyOf(await postJson('/FreezeCms', { id }))).toEqual({ status: 'success', message: 'Game frozen successfully', freeze: true })
+    expect(bodyOf(await postJson('/FreezeCms', { id }))).toMatchObject({ status: 'success', message: 'Game frozen successfully', freeze: true })
     expect((await rowOf(id))?.freeze).toBe(true)
-    expect(bodyOf(await postJson('/FreezeCms', { id }))).toEqual({ status: 'success', message: 'Game unfrozen successfully', freeze: false })
+    expect(bodyOf(await postJson('/FreezeCms', { id }))).toMatchObject({ status: 'success', message: 'Game unfrozen successfully', freeze: false })
     expect((await rowOf(id))?.freeze).toBe(false)
   })
 
-  it('deletes a game with its files and thumbnails, closing the gap in the order', async () => {
+  it('deletes a game, closing the gap in the order; its files and thumbnails go when the undo window has passed', async () => {
     await add('First')
     const id = await add('Doomed', {}, [png('a.png'), png('b.png'), mp4()])
     await add('Last')
     const row = await rowOf(id)
     const files = [...(row?.images ?? []), ...(row?.images ?? []).map((n) => n.replace('.png', '-thumb.webp')), row?.video ?? 'x']
     for (const name of files) expect(existsSync(join(t.config.uploadsDir, name))).toBe(true)
-    expect(bodyOf(await postJson('/DeleteCms', { id }))).toEqual({ status: 'success', message: 'Game deleted successfully' })
+    expect(bodyOf(await postJson('/DeleteCms', { id }))).toMatchObject({ status: 'success', message: 'Game deleted successfully', undo: { seconds: 10 } })
+    for (const name of files) expect(existsSync(join(t.config.uploadsDir, name))).toBe(true)
+    await purgeTrashNow(t)
     for (const name of files) expect(existsSync(join(t.config.uploadsDir, name))).toBe(false)
     expect(listOf(await list(), 'result').map((g) => `${String(g['title'])}:${String(g['preference'])}`)).toEqual(['First:1', 'Last:2'])
     expect((await postJson('/DeleteCms', { id })).statusCode).toBe(404)

@@ -17,6 +17,7 @@ import { containsPattern, listPage } from '../kit/paging.ts'
 import { keptPlace, preferenceOrder } from '../kit/preference.ts'
 import { storedName, thumbUrl, uploadUrl } from '../kit/uploads.ts'
 import { violatedIndex } from '../kit/unique.ts'
+import { restorable, undoableUpdate } from '../kit/undo.ts'
 import { editVersion } from '../kit/version.ts'
 import type { Db } from '../db/index.ts'
 import { categories, games, type GameRow } from '../db/schema.ts'
@@ -28,6 +29,8 @@ const IMAGE_REQUIRED = 'image is required'
 
 const order = preferenceOrder({ lock: 'games', id: games.id, preference: games.preference, createdAt: games.createdAt })
 const gameVersions = editVersion({ id: games.id, version: games.version })
+const gameTrash = restorable({ name: 'games', table: games, order, endpoint: gamesArea.DeleteCms, restored: 'Game restored successfully' })
+const frozenMessage = (frozen: boolean): string => (frozen ? 'Game frozen successfully' : 'Game unfrozen successfully')
 
 const done = (message: string) => ({ status: 'success' as const, message })
 const refuse = (field: string, message: string): ApiFailure => failure(message, { [field]: message })
@@ -173,8 +176,8 @@ export const gamesRoutes = handlers(gamesArea, {
     deleteRecord(ctx, {
       id,
       message: 'Game deleted successfully',
-      remove: (db) => order.remove(db, (tx) => tx.delete(games).where(eq(games.id, id)).returning({ images: games.images, video: games.video })),
-      files: (row) => [...row.images, row.video],
+      trash: gameTrash,
+      remove: (db) => db.delete(games).where(eq(games.id, id)).returning({ id: games.id }),
     }),
 
   FreezeCms: async ({ id }, ctx) => {
@@ -185,6 +188,8 @@ export const gamesRoutes = handlers(gamesArea, {
       .returning({ freeze: games.freeze })
     if (row === undefined) return notFound()
     ctx.audit(id)
-    return { ...done(row.freeze ? 'Game frozen successfully' : 'Game unfrozen successfully'), freeze: row.freeze }
+    // Undo writes the state back (not a flip: a freeze by someone else meanwhile is not reversed twice).
+    const undo = await undoableUpdate(ctx, { kind: gameTrash, id, endpoint: gamesArea.FreezeCms, column: games.freeze, before: !row.freeze, message: frozenMessage(!row.freeze) })
+    return { ...done(frozenMessage(row.freeze)), freeze: row.freeze, undo }
   },
 })

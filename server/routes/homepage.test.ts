@@ -7,6 +7,7 @@ import { RECORD_NOT_FOUND } from '../kit/api.ts'
 import { auditLog, homepageContent, siteSettings, type AdminRow } from '../db/schema.ts'
 import { gradientIcon } from '../db/png.ts'
 import { bodyOf, listOf, makeTestApp, multipart, type TestApp, type UploadFile } from '../testing/test-app.ts'
+import { purgeTrashNow } from '../testing/purge.ts'
 import { HIDDEN_MESSAGE, SHOWN_MESSAGE } from './homepage.ts'
 
 const EDIT_KIND_MESSAGE = 'Please upload an image with .png, .jpeg,.jpg extension.'
@@ -170,14 +171,16 @@ describe('POST /editHomePageCms', () => {
 })
 
 describe('POST /deleteHomePageCms', () => {
-  it('takes {_id}, deletes the block and its image file; a second delete is 404', async () => {
+  it('takes {_id}, deletes the block, and its image file after the undo window; a second delete is 404', async () => {
     const row = await rowByTitle('Allowed')
     expect(stored(row?.image)).toBe(true)
     const viewer = await t.createAdmin({ accessLevel: 'View Only', restrictions: ['/homepage-content'] })
     expect((await postJson('/deleteHomePageCms', { _id: row?.id }, viewer)).statusCode).toBe(403)
     const res = await postJson('/deleteHomePageCms', { _id: row?.id })
-    expect(bodyOf(res)).toEqual({ status: 'success', message: 'Homepage content deleted successfully' })
+    expect(bodyOf(res)).toMatchObject({ status: 'success', message: 'Homepage content deleted successfully', undo: { seconds: 10 } })
     expect(await rowByTitle('Allowed')).toBeUndefined()
+    expect(stored(row?.image)).toBe(true)
+    await purgeTrashNow(t)
     expect(stored(row?.image)).toBe(false)
     const again = await postJson('/deleteHomePageCms', { _id: row?.id })
     expect(again.statusCode).toBe(404)

@@ -13,6 +13,7 @@ import { failure, handlers, notFound, type Ctx } from '../kit/api.ts'
 import { deleteRecord } from '../kit/delete.ts'
 import { listPage } from '../kit/paging.ts'
 import { thumbUrl, uploadUrl } from '../kit/uploads.ts'
+import { restorable } from '../kit/undo.ts'
 import { editVersion, recordChanged } from '../kit/version.ts'
 import { homepageContent, siteSettings, type HomepageContentRow } from '../db/schema.ts'
 import type { Db } from '../db/index.ts'
@@ -20,6 +21,7 @@ import { readSiteRecord } from './site.ts'
 import { singleRecord } from './single-record.ts'
 
 const contentVersions = editVersion({ id: homepageContent.id, version: homepageContent.version })
+const contentTrash = restorable({ name: 'homepage_content', table: homepageContent, endpoint: homepage.deleteHomePageCms, restored: 'Homepage content restored successfully' })
 
 const toContent = (row: HomepageContentRow) => ({
   _id: row.id,
@@ -94,8 +96,8 @@ export const homepageRoutes = handlers(homepage, {
       id: _id,
       field: '_id',
       message: 'Homepage content deleted successfully',
-      remove: (db) => db.delete(homepageContent).where(eq(homepageContent.id, _id)).returning({ image: homepageContent.image }),
-      files: (row) => [row.image],
+      trash: contentTrash,
+      remove: (db) => db.delete(homepageContent).where(eq(homepageContent.id, _id)).returning({ id: homepageContent.id }),
     }),
 
   updateHomepageCmsPreference: async ({ status }, ctx) => {

@@ -175,7 +175,7 @@ for (const k of kinds) {
     it('deletes a link and closes the gap; deleting it again is 404', async () => {
       const id = await idOf(k, 'https://one.example.com')
       const res = await post(k.calls.remove, { id })
-      expect(bodyOf(res)).toEqual({ status: 'success', message: `${k.noun} deleted successfully` })
+      expect(bodyOf(res)).toMatchObject({ status: 'success', message: `${k.noun} deleted successfully`, undo: { seconds: 10 } })
       expect(await shown(k)).toEqual([
         'https://far.example.net:1',
         'www.second.example.com:2',

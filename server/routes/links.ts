@@ -13,6 +13,7 @@ import { handlers, notFound, type Ctx } from '../kit/api.ts'
 import { deleteRecord } from '../kit/delete.ts'
 import { listPage } from '../kit/paging.ts'
 import { keptPlace, preferenceOrder } from '../kit/preference.ts'
+import { restorable } from '../kit/undo.ts'
 import { editVersion } from '../kit/version.ts'
 import { links as linksTable, type LinkRow } from '../db/schema.ts'
 
@@ -26,6 +27,8 @@ interface LinkKind<A extends string, F extends string> {
   field: F
   /** How messages name one link of this kind. */
   noun: string
+  /** Its delete call (undo checks its access rule). */
+  deleteCall: typeof links.DeleteBuyLink | typeof links.DeleteSellLink | typeof links.DeleteBridgeLink
 }
 
 /** The record as the contract shows it: `{ _id, <field>, preference, version }`. */
@@ -42,11 +45,12 @@ function named<F extends string>(field: F, value: string): Record<F, string> {
 const holds = <F extends string>(v: Record<string, string>, field: F): v is Record<F, string> => typeof v[field] === 'string'
 
 /** The five calls of one kind. */
-function linkCalls<A extends string, F extends string>({ kind, addField, field, noun }: LinkKind<A, F>) {
+function linkCalls<A extends string, F extends string>({ kind, addField, field, noun, deleteCall }: LinkKind<A, F>) {
   const ofKind = eq(linksTable.kind, kind)
   const byId = (id: string) => and(eq(linksTable.id, id), ofKind)
   const order = preferenceOrder({ lock: `links:${kind}`, id: linksTable.id, preference: linksTable.preference, createdAt: linksTable.createdAt, scope: ofKind })
   const versions = editVersion({ id: linksTable.id, version: linksTable.version, scope: ofKind })
+  const kept = restorable({ name: `links:${kind}`, table: linksTable, order, endpoint: deleteCall, restored: `${noun} restored successfully` })
   const done = (message: string) => ({ status: 'success' as const, message })
 
   return {
@@ -94,14 +98,15 @@ function linkCalls<A extends string, F extends string>({ kind, addField, field, 
       deleteRecord(ctx, {
         id,
         message: `${noun} deleted successfully`,
-        remove: (db) => order.remove(db, (tx) => tx.delete(linksTable).where(byId(id)).returning({ id: linksTable.id })),
+        trash: kept,
+        remove: (db) => db.delete(linksTable).where(byId(id)).returning({ id: linksTable.id }),
       }),
   }
 }
 
-const buy = linkCalls({ kind: 'buy', addField: 'buylink', field: 'buyLink', noun: 'Buy link' })
-const sell = linkCalls({ kind: 'sell', addField: 'sellink', field: 'selLink', noun: 'Swap out link' })
-const bridge = linkCalls({ kind: 'bridge', addField: 'bridgelink', field: 'bridgeLink', noun: 'Swap in link' })
+const buy = linkCalls({ kind: 'buy', addField: 'buylink', field: 'buyLink', noun: 'Buy link', deleteCall: links.DeleteBuyLink })
+const sell = linkCalls({ kind: 'sell', addField: 'sellink', field: 'selLink', noun: 'Swap out link', deleteCall: links.DeleteSellLink })
+const bridge = linkCalls({ kind: 'bridge', addField: 'bridgelink', field: 'bridgeLink', noun: 'Swap in link', deleteCall: links.DeleteBridgeLink })
 
 export const linksRoutes = handlers(links, {
   addbuyLink: buy.add,

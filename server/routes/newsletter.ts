@@ -17,16 +17,23 @@
  * Resume marks it sending again, and the job's next run lets the held mails go before feeding
  * more. Cancel cancels the queued mails and records the recipients not yet queued as cancelled.
  *
+ * Four eyes (server/kit/four-eyes.ts): a send to more recipients than FOUR_EYES_THRESHOLD is
+ * stored with its recipients but without its job, status `awaiting`, until another administrator
+ * approves it (the job is added then, as Send would have added it) or rejects it (its recipients
+ * are recorded as cancelled; nothing is mailed).
+ *
  * Progress comes from the mail queue's counts for the group (sent, failed, waiting) and the
  * recipients' own states (not yet queued, skipped, cancelled).
  */
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import * as newsletter from '#contract/newsletter'
+import { ALREADY_APPROVED, ALREADY_REJECTED } from '#contract/four-eyes'
 import type { NewsletterSend, SendStatus } from '#contract/newsletter'
 import type { Db } from '../db/index.ts'
 import { admins, emailTemplates, leads, mailOutbox, newsletterRecipients, newsletterSends } from '../db/schema.ts'
 import { defineJob, failure, handlers, notFound, type Services } from '../kit/api.ts'
+import { approvalNeed, approvalsOf, decisionDetail, decisionOn, needsApproval, requestDetail } from '../kit/four-eyes.ts'
 import { listPage } from '../kit/paging.ts'
 import type { JobResult } from '../kit/queue.ts'
 import { sanitizeRichText } from '../kit/sanitize.ts'
@@ -102,7 +109,8 @@ export async function feedNewsletter(payload: Record<string, unknown>, services:
   const { sendId } = JobPayload.parse(payload)
   const db = services.handle.db
   const [send] = await db.select({ status: newsletterSends.status }).from(newsletterSends).where(eq(newsletterSends.id, sendId))
-  if (send === undefined || send.status === 'done' || send.status === 'cancelled') return undefined
+  // A send awaiting approval has no job; one rejected or withdrawn meanwhile needs none.
+  if (send === undefined || send.status === 'done' || send.status === 'cancelled' || send.status === 'awaiting' || send.status === 'rejected') return undefined
   if (send.status === 'paused') return { retryInMs: RECHECK_MS }
 
   const waiting = await waitingMails(db, sendId)
@@ -237,11 +245,26 @@ async function progressOf(db: Db, totals: ReadonlyMap<string, number>): Promise<
 
 /** Why a send that is not running cannot be paused or cancelled. */
 const notRunning = (status: SendStatus, wanted: 'paused' | 'cancelled'): string =>
-  status === 'cancelled' || status === 'paused' ? `This newsletter is ${status} already` : `This newsletter has been sent; it can no longer be ${wanted}`
+  status === 'cancelled' || status === 'paused' || status === 'rejected'
+    ? `This newsletter is ${status} already`
+    : status === 'awaiting'
+      ? 'This newsletter is awaiting approval: nothing is being sent yet'
+      : `This newsletter has been sent; it can no longer be ${wanted}`
 
 /** The send, locked for this transaction, or a 404. */
 async function sendToChange(tx: Db, id: string): Promise<{ status: SendStatus }> {
   const send = await lockSend(tx, id)
+  if (send === undefined) throw notFound()
+  return send
+}
+
+/** The send, locked for a four-eyes decision, or a 404. */
+async function sendToDecide(tx: Db, id: string) {
+  const [send] = await tx
+    .select({ status: newsletterSends.status, total: newsletterSends.total, approvalRequestedBy: newsletterSends.approvalRequestedBy, approvalDecidedBy: newsletterSends.approvalDecidedBy })
+    .from(newsletterSends)
+    .where(eq(newsletterSends.id, id))
+    .for('update')
   if (send === undefined) throw notFound()
   return send
 }
@@ -260,7 +283,7 @@ export const newsletterRoutes = handlers(newsletter, {
 
   countNewsletterRecipients: async ({ all, id }, ctx) => {
     const reached = await ctx.db.$count(leads, subscribedChoice(all, id))
-    return { status: 'success', message: `${reached} ${reached === 1 ? 'subscriber' : 'subscribers'}`, count: reached, mailRate: ctx.config.mail.ratePerSecond }
+    return { status: 'success', message: `${reached} ${reached === 1 ? 'subscriber' : 'subscribers'}`, count: reached, mailRate: ctx.config.mail.ratePerSecond, ...approvalNeed(ctx.config, reached) }
   },
 
   sendNewsletter: async ({ all, id, subject, content }, ctx) => {
@@ -279,13 +302,22 @@ export const newsletterRoutes = handlers(newsletter, {
       const total = await tx.$count(newsletterRecipients, eq(newsletterRecipients.sendId, row.id))
       // Thrown, not returned: the send and its rows go back with the call's transaction.
       if (total === 0) throw failure(newsletter.NO_SUBSCRIBERS, { id: newsletter.NO_SUBSCRIBERS })
+      if (needsApproval(ctx.config, total)) {
+        await tx.update(newsletterSends).set({ total, status: 'awaiting', approvalRequestedBy: admin.id }).where(eq(newsletterSends.id, row.id))
+        return { id: row.id, total, awaitingApproval: true }
+      }
       await tx.update(newsletterSends).set({ total }).where(eq(newsletterSends.id, row.id))
       await ctx.jobs.add(tx, NEWSLETTER_JOB, { sendId: row.id }, { key: jobKey(row.id) })
-      return { id: row.id, total }
+      return { id: row.id, total, awaitingApproval: false }
     })
     ctx.audit(sent.id)
+    const subscribers = `${sent.total} ${sent.total === 1 ? 'subscriber' : 'subscribers'}`
+    if (sent.awaitingApproval) {
+      ctx.auditDetail(requestDetail(ctx.config, sent.total))
+      return { status: 'success', message: `The newsletter to ${subscribers} waits for another Admin's approval`, data: { _id: sent.id, total: sent.total, awaitingApproval: true } }
+    }
     ctx.afterSuccess(() => ctx.jobs.wake())
-    return { status: 'success', message: `The newsletter is on its way to ${sent.total} ${sent.total === 1 ? 'subscriber' : 'subscribers'}`, data: { _id: sent.id, total: sent.total } }
+    return { status: 'success', message: `The newsletter is on its way to ${subscribers}`, data: { _id: sent.id, total: sent.total, awaitingApproval: false } }
   },
 
   listNewsletterSends: async (query, ctx) => {
@@ -297,6 +329,7 @@ export const newsletterRoutes = handlers(newsletter, {
     const authors = [...new Set(rows.flatMap((r) => (r.createdBy === null ? [] : [r.createdBy])))]
     const names = authors.length === 0 ? [] : await ctx.db.select({ id: admins.id, name: admins.name }).from(admins).where(inArray(admins.id, authors))
     const progress = await progressOf(ctx.db, new Map(rows.map((r) => [r.id, r.total])))
+    const approval = await approvalsOf(ctx.db, rows)
     const result = rows.map((r) => {
       const counts = progress.get(r.id) ?? { sent: 0, failed: 0, held: 0, skipped: 0, cancelled: 0, pending: 0 }
       return {
@@ -307,6 +340,7 @@ export const newsletterRoutes = handlers(newsletter, {
         createdBy: names.find((n) => n.id === r.createdBy)?.name ?? '',
         total: r.total,
         ...counts,
+        approval: approval(r),
       }
     })
     return { status: 'success', message: 'Newsletters', result, count: total }
@@ -336,7 +370,8 @@ export const newsletterRoutes = handlers(newsletter, {
 
   cancelNewsletter: async ({ id }, ctx) => {
     const send = await sendToChange(ctx.db, id)
-    if (send.status === 'done' || send.status === 'cancelled' || isFinished(send.status, await pendingOf(ctx.db, id))) throw failure(notRunning(send.status, 'cancelled'), { id: 'Not being sent' }, 409)
+    // A send awaiting approval may be withdrawn (cancelled); a rejected one is over already.
+    if (send.status === 'done' || send.status === 'cancelled' || send.status === 'rejected' || isFinished(send.status, await pendingOf(ctx.db, id))) throw failure(notRunning(send.status, 'cancelled'), { id: 'Not being sent' }, 409)
     await ctx.db.update(newsletterSends).set({ status: 'cancelled', finishedAt: sql`now()` }).where(eq(newsletterSends.id, id))
     await cancelMailGroup(ctx.db, groupOf(id))
     await ctx.db.update(newsletterRecipients).set({ state: 'cancelled' }).where(and(eq(newsletterRecipients.sendId, id), eq(newsletterRecipients.state, 'pending')))
@@ -344,5 +379,28 @@ export const newsletterRoutes = handlers(newsletter, {
     const gone = mails.sent + mails.logged
     ctx.audit(id)
     return { status: 'success', message: `The newsletter is cancelled; ${gone} ${gone === 1 ? 'mail had' : 'mails had'} gone out` }
+  },
+
+  approveNewsletter: async ({ id }, ctx) => {
+    const send = await sendToDecide(ctx.db, id)
+    const me = ctx.me()
+    ctx.audit(id)
+    if (decisionOn(send, me, 'approve') === 'repeat') return { status: 'success', message: ALREADY_APPROVED, started: false, total: send.total }
+    await ctx.db.update(newsletterSends).set({ status: 'sending', approvalDecidedBy: me.id, approvalDecidedAt: sql`now()` }).where(eq(newsletterSends.id, id))
+    await ctx.jobs.add(ctx.db, NEWSLETTER_JOB, { sendId: id }, { key: jobKey(id) })
+    ctx.auditDetail(await decisionDetail(ctx.db, send.approvalRequestedBy, 'approve', send.total))
+    ctx.afterSuccess(() => ctx.jobs.wake())
+    return { status: 'success', message: `Approved: the newsletter is on its way to ${send.total} ${send.total === 1 ? 'subscriber' : 'subscribers'}`, started: true, total: send.total }
+  },
+
+  rejectNewsletter: async ({ id }, ctx) => {
+    const send = await sendToDecide(ctx.db, id)
+    const me = ctx.me()
+    ctx.audit(id)
+    if (decisionOn(send, me, 'reject') === 'repeat') return { status: 'success', message: ALREADY_REJECTED }
+    await ctx.db.update(newsletterSends).set({ status: 'rejected', finishedAt: sql`now()`, approvalDecidedBy: me.id, approvalDecidedAt: sql`now()` }).where(eq(newsletterSends.id, id))
+    await ctx.db.update(newsletterRecipients).set({ state: 'cancelled' }).where(and(eq(newsletterRecipients.sendId, id), eq(newsletterRecipients.state, 'pending')))
+    ctx.auditDetail(await decisionDetail(ctx.db, send.approvalRequestedBy, 'reject', send.total))
+    return { status: 'success', message: `Rejected: the newsletter is not sent to its ${send.total} ${send.total === 1 ? 'subscriber' : 'subscribers'}` }
   },
 })

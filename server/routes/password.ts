@@ -15,6 +15,7 @@ import * as password from '#contract/password'
 import { failure, handlers, type ApiFailure, type Ctx, type RateLimit } from '../kit/api.ts'
 import { admins, type AdminRow } from '../db/schema.ts'
 import { clearFailures } from '../sign-in/lockout.ts'
+import { recordForcedLogout } from '../sign-in/events.ts'
 import { checkOtp, consumeOtp, issueOtp, otpMail, otpSendAllowed, type OtpCheck, type OtpPurpose } from '../sign-in/otp.ts'
 import { secondFactor } from './two-factor.ts'
 
@@ -59,6 +60,7 @@ async function setPassword(ctx: Ctx, admin: AdminRow, otpId: string, newPassword
       .where(eq(admins.id, admin.id))
     // A reset proves the mailbox (and the second factor when on): the account opens again.
     if (clearLock) await clearFailures(tx, admin.email)
+    await recordForcedLogout(tx, admin.id, admin.id, ctx.ip, clearLock ? 'password reset' : 'password changed')
   })
   ctx.afterSuccess(() => ctx.realtime?.logout(admin.id))
 }

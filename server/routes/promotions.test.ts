@@ -8,8 +8,9 @@ import { SocketEvents } from '#contract/socket'
 import { PromotionProgress } from '#contract/promotions'
 import { encodePng } from '../db/png.ts'
 import { auditLog, jobs, leadNotifications, leads, promotionDeliveries, promotionRecipients, promotions } from '../db/schema.ts'
-import { DeliverPayload, databaseTransport, deliverBatch, LEAD_GONE, type DeliveryDeps } from '../notify/delivery.ts'
+import { DELIVER_JOB, DeliverPayload, databaseTransport, deliverBatch, LEAD_GONE, type DeliveryDeps } from '../notify/delivery.ts'
 import { bodyOf, listOf, makeTestApp, multipart, testEngine, type TestApp } from '../testing/test-app.ts'
+import { purgeTrashNow } from '../testing/purge.ts'
 import { NO_FAILED_DELIVERY, NO_MATCHING_USER, PROMOTION_ADDED, RESEND_REPEATED, STILL_SENDING } from './promotions.ts'
 
 const BATCH = 7
@@ -384,7 +385,7 @@ describe(`cancel and delete (${testEngine()})`, () => {
     expect(await t.handle.db.$count(promotionDeliveries, and(eq(promotionDeliveries.promotionId, id), eq(promotionDeliveries.status, 'pending')))).toBe(0)
   })
 
-  it('deletes a promotion with its recipients, deliveries, notifications and image, and stops what was pending', async () => {
+  it('deletes a promotion with its recipients, deliveries, notifications and (after the undo window) image, and stops what was pending', async () => {
     const done = await promote(await manyLeads(5), {})
     await finished(done)
     await t.app.services.jobs.stop()
@@ -392,10 +393,12 @@ describe(`cancel and delete (${testEngine()})`, () => {
     const id = String(bodyOf(response)['_id'])
     const image = (await promotionRow(id)).image
     expect(existsSync(join(t.config.uploadsDir, image))).toBe(true)
-    expect(bodyOf(await post('/DeletePromotion', { id }))).toEqual({ status: 'success', message: 'Promotion deleted successfully' })
+    expect(bodyOf(await post('/DeletePromotion', { id }))).toMatchObject({ status: 'success', message: 'Promotion deleted successfully', undo: { seconds: 10 } })
+    expect(existsSync(join(t.config.uploadsDir, image))).toBe(true)
+    await purgeTrashNow(t)
     expect(existsSync(join(t.config.uploadsDir, image))).toBe(false)
     t.app.services.jobs.start()
-    await until(async () => (await t.handle.db.$count(jobs)) === 0)
+    await until(async () => (await t.handle.db.$count(jobs, eq(jobs.kind, DELIVER_JOB))) === 0)
     expect(await notificationsOf(id)).toHaveLength(0)
     expect(await t.handle.db.$count(promotionDeliveries, eq(promotionDeliveries.promotionId, id))).toBe(0)
     expect(await t.handle.db.$count(promotionRecipients, eq(promotionRecipients.promotionId, id))).toBe(0)

@@ -12,15 +12,23 @@
  * row is locked, and a round is started only while that round is still the current one. Round
  * numbers are never reused, and the deliveries' primary key (promotion, lead, round) keeps each
  * round's send record for good, so a repeat of the same request can never start a second round.
+ *
+ * Four eyes (server/kit/four-eyes.ts): a round (Submit's or a Resend's) to more recipients than
+ * FOUR_EYES_THRESHOLD stores its deliveries as usual but queues no job: the promotion waits with
+ * status `awaiting` until another administrator approves (the round's jobs are queued then, as
+ * the request would have queued them) or rejects it (its deliveries are cancelled unsent).
  */
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import { z } from 'zod'
 import * as promotionsContract from '#contract/promotions'
 import type { Promotion, PromotionProgress, PromotionUser, UserFilter } from '#contract/promotions'
+import { ALREADY_APPROVED, ALREADY_REJECTED } from '#contract/four-eyes'
 import { SocketEvents } from '#contract/socket'
-import { defineJob, failure, handlers, notFound, type Services } from '../kit/api.ts'
+import { defineJob, failure, handlers, notFound, type Ctx, type Services } from '../kit/api.ts'
 import { COUNTRIES, countryNamed } from '../kit/countries.ts'
 import { deleteRecord } from '../kit/delete.ts'
+import { restorable } from '../kit/undo.ts'
+import { approvalNeed, approvalsOf, decisionDetail, decisionOn, needsApproval, requestDetail } from '../kit/four-eyes.ts'
 import { containsPattern, listPage, offsetOf } from '../kit/paging.ts'
 import { uploadUrl } from '../kit/uploads.ts'
 import type { Db } from '../db/index.ts'
@@ -36,8 +44,26 @@ export const STILL_SENDING = 'This promotion is still being sent'
 export const RESEND_REPEATED = 'This resend has already been started'
 export const NO_FAILED_DELIVERY = 'No failed delivery to send again'
 export const INCORRECT_FORMAT = 'Incorrect format'
+export const AWAITING_RESEND = 'This promotion is waiting for approval'
 
 const countryNames = new Map(COUNTRIES.map((c) => [c.code, c.name]))
+
+/**
+ * A deleted promotion comes back with its recipients, deliveries and notifications (undo,
+ * server/kit/undo.ts); one deleted while being sent is queued again and goes on where it was.
+ */
+const promotionTrash = restorable({
+  name: 'promotions',
+  table: promotions,
+  endpoint: promotionsContract.DeletePromotion,
+  restored: 'Promotion restored successfully',
+  afterRestore: async (ctx, id) => {
+    const [row] = await ctx.db.select({ round: promotions.round, status: promotions.status }).from(promotions).where(eq(promotions.id, id))
+    if (row === undefined || (row.status !== 'queued' && row.status !== 'sending')) return
+    await queueRound(ctx.db, ctx.jobs, id, row.round)
+    ctx.afterSuccess(() => ctx.jobs.wake())
+  },
+})
 
 /**
  * The leads a filter matches. `email` is a case-insensitive part of the address: the first
@@ -76,7 +102,7 @@ const toUser = (row: { id: string; name: string; email: string; provider: string
   country: countryNames.get(row.country) ?? '',
 })
 
-const toPromotion = (row: PromotionRow): Promotion => {
+const toPromotion = (row: PromotionRow, approval: Promotion['approval']): Promotion => {
   const { id: _id, ...progress } = progressOf(row)
   return {
     _id: row.id,
@@ -87,7 +113,36 @@ const toPromotion = (row: PromotionRow): Promotion => {
     createdAt: row.createdAt.toISOString(),
     recipientCount: row.recipientCount,
     ...progress,
+    approval,
   }
+}
+
+const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`
+
+/**
+ * Starts round `round` of a promotion whose deliveries are stored: its jobs are queued (woken
+ * after the commit), or, over the four-eyes threshold, the promotion waits for another Admin with
+ * `me` as the requester. Answers whether it waits.
+ */
+async function startRound(ctx: Ctx, id: string, round: number, total: number): Promise<boolean> {
+  const me = ctx.me()
+  if (needsApproval(ctx.config, total)) {
+    await ctx.db.update(promotions).set({ status: 'awaiting', approvalRequestedBy: me.id, approvalDecidedBy: null, approvalDecidedAt: null }).where(eq(promotions.id, id))
+    ctx.auditDetail(requestDetail(ctx.config, total))
+    return true
+  }
+  await ctx.db.update(promotions).set({ approvalRequestedBy: null, approvalDecidedBy: null, approvalDecidedAt: null }).where(eq(promotions.id, id))
+  await queueRound(ctx.db, ctx.jobs, id, round)
+  ctx.afterSuccess(() => ctx.jobs.wake())
+  return false
+}
+
+/** The promotion locked for a decision on its round `round` (the one the admin saw), or a 404. */
+async function promotionToDecide(ctx: Ctx, id: string, round: number): Promise<PromotionRow> {
+  const [row] = await ctx.db.select().from(promotions).where(eq(promotions.id, id)).for('update')
+  if (row === undefined) throw notFound()
+  if (round !== row.round) throw failure(INCORRECT_FORMAT, { round: INCORRECT_FORMAT })
+  return row
 }
 
 const Count = z.object({ rows: z.array(z.object({ n: z.coerce.number() })) })
@@ -175,7 +230,7 @@ export const promotionsRoutes = handlers(promotionsContract, {
 
   countRecipients: async (input, ctx) => {
     const count = await ctx.db.$count(leads, selectionOf(input))
-    return { status: 'success', message: `${count} ${count === 1 ? 'user' : 'users'} will receive this promotion`, count }
+    return { status: 'success', message: `${count} ${count === 1 ? 'user' : 'users'} will receive this promotion`, count, ...approvalNeed(ctx.config, count) }
   },
 
   addNotification: async (input, ctx) => {
@@ -193,10 +248,10 @@ export const promotionsRoutes = handlers(promotionsContract, {
       throw failure(message, { id: message })
     }
     await ctx.db.update(promotions).set({ recipientCount: total, total }).where(eq(promotions.id, row.id))
-    await queueRound(ctx.db, ctx.jobs, row.id, 1)
-    ctx.afterSuccess(() => ctx.jobs.wake())
+    const awaitingApproval = await startRound(ctx, row.id, 1, total)
     ctx.audit(row.id)
-    return { status: 'success', message: PROMOTION_ADDED, _id: row.id, total }
+    const message = awaitingApproval ? `${PROMOTION_ADDED}: it goes to ${plural(total, 'user')} once another Admin approves it` : PROMOTION_ADDED
+    return { status: 'success', message, _id: row.id, total, awaitingApproval }
   },
 
   listNotification: async (query, ctx) => {
@@ -205,7 +260,8 @@ export const promotionsRoutes = handlers(promotionsContract, {
       search: [promotions.title, promotions.content],
       orderBy: [desc(promotions.createdAt), desc(promotions.id)],
     })
-    return { status: 'success', message: 'Promotions fetched', result: rows.map(toPromotion), count }
+    const approval = await approvalsOf(ctx.db, rows)
+    return { status: 'success', message: 'Promotions fetched', result: rows.map((r) => toPromotion(r, approval(r))), count }
   },
 
   listnotfiyuser: async ({ id, page, limit }, ctx) => {
@@ -232,10 +288,11 @@ export const promotionsRoutes = handlers(promotionsContract, {
     const [current] = await ctx.db.select().from(promotions).where(eq(promotions.id, id)).for('update')
     if (current === undefined) return notFound()
     if (round < current.round) {
-      return { status: 'success', message: RESEND_REPEATED, started: false, round: current.round, total: current.total }
+      return { status: 'success', message: RESEND_REPEATED, started: false, round: current.round, total: current.total, awaitingApproval: current.status === 'awaiting' }
     }
     if (round > current.round) throw failure(INCORRECT_FORMAT, { round: INCORRECT_FORMAT })
     if (current.status === 'queued' || current.status === 'sending') throw failure(STILL_SENDING)
+    if (current.status === 'awaiting') throw failure(AWAITING_RESEND)
     const next = current.round + 1
     const source =
       only === 'failed'
@@ -257,14 +314,53 @@ export const promotionsRoutes = handlers(promotionsContract, {
       .where(eq(promotions.id, id))
       .returning()
     if (row === undefined) throw new Error('update returned no row')
-    await queueRound(ctx.db, ctx.jobs, id, next)
+    const awaitingApproval = await startRound(ctx, id, next, total)
+    ctx.afterSuccess(() => announce(ctx.realtime, progressOf({ ...row, status: awaitingApproval ? 'awaiting' : row.status }), true))
+    ctx.audit(id)
+    const who = plural(total, only === 'failed' ? 'failed recipient' : 'recipient')
+    const message = awaitingApproval ? `Resend to ${who} waits for another Admin's approval` : `Resend started to ${who}`
+    return { status: 'success', message, started: true, round: next, total, awaitingApproval }
+  },
+
+  approvePromotion: async ({ id, round }, ctx) => {
+    const current = await promotionToDecide(ctx, id, round)
+    const me = ctx.me()
+    ctx.audit(id)
+    if (decisionOn(current, me, 'approve') === 'repeat') return { status: 'success', message: ALREADY_APPROVED, started: false, total: current.total }
+    const [row] = await ctx.db
+      .update(promotions)
+      .set({ status: 'queued', approvalDecidedBy: me.id, approvalDecidedAt: sql`now()` })
+      .where(eq(promotions.id, id))
+      .returning()
+    if (row === undefined) throw new Error('update returned no row')
+    await queueRound(ctx.db, ctx.jobs, id, row.round)
+    ctx.auditDetail(await decisionDetail(ctx.db, row.approvalRequestedBy, 'approve', row.total))
     ctx.afterSuccess(() => {
       ctx.jobs.wake()
       announce(ctx.realtime, progressOf(row), true)
     })
+    return { status: 'success', message: `Approved: the promotion is on its way to ${plural(row.total, 'recipient')}`, started: true, total: row.total }
+  },
+
+  rejectPromotion: async ({ id, round }, ctx) => {
+    const current = await promotionToDecide(ctx, id, round)
+    const me = ctx.me()
     ctx.audit(id)
-    const who = only === 'failed' ? 'failed recipient' : 'recipient'
-    return { status: 'success', message: `Resend started to ${total} ${who}${total === 1 ? '' : 's'}`, started: true, round: next, total }
+    if (decisionOn(current, me, 'reject') === 'repeat') return { status: 'success', message: ALREADY_REJECTED }
+    // Deliveries first, then the promotion: the worker's lock order (no worker holds these: no job was queued).
+    await ctx.db
+      .update(promotionDeliveries)
+      .set({ status: 'cancelled', lockedUntil: null })
+      .where(and(eq(promotionDeliveries.promotionId, id), eq(promotionDeliveries.round, current.round), eq(promotionDeliveries.status, 'pending')))
+    const [row] = await ctx.db
+      .update(promotions)
+      .set({ status: 'rejected', approvalDecidedBy: me.id, approvalDecidedAt: sql`now()` })
+      .where(eq(promotions.id, id))
+      .returning()
+    if (row === undefined) throw new Error('update returned no row')
+    ctx.auditDetail(await decisionDetail(ctx.db, row.approvalRequestedBy, 'reject', row.total))
+    ctx.afterSuccess(() => announce(ctx.realtime, progressOf(row), true))
+    return { status: 'success', message: `Rejected: the promotion is not sent to its ${plural(row.total, 'recipient')}` }
   },
 
   cancelPromotion: async ({ id }, ctx) => {
@@ -279,7 +375,8 @@ export const promotionsRoutes = handlers(promotionsContract, {
     const [cancelled] = await ctx.db
       .update(promotions)
       .set({ status: 'cancelled', cancelledAt: sql`now()` })
-      .where(and(eq(promotions.id, id), eq(promotions.round, current.round), inArray(promotions.status, ['queued', 'sending'])))
+      // A round awaiting approval may be withdrawn too.
+      .where(and(eq(promotions.id, id), eq(promotions.round, current.round), inArray(promotions.status, ['queued', 'sending', 'awaiting'])))
       .returning()
     const [row] = cancelled === undefined ? await ctx.db.select().from(promotions).where(eq(promotions.id, id)) : [cancelled]
     if (row === undefined) return notFound()
@@ -294,12 +391,12 @@ export const promotionsRoutes = handlers(promotionsContract, {
     deleteRecord(ctx, {
       id,
       message: PROMOTION_DELETED,
+      trash: promotionTrash,
       remove: async (db) => {
         // Deliveries first (the worker's lock order: a batch being recorded is waited for), then
         // the promotion, whose recipients and delivered notifications go with it.
         await db.delete(promotionDeliveries).where(eq(promotionDeliveries.promotionId, id))
-        return db.delete(promotions).where(eq(promotions.id, id)).returning({ image: promotions.image })
+        return db.delete(promotions).where(eq(promotions.id, id)).returning({ id: promotions.id })
       },
-      files: (row) => [row.image],
     }),
 })

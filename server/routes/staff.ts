@@ -21,6 +21,7 @@ import { uniqueField } from '../kit/unique.ts'
 import { editVersion } from '../kit/version.ts'
 import { secondFactor } from './two-factor.ts'
 import { unlockEmail } from '../sign-in/lockout.ts'
+import { recordForcedLogout } from '../sign-in/events.ts'
 
 export const EMAIL_TAKEN = 'Email already exists'
 export const SUPERADMIN_UNTOUCHABLE = 'The superadmin cannot be changed'
@@ -176,7 +177,10 @@ export const staffRoutes = handlers(staff, {
         .returning({ id: admins.id }),
     )
     if (updated.length === 0) return staffVersions.missed(ctx.db, target.id, '_id')
-    if (accessChanged) logoutLater(ctx, target.id)
+    if (accessChanged) {
+      await recordForcedLogout(ctx.db, target.id, me.id, ctx.ip, 'access changed')
+      logoutLater(ctx, target.id)
+    }
     ctx.audit(target.id)
     return { status: 'success', message: 'User updated successfully' }
   },
@@ -197,8 +201,10 @@ export const staffRoutes = handlers(staff, {
         tokenVersion: sql`case when ${admins.activate} = 1 and (${next}) <> 1 then ${admins.tokenVersion} + 1 else ${admins.tokenVersion} end`,
       })
       .where(and(eq(admins.id, target.id), eq(admins.role, 'subadmin')))
-      .returning({ activate: admins.activate })
+      .returning({ activate: admins.activate, tokenVersion: admins.tokenVersion })
     if (row === undefined) return notFound('id')
+    // Only a real revocation (an active admin made inactive) is a forced logout in the log.
+    if (row.tokenVersion !== target.tokenVersion) await recordForcedLogout(ctx.db, target.id, me.id, ctx.ip, 'deactivated')
     if (row.activate !== 1) logoutLater(ctx, target.id)
     ctx.audit(target.id)
     return { status: 'success', message: row.activate === 1 ? 'User activated successfully' : 'User deactivated successfully' }

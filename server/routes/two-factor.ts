@@ -14,6 +14,7 @@ import { failure, handlers, twoFactorNeeded, type ApiFailure, type Ctx, type Two
 import { revokeSessions } from '../sign-in/auth.ts'
 import { admins, type AdminRow } from '../db/schema.ts'
 import { claimAttempt, clearFailures, failAttempt, releaseAttempt, type Attempt } from '../sign-in/lockout.ts'
+import { recordForcedLogout, type FailureReason } from '../sign-in/events.ts'
 import { newTotpSecret, totpUri, verifyTotp } from '../sign-in/two-factor-code.ts'
 import { acceptTotpCode, readTotpSecret, sealTotpSecret } from '../sign-in/two-factor-secret.ts'
 import { WRONG_2FA } from './auth.ts'
@@ -33,10 +34,11 @@ const locked = (attempt: { message: string }): ApiFailure => failure(attempt.mes
  * locks and `revokeOnLock` is set, the admin's sessions end too, since a session holder who cannot
  * produce the owner's secrets is probably not the owner.
  */
-async function countFailure(ctx: Ctx, admin: AdminRow, attempt: Attempt & { locked: false }, revokeOnLock: boolean): Promise<void> {
-  if (!(await failAttempt(ctx.db, ctx.config.lockout, attempt))) return
+async function countFailure(ctx: Ctx, admin: AdminRow, attempt: Attempt & { locked: false }, revokeOnLock: boolean, reason: FailureReason): Promise<void> {
+  if (!(await failAttempt(ctx.db, ctx.config.lockout, attempt, reason))) return
   if (revokeOnLock) {
     await revokeSessions(ctx.db, admin.id)
+    await recordForcedLogout(ctx.db, admin.id, null, ctx.ip, 'locked after wrong codes')
     ctx.realtime?.logout(admin.id)
   }
 }
@@ -61,7 +63,7 @@ export async function secondFactor(ctx: Ctx, admin: AdminRow, code: string, fiel
     await releaseAttempt(ctx.db, attempt)
     return { ok: true }
   }
-  await countFailure(ctx, admin, attempt, revokeOnLock)
+  await countFailure(ctx, admin, attempt, revokeOnLock, 'wrong 2FA code')
   return { ok: false, answer: failure(WRONG_2FA, { [field]: WRONG_2FA }) }
 }
 
@@ -88,7 +90,7 @@ export const twofaRoutes = handlers(twofa, {
     const attempt = await claimAttempt(ctx.db, ctx.config.lockout, me.email, ctx.ip)
     if (attempt.locked) return locked(attempt)
     if (!(await ctx.passwords.verify(me.passwordHash, password))) {
-      await countFailure(ctx, me, attempt, true)
+      await countFailure(ctx, me, attempt, true, 'wrong password')
       return failure(WRONG_PASSWORD, { password: WRONG_PASSWORD })
     }
     // A pending secret that does not open (JWT_SECRET changed since setup) needs a new setup.

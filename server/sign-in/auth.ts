@@ -8,7 +8,7 @@ import { eq, sql } from 'drizzle-orm'
 import { SignJWT, jwtVerify } from 'jose'
 import { z } from 'zod'
 import { PASSWORD_PATTERN } from '#contract/common'
-import type { Access } from '#contract/define'
+import { isAdministrator, type Access } from '#contract/define'
 import { mayOpen } from '#contract/routes'
 import type { Config, HashCost } from '../config.ts'
 import type { Db } from '../db/index.ts'
@@ -161,7 +161,8 @@ export async function checkSession(
 
 /**
  * The permission rule of DESIGN.md: superadmin passes everything; otherwise the route must be open
- * to the admin's restrictions, writes need the Admin level, and staff calls refuse role subadmin.
+ * to the admin's restrictions, writes need the Admin level, staff calls refuse role subadmin, and
+ * approver calls need an administrator (Admin level on every screen).
  */
 export function permits(access: Access, admin: Pick<AdminRow, 'role' | 'accessLevel' | 'restrictions'>): boolean {
   if (access.kind === 'public' || access.kind === 'session') return true
@@ -169,6 +170,7 @@ export function permits(access: Access, admin: Pick<AdminRow, 'role' | 'accessLe
   if (!mayOpen(admin.restrictions, access.route)) return false
   if (access.write && admin.accessLevel !== 'Admin') return false
   if (access.staff === true && admin.role === 'subadmin') return false
+  if (access.approver === true && !isAdministrator(admin)) return false
   return true
 }
 

@@ -18,7 +18,7 @@
  * for the caller's transaction, so attempts sent in parallel cannot get more answers than the
  * limits allow. An attempt that turns out not to be a failure (the password was right and a 2FA
  * code is now asked for) gives its slots back; a successful sign-in clears the email's count and
- * its own pair. A lockout is recorded in the audit log (action 'lockout', the email in `detail`);
+ * its own pair. Each failure and each lockout is recorded in the audit log (events.ts);
  * the superadmin can lift every lock and wait of an email (`unlockEmail`, /unlockAdmin).
  *
  * The counts follow the email, not the admin: an admin whose email is changed starts new counts.
@@ -26,7 +26,8 @@
 import { and, eq, sql } from 'drizzle-orm'
 import type { LockoutSettings } from '../config.ts'
 import type { Db } from '../db/index.ts'
-import { admins, auditLog, loginFailures, loginPairFailures, otpGuesses } from '../db/schema.ts'
+import { loginFailures, loginPairFailures, otpGuesses } from '../db/schema.ts'
+import { recordFailedSignIn, recordLockout, type FailureReason } from './events.ts'
 
 /** The defaults of LOGIN_LOCK_FAILURES, LOGIN_LOCK_MINUTES, LOGIN_SLOW_AFTER and LOGIN_SLOW_MAX_SECONDS. */
 export const MAX_FAILURES = 5
@@ -42,9 +43,6 @@ export const SLOW_BASE_MS = 1000
 export const FORGET_MS = 24 * 60 * 60 * 1000
 /** Stale rows deleted per attempt: enough to keep up with any rate the per-address limit allows. */
 const PRUNE_BATCH = 20
-
-/** The audit log's action for a pair that just locked (contract/audit.ts, AUDIT_EVENTS). */
-export const LOCKOUT_ACTION = 'lockout'
 
 /** The key of an email in the counts (admins.email is stored the same way). */
 export const lockoutKey = (email: string): string => email.trim().toLowerCase()
@@ -111,18 +109,19 @@ export async function claimAttempt(db: Db, settings: LockoutSettings, email: str
 }
 
 /**
- * Records that the attempt failed. Its slots were counted when taken; the one that fills the pair's
- * count starts the pair's lock (and records it in the audit log). Returns whether this failure locked.
+ * Records that the attempt failed: a failed sign-in in the audit log, written alike for every
+ * email (events.ts). Its slots were counted when taken; the one that fills the pair's count starts
+ * the pair's lock (and records it in the audit log). Returns whether this failure locked.
  */
-export async function failAttempt(db: Db, settings: LockoutSettings, attempt: Taken, now = new Date()): Promise<boolean> {
+export async function failAttempt(db: Db, settings: LockoutSettings, attempt: Taken, reason: FailureReason, now = new Date()): Promise<boolean> {
+  await recordFailedSignIn(db, attempt.email, attempt.address, reason)
   if (attempt.pairSlot < settings.pairFailures) return false
   await db
     .update(loginPairFailures)
     .set({ failures: 0, lockedUntil: new Date(now.getTime() + settings.lockMs), updatedAt: now })
     .where(pairIs(attempt.email, attempt.address))
   // Recorded for unknown emails too: the same work either way, and the operator sees the attack.
-  const [admin] = await db.select({ id: admins.id }).from(admins).where(eq(admins.email, attempt.email)).limit(1)
-  await db.insert(auditLog).values({ adminId: null, action: LOCKOUT_ACTION, recordId: admin?.id ?? null, ip: attempt.address, detail: attempt.email })
+  await recordLockout(db, attempt.email, attempt.address)
   return true
 }
 

@@ -139,7 +139,7 @@ export async function checkOtp(db: Db, config: Config, email: string, purpose: O
   }
   const id = await tryOtp(db, config, email, purpose, code, now)
   if (id === null) {
-    await failAttempt(db, config.lockout, attempt, now)
+    await failAttempt(db, config.lockout, attempt, 'wrong one-time code', now)
     return { ok: false, reason: 'wrong' }
   }
   await releaseAttempt(db, attempt)

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto'
 import type { LightMyRequestResponse } from 'fastify'
 import type { Endpoint } from '#contract/define'
 import { API_PREFIX } from '../kit/api.ts'
-import { accessRequests, brands, categories, emailTemplates, emailTemplateVersions, games, homepageContent, leads, links, newsletterRecipients, newsletterSends, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, siteSettings, socialMedia, type AdminRow, savedViews } from '../db/schema.ts'
+import { accessRequests, brands, categories, emailTemplates, emailTemplateVersions, games, homepageContent, leads, links, newsletterRecipients, newsletterSends, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, siteSettings, socialMedia, type AdminRow, savedViews, trash } from '../db/schema.ts'
 import { eq } from 'drizzle-orm'
 import { unsubscribeToken } from '../routes/newsletter-unsubscribe.ts'
 import { encodePng } from '../db/png.ts'
@@ -38,6 +38,8 @@ export interface Fixtures {
   gameIds: { kept: string; deleted: string; categoryId: string }
   /** A saved view of the superadmin's (others deleting it get 404). */
   savedViewId: string
+  /** An undo ticket of the superadmin's: a freeze of the kept game (others undoing it get 404). */
+  undoToken: string
   /** The Reset Password OTP's email template (installed at start) and one saved version of it. */
   template: { id: string; versionId: string }
   /** A lead to send promotions to, and two delivered promotions to it: one to resend and cancel, one to delete. */
@@ -47,6 +49,8 @@ export interface Fixtures {
    * three sends without a job: one being sent (to pause), one paused (to resume), one to cancel.
    */
   newsletter: { leadId: string; token: string; sending: string; paused: string; cancelled: string }
+  /** Four eyes: a promotion and a newsletter awaiting approval each to approve, and each to reject, asked for by another admin. */
+  fourEyes: { approvePromotion: string; rejectPromotion: string; approveNewsletter: string; rejectNewsletter: string }
 }
 
 export async function makeFixtures(t: TestApp): Promise<Fixtures> {
@@ -107,9 +111,15 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
   const template = { id: otpTemplate.id, versionId: version.id }
   const promotion = await promotionFixtures(t)
   const newsletter = await newsletterFixtures(t)
+  const fourEyes = await fourEyesFixtures(t)
   const [view] = await t.handle.db.insert(savedViews).values({ adminId: t.superadmin.id, route: '/users', name: `Fixture view ${unique()}`, query: '?search=a' }).returning({ id: savedViews.id })
   if (view === undefined) throw new Error('saved view insert returned no row')
-  return { savedViewId: view.id, newsletter, promotion, template, gameIds, restrictionIds, brandIds, homepageIds, linkIds, victim, categoryId: category.id, socialId: socialRow.id, settingsId: settingsRow.id, approveRequest: approve, declineRequestId: decline.id }
+  const [undoEntry] = await t.handle.db
+    .insert(trash)
+    .values({ action: 'update', kind: 'games', recordId: keptGame.id, endpoint: 'FreezeCms', rows: { freeze: false }, message: 'Game unfrozen successfully', deletedBy: t.superadmin.id, expiresAt: new Date(Date.now() + 3_600_000) })
+    .returning({ id: trash.id })
+  if (undoEntry === undefined) throw new Error('trash insert returned no row')
+  return { undoToken: undoEntry.id, savedViewId: view.id, fourEyes, newsletter, promotion, template, gameIds, restrictionIds, brandIds, homepageIds, linkIds, victim, categoryId: category.id, socialId: socialRow.id, settingsId: settingsRow.id, approveRequest: approve, declineRequestId: decline.id }
 }
 
 async function newsletterFixtures(t: TestApp): Promise<Fixtures['newsletter']> {
@@ -128,6 +138,30 @@ async function newsletterFixtures(t: TestApp): Promise<Fixtures['newsletter']> {
 }
 
 const unique = (): string => randomBytes(4).toString('hex')
+
+/** Sends awaiting a second Admin (server/kit/four-eyes.ts), asked for by an admin no caller is. */
+async function fourEyesFixtures(t: TestApp): Promise<Fixtures['fourEyes']> {
+  const db = t.handle.db
+  const requester = await t.createAdmin({ name: 'Requester', accessLevel: 'Admin', restrictions: [] })
+  const [lead] = await db.insert(leads).values({ name: 'Four eyes lead', email: `four-eyes-${unique()}@example.com`, subscribed: true, subscribedAt: new Date() }).returning({ id: leads.id })
+  if (lead === undefined) throw new Error('lead insert returned no row')
+  const waiting = { status: 'awaiting' as const, total: 1, approvalRequestedBy: requester.id }
+  const shown = await db
+    .insert(promotions)
+    .values([1, 2].map((n) => ({ title: `Awaiting ${n}`, content: 'Hello', recipientCount: 1, ...waiting })))
+    .returning({ id: promotions.id })
+  await db.insert(promotionRecipients).values(shown.map((r) => ({ promotionId: r.id, leadId: lead.id, email: 'four-eyes@example.com' })))
+  await db.insert(promotionDeliveries).values(shown.map((r) => ({ promotionId: r.id, leadId: lead.id, round: 1 })))
+  const sends = await db
+    .insert(newsletterSends)
+    .values([1, 2].map((n) => ({ subject: `Awaiting ${n}`, content: '<p>Fixture</p>', ...waiting })))
+    .returning({ id: newsletterSends.id })
+  await db.insert(newsletterRecipients).values(sends.map((s) => ({ sendId: s.id, leadId: lead.id })))
+  const [approvePromotion, rejectPromotion] = shown
+  const [approveNewsletter, rejectNewsletter] = sends
+  if (approvePromotion === undefined || rejectPromotion === undefined || approveNewsletter === undefined || rejectNewsletter === undefined) throw new Error('four-eyes fixture insert returned no row')
+  return { approvePromotion: approvePromotion.id, rejectPromotion: rejectPromotion.id, approveNewsletter: approveNewsletter.id, rejectNewsletter: rejectNewsletter.id }
+}
 
 /** A lead and two promotions already delivered to it (round 1 done), written directly. */
 async function promotionFixtures(t: TestApp): Promise<Fixtures['promotion']> {
@@ -268,13 +302,17 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   ResendData: (f) => ({ json: { id: f.promotion.kept, round: 1, only: 'all' } }),
   cancelPromotion: (f) => ({ json: { id: f.promotion.kept } }),
   DeletePromotion: (f) => ({ json: { id: f.promotion.deleted } }),
-  listAudit: () => ({ json: { page: 1, limit: 10, search: '', from: '2026-01-01' } }),
+  approvePromotion: (f) => ({ json: { id: f.fourEyes.approvePromotion, round: 1 } }),
+  rejectPromotion: (f) => ({ json: { id: f.fourEyes.rejectPromotion, round: 1 } }),
+  approveNewsletter: (f) => ({ json: { id: f.fourEyes.approveNewsletter } }),
+  rejectNewsletter: (f) => ({ json: { id: f.fourEyes.rejectNewsletter } }),
+  listAudit: (f) => ({ json: { page: 1, limit: 10, search: '', from: '2026-01-01', record: f.categoryId } }),
   auditOptions: () => ({ json: {} }),
   exportAudit: () => ({ json: { action: '/login' } }),
-  recordHistory: (f) => ({ json: { recordId: f.categoryId } }),
   listSavedViews: () => ({ json: {} }),
   saveView: () => ({ json: { route: '/profile', name: `View ${unique()}`, query: '?search=a' } }),
   deleteView: (f) => ({ json: { id: f.savedViewId } }),
+  undo: (f) => ({ json: { token: f.undoToken } }),
 }
 
 /** Whether the app serves this endpoint (it has a handler). */

@@ -1,5 +1,5 @@
 /**
- * Generated requests for the contract-wide fuzz (fuzz.test.ts), from each endpoint's own zod input.
+ * Generated requests for the contract-wide fuzz (fuzz.ts), from each endpoint's own zod input.
  *
  * No maintained bridge from zod 4 to fast-check exists (zod-fast-check reads zod 3's internals and
  * peers on zod 3; @traversable/zod has no generator), so the schema goes through zod's own

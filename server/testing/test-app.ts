@@ -1,7 +1,8 @@
 /**
  * Test support: `makeTestApp()` builds the real app on a fresh database (in-memory PGlite, or a
- * new database on the PostgreSQL server named by DATABASE_URL, dropped afterwards) and a temporary
- * data folder, with cheap argon2 settings so a suite stays fast. Tests then call `app.inject`.
+ * new database on the PostgreSQL server named by DATABASE_URL, dropped afterwards; both cloned from
+ * one migrated template per run, see template-db.ts) and a temporary data folder, with cheap argon2
+ * settings so a suite stays fast. Tests then call `app.inject`.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -10,7 +11,6 @@ import { createServer, connect, type Server, type Socket } from 'node:net'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import pg from 'pg'
 import { z } from 'zod'
 import { buildApp } from '../app.ts'
 import { signToken, type Passwords } from '../sign-in/auth.ts'
@@ -19,6 +19,9 @@ import { openDb, type DbHandle } from '../db/index.ts'
 import { admins, loginFailures, type AdminRow, type LoginFailureRow } from '../db/schema.ts'
 import { lockoutKey } from '../sign-in/lockout.ts'
 import { openTotpSecret } from '../sign-in/two-factor-secret.ts'
+import { scratchDatabase } from './template-db.ts'
+
+export { scratchDatabase }
 
 /** Satisfies the login rule (6-18 chars, digit, upper, lower, special). */
 export const TEST_PASSWORD = 'Test@1234'
@@ -122,28 +125,6 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
       if (open) await handle.close()
       await scratch.drop()
       await rm(dataDir, { recursive: true, force: true })
-    },
-  }
-}
-
-/** A fresh database for one test app: in-memory PGlite, or CREATE DATABASE on the DATABASE_URL server. */
-export async function scratchDatabase(): Promise<{ database: Config['database']; drop: () => Promise<void> }> {
-  const url = process.env['DATABASE_URL']
-  if (!url) return { database: { kind: 'pglite', dir: null }, drop: async () => {} }
-  const name = `bo_test_${randomBytes(6).toString('hex')}`
-  const admin = new pg.Client({ connectionString: url })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  await admin.end()
-  const scratchUrl = new URL(url)
-  scratchUrl.pathname = `/${name}`
-  return {
-    database: { kind: 'pg', url: scratchUrl.toString() },
-    async drop() {
-      const c = new pg.Client({ connectionString: url })
-      await c.connect()
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await c.end()
     },
   }
 }

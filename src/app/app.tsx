@@ -38,9 +38,10 @@ function PrivateOrNotFound() {
   )
 }
 
-export function App() {
+/** `ssrPath`: the path to render when there is no browser (the build's prerender, src/app/prerender.tsx). */
+export function App({ ssrPath }: { ssrPath?: string }) {
   return (
-    <Router base={BASE}>
+    <Router base={BASE} ssrPath={ssrPath}>
       <Switch>
         <Route path="/">
           <AuthOnly>

@@ -14,6 +14,7 @@ import { SideMenu } from './side-menu.tsx'
 import { SiteHeader } from './site-header.tsx'
 import { logout, useSession } from '#src/lib/session.ts'
 import { SHOW_SHORTCUTS, keyIsTaken } from '#src/crud/list-keys.ts'
+import { usePendingUndos } from '#src/crud/undo.ts'
 
 const Palette = lazy(async () => ({ default: (await import('./palette.tsx')).Palette }))
 const ShortcutsDialog = lazy(async () => ({ default: (await import('#src/crud/shortcuts-dialog.tsx')).ShortcutsDialog }))
@@ -46,6 +47,7 @@ function AccountMenuSlot(props: AccountMenuSlotProps) {
 
 export function Layout({ children }: { children: ReactNode }) {
   const session = useSession()
+  usePendingUndos(session.userId)
   const [, navigate] = useLocation()
   const [menuOpen, setMenuOpen] = useState(isWide)
   const [paletteOpen, setPaletteOpen] = useState(false)

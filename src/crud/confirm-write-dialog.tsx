@@ -2,8 +2,10 @@ import { useState } from 'react'
 import { useSWRConfig } from 'swr'
 import { ConfirmDialog } from '#src/ui/alert-dialog.tsx'
 import { toast } from '#src/ui/toast.ts'
+import { useSession } from '#src/lib/session.ts'
 import { errorMessage } from './error-message.ts'
 import { refreshAfterWrite } from './refresh.ts'
+import { toastWriteAnswer } from './undo.ts'
 import type { BoundCall } from './row-writes.ts'
 
 /** A write that waits for a yes: a delete, a bulk action, a toggle that asks first. */
@@ -31,6 +33,7 @@ export interface PendingWrite {
 export function ConfirmWriteDialog({ pending, onClose }: { pending: PendingWrite | null; onClose: () => void }) {
   const [busy, setBusy] = useState(false)
   const { mutate } = useSWRConfig()
+  const { userId } = useSession()
   // The question stays on screen while the dialog closes, after `pending` is already gone.
   const [shown, setShown] = useState<PendingWrite | null>(pending)
   if (pending !== null && pending !== shown) setShown(pending)
@@ -40,7 +43,8 @@ export function ConfirmWriteDialog({ pending, onClose }: { pending: PendingWrite
     setBusy(true)
     try {
       const answer = await request.send()
-      toast.success(answer.message)
+      // A delete's answer carries an undo ticket: its toast offers Undo (undo.ts).
+      toastWriteAnswer(answer, mutate, userId)
       onClose()
       write.onDone?.()
       await refreshAfterWrite(mutate)

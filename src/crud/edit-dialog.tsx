@@ -3,6 +3,7 @@ import { useSWRConfig } from 'swr'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
 import type { FormDef, FormEndpoint } from './define-form.tsx'
 import { FormBody } from './form-body.tsx'
+import { RecordHistory } from './record-history.tsx'
 import type { Row } from './list-types.ts'
 import { refreshAfterWrite } from './refresh.ts'
 
@@ -51,8 +52,9 @@ export function EditDialog({ form, target, blockedReason, onClose }: EditDialogP
             }
           }}
         >
-          <DialogHeader>
+          <DialogHeader className="flex-row flex-wrap items-center justify-between gap-2">
             <DialogTitle>{form.title}</DialogTitle>
+            <RecordHistory recordId={target.id} />
             <DialogDescription className="sr-only">Change the fields, then save</DialogDescription>
           </DialogHeader>
           <FormBody

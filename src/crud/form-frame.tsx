@@ -6,8 +6,8 @@ import { Button } from '#src/ui/button.tsx'
 import { cn } from '#src/ui/cn.ts'
 import { Skeleton } from '#src/ui/skeleton.tsx'
 
-/** The screen's heading and, for a page reached from a list, a Back link to it. */
-export function FormFrame({ title, back, wide = false, children }: { title: string; back?: string; wide?: boolean; children: ReactNode }) {
+/** The screen's heading, its own controls (an edit page's History) and, for a page reached from a list, a Back link to it. */
+export function FormFrame({ title, back, wide = false, actions, children }: { title: string; back?: string; wide?: boolean; actions?: ReactNode; children: ReactNode }) {
   const headingId = useId()
   return (
     <section aria-labelledby={headingId} className={cn('flex flex-col gap-4', wide ? 'max-w-4xl' : 'max-w-2xl')}>
@@ -15,11 +15,14 @@ export function FormFrame({ title, back, wide = false, children }: { title: stri
         <h1 id={headingId} className="text-xl font-semibold text-slate-900">
           {title}
         </h1>
-        {back ? (
-          <Button variant="link" asChild>
-            <Link href={back}>Back</Link>
-          </Button>
-        ) : null}
+        <div className="flex items-center gap-2">
+          {actions}
+          {back ? (
+            <Button variant="link" asChild>
+              <Link href={back}>Back</Link>
+            </Button>
+          ) : null}
+        </div>
       </div>
       {children}
     </section>

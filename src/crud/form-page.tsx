@@ -6,6 +6,7 @@ import { call } from '#src/lib/api.ts'
 import type { FormDef, FormEndpoint } from './define-form.tsx'
 import { FormBody } from './form-body.tsx'
 import { FormFrame, FormProblem, FormSkeleton, ReadOnlyNotice } from './form-frame.tsx'
+import { RecordHistory } from './record-history.tsx'
 import { useEditRecord, type Identified } from './record.ts'
 import { useWriteAccess } from './write-access.ts'
 
@@ -58,12 +59,15 @@ function EditForm<E extends FormEndpoint, R extends Identified, G extends Endpoi
 /** The generic add/edit screen behind every `defineForm`. View Only sessions get no form. */
 export function FormPage<E extends FormEndpoint, R extends Identified, G extends Endpoint>({ def }: { def: FormDef<E, R, G> }) {
   const write = useWriteAccess(def.writeRule)
+  // An edit page's record is named by `?id=` (record.ts): its History, shown even to View Only staff who may read the log.
+  const search = useSearch()
+  const recordId = def.record ? (new URLSearchParams(search).get('id') ?? '') : ''
   let content
   if (!write.allowed) content = <ReadOnlyNotice />
   else if (def.record) content = <EditForm def={def} blockedReason={write.blockedReason} />
   else content = <FormBody def={def} defaults={def.initial ?? {}} blockedReason={write.blockedReason} />
   return (
-    <FormFrame title={def.title} back={def.done}>
+    <FormFrame title={def.title} back={def.done} actions={recordId === '' ? null : <RecordHistory recordId={recordId} />}>
       {content}
     </FormFrame>
   )

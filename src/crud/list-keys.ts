@@ -16,6 +16,7 @@ export const LIST_SHORTCUTS: readonly { keys: readonly string[]; does: string }[
   { keys: ['n'], does: 'Add (where your access allows it)' },
   { keys: ['?'], does: 'Show these shortcuts' },
   { keys: ['Ctrl', 'K'], does: 'Open the command palette' },
+  { keys: ['Ctrl', 'Z'], does: 'Undo the last delete or freeze, while its Undo shows' },
 ]
 
 /** Fired to open the shortcut sheet (the `?` key, or the palette's entry). */
@@ -25,7 +26,11 @@ export const showShortcuts = (): void => void window.dispatchEvent(new Event(SHO
 /** Whether a key press belongs to something else: a field, an open dialog, a menu or a listbox. */
 export function keyIsTaken(event: KeyboardEvent): boolean {
   if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return true
-  const target = event.target
+  return targetIsTaken(event.target)
+}
+
+/** Whether keys typed at `target` belong to it: a field, a dialog, a menu or a listbox (or a modal is open). */
+export function targetIsTaken(target: EventTarget | null): boolean {
   if (!(target instanceof Element)) return false
   if (target.closest('input, textarea, select, [contenteditable="true"], [role="dialog"], [role="alertdialog"], [role="menu"], [role="listbox"], [role="combobox"]')) return true
   // A modal open elsewhere on the page (its focus trap may not hold the target yet).

@@ -8,6 +8,7 @@ import type { ComponentType } from 'react'
 import type { z } from 'zod'
 import type { Endpoint } from '#contract/define'
 import type { ScreenPath } from '#contract/routes'
+import type { Session } from '#src/lib/session.ts'
 import type { Column, ViewField } from './columns.tsx'
 import type { FormDef, FormEndpoint } from './define-form.tsx'
 import type { ListFilter } from './list-filters.tsx'
@@ -99,7 +100,8 @@ export interface LiveDef<R> {
 export interface RowActionDef<R, I> {
   label: string
   endpoint: WriteEndpoint<I>
-  when?: (row: R) => boolean
+  /** The rows (and sessions: a four-eyes approval is never the requester's) the button shows for. */
+  when?: (row: R, session: Session) => boolean
   confirm: (row: R) => string
   /** Said under the question (what will happen). */
   detail?: (row: R) => string
@@ -160,7 +162,7 @@ export interface ToggleModel<R> extends Pick<ToggleDef<R, unknown>, 'kind' | 'na
 
 export interface RowActionModel<R> {
   label: string
-  when?: (row: R) => boolean
+  when?: (row: R, session: Session) => boolean
   confirm: (row: R) => string
   detail?: (row: R) => string
   dismiss?: string

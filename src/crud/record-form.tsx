@@ -5,7 +5,7 @@
  * server errors and toasts as every kit form. Fields may be guarded (`lock`: read-only until its
  * unlock toggle is pressed; `pencil`: disabled until its pencil is pressed) and carry an action
  * (`fieldAction`: delete with a confirmation). View Only sees the values, read-only, and no
- * write control.
+ * write control. Its History (record-history.tsx) lists the audit rows naming the record's `_id`.
  */
 import { useState, type ComponentType } from 'react'
 import type { z } from 'zod'
@@ -19,6 +19,7 @@ import { errorMessage } from './error-message.ts'
 import type { FieldAction, FormField, Values } from './form-fields.ts'
 import { FormFrame, FormProblem, FormSkeleton } from './form-frame.tsx'
 import { RecordFormBody } from './record-form-body.tsx'
+import { RecordHistory } from './record-history.tsx'
 import type { WriteRule } from './write-access.ts'
 
 export interface RecordFormDef<S extends FormEndpoint, G extends Endpoint, R> {
@@ -58,11 +59,15 @@ export function fieldAction<E extends Endpoint<z.ZodType, z.ZodType<{ message: s
   }
 }
 
+/** The stored record's `_id`, which its writes name in the audit log ('' before one is stored). */
+const storedId = (record: unknown): string => (typeof record === 'object' && record !== null && '_id' in record && typeof record._id === 'string' ? record._id : '')
+
 function RecordFormPage<S extends FormEndpoint, G extends Endpoint, R>({ def }: { def: RecordFormDef<S, G, R> }) {
   const { data, error, mutate } = useCall(def.read, def.readInput, { revalidateOnFocus: false })
   // A new body (fields locked again, values from the saved record) after each save.
   const [generation, setGeneration] = useState(0)
   let content
+  const recordId = data === undefined ? '' : storedId(def.pick(data))
   if (data !== undefined) {
     const record = def.pick(data)
     content = (
@@ -92,7 +97,7 @@ function RecordFormPage<S extends FormEndpoint, G extends Endpoint, R>({ def }: 
     )
   } else content = <FormSkeleton rows={def.fields.length} label={`Loading ${def.title}…`} />
   return (
-    <FormFrame title={def.title} wide={def.columns === 2}>
+    <FormFrame title={def.title} wide={def.columns === 2} actions={recordId === '' ? null : <RecordHistory recordId={recordId} />}>
       {content}
     </FormFrame>
   )

@@ -1,3 +1,4 @@
+import { useSession } from '#src/lib/session.ts'
 import { Button } from '#src/ui/button.tsx'
 import { Tooltip } from '#src/ui/tooltip.tsx'
 import { cn } from '#src/ui/cn.ts'
@@ -6,6 +7,7 @@ import type { PendingWrite } from './confirm-write-dialog.tsx'
 import { ActionIcon } from './icons.tsx'
 import type { ListModel, Row, RowActionModel } from './list-types.ts'
 import { ToggleAction } from './toggle-action.tsx'
+import { undoNote } from './undo.ts'
 
 interface ActionButtonProps {
   icon: 'view' | 'edit' | 'remove'
@@ -94,6 +96,7 @@ function RowActionButton<R extends Row>({ action, row, subject, blockedReason, o
 /** The Action cell of a row: View for everyone; Edit, Delete, the toggle and the list's own actions for Admin. */
 export function ActionCell<R extends Row>({ model, row, subject, writes, blockedReason, onView, onEdit, onAsk, onRemoved }: ActionCellProps<R>) {
   const { view, remove, toggle, actions } = model
+  const session = useSession()
   const edits = model.edit !== undefined || model.editDialog !== undefined
   return (
     <div className="flex items-center gap-1">
@@ -105,13 +108,17 @@ export function ActionCell<R extends Row>({ model, row, subject, writes, blocked
           label="Delete"
           subject={subject}
           blockedReason={blockedReason}
-          onClick={() => onAsk({ question: remove.confirm, request: remove.request(row), onDone: () => onRemoved(row._id) })}
+          onClick={() => {
+            const request = remove.request(row)
+            const note = undoNote(request.endpoint)
+            onAsk({ question: remove.confirm, request, onDone: () => onRemoved(row._id), ...(note === undefined ? {} : { description: note }) })
+          }}
         />
       ) : null}
       {writes && toggle ? <ToggleAction toggle={toggle} row={row} subject={subject} blockedReason={blockedReason} onAsk={onAsk} /> : null}
       {writes
         ? actions
-            ?.filter((a) => a.when?.(row) ?? true)
+            ?.filter((a) => a.when?.(row, session) ?? true)
             .map((a) => <RowActionButton key={a.label} action={a} row={row} subject={subject} blockedReason={blockedReason} onAsk={onAsk} />)
         : null}
     </div>

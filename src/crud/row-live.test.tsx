@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { listbrandUser } from '#contract/brands'
 import { SocketEvents } from '#contract/socket'
 import { PromotionProgress, ResendData, cancelPromotion, listNotification, type Promotion } from '#contract/promotions'
+import { getSession } from '#src/lib/session.ts'
 import { col } from './columns.tsx'
 import { listModel } from './define-list.tsx'
 import { live, patchPage } from './list-source.ts'
@@ -16,6 +17,7 @@ const promotion = (id: string, over: Partial<Promotion> = {}): Promotion => ({
   selectall: false,
   createdAt: '2026-11-23T08:00:00.000Z',
   recipientCount: 10,
+  approval: null,
   round: 1,
   total: 10,
   sent: 0,
@@ -84,8 +86,8 @@ describe('row actions with choices', () => {
   it('binds each choice to its call with a payload the call accepts, leaving out the choices a row does not allow', () => {
     const [resend] = model.actions ?? []
     const done = promotion('p1', { status: 'done', round: 3, failed: 2 })
-    expect(resend?.when?.(done)).toBe(true)
-    expect(resend?.when?.(promotion('p2'))).toBe(false)
+    expect(resend?.when?.(done, getSession())).toBe(true)
+    expect(resend?.when?.(promotion('p2'), getSession())).toBe(false)
     const choices = resend?.choices(done) ?? []
     expect(choices.map((c) => [c.label, c.request.endpoint.name, c.request.input])).toEqual([
       ['All recipients', 'ResendData', { id: 'p1', round: 3, only: 'all' }],

@@ -6,6 +6,7 @@
 import { useState } from 'react'
 import { useSWRConfig } from 'swr'
 import { toast } from '#src/ui/toast.ts'
+import { useSession } from '#src/lib/session.ts'
 import { Button } from '#src/ui/button.tsx'
 import { cn } from '#src/ui/cn.ts'
 import { Tooltip } from '#src/ui/tooltip.tsx'
@@ -13,6 +14,7 @@ import type { PendingWrite } from './confirm-write-dialog.tsx'
 import { errorMessage } from './error-message.ts'
 import type { Row, ToggleModel } from './list-types.ts'
 import { refreshAfterWrite } from './refresh.ts'
+import { toastWriteAnswer } from './undo.ts'
 
 interface ToggleActionProps<R extends Row> {
   toggle: ToggleModel<R>
@@ -38,6 +40,7 @@ function Switch({ on, label }: { on: boolean; label: string }) {
 
 export function ToggleAction<R extends Row>({ toggle, row, subject, blockedReason, onAsk }: ToggleActionProps<R>) {
   const { mutate } = useSWRConfig()
+  const { userId } = useSession()
   const [busy, setBusy] = useState(false)
   const on = toggle.isOn(row)
   const label = toggle.label(row)
@@ -56,7 +59,8 @@ export function ToggleAction<R extends Row>({ toggle, row, subject, blockedReaso
     setBusy(true)
     try {
       const answer = await request.send()
-      toast.success(answer.message)
+      // A freeze's answer carries an undo ticket: its toast offers Undo (undo.ts).
+      toastWriteAnswer(answer, mutate, userId)
       await refreshAfterWrite(mutate)
     } catch (error) {
       toast.error(errorMessage(error))

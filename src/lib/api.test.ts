@@ -50,7 +50,7 @@ describe('call', () => {
   })
 
   it('sends a POST input as JSON', async () => {
-    fetchMock.mockResolvedValue(json({ status: 'success', message: 'Category deleted' }))
+    fetchMock.mockResolvedValue(json({ status: 'success', message: 'Category deleted', undo: { token: 't1', seconds: 10 } }))
     await call(deleteCategory, { id: 'c1' })
     const { url, init, headers } = lastRequest()
     expect(url).toBe('/api/admin/deleteCategory')

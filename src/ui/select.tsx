@@ -1,4 +1,5 @@
 import { Select as RadixSelect } from 'radix-ui'
+import { cspNonce } from './csp-nonce.ts'
 import { SelectChevron, selectTriggerClass } from './select-trigger.tsx'
 
 export interface SelectOption {
@@ -53,7 +54,8 @@ export function Select({ id, value, onValueChange, options, placeholder = 'Selec
           sideOffset={4}
           className="z-50 min-w-[var(--radix-select-trigger-width)] overflow-hidden rounded-md border border-slate-300 bg-white shadow-lg"
         >
-          <RadixSelect.Viewport className="p-1">
+          {/* The viewport brings a style element of its own: it needs the page's style nonce (src/ui/csp-nonce.ts). */}
+          <RadixSelect.Viewport className="p-1" nonce={cspNonce()}>
             {options.map((o) => (
               <RadixSelect.Item
                 key={o.value}

@@ -11,6 +11,10 @@ export interface ToastItem {
   /** Milliseconds; 2000 per the spec unless an action needs longer to be reached. */
   duration: number
   action?: { label: string; run: () => void }
+  /** A time (ms since the epoch) it goes at, hovered or not: an Undo the server allows only until then. */
+  deadline?: number
+  /** Called when it goes, by its timer or by Dismiss. */
+  onDismiss?: () => void
 }
 
 export const TOAST_DURATION = 2000
@@ -23,9 +27,9 @@ function emit(): void {
   for (const listener of listeners) listener()
 }
 
-function push(kind: ToastKind, message: string, extra: Partial<Pick<ToastItem, 'duration' | 'action'>> = {}): number {
+function push(kind: ToastKind, message: string, extra: Partial<Omit<ToastItem, 'id' | 'kind' | 'message'>> = {}): number {
   const id = nextId++
-  items = [...items, { id, kind, message, duration: extra.duration ?? TOAST_DURATION, ...(extra.action ? { action: extra.action } : {}) }]
+  items = [...items, { ...extra, id, kind, message, duration: extra.duration ?? TOAST_DURATION }]
   emit()
   return id
 }
@@ -38,9 +42,14 @@ export const toast = {
   /** A message with one action; it stays until dismissed (used for "Reload to update"). */
   action: (message: string, label: string, run: () => void) =>
     push('info', message, { duration: Number.POSITIVE_INFINITY, action: { label, run } }),
+  /** A success with one action that stays until `deadline` (an Undo), whatever the 2 seconds of other toasts. */
+  until: (message: string, label: string, run: () => void, deadline: number, onDismiss?: () => void) =>
+    push('success', message, { duration: Math.max(0, deadline - Date.now()), deadline, action: { label, run }, ...(onDismiss ? { onDismiss } : {}) }),
   dismiss(id: number): void {
+    const gone = items.find((t) => t.id === id)
     items = items.filter((t) => t.id !== id)
     emit()
+    gone?.onDismiss?.()
   },
 }
 

@@ -18,12 +18,16 @@ function ToastCard({ item }: { item: ToastItem }) {
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
   const start = () => {
     clearTimeout(timer.current)
-    if (Number.isFinite(item.duration)) timer.current = setTimeout(() => toast.dismiss(item.id), item.duration)
+    // A deadline is kept however long the toast is hovered: what it offers ends then on the server too.
+    const left = item.deadline === undefined ? item.duration : item.deadline - Date.now()
+    if (Number.isFinite(left)) timer.current = setTimeout(() => toast.dismiss(item.id), Math.max(0, left))
   }
-  const pause = () => clearTimeout(timer.current)
+  const stop = () => clearTimeout(timer.current)
+  // A toast with a deadline is not held by hovering or focus: it goes when its offer ends.
+  const pause = () => (item.deadline === undefined ? stop() : undefined)
   useEffect(() => {
     start()
-    return pause
+    return stop
     // The timer belongs to this toast for its whole life; `start` only reads its fixed duration.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [])

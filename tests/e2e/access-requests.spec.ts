@@ -8,6 +8,7 @@ import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
 import { PASSWORD } from './accounts.ts'
 import { test, expect, accounts, apiToken, signInPage, type Account } from './fixtures.ts'
+import { sharedServer } from './shared-servers.ts'
 
 const REQUEST_RECEIVED = 'Your request has been sent. You can log in once an administrator approves it.'
 const PENDING = 'Pending access requests'
@@ -69,7 +70,7 @@ async function declineAll(request: APIRequestContext) {
 }
 
 test.afterAll(async ({ playwright }, testInfo) => {
-  const request = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL })
+  const request = await playwright.request.newContext({ baseURL: sharedServer(testInfo.parallelIndex).origin })
   try {
     await declineAll(request)
   } finally {

@@ -89,6 +89,7 @@ test.describe('Automated Emails', () => {
       await page.keyboard.press('ArrowRight')
       await expect(dialog.getByRole('button', { name: 'Italic', exact: true })).toBeFocused()
       await page.keyboard.press('ArrowLeft')
+      await expect(bold).toBeFocused()
       await page.keyboard.press('Enter')
       await expect(bold).toHaveAttribute('aria-pressed', 'true')
       await page.keyboard.type('Keep this code to yourself.')

@@ -10,6 +10,7 @@ import { test as base, expect, type APIRequestContext, type Page } from '@playwr
 import { z } from 'zod'
 import { totpCode, totpStep } from '../../server/sign-in/two-factor-code.ts'
 import { accounts, type Account } from './accounts.ts'
+import { sharedServer } from './shared-servers.ts'
 
 export { expect, accounts }
 export type { Account }
@@ -38,6 +39,12 @@ export async function signInPage(page: Page, account: Account): Promise<void> {
 }
 
 export const test = base.extend<{ signIn: (account: Account) => Promise<void>; adminPage: Page }>({
+  // Each worker on the shared server of its slot (shared-servers.ts); a spec that starts a server
+  // of its own sets baseURL with test.use, which replaces this.
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's needs from this pattern: none here.
+  baseURL: async ({}, provide, testInfo) => {
+    await provide(sharedServer(testInfo.parallelIndex).origin)
+  },
   // Playwright's fixture callback is conventionally named `use`; another name keeps the React
   // hooks lint rule from mistaking it for React's use().
   signIn: async ({ page }, provide) => {

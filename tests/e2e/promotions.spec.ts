@@ -5,10 +5,14 @@
  * recipients 100 at a time and 'Load More', Resend (everyone or only the failed), Delete after the
  * spec's question, View Only without Admin actions, and axe.
  */
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext, Locator, Page } from '@playwright/test'
+import { z } from 'zod'
 import { PASSWORD, SEEDED_LEADS, leadEmail } from './accounts.ts'
 import { test, expect, accounts, apiToken, signInPage, type Account } from './fixtures.ts'
+import { ownServerWithMail } from './own-server.ts'
 
 /** A title unique to this run, so specs can share one server. */
 const uniqueTitle = (label: string): string => `${label} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`
@@ -172,5 +176,140 @@ test.describe('Messaging and Add Promotion', () => {
     await expect(page.getByRole('dialog', { name: 'Promotion' }).getByRole('list', { name: 'Recipients' }).getByRole('listitem')).toHaveText([new RegExp(leadEmail(10))])
     await page.goto('/admin/addnotification')
     await expect(page).toHaveURL(/\/admin\/notificationlist$/)
+  })
+})
+
+const Posted = z.object({ round: z.number(), recipients: z.array(z.object({ leadId: z.string() })) })
+
+/**
+ * The push receiver of PUSH_WEBHOOK_URL, in the test: it holds every batch the server posts until
+ * the test answers it (so a send runs exactly as slowly as the test needs), or answers at once
+ * once `answerAll` is set.
+ */
+function heldReceiver() {
+  const held: { batch: z.output<typeof Posted>; answer: (status: number) => void }[] = []
+  const posted: z.output<typeof Posted>[] = []
+  let answerAll: number | null = null
+  let server: Server | undefined
+  const url = { value: '' }
+  test.beforeAll(async () => {
+    server = createServer((request, response) => {
+      const chunks: Buffer[] = []
+      request.on('data', (c: Buffer) => chunks.push(c))
+      request.on('end', () => {
+        const batch = Posted.parse(JSON.parse(Buffer.concat(chunks).toString('utf8')))
+        posted.push(batch)
+        const answer = (status: number) => void response.writeHead(status).end(status < 300 ? 'ok' : 'refused')
+        if (answerAll === null) held.push({ batch, answer })
+        else answer(answerAll)
+      })
+    })
+    const listening = server
+    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve))
+    url.value = `http://127.0.0.1:${(listening.address() as AddressInfo).port}/push`
+  })
+  test.afterAll(() => {
+    for (const h of held.splice(0)) h.answer(503)
+    server?.closeAllConnections()
+    server?.close()
+  })
+  return {
+    url,
+    posted,
+    /** Answers the oldest batch the server is waiting on (waiting for one to arrive); answers its recipients. */
+    async answerNext(status: number): Promise<string[]> {
+      await expect.poll(() => held.length, { message: 'a batch posted by the server' }).toBeGreaterThan(0)
+      const next = held.shift()
+      next?.answer(status)
+      return next?.batch.recipients.map((r) => r.leadId) ?? []
+    },
+    /** From now on every batch is answered at once with `status`, the held ones too. */
+    answerEverything(status: number): void {
+      answerAll = status
+      for (const h of held.splice(0)) h.answer(status)
+    },
+  }
+}
+
+test.describe('A send in progress (a server of its own, pushing to a receiver the test holds back)', () => {
+  // Declared before the server, so its address is known when the server starts.
+  const receiver = heldReceiver()
+  ownServerWithMail('promotions', () => ({
+    PUSH_WEBHOOK_URL: receiver.url.value,
+    PUSH_WEBHOOK_SECRET: 'e2e-push-receiver-secret',
+    // A held batch is a slow receiver, not a timeout.
+    PUSH_WEBHOOK_TIMEOUT_MS: '120000',
+    // 10 per batch: the seeded leads are 12 batches, sent as the test answers them.
+    PROMOTION_BATCH_SIZE: '10',
+    // A refused batch fails for good at once, so the list has failures to resend.
+    PROMOTION_MAX_ATTEMPTS: '1',
+    JOB_POLL_MS: '100',
+  }))
+
+  test('the list follows the send live, Cancel says how many were already sent, and Resend goes to all or only the failed', async ({ adminPage: page }) => {
+    test.setTimeout(120_000)
+    const title = uniqueTitle('Slow send')
+    await page.goto('/admin/addnotification')
+    await page.getByRole('checkbox', { name: `Select all ${SEEDED_LEADS} users matching the filter` }).check()
+    await page.getByRole('button', { name: 'Next' }).click()
+    await submitPromotion(page, title)
+
+    // What the socket brings: every PROMOTION_PROGRESS the page receives, over websocket or polling.
+    const events: string[] = []
+    const keep = (payload: string) => {
+      if (payload.includes('PROMOTION_PROGRESS')) events.push(payload)
+    }
+    page.on('websocket', (socket) => socket.on('framereceived', (frame) => keep(String(frame.payload))))
+    page.on('response', (response) => {
+      if (response.url().includes('/socket.io/') && response.request().method() === 'GET') void response.text().then(keep, () => {})
+    })
+    let row = await openRow(page, title)
+    await expect(row.getByText(`0 sent / 0 failed / ${SEEDED_LEADS} total`)).toBeVisible()
+
+    // Two batches accepted: the row moves without a reload, carried by the socket.
+    await receiver.answerNext(200)
+    await receiver.answerNext(200)
+    await expect(row.getByText(`20 sent / 0 failed / ${SEEDED_LEADS} total`)).toBeVisible()
+    await expect(row.getByText('Sending')).toBeVisible()
+    await expect.poll(() => events.some((e) => e.includes('"sent":20'))).toBe(true)
+    // One refused: its ten recipients fail.
+    const refused = await receiver.answerNext(500)
+    await expect(row.getByText(`20 sent / 10 failed / ${SEEDED_LEADS} total`)).toBeVisible()
+    await expect.poll(() => events.some((e) => e.includes('"failed":10'))).toBe(true)
+
+    // Cancel while the next batches wait on the receiver: the question and the answer say how many went.
+    await row.getByRole('button', { name: `Cancel ${title}` }).click()
+    const stop = page.getByRole('alertdialog', { name: 'Are you sure you want to stop sending this promotion' })
+    await expect(stop.getByText(`20 of ${SEEDED_LEADS} already sent; the rest will not be sent.`)).toBeVisible()
+    await stop.getByRole('button', { name: 'Stop sending' }).click()
+    await expect(page.getByText(`Promotion cancelled: 20 of ${SEEDED_LEADS} already sent`)).toBeVisible()
+    row = rowOf(page, title)
+    await expect(row.getByText(`Cancelled: ${SEEDED_LEADS - 30} not sent`)).toBeVisible()
+    await expect(row.getByText(`20 sent / 10 failed / ${SEEDED_LEADS} total`)).toBeVisible()
+    await expect(row.getByRole('button', { name: `Cancel ${title}` })).toHaveCount(0)
+
+    // Resend, only the failed: a second round to the ten refused recipients, and nobody else.
+    receiver.answerEverything(200)
+    await row.getByRole('button', { name: `Resend ${title}` }).click()
+    let ask = page.getByRole('alertdialog', { name: 'Resend this promotion to' })
+    await expect(ask.getByText(`${SEEDED_LEADS} in the last round: 20 sent, 10 failed.`)).toBeVisible()
+    await expect(ask.getByRole('button', { name: 'All recipients' })).toBeVisible()
+    await ask.getByRole('button', { name: 'Only failed deliveries' }).click()
+    await expect(page.getByText('Resend started to 10 failed recipients')).toBeVisible()
+    await expect(row.getByText('10 sent / 0 failed / 10 total')).toBeVisible({ timeout: 30_000 })
+    await expect(row.getByText('Done, round 2')).toBeVisible()
+    const secondRound = receiver.posted.filter((b) => b.round === 2).flatMap((b) => b.recipients.map((r) => r.leadId))
+    expect(secondRound.sort()).toEqual([...refused].sort())
+
+    // Resend to all: nothing failed now, so everyone is the only choice; a third round to all of them.
+    await row.getByRole('button', { name: `Resend ${title}` }).click()
+    ask = page.getByRole('alertdialog', { name: 'Resend this promotion to' })
+    await expect(ask.getByText('10 in the last round: 10 sent, 0 failed.')).toBeVisible()
+    await expect(ask.getByRole('button', { name: 'Only failed deliveries' })).toHaveCount(0)
+    await ask.getByRole('button', { name: 'All recipients' }).click()
+    await expect(page.getByText(`Resend started to ${SEEDED_LEADS} recipients`)).toBeVisible()
+    await expect(row.getByText(`${SEEDED_LEADS} sent / 0 failed / ${SEEDED_LEADS} total`)).toBeVisible({ timeout: 30_000 })
+    await expect(row.getByText('Done, round 3')).toBeVisible()
+    expect(new Set(receiver.posted.filter((b) => b.round === 3).flatMap((b) => b.recipients.map((r) => r.leadId))).size).toBe(SEEDED_LEADS)
   })
 })

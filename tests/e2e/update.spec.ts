@@ -1,6 +1,8 @@
-import { appendFileSync } from 'node:fs'
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { test, expect } from './fixtures.ts'
+import { sharedServer } from './shared-servers.ts'
 
 test('offers "Reload to update" when a new version of the app is deployed, and reloads into it', async ({ adminPage: page }) => {
   await page.evaluate(async () => {
@@ -12,9 +14,12 @@ test('offers "Reload to update" when a new version of the app is deployed, and r
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true)
   // Deploy a "new version": the server serves the copy of the build in its data folder
   // (tests/e2e/server.ts), and any byte change of sw.js is a new worker for the browser.
-  const dataDir = process.env['E2E_DATA_DIR']
-  if (!dataDir) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it)')
-  appendFileSync(join(dataDir, 'dist', 'sw.js'), `\n// deployed ${Date.now()}\n`)
+  const { dataDir } = sharedServer(test.info().parallelIndex)
+  const worker = join(dataDir, 'dist', 'sw.js')
+  appendFileSync(worker, `\n// deployed ${Date.now()}\n`)
+  // As a build does, the compressed copies the server sends are written beside it (vite.config.ts).
+  writeFileSync(`${worker}.br`, brotliCompressSync(readFileSync(worker)))
+  writeFileSync(`${worker}.gz`, gzipSync(readFileSync(worker)))
 
   await page.evaluate(() => {
     // Marks this document: a reload replaces it.

@@ -12,6 +12,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import Image from '@tiptap/extension-image'
 import { EditorContent, useEditor, type Editor } from '@tiptap/react'
 import StarterKit from '@tiptap/starter-kit'
+import { cspNonce } from '#src/ui/csp-nonce.ts'
 import { safeHtml } from '#src/lib/safe-html.ts'
 import { cn } from '#src/ui/cn.ts'
 import type { RichTextEditorProps, Snippet } from '../form-fields.ts'
@@ -114,6 +115,8 @@ export function RichTextEditor({ id, labelId, snippets, value, onChange, onBlur,
     editable,
     editorProps,
     shouldRerenderOnTransaction: false,
+    // TipTap adds its base styles as a style element: with the page's nonce, or CSP refuses it.
+    injectNonce: cspNonce(),
     onUpdate: ({ editor: e }) => handlers.current.onChange(valueOf(e)),
     onBlur: () => handlers.current.onBlur(),
   })

@@ -1,11 +1,13 @@
-import { AUDIT_PAGE_SIZE, listAudit, type AuditEntry } from '#contract/audit'
-import { col, field, formatDate, low, mono } from '#src/crud/columns.tsx'
+import { AUDIT_PAGE_SIZE, auditActionName, listAudit, type AuditEntry } from '#contract/audit'
+import { col, field, formatDate, low } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
 import { dateFilter, listFilter } from '#src/crud/list-filters.tsx'
+import { auditWho as who } from '#src/crud/record-history.tsx'
 import { actionOptions, adminOptions, areaOptions } from './audit-options.ts'
 import { ExportAuditButton } from './export-button.tsx'
 
-const who = (e: AuditEntry): string => (e.adminName === '' ? (e.adminId === '' ? 'Nobody signed in' : 'A removed admin') : `${e.adminName} (${e.adminEmail})`)
+/** Events and sign-in writes by name (Failed sign-in, Signed in), other writes by their path. */
+const action = (e: AuditEntry) => <span className="font-mono text-xs">{auditActionName(e.action)}</span>
 const or = (text: string): string => (text === '' ? '--' : text)
 
 /** The staff audit log (/audit, issue 13): who did what to which record, and when. */
@@ -17,7 +19,7 @@ export const AuditPage = defineList({
     { header: 'When', cell: (e: AuditEntry) => formatDate(e.at) },
     { header: 'Who', cell: who },
     col('area', 'Area'),
-    mono('action', 'Action'),
+    { header: 'Action', cell: action },
     low({ header: 'Record', cell: (e: AuditEntry) => <span className="font-mono text-xs">{or(e.recordId)}</span> }),
     low({ header: 'Address', cell: (e: AuditEntry) => or(e.ip) }),
   ],
@@ -27,7 +29,7 @@ export const AuditPage = defineList({
       field('at', 'When', 'date'),
       { label: 'Who', value: who },
       field('area', 'Area'),
-      field('action', 'Action', 'mono'),
+      { label: 'Action', value: action },
       { label: 'Record', value: (e: AuditEntry) => or(e.recordId) },
       { label: 'Address', value: (e: AuditEntry) => or(e.ip) },
       { label: 'Detail', value: (e: AuditEntry) => or(e.detail) },

@@ -3,7 +3,7 @@
  * the server answers TWO_FA. The schema is the contract's, so the form shows the same messages
  * the server would send back.
  */
-import { useState } from 'react'
+import { useState, useSyncExternalStore } from 'react'
 import { useForm, type Resolver } from 'react-hook-form'
 import { Link, useLocation } from 'wouter'
 import { toast } from '#src/ui/toast.ts'
@@ -23,6 +23,17 @@ const resolver: Resolver<LoginFields, unknown, LoginValues> = async (values, con
   (await loadRules()).loginResolver(values, context, options)
 
 const FIELDS = ['email', 'password', 'twoFACode'] as const
+
+// The form is painted from the build's markup before this code runs (login.html, see main.tsx).
+// Until it is hydrated the Login button stays disabled: a press would send the browser's own
+// submission, the password in the address. False in that markup and while hydrating, then true.
+const noSubscription = () => () => {}
+const useHydrated = () =>
+  useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  )
 const isField = (key: string): key is (typeof FIELDS)[number] => FIELDS.some((field) => field === key)
 
 /** `hasAuthRoute`: whether an auth screen is built (the route table is the app's; features do not import it). */
@@ -31,6 +42,7 @@ export function LoginPage({ hasAuthRoute }: { hasAuthRoute: (path: AuthPath) => 
   const online = useOnline()
   // The server's TWO_FA message, shown success-styled above the code input (spec section 4).
   const [secondFactor, setSecondFactor] = useState<string | null>(null)
+  const hydrated = useHydrated()
   const {
     register,
     handleSubmit,
@@ -38,7 +50,9 @@ export function LoginPage({ hasAuthRoute }: { hasAuthRoute: (path: AuthPath) => 
     formState: { errors, isSubmitting },
   } = useForm<LoginFields, unknown, LoginValues>({
     resolver,
-    defaultValues: { email: '', password: '', twoFACode: '' },
+    // No defaults for email and password: the form takes what is in the inputs when it attaches,
+    // so whatever was typed into the painted form before hydration is kept, not blanked.
+    defaultValues: { twoFACode: '' },
   })
 
   const submit = handleSubmit(async (values) => {
@@ -84,7 +98,7 @@ export function LoginPage({ hasAuthRoute }: { hasAuthRoute: (path: AuthPath) => 
             />
           </Field>
           {secondFactor ? <SecondFactorField message={secondFactor} registration={register('twoFACode')} error={errors.twoFACode?.message} /> : null}
-          <Button type="submit" disabled={isSubmitting || !online} className="mt-2 w-full">
+          <Button type="submit" disabled={!hydrated || isSubmitting || !online} className="mt-2 w-full">
             {isSubmitting ? 'Logging in…' : 'Login'}
           </Button>
           {online ? null : (

@@ -1,5 +1,4 @@
 import { declareScreens, lazyScreen, paletteRecords, withSearch } from '#src/crud/screens.ts'
-import { call } from '#src/lib/api.ts'
 
 const forms = () => import('./game-form.tsx')
 
@@ -19,7 +18,7 @@ export const screens = declareScreens([
           {
             label: g.freeze ? 'UnFreeze game' : 'Freeze game',
             run: async () => {
-              const { FreezeCms } = await import('#contract/games')
+              const [{ FreezeCms }, { call }] = await Promise.all([import('#contract/games'), import('#src/lib/api.ts')])
               const answer = await call(FreezeCms, { id: g._id })
               return answer.freeze ? `${g.title} is frozen` : `${g.title} is unfrozen`
             },

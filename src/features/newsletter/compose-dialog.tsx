@@ -8,6 +8,7 @@ import { useId, useState } from 'react'
 import { Controller } from 'react-hook-form'
 import { useSWRConfig } from 'swr'
 import type { Input } from '#contract/define'
+import { secondAdminNeeded } from '#contract/four-eyes'
 import { NO_SUBSCRIBERS, countNewsletterRecipients, sendNewsletter } from '#contract/newsletter'
 import { FieldControl } from '#src/crud/field-control.tsx'
 import { fieldError, showFailure, useContractForm } from '#src/crud/form-hook.ts'
@@ -33,6 +34,8 @@ interface Confirming {
   payload: Payload
   count: number
   mailRate: number
+  /** Over the four-eyes threshold (contract/four-eyes.ts): the send waits for a second Admin. */
+  approval: string | null
 }
 
 const stringList = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [])
@@ -70,7 +73,7 @@ export function ComposeDialog({ open, onClose }: { open: boolean; onClose: () =>
         form.setError('id', { type: 'server', message: NO_SUBSCRIBERS }, { shouldFocus: true })
         return
       }
-      setConfirming({ payload, count: answer.count, mailRate: answer.mailRate })
+      setConfirming({ payload, count: answer.count, mailRate: answer.mailRate, approval: answer.needsApproval ? secondAdminNeeded(answer.count, answer.approvalThreshold) : null })
     } catch (error) {
       showFailure(form, error, names)
     }
@@ -143,7 +146,7 @@ export function ComposeDialog({ open, onClose }: { open: boolean; onClose: () =>
         open={confirming !== null}
         onOpenChange={(next) => (next || busy ? null : setConfirming(null))}
         title={confirming === null ? '' : `Send this newsletter to ${plural(confirming.count, 'subscriber', 'subscribers')}?`}
-        description={confirming === null ? '' : `“${confirming.payload.subject}”. ${pace(confirming.count, confirming.mailRate)} Anyone who unsubscribes before their mail is made is left out.`}
+        description={confirming === null ? '' : `“${confirming.payload.subject}”. ${pace(confirming.count, confirming.mailRate)} Anyone who unsubscribes before their mail is made is left out.${confirming.approval === null ? '' : ` ${confirming.approval}`}`}
         busy={busy}
         onConfirm={() => undefined}
         choices={confirming === null ? [] : [{ label: busy ? 'Sending…' : 'Send', onChoose: () => void send(confirming.payload) }]}

@@ -6,7 +6,8 @@
  * loaded when first opened) and pauses, resumes or cancels a running send. View Only reads.
  */
 import { Suspense, lazy, useState } from 'react'
-import { cancelNewsletter, listNewsletterSends, pauseNewsletter, resumeNewsletter, type NewsletterSend } from '#contract/newsletter'
+import { approveNewsletter, cancelNewsletter, listNewsletterSends, pauseNewsletter, rejectNewsletter, resumeNewsletter, type NewsletterSend } from '#contract/newsletter'
+import { approvalActions, awaitsApproval } from '#src/crud/approval.tsx'
 import { col, date, serial } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
 import type { ListSource } from '#src/crud/list-source.ts'
@@ -27,7 +28,8 @@ const sends: ListSource<NewsletterSend> = {
   useRows(query) {
     const { data, error, isLoading, isValidating, mutate } = useCall(listNewsletterSends, query, {
       keepPreviousData: true,
-      refreshInterval: (latest) => (latest?.result.some(isRunning) ? PROGRESS_POLL_MS : 0),
+      // Also while one waits for a second Admin, so the decision shows without a reload.
+      refreshInterval: (latest) => (latest?.result.some((s) => isRunning(s) || awaitsApproval(s)) ? PROGRESS_POLL_MS : 0),
     })
     return { rows: data?.result, count: data?.count, allRows: undefined, error, isLoading, isValidating, retry: () => void mutate() }
   },
@@ -104,11 +106,12 @@ export const NewsletterPage = defineList({
     {
       label: 'Cancel',
       endpoint: cancelNewsletter,
-      when: (s) => s.status === 'sending' || s.status === 'paused',
+      when: (s) => s.status === 'sending' || s.status === 'paused' || awaitsApproval(s),
       confirm: () => 'Are you sure you want to stop sending this newsletter',
       detail: (s) => `${progressText(s)}; the rest will not be sent.`,
       dismiss: 'Keep sending',
       choices: [{ label: 'Stop sending', payload: (s) => ({ id: s._id }) }],
     },
+    ...approvalActions({ what: 'this newsletter', approve: approveNewsletter, reject: rejectNewsletter, payload: (s: NewsletterSend) => ({ id: s._id }) }),
   ],
 })

@@ -1,15 +1,17 @@
 /** How far a newsletter send has come: sent / failed / total, a bar, and where it stands. */
 import type { NewsletterSend, SendStatus } from '#contract/newsletter'
+import { AWAITING_APPROVAL } from '#contract/four-eyes'
+import { ApprovalNote } from '#src/crud/approval.tsx'
 import { cn } from '#src/ui/cn.ts'
 
-const statusText: Record<SendStatus, string> = { sending: 'Sending', paused: 'Paused', done: 'Done', cancelled: 'Cancelled' }
+const statusText: Record<SendStatus, string> = { sending: 'Sending', paused: 'Paused', done: 'Done', cancelled: 'Cancelled', awaiting: AWAITING_APPROVAL, rejected: 'Rejected' }
 
 export const isRunning = (s: Pick<NewsletterSend, 'status'>): boolean => s.status === 'sending'
 
 /** What else the numbers hold besides sent and failed, in words ("2 unsubscribed, skipped"). */
 function notes(s: NewsletterSend): string[] {
   const out: string[] = []
-  if (s.pending > 0 && s.status !== 'cancelled') out.push(`${s.pending} to go`)
+  if (s.pending > 0 && s.status !== 'cancelled' && s.status !== 'awaiting') out.push(`${s.pending} to go`)
   if (s.skipped > 0) out.push(`${s.skipped} unsubscribed, skipped`)
   if (s.held > 0) out.push(`${s.held} held: no mail server is set up`)
   if (s.cancelled > 0) out.push(`${s.cancelled} not sent`)
@@ -28,9 +30,10 @@ export function SendProgress({ send }: { send: NewsletterSend }) {
         aria-label={`${settled} of ${total} handled`}
         className="h-1.5 w-full overflow-hidden rounded-full [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:bg-indigo-600"
       />
-      <span className={cn('text-xs', status === 'cancelled' || status === 'paused' ? 'text-amber-800' : failed > 0 ? 'text-red-700' : 'text-slate-600')}>
+      <span className={cn('text-xs', status === 'cancelled' || status === 'paused' || status === 'rejected' || status === 'awaiting' ? 'text-amber-800' : failed > 0 ? 'text-red-700' : 'text-slate-600')}>
         {[statusText[status], ...notes(send)].join(' · ')}
       </span>
+      <ApprovalNote row={send} />
     </div>
   )
 }

@@ -3,14 +3,24 @@
  * status), and one recipient's delivery status.
  */
 import type { DeliveryStatus, PromotionProgress, PromotionStatus } from '#contract/promotions'
+import { AWAITING_APPROVAL } from '#contract/four-eyes'
 import { cn } from '#src/ui/cn.ts'
 
 type Progress = Omit<PromotionProgress, 'id'>
 
 /** A round still delivering: it can be cancelled, not resent. */
 export const isRunning = (p: Pick<Progress, 'status'>): boolean => p.status === 'queued' || p.status === 'sending'
+/** A round not over yet: delivering, or waiting for a second Admin; it can be cancelled (withdrawn), not resent. */
+export const isOpen = (p: Pick<Progress, 'status'>): boolean => isRunning(p) || p.status === 'awaiting'
 
-const statusText: Record<PromotionStatus, string> = { queued: 'Queued', sending: 'Sending', done: 'Done', cancelled: 'Cancelled' }
+const statusText: Record<PromotionStatus, string> = {
+  queued: 'Queued',
+  sending: 'Sending',
+  done: 'Done',
+  cancelled: 'Cancelled',
+  awaiting: AWAITING_APPROVAL,
+  rejected: 'Rejected',
+}
 
 export function DeliveryProgress({ progress }: { progress: Progress }) {
   const { sent, failed, total, status, round } = progress
@@ -26,10 +36,10 @@ export function DeliveryProgress({ progress }: { progress: Progress }) {
         aria-label={`Delivered ${done} of ${total}`}
         className="h-1.5 w-full overflow-hidden rounded-full [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:bg-indigo-600"
       />
-      <span className={cn('text-xs', status === 'cancelled' ? 'text-amber-800' : failed > 0 ? 'text-red-700' : 'text-slate-600')}>
+      <span className={cn('text-xs', status === 'cancelled' || status === 'rejected' || status === 'awaiting' ? 'text-amber-800' : failed > 0 ? 'text-red-700' : 'text-slate-600')}>
         {statusText[status]}
         {round > 1 ? `, round ${round}` : ''}
-        {status === 'cancelled' ? `: ${total - done} not sent` : ''}
+        {status === 'cancelled' || status === 'rejected' ? `: ${total - done} not sent` : ''}
       </span>
     </div>
   )

@@ -7,6 +7,7 @@
 import { useMemo } from 'react'
 import { z } from 'zod'
 import { useLocation } from 'wouter'
+import { secondAdminNeeded } from '#contract/four-eyes'
 import { AddPromotionInput, addNotification, countRecipients, type UserFilter } from '#contract/promotions'
 import type { FormDef } from '#src/crud/define-form.tsx'
 import { errorMessage } from '#src/crud/error-message.ts'
@@ -44,9 +45,10 @@ function RecipientCount({ audience }: { audience: Audience }) {
   if (error) return <p role="alert" className="text-sm text-red-700">Could not count the recipients: {errorMessage(error)}</p>
   if (!data) return <p className="text-sm text-slate-600">Counting the recipients…</p>
   return (
-    <p role="status" className="rounded-md bg-indigo-50 px-3 py-2 text-sm font-medium text-indigo-950">
-      {data.count === 0 ? 'No user matches: there is nobody to send this promotion to.' : `This promotion will be sent to ${plural(data.count)}.`}
-    </p>
+    <div role="status" className="flex flex-col gap-1 rounded-md bg-indigo-50 px-3 py-2 text-sm font-medium text-indigo-950">
+      <p>{data.count === 0 ? 'No user matches: there is nobody to send this promotion to.' : `This promotion will be sent to ${plural(data.count)}.`}</p>
+      {data.needsApproval ? <p className="text-amber-900">{secondAdminNeeded(data.count, data.approvalThreshold)}</p> : null}
+    </div>
   )
 }
 

@@ -5,14 +5,15 @@
  * case the socket is down). View shows the content and the recipients 100 at a time; Admin also
  * deletes, resends (to everyone or only the failed deliveries) and cancels a running send.
  */
-import { DeletePromotion, PROMOTION_PAGE_SIZE, PromotionProgress, ResendData, cancelPromotion, listNotification, listnotfiyuser, type Promotion } from '#contract/promotions'
+import { DeletePromotion, PROMOTION_PAGE_SIZE, PromotionProgress, ResendData, approvePromotion, cancelPromotion, listNotification, listnotfiyuser, rejectPromotion, type Promotion } from '#contract/promotions'
 import { SocketEvents } from '#contract/socket'
+import { ApprovalNote, approvalActions, approvalUnsettled } from '#src/crud/approval.tsx'
 import { col, image, low, serial, withEmpty } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
 import { live } from '#src/crud/list-source.ts'
 import { LoadMoreList } from '#src/crud/load-more-list.tsx'
 import { assetUrl } from '#src/lib/api.ts'
-import { DeliveryProgress, RecipientStatus, isRunning } from './delivery.tsx'
+import { DeliveryProgress, RecipientStatus, isOpen } from './delivery.tsx'
 
 export const NO_IMAGE = 'No image in this promotion'
 export const REMOVE_PROMOTION = 'Are you sure you want to remove this promotion'
@@ -48,7 +49,15 @@ export const PromotionListPage = defineList({
     // Content may run to 5,000 characters: the table shows its start, View shows it whole.
     low({ header: 'Content', cell: (p: Promotion) => <span className="line-clamp-3 max-w-sm break-words">{p.content}</span> }),
     low(withEmpty(image('image', 'Image', 'title'), NO_IMAGE)),
-    { header: 'Delivery', cell: (p: Promotion) => <DeliveryProgress progress={p} /> },
+    {
+      header: 'Delivery',
+      cell: (p: Promotion) => (
+        <div className="flex flex-col gap-1">
+          <DeliveryProgress progress={p} />
+          <ApprovalNote row={p} />
+        </div>
+      ),
+    },
   ],
   view: {
     title: 'Promotion',
@@ -60,6 +69,7 @@ export const PromotionListPage = defineList({
         value: (p) => (p.image ? <img src={assetUrl(p.image)} alt={p.title} className="max-h-40 rounded border border-slate-200 object-contain" /> : NO_IMAGE),
       },
       { label: 'Delivery', value: (p) => <DeliveryProgress progress={p} /> },
+      { label: 'Approval', value: (p) => (p.approval === null ? 'Not needed' : <ApprovalNote row={p} />) },
       { label: 'Recipients', value: (p) => <Recipients promotion={p} /> },
     ],
   },
@@ -69,7 +79,7 @@ export const PromotionListPage = defineList({
     {
       label: 'Resend',
       endpoint: ResendData,
-      when: (p) => !isRunning(p),
+      when: (p) => !isOpen(p),
       confirm: () => 'Resend this promotion to',
       detail: (p) => `${p.total} in the last round: ${p.sent} sent, ${p.failed} failed.`,
       choices: [
@@ -80,18 +90,20 @@ export const PromotionListPage = defineList({
     {
       label: 'Cancel',
       endpoint: cancelPromotion,
-      when: isRunning,
+      when: isOpen,
       confirm: () => 'Are you sure you want to stop sending this promotion',
       detail: (p) => `${p.sent} of ${p.total} already sent; the rest will not be sent.`,
       dismiss: 'Keep sending',
       choices: [{ label: 'Stop sending', payload: (p) => ({ id: p._id }) }],
     },
+    ...approvalActions({ what: 'this promotion', approve: approvePromotion, reject: rejectPromotion, payload: (p: Promotion) => ({ id: p._id, round: p.round }) }),
   ],
   live: live(
     SocketEvents.promotionProgress,
     PromotionProgress,
     // An event of an older round (overtaken by a Resend) changes nothing.
     (row: Promotion, { id, ...progress }) => (id === row._id && progress.round >= row.round ? { ...row, ...progress } : undefined),
-    isRunning,
+    // Fetched again while a round waits for approval too, until the list shows who decided.
+    (p) => isOpen(p) || approvalUnsettled(p),
   ),
 })

@@ -1,5 +1,4 @@
 import { declareScreens, lazyScreen, paletteRecords, withSearch } from '#src/crud/screens.ts'
-import { call } from '#src/lib/api.ts'
 
 /** Messaging and Add Promotion (spec section 2); the palette finds cached promotions by title. */
 export const screens = declareScreens([
@@ -18,8 +17,9 @@ export const screens = declareScreens([
           {
             label: 'Resend promotion',
             run: async () => {
-              const { ResendData } = await import('#contract/promotions')
+              const [{ ResendData }, { call }] = await Promise.all([import('#contract/promotions'), import('#src/lib/api.ts')])
               const answer = await call(ResendData, { id: p._id, round: p.round, only: 'all' })
+              if (answer.awaitingApproval) return `${p.title}: ${answer.message}`
               return answer.started ? `${p.title}: resending to ${answer.total}` : `${p.title} is already being resent`
             },
           },

@@ -8,8 +8,8 @@
  * and the log is read after each refused answer; for a caller refused outright, every table's row
  * count and newest row version are also compared before and after the whole batch.
  *
- * One app serves the whole run (a PGlite start costs seconds); each caller kind gets fresh
- * fixtures. The seed is fixed (FUZZ_SEED overrides it) and printed with the counts; a failure
+ * One app serves each shard of callers (FUZZ_SHARDS, a test file each, run side by side); each
+ * caller kind gets fresh fixtures. The seed is fixed (FUZZ_SEED overrides it) and printed with the counts; a failure
  * names the seed, the pair's seed and the request, so it replays (FUZZ_LOG_LEVEL=error adds the
  * server's own account of a 500). Endpoints without a handler yet are skipped, and counted once
  * they are served.
@@ -21,11 +21,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { Failure, Status } from '#contract/common'
 import type { Access, Endpoint } from '#contract/define'
+import { expectedAccess } from './access-expectation.ts'
 import { endpoints } from '#contract/index'
 import { screens } from '#contract/routes'
 import { API_PREFIX } from '../kit/api.ts'
 import { admins, type AdminRow } from '../db/schema.ts'
-import { LOCKOUT_ACTION } from '../sign-in/lockout.ts'
+import { REFUSAL_EVENTS } from '../sign-in/events.ts'
 import { isServed, makeFixtures, samples, type Fixtures, type Payload } from './endpoint-samples.ts'
 import { describeRequest, requestsFor, type FuzzRequest } from './fuzz-inputs.ts'
 import { makeTestApp, testEngine, type TestApp } from './test-app.ts'
@@ -34,24 +35,21 @@ import { makeTestApp, testEngine, type TestApp } from './test-app.ts'
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20_261_111)
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 100)
 
-type Caller = 'no token' | 'View Only' | 'subadmin with the route' | 'subadmin without the route' | 'Admin' | 'superadmin'
-const callers: readonly Caller[] = ['no token', 'View Only', 'subadmin with the route', 'subadmin without the route', 'Admin', 'superadmin']
+export type Caller = 'no token' | 'View Only' | 'subadmin with the route' | 'subadmin without the route' | 'Admin' | 'superadmin'
+export const callers: readonly Caller[] = ['no token', 'View Only', 'subadmin with the route', 'subadmin without the route', 'Admin', 'superadmin']
 
-/** What the Access rule of DESIGN.md promises a caller (as in authz-matrix.test.ts). */
-function expected(access: Access, caller: Caller): 401 | 403 | 'allowed' {
-  if (access.kind === 'public') return 'allowed'
-  if (caller === 'no token') return 401
-  if (access.kind === 'session' || caller === 'superadmin') return 'allowed'
-  switch (caller) {
-    case 'View Only':
-      return access.write || access.staff === true ? 403 : 'allowed'
-    case 'subadmin without the route':
-      return 403
-    default:
-      // 'subadmin with the route' and 'Admin' (every route): sub-admins, so never staff calls.
-      return access.staff === true ? 403 : 'allowed'
-  }
-}
+/**
+ * The callers in shards, one test file each (fuzz-<shard>.test.ts), so the fuzz spreads over the
+ * test workers instead of holding one for most of the run. Together they are every caller, once
+ * (fuzz-shards.test.ts checks it).
+ */
+export const FUZZ_SHARDS = {
+  limited: ['no token', 'View Only', 'subadmin without the route'],
+  'route-holder': ['subadmin with the route'],
+  admins: ['Admin', 'superadmin'],
+} as const satisfies Record<string, readonly Caller[]>
+export type FuzzShard = keyof typeof FUZZ_SHARDS
+
 
 /** A per-pair seed from the run's seed, so one pair replays without the others (FNV-1a). */
 function pairSeed(caller: Caller, e: Endpoint): number {
@@ -88,7 +86,7 @@ const BACKGROUND = new Set(['mail_outbox', 'jobs'])
 
 /**
  * Writes a refused call may make by design, and background work of earlier successful calls:
- * - the attempt counters above, and the audit row of a lockout they cause (item 5);
+ * - the attempt counters above, and the audit rows of the failed attempt and a lockout it causes (item 5);
  * - otp_codes: a wrong guess spends an attempt, and the last one spends the code;
  * - session_tokens: a signed-in call notes the token's use (item 3); a revocation is not this;
  * - mail_outbox and jobs: updates and deletes of earlier mails and jobs; mail_pace: the send rate.
@@ -99,7 +97,7 @@ function isBookkeeping(c: Change): boolean {
   if (BACKGROUND.has(c.tbl)) return c.op === 'UPDATE' || c.op === 'DELETE'
   switch (c.tbl) {
     case 'audit_log':
-      return c.op === 'INSERT' && c.new?.['action'] === LOCKOUT_ACTION
+      return c.op === 'INSERT' && REFUSAL_EVENTS.has(String(c.new?.['action']))
     case 'otp_codes':
       return c.op === 'UPDATE' && same(without(c.old, ['attempts', 'used_at']), without(c.new, ['attempts', 'used_at']))
     case 'session_tokens':
@@ -175,13 +173,22 @@ function checkAnswer(e: Endpoint, res: LightMyRequestResponse, want: 401 | 403 |
   return { problem: null, refused }
 }
 
-describe(`fuzz: served endpoints x ${callers.length} callers x ${RUNS} requests (seed ${SEED}, ${testEngine()})`, () => {
+/** Describes the fuzz for one shard's callers, on an app of its own. */
+export function describeFuzz(shard: FuzzShard): void {
+  const group = FUZZ_SHARDS[shard]
+  describe(`fuzz: served endpoints x ${group.length} callers (${group.join(', ')}) x ${RUNS} requests (seed ${SEED}, ${testEngine()})`, () => {
+    fuzzCallers(group)
+  })
+}
+
+function fuzzCallers(group: readonly Caller[]): void {
   let t: TestApp
   let tableNames: string[] = []
 
   beforeAll(async () => {
     // FUZZ_LOG_LEVEL=error shows the server's own account of a 500 while replaying one.
-    t = await makeTestApp({ env: { LOG_LEVEL: process.env['FUZZ_LOG_LEVEL'] ?? 'silent' } })
+    // Undo windows outlast the run: a purge falling due during a refused call would look like its write.
+    t = await makeTestApp({ env: { LOG_LEVEL: process.env['FUZZ_LOG_LEVEL'] ?? 'silent', UNDO_SECONDS: '3600' } })
     tableNames = Rows.parse(await t.handle.db.execute(sql`select tablename from pg_tables where schemaname = 'public' order by tablename`)).rows.map((r) => String(r['tablename']))
     // The change log: a row per row written to any table, read (and emptied) after refused calls.
     await t.handle.db.execute(sql.raw('create table fuzz_changes (id bigserial primary key, tbl text not null, op text not null, old jsonb, new jsonb)'))
@@ -230,7 +237,7 @@ describe(`fuzz: served endpoints x ${callers.length} callers x ${RUNS} requests 
 
   // One app for the whole run (a PGlite start costs seconds); each caller kind gets fresh fixtures,
   // so an earlier caller's deletes do not keep a later one's samples from reaching the handlers.
-  for (const caller of callers) {
+  for (const caller of group) {
     describe(caller, () => {
       let fixtures: Fixtures
       const byRoute = new Map<string, AdminRow>()
@@ -262,7 +269,7 @@ describe(`fuzz: served endpoints x ${callers.length} callers x ${RUNS} requests 
       for (const e of endpoints) {
         it(`${e.method} ${e.path}`, async (ctx) => {
           if (!isServed(t, e)) return ctx.skip(`${e.name} has no handler yet`)
-          const want = expected(e.access, caller)
+          const want = expectedAccess(e.access, caller)
           const sample: Payload | undefined = samples[e.name]?.(fixtures)
           const requests = fc.sample(requestsFor(e, sample), { seed: pairSeed(caller, e), numRuns: RUNS })
           const headers = await headersFor(e.access)
@@ -308,7 +315,7 @@ describe(`fuzz: served endpoints x ${callers.length} callers x ${RUNS} requests 
     const statuses = [...tally.byStatus].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}: ${n}`).join(', ')
     const kinds = [...tally.byKind].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k}: ${n}`).join(', ')
     console.log(
-      `fuzz (${testEngine()}, seed ${SEED}): ${served} endpoints x ${callers.length} callers x ${RUNS} requests (${tally.pairs} pairs) = ${tally.requests} requests in ${seconds} s\n  answers: ${statuses}\n  variants: ${kinds}`,
+      `fuzz (${testEngine()}, seed ${SEED}): ${served} endpoints x ${group.length} callers x ${RUNS} requests (${tally.pairs} pairs) = ${tally.requests} requests in ${seconds} s\n  answers: ${statuses}\n  variants: ${kinds}`,
     )
   })
-})
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod'
+import { Done, ok } from './common.ts'
+import { endpoint, sessionAccess } from './define.ts'
+
+/*
+ * Undo (issue 13, ours): a delete (every area) or a freeze answers, beside the spec's message, an
+ * undo ticket. For `seconds` the admin who made the change (or the superadmin) may call `undo`
+ * with its token: the record comes back exactly as it was, its place in a preference order
+ * included. The server keeps the record and its files a few seconds longer than it tells, then
+ * purges them.
+ */
+
+/** What an undoable answer carries: the token `undo` takes, and how long the Undo is offered. */
+export const UndoTicket = z.object({ token: z.string(), seconds: z.number().int().positive() })
+export type UndoTicket = z.output<typeof UndoTicket>
+
+/** A delete's answer: the spec's `{ status, message }` plus the undo ticket (ours). */
+export const Deleted = ok({ undo: UndoTicket })
+
+/** An undoable answer's own fields beside its spec ones (the freeze answer's `freeze`). */
+export const undoable = <S extends z.ZodRawShape>(shape: S) => ok({ ...shape, undo: UndoTicket })
+
+/** Refusals of `undo`, word for word. */
+export const UNDO_EXPIRED = 'This can no longer be undone'
+export const UNDO_NOT_YOURS = 'Only the admin who made this change can undo it'
+export const UNDO_TAKEN = 'This cannot be undone: a record added since then has the same name'
+export const UNDO_ORPHANED = 'This cannot be undone: a record it belongs to has been deleted since'
+export const UNDO_GONE = 'This cannot be undone: the record has been deleted since'
+
+export const undo = endpoint({
+  name: 'undo',
+  method: 'POST',
+  path: '/undo',
+  input: z.object({ token: z.string().trim().min(1, 'token is required').max(64, 'Incorrect format') }),
+  output: Done,
+  access: sessionAccess,
+  ours:
+    'Undoes a delete or a freeze by the token its answer carried, within its seconds: only the admin who made the change ' +
+    `(or the superadmin), who must still be allowed that change; later: '${UNDO_EXPIRED}'.`,
+})

@@ -1,0 +1,76 @@
+/**
+ * Four eyes on mass sends (contract/four-eyes.ts; issue 13, section 6), shared by promotions and
+ * the newsletter. A send (a promotion round, a newsletter) to more recipients than
+ * FOUR_EYES_THRESHOLD is stored with status `awaiting` and the admin who asked for it
+ * (`approval_requested_by`), and nothing is queued. A second administrator (the contract's
+ * `approves` access: the superadmin or Admin level on every screen) then approves it, which queues
+ * it exactly as the request would have, or rejects it; either is recorded with who decided
+ * (`approval_decided_by`). The caller holds the record's row lock while it decides, so two approvals
+ * take turns and the second one finds the send no longer awaiting: it is answered as a repeat and
+ * starts nothing. The audit rows name both admins: the request's row is the requester's, and the
+ * decision's row (written by the decider) names the requester in its detail.
+ */
+import { inArray } from 'drizzle-orm'
+import { ALREADY_APPROVED, ALREADY_REJECTED, NOT_AWAITING, OWN_REQUEST, type Approval } from '#contract/four-eyes'
+import type { Config } from '../config.ts'
+import type { Db } from '../db/index.ts'
+import { admins, type AdminRow } from '../db/schema.ts'
+import { failure } from './api.ts'
+
+/** Whether a send to `count` recipients waits for a second Admin. */
+export const needsApproval = (config: Pick<Config, 'fourEyesThreshold'>, count: number): boolean =>
+  config.fourEyesThreshold > 0 && count > config.fourEyesThreshold
+
+/** The count calls' part of the answer: whether the send would wait, and the threshold. */
+export const approvalNeed = (config: Pick<Config, 'fourEyesThreshold'>, count: number) => ({
+  needsApproval: needsApproval(config, count),
+  approvalThreshold: config.fourEyesThreshold,
+})
+
+/** The request's audit detail (on the Submit, Resend or Send row, whose admin is the requester). */
+export const requestDetail = (config: Pick<Config, 'fourEyesThreshold'>, count: number): string =>
+  `Awaiting approval: ${count} recipients, more than ${config.fourEyesThreshold}`
+
+/** The approval columns of a send (server/db/schema.ts, approvalColumns). */
+export interface ApprovalColumns {
+  status: string
+  approvalRequestedBy: string | null
+  approvalDecidedBy: string | null
+}
+
+/**
+ * What a decision on a send does, read from its locked row: `decide` when it awaits approval and
+ * the caller is not its requester (who gets a 403 naming why); `repeat` when the same decision was
+ * already made (a double click: answered as success, nothing more is started); otherwise a 409.
+ */
+export function decisionOn(row: ApprovalColumns, me: AdminRow, decision: 'approve' | 'reject'): 'decide' | 'repeat' {
+  if (row.status === 'awaiting') {
+    if (row.approvalRequestedBy === me.id) throw failure(OWN_REQUEST, undefined, 403)
+    return 'decide'
+  }
+  if (row.approvalDecidedBy === null) throw failure(NOT_AWAITING, undefined, 409)
+  const rejected = row.status === 'rejected'
+  if (rejected === (decision === 'reject')) return 'repeat'
+  throw failure(rejected ? ALREADY_REJECTED : ALREADY_APPROVED, undefined, 409)
+}
+
+/** The decision's audit detail: who asked, for how many. */
+export async function decisionDetail(db: Db, requestedBy: string | null, decision: 'approve' | 'reject', count: number): Promise<string> {
+  const [requester] = requestedBy === null ? [] : await db.select({ name: admins.name, email: admins.email }).from(admins).where(inArray(admins.id, [requestedBy]))
+  const who = requester === undefined ? 'an admin no longer listed' : `${requester.name} (${requester.email})`
+  return `${decision === 'approve' ? 'Approved' : 'Rejected'} the send to ${count} recipients requested by ${who}`
+}
+
+/** Each row's approval as the lists show it, with the admins' names (one query for the page). */
+export async function approvalsOf<R extends ApprovalColumns>(db: Db, rows: readonly R[]): Promise<(row: R) => Approval | null> {
+  const ids = [...new Set(rows.flatMap((r) => [r.approvalRequestedBy, r.approvalDecidedBy]).filter((id) => id !== null))]
+  const names = new Map(ids.length === 0 ? [] : (await db.select({ id: admins.id, name: admins.name }).from(admins).where(inArray(admins.id, ids))).map((a) => [a.id, a.name]))
+  return (row) =>
+    row.approvalRequestedBy === null
+      ? null
+      : {
+          requestedBy: names.get(row.approvalRequestedBy) ?? '',
+          requestedById: row.approvalRequestedBy,
+          decidedBy: row.approvalDecidedBy === null ? '' : (names.get(row.approvalDecidedBy) ?? ''),
+        }
+}

@@ -1,0 +1,242 @@
+/**
+ * Where checked uploads and their thumbnails are kept: a folder on the local disk (the default,
+ * DATA_DIR/uploads) or a bucket of an S3-compatible object store (S3_ENDPOINT, S3_BUCKET, ...),
+ * which several instances share (docs/decisions/007-object-storage.md).
+ *
+ * Everything before a file is stored stays local: a multipart file is streamed to DATA_DIR/tmp,
+ * its content checked and its thumbnail made there (server/kit/uploads.ts), and only then handed
+ * to the storage under a name the server chose. Names are flat (no folders): the storage refuses
+ * anything else, so a value from the database can never reach outside it.
+ */
+import { createReadStream, type Stats } from 'node:fs'
+import { copyFile, lstat, mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { Transform, type Readable } from 'node:stream'
+import * as Minio from 'minio'
+import type { S3Settings } from '../config.ts'
+
+/** What the storage knows of a stored object. */
+export interface ObjectInfo {
+  name: string
+  /** Bytes. */
+  size: number
+  /** The media type it is served with. */
+  type: string
+  /** When it was stored: the sweep's grace period counts from here. */
+  modified: Date
+}
+
+/** Bytes `start` to `end`, both included (as in an HTTP Range header). */
+export interface ByteRange {
+  start: number
+  end: number
+}
+
+export interface ObjectStorage {
+  /** For the log: where the files are. */
+  readonly description: string
+  /** Moves a local file (a checked upload or its thumbnail) into the storage as `name`; the local file is gone afterwards. */
+  putFile(name: string, path: string): Promise<void>
+  /** The object's size, type and time, or null when there is none. */
+  stat(name: string): Promise<ObjectInfo | null>
+  /** The object's bytes, only `range` when given. Throws NotStored when there is no such object. */
+  read(name: string, range?: ByteRange): Promise<Readable>
+  /** Removes an object; false when there was none (another request or sweep took it). */
+  remove(name: string): Promise<boolean>
+  /** Every object, for the sweep. */
+  list(): AsyncIterable<ObjectInfo>
+}
+
+/** No object of that name. */
+export class NotStored extends Error {
+  constructor(name: string) {
+    super(`${name} is not stored`)
+  }
+}
+
+/** The media type of a stored name: names are server-chosen, their extension set by the content check. */
+const TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  mp4: 'video/mp4',
+  m4a: 'audio/mp4',
+  webm: 'video/webm',
+  webp: 'image/webp',
+}
+export const typeOfName = (name: string): string => TYPES[/\.([a-z0-9]+)$/.exec(name)?.[1] ?? ''] ?? 'application/octet-stream'
+
+/** A flat name: no folder, no dot first (so never `..` or a hidden file). */
+const FLAT_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/
+function checkName(name: string): void {
+  if (!FLAT_NAME.test(name) || name.length > 200) throw new Error(`not a storable name: ${JSON.stringify(name)}`)
+}
+
+const isMissing = (error: unknown): boolean => error instanceof Error && 'code' in error && (error.code === 'ENOENT' || error.code === 'NotFound' || error.code === 'NoSuchKey')
+
+/** A folder on the local disk: today's layout, DATA_DIR/uploads/<name>. */
+export function diskStorage(dir: string): ObjectStorage {
+  const info = (name: string, stats: Stats): ObjectInfo => ({ name, size: stats.size, type: typeOfName(name), modified: stats.mtime })
+  return {
+    description: `the folder ${dir}`,
+    async putFile(name, path) {
+      checkName(name)
+      await mkdir(dir, { recursive: true })
+      // The staging folder is on the same disk (DATA_DIR), so this is a rename, and it keeps the
+      // file's time: the sweep's grace period counts from when the upload arrived. A file from
+      // another disk (the demo's generated images) is copied.
+      try {
+        await rename(path, join(dir, name))
+      } catch (error) {
+        if (!(error instanceof Error && 'code' in error && error.code === 'EXDEV')) throw error
+        await copyFile(path, join(dir, name))
+        await rm(path, { force: true })
+      }
+    },
+    async stat(name) {
+      checkName(name)
+      const stats = await stat(join(dir, name)).catch((error: unknown) => {
+        if (isMissing(error)) return null
+        throw error
+      })
+      return stats?.isFile() === true ? info(name, stats) : null
+    },
+    async read(name, range) {
+      checkName(name)
+      const stream = createReadStream(join(dir, name), range === undefined ? {} : { start: range.start, end: range.end })
+      // Opening is asynchronous: wait for it, so a missing file is NotStored rather than a stream error.
+      await new Promise<void>((resolve, reject) => {
+        stream.once('open', () => resolve())
+        stream.once('error', (error) => reject(isMissing(error) ? new NotStored(name) : error))
+      })
+      return stream
+    },
+    async remove(name) {
+      checkName(name)
+      try {
+        await rm(join(dir, name))
+        return true
+      } catch (error) {
+        if (isMissing(error)) return false
+        throw error
+      }
+    },
+    async *list() {
+      let names: string[]
+      try {
+        names = await readdir(dir)
+      } catch (error) {
+        if (isMissing(error)) return
+        throw error
+      }
+      for (const name of names) {
+        const stats = await lstat(join(dir, name)).catch(() => null)
+        // Gone since the listing, or not a plain file (a folder put there by hand): not ours.
+        if (stats?.isFile() === true) yield info(name, stats)
+      }
+    },
+  }
+}
+
+/** A bucket of an S3-compatible store, through the MinIO client. */
+export function s3Storage(settings: S3Settings): ObjectStorage {
+  const client = s3Client(settings)
+  const bucket = settings.bucket
+  const stat = async (name: string): Promise<ObjectInfo | null> => {
+    checkName(name)
+    try {
+      const found = await client.statObject(bucket, name)
+      const type = found.metaData['content-type']
+      return { name, size: found.size, type: typeof type === 'string' && type !== '' ? type : typeOfName(name), modified: found.lastModified }
+    } catch (error) {
+      if (isMissing(error)) return null
+      throw error
+    }
+  }
+  return {
+    description: `the bucket ${bucket} at ${new URL(settings.endpoint).origin}`,
+    async putFile(name, path) {
+      checkName(name)
+      const { size } = await lstat(path)
+      await client.putObject(bucket, name, createReadStream(path), size, { 'Content-Type': typeOfName(name) })
+      await rm(path, { force: true })
+    },
+    stat,
+    async read(name, range) {
+      checkName(name)
+      try {
+        if (range === undefined) return await client.getObject(bucket, name)
+        const length = range.end - range.start + 1
+        return atMost(await client.getPartialObject(bucket, name, range.start, length), length)
+      } catch (error) {
+        if (isMissing(error)) throw new NotStored(name)
+        throw error
+      }
+    },
+    async remove(name) {
+      // S3 answers a delete of nothing as a success: ask first, for the sweep's counts.
+      if ((await stat(name)) === null) return false
+      await client.removeObject(bucket, name)
+      return true
+    },
+    async *list() {
+      const stream = client.listObjectsV2(bucket, '', true)
+      for await (const item of stream as AsyncIterable<Minio.BucketItem>) {
+        if (item.name === undefined || !FLAT_NAME.test(item.name)) continue
+        yield { name: item.name, size: item.size, type: typeOfName(item.name), modified: item.lastModified ?? new Date(0) }
+      }
+    },
+  }
+}
+
+/**
+ * The configured storage. S3 is checked before the server serves: a wrong endpoint, key or bucket
+ * stops the start with a message naming it, rather than failing each upload later.
+ */
+export async function openStorage(config: { uploadsDir: string; s3: S3Settings | null }): Promise<ObjectStorage> {
+  if (config.s3 === null) {
+    await mkdir(config.uploadsDir, { recursive: true })
+    return diskStorage(config.uploadsDir)
+  }
+  const storage = s3Storage(config.s3)
+  const where = `S3_BUCKET ${config.s3.bucket} at S3_ENDPOINT ${new URL(config.s3.endpoint).origin}`
+  let exists: boolean
+  try {
+    exists = await s3Client(config.s3).bucketExists(config.s3.bucket)
+  } catch (error) {
+    throw new Error(`Object storage: cannot reach ${where}: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  if (!exists) throw new Error(`Object storage: ${where} does not exist; create the bucket first`)
+  return storage
+}
+
+/**
+ * The first `length` bytes of a stream, the rest read and dropped. A store that answers a range
+ * with more than asked (s3rver sends the whole object for bytes=0-0) must not make the answer
+ * longer than the Content-Length it promised.
+ */
+function atMost(source: Readable, length: number): Readable {
+  let left = length
+  const cut = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      const part = chunk.subarray(0, Math.max(0, left))
+      left -= part.length
+      callback(null, part.length > 0 ? part : undefined)
+    },
+  })
+  source.once('error', (error) => cut.destroy(error))
+  return source.pipe(cut)
+}
+
+function s3Client(settings: S3Settings): Minio.Client {
+  const url = new URL(settings.endpoint)
+  const useSSL = url.protocol === 'https:'
+  return new Minio.Client({
+    endPoint: url.hostname,
+    port: url.port === '' ? (useSSL ? 443 : 80) : Number(url.port),
+    useSSL,
+    accessKey: settings.accessKey,
+    secretKey: settings.secretKey,
+    region: settings.region,
+    pathStyle: settings.pathStyle,
+  })
+}

@@ -1,0 +1,327 @@
+/**
+ * Two real server processes (`server/main.ts`, the production entry, under tsx) on two ports,
+ * sharing one fresh PostgreSQL database, Redis and S3-compatible object storage (s3rver), each
+ * with its own data folder (README, "Deployment"). Runs in the PostgreSQL pass when Redis
+ * answers; skipped with a note otherwise, and a failure in CI, where Redis is always there.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createAdapter } from '@socket.io/redis-adapter'
+import { sql } from 'drizzle-orm'
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres'
+import { Redis } from 'ioredis'
+import pg from 'pg'
+import { Server } from 'socket.io'
+import { io, type Socket } from 'socket.io-client'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { SocketEvents } from '#contract/socket'
+import * as schema from '../db/schema.ts'
+import { admins } from '../db/schema.ts'
+import { encodePng } from '../db/png.ts'
+import { LOGIN_FAILED } from '../routes/auth.ts'
+import { Passwords } from '../sign-in/auth.ts'
+import { lockedMessage } from '../sign-in/lockout.ts'
+import { redisAnswers, TEST_REDIS_URL } from './redis-probe.ts'
+import { startS3, type TestS3 } from './s3-server.ts'
+import { scratchDatabase, testEngine, TEST_PASSWORD } from './test-app.ts'
+
+const root = resolve(fileURLToPath(new URL('../..', import.meta.url)))
+const SUPERADMIN = 'cluster@example.com'
+const LOCK_FAILURES = 3
+const LEADS = 5000
+/**
+ * This run's client address, sent as X-Forwarded-For (the instances trust it from 127.0.0.1 only):
+ * rate limits in Redis and lockouts counted for 127.0.0.1 by other suites or runs never mix with these.
+ */
+const CLIENT = `10.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`
+
+const redisUp = testEngine() === 'pg' && (await redisAnswers(TEST_REDIS_URL))
+if (testEngine() === 'pg' && !redisUp) {
+  if (process.env['CI']) throw new Error(`Redis does not answer at ${TEST_REDIS_URL}: in CI the cluster test must run`)
+  console.log(`SKIPPED cluster: two server processes need Redis, and none answers at ${TEST_REDIS_URL} (set REDIS_URL or start redis-server)`)
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const s = createServer()
+    s.once('error', fail)
+    s.listen(0, '127.0.0.1', () => {
+      const address = s.address()
+      s.close(() => done(typeof address === 'object' && address !== null ? address.port : 0))
+    })
+  })
+}
+
+interface Instance {
+  name: string
+  child: ChildProcess
+  base: string
+  dataDir: string
+  /** What it printed, for the failure message. */
+  output: () => string
+}
+
+const exited = (child: ChildProcess): Promise<void> =>
+  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((done) => child.once('exit', () => done()))
+
+/** Starts `server/main.ts` with the shared environment and its own port and data folder; resolves once /readyz answers 200. */
+async function startInstance(name: string, shared: Record<string, string>): Promise<Instance> {
+  const port = await freePort()
+  const dataDir = await mkdtemp(join(tmpdir(), `bo-cluster-${name}-`))
+  const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'], HOME: process.env['HOME'], TMPDIR: process.env['TMPDIR'], ...shared, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir }
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'main.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  let printed = ''
+  child.stdout?.on('data', (chunk: Buffer) => (printed += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (printed += chunk.toString()))
+  const instance = { name, child, base: `http://127.0.0.1:${port}`, dataDir, output: () => printed }
+  const deadline = Date.now() + 150_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`instance ${name} exited with ${child.exitCode}:\n${printed}`)
+    const ready = await fetch(`${instance.base}/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    )
+    if (ready) return instance
+    if (Date.now() > deadline) throw new Error(`instance ${name} was not ready within 150 s:\n${printed}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+/** A call to the API of one instance, from this run's client address. */
+const api = (base: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: string | FormData } = {}): Promise<Response> =>
+  fetch(`${base}/api/admin${path}`, { ...init, headers: { 'x-forwarded-for': CLIENT, ...init.headers } })
+
+const Token = z.object({ token: z.string() })
+const Answer = z.object({ status: z.string(), message: z.string().optional() }).loose()
+
+async function login(base: string, email: string, password: string): Promise<{ status: number; body: z.output<typeof Answer> }> {
+  const res = await api(base, '/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
+  return { status: res.status, body: Answer.parse(await res.json()) }
+}
+async function tokenFrom(base: string, email: string, password = TEST_PASSWORD): Promise<string> {
+  const { body } = await login(base, email, password)
+  return `Bearer ${Token.parse(body).token}`
+}
+
+/** Polls `check` until it is true; fails with `what` after `ms`. */
+async function until(what: string, check: () => Promise<boolean>, ms: number, everyMs = 50): Promise<void> {
+  const deadline = Date.now() + ms
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`)
+    await new Promise((r) => setTimeout(r, everyMs))
+  }
+}
+
+describe.runIf(redisUp)('two server processes sharing PostgreSQL, Redis and object storage', () => {
+  let s3: TestS3
+  let scratch: Awaited<ReturnType<typeof scratchDatabase>>
+  let pool: pg.Pool
+  let db: NodePgDatabase<typeof schema>
+  let a: Instance
+  let b: Instance
+  const sockets: Socket[] = []
+  let tablesAtStart = -1
+  const passwords = new Passwords({ memoryCost: 1024, timeCost: 1, parallelism: 1 })
+
+  async function addAdmin(label: string): Promise<{ id: string; email: string }> {
+    const email = `${label}-${Date.now().toString(36)}@example.com`
+    const [row] = await db
+      .insert(admins)
+      .values({ name: label, email, role: 'subadmin', accessLevel: 'Admin', restrictions: [], passwordHash: await passwords.hash(TEST_PASSWORD) })
+      .returning({ id: admins.id })
+    if (row === undefined) throw new Error('no admin inserted')
+    return { id: row.id, email }
+  }
+
+  beforeAll(async () => {
+    s3 = await startS3()
+    // Empty, not a clone of the migrated template: the two instances are to migrate it.
+    scratch = await scratchDatabase({ empty: true })
+    if (scratch.database.kind !== 'pg') throw new Error('the cluster test needs PostgreSQL')
+    pool = new pg.Pool({ connectionString: scratch.database.url, max: 3 })
+    db = drizzle({ client: pool, schema })
+    const Tables = z.object({ rows: z.array(z.object({ n: z.coerce.number() })) })
+    tablesAtStart = Tables.parse(await db.execute(sql`select count(*) as n from information_schema.tables where table_schema not in ('pg_catalog', 'information_schema')`)).rows[0]?.n ?? -1
+    const shared = {
+      ...s3.env,
+      DATABASE_URL: scratch.database.url,
+      REDIS_URL: TEST_REDIS_URL,
+      JWT_SECRET: `cluster-${'k'.repeat(40)}`,
+      ADMIN_EMAIL: SUPERADMIN,
+      ADMIN_PASSWORD: TEST_PASSWORD,
+      LOG_LEVEL: 'warn',
+      LOGIN_RATE_LIMIT: '1000',
+      TRUST_PROXY: '127.0.0.1',
+      LOGIN_LOCK_FAILURES: String(LOCK_FAILURES),
+      // Promotions: small batches and a short lease, so both instances hold work during a send and
+      // the one left takes over the other's quickly.
+      PROMOTION_BATCH_SIZE: '50',
+      JOB_CONCURRENCY: '1',
+      JOB_POLL_MS: '50',
+      JOB_LEASE_SECONDS: '2',
+      // Mass sends without a second approval here: this test is about the instances.
+      FOUR_EYES_THRESHOLD: '0',
+      UPLOAD_SWEEP_INTERVAL_MINUTES: '0',
+    }
+    // Both at once, on an empty database: they race to migrate and to create the superadmin.
+    ;[a, b] = await Promise.all([startInstance('a', shared), startInstance('b', shared)])
+  }, 240_000)
+
+  afterAll(async () => {
+    for (const s of sockets) s.close()
+    for (const instance of [a, b]) {
+      if (instance === undefined) continue
+      instance.child.kill('SIGTERM')
+      const killer = setTimeout(() => instance.child.kill('SIGKILL'), 10_000)
+      await exited(instance.child)
+      clearTimeout(killer)
+      await rm(instance.dataDir, { recursive: true, force: true })
+    }
+    await pool?.end()
+    await scratch?.drop()
+    await s3?.close()
+  }, 60_000)
+
+  it('both started at once on an empty database: each migration applied once, one superadmin, both ready', async () => {
+    expect(tablesAtStart).toBe(0)
+    const journal = z.object({ entries: z.array(z.object({ tag: z.string() })) }).parse(JSON.parse(readFileSync(join(root, 'server/db/migrations/meta/_journal.json'), 'utf8')))
+    const Applied = z.object({ rows: z.array(z.object({ n: z.coerce.number(), distinct_hashes: z.coerce.number() })) })
+    const [applied] = Applied.parse(await db.execute(sql`select count(*) as n, count(distinct hash) as distinct_hashes from drizzle.__drizzle_migrations`)).rows
+    expect(applied).toEqual({ n: journal.entries.length, distinct_hashes: journal.entries.length })
+    expect(await db.select({ id: admins.id }).from(admins)).toHaveLength(1)
+    for (const instance of [a, b]) expect((await fetch(`${instance.base}/readyz`)).status).toBe(200)
+  })
+
+  it('a token from a sign-in on A works on B', async () => {
+    const token = await tokenFrom(a.base, SUPERADMIN)
+    const onB = await api(b.base, '/getuser?page=1&limit=10', { headers: { authorization: token } })
+    expect(onB.status).toBe(200)
+    expect(Answer.parse(await onB.json()).status).toBe('success')
+  })
+
+  it('deactivating an admin through A logs out the socket that admin holds on B within 2 s', async () => {
+    const staff = await addAdmin('socket')
+    const socket = io(b.base, { auth: { token: await tokenFrom(b.base, staff.email) }, transports: ['websocket'], reconnection: false })
+    sockets.push(socket)
+    await new Promise<void>((done, fail) => {
+      socket.once('connect', () => done())
+      socket.once('connect_error', fail)
+    })
+    socket.emit(SocketEvents.createRoom, staff.id)
+    // The join is not acknowledged: ask every instance through the Redis adapter until B reports the socket in the admin's room.
+    const pub = new Redis(TEST_REDIS_URL)
+    const sub = pub.duplicate()
+    const probe = new Server()
+    probe.adapter(createAdapter(pub, sub))
+    try {
+      await until('the socket is in its admin room on B', async () => (await probe.in(`admin:${staff.id}`).fetchSockets()).length > 0, 5000, 20)
+    } finally {
+      await probe.of('/').adapter.close()
+      pub.disconnect()
+      sub.disconnect()
+    }
+
+    const superadmin = await tokenFrom(a.base, SUPERADMIN)
+    const started = Date.now()
+    const loggedOut = new Promise<number>((done) => socket.once(SocketEvents.logout, () => done(Date.now() - started)))
+    const res = await api(a.base, '/ActivateSubadminStatusUpdate', { method: 'POST', headers: { authorization: superadmin, 'content-type': 'application/json' }, body: JSON.stringify({ id: staff.id, activate: 0 }) })
+    expect(res.status).toBe(200)
+    const elapsed = await Promise.race([loggedOut, new Promise<number>((r) => setTimeout(() => r(Infinity), 2000))])
+    expect(elapsed).toBeLessThan(2000)
+  })
+
+  it('a lockout taken on A holds on B, even with the right password', async () => {
+    const staff = await addAdmin('lockout')
+    const answers: string[] = []
+    for (let i = 0; i < LOCK_FAILURES; i++) answers.push(String((await login(a.base, staff.email, 'Wrong@1234')).body.message))
+    expect(answers[0]).toBe(LOGIN_FAILED)
+    const onB = await login(b.base, staff.email, TEST_PASSWORD)
+    expect(onB.status).toBe(429)
+    expect(onB.body).toMatchObject({ status: 'failed', message: lockedMessage(10 * 60_000) })
+  })
+
+  it('an upload through A is served by B, original and thumbnail, from the shared storage', async () => {
+    const content = encodePng(400, 200, (x, y) => [x % 256, y % 256, 60])
+    const form = new FormData()
+    form.append('categoryName', `Shared ${Date.now().toString(36)}`)
+    form.append('image', new Blob([new Uint8Array(content)], { type: 'image/png' }), 'shared.png')
+    const added = await api(a.base, '/addcategory', { method: 'POST', headers: { authorization: await tokenFrom(a.base, SUPERADMIN) }, body: form })
+    expect(Answer.parse(await added.json()).status).toBe('success')
+    const [row] = await db.select({ image: schema.categories.image }).from(schema.categories)
+    const name = row?.image ?? 'missing'
+
+    const original = await fetch(`${b.base}/uploads/${name}`)
+    expect(original.status).toBe(200)
+    expect(original.headers.get('content-type')).toBe('image/png')
+    expect(Buffer.from(await original.arrayBuffer()).equals(content)).toBe(true)
+    const part = await fetch(`${b.base}/uploads/${name}`, { headers: { range: 'bytes=8-15' } })
+    expect(part.status).toBe(206)
+    expect(Buffer.from(await part.arrayBuffer())).toEqual(content.subarray(8, 16))
+    const thumb = await fetch(`${b.base}/uploads/${name.replace('.png', '-thumb.webp')}`)
+    expect(thumb.status).toBe(200)
+    expect(thumb.headers.get('content-type')).toBe('image/webp')
+    // Nothing of it on A's own disk: B could not have read it from there.
+    expect(await readdir(join(a.dataDir, 'uploads')).catch(() => [])).toEqual([])
+  })
+
+  it('kill -9 of B during a promotion send: A finishes it, every recipient delivered exactly once', async () => {
+    await db.execute(sql`
+      insert into leads (name, email, provider, country, created_at)
+      select 'Lead ' || i, 'lead' || i || '@cluster.example', (array['ipfs','web3auth'])[1 + i % 2], 'US', now() - make_interval(secs => i)
+      from generate_series(1, ${LEADS}) as s(i)`)
+    const form = new FormData()
+    form.append('title', 'Cluster send')
+    form.append('content', 'Exactly once, whichever instance sends it')
+    form.append('selectall', 'true')
+    const submitted = await api(a.base, '/addNotification', { method: 'POST', headers: { authorization: await tokenFrom(a.base, SUPERADMIN) }, body: form })
+    const { _id: id } = z.object({ _id: z.string() }).parse(await submitted.json())
+
+    // Part way through, both instances hold a delivery job at once (two distinct workers): one of them is B.
+    const Held = z.object({ rows: z.array(z.object({ workers: z.coerce.number(), sent: z.coerce.number() })) })
+    let heldAtKill = { workers: 0, sent: 0 }
+    await until(
+      'both instances hold delivery work',
+      async () => {
+        const [held] = Held.parse(
+          await db.execute(sql`
+            select (select count(distinct locked_by) from jobs where kind = 'promotion.deliver' and locked_until > now()) as workers,
+                   (select sent from promotions where id = ${id}) as sent`),
+        ).rows
+        if (held === undefined) return false
+        heldAtKill = held
+        return held.workers === 2 && held.sent > 0
+      },
+      30_000,
+      5,
+    )
+    b.child.kill('SIGKILL')
+    await exited(b.child)
+    expect(heldAtKill.sent).toBeGreaterThan(0)
+    expect(heldAtKill.sent).toBeLessThan(LEADS)
+
+    const Progress = z.object({ rows: z.array(z.object({ status: z.string(), sent: z.coerce.number(), total: z.coerce.number() })) })
+    await until(
+      'A finishes the send',
+      async () => Progress.parse(await db.execute(sql`select status, sent, total from promotions where id = ${id}`)).rows[0]?.status === 'done',
+      60_000,
+      100,
+    )
+    const Counts = z.object({ rows: z.array(z.record(z.string(), z.coerce.number())) })
+    const [counts] = Counts.parse(
+      await db.execute(sql`
+        select
+          (select count(*) from promotion_recipients where promotion_id = ${id}) as recipients,
+          (select count(*) from lead_notifications where promotion_id = ${id}) as notifications,
+          (select count(distinct lead_id) from lead_notifications where promotion_id = ${id}) as notified_leads,
+          (select count(*) from promotion_deliveries where promotion_id = ${id} and status = 'sent') as sent_deliveries,
+          (select sent from promotions where id = ${id}) as counted_sent`),
+    ).rows
+    expect(counts).toEqual({ recipients: LEADS, notifications: LEADS, notified_leads: LEADS, sent_deliveries: LEADS, counted_sent: LEADS })
+  }, 120_000)
+})
