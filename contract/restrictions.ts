@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { Done, Id, ok } from './common.ts'
 import { endpoint, publicAccess, reads, sessionAccess, writes } from './define.ts'
+import { Deleted } from './undo.ts'
 
 /** One restricted country; `hide` is flipped by the trash button. */
 export const RestrictedCountry = z.object({ _id: z.string(), country: z.string(), hide: z.boolean() })
@@ -66,7 +67,7 @@ export const HideRestrictions = endpoint({
   ours: '`country` is the entry _id (the pairing is not shown).',
 })
 
-/** Delete All / the selected rows: removes the listed entries by id. */
+/** Delete All / the selected rows: removes the listed entries by id; one undo brings them all back. */
 export const CheckBoxDelete = endpoint({
   name: 'CheckBoxDelete',
   method: 'POST',
@@ -74,7 +75,7 @@ export const CheckBoxDelete = endpoint({
   input: z.object({
     deleteData: z.array(Id, { error: 'Select at least one country' }).min(1, 'Select at least one country').max(400, 'Incorrect format'),
   }),
-  output: Done,
+  output: Deleted,
   access: writes('/restriction'),
   ours: "Message not shown: 'Select at least one country' when the list is empty.",
 })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
-import { Done, Id, ok, required } from './common.ts'
+import { Id, ok, required } from './common.ts'
 import { endpoint, sessionAccess } from './define.ts'
+import { Deleted } from './undo.ts'
 
 /*
  * Saved views (issue 13, ours): a list's filters, search and page size under a name, per admin,
@@ -49,7 +50,7 @@ export const deleteView = endpoint({
   method: 'POST',
   path: '/deleteView',
   input: z.object({ id: Id }),
-  output: Done,
+  output: Deleted,
   access: sessionAccess,
-  ours: "Deletes one of the signed-in admin's views; another admin's answers 404.",
+  ours: "Deletes one of the signed-in admin's views (undoable); another admin's answers 404.",
 })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { Done, ExpectedVersion, Id, RecordVersion, ok, optionalUrl } from './common.ts'
 import { endpoint, reads, writes } from './define.ts'
+import { Deleted } from './undo.ts'
 
 /** The five link fields of the Social Links screen, in its order. */
 export const socialLinkFields = [
@@ -61,7 +62,8 @@ export const updatesocialmedia = endpoint({
 /**
  * Clears one link. `linkdata` names the field; `datas` is the form as the screen holds it. The
  * server clears only the named field of the stored record: other fields being edited on screen
- * are not saved by a delete (spec section 4: edits are saved only by Update).
+ * are not saved by a delete (spec section 4: edits are saved only by Update). Its undo writes the
+ * link back.
  */
 export const DeleteSocialmedia = endpoint({
   name: 'DeleteSocialmedia',
@@ -71,7 +73,7 @@ export const DeleteSocialmedia = endpoint({
     linkdata: SocialLinkField,
     datas: SocialLinks.partial().extend({ _id: Id.optional() }).optional(),
   }),
-  output: Done,
+  output: Deleted,
   access: writes('/social-links'),
   ours: 'Answer not shown: status and message.',
 })

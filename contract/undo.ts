@@ -3,11 +3,12 @@ import { Done, ok } from './common.ts'
 import { endpoint, sessionAccess } from './define.ts'
 
 /*
- * Undo (issue 13, ours): a delete (every area) or a freeze answers, beside the spec's message, an
- * undo ticket. For `seconds` the admin who made the change (or the superadmin) may call `undo`
- * with its token: the record comes back exactly as it was, its place in a preference order
- * included. The server keeps the record and its files a few seconds longer than it tells, then
- * purges them.
+ * Undo (issue 13, ours): a delete (every area: a bulk delete, a link or version cleared, a saved
+ * view too) or a freeze answers, beside the spec's message, an undo ticket. For `seconds` the
+ * admin who made the change (or the superadmin) may call `undo` with its token: the record (every
+ * record of a bulk delete) comes back exactly as it was, its place in a preference order included,
+ * or the cleared value is written back. The server keeps the record and its files a few seconds
+ * longer than it tells, then purges them.
  */
 
 /** What an undoable answer carries: the token `undo` takes, and how long the Undo is offered. */
@@ -26,6 +27,7 @@ export const UNDO_NOT_YOURS = 'Only the admin who made this change can undo it'
 export const UNDO_TAKEN = 'This cannot be undone: a record added since then has the same name'
 export const UNDO_ORPHANED = 'This cannot be undone: a record it belongs to has been deleted since'
 export const UNDO_GONE = 'This cannot be undone: the record has been deleted since'
+export const UNDO_CHANGED = 'This cannot be undone: the value has been changed since'
 
 export const undo = endpoint({
   name: 'undo',

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { Done, Id, ok, required } from './common.ts'
 import { endpoint, reads, writes } from './define.ts'
 import { SiteSettings } from './settings.ts'
+import { Deleted } from './undo.ts'
 
 /*
  * The Version screen. Its calls treat status 'failed' as an error and show field errors when
@@ -31,13 +32,13 @@ export const updateVersion = endpoint({
   access: writes('/version'),
 })
 
-/** The trash button: clears the version of the record named by `datas._id`. */
+/** The trash button: clears the version of the record named by `datas._id`; its undo writes it back. */
 export const DeleteVersion = endpoint({
   name: 'DeleteVersion',
   method: 'POST',
   path: '/DeleteVersion',
   input: z.object({ datas: z.object({ _id: Id }, { error: 'Incorrect format' }) }),
-  output: Done,
+  output: Deleted,
   access: writes('/version'),
   ours: 'datas is the screen record; only its _id is read.',
 })

@@ -15,12 +15,15 @@
  * ticket. The files the rows held stay until the trash entry is purged after the undo window, so
  * an undo finds them, and a failure anywhere in the call (the delete, the renumber, the audit)
  * leaves the row and its files as they were.
+ *
+ * A bulk delete (`deleteRecords`, the restricted countries' Delete All) keeps every record it
+ * takes in one trash entry, so one Undo brings them all back.
  */
 import type { UndoTicket } from '#contract/undo'
 import type { ApiFailure, Ctx } from './api.ts'
 import { notFound } from './api.ts'
 import type { Db } from '../db/index.ts'
-import { moveToTrash, type Restorable } from './undo.ts'
+import { moveAllToTrash, moveToTrash, type Restorable } from './undo.ts'
 
 export interface DeleteSpec {
   /** The record's id, named in the audit row. */
@@ -40,4 +43,24 @@ export async function deleteRecord(ctx: Ctx, spec: DeleteSpec): Promise<{ status
   if (undo === undefined) return notFound(spec.field ?? 'id')
   ctx.audit(spec.id)
   return { status: 'success', message: spec.message, undo }
+}
+
+export interface BulkDeleteSpec {
+  /** The records' ids; the audit row names those deleted. */
+  ids: readonly string[]
+  /** The payload field that carries the ids, for the 404's field error. */
+  field: string
+  /** The success message, told how many records were deleted. */
+  message: (count: number) => string
+  /** The records' kind (not in a preference order). */
+  trash: Restorable
+  /** Deletes the records and returns the deleted rows (none: none existed). */
+  remove: (db: Db) => Promise<readonly unknown[]>
+}
+
+export async function deleteRecords(ctx: Ctx, spec: BulkDeleteSpec): Promise<{ status: 'success'; message: string; undo: UndoTicket } | ApiFailure> {
+  const taken = await moveAllToTrash(ctx, spec.trash, spec.ids, spec.remove)
+  if (taken === undefined) return notFound(spec.field)
+  ctx.audit(taken.ids.join(','))
+  return { status: 'success', message: spec.message(taken.ids.length), undo: taken.undo }
 }

@@ -2,8 +2,28 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { and, asc, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { UNDO_EXPIRED, UNDO_NOT_YOURS, UNDO_TAKEN } from '#contract/undo'
-import { admins, auditLog, brands, categories, games, leads, leadNotifications, links, promotionDeliveries, promotionRecipients, promotions, trash, type AdminRow } from '../db/schema.ts'
+import { z } from 'zod'
+import { MAX_VIEWS_PER_LIST } from '#contract/saved-views'
+import { UNDO_CHANGED, UNDO_EXPIRED, UNDO_NOT_YOURS, UNDO_TAKEN } from '#contract/undo'
+import {
+  admins,
+  auditLog,
+  brands,
+  categories,
+  games,
+  leads,
+  leadNotifications,
+  links,
+  promotionDeliveries,
+  promotionRecipients,
+  promotions,
+  restrictedCountries,
+  savedViews,
+  siteSettings,
+  socialMedia,
+  trash,
+  type AdminRow,
+} from '../db/schema.ts'
 import { encodePng } from '../db/png.ts'
 import { bodyOf, listOf, makeTestApp, multipart, type TestApp, type UploadFile } from '../testing/test-app.ts'
 import { PURGE_JOB, purgeExpired } from './undo.ts'
@@ -216,5 +236,157 @@ describe('who may undo, and until when', () => {
     await t.handle.db.delete(categories).where(eq(categories.categoryName, 'racing'))
     expect(bodyOf(await post('/undo', { token }))).toMatchObject({ status: 'success', message: 'Category restored successfully' })
     expect((await t.handle.db.select({ name: categories.categoryName, place: categories.preference }).from(categories).orderBy(asc(categories.preference))).map((c) => `${c.name}:${c.place}`)).toEqual(['Arcade:1', 'Racing:2'])
+  })
+})
+
+/**
+ * The undoable writes beyond a record's own delete (decision 008): a bulk delete, a field cleared,
+ * a saved view. Each is made by an admin (not the superadmin), refused to another admin, undone
+ * exactly by its maker, and refused once its window has passed.
+ */
+describe('bulk, field-level and saved view deletes', () => {
+  interface Case {
+    name: string
+    /** Makes the record(s) to delete; answers what the delete call sends. */
+    setup: (maker: Record<string, string>) => Promise<{ path: string; payload: Record<string, unknown> }>
+    /** What the undo must bring back, read from the database. */
+    state: () => Promise<unknown>
+    /** The state after an undo, from the state before (a field's undo raises the edit version). */
+    restored?: (before: unknown) => unknown
+    deleted: string
+    undone: string
+  }
+
+  const countryRows = () => t.handle.db.select().from(restrictedCountries).orderBy(asc(restrictedCountries.country))
+  const socialRow = async () => (await t.handle.db.select().from(socialMedia))[0]
+  const siteRow = async () => (await t.handle.db.select().from(siteSettings))[0]
+  let viewId = ''
+
+  const cases: Case[] = [
+    {
+      name: 'the restricted countries Delete All removed, every one with one undo',
+      setup: async (maker) => {
+        await t.handle.db.delete(restrictedCountries)
+        await post('/AddRestrictions', { country: ['Chile', 'Japan', 'Spain', 'France'] }, maker)
+        const rows = await countryRows()
+        const spain = rows.find((r) => r.country === 'Spain')
+        await post('/HideRestrictions', { hide: true, country: spain?.id }, maker)
+        return { path: '/CheckBoxDelete', payload: { deleteData: rows.filter((r) => r.country !== 'France').map((r) => r.id) } }
+      },
+      state: countryRows,
+      deleted: '3 countries removed from the restriction list',
+      undone: '3 countries restored to the restriction list',
+    },
+    {
+      name: 'a social link its delete cleared',
+      setup: async (maker) => {
+        const { id } = (await socialRow()) ?? { id: undefined }
+        const links = { discordLink: 'https://discord.gg/undo', twitterLink: 'https://twitter.com/undo', facebookLink: '', instagramLink: '', telegramLink: 'https://t.me/undo' }
+        expect(bodyOf(await post('/updatesocialmedia', { ...(id === undefined ? {} : { _id: id }), ...links }, maker))).toMatchObject({ status: 'success' })
+        return { path: '/Delete-socialmedia', payload: { linkdata: 'twitterLink' } }
+      },
+      state: socialRow,
+      // The undo is a write: it raises the edit version again, so a form opened meanwhile learns of it.
+      restored: (before) => ({ ...z.object({ version: z.number() }).passthrough().parse(before), version: z.object({ version: z.number() }).parse(before).version + 2 }),
+      deleted: 'Social media link deleted successfully',
+      undone: 'Social media link restored successfully',
+    },
+    {
+      name: 'the version its trash button cleared',
+      setup: async (maker) => {
+        const [site] = listOf(bodyOf(await get('/getSiteSettings', {}, maker)), 'result')
+        const _id = String(site?.['_id'])
+        expect(bodyOf(await post('/updateVersion', { _id, version: '4.2.0' }, maker))).toMatchObject({ status: 'success' })
+        return { path: '/DeleteVersion', payload: { datas: { _id } } }
+      },
+      state: siteRow,
+      deleted: 'Version deleted successfully',
+      undone: 'Version restored successfully',
+    },
+    {
+      name: 'a saved view',
+      setup: async (maker) => {
+        const saved = bodyOf(await post('/saveView', { route: '/users', name: `Recent ${Date.now()}`, query: '?page=2&search=ann' }, maker))
+        viewId = String(saved['id'])
+        return { path: '/deleteView', payload: { id: viewId } }
+      },
+      state: () => t.handle.db.select().from(savedViews).where(eq(savedViews.id, viewId)),
+      deleted: 'View deleted',
+      undone: 'View restored',
+    },
+  ]
+
+  for (const c of cases) {
+    it(`brings back ${c.name}, for its maker only`, async () => {
+      const maker = await t.auth(other)
+      const call = await c.setup(maker)
+      const before = await c.state()
+      const deleted = bodyOf(await post(call.path, call.payload, maker))
+      expect(deleted).toMatchObject({ status: 'success', message: c.deleted, undo: { seconds: 10 } })
+      const after = await c.state()
+      expect(after).not.toEqual(before)
+
+      const bystander = await t.auth(await t.createAdmin({ accessLevel: 'Admin', restrictions: [] }))
+      const refused = await post('/undo', { token: ticketOf(deleted) }, bystander)
+      expect(refused.statusCode).toBe(404)
+      expect(bodyOf(refused)).toMatchObject({ status: 'failed', message: UNDO_NOT_YOURS })
+      expect(await c.state()).toEqual(after)
+
+      expect(bodyOf(await post('/undo', { token: ticketOf(deleted) }, maker))).toEqual({ status: 'success', message: c.undone })
+      expect(await c.state()).toEqual(c.restored?.(before) ?? before)
+      expect(await t.handle.db.$count(trash, eq(trash.id, ticketOf(deleted)))).toBe(0)
+    })
+
+    it(`refuses to bring back ${c.name} after the window`, async () => {
+      const maker = await t.auth(other)
+      const call = await c.setup(maker)
+      const token = ticketOf(bodyOf(await post(call.path, call.payload, maker)))
+      const after = await c.state()
+      await expire(token)
+      const late = await post('/undo', { token }, maker)
+      expect(late.statusCode).toBe(410)
+      expect(bodyOf(late)).toMatchObject({ status: 'failed', message: UNDO_EXPIRED })
+      expect(await c.state()).toEqual(after)
+    })
+  }
+
+  it('keeps a link written since the delete, and refuses the undo', async () => {
+    const maker = await t.auth(other)
+    const row = await socialRow()
+    await post('/updatesocialmedia', { _id: row?.id, discordLink: 'https://discord.gg/old', twitterLink: '', facebookLink: '', instagramLink: '', telegramLink: '' }, maker)
+    const token = ticketOf(bodyOf(await post('/Delete-socialmedia', { linkdata: 'discordLink' }, maker)))
+    await post('/updatesocialmedia', { _id: row?.id, discordLink: 'https://discord.gg/new', twitterLink: '', facebookLink: '', instagramLink: '', telegramLink: '' })
+    const refused = await post('/undo', { token }, maker)
+    expect(refused.statusCode).toBe(409)
+    expect(bodyOf(refused)).toMatchObject({ status: 'failed', message: UNDO_CHANGED })
+    expect((await socialRow())?.discordLink).toBe('https://discord.gg/new')
+  })
+
+  it('restores no country of a Delete All when one of them was added again meanwhile', async () => {
+    const maker = await t.auth(other)
+    await t.handle.db.delete(restrictedCountries)
+    await post('/AddRestrictions', { country: ['Chile', 'Japan'] }, maker)
+    const rows = await countryRows()
+    const token = ticketOf(bodyOf(await post('/CheckBoxDelete', { deleteData: rows.map((r) => r.id) }, maker)))
+    await post('/AddRestrictions', { country: ['Japan'] }, maker)
+    const refused = await post('/undo', { token }, maker)
+    expect(refused.statusCode).toBe(409)
+    expect(bodyOf(refused)).toMatchObject({ status: 'failed', message: UNDO_TAKEN })
+    expect((await countryRows()).map((r) => r.country)).toEqual(['Japan'])
+    expect(await t.handle.db.$count(trash, eq(trash.id, token))).toBe(1)
+  })
+
+  it('refuses to bring back a saved view once the list holds as many as it may', async () => {
+    const maker = await t.auth(other)
+    const save = async (name: string) => String(bodyOf(await post('/saveView', { route: '/brand', name, query: '' }, maker))['id'])
+    const first = await save('View 0')
+    for (let i = 1; i < MAX_VIEWS_PER_LIST; i++) await save(`View ${i}`)
+    const token = ticketOf(bodyOf(await post('/deleteView', { id: first }, maker)))
+    await save('Its replacement')
+    const refused = await post('/undo', { token }, maker)
+    expect(refused.statusCode).toBe(409)
+    expect(bodyOf(refused)['message']).toBe(`You can keep at most ${MAX_VIEWS_PER_LIST} views per list; delete one first`)
+    expect(await t.handle.db.$count(savedViews, eq(savedViews.id, first))).toBe(0)
+    expect(await t.handle.db.$count(trash, eq(trash.id, token))).toBe(1)
   })
 })

@@ -11,19 +11,24 @@
  * start takes whatever a stopped server left. Since the row really leaves its table, no list,
  * count or search sees it meanwhile, and none of them had to change.
  *
- * A flip (a game's freeze) is undone by writing the column's old value back (`undoableUpdate`).
+ * A bulk delete (`moveAllToTrash`, the restricted countries' Delete All) keeps every record it
+ * took in one entry: one undo puts them all back.
+ *
+ * A flip (a game's freeze) or a field-level delete (a social link, the version) is undone by
+ * writing the column's old value back (`undoableUpdate`), unless the value was changed since by
+ * another write: that one is kept and the undo refused.
  *
  * Each kind of record is declared once by its area:
  *
  *     const gameTrash = restorable({ name: 'games', table: games, endpoint: gamesArea.DeleteCms, order, restored: 'Game restored successfully' })
  */
-import { eq, is, sql, type SQL } from 'drizzle-orm'
+import { and, eq, inArray, is, sql, type SQL } from 'drizzle-orm'
 import { PgTable, getTableConfig, type PgColumn } from 'drizzle-orm/pg-core'
 import { z } from 'zod'
 import type { Endpoint } from '#contract/define'
 import { endpoints } from '#contract/index'
 import * as undoArea from '#contract/undo'
-import { UNDO_EXPIRED, UNDO_GONE, UNDO_NOT_YOURS, UNDO_ORPHANED, UNDO_TAKEN, type UndoTicket } from '#contract/undo'
+import { UNDO_CHANGED, UNDO_EXPIRED, UNDO_GONE, UNDO_NOT_YOURS, UNDO_ORPHANED, UNDO_TAKEN, type UndoTicket } from '#contract/undo'
 import type { Db } from '../db/index.ts'
 import * as schema from '../db/schema.ts'
 import { trash, uploadColumns } from '../db/schema.ts'
@@ -48,8 +53,10 @@ export interface Restorable {
   order?: PreferenceOrder
   /** The delete call: undo needs its access rule still. */
   endpoint: Endpoint
-  /** What a successful undo of a delete answers. */
-  restored: string
+  /** What a successful undo answers; of a bulk delete, told how many records came back. */
+  restored: string | ((count: number) => string)
+  /** Its edit version (server/kit/version.ts): an undo that writes a value back raises it, as any write does. */
+  version?: PgColumn
   /** Runs after the rows are back, in the same transaction (a promotion being sent is queued again). */
   afterRestore?: (ctx: Ctx, recordId: string) => Promise<void>
 }
@@ -109,23 +116,26 @@ function filesOf(table: PgTable, row: Record<string, unknown>): string[] {
 
 const JsonRows = z.object({ rows: z.array(z.object({ row: z.string() })) })
 const IdRows = z.object({ rows: z.array(z.object({ id: z.string() })) })
+const ReferenceRows = z.object({ rows: z.array(z.object({ id: z.string(), parent: z.string() })) })
 
 /** What a delete moves into the trash, as JSON text (values exactly as stored: never through JS numbers). */
 interface Snapshot {
   json: string
   files: string[]
-  /** The record's place in its order (its preference before the delete). */
+  /** The ids of the records taken (those of `ids` that exist). */
+  ids: string[]
+  /** The record's place in its order (its preference before the delete); null for several records. */
   place: number | null
 }
 
 /**
- * Reads, and locks, the rows a delete of `id` will take: first the rows that depend on it (the
- * order the deletes themselves lock in: a promotion's deliveries before the promotion), then the
- * record. Undefined when the record does not exist.
+ * Reads, and locks, the rows a delete of the records `ids` will take: first the rows that depend
+ * on them (the order the deletes themselves lock in: a promotion's deliveries before the
+ * promotion), then the records. Undefined when none of them exists.
  */
-async function snapshot(db: Db, kind: Restorable, id: string): Promise<Snapshot | undefined> {
+async function snapshot(db: Db, kind: Restorable, ids: readonly string[]): Promise<Snapshot | undefined> {
   const key = primaryKey(kind.table)
-  if (key === undefined) return undefined
+  if (key === undefined || ids.length === 0) return undefined
   const children: string[] = []
   const references: string[] = []
   const files: string[] = []
@@ -145,21 +155,33 @@ async function snapshot(db: Db, kind: Restorable, id: string): Promise<Snapshot 
         const childKey = primaryKey(d.table)
         // A table without a one-column key cannot be named row by row; none refers by set null today.
         if (childKey === undefined) continue
-        const ids = IdRows.parse(await db.execute(sql`select ${childKey}::text as id from ${d.table} where ${inParent} for update`)).rows.map((r) => r.id)
-        if (ids.length > 0) references.push(JSON.stringify({ table: name, column: d.column.name, key: childKey.name, ids }))
+        const rows = ReferenceRows.parse(await db.execute(sql`select ${childKey}::text as id, ${d.column}::text as parent from ${d.table} where ${inParent} for update`)).rows
+        // Grouped by the row they referred to (several records, or a row deeper in the cascade).
+        const byParent = new Map<string, string[]>()
+        for (const r of rows) byParent.set(r.parent, [...(byParent.get(r.parent) ?? []), r.id])
+        for (const [parent, childIds] of byParent) references.push(JSON.stringify({ table: name, column: d.column.name, key: childKey.name, ids: childIds, parent }))
       }
     }
   }
-  await walk(kind.table, eq(key, id), 1)
-  const [record] = JsonRows.parse(await db.execute(sql`select to_jsonb(${kind.table})::text as row from ${kind.table} where ${eq(key, id)} for update`)).rows
-  if (record === undefined) return undefined
-  const parsed = z.record(z.string(), z.unknown()).parse(JSON.parse(record.row))
-  files.unshift(...filesOf(kind.table, parsed))
-  const preference = kind.order === undefined ? undefined : parsed[kind.order.preference.name]
+  const taken = inArray(key, [...ids])
+  await walk(kind.table, taken, 1)
+  const records = JsonRows.parse(await db.execute(sql`select to_jsonb(${kind.table})::text as row from ${kind.table} where ${taken} order by ${key} for update`)).rows
+  if (records.length === 0) return undefined
+  const found: string[] = []
+  const recordFiles: string[] = []
+  let place: number | null = null
+  for (const record of records) {
+    const parsed = z.record(z.string(), z.unknown()).parse(JSON.parse(record.row))
+    recordFiles.push(...filesOf(kind.table, parsed))
+    found.push(String(parsed[key.name]))
+    const preference = kind.order === undefined ? undefined : parsed[kind.order.preference.name]
+    if (typeof preference === 'number' && records.length === 1) place = preference
+  }
   return {
-    json: `{"record":${record.row},"children":[${children.join(',')}],"references":[${references.join(',')}]}`,
-    files: [...new Set(files)],
-    place: typeof preference === 'number' ? preference : null,
+    json: `{"records":[${records.map((r) => r.row).join(',')}],"children":[${children.join(',')}],"references":[${references.join(',')}]}`,
+    files: [...new Set([...recordFiles, ...files])],
+    ids: found,
+    place,
   }
 }
 
@@ -201,29 +223,57 @@ async function keep(ctx: Ctx, entry: Entry): Promise<UndoTicket> {
   return { token: row.id, seconds }
 }
 
+const restoredMessage = (kind: Restorable, count: number): string => (typeof kind.restored === 'string' ? kind.restored : kind.restored(count))
+
+/** The area's plain delete: deletes the records and answers the deleted rows (none: nothing was there). */
+type Remove = (db: Db) => Promise<readonly unknown[]>
+
 /**
  * Deletes a record into the trash: `remove` (the area's plain delete, answering the deleted rows)
  * runs in the record's order (which closes the gap) after the rows it takes are kept. Undefined
  * when nothing was deleted.
  */
-export async function moveToTrash(ctx: Ctx, kind: Restorable, id: string, remove: (db: Db) => Promise<readonly unknown[]>): Promise<UndoTicket | undefined> {
+export async function moveToTrash(ctx: Ctx, kind: Restorable, id: string, remove: Remove): Promise<UndoTicket | undefined> {
   const take = async (tx: Db): Promise<Snapshot[]> => {
-    const kept = await snapshot(tx, kind, id)
+    const kept = await snapshot(tx, kind, [id])
     const removed = await remove(tx)
     return kept === undefined || removed.length === 0 ? [] : [kept]
   }
   // Inside the order's lock: an edit of the same list takes the lock before the row, and so does this.
   const [kept] = kind.order === undefined ? await ctx.transaction(take) : await kind.order.remove(ctx.db, take)
   if (kept === undefined) return undefined
-  return keep(ctx, { action: 'delete', kind, recordId: id, endpoint: kind.endpoint, json: kept.json, files: kept.files, place: kept.place, message: kind.restored })
+  return keep(ctx, { action: 'delete', kind, recordId: id, endpoint: kind.endpoint, json: kept.json, files: kept.files, place: kept.place, message: restoredMessage(kind, 1) })
 }
 
 /**
- * Keeps what a flip overwrote (`column` had `before`) so undo can write it back; `message` is what
- * undo then answers (the reverse flip's own message).
+ * A bulk delete into the trash, as one entry: one undo brings back every record it took. Answers
+ * the ids of the records taken (those of `ids` that existed) with the ticket; undefined when none
+ * was deleted. Kinds in a preference order are deleted one by one (their places close one gap at
+ * a time).
  */
-export function undoableUpdate(ctx: Ctx, spec: { kind: Restorable; id: string; endpoint: Endpoint; column: PgColumn; before: unknown; message: string }): Promise<UndoTicket> {
-  return keep(ctx, { action: 'update', kind: spec.kind, recordId: spec.id, endpoint: spec.endpoint, json: JSON.stringify({ [spec.column.name]: spec.before }), message: spec.message })
+export async function moveAllToTrash(ctx: Ctx, kind: Restorable, ids: readonly string[], remove: Remove): Promise<{ ids: string[]; undo: UndoTicket } | undefined> {
+  if (kind.order !== undefined) throw new Error(`${kind.name}: a kind in a preference order is deleted one record at a time`)
+  const kept = await ctx.transaction(async (tx) => {
+    const taken = await snapshot(tx, kind, ids)
+    const removed = await remove(tx)
+    return removed.length === 0 ? undefined : taken
+  })
+  if (kept === undefined) return undefined
+  const undo = await keep(ctx, { action: 'delete', kind, recordId: kept.ids.join(','), endpoint: kind.endpoint, json: kept.json, files: kept.files, message: restoredMessage(kind, kept.ids.length) })
+  return { ids: kept.ids, undo }
+}
+
+/**
+ * Keeps what a write overwrote (`column` had `before`, the write left `after`) so undo can write it
+ * back: a flip (`message`: the reverse flip's own message) or a field-level delete (the kind's
+ * `restored`). `endpoint`: the write's call, the kind's own unless told.
+ */
+export function undoableUpdate(
+  ctx: Ctx,
+  spec: { kind: Restorable; id: string; endpoint?: Endpoint; column: PgColumn; before: unknown; after: unknown; message?: string },
+): Promise<UndoTicket> {
+  const json = JSON.stringify({ set: { [spec.column.name]: spec.before }, expect: { [spec.column.name]: spec.after } })
+  return keep(ctx, { action: 'update', kind: spec.kind, recordId: spec.id, endpoint: spec.endpoint ?? spec.kind.endpoint, json, message: spec.message ?? restoredMessage(spec.kind, 1) })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -231,9 +281,11 @@ export function undoableUpdate(ctx: Ctx, spec: { kind: Restorable; id: string; e
 // ---------------------------------------------------------------------------------------------
 
 const Kept = z.object({
+  records: z.array(z.unknown()),
   children: z.array(z.object({ table: z.string() })),
-  references: z.array(z.object({ table: z.string(), column: z.string(), key: z.string(), ids: z.array(z.string()) })),
+  references: z.array(z.object({ table: z.string(), column: z.string(), key: z.string(), ids: z.array(z.string()), parent: z.string() })),
 })
+const Change = z.object({ set: z.record(z.string(), z.unknown()), expect: z.record(z.string(), z.unknown()) })
 
 /** SQLSTATE of a database error, looking through drizzle's wrapper. */
 function sqlState(error: unknown): string | null {
@@ -262,21 +314,22 @@ const table = (name: string): PgTable => {
   return found
 }
 
-/** Puts a deleted record's rows back: the record (at its old place), the rows that went with it, the references it cleared. */
+/** Puts deleted records' rows back: the records (one at its old place), the rows that went with them, the references they cleared. */
 async function restoreRows(ctx: Ctx, kind: Restorable, entry: typeof trash.$inferSelect): Promise<void> {
   const kept = Kept.parse(entry.rows)
   const stored = (path: SQL): SQL => sql`(select ${trash.rows} ${path} from ${trash} where ${trash.id} = ${entry.id})`
-  const insertRecord = (tx: Db, set: Record<string, number>) =>
-    tx.execute(sql`insert into ${kind.table} select * from jsonb_populate_record(null::${kind.table}, ${stored(sql`-> 'record'`)} || ${JSON.stringify(set)}::jsonb)`)
   await restoring(async () => {
     const { order } = kind
-    if (order === undefined) await ctx.transaction((tx) => insertRecord(tx, {}))
-    else {
-      // Last first, then moved to its old place (a place past the end of a shorter list: last).
+    if (order === undefined) {
+      await ctx.transaction((tx) => tx.execute(sql`insert into ${kind.table} select * from jsonb_populate_recordset(null::${kind.table}, ${stored(sql`-> 'records'`)})`))
+    } else {
+      // An ordered kind is deleted one record at a time: last first, then moved to its old place
+      // (a place past the end of a shorter list: last).
       await order.add(
         ctx.db,
         async (tx, last) => {
-          await insertRecord(tx, { [order.preference.name]: last })
+          const at = JSON.stringify({ [order.preference.name]: last })
+          await tx.execute(sql`insert into ${kind.table} select * from jsonb_populate_record(null::${kind.table}, ${stored(sql`-> 'records' -> 0`)} || ${at}::jsonb)`)
           return [{ id: entry.recordId }]
         },
         entry.place ?? undefined,
@@ -290,27 +343,32 @@ async function restoreRows(ctx: Ctx, kind: Restorable, entry: typeof trash.$infe
       for (const ref of kept.references) {
         const t = table(ref.table)
         const column = sql.identifier(ref.column)
-        await tx.execute(sql`update ${t} set ${column} = ${entry.recordId} where ${sql.identifier(ref.key)} = any(${sql.param(ref.ids)}::text[]) and ${column} is null`)
+        await tx.execute(sql`update ${t} set ${column} = ${ref.parent} where ${sql.identifier(ref.key)} = any(${sql.param(ref.ids)}::text[]) and ${column} is null`)
       }
     })
   })
 }
 
-/** Writes a flip's kept value back. */
+/**
+ * Writes a kept value back, where the column still holds what the write left (or already the old
+ * value: a freeze undone by someone else meanwhile); a value written since by someone else stays,
+ * and the undo is refused.
+ */
 async function restoreValue(ctx: Ctx, kind: Restorable, entry: typeof trash.$inferSelect): Promise<void> {
   const key = primaryKey(kind.table)
-  const values = z.record(z.string(), z.unknown()).parse(entry.rows)
   if (key === undefined) throw failure(UNDO_GONE, undefined, 409)
-  for (const column of Object.keys(values)) {
-    const name = sql.identifier(column)
-    const result = IdRows.parse(
-      await ctx.db.execute(
-        sql`update ${kind.table} set ${name} = (jsonb_populate_record(null::${kind.table}, (select ${trash.rows} from ${trash} where ${trash.id} = ${entry.id}))).${name}
-            where ${eq(key, entry.recordId)} returning ${key}::text as id`,
-      ),
-    )
-    if (result.rows.length === 0) throw failure(UNDO_GONE, undefined, 409)
-  }
+  const columns = Object.keys(Change.parse(entry.rows).set).map((name) => sql.identifier(name))
+  // The kept values as a row of the table: every value typed as its column, never through JS.
+  const kept = (part: 'set' | 'expect'): SQL => sql`(jsonb_populate_record(null::${kind.table}, (select ${trash.rows} -> ${part} from ${trash} where ${trash.id} = ${entry.id})))`
+  const assignments = columns.map((c) => sql`${c} = ${kept('set')}.${c}`)
+  if (kind.version !== undefined) assignments.push(sql`${sql.identifier(kind.version.name)} = ${kind.version} + 1`)
+  const unchanged = columns.map((c) => sql`(${c} is not distinct from ${kept('expect')}.${c} or ${c} is not distinct from ${kept('set')}.${c})`)
+  const result = IdRows.parse(
+    await ctx.db.execute(sql`update ${kind.table} set ${sql.join(assignments, sql`, `)} where ${and(eq(key, entry.recordId), ...unchanged)} returning ${key}::text as id`),
+  )
+  if (result.rows.length > 0) return
+  const exists = (await ctx.db.$count(kind.table, eq(key, entry.recordId))) > 0
+  throw failure(exists ? UNDO_CHANGED : UNDO_GONE, undefined, 409)
 }
 
 export const undoRoutes = handlers(undoArea, {

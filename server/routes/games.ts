@@ -189,7 +189,7 @@ export const gamesRoutes = handlers(gamesArea, {
     if (row === undefined) return notFound()
     ctx.audit(id)
     // Undo writes the state back (not a flip: a freeze by someone else meanwhile is not reversed twice).
-    const undo = await undoableUpdate(ctx, { kind: gameTrash, id, endpoint: gamesArea.FreezeCms, column: games.freeze, before: !row.freeze, message: frozenMessage(!row.freeze) })
+    const undo = await undoableUpdate(ctx, { kind: gameTrash, id, endpoint: gamesArea.FreezeCms, column: games.freeze, before: !row.freeze, after: row.freeze, message: frozenMessage(!row.freeze) })
     return { ...done(frozenMessage(row.freeze)), freeze: row.freeze, undo }
   },
 })

@@ -2,13 +2,16 @@
  * Restricted countries (contract/restrictions.ts). The spec's one record holding a list is stored
  * as one row per country (unique by ISO code, so adding a listed country twice keeps it once) and
  * answered as that one record: `result[0].Restrictedcountry`, `result` empty before the first
- * country. Names must be listCountry's (server/kit/countries.ts).
+ * country. Names must be listCountry's (server/kit/countries.ts). Delete All keeps the countries
+ * it removes in the trash (server/kit/undo.ts): one Undo brings every one of them back.
  */
 import { asc, eq, inArray } from 'drizzle-orm'
 import * as restrictions from '#contract/restrictions'
 import type { RestrictedCountry } from '#contract/restrictions'
 import { failure, handlers, notFound } from '../kit/api.ts'
 import { COUNTRIES, countryNamed, type Country } from '../kit/countries.ts'
+import { deleteRecords } from '../kit/delete.ts'
+import { restorable } from '../kit/undo.ts'
 import { restrictedCountries, type RestrictedCountryRow } from '../db/schema.ts'
 
 /** The one record's id: the list has no row of its own, and `_id` is opaque to the client. */
@@ -17,6 +20,13 @@ export const RESTRICTIONS_ID = 'restricted-countries'
 const entryOf = (row: RestrictedCountryRow): RestrictedCountry => ({ _id: row.id, country: row.country, hide: row.hide })
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
+
+const countryTrash = restorable({
+  name: 'restricted_countries',
+  table: restrictedCountries,
+  endpoint: restrictions.CheckBoxDelete,
+  restored: (n) => `${plural(n, 'country', 'countries')} restored to the restriction list`,
+})
 
 /** The countries named, each once; the first name that is not in the list stops the call. */
 function countriesOf(names: readonly string[]): Country[] {
@@ -63,12 +73,14 @@ export const restrictionRoutes = handlers(restrictions, {
     return { status: 'success', message: hide ? `${row.country} hidden` : `${row.country} shown again` }
   },
 
-  CheckBoxDelete: async ({ deleteData }, ctx) => {
-    const removed = await ctx.db.delete(restrictedCountries).where(inArray(restrictedCountries.id, deleteData)).returning({ id: restrictedCountries.id })
-    if (removed.length === 0) return notFound('deleteData')
-    ctx.audit(removed.map((r) => r.id).join(','))
-    return { status: 'success', message: `${plural(removed.length, 'country', 'countries')} removed from the restriction list` }
-  },
+  CheckBoxDelete: ({ deleteData }, ctx) =>
+    deleteRecords(ctx, {
+      ids: deleteData,
+      field: 'deleteData',
+      message: (n) => `${plural(n, 'country', 'countries')} removed from the restriction list`,
+      trash: countryTrash,
+      remove: (db) => db.delete(restrictedCountries).where(inArray(restrictedCountries.id, deleteData)).returning({ id: restrictedCountries.id }),
+    }),
 
   restrictedCountries: async (_input, ctx) => {
     const rows = await ctx.db

@@ -111,7 +111,7 @@ describe('Version', () => {
 
   it('clears the version with the trash button (DeleteVersion datas._id)', async () => {
     const record = await first('/getSiteSettings')
-    expect(bodyOf(await post('/DeleteVersion', { datas: record }))).toEqual({ status: 'success', message: 'Version deleted successfully' })
+    expect(bodyOf(await post('/DeleteVersion', { datas: record }))).toMatchObject({ status: 'success', message: 'Version deleted successfully', undo: { seconds: 10 } })
     expect(await versionOf()).toBe('')
   })
 

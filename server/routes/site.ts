@@ -14,6 +14,7 @@ import * as version from '#contract/version'
 import { handlers, notFound } from '../kit/api.ts'
 import type { Db } from '../db/index.ts'
 import { siteSettings, type SiteSettingsRow } from '../db/schema.ts'
+import { restorable, undoableUpdate } from '../kit/undo.ts'
 import { uploadUrl } from '../kit/uploads.ts'
 import { editVersion, recordChanged } from '../kit/version.ts'
 import { singleRecord } from './single-record.ts'
@@ -27,6 +28,9 @@ const record = {
   read: readSiteRecord,
   create: async (db: Db) => (await db.insert(siteSettings).values({}).returning())[0],
 }
+
+/** The version's trash button keeps the version it cleared, so Undo writes it back (server/kit/undo.ts). */
+const versionTrash = restorable({ name: 'site_settings:version', table: siteSettings, endpoint: version.DeleteVersion, restored: 'Version restored successfully' })
 
 /** The Settings form's edit version: the `revision` column (`version` is the site version). */
 const settingsRevisions = editVersion({ id: siteSettings.id, version: siteSettings.revision })
@@ -73,10 +77,12 @@ export const versionRoutes = handlers(version, {
   },
 
   DeleteVersion: async ({ datas }, ctx) => {
-    const [row] = await ctx.db.update(siteSettings).set({ version: '' }).where(eq(siteSettings.id, datas._id)).returning({ id: siteSettings.id })
-    if (row === undefined) return notFound('datas')
-    ctx.audit(row.id)
-    return { status: 'success', message: 'Version deleted successfully' }
+    const [before] = await ctx.db.select({ version: siteSettings.version }).from(siteSettings).where(eq(siteSettings.id, datas._id)).for('update')
+    if (before === undefined) return notFound('datas')
+    await ctx.db.update(siteSettings).set({ version: '' }).where(eq(siteSettings.id, datas._id))
+    ctx.audit(datas._id)
+    const undo = await undoableUpdate(ctx, { kind: versionTrash, id: datas._id, column: siteSettings.version, before: before.version, after: '' })
+    return { status: 'success', message: 'Version deleted successfully', undo }
   },
 
   get_version: async (_input, ctx) => {

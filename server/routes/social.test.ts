@@ -65,7 +65,7 @@ describe('Social Links', () => {
     const { _id } = await current()
     await post('/updatesocialmedia', { _id, ...links })
     const res = await post('/Delete-socialmedia', { linkdata: 'twitterLink', datas: { _id, ...links, facebookLink: 'https://facebook.com/unsaved-edit' } })
-    expect(bodyOf(res)).toEqual({ status: 'success', message: 'Social media link deleted successfully' })
+    expect(bodyOf(res)).toMatchObject({ status: 'success', message: 'Social media link deleted successfully', undo: { seconds: 10 } })
     expect(await current()).toEqual({ _id, ...links, twitterLink: '', version: expect.any(Number) })
   })
 

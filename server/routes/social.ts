@@ -1,12 +1,14 @@
 /**
  * Social Links (contract/social.ts): one record of five links, created empty on first use
  * (server/routes/single-record.ts), so `socialmedia-get` always answers a record with a real `_id`
- * that the screen sends back with its saves.
+ * that the screen sends back with its saves. A link's delete keeps the link it cleared, so Undo
+ * writes it back (server/kit/undo.ts).
  */
 import { asc, eq } from 'drizzle-orm'
 import * as social from '#contract/social'
 import type { SocialLinkField, SocialMedia } from '#contract/social'
 import { handlers, notFound } from '../kit/api.ts'
+import { restorable, undoableUpdate } from '../kit/undo.ts'
 import { editVersion, recordChanged } from '../kit/version.ts'
 import type { Db } from '../db/index.ts'
 import { socialMedia, type SocialMediaRow } from '../db/schema.ts'
@@ -19,6 +21,14 @@ const record = {
 }
 
 const socialVersions = editVersion({ id: socialMedia.id, version: socialMedia.version })
+
+const linkTrash = restorable({
+  name: 'social_media',
+  table: socialMedia,
+  endpoint: social.DeleteSocialmedia,
+  version: socialMedia.version,
+  restored: 'Social media link restored successfully',
+})
 
 const toSocialMedia = (row: SocialMediaRow): SocialMedia => ({
   _id: row.id,
@@ -66,11 +76,15 @@ export const socialRoutes = handlers(social, {
     if (datas?._id !== undefined && datas._id !== row.id) return notFound('datas')
     // Only the named link: the rest of `datas` is the screen's unsaved form and stays unsaved.
     // A link the form shows changed: a form opened before learns of it at its next save.
+    const column = socialMedia[linkdata]
+    const [before] = await ctx.db.select({ link: column }).from(socialMedia).where(eq(socialMedia.id, row.id)).for('update')
+    if (before === undefined) return notFound('datas')
     await ctx.db
       .update(socialMedia)
       .set({ ...cleared[linkdata], version: socialVersions.next })
       .where(eq(socialMedia.id, row.id))
     ctx.audit(row.id)
-    return { status: 'success', message: 'Social media link deleted successfully' }
+    const undo = await undoableUpdate(ctx, { kind: linkTrash, id: row.id, column, before: before.link, after: '' })
+    return { status: 'success', message: 'Social media link deleted successfully', undo }
   },
 })

@@ -116,7 +116,7 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
   if (view === undefined) throw new Error('saved view insert returned no row')
   const [undoEntry] = await t.handle.db
     .insert(trash)
-    .values({ action: 'update', kind: 'games', recordId: keptGame.id, endpoint: 'FreezeCms', rows: { freeze: false }, message: 'Game unfrozen successfully', deletedBy: t.superadmin.id, expiresAt: new Date(Date.now() + 3_600_000) })
+    .values({ action: 'update', kind: 'games', recordId: keptGame.id, endpoint: 'FreezeCms', rows: { set: { freeze: false }, expect: { freeze: true } }, message: 'Game unfrozen successfully', deletedBy: t.superadmin.id, expiresAt: new Date(Date.now() + 3_600_000) })
     .returning({ id: trash.id })
   if (undoEntry === undefined) throw new Error('trash insert returned no row')
   return { undoToken: undoEntry.id, savedViewId: view.id, fourEyes, newsletter, promotion, template, gameIds, restrictionIds, brandIds, homepageIds, linkIds, victim, categoryId: category.id, socialId: socialRow.id, settingsId: settingsRow.id, approveRequest: approve, declineRequestId: decline.id }

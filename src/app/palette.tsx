@@ -18,6 +18,7 @@ import { promptInstall, useInstallable } from '#src/lib/install.ts'
 import { showShortcuts } from '#src/crud/list-keys.ts'
 import { listSavedViews } from '#contract/saved-views'
 import { refreshAfterWrite } from '#src/crud/refresh.ts'
+import { toastWriteAnswer } from '#src/crud/undo.ts'
 import { toast } from '#src/ui/toast.ts'
 
 /** Records per source kept from the cache; matches shown per group while typing. */
@@ -169,8 +170,9 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
             const run = () => {
               onOpenChange(false)
               action.run().then(
-                async (message) => {
-                  toast.success(message)
+                async (answer) => {
+                  // An undoable write (a freeze) offers Undo, as on its screen.
+                  toastWriteAnswer(answer, mutate, session.userId)
                   await refreshAfterWrite(mutate)
                 },
                 (error: unknown) => toast.error(error instanceof Error ? error.message : String(error)),

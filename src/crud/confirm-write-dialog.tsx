@@ -5,7 +5,7 @@ import { toast } from '#src/ui/toast.ts'
 import { useSession } from '#src/lib/session.ts'
 import { errorMessage } from './error-message.ts'
 import { refreshAfterWrite } from './refresh.ts'
-import { toastWriteAnswer } from './undo.ts'
+import { toastWriteAnswer, undoNote } from './undo.ts'
 import type { BoundCall } from './row-writes.ts'
 
 /** A write that waits for a yes: a delete, a bulk action, a toggle that asks first. */
@@ -17,7 +17,7 @@ export interface PendingWrite {
   confirmLabel?: string
   /** After success, before the refetch (a bulk action clears its selection). */
   onDone?: () => void
-  /** Said under the question. */
+  /** Said under the question; unless told, that the write can be undone when its answer offers Undo. */
   description?: string
   /** The button that closes without acting; 'Cancel' by default. */
   dismissLabel?: string
@@ -61,7 +61,7 @@ export function ConfirmWriteDialog({ pending, onClose }: { pending: PendingWrite
       onOpenChange={(open) => (open || busy ? null : onClose())}
       title={current?.question ?? ''}
       confirmLabel={current?.confirmLabel}
-      description={current?.description}
+      description={current === null ? undefined : (current.description ?? undoNote(current.request.endpoint))}
       cancelLabel={current?.dismissLabel}
       busy={busy}
       onConfirm={() => (pending ? void confirm(pending, pending.request) : undefined)}

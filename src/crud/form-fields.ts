@@ -55,7 +55,10 @@ export interface FieldAction {
   label: string
   icon: 'trash'
   confirm: string
-  run: (name: string, values: Values) => Promise<{ message: string }>
+  /** Said under the question (that the write can be undone). */
+  note?: string | undefined
+  /** Answers the message, and the undo ticket of an undoable write (src/crud/undo.ts). */
+  run: (name: string, values: Values) => Promise<{ message: string; undo?: unknown }>
   clears: boolean
 }
 

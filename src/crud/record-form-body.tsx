@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { useSWRConfig } from 'swr'
 import type { Endpoint } from '#contract/define'
 import { call } from '#src/lib/api.ts'
+import { useSession } from '#src/lib/session.ts'
 import { ConfirmDialog } from '#src/ui/alert-dialog.tsx'
 import { Button } from '#src/ui/button.tsx'
 import { cn } from '#src/ui/cn.ts'
@@ -16,6 +17,7 @@ import type { FieldAction, Values } from './form-fields.ts'
 import { reportHiddenErrors, showFailure, useContractForm, useFreshDefaults } from './form-hook.ts'
 import type { RecordFormDef } from './record-form.tsx'
 import { refreshAfterWrite } from './refresh.ts'
+import { toastWriteAnswer } from './undo.ts'
 import { useWriteAccess } from './write-access.ts'
 
 interface BodyProps<S extends FormEndpoint, G extends Endpoint, R> {
@@ -34,6 +36,7 @@ const WIDE: ReadonlySet<string> = new Set(['textarea', 'richtext', 'image', 'ima
 /** The single-record form: guarded fields, per-field actions, Update for Admin, read-only for View Only. */
 export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ def, defaults, currentFiles, onSaved, onReload }: BodyProps<S, G, R>) {
   const { mutate } = useSWRConfig()
+  const { userId } = useSession()
   const write = useWriteAccess(def.writeRule)
   const [{ rules, schema }] = useState(() => {
     const rules = def.save.files ?? {}
@@ -87,7 +90,8 @@ export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ 
     setBusy(true)
     try {
       const answer = await pending.action.run(pending.name, form.getValues())
-      toast.success(answer.message)
+      // A cleared link or version offers Undo, which writes it back (undo.ts).
+      toastWriteAnswer(answer, mutate, userId)
       // Only this field changes: edits in the others stay on screen until Update.
       if (pending.action.clears) form.resetField(pending.name, { defaultValue: '' })
       void refreshAfterWrite(mutate)
@@ -152,6 +156,7 @@ export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ 
         open={pending !== null}
         onOpenChange={(next) => (next || busy ? undefined : setPending(null))}
         title={pending?.action.confirm ?? ''}
+        description={pending?.action.note}
         busy={busy}
         onConfirm={() => void runAction()}
       />

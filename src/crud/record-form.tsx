@@ -20,6 +20,7 @@ import type { FieldAction, FormField, Values } from './form-fields.ts'
 import { FormFrame, FormProblem, FormSkeleton } from './form-frame.tsx'
 import { RecordFormBody } from './record-form-body.tsx'
 import { RecordHistory } from './record-history.tsx'
+import { undoNote } from './undo.ts'
 import type { WriteRule } from './write-access.ts'
 
 export interface RecordFormDef<S extends FormEndpoint, G extends Endpoint, R> {
@@ -54,6 +55,7 @@ export function fieldAction<E extends Endpoint<z.ZodType, z.ZodType<{ message: s
     label: def.label,
     icon: 'trash',
     confirm: def.confirm,
+    note: undoNote(endpoint),
     clears: def.clears ?? true,
     run: (name, values) => call(endpoint, def.payload(name, values)),
   }

@@ -7,7 +7,6 @@ import type { PendingWrite } from './confirm-write-dialog.tsx'
 import { ActionIcon } from './icons.tsx'
 import type { ListModel, Row, RowActionModel } from './list-types.ts'
 import { ToggleAction } from './toggle-action.tsx'
-import { undoNote } from './undo.ts'
 
 interface ActionButtonProps {
   icon: 'view' | 'edit' | 'remove'
@@ -109,9 +108,7 @@ export function ActionCell<R extends Row>({ model, row, subject, writes, blocked
           subject={subject}
           blockedReason={blockedReason}
           onClick={() => {
-            const request = remove.request(row)
-            const note = undoNote(request.endpoint)
-            onAsk({ question: remove.confirm, request, onDone: () => onRemoved(row._id), ...(note === undefined ? {} : { description: note }) })
+            onAsk({ question: remove.confirm, request: remove.request(row), onDone: () => onRemoved(row._id) })
           }}
         />
       ) : null}

@@ -1,18 +1,21 @@
 /**
  * Saved views (issue 13): a list's filters, search and page size (its URL query) kept under a name
  * on the server, per admin; chosen from this dropdown, from the palette, and readable offline like
- * the lists (the answer is cached with them).
+ * the lists (the answer is cached with them). Delete view asks nothing: its toast offers Undo.
  */
 import { Suspense, lazy, useState } from 'react'
+import { useSWRConfig } from 'swr'
 import { useLocation, useSearch } from 'wouter'
 import { deleteView, listSavedViews } from '#contract/saved-views'
 import { call } from '#src/lib/api.ts'
 import { useCall } from '#src/lib/use-call.ts'
 import { useOnline, WRITES_OFFLINE_MESSAGE } from '#src/lib/online.ts'
+import { useSession } from '#src/lib/session.ts'
 import { Button } from '#src/ui/button.tsx'
 import { DeferredSelect } from '#src/ui/deferred-select.tsx'
 import { toast } from '#src/ui/toast.ts'
 import { errorMessage } from './error-message.ts'
+import { toastWriteAnswer } from './undo.ts'
 
 const SaveViewDialog = lazy(async () => ({ default: (await import('./save-view-dialog.tsx')).SaveViewDialog }))
 
@@ -22,6 +25,8 @@ export function SavedViews({ route }: { route: string }) {
   const [, navigate] = useLocation()
   const online = useOnline()
   const { data, mutate } = useCall(listSavedViews, {})
+  const { mutate: mutateAll } = useSWRConfig()
+  const { userId } = useSession()
   const [saving, setSaving] = useState(false)
   const views = (data?.result ?? []).filter((v) => v.route === route)
   const current = views.find((v) => v.query === query)
@@ -29,9 +34,9 @@ export function SavedViews({ route }: { route: string }) {
   async function remove() {
     if (!current) return
     try {
-      await call(deleteView, { id: current._id })
+      const answer = await call(deleteView, { id: current._id })
       await mutate()
-      toast.success(`View “${current.name}” deleted`)
+      toastWriteAnswer({ message: `View “${current.name}” deleted`, undo: answer.undo }, mutateAll, userId)
     } catch (error) {
       toast.error(errorMessage(error))
     }

@@ -49,14 +49,15 @@ export interface PaletteRecord {
   href: string
   /**
    * Writes the palette offers on this record (Freeze game, Resend promotion), to sessions that may
-   * write on its screen and only online; each answers the message its toast shows.
+   * write on its screen and only online; each answers the message its toast shows, and the undo
+   * ticket of an undoable write (its toast then offers Undo, src/crud/undo.ts).
    */
   actions?: readonly PaletteAction[]
 }
 
 export interface PaletteAction {
   label: string
-  run: () => Promise<string>
+  run: () => Promise<{ message: string; undo?: unknown }>
 }
 
 /** Reads the cached answers of one list endpoint into palette records. */

@@ -20,7 +20,8 @@ export const screens = declareScreens([
             run: async () => {
               const [{ FreezeCms }, { call }] = await Promise.all([import('#contract/games'), import('#src/lib/api.ts')])
               const answer = await call(FreezeCms, { id: g._id })
-              return answer.freeze ? `${g.title} is frozen` : `${g.title} is unfrozen`
+              // The list's Freeze offers Undo; so does this one (the same answer, the same ticket).
+              return { message: answer.freeze ? `${g.title} is frozen` : `${g.title} is unfrozen`, undo: answer.undo }
             },
           },
         ],

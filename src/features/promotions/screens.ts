@@ -19,8 +19,8 @@ export const screens = declareScreens([
             run: async () => {
               const [{ ResendData }, { call }] = await Promise.all([import('#contract/promotions'), import('#src/lib/api.ts')])
               const answer = await call(ResendData, { id: p._id, round: p.round, only: 'all' })
-              if (answer.awaitingApproval) return `${p.title}: ${answer.message}`
-              return answer.started ? `${p.title}: resending to ${answer.total}` : `${p.title} is already being resent`
+              if (answer.awaitingApproval) return { message: `${p.title}: ${answer.message}` }
+              return { message: answer.started ? `${p.title}: resending to ${answer.total}` : `${p.title} is already being resent` }
             },
           },
         ],
