@@ -91,7 +91,9 @@ async function refill(sql: Sql, tables: readonly string[], fill: () => Promise<v
   await fill()
   const t1 = performance.now()
   for (const ix of indexes) await sql.exec(ix.indexdef)
-  for (const t of tables) await sql.exec(`ANALYZE ${t}`)
+  // VACUUM as autovacuum would soon after a bulk load (and the server does on PGlite at start):
+  // the rows' hint bits are set and pages marked all-visible before anything is measured.
+  for (const t of tables) await sql.exec(`VACUUM (ANALYZE) ${t}`)
   const t2 = performance.now()
   return { insertSeconds: (t1 - t0) / 1000, indexSeconds: (t2 - t1) / 1000 }
 }

@@ -8,10 +8,12 @@
  *   1. vitest on PGlite (the embedded default; DATABASE_URL removed from its environment);
  *   2. vitest again on a real PostgreSQL: DATABASE_URL when set, else a local server found by
  *      probing 127.0.0.1:5432; skipped with a clear note when none answers (CI always has one);
- *   3. Playwright e2e, after `vite build`, when playwright.config.ts exists, on the system Chromium.
+ *   3. Playwright e2e, after `vite build`, when playwright.config.ts exists, on the system Chromium;
+ *   4. the fault runs (scripts/fault-postgres.ts, fault-upload.ts), counted by their PASS and FAIL
+ *      lines; skipped with a note where PostgreSQL's server programs are missing (not in CI).
  *
- * Each tool streams its own output; counts come from its JSON report written to a temp file, so
- * the closing line never depends on parsing human-readable output. A suite that fails to start,
+ * Each tool streams its own output; vitest and Playwright counts come from their JSON reports
+ * written to a temp file, so the closing line never depends on parsing human-readable output. A suite that fails to start,
  * crashes, or runs no test counts as a failure, and the exit code is non-zero.
  */
 import { spawn } from 'node:child_process'
@@ -19,11 +21,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { postgresBin } from './fault-kit.ts'
 import { findPostgres, redact } from './pg.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const bin = (name: string) => path.join(root, 'node_modules', '.bin', name)
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'bo-test-'))
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 
 interface Counts {
   passed: number
@@ -154,12 +158,59 @@ async function playwright(baseEnv: NodeJS.ProcessEnv): Promise<SuiteResult> {
 
 /** Typecheck and lint: each one test, failed when its command exits non-zero. */
 async function staticChecks(env: NodeJS.ProcessEnv): Promise<SuiteResult> {
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
   const failures: string[] = []
   for (const script of ['typecheck', 'lint']) {
     if ((await run(npm, ['run', '--silent', script], env)) !== 0) failures.push(script)
   }
   return { name: 'static checks (typecheck, lint)', passed: 2 - failures.length, failed: failures.length, skipped: 0, ...(failures.length > 0 ? { problem: `${failures.join(' and ')} failed` } : {}) }
+}
+
+/**
+ * The fault runs (issue 11) that restart a server or a database, so they live outside vitest:
+ * `npm run fault:postgres` (PostgreSQL restarted under load) and `npm run fault:upload` (kill -9
+ * mid-upload on both engines). Each prints `fault <name>: PASS` or `fault <name>: FAIL: reason`
+ * per check; those lines are the suite's counts. They start a PostgreSQL cluster of their own, so
+ * they need its server programs (Debian's postgresql); without them the suite is skipped with a
+ * note, and in CI that is a failure.
+ */
+async function faults(env: NodeJS.ProcessEnv): Promise<SuiteResult> {
+  const name = 'fault runs'
+  if (postgresBin() === null) {
+    const why = 'no PostgreSQL server programs (initdb) here: apt-get install postgresql'
+    if (process.env.CI) return { name, passed: 0, failed: 1, skipped: 0, problem: why }
+    console.log(`SKIPPED the fault runs: ${why}`)
+    return { name, passed: 0, failed: 0, skipped: 0, skippedSuite: why }
+  }
+  const total: SuiteResult = { name, passed: 0, failed: 0, skipped: 0 }
+  for (const script of ['fault:postgres', 'fault:upload']) {
+    const { code, output } = await runCapturing(npm, ['run', '--silent', script], env)
+    const passed = output.match(/^fault .*: PASS\b/gm)?.length ?? 0
+    const failed = output.match(/^fault .*: FAIL\b/gm)?.length ?? 0
+    total.passed += passed
+    total.failed += failed
+    if (failed === 0 && (code !== 0 || passed === 0)) {
+      total.failed += 1
+      total.problem = `${script} exited ${code}${passed === 0 ? ' without a PASS line' : ''}`
+    }
+  }
+  return total
+}
+
+/** Like run(), also keeping what the command printed on stdout (still shown as it comes). */
+function runCapturing(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    let output = ''
+    const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] })
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8')
+      process.stdout.write(chunk)
+    })
+    child.on('error', (err) => {
+      console.error(`could not start ${cmd}: ${err.message}`)
+      resolve({ code: 127, output })
+    })
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), output }))
+  })
 }
 
 async function main(): Promise<number> {
@@ -172,16 +223,16 @@ async function main(): Promise<number> {
   banner('static checks: typecheck and lint')
   results.push(await staticChecks(baseEnv))
 
-  banner('vitest on PGlite')
-  results.push(await vitest('vitest on PGlite', baseEnv))
-
+  // The contract-wide fuzz sends 100 requests per endpoint and caller (fuzz.ts) on PostgreSQL, which
+  // answers them three times faster; PGlite runs the same generators with 30 (FUZZ_RUNS overrides
+  // both). Without a PostgreSQL here, PGlite takes the 100.
   const { found, tried } = await findPostgres(process.env)
+  banner('vitest on PGlite')
+  results.push(await vitest('vitest on PGlite', { ...baseEnv, FUZZ_RUNS: process.env.FUZZ_RUNS ?? (found ? '30' : '100') }))
+
   if (found) {
     banner(`vitest on PostgreSQL (${redact(found.url)}, from ${found.source})`)
-    // The contract-wide fuzz sends 100 requests per endpoint and caller on PGlite; on PostgreSQL the
-    // same generators run with fewer (FUZZ_RUNS, default 30 here) to keep the whole run short.
-    const fuzzRuns = process.env.FUZZ_RUNS ?? '30'
-    results.push(await vitest('vitest on PostgreSQL', { ...baseEnv, DATABASE_URL: found.url, FUZZ_RUNS: fuzzRuns, ...(redisUrl ? { REDIS_URL: redisUrl } : {}) }))
+    results.push(await vitest('vitest on PostgreSQL', { ...baseEnv, DATABASE_URL: found.url, FUZZ_RUNS: process.env.FUZZ_RUNS ?? '100', ...(redisUrl ? { REDIS_URL: redisUrl } : {}) }))
   } else if (process.env.DATABASE_URL) {
     // Named but not answering: that is a broken setup, never a silent skip.
     const why = tried[0]?.result.reason ?? 'no answer'
@@ -209,6 +260,9 @@ async function main(): Promise<number> {
   } else {
     results.push({ name: 'e2e', passed: 0, failed: 0, skipped: 0, skippedSuite: 'no playwright.config.ts yet' })
   }
+
+  banner('fault runs: PostgreSQL restarted under load, kill -9 mid-upload')
+  results.push(await faults(baseEnv))
 
   banner('summary')
   for (const r of results) {

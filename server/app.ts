@@ -37,6 +37,7 @@ import { sealPlainTotpSecrets } from './sign-in/two-factor-secret.ts'
 import { ensureTemplates } from './notify/templates.ts'
 import { emailRoutes } from './routes/emails.ts'
 import { scheduleSweeps } from './kit/sweep.ts'
+import { scheduleMaintenance } from './db/maintenance.ts'
 import { purgeAtStart, undoJobs, undoRoutes } from './kit/undo.ts'
 import { openStorage } from './kit/storage.ts'
 import { serveUploads } from './kit/serve-uploads.ts'
@@ -126,6 +127,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const storage = await openStorage(config)
   // Leftovers of a crash (staging files, uploads no row names) are removed before serving.
   const stopSweeps = await scheduleSweeps(handle.db, { tmpDir: config.tmpDir, storage, sweep: config.sweep }, app.log)
+  // PGlite has no autovacuum: changed tables are vacuumed here, a bulk load before serving.
+  const stopMaintenance = await scheduleMaintenance(handle, config.vacuumIntervalMs, app.log)
   const passwords = new Passwords(config.hashCost)
   const redis = config.redisUrl === null ? null : await openRedis(config.redisUrl, app.log)
   const realtime = options.realtime === true ? new Realtime(app.server, handle.db, config, app.log, redis) : null
@@ -140,6 +143,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => {
     await redis?.close()
     stopSweeps()
+    stopMaintenance()
     mailer.close()
     if (options.handle === undefined) await handle.close()
   })

@@ -83,6 +83,8 @@ export interface Config {
   media: MediaLimits
   /** The sweep of leftover and unreferenced files (server/kit/sweep.ts). */
   sweep: SweepTiming
+  /** PGlite only: how often changed tables are vacuumed and analysed after the run at start (server/db/maintenance.ts); 0: at start only. */
+  vacuumIntervalMs: number
   /** Promotion delivery (server/notify/delivery.ts). */
   promotions: PromotionSettings
   /**
@@ -204,6 +206,7 @@ const Env = z.object({
   UPLOAD_MAX_MEGAPIXELS: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(1000).default(50)),
   UPLOAD_SWEEP_GRACE_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(10080).default(10)),
   UPLOAD_SWEEP_INTERVAL_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(10080).default(60)),
+  PGLITE_VACUUM_INTERVAL_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(86_400).default(60)),
   REDIS_URL: z.preprocess(emptyToUndefined, z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional()),
   S3_ENDPOINT: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/, error: 'S3_ENDPOINT must be an http(s) address' }).optional()),
   S3_BUCKET: z.preprocess(emptyToUndefined, z.string().trim().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'S3_BUCKET must be a bucket name (3-63 lower-case letters, digits, dots and hyphens)').optional()),
@@ -331,6 +334,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxPixels: Math.floor(e.UPLOAD_MAX_MEGAPIXELS * 1_000_000),
     },
     sweep: { graceMs: Math.round(e.UPLOAD_SWEEP_GRACE_MINUTES * 60_000), intervalMs: Math.round(e.UPLOAD_SWEEP_INTERVAL_MINUTES * 60_000) },
+    vacuumIntervalMs: Math.round(e.PGLITE_VACUUM_INTERVAL_SECONDS * 1000),
     promotions: {
       batchSize: e.PROMOTION_BATCH_SIZE,
       maxAttempts: e.PROMOTION_MAX_ATTEMPTS,

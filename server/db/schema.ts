@@ -6,7 +6,7 @@
  * request simply matches no row instead of raising a cast error.
  */
 import { sql } from 'drizzle-orm'
-import { boolean, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { bigint, boolean, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 
 const id = () =>
   text('id')
@@ -784,3 +784,15 @@ export const savedViews = pgTable(
   },
   (t) => [uniqueIndex('saved_views_name_key').on(t.adminId, t.route, sql`lower(${t.name})`)],
 )
+
+/**
+ * The exact row count of the large lists' tables (server/kit/row-counts.ts, COUNTED_TABLES), kept
+ * by statement triggers (migration row-counts) in the writing transaction, so an unfiltered list
+ * reads its count from one row instead of counting a million. `generation` grows with every
+ * write to the table: a searched list's count is cached under it and never outlives a write.
+ */
+export const rowCounts = pgTable('row_counts', {
+  tableName: text('table_name').primaryKey(),
+  n: bigint('n', { mode: 'number' }).notNull(),
+  generation: bigint('generation', { mode: 'number' }).notNull().default(0),
+})

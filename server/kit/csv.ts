@@ -11,9 +11,12 @@ export function neutralise(value: string): string {
   return value.length > 0 && FORMULA_START.has(value[0] ?? '') ? `'${value}` : value
 }
 
-/** Quotes a cell the way PostgreSQL's COPY ... CSV does (empty strings are quoted, unlike NULL). */
+/**
+ * Quotes a cell the way PostgreSQL's COPY ... CSV does for a line of several columns (empty
+ * strings are quoted, unlike NULL; a lone `\.` needs quotes only on a one-column line).
+ */
 export function csvCell(value: string): string {
-  if (value === '' || value === '\\.' || /[",\r\n]/.test(value)) return `"${value.replace(/"/g, '""')}"`
+  if (value === '' || /[",\r\n]/.test(value)) return `"${value.replace(/"/g, '""')}"`
   return value
 }
 
@@ -25,3 +28,12 @@ export const csvLine = (cells: readonly string[]): string => `${cells.map(csvCel
  */
 export const neutraliseSql = (column: string): string =>
   `CASE WHEN ascii(${column}) IN (61, 43, 45, 64, 9, 13) THEN '''' || ${column} ELSE ${column} END`
+
+/**
+ * SQL twin of `csvLine`'s cell for a text column (a trusted identifier), neutralised as
+ * `neutraliseSql` does: quoted when empty or holding a quote, comma, CR or LF, quotes
+ * doubled. Neutralising only prefixes a quote mark, so the column itself decides the quoting.
+ */
+export const csvCellSql = (column: string): string =>
+  `CASE WHEN ${column} = '' OR strpos(${column}, '"') + strpos(${column}, ',') + strpos(${column}, E'\\r') + strpos(${column}, E'\\n') > 0 ` +
+  `THEN '"' || replace(${neutraliseSql(column)}, '"', '""') || '"' ELSE ${neutraliseSql(column)} END`

@@ -6,7 +6,7 @@
  * A thumbnail lives beside its original under a name derived from it (`<name>-thumb.webp`), so
  * no column records it and removing the original removes it too.
  */
-import sharp from 'sharp'
+import type { Sharp, SharpOptions } from 'sharp'
 import type { FileKind, FileRule } from '#contract/define'
 
 export interface MediaLimits {
@@ -18,8 +18,16 @@ export interface MediaLimits {
   maxPixels: number
 }
 
-// Each upload is read once: sharp's cache would only keep files open (some about to be deleted) and memory in use.
-sharp.cache(false)
+/** sharp (libvips, about 17 MiB of memory) loads with the first image a server checks, not at start. */
+let loaded: Promise<(input: string, options: SharpOptions) => Sharp> | undefined
+function sharp(input: string, options: SharpOptions): Promise<Sharp> {
+  loaded ??= import('sharp').then(({ default: load }) => {
+    // Each upload is read once: sharp's cache would only keep files open (some about to be deleted) and memory in use.
+    load.cache(false)
+    return load
+  })
+  return loaded.then((load) => load(input, options))
+}
 
 const MOVING: readonly FileKind[] = ['mp4', 'm4a', 'webm']
 const isMoving = (kind: FileKind): boolean => MOVING.includes(kind)
@@ -42,7 +50,7 @@ export const thumbOf = (pathOrName: string): string => `${pathOrName.replace(/\.
 export async function checkImage(path: string, maxPixels: number): Promise<'pixels' | 'broken' | null> {
   try {
     // metadata() reads the header only: the declared size is known before anything is decoded.
-    const { width, height } = await sharp(path, { limitInputPixels: false }).metadata()
+    const { width, height } = await (await sharp(path, { limitInputPixels: false })).metadata()
     if (width * height > maxPixels) return 'pixels'
     return null
   } catch {
@@ -55,7 +63,7 @@ export async function checkImage(path: string, maxPixels: number): Promise<'pixe
  * whose header understates its size still stops at the limit. Throws when the image does not decode.
  */
 export async function makeThumbnail(path: string, target: string, maxPixels: number): Promise<void> {
-  await sharp(path, { limitInputPixels: maxPixels })
+  await (await sharp(path, { limitInputPixels: maxPixels }))
     .rotate()
     .resize(THUMB_SIZE, THUMB_SIZE, { fit: 'inside', withoutEnlargement: true })
     .webp({ quality: 75 })

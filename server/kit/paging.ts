@@ -8,12 +8,15 @@
  *       orderBy: [asc(categories.preference), desc(categories.createdAt)],
  *     })
  *
- * The count is exact (the same where clause, no estimate), and the two queries are sent together.
+ * The count is exact (the same where clause, no estimate; kept by triggers for the large tables,
+ * server/kit/row-counts.ts), and the page and the count are asked for together.
  */
-import { and, ilike, is, or, type SQL } from 'drizzle-orm'
+import { and, getTableColumns, ilike, inArray, is, or, sql, type SQL } from 'drizzle-orm'
 import { PgTable, type PgColumn, type PgSelect } from 'drizzle-orm/pg-core'
 import type { PageQuery } from '#contract/common'
 import type { Db } from '../db/index.ts'
+import { anchoredPageIds } from './anchors.ts'
+import { exactCount } from './row-counts.ts'
 
 /** A LIKE pattern matching `term` anywhere, with LIKE's own wildcards escaped (backslash is the default escape). */
 export function containsPattern(term: string): string {
@@ -46,18 +49,34 @@ export function searchWhere(search: Search, term: string, filter?: SQL): SQL | u
   return filter === undefined ? matched : matched === undefined ? filter : and(filter, matched)
 }
 
-/** One page of a list and the exact count of the rows the search matches. */
+/**
+ * From this offset on, a page's keys are found first (an index-only walk of the order's index,
+ * from the nearest remembered key: server/kit/anchors.ts) and only its rows are read whole: deep
+ * pages no longer build and drop every row they skip.
+ */
+export const DEFERRED_JOIN_FROM = 1000
+
+/** One page of a list and the exact count of the rows the search matches (server/kit/row-counts.ts). */
 export async function listPage<Q extends PgSelect>(db: Db, query: PageQuery, spec: ListSpec<Q>): Promise<{ rows: Q['_']['result']; count: number }> {
   const where = searchWhere(spec.search, query.search, spec.filter)
-  const [rows, count] = await Promise.all([
-    spec.rows
-      .where(where)
-      .orderBy(...spec.orderBy)
-      .limit(query.limit)
-      .offset(offsetOf(query.page, query.limit)),
-    db.$count(tableOf(spec.rows), where),
-  ])
+  const table = tableOf(spec.rows)
+  const offset = offsetOf(query.page, query.limit)
+  const [rows, count] = await Promise.all([pageRows(db, spec, table, where, query.limit, offset), exactCount(db, table, where)])
   return { rows, count }
+}
+
+async function pageRows<Q extends PgSelect>(db: Db, spec: ListSpec<Q>, table: PgTable, where: SQL | undefined, limit: number, offset: number): Promise<Q['_']['result']> {
+  const key = getTableColumns(table)['id']
+  if (offset < DEFERRED_JOIN_FROM || key === undefined) {
+    const rows: Q['_']['result'] = await spec.rows.where(where).orderBy(...spec.orderBy).limit(limit).offset(offset)
+    return rows
+  }
+  const ids =
+    (await anchoredPageIds(db, table, key, where, spec.orderBy, limit, offset)) ??
+    (await db.select({ id: sql<string>`${key}` }).from(table).where(where).orderBy(...spec.orderBy).limit(limit).offset(offset)).map((k) => k.id)
+  if (ids.length === 0) return []
+  const rows: Q['_']['result'] = await spec.rows.where(inArray(key, ids)).orderBy(...spec.orderBy)
+  return rows
 }
 
 /** The table a dynamic select reads from: the count runs on the same one, so a join would make it lie. */

@@ -12,7 +12,7 @@ import { createReadStream, type Stats } from 'node:fs'
 import { copyFile, lstat, mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Transform, type Readable } from 'node:stream'
-import * as Minio from 'minio'
+import type * as Minio from 'minio'
 import type { S3Settings } from '../config.ts'
 
 /** What the storage knows of a stored object. */
@@ -139,12 +139,15 @@ export function diskStorage(dir: string): ObjectStorage {
 
 /** A bucket of an S3-compatible store, through the MinIO client. */
 export function s3Storage(settings: S3Settings): ObjectStorage {
-  const client = s3Client(settings)
+  // The MinIO client (and its XML and HTTP helpers, about 20 MiB of memory) loads on first use:
+  // a server on the local disk never pays for it.
+  let opened: Promise<Minio.Client> | undefined
+  const connect = (): Promise<Minio.Client> => (opened ??= s3Client(settings))
   const bucket = settings.bucket
   const stat = async (name: string): Promise<ObjectInfo | null> => {
     checkName(name)
     try {
-      const found = await client.statObject(bucket, name)
+      const found = await (await connect()).statObject(bucket, name)
       const type = found.metaData['content-type']
       return { name, size: found.size, type: typeof type === 'string' && type !== '' ? type : typeOfName(name), modified: found.lastModified }
     } catch (error) {
@@ -157,13 +160,14 @@ export function s3Storage(settings: S3Settings): ObjectStorage {
     async putFile(name, path) {
       checkName(name)
       const { size } = await lstat(path)
-      await client.putObject(bucket, name, createReadStream(path), size, { 'Content-Type': typeOfName(name) })
+      await (await connect()).putObject(bucket, name, createReadStream(path), size, { 'Content-Type': typeOfName(name) })
       await rm(path, { force: true })
     },
     stat,
     async read(name, range) {
       checkName(name)
       try {
+        const client = await connect()
         if (range === undefined) return await client.getObject(bucket, name)
         const length = range.end - range.start + 1
         return atMost(await client.getPartialObject(bucket, name, range.start, length), length)
@@ -175,11 +179,11 @@ export function s3Storage(settings: S3Settings): ObjectStorage {
     async remove(name) {
       // S3 answers a delete of nothing as a success: ask first, for the sweep's counts.
       if ((await stat(name)) === null) return false
-      await client.removeObject(bucket, name)
+      await (await connect()).removeObject(bucket, name)
       return true
     },
     async *list() {
-      const stream = client.listObjectsV2(bucket, '', true)
+      const stream = (await connect()).listObjectsV2(bucket, '', true)
       for await (const item of stream as AsyncIterable<Minio.BucketItem>) {
         if (item.name === undefined || !FLAT_NAME.test(item.name)) continue
         yield { name: item.name, size: item.size, type: typeOfName(item.name), modified: item.lastModified ?? new Date(0) }
@@ -201,7 +205,7 @@ export async function openStorage(config: { uploadsDir: string; s3: S3Settings |
   const where = `S3_BUCKET ${config.s3.bucket} at S3_ENDPOINT ${new URL(config.s3.endpoint).origin}`
   let exists: boolean
   try {
-    exists = await s3Client(config.s3).bucketExists(config.s3.bucket)
+    exists = await (await s3Client(config.s3)).bucketExists(config.s3.bucket)
   } catch (error) {
     throw new Error(`Object storage: cannot reach ${where}: ${error instanceof Error ? error.message : String(error)}`)
   }
@@ -227,10 +231,11 @@ function atMost(source: Readable, length: number): Readable {
   return source.pipe(cut)
 }
 
-function s3Client(settings: S3Settings): Minio.Client {
+async function s3Client(settings: S3Settings): Promise<Minio.Client> {
+  const { Client } = await import('minio')
   const url = new URL(settings.endpoint)
   const useSSL = url.protocol === 'https:'
-  return new Minio.Client({
+  return new Client({
     endPoint: url.hostname,
     port: url.port === '' ? (useSSL ? 443 : 80) : Number(url.port),
     useSSL,

@@ -3,7 +3,8 @@
  * access covers, decided here by the same rule as the areas' own reads (`permits`), so a card
  * outside the caller's access is never computed, let alone sent.
  *
- * Leads may number a million: the total is a plain count(*), and the last 30 days come from one
+ * Leads may number a million: the total is the count the triggers keep (server/kit/row-counts.ts),
+ * and the last 30 days come from one
  * range over created_at, which leads_created_at_id_idx answers (see dashboard.test.ts), grouped by
  * UTC day. "New" leads are the last 7 of those days, so the card's number is the sum of the
  * chart's last 7 bars.
@@ -17,6 +18,7 @@ import { handlers } from '../kit/api.ts'
 import { permits } from '../sign-in/auth.ts'
 import type { Db } from '../db/index.ts'
 import { leads, links, promotions, type AdminRow } from '../db/schema.ts'
+import { exactCount } from '../kit/row-counts.ts'
 
 const DAY_MS = 86_400_000
 const Today = z.object({ rows: z.array(z.object({ today: z.string() })) })
@@ -44,14 +46,14 @@ export function signupsSince(db: Db, from: Date) {
 async function usersCard(db: Db): Promise<UsersCard> {
   const today = await todayUtc(db)
   const from = new Date(windowStart(today, SIGNUP_DAYS))
-  const [totals, perDay] = await Promise.all([db.select({ n: count() }).from(leads), signupsSince(db, from)])
+  const [total, perDay] = await Promise.all([exactCount(db, leads, undefined), signupsSince(db, from)])
   const byDay = new Map(perDay.map((r) => [r.day, r.n]))
   const signups: SignupDay[] = Array.from({ length: SIGNUP_DAYS }, (_, i) => {
     const d = dayOf(from.getTime() + i * DAY_MS)
     return { day: d, count: byDay.get(d) ?? 0 }
   })
   const newLeads = signups.slice(-NEW_LEADS_DAYS).reduce((sum, d) => sum + d.count, 0)
-  return { total: totals[0]?.n ?? 0, newLeads, signups }
+  return { total, newLeads, signups }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { contactEnquiries, leads } from '../db/schema.ts'
+import { csvLine, neutralise } from '../kit/csv.ts'
 import { bodyOf, listOf, makeTestApp, type TestApp } from '../testing/test-app.ts'
 
 let t: TestApp
@@ -97,6 +98,7 @@ describe('GET /DownloadFile', () => {
     const tricky = [
       { name: '=HYPERLINK("http://evil.example","click")', email: '+1@example.com', walletaddress: '-0x1', provider: '@SUM(A1)' },
       { name: '\tTabbed', email: '\rcr@example.com', walletaddress: 'plain, with comma', provider: 'say "hi"' },
+      { name: '\\.', email: '', walletaddress: 'line\nbreak', provider: '-"q"' },
     ]
     await t.handle.db.insert(leads).values(tricky.map((l, i) => ({ ...l, operatingsystem: 'ios', createdAt: new Date(base + (500 + i) * DAY) })))
     const res = await t.app.inject({ method: 'GET', url: '/api/admin/DownloadFile', headers: admin })
@@ -107,7 +109,12 @@ describe('GET /DownloadFile', () => {
     const lines = res.body.split('\n')
     expect(lines[0]).toBe('createdAt,name,email,operatingsystem,walletaddress,provider')
     expect(lines.at(-1)).toBe('') // every row ends with a newline
-    expect(lines).toHaveLength(1 + 122 + 1)
+    // The third lead's wallet address holds a line break: one more line, inside its quotes.
+    expect(lines).toHaveLength(1 + 123 + 1 + 1)
+    // Both engines write what csvLine writes (COPY on PostgreSQL, SQL-built lines on PGlite).
+    const third = `${new Date(base + 502 * DAY).toISOString()},\\.,"",ios,"line\nbreak","'-""q"""\n`
+    expect(csvLine([new Date(base + 502 * DAY).toISOString(), ...['\\.', '', 'ios', 'line\nbreak', '-"q"'].map(neutralise)])).toBe(third)
+    expect(res.body).toContain(`\n${third}`)
     // Rows come in storage order (see COPY_SQL), so look each expected line up.
     expect(lines).toContain(`${new Date(base + 501 * DAY).toISOString()},'\tTabbed,"'\rcr@example.com",ios,"plain, with comma","say ""hi"""`)
     expect(lines).toContain(
@@ -118,17 +125,17 @@ describe('GET /DownloadFile', () => {
   })
 
   it('keeps every row exactly once when exporting more rows than one batch', async () => {
-    // More rows than one batch of the PGlite export (5,000), some sharing one created_at.
+    // More rows than one batch of the PGlite export (10,000), some sharing one created_at.
     await t.handle.db.execute(
-      sql`insert into leads (created_at, name, email) select ${new Date(base - DAY)}::timestamptz, 'Bulk ' || g, 'bulk' || g || '@example.com' from generate_series(1, 6000) g`,
+      sql`insert into leads (created_at, name, email) select ${new Date(base - DAY)}::timestamptz, 'Bulk ' || g, 'bulk' || g || '@example.com' from generate_series(1, 12000) g`,
     )
     const res = await t.app.inject({ method: 'GET', url: '/api/admin/DownloadFile', headers: admin })
     const names = res.body
       .split('\n')
       .slice(1, -1)
       .map((line) => line.split(',')[1])
-    expect(names).toHaveLength(6120)
-    expect(new Set(names).size).toBe(6120)
+    expect(names).toHaveLength(12120)
+    expect(new Set(names).size).toBe(12120)
     await t.handle.db.delete(leads).where(sql`${leads.name} like 'Bulk %'`)
   })
 
