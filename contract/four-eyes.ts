@@ -39,3 +39,28 @@ export const OWN_REQUEST = 'You asked for this send: another Admin must approve 
 export const NOT_AWAITING = 'This send is not awaiting approval'
 export const ALREADY_APPROVED = 'This send has already been approved'
 export const ALREADY_REJECTED = 'This send has already been rejected'
+
+/** The kinds of send that may wait for approval, and the screen each is decided on. */
+export const SEND_SCREENS = { promotion: '/notificationlist', newsletter: '/newsletter' } as const
+export type SendKind = keyof typeof SEND_SCREENS
+
+/**
+ * A send that has just started to wait for approval (the socket event APPROVAL_REQUESTED,
+ * contract/socket.ts), told to the open sessions of every administrator but its requester.
+ */
+export const ApprovalRequest = z.object({
+  kind: z.enum(['promotion', 'newsletter']),
+  /** The promotion's or the newsletter send's id. */
+  id: z.string(),
+  /** The promotion's title or the newsletter's subject. */
+  title: z.string(),
+  /** Its recipients. */
+  total: z.number().int().nonnegative(),
+  requestedBy: z.string(),
+  requestedById: z.string(),
+})
+export type ApprovalRequest = z.output<typeof ApprovalRequest>
+
+/** What the other administrators read when a send starts to wait for them. */
+export const sendWaits = (r: Pick<ApprovalRequest, 'kind' | 'title' | 'total' | 'requestedBy'>): string =>
+  `A ${r.kind} waits for your approval: “${r.title}” to ${r.total} recipient${r.total === 1 ? '' : 's'}, requested by ${r.requestedBy}`

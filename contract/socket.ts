@@ -10,4 +10,11 @@ export const SocketEvents = {
    * promotion while it sends, and once when a round ends or is cancelled.
    */
   promotionProgress: 'PROMOTION_PROGRESS',
+  /**
+   * Server to client (ours, issue 13 section 6): a promotion round or a newsletter went over the
+   * four-eyes threshold and waits for approval (`ApprovalRequest` in contract/four-eyes.ts), to the
+   * sessions of every administrator who may approve it (the superadmin, Admin level on every
+   * screen), never its requester's.
+   */
+  approvalRequested: 'APPROVAL_REQUESTED',
 } as const

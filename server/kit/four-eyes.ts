@@ -8,14 +8,16 @@
  * (`approval_decided_by`). The caller holds the record's row lock while it decides, so two approvals
  * take turns and the second one finds the send no longer awaiting: it is answered as a repeat and
  * starts nothing. The audit rows name both admins: the request's row is the requester's, and the
- * decision's row (written by the decider) names the requester in its detail.
+ * decision's row (written by the decider) names the requester in its detail. Once a request is
+ * committed, the other administrators' open sessions are told over the socket (APPROVAL_REQUESTED).
  */
 import { inArray } from 'drizzle-orm'
-import { ALREADY_APPROVED, ALREADY_REJECTED, NOT_AWAITING, OWN_REQUEST, type Approval } from '#contract/four-eyes'
+import { ALREADY_APPROVED, ALREADY_REJECTED, NOT_AWAITING, OWN_REQUEST, type Approval, type ApprovalRequest } from '#contract/four-eyes'
+import { SocketEvents } from '#contract/socket'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/index.ts'
 import { admins, type AdminRow } from '../db/schema.ts'
-import { failure } from './api.ts'
+import { failure, type Ctx } from './api.ts'
 
 /** Whether a send to `count` recipients waits for a second Admin. */
 export const needsApproval = (config: Pick<Config, 'fourEyesThreshold'>, count: number): boolean =>
@@ -30,6 +32,16 @@ export const approvalNeed = (config: Pick<Config, 'fourEyesThreshold'>, count: n
 /** The request's audit detail (on the Submit, Resend or Send row, whose admin is the requester). */
 export const requestDetail = (config: Pick<Config, 'fourEyesThreshold'>, count: number): string =>
   `Awaiting approval: ${count} recipients, more than ${config.fourEyesThreshold}`
+
+/**
+ * Tells every other administrator's open sessions, once the call commits, that the send waits for
+ * their approval (with REDIS_URL, on every instance). The requester is the signed-in admin.
+ */
+export function announceRequest(ctx: Ctx, send: Pick<ApprovalRequest, 'kind' | 'id' | 'title' | 'total'>): void {
+  const me = ctx.me()
+  const request: ApprovalRequest = { ...send, requestedBy: me.name, requestedById: me.id }
+  ctx.afterSuccess(() => ctx.realtime?.toApprovers(SocketEvents.approvalRequested, request, me.id))
+}
 
 /** The approval columns of a send (server/db/schema.ts, approvalColumns). */
 export interface ApprovalColumns {

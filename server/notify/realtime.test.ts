@@ -1,15 +1,18 @@
 import { io, type Socket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SocketEvents } from '#contract/socket'
+import { leads } from '../db/schema.ts'
 import { revokeSessions } from '../sign-in/auth.ts'
-import { makeTestApp, type TestApp } from '../testing/test-app.ts'
+import { bodyOf, multipart, makeTestApp, type TestApp } from '../testing/test-app.ts'
 
+/** Mass sends to more recipients than this wait for a second Admin (server/kit/four-eyes.ts). */
+const THRESHOLD = 2
 let t: TestApp
 let url: string
 const sockets: Socket[] = []
 
 beforeAll(async () => {
-  t = await makeTestApp({ realtime: true })
+  t = await makeTestApp({ realtime: true, env: { FOUR_EYES_THRESHOLD: String(THRESHOLD) } })
   url = await t.app.listen({ port: 0, host: '127.0.0.1' })
 })
 afterAll(async () => {
@@ -53,5 +56,63 @@ describe('real-time LOGOUT', () => {
     const old = await t.tokenFor(staff)
     await revokeSessions(t.handle.db, staff.id)
     await expect(connectWith(`Bearer ${old}`)).rejects.toThrow()
+  })
+})
+
+describe('real-time APPROVAL_REQUESTED (four eyes on mass sends)', () => {
+  /** Every event of `name` a socket receives, from now on. */
+  const heard = (socket: Socket, name: string): unknown[] => {
+    const got: unknown[] = []
+    socket.on(name, (payload: unknown) => got.push(payload))
+    return got
+  }
+  const post = async (path: string, payload: Record<string, unknown>, headers: { authorization: string }) => {
+    const res = await t.app.inject({ method: 'POST', url: `/api/admin${path}`, headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(payload) })
+    expect(res.statusCode, res.body).toBe(200)
+    return bodyOf(res)
+  }
+
+  it('reaches the sessions of the other administrators, not the requester, restricted or View Only staff; below the threshold nothing is told', async () => {
+    const ann = await t.createAdmin({ name: 'Ann Asker', accessLevel: 'Admin', restrictions: [] })
+    const bob = await t.createAdmin({ name: 'Bob Approver', accessLevel: 'Admin', restrictions: [] })
+    // Allowed both screens of sends, but an approver needs every screen; View Only never approves.
+    const restricted = await t.createAdmin({ accessLevel: 'Admin', restrictions: ['/notificationlist', '/newsletter'] })
+    const viewer = await t.createAdmin({ accessLevel: 'View Only', restrictions: [] })
+    /** What each one's socket hears of the event from now on. */
+    const listen = async (admin: typeof ann) => heard(await connectWith(`Bearer ${await t.tokenFor(admin)}`), SocketEvents.approvalRequested)
+    const annHeard = await listen(ann)
+    const bobHeard = await listen(bob)
+    const rootHeard = await listen(t.superadmin)
+    const restrictedHeard = await listen(restricted)
+    const viewerHeard = await listen(viewer)
+    const ids = (
+      await t.handle.db
+        .insert(leads)
+        .values(Array.from({ length: THRESHOLD + 1 }, (_, i) => ({ name: `Reader ${i}`, email: `reader${i}-${Date.now()}@example.com`, subscribed: true, subscribedAt: new Date() })))
+        .returning({ id: leads.id })
+    ).map((r) => r.id)
+
+    // A newsletter to THRESHOLD subscribers goes at once: nobody is told.
+    await post('/sendNewsletter', { all: false, id: ids.slice(0, THRESHOLD), subject: 'Small news', content: '<p>Hi</p>' }, await t.auth(ann))
+    // One over it waits, and the administrators' sockets hear of it.
+    const sent = await post('/sendNewsletter', { all: false, id: ids, subject: 'Big news', content: '<p>Hi all</p>' }, await t.auth(ann))
+    const sendId = String((sent['data'] as Record<string, unknown>)['_id'])
+    await expect.poll(() => bobHeard.length).toBe(1)
+    await expect.poll(() => rootHeard.length).toBe(1)
+    expect(bobHeard[0]).toEqual({ kind: 'newsletter', id: sendId, title: 'Big news', total: THRESHOLD + 1, requestedBy: 'Ann Asker', requestedById: ann.id })
+
+    // A promotion's Submit over the threshold, asked by Bob this time: Ann hears of it, Bob does not.
+    const form = await multipart({ title: 'Big drop', content: 'For everyone', id: JSON.stringify(ids) }, [])
+    const submitted = await t.app.inject({ method: 'POST', url: '/api/admin/addNotification', headers: { ...(await t.auth(bob)), ...form.headers }, payload: form.payload })
+    expect(bodyOf(submitted)).toMatchObject({ awaitingApproval: true })
+    await expect.poll(() => annHeard.length).toBe(1)
+    await expect.poll(() => rootHeard.length).toBe(2)
+    expect(annHeard[0]).toEqual({ kind: 'promotion', id: bodyOf(submitted)['_id'], title: 'Big drop', total: THRESHOLD + 1, requestedBy: 'Bob Approver', requestedById: bob.id })
+
+    // Time for a stray event to arrive: none does.
+    await new Promise((r) => setTimeout(r, 200))
+    expect(bobHeard).toHaveLength(1)
+    expect(restrictedHeard).toEqual([])
+    expect(viewerHeard).toEqual([])
   })
 })

@@ -3,14 +3,16 @@
  * CREATEROOM with its admin id and receives LOGOUT when its sessions are revoked. A socket joins
  * only the room of the admin its token names, so nobody can listen for another admin's events.
  * Each socket is also in the room of its own token, so Logout ends that session's sockets and
- * leaves the admin's other sessions (another browser) signed in.
+ * leaves the admin's other sessions (another browser) signed in. An administrator's socket (one
+ * who may approve a mass send, contract/define.ts) is also in the approvers' room, and in a room of
+ * its own admin joined at once, so a send's request reaches every approver but its requester.
  */
 import type { Server as HttpServer } from 'node:http'
 import type { FastifyBaseLogger } from 'fastify'
 import { createAdapter } from '@socket.io/redis-adapter'
 import { Server } from 'socket.io'
 import { SocketEvents } from '#contract/socket'
-import { sessionAccess } from '#contract/define'
+import { isAdministrator, sessionAccess } from '#contract/define'
 import { mayOpen, screenPaths } from '#contract/routes'
 import { checkSession } from '../sign-in/auth.ts'
 import type { Config } from '../config.ts'
@@ -21,6 +23,10 @@ const room = (adminId: string): string => `admin:${adminId}`
 const tokenRoom = (jti: string): string => `token:${jti}`
 /** Sockets of admins who may open a screen (e.g. live delivery progress for /notificationlist). */
 const screenRoom = (path: string): string => `screen:${path}`
+/** Sockets of administrators, who may approve another Admin's mass send. */
+const APPROVERS = 'approvers'
+/** One approver's sockets, joined with APPROVERS at connection (not on CREATEROOM): a request leaves out its requester's. */
+const approverRoom = (adminId: string): string => `approver:${adminId}`
 
 export class Realtime {
   readonly #io: Server
@@ -44,7 +50,7 @@ export class Realtime {
           // The screens this admin may open now: an access change logs their sockets out, so a
           // reconnect picks up the new list.
           const screens = screenPaths.filter((path) => mayOpen(check.admin.restrictions, path))
-          socket.data = { adminId: check.admin.id, jti: check.token.jti, screens }
+          socket.data = { adminId: check.admin.id, jti: check.token.jti, screens, approver: isAdministrator(check.admin) }
           next()
         },
         (error: unknown) => {
@@ -61,6 +67,8 @@ export class Realtime {
       if (jti !== null) void socket.join(tokenRoom(jti))
       const screens: unknown = typeof data === 'object' && data !== null && 'screens' in data ? data.screens : []
       if (Array.isArray(screens)) for (const path of screens) if (typeof path === 'string') void socket.join(screenRoom(path))
+      const approver = typeof data === 'object' && data !== null && 'approver' in data && data.approver === true
+      if (approver && adminId !== null) void socket.join([APPROVERS, approverRoom(adminId)])
       socket.on(SocketEvents.createRoom, (id: unknown) => {
         if (adminId !== null && id === adminId) void socket.join(room(adminId))
       })
@@ -82,6 +90,11 @@ export class Realtime {
   /** Sends an event to every open PWA whose admin may open `path` (a screen of contract/routes.ts). */
   toScreen(path: string, event: string, payload: unknown): void {
     this.#io.to(screenRoom(path)).emit(event, payload)
+  }
+
+  /** Sends an event to every open PWA of an administrator (who may approve a mass send) but `requesterId`'s. */
+  toApprovers(event: string, payload: unknown, requesterId: string): void {
+    this.#io.to(APPROVERS).except(approverRoom(requesterId)).emit(event, payload)
   }
 
   close(): Promise<void> {

@@ -33,7 +33,7 @@ import type { NewsletterSend, SendStatus } from '#contract/newsletter'
 import type { Db } from '../db/index.ts'
 import { admins, emailTemplates, leads, mailOutbox, newsletterRecipients, newsletterSends } from '../db/schema.ts'
 import { defineJob, failure, handlers, notFound, type Services } from '../kit/api.ts'
-import { approvalNeed, approvalsOf, decisionDetail, decisionOn, needsApproval, requestDetail } from '../kit/four-eyes.ts'
+import { announceRequest, approvalNeed, approvalsOf, decisionDetail, decisionOn, needsApproval, requestDetail } from '../kit/four-eyes.ts'
 import { listPage } from '../kit/paging.ts'
 import type { JobResult } from '../kit/queue.ts'
 import { sanitizeRichText } from '../kit/sanitize.ts'
@@ -314,6 +314,7 @@ export const newsletterRoutes = handlers(newsletter, {
     const subscribers = `${sent.total} ${sent.total === 1 ? 'subscriber' : 'subscribers'}`
     if (sent.awaitingApproval) {
       ctx.auditDetail(requestDetail(ctx.config, sent.total))
+      announceRequest(ctx, { kind: 'newsletter', id: sent.id, title: subject, total: sent.total })
       return { status: 'success', message: `The newsletter to ${subscribers} waits for another Admin's approval`, data: { _id: sent.id, total: sent.total, awaitingApproval: true } }
     }
     ctx.afterSuccess(() => ctx.jobs.wake())

@@ -28,7 +28,7 @@ import { defineJob, failure, handlers, notFound, type Ctx, type Services } from 
 import { COUNTRIES, countryNamed } from '../kit/countries.ts'
 import { deleteRecord } from '../kit/delete.ts'
 import { restorable } from '../kit/undo.ts'
-import { approvalNeed, approvalsOf, decisionDetail, decisionOn, needsApproval, requestDetail } from '../kit/four-eyes.ts'
+import { announceRequest, approvalNeed, approvalsOf, decisionDetail, decisionOn, needsApproval, requestDetail } from '../kit/four-eyes.ts'
 import { containsPattern, listPage, offsetOf } from '../kit/paging.ts'
 import { uploadUrl } from '../kit/uploads.ts'
 import type { Db } from '../db/index.ts'
@@ -122,13 +122,15 @@ const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 
 /**
  * Starts round `round` of a promotion whose deliveries are stored: its jobs are queued (woken
  * after the commit), or, over the four-eyes threshold, the promotion waits for another Admin with
- * `me` as the requester. Answers whether it waits.
+ * `me` as the requester (and the other administrators are told). Answers whether it waits.
  */
-async function startRound(ctx: Ctx, id: string, round: number, total: number): Promise<boolean> {
+async function startRound(ctx: Ctx, send: { id: string; title: string }, round: number, total: number): Promise<boolean> {
+  const { id } = send
   const me = ctx.me()
   if (needsApproval(ctx.config, total)) {
     await ctx.db.update(promotions).set({ status: 'awaiting', approvalRequestedBy: me.id, approvalDecidedBy: null, approvalDecidedAt: null }).where(eq(promotions.id, id))
     ctx.auditDetail(requestDetail(ctx.config, total))
+    announceRequest(ctx, { kind: 'promotion', id, title: send.title, total })
     return true
   }
   await ctx.db.update(promotions).set({ approvalRequestedBy: null, approvalDecidedBy: null, approvalDecidedAt: null }).where(eq(promotions.id, id))
@@ -248,7 +250,7 @@ export const promotionsRoutes = handlers(promotionsContract, {
       throw failure(message, { id: message })
     }
     await ctx.db.update(promotions).set({ recipientCount: total, total }).where(eq(promotions.id, row.id))
-    const awaitingApproval = await startRound(ctx, row.id, 1, total)
+    const awaitingApproval = await startRound(ctx, { id: row.id, title: input.title }, 1, total)
     ctx.audit(row.id)
     const message = awaitingApproval ? `${PROMOTION_ADDED}: it goes to ${plural(total, 'user')} once another Admin approves it` : PROMOTION_ADDED
     return { status: 'success', message, _id: row.id, total, awaitingApproval }
@@ -314,7 +316,7 @@ export const promotionsRoutes = handlers(promotionsContract, {
       .where(eq(promotions.id, id))
       .returning()
     if (row === undefined) throw new Error('update returned no row')
-    const awaitingApproval = await startRound(ctx, id, next, total)
+    const awaitingApproval = await startRound(ctx, row, next, total)
     ctx.afterSuccess(() => announce(ctx.realtime, progressOf({ ...row, status: awaitingApproval ? 'awaiting' : row.status }), true))
     ctx.audit(id)
     const who = plural(total, only === 'failed' ? 'failed recipient' : 'recipient')

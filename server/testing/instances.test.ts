@@ -10,6 +10,7 @@ import { z } from 'zod'
 import { SocketEvents } from '#contract/socket'
 import { buildApp } from '../app.ts'
 import { openDb } from '../db/index.ts'
+import { leads } from '../db/schema.ts'
 import { makeTestApp, testEngine, TEST_PASSWORD, type TestApp } from './test-app.ts'
 import { redisAnswers, TEST_REDIS_URL } from './redis-probe.ts'
 
@@ -29,7 +30,7 @@ describe.runIf(redisUp)('two instances sharing PostgreSQL and Redis', () => {
   const LIMIT = 4
 
   beforeAll(async () => {
-    a = await makeTestApp({ realtime: true, env: { LOGIN_RATE_LIMIT: String(LIMIT) }, configure: (c) => ({ ...c, redisUrl: REDIS_URL }) })
+    a = await makeTestApp({ realtime: true, env: { LOGIN_RATE_LIMIT: String(LIMIT), FOUR_EYES_THRESHOLD: '1' }, configure: (c) => ({ ...c, redisUrl: REDIS_URL }) })
     // B: the same configuration (one JWT secret, one database, one Redis), its own process state.
     b = await buildApp(a.config, { handle: await openDb(a.config.database), realtime: true })
     await a.app.listen({ port: 0, host: '127.0.0.1' })
@@ -67,6 +68,37 @@ describe.runIf(redisUp)('two instances sharing PostgreSQL and Redis', () => {
     expect(res.statusCode).toBe(200)
     const elapsed = await Promise.race([loggedOut, new Promise<number>((r) => setTimeout(() => r(Infinity), 2000))])
     expect(elapsed).toBeLessThan(2000)
+  })
+
+  it('a mass send asked for through A is announced within 2 s to an approver whose socket is on B', async () => {
+    const requester = await a.createAdmin({ name: 'Asker on A', accessLevel: 'Admin', restrictions: [] })
+    const approver = await a.createAdmin({ accessLevel: 'Admin', restrictions: [] })
+    const socket = io(urlB, { auth: { token: `Bearer ${await a.tokenFor(approver)}` }, transports: ['websocket'], reconnection: false })
+    sockets.push(socket)
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve())
+      socket.once('connect_error', reject)
+    })
+    const tag = Math.random().toString(36).slice(2, 8)
+    const ids = (
+      await a.handle.db
+        .insert(leads)
+        .values([1, 2].map((i) => ({ name: `Reader ${i}`, email: `reader${i}-${tag}@example.com`, subscribed: true, subscribedAt: new Date() })))
+        .returning({ id: leads.id })
+    ).map((r) => r.id)
+    const started = Date.now()
+    const announced = new Promise<{ payload: unknown; elapsed: number }>((resolve) =>
+      socket.once(SocketEvents.approvalRequested, (payload: unknown) => resolve({ payload, elapsed: Date.now() - started })),
+    )
+    const res = await a.app.inject({
+      method: 'POST',
+      url: '/api/admin/sendNewsletter',
+      headers: await a.auth(requester),
+      payload: { all: false, id: ids, subject: `Across ${tag}`, content: '<p>Hello</p>' },
+    })
+    expect(res.statusCode, res.body).toBe(200)
+    const heard = await Promise.race([announced, new Promise<null>((r) => setTimeout(() => r(null), 2000))])
+    expect(heard?.payload).toMatchObject({ kind: 'newsletter', title: `Across ${tag}`, total: 2, requestedBy: 'Asker on A', requestedById: requester.id })
   })
 
   it('per-address login limits count across both instances', async () => {

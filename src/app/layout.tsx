@@ -100,7 +100,7 @@ export function Layout({ children }: { children: ReactNode }) {
             <SiteHeader />
             <SideMenu mayOpen={session.mayOpen} onNavigate={afterNavigate} />
           </aside>
-          <div className="fixed inset-0 z-30 bg-slate-900/40 min-[992px]:hidden" aria-hidden="true" onClick={() => setMenuOpen(false)} />
+          <div className="fixed inset-0 z-30 bg-slate-900/40 scheme-light min-[992px]:hidden" aria-hidden="true" onClick={() => setMenuOpen(false)} />
         </>
       ) : null}
       <div className="flex min-w-0 flex-1 flex-col">

@@ -14,6 +14,7 @@ import { Loading } from './loading.tsx'
 import { firstAllowed, mayWrite, routeFor } from './route-table.ts'
 import { endSession, useSession, type Session } from '#src/lib/session.ts'
 import { IdleGuard } from './idle-guard.tsx'
+import { ApprovalAlerts } from '#src/crud/approval.tsx'
 
 const swrOptions: SWRConfiguration = {
   provider: () => currentCache(),
@@ -101,6 +102,7 @@ export function PrivateArea() {
   return (
     <SWRConfig key={session.scope} value={swrOptions}>
       <Layout>{body}</Layout>
+      <ApprovalAlerts />
       {session.idleSeconds === null ? null : <IdleGuard key={session.scope} idleSeconds={session.idleSeconds} />}
     </SWRConfig>
   )

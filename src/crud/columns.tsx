@@ -2,7 +2,8 @@
  * Column and view-field descriptions for `defineList`. Key-based helpers (`col`, `date`, `image`,
  * `yesNo`, `mono`) take the record's field name, which `defineList` checks against the list
  * endpoint's record type; anything else is a custom column `{ header, cell: (row) => ... }`.
- * `low(column)` marks a column that folds away on narrow screens (see fold.ts).
+ * `low(column)` marks a column that folds away on narrow screens (see fold.ts); `wrapped(column)`
+ * lets a long text (a title) wrap instead of widening the table.
  */
 import { useState, type ReactNode } from 'react'
 import { assetUrl } from '#src/lib/api.ts'
@@ -23,6 +24,8 @@ export interface KeyColumn<K extends string> {
   /** What an empty value shows instead of the kind's own ('--', 'No image'); see `withEmpty`. */
   empty?: string
   priority?: Priority
+  /** text: wraps within a bounded width, up to three lines, instead of staying on one line (see `wrapped`). */
+  wrap?: boolean
 }
 
 export interface CustomColumn<R> {
@@ -44,6 +47,13 @@ export type Column<R> = KeyColumn<keyof R & string> | CustomColumn<R> | SerialCo
 
 /** Marks a column as the first to fold away when the table is narrow (Leads' wallet address). */
 export const low = <C extends { header: string; priority?: Priority }>(column: C): C => ({ ...column, priority: 'low' })
+
+/**
+ * A text column whose long values (a title of up to 200 characters) wrap, up to three lines, rather
+ * than widen the table until the columns after it (a send's status) scroll out of sight beside the
+ * Action column; the view modal shows the whole text. It stays the record's name for screen readers.
+ */
+export const wrapped = <C extends KeyColumn<string>>(column: C): C => ({ ...column, wrap: true })
 
 /** Plain text; an empty value shows '--' (as the spec does for an empty operating system). */
 export const col = <K extends string>(key: K, header: string): KeyColumn<K> => ({ kind: 'text', key, header })

@@ -57,8 +57,16 @@ function cell<R extends Row>(c: Column<R>, row: R, serial: number): ReactNode {
   if (c.kind === 'serial') return serial
   const alt = c.altKey === undefined ? '' : String(row[c.altKey])
   const thumb = c.thumbKey === undefined ? '' : String(row[c.thumbKey])
-  return renderValue(c.kind, row[c.key], alt, true, thumb, c.empty)
+  const value = renderValue(c.kind, row[c.key], alt, true, thumb, c.empty)
+  return c.wrap ? <span className="line-clamp-3 max-w-xs min-w-40 break-words">{value}</span> : value
 }
+
+/**
+ * Values stay on one line (the table scrolls sideways); custom and wrapped cells decide for
+ * themselves, and an image's only text (its empty text, 'No image in this promotion') may wrap
+ * rather than push the columns after it out of sight.
+ */
+const oneLine = <R,>(c: Column<R>): boolean => !isCustom(c) && c.kind !== 'image' && !('wrap' in c && c.wrap === true)
 
 function PageCheckbox<R extends Row>({ rows, selection }: { rows: readonly R[] | undefined; selection: TableSelection<R> }) {
   const ids = (rows ?? []).filter(selection.selectable).map((r) => r._id)
@@ -144,8 +152,7 @@ export function DataTable<R extends Row>({ caption, columns, rows, serial, error
             </TableCell>
           ) : null}
           {columns.map((c) => (
-            // Values stay on one line (the table scrolls sideways); custom cells decide for themselves.
-            <TableCell key={c.header} className={cn(isCustom(c) ? undefined : 'whitespace-nowrap', fold(c))}>
+            <TableCell key={c.header} className={cn(oneLine(c) ? 'whitespace-nowrap' : undefined, fold(c))}>
               {cell(c, row, serial(index))}
             </TableCell>
           ))}

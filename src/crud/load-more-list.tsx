@@ -81,7 +81,7 @@ export function LoadMoreList<E extends Endpoint, T>(list: LoadMoreListProps<E, T
   const shown = Math.min(count, pages * list.step)
   return (
     <div className={`flex flex-col gap-3 ${list.className ?? ''}`}>
-      <ul aria-label={list.label} className="divide-y divide-slate-100 rounded-md border border-slate-200">
+      <ul aria-label={list.label} className="divide-y divide-slate-200 rounded-md border border-slate-200">
         <Items items={items} itemKey={list.itemKey} render={list.render} />
         {Array.from({ length: pages - 1 }, (_, i) => (
           <MorePage key={i + 2} page={i + 2} list={list} />

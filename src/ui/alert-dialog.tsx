@@ -46,7 +46,7 @@ export function ConfirmDialog({
   return (
     <RadixAlertDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixAlertDialog.Portal>
-        <RadixAlertDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
+        <RadixAlertDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50 scheme-light" />
         <RadixAlertDialog.Content
           onOpenAutoFocus={() => {
             opener.current = document.activeElement

@@ -42,6 +42,8 @@ export const toast = {
   /** A message with one action; it stays until dismissed (used for "Reload to update"). */
   action: (message: string, label: string, run: () => void) =>
     push('info', message, { duration: Number.POSITIVE_INFINITY, action: { label, run } }),
+  /** A message with one action that goes after `duration` ms (hovering or focusing it holds it), for news one may act on. */
+  notice: (message: string, label: string, run: () => void, duration: number) => push('info', message, { duration, action: { label, run } }),
   /** A success with one action that stays until `deadline` (an Undo), whatever the 2 seconds of other toasts. */
   until: (message: string, label: string, run: () => void, deadline: number, onDismiss?: () => void) =>
     push('success', message, { duration: Math.max(0, deadline - Date.now()), deadline, action: { label, run }, ...(onDismiss ? { onDismiss } : {}) }),

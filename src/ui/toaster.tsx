@@ -14,6 +14,9 @@ const tone: Record<ToastItem['kind'], string> = {
   info: 'border-slate-500 bg-white text-slate-900',
 }
 
+/** The toast's own text colour as the ring: it stands out on each kind's background, in both themes. */
+const FOCUS_RING = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-current'
+
 function ToastCard({ item }: { item: ToastItem }) {
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
   const start = () => {
@@ -42,11 +45,11 @@ function ToastCard({ item }: { item: ToastItem }) {
     >
       <p className="flex-1">{item.message}</p>
       {item.action ? (
-        <button type="button" className="rounded border border-current px-2 py-0.5 font-medium" onClick={item.action.run}>
+        <button type="button" className={cn('rounded border border-current px-2 py-0.5 font-medium', FOCUS_RING)} onClick={item.action.run}>
           {item.action.label}
         </button>
       ) : null}
-      <button type="button" aria-label="Dismiss" className="px-1 leading-none opacity-70 hover:opacity-100" onClick={() => toast.dismiss(item.id)}>
+      <button type="button" aria-label="Dismiss" className={cn('rounded px-1 leading-none opacity-70 hover:opacity-100 focus-visible:opacity-100', FOCUS_RING)} onClick={() => toast.dismiss(item.id)}>
         ×
       </button>
     </div>

@@ -4,6 +4,12 @@ import { test, expect } from './fixtures.ts'
 
 /** The page's background colour, as the browser computed it. */
 const background = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+/** The side menu's background and text colours. */
+const sideMenu = (page: Page) =>
+  page.locator('#side-menu').evaluate((menu) => {
+    const link = menu.querySelector('a')
+    return [getComputedStyle(menu).backgroundColor, link ? getComputedStyle(link).color : '']
+  })
 
 async function noContrastProblems(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze()
@@ -33,11 +39,14 @@ test.describe('themes', () => {
       await noContrastProblems(page)
     }
     const light = await background(page)
+    const menuInLight = await sideMenu(page)
 
     await page.getByRole('button', { name: /account/i }).click()
     await page.getByRole('menuitemradio', { name: 'Dark theme' }).click()
     await expect(page.locator('html')).toHaveClass(/dark/)
     expect(await background(page)).not.toBe(light)
+    // The side menu is dark in both themes: its colours do not change.
+    expect(await sideMenu(page)).toEqual(menuInLight)
     for (const path of ['/admin/users', '/admin/sub-admin']) {
       await page.goto(path)
       await expect(page.getByRole('table')).toBeVisible()

@@ -8,7 +8,7 @@
 import { DeletePromotion, PROMOTION_PAGE_SIZE, PromotionProgress, ResendData, approvePromotion, cancelPromotion, listNotification, listnotfiyuser, rejectPromotion, type Promotion } from '#contract/promotions'
 import { SocketEvents } from '#contract/socket'
 import { ApprovalNote, approvalActions, approvalUnsettled } from '#src/crud/approval.tsx'
-import { col, image, low, serial, withEmpty } from '#src/crud/columns.tsx'
+import { col, image, low, serial, withEmpty, wrapped } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
 import { live } from '#src/crud/list-source.ts'
 import { LoadMoreList } from '#src/crud/load-more-list.tsx'
@@ -45,7 +45,9 @@ export const PromotionListPage = defineList({
   endpoint: listNotification,
   columns: [
     serial(),
-    col('title', 'Title'),
+    // Wrapped, so that Delivery (where a send stands, and who asked for its approval) stays in
+    // sight beside the Action column whatever the title's length.
+    wrapped(col('title', 'Title')),
     // Content may run to 5,000 characters: the table shows its start, View shows it whole.
     low({ header: 'Content', cell: (p: Promotion) => <span className="line-clamp-3 max-w-sm break-words">{p.content}</span> }),
     low(withEmpty(image('image', 'Image', 'title'), NO_IMAGE)),
