@@ -15,7 +15,11 @@ import type { MediaLimits } from './kit/media.ts'
  * `image` (a PGlite `dumpDataDir` archive) starts an in-memory PGlite from that cluster instead of
  * an empty one: the tests clone one migrated database rather than create and migrate one per app.
  */
-export type DatabaseConfig = { kind: 'pglite'; dir: string | null; image?: Blob } | { kind: 'pg'; url: string }
+/**
+ * PGlite: a data folder (in memory when null), optionally started from an archive, with its
+ * shared buffers in MB (PGlite's own default, 128, when absent); or a PostgreSQL URL.
+ */
+export type DatabaseConfig = { kind: 'pglite'; dir: string | null; image?: Blob; sharedBuffersMb?: number } | { kind: 'pg'; url: string }
 
 /** Argon2id cost. Production uses the library defaults; tests may lower it to stay fast. */
 export interface HashCost {
@@ -207,6 +211,7 @@ const Env = z.object({
   UPLOAD_SWEEP_GRACE_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(10080).default(10)),
   UPLOAD_SWEEP_INTERVAL_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(10080).default(60)),
   PGLITE_VACUUM_INTERVAL_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(86_400).default(60)),
+  PGLITE_SHARED_BUFFERS_MB: z.preprocess(emptyToUndefined, z.coerce.number().int().min(16).max(4096).default(48)),
   REDIS_URL: z.preprocess(emptyToUndefined, z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional()),
   S3_ENDPOINT: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/, error: 'S3_ENDPOINT must be an http(s) address' }).optional()),
   S3_BUCKET: z.preprocess(emptyToUndefined, z.string().trim().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'S3_BUCKET must be a bucket name (3-63 lower-case letters, digits, dots and hyphens)').optional()),
@@ -297,7 +302,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tmpDir: join(dataDir, 'tmp'),
     // Beside the package, wherever the process was started from.
     distDir: fileURLToPath(new URL('../dist', import.meta.url)),
-    database: e.DATABASE_URL ? { kind: 'pg', url: e.DATABASE_URL } : { kind: 'pglite', dir: join(dataDir, 'db') },
+    database: e.DATABASE_URL ? { kind: 'pg', url: e.DATABASE_URL } : { kind: 'pglite', dir: join(dataDir, 'db'), sharedBuffersMb: e.PGLITE_SHARED_BUFFERS_MB },
     jwtSecret: new TextEncoder().encode(e.JWT_SECRET ?? persistedSecret(dataDir)),
     tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
     idleTimeoutSeconds: Math.round(e.IDLE_TIMEOUT_MINUTES * 60),

@@ -56,6 +56,9 @@ export async function openDb(config: DatabaseConfig, onPoolError: PoolErrorSink 
     const client = await PGlite.create({
       ...(config.dir === null ? {} : { dataDir: config.dir }),
       ...(config.image === undefined ? {} : { loadDataDir: config.image }),
+      // PGlite keeps its shared buffers in the process's own memory, filled as pages are read:
+      // fewer of them cost a little more file reading and keep a large database's server small.
+      ...(config.sharedBuffersMb === undefined ? {} : { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${config.sharedBuffersMb}MB`] }),
       extensions: { pg_trgm },
     })
     const db = drizzlePglite({ client, schema })

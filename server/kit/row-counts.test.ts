@@ -58,6 +58,15 @@ describe('row_counts', () => {
     expect(await exactCount(db, leads, undefined)).toBe(0)
   })
 
+  it('writes nothing for a statement that touched no row (a refused delete or edit changes no table)', async () => {
+    const { db } = t.handle
+    const before = await db.select().from(rowCounts).where(eq(rowCounts.tableName, 'leads'))
+    await db.delete(leads).where(eq(leads.id, 'not-there'))
+    await db.update(leads).set({ name: 'x' }).where(eq(leads.id, 'not-there'))
+    await db.insert(leads).select(db.select().from(leads).where(eq(leads.id, 'not-there')))
+    expect(await db.select().from(rowCounts).where(eq(rowCounts.tableName, 'leads'))).toEqual(before)
+  })
+
   it('counts a search once per generation: a write in between is counted at once', async () => {
     const { db } = t.handle
     forgetCounts()
