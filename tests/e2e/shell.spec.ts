@@ -7,11 +7,16 @@ test.describe('login', () => {
     await page.goto('/admin/login')
     await page.getByRole('button', { name: 'Login' }).click()
     await expect(page.getByText('email is required')).toBeVisible()
+    // The first wrong field takes the focus, as in every form of the kit.
+    await expect(page.getByLabel('Email')).toBeFocused()
     await page.getByLabel('Email').fill('not-an-email')
     await page.getByLabel('Password').fill('short')
     await page.getByRole('button', { name: 'Login' }).click()
     await expect(page.getByText('Incorrect format')).toHaveCount(2)
     await expect(page.getByLabel('2FA Code')).toHaveCount(0)
+    // Once a submit was tried, each change is checked again: a right email clears its message.
+    await page.getByLabel('Email').fill(accounts.superadmin.email)
+    await expect(page.getByText('Incorrect format')).toHaveCount(1)
   })
 
   test('shows the server message in an error toast when the login fails', async ({ page }) => {

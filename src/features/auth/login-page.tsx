@@ -2,9 +2,14 @@
  * Login (spec sections 2, 4, 5): email, password, and the 6-digit 2FA code revealed only after
  * the server answers TWO_FA. The schema is the contract's, so the form shows the same messages
  * the server would send back.
+ *
+ * The first screen anyone loads, so it carries no form library (issue 12, the login's JS budget):
+ * the inputs keep their own values (read from the form when it is checked, so whatever was typed
+ * into the painted form before hydration counts), and it behaves as the kit's forms do: checked
+ * on submit, then again on every change, the first wrong field focused.
  */
-import { useState, useSyncExternalStore } from 'react'
-import { useForm, type Resolver } from 'react-hook-form'
+import { useRef, useState, useSyncExternalStore, type FormEvent } from 'react'
+import type { UseFormRegisterReturn } from 'react-hook-form'
 import { Link, useLocation } from 'wouter'
 import { toast } from '#src/ui/toast.ts'
 import { useOnline } from '#src/lib/online.ts'
@@ -14,15 +19,32 @@ import { Input } from '#src/ui/input.tsx'
 import { Label } from '#src/ui/label.tsx'
 import type { AuthPath } from '#src/crud/screens.ts'
 import { SecondFactorField } from '#src/crud/second-factor-field.tsx'
-import type { LoginFields, LoginValues } from './login-rules.ts'
+import type { LoginErrors, LoginFields } from './login-rules.ts'
 
 // The rules (contract schemas, zod, the API client) load on the first keystroke or focus, not
 // with the page: painting the form needs none of them.
 const loadRules = () => import('./login-rules.ts')
-const resolver: Resolver<LoginFields, unknown, LoginValues> = async (values, context, options) =>
-  (await loadRules()).loginResolver(values, context, options)
 
 const FIELDS = ['email', 'password', 'twoFACode'] as const
+
+/** What the inputs hold now (the code field only once it is shown). */
+function valuesOf(form: HTMLFormElement): LoginFields {
+  const data = new FormData(form)
+  const text = (name: string): string => {
+    const value = data.get(name)
+    return typeof value === 'string' ? value : ''
+  }
+  return { email: text('email'), password: text('password'), twoFACode: text('twoFACode') }
+}
+
+/** The input named `field`, to take the focus. */
+function inputOf(form: HTMLFormElement, field: string): HTMLInputElement | null {
+  const element = form.elements.namedItem(field)
+  return element instanceof HTMLInputElement ? element : null
+}
+
+/** The code field's wiring: its value is read from the form, its changes reach the form's onChange. */
+const CODE_FIELD: UseFormRegisterReturn<'twoFACode'> = { name: 'twoFACode', onChange: async () => {}, onBlur: async () => {}, ref: () => {} }
 
 // The form is painted from the build's markup before this code runs (login.html, see main.tsx).
 // Until it is hydrated the Login button stays disabled: a press would send the browser's own
@@ -43,61 +65,78 @@ export function LoginPage({ hasAuthRoute }: { hasAuthRoute: (path: AuthPath) => 
   // The server's TWO_FA message, shown success-styled above the code input (spec section 4).
   const [secondFactor, setSecondFactor] = useState<string | null>(null)
   const hydrated = useHydrated()
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<LoginFields, unknown, LoginValues>({
-    resolver,
-    // No defaults for email and password: the form takes what is in the inputs when it attaches,
-    // so whatever was typed into the painted form before hydration is kept, not blanked.
-    defaultValues: { twoFACode: '' },
-  })
+  const [errors, setErrors] = useState<LoginErrors>({})
+  const [isSubmitting, setSubmitting] = useState(false)
+  // Checked on every change once a submit has been tried, as the kit's forms are.
+  const tried = useRef(false)
 
-  const submit = handleSubmit(async (values) => {
-    const result = await (await loadRules()).submitLogin(values)
-    if (result.kind === 'success') {
-      toast.success(result.message)
-      navigate(HOME, { replace: true })
-    } else if (result.kind === 'two-fa') {
-      setSecondFactor(result.message)
-      toast.success(result.message)
-    } else {
-      for (const [key, message] of Object.entries(result.errors)) {
-        if (isField(key)) setError(key, { message })
+  const recheck = async (form: HTMLFormElement): Promise<void> => {
+    if (!tried.current) return
+    const checked = (await loadRules()).checkLogin(valuesOf(form))
+    setErrors(checked.ok ? {} : checked.errors)
+  }
+
+  const submit = async (event: FormEvent<HTMLFormElement>): Promise<void> => {
+    event.preventDefault()
+    const form = event.currentTarget
+    if (isSubmitting) return
+    tried.current = true
+    setSubmitting(true)
+    try {
+      const rules = await loadRules()
+      const checked = rules.checkLogin(valuesOf(form))
+      if (!checked.ok) {
+        setErrors(checked.errors)
+        const first = FIELDS.find((field) => checked.errors[field] !== undefined)
+        if (first !== undefined) inputOf(form, first)?.focus()
+        return
       }
-      toast.error(result.message)
+      setErrors({})
+      const result = await rules.submitLogin(checked.values)
+      if (result.kind === 'success') {
+        toast.success(result.message)
+        navigate(HOME, { replace: true })
+      } else if (result.kind === 'two-fa') {
+        setSecondFactor(result.message)
+        toast.success(result.message)
+      } else {
+        const fieldErrors: LoginErrors = {}
+        for (const [key, message] of Object.entries(result.errors)) if (isField(key)) fieldErrors[key] = message
+        setErrors(fieldErrors)
+        toast.error(result.message)
+      }
+    } finally {
+      setSubmitting(false)
     }
-  })
+  }
 
   return (
     <main className="grid min-h-full place-items-center bg-slate-100 p-4">
       <div className="w-full max-w-sm rounded-lg bg-white p-8 shadow">
         <p className="text-center text-sm font-semibold tracking-wide text-indigo-700 uppercase">Back Office</p>
         <h1 className="mt-1 mb-6 text-center text-2xl font-semibold">Login</h1>
-        <form onSubmit={submit} onFocus={() => void loadRules()} noValidate className="grid gap-4">
-          <Field id="email" label="Email" error={errors.email?.message}>
+        <form onSubmit={(event) => void submit(event)} onChange={(event) => void recheck(event.currentTarget)} onFocus={() => void loadRules()} noValidate className="grid gap-4">
+          <Field id="email" label="Email" error={errors.email}>
             <Input
               id="email"
               type="email"
               autoComplete="username"
               aria-invalid={errors.email ? true : undefined}
               aria-describedby={errors.email ? 'email-error' : undefined}
-              {...register('email')}
+              name="email"
             />
           </Field>
-          <Field id="password" label="Password" error={errors.password?.message}>
+          <Field id="password" label="Password" error={errors.password}>
             <Input
               id="password"
               type="password"
               autoComplete="current-password"
               aria-invalid={errors.password ? true : undefined}
               aria-describedby={errors.password ? 'password-error' : undefined}
-              {...register('password')}
+              name="password"
             />
           </Field>
-          {secondFactor ? <SecondFactorField message={secondFactor} registration={register('twoFACode')} error={errors.twoFACode?.message} /> : null}
+          {secondFactor ? <SecondFactorField message={secondFactor} registration={CODE_FIELD} error={errors.twoFACode} /> : null}
           <Button type="submit" disabled={!hydrated || isSubmitting || !online} className="mt-2 w-full">
             {isSubmitting ? 'Logging in…' : 'Login'}
           </Button>

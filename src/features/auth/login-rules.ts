@@ -3,7 +3,6 @@
  * the contract's schemas (and zod with them) are not needed to paint the form.
  */
 import { z } from 'zod'
-import { zodResolver } from '@hookform/resolvers/zod'
 import { LoginEmail, LoginPassword, TwoFACode, login as loginCall } from '#contract/auth'
 import { ApiError, SecondFactorRequired, call } from '#src/lib/api.ts'
 import { login } from '#src/lib/session.ts'
@@ -12,7 +11,19 @@ export const LoginForm = z.object({ email: LoginEmail, password: LoginPassword, 
 export type LoginFields = z.input<typeof LoginForm>
 export type LoginValues = z.output<typeof LoginForm>
 
-export const loginResolver = zodResolver(LoginForm)
+export type LoginErrors = Partial<Record<keyof LoginFields, string>>
+
+/** The form's values checked by the contract's rules: the values to send, or each field's first message. */
+export function checkLogin(fields: LoginFields): { ok: true; values: LoginValues } | { ok: false; errors: LoginErrors } {
+  const parsed = LoginForm.safeParse(fields)
+  if (parsed.success) return { ok: true, values: parsed.data }
+  const errors: LoginErrors = {}
+  for (const issue of parsed.error.issues) {
+    const [field] = issue.path
+    if ((field === 'email' || field === 'password' || field === 'twoFACode') && errors[field] === undefined) errors[field] = issue.message
+  }
+  return { ok: false, errors }
+}
 
 export type LoginResult =
   | { kind: 'success'; message: string }
