@@ -91,14 +91,19 @@ describe.runIf(testEngine() === 'pg')('a write whose session is ended while it w
     let waiting = 0
     try {
       await locker.query('begin; lock table links in access exclusive mode')
+      let answered: number | null = null
       const pending = add('https://lost.example/one')
+      void pending.then((res) => (answered = res.statusCode))
+      // Up to 25 s: with the whole suite running on two cores, the request can take long to reach
+      // its first query. An answer before it waits would be a bug of its own, and is named.
       await vi.waitFor(
         async () => {
+          expect(answered, 'the write answered without waiting for the locked table').toBeNull()
           const { rows } = await locker.query<{ pid: number }>("select pid from pg_stat_activity where datname = $1 and wait_event_type = 'Lock' and pid <> pg_backend_pid()", [database])
           waiting = rows[0]?.pid ?? 0
           expect(waiting).toBeGreaterThan(0)
         },
-        { timeout: 10_000, interval: 50 },
+        { timeout: 25_000, interval: 50 },
       )
       await terminate(waiting)
       const res = await pending

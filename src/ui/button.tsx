@@ -1,5 +1,4 @@
-import type { ComponentProps } from 'react'
-import { Slot } from 'radix-ui'
+import { cloneElement, isValidElement, type ComponentProps, type ReactElement } from 'react'
 import { cn } from './cn.ts'
 
 const variants = {
@@ -32,7 +31,13 @@ export function Button({ className, variant = 'default', size = 'md', asChild = 
     sizes[size],
     className,
   )
-  if (asChild) return <Slot.Root className={classes} {...props} />
+  // The child (a link, say) is drawn as the button: its own props win, classes are joined. Every
+  // screen has a button, so this carries no slot library.
+  if (asChild && isValidElement<{ className?: string }>(props.children)) {
+    const { children, ...rest } = props
+    const child: ReactElement<{ className?: string }> = children
+    return cloneElement(child, { ...rest, ...child.props, className: cn(classes, child.props.className) })
+  }
   // A button inside a form submits by default; make that an explicit choice.
   return <button type={type ?? 'button'} className={classes} {...props} />
 }

@@ -33,13 +33,15 @@ async function otpFor(address: string, since: number): Promise<string> {
 
 /**
  * A code the server has not seen yet: each code is good once and only later steps count after
- * it, within one step of drift. Waits for the clock when the next usable step is still ahead.
+ * it, within one step of drift. Never the previous step's code: on a loaded machine the request
+ * can reach the server after the next step has begun, when that code is no longer accepted.
+ * Waits for the clock when the next usable step is still ahead.
  */
 const lastStep = new Map<string, number>()
 async function freshCode(secret: string): Promise<string> {
   for (;;) {
     const now = totpStep()
-    const step = Math.max(now - 1, (lastStep.get(secret) ?? 0) + 1)
+    const step = Math.max(now, (lastStep.get(secret) ?? 0) + 1)
     if (step <= now + 1) {
       lastStep.set(secret, step)
       return totpCode(secret, step)
