@@ -16,8 +16,7 @@
 import { and, getTableName, is, sql, SQL } from 'drizzle-orm'
 import { PgColumn, type PgTable } from 'drizzle-orm/pg-core'
 import type { Db } from '../db/index.ts'
-import { rowCounts } from '../db/schema.ts'
-import { COUNTED_TABLES, sqlKey } from './row-counts.ts'
+import { COUNTED_TABLES, generationOf, sqlKey } from './row-counts.ts'
 
 /** Rows between two remembered keys: a deep page skips fewer than this. */
 export const ANCHOR_EVERY = 10_000
@@ -69,8 +68,6 @@ function keep(list: string, anchors: Anchors): void {
 export function forgetAnchors(): void {
   kept.clear()
 }
-
-const generationOf = (table: string) => sql<string | null>`(select ${rowCounts.generation} from ${rowCounts} where ${rowCounts.tableName} = ${table})`
 
 /** Rows after `key` in `order`, with the key's values cast back to their columns' types. */
 function after(order: Order, key: string[]): SQL {

@@ -33,6 +33,12 @@ function remember(key: string, entry: { generation: number; count: number }): vo
   }
 }
 
+/**
+ * The table's generation as a column of another statement, so what that statement reads and the
+ * generation it is kept under come from one snapshot (null: the table is not counted here).
+ */
+export const generationOf = (table: string) => sql<string | null>`(select ${rowCounts.generation} from ${rowCounts} where ${rowCounts.tableName} = ${table})`
+
 /** A condition's SQL text and parameters, as a cache key. */
 export function sqlKey(condition: SQL): string {
   const query = dialect.sqlToQuery(condition)
@@ -63,7 +69,7 @@ export async function exactCount(db: Db, table: PgTable, where: SQL | undefined)
   // A search not counted at this generation: counted now, with the generation in the same statement.
   const [counted] = await db
     .select({
-      generation: sql<string | null>`(select ${rowCounts.generation} from ${rowCounts} where ${rowCounts.tableName} = ${name})`,
+      generation: generationOf(name),
       count: sql<string>`count(*)`,
     })
     .from(table)
