@@ -9,7 +9,7 @@
  *   2. vitest again on a real PostgreSQL: DATABASE_URL when set, else a local server found by
  *      probing 127.0.0.1:5432; skipped with a clear note when none answers (CI always has one);
  *   3. Playwright e2e, after `vite build`, when playwright.config.ts exists, on the system Chromium;
- *   4. the fault runs (scripts/fault-postgres.ts, fault-upload.ts), counted by their PASS and FAIL
+ *   4. the fault runs (scripts/fault-postgres.ts, fault-upload.ts, fault-promotions.ts), counted by their PASS and FAIL
  *      lines; skipped with a note where PostgreSQL's server programs are missing (not in CI).
  *
  * Each tool streams its own output; vitest and Playwright counts come from their JSON reports
@@ -167,8 +167,9 @@ async function staticChecks(env: NodeJS.ProcessEnv): Promise<SuiteResult> {
 
 /**
  * The fault runs (issue 11) that restart a server or a database, so they live outside vitest:
- * `npm run fault:postgres` (PostgreSQL restarted under load) and `npm run fault:upload` (kill -9
- * mid-upload on both engines). Each prints `fault <name>: PASS` or `fault <name>: FAIL: reason`
+ * `npm run fault:postgres` (PostgreSQL restarted under load), `npm run fault:upload` (kill -9
+ * mid-upload on both engines) and `npm run fault:promotions` (kill -9 in the middle of a
+ * 100,000-recipient delivery on both engines, each recipient then counted exactly once). Each prints `fault <name>: PASS` or `fault <name>: FAIL: reason`
  * per check; those lines are the suite's counts. They start a PostgreSQL cluster of their own, so
  * they need its server programs (Debian's postgresql); without them the suite is skipped with a
  * note, and in CI that is a failure.
@@ -182,7 +183,7 @@ async function faults(env: NodeJS.ProcessEnv): Promise<SuiteResult> {
     return { name, passed: 0, failed: 0, skipped: 0, skippedSuite: why }
   }
   const total: SuiteResult = { name, passed: 0, failed: 0, skipped: 0 }
-  for (const script of ['fault:postgres', 'fault:upload']) {
+  for (const script of ['fault:postgres', 'fault:upload', 'fault:promotions']) {
     const { code, output } = await runCapturing(npm, ['run', '--silent', script], env)
     const passed = output.match(/^fault .*: PASS\b/gm)?.length ?? 0
     const failed = output.match(/^fault .*: FAIL\b/gm)?.length ?? 0
@@ -261,7 +262,7 @@ async function main(): Promise<number> {
     results.push({ name: 'e2e', passed: 0, failed: 0, skipped: 0, skippedSuite: 'no playwright.config.ts yet' })
   }
 
-  banner('fault runs: PostgreSQL restarted under load, kill -9 mid-upload')
+  banner('fault runs: PostgreSQL restarted under load, kill -9 mid-upload, kill -9 mid-delivery')
   results.push(await faults(baseEnv))
 
   banner('summary')
