@@ -31,6 +31,7 @@ import { restorable } from '../kit/undo.ts'
 import { announceRequest, approvalNeed, approvalsOf, decisionDetail, decisionOn, needsApproval, requestDetail } from '../kit/four-eyes.ts'
 import { containsPattern, listPage, offsetOf } from '../kit/paging.ts'
 import { uploadUrl } from '../kit/uploads.ts'
+import { exactCount } from '../kit/row-counts.ts'
 import type { Db } from '../db/index.ts'
 import { leads, promotionDeliveries, promotionRecipients, promotions, type PromotionRow } from '../db/schema.ts'
 import type { Realtime } from '../notify/realtime.ts'
@@ -225,13 +226,13 @@ export const promotionsRoutes = handlers(promotionsContract, {
         .orderBy(...newestLeads)
         .limit(limit)
         .offset(offsetOf(page, limit)),
-      ctx.db.$count(leads, where),
+      exactCount(ctx.db, leads, where),
     ])
     return { status: 'success', message: 'Users fetched', data: rows.map(toUser), count }
   },
 
   countRecipients: async (input, ctx) => {
-    const count = await ctx.db.$count(leads, selectionOf(input))
+    const count = await exactCount(ctx.db, leads, selectionOf(input))
     return { status: 'success', message: `${count} ${count === 1 ? 'user' : 'users'} will receive this promotion`, count, ...approvalNeed(ctx.config, count) }
   },
 
