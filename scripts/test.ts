@@ -40,7 +40,18 @@ interface SuiteResult extends Counts {
   problem?: string
   /** The suite did not run, on purpose (no PostgreSQL here, no e2e yet). */
   skippedSuite?: string
+  /** How long it took, shown in the summary (the whole run should stay well under 20 minutes). */
+  seconds?: number
 }
+
+/** Runs a suite and records how long it took. */
+async function timed(suite: () => Promise<SuiteResult>): Promise<SuiteResult> {
+  const t0 = performance.now()
+  const result = await suite()
+  return { ...result, seconds: (performance.now() - t0) / 1000 }
+}
+
+const minutes = (seconds: number): string => `${Math.floor(seconds / 60)}:${String(Math.round(seconds % 60)).padStart(2, '0')}`
 
 const results: SuiteResult[] = []
 
@@ -222,18 +233,18 @@ async function main(): Promise<number> {
   const baseEnv: NodeJS.ProcessEnv = withoutDb
 
   banner('static checks: typecheck and lint')
-  results.push(await staticChecks(baseEnv))
+  results.push(await timed(() => staticChecks(baseEnv)))
 
   // The contract-wide fuzz sends 100 requests per endpoint and caller (fuzz.ts) on PostgreSQL, which
   // answers them three times faster; PGlite runs the same generators with 30 (FUZZ_RUNS overrides
   // both). Without a PostgreSQL here, PGlite takes the 100.
   const { found, tried } = await findPostgres(process.env)
   banner('vitest on PGlite')
-  results.push(await vitest('vitest on PGlite', { ...baseEnv, FUZZ_RUNS: process.env.FUZZ_RUNS ?? (found ? '30' : '100') }))
+  results.push(await timed(() => vitest('vitest on PGlite', { ...baseEnv, FUZZ_RUNS: process.env.FUZZ_RUNS ?? (found ? '30' : '100') })))
 
   if (found) {
     banner(`vitest on PostgreSQL (${redact(found.url)}, from ${found.source})`)
-    results.push(await vitest('vitest on PostgreSQL', { ...baseEnv, DATABASE_URL: found.url, FUZZ_RUNS: process.env.FUZZ_RUNS ?? '100', ...(redisUrl ? { REDIS_URL: redisUrl } : {}) }))
+    results.push(await timed(() => vitest('vitest on PostgreSQL', { ...baseEnv, DATABASE_URL: found.url, FUZZ_RUNS: process.env.FUZZ_RUNS ?? '100', ...(redisUrl ? { REDIS_URL: redisUrl } : {}) })))
   } else if (process.env.DATABASE_URL) {
     // Named but not answering: that is a broken setup, never a silent skip.
     const why = tried[0]?.result.reason ?? 'no answer'
@@ -257,20 +268,20 @@ async function main(): Promise<number> {
 
   if (existsSync(path.join(root, 'playwright.config.ts'))) {
     banner('e2e: vite build, then Playwright')
-    results.push(await playwright(baseEnv))
+    results.push(await timed(() => playwright(baseEnv)))
   } else {
     results.push({ name: 'e2e', passed: 0, failed: 0, skipped: 0, skippedSuite: 'no playwright.config.ts yet' })
   }
 
   banner('fault runs: PostgreSQL restarted under load, kill -9 mid-upload, kill -9 mid-delivery')
-  results.push(await faults(baseEnv))
+  results.push(await timed(() => faults(baseEnv)))
 
   banner('summary')
   for (const r of results) {
     const what = r.skippedSuite
       ? `skipped (${r.skippedSuite})`
       : `${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}${r.problem ? ` — ${r.problem}` : ''}`
-    console.log(`  ${r.name}: ${what}`)
+    console.log(`  ${r.name}: ${what}${r.seconds === undefined ? '' : ` (${minutes(r.seconds)})`}`)
   }
   const total = results.reduce<Counts>(
     (t, r) => ({ passed: t.passed + r.passed, failed: t.failed + r.failed, skipped: t.skipped + r.skipped }),
