@@ -1,7 +1,7 @@
 import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose'
 import { and, eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Passwords, revokeSessions } from './auth.ts'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { Passwords, revokeSessions, signToken, verifyToken } from './auth.ts'
 import { admins, auditLog, loginPairFailures } from '../db/schema.ts'
 import { ACCOUNT_DEACTIVATED, ACCOUNT_LOCKED, LOGIN_FAILED, WRONG_2FA } from '../routes/auth.ts'
 import { SUPERADMIN_EMAIL, TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from '../testing/test-app.ts'
@@ -220,5 +220,37 @@ describe('POST /edit-profile', () => {
     expect(row?.role).toBe('subadmin')
     const anonymous = await t.app.inject({ method: 'POST', url: '/api/admin/edit-profile', payload: { name: 'X' } })
     expect(anonymous.statusCode).toBe(401)
+  })
+})
+
+describe('signToken', () => {
+  it('gives a token exactly the configured life even when a second turns while it is signed', async () => {
+    // A clock that moves 400 ms each time it is read, from 100 ms before a second turns: reading
+    // it twice while signing (issued at, then expires at) would cross into the next second.
+    const RealDate = Date
+    let at = 1_800_000_000_900
+    class SteppingDate extends RealDate {
+      constructor(...args: [] | [number]) {
+        if (args.length === 0) {
+          super(at)
+          at += 400
+        } else super(args[0])
+      }
+      static override now(): number {
+        const now = at
+        at += 400
+        return now
+      }
+    }
+    vi.stubGlobal('Date', SteppingDate)
+    let token: string
+    try {
+      token = await signToken(t.config, t.superadmin)
+    } finally {
+      vi.unstubAllGlobals()
+    }
+    const claims = decodeJwt(token)
+    expect((claims.exp ?? 0) - (claims.iat ?? 0)).toBe(t.config.tokenTtlSeconds)
+    expect(await verifyToken(t.config, token)).not.toBeNull()
   })
 })

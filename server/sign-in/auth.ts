@@ -73,6 +73,10 @@ export type TokenClaims = z.output<typeof TokenClaims>
 
 /** A new token for an admin: HS256, a fresh jti each time, expiring within the configured life. */
 export function signToken(config: Config, admin: AdminRow): Promise<string> {
+  // One clock reading for both: `setIssuedAt()` and a relative `setExpirationTime` each read the
+  // clock, and when a second turned between the two the token lived one second longer than the
+  // configured life, which verifyToken refuses (a fresh login answered 401 on its first call).
+  const now = Math.floor(Date.now() / 1000)
   return new SignJWT({
     _id: admin.id,
     email: admin.email,
@@ -83,9 +87,9 @@ export function signToken(config: Config, admin: AdminRow): Promise<string> {
     idle: config.idleTimeoutSeconds,
   })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt()
+    .setIssuedAt(now)
     .setJti(randomUUID())
-    .setExpirationTime(`${config.tokenTtlSeconds}s`)
+    .setExpirationTime(now + config.tokenTtlSeconds)
     .sign(config.jwtSecret)
 }
 
