@@ -46,7 +46,8 @@ export const callers: readonly Caller[] = ['no token', 'View Only', 'subadmin wi
 export const FUZZ_SHARDS = {
   limited: ['no token', 'View Only', 'subadmin without the route'],
   'route-holder': ['subadmin with the route'],
-  admins: ['Admin', 'superadmin'],
+  admin: ['Admin'],
+  superadmin: ['superadmin'],
 } as const satisfies Record<string, readonly Caller[]>
 export type FuzzShard = keyof typeof FUZZ_SHARDS
 

@@ -1,0 +1,4 @@
+/** The contract-wide fuzz (fuzz.ts) for the callers of its shard 'admin'. */
+import { describeFuzz } from './fuzz.ts'
+
+describeFuzz('admin')
