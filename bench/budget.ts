@@ -21,7 +21,7 @@
  * and IndexedDB of the origin are cleared through CDP before each run.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
 import os from 'node:os'
@@ -198,6 +198,12 @@ async function lighthouseOnce(port: number, url: string, preset: LighthouseScore
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`)
   const lhr = result.lhr
   if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`)
+  // The whole report of the page's latest run, to see what a score is made of (which requests
+  // and tasks its paints waited for): .tmp/lighthouse-<page>-<preset>.json.
+  if (typeof result.report === 'string') {
+    mkdirSync(path.join(root, '.tmp'), { recursive: true })
+    writeFileSync(path.join(root, '.tmp', `lighthouse${new URL(url).pathname.replace(/\W+/g, '-')}-${preset}.json`), result.report)
+  }
   const metric = (id: string) => lhr.audits[id]?.numericValue ?? null
   const failing: string[] = []
   for (const cat of ['accessibility', 'best-practices', 'performance']) {
