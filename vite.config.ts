@@ -3,6 +3,7 @@
  * sw/sw.ts (vite-plugin-pwa, injectManifest: our own worker, with the precache list injected).
  * `npm run dev` proxies the API, uploads and socket.io to the server on :8080.
  */
+import { createHash } from 'node:crypto'
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -62,6 +63,14 @@ function precompress(): Plugin {
  * precaches both shells) send it for /admin/login only, so no other route shows a login form
  * first. Runs in writeBundle, before the service worker's precache list is made.
  */
+/**
+ * The prerendered login's only script in the document: it adds the app's module script (its URL
+ * is the placeholder) once the markup has been painted (a frame, then a task), so fetching and
+ * running the code never holds up that first paint.
+ */
+const loginBoot = (entry: string): string =>
+  `requestAnimationFrame(()=>setTimeout(()=>{const s=document.createElement("script");s.type="module";s.src=${JSON.stringify(entry)};document.head.append(s)}))\n`
+
 function prerenderLogin(): Plugin {
   let outDir = 'dist'
   let root = process.cwd()
@@ -104,8 +113,19 @@ function prerenderLogin(): Plugin {
         const css = readFileSync(join(outDir, stylesheet[1].slice(base.length)), 'utf8')
         if (css.includes('</style')) throw new Error('the stylesheet cannot be inlined')
         if (!index.includes('<div id="root"></div>')) throw new Error('index.html has no empty #root')
+        // The markup paints without the code, so the code is asked for once it has painted: a
+        // small classic script (loginBoot) adds the module script after the first frame, and
+        // the document and its inlined styles have a slow link to themselves until then.
+        const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>\n?/.exec(index)
+        if (entry?.[1] === undefined) throw new Error('index.html loads no module script')
+        const boot = loginBoot(entry[1])
+        const bootName = `assets/login-boot-${createHash('sha256').update(boot).digest('hex').slice(0, 8)}.js`
+        writeFileSync(join(outDir, bootName), boot)
         const login = index
           .replace(stylesheet[0], () => `<style nonce="${NONCE_PLACEHOLDER}">${css}</style>`)
+          .replace(entry[0], () => `<script defer src="${base}${bootName}"></script>\n`)
+          // The entry imports what these preload; fetched with it, after the paint.
+          .replace(/<link rel="modulepreload"[^>]*>\n?/g, '')
           .replace('<div id="root"></div>', () => `<div id="root" data-prerendered="/login">${markup}</div>`)
         writeFileSync(join(outDir, 'login.html'), login)
       },

@@ -1,6 +1,6 @@
 /**
- * The top of the router. Only what every visitor needs is eager here (router, session, toasts,
- * Not Found); the login form, the public pages and the whole signed-in area are lazy chunks, so
+ * The top of the router. Only what every visitor needs is eager here (router, session, toasts);
+ * the login form, the public pages, Not Found and the whole signed-in area are lazy chunks, so
  * /admin/login loads little.
  */
 import { Suspense, lazy } from 'react'
@@ -8,7 +8,6 @@ import { Redirect, Route, Router, Switch, useLocation } from 'wouter'
 import { Toaster } from '#src/ui/toaster.tsx'
 import { BASE, HOME } from '#src/lib/base.ts'
 import { Loading } from './loading.tsx'
-import { NotFound } from './not-found.tsx'
 import { authRoutes, hasAuthRoute, routeFor } from './route-table.ts'
 import { useSession } from '#src/lib/session.ts'
 
@@ -17,6 +16,7 @@ const LoginPage = lazy(async () => ({ default: (await loadLogin()).LoginPage }))
 const DataDeletionPage = lazy(async () => ({ default: (await import('#src/features/public/data-deletion.tsx')).DataDeletionPage }))
 const ReferralRedirect = lazy(async () => ({ default: (await import('#src/features/public/referral-redirect.tsx')).ReferralRedirect }))
 const UnsubscribePage = lazy(async () => ({ default: (await import('#src/features/public/unsubscribe-page.tsx')).UnsubscribePage }))
+const NotFound = lazy(async () => ({ default: (await import('./not-found.tsx')).NotFound }))
 const PrivateArea = lazy(async () => ({ default: (await import('./private-area.tsx')).PrivateArea }))
 
 /** Auth routes redirect to /users when already logged in (spec section 2). */
@@ -29,7 +29,13 @@ function AuthOnly({ children }: { children: React.ReactNode }) {
 function PrivateOrNotFound() {
   const [location] = useLocation()
   const { isAuth } = useSession()
-  if (!routeFor(location)) return <NotFound />
+  if (!routeFor(location)) {
+    return (
+      <Suspense fallback={<Loading />}>
+        <NotFound />
+      </Suspense>
+    )
+  }
   if (!isAuth) return <Redirect to="/login" replace />
   return (
     <Suspense fallback={<Loading />}>
