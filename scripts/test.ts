@@ -236,11 +236,12 @@ async function main(): Promise<number> {
   results.push(await timed(() => staticChecks(baseEnv)))
 
   // The contract-wide fuzz sends 100 requests per endpoint and caller (fuzz.ts) on PostgreSQL, which
-  // answers them three times faster; PGlite runs the same generators with 30 (FUZZ_RUNS overrides
-  // both). Without a PostgreSQL here, PGlite takes the 100.
+  // answers them three times faster; PGlite runs the same generators with 15 per pair, so every
+  // endpoint and caller is still tried on that engine (FUZZ_RUNS overrides both). Without a
+  // PostgreSQL here, PGlite takes the 100.
   const { found, tried } = await findPostgres(process.env)
   banner('vitest on PGlite')
-  results.push(await timed(() => vitest('vitest on PGlite', { ...baseEnv, FUZZ_RUNS: process.env.FUZZ_RUNS ?? (found ? '30' : '100') })))
+  results.push(await timed(() => vitest('vitest on PGlite', { ...baseEnv, FUZZ_RUNS: process.env.FUZZ_RUNS ?? (found ? '15' : '100') })))
 
   if (found) {
     banner(`vitest on PostgreSQL (${redact(found.url)}, from ${found.source})`)

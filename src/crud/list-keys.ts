@@ -5,7 +5,7 @@
  * A row is focused for real (DOM focus on its <tr>), so a screen reader reads the row as it moves;
  * keys typed into a field, a dialog or a menu are never taken.
  */
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 
 export const LIST_SHORTCUTS: readonly { keys: readonly string[]; does: string }[] = [
   { keys: ['↓', 'j'], does: 'Next row' },
@@ -51,21 +51,31 @@ export interface ListKeyActions {
 export function useListKeys({ rowCount, onOpen, onSelect, onAdd }: ListKeyActions): { focused: number; setFocused: (index: number) => void } {
   const [focused, setFocusedState] = useState(-1)
   const current = focused >= rowCount ? rowCount - 1 : focused
-  const setFocused = useCallback((index: number) => setFocusedState(index), [])
+  // The row each key acts on, kept as the keys come: several keys pressed before the next render
+  // (a quick j j k, a held arrow) each move on from the one before, not from the last render.
+  const latest = useRef(current)
+  useEffect(() => {
+    latest.current = current
+  }, [current])
+  const setFocused = useCallback((index: number) => {
+    latest.current = index
+    setFocusedState(index)
+  }, [])
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       // ↓ from the list's search goes down into the rows it found.
       if (event.key === 'ArrowDown' && event.target instanceof HTMLInputElement && event.target.type === 'search' && rowCount > 0) {
         event.preventDefault()
-        setFocusedState(0)
+        setFocused(0)
         return
       }
       if (keyIsTaken(event)) return
+      const at = Math.min(latest.current, rowCount - 1)
       const move = (delta: number) => {
         if (rowCount === 0) return
         event.preventDefault()
-        setFocusedState(Math.min(rowCount - 1, Math.max(0, (current < 0 ? (delta > 0 ? -1 : rowCount) : current) + delta)))
+        setFocused(Math.min(rowCount - 1, Math.max(0, (at < 0 ? (delta > 0 ? -1 : rowCount) : at) + delta)))
       }
       switch (event.key) {
         case 'ArrowDown':
@@ -77,15 +87,15 @@ export function useListKeys({ rowCount, onOpen, onSelect, onAdd }: ListKeyAction
           move(-1)
           break
         case 'Enter':
-          if (current >= 0 && event.target instanceof HTMLTableRowElement) {
+          if (at >= 0 && event.target instanceof HTMLTableRowElement) {
             event.preventDefault()
-            onOpen(current)
+            onOpen(at)
           }
           break
         case 'x':
-          if (current >= 0 && onSelect) {
+          if (at >= 0 && onSelect) {
             event.preventDefault()
-            onSelect(current)
+            onSelect(at)
           }
           break
         case '/': {
@@ -106,7 +116,7 @@ export function useListKeys({ rowCount, onOpen, onSelect, onAdd }: ListKeyAction
     }
     document.addEventListener('keydown', onKey)
     return () => document.removeEventListener('keydown', onKey)
-  }, [rowCount, current, onOpen, onSelect, onAdd])
+  }, [rowCount, setFocused, onOpen, onSelect, onAdd])
 
   return { focused: current, setFocused }
 }
