@@ -56,6 +56,14 @@ function precompress(): Plugin {
 }
 
 /**
+ * The prerendered login's only script in the document: it adds the app's module script (`entry`, the
+ * built index.html's) once the markup has been painted (a frame, then a task), so fetching and
+ * running the code never holds up that first paint.
+ */
+const loginBoot = (entry: string): string =>
+  `requestAnimationFrame(()=>setTimeout(()=>{const s=document.createElement("script");s.type="module";s.src=${JSON.stringify(entry)};document.head.append(s)}))\n`
+
+/**
  * The login screen painted before its code runs (issue 12): renders the real App at /admin/login
  * with react-dom/static (the lazy login chunk resolved) and writes `login.html`: the built
  * index.html with that markup in #root and the stylesheet inlined, so the first paint needs no
@@ -63,14 +71,6 @@ function precompress(): Plugin {
  * precaches both shells) send it for /admin/login only, so no other route shows a login form
  * first. Runs in writeBundle, before the service worker's precache list is made.
  */
-/**
- * The prerendered login's only script in the document: it adds the app's module script (its URL
- * is the placeholder) once the markup has been painted (a frame, then a task), so fetching and
- * running the code never holds up that first paint.
- */
-const loginBoot = (entry: string): string =>
-  `requestAnimationFrame(()=>setTimeout(()=>{const s=document.createElement("script");s.type="module";s.src=${JSON.stringify(entry)};document.head.append(s)}))\n`
-
 function prerenderLogin(): Plugin {
   let outDir = 'dist'
   let root = process.cwd()
