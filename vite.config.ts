@@ -8,7 +8,7 @@ import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
-import { createServer, defineConfig, type Plugin } from 'vite'
+import { createServer, defineConfig, type Plugin, type Rolldown } from 'vite'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
 import { VitePWA } from 'vite-plugin-pwa'
@@ -67,7 +67,8 @@ const loginBoot = (entry: string): string =>
  * The login screen painted before its code runs (issue 12): renders the real App at /admin/login
  * with react-dom/static (the lazy login chunk resolved) and writes `login.html`: the built
  * index.html with that markup in #root and the stylesheet inlined, so the first paint needs no
- * request after the document. main.tsx hydrates it; the server (and the service worker, which
+ * request after the document. index.html itself gets the loading state (src/app/loading.tsx) in
+ * #root, so other routes paint that before their code has arrived. main.tsx hydrates it; the server (and the service worker, which
  * precaches both shells) send it for /admin/login only, so no other route shows a login form
  * first. Runs in writeBundle, before the service worker's precache list is made.
  */
@@ -99,10 +100,14 @@ function prerenderLogin(): Plugin {
           plugins: [react()],
         })
         let markup: string
+        let loading: string
         try {
-          const module: { prerenderRoute?: (path: string) => Promise<string> } = await server.ssrLoadModule('/src/app/prerender.tsx')
-          if (typeof module.prerenderRoute !== 'function') throw new Error('src/app/prerender.tsx exports no prerenderRoute')
+          const module: { prerenderRoute?: (path: string) => Promise<string>; loadingMarkup?: () => string } = await server.ssrLoadModule('/src/app/prerender.tsx')
+          if (typeof module.prerenderRoute !== 'function' || typeof module.loadingMarkup !== 'function') {
+            throw new Error('src/app/prerender.tsx exports no prerenderRoute or loadingMarkup')
+          }
           markup = await module.prerenderRoute(`${base}login`)
+          loading = module.loadingMarkup()
         } finally {
           await server.close()
         }
@@ -128,10 +133,72 @@ function prerenderLogin(): Plugin {
           .replace(/<link rel="modulepreload"[^>]*>\n?/g, '')
           .replace('<div id="root"></div>', () => `<div id="root" data-prerendered="/login">${markup}</div>`)
         writeFileSync(join(outDir, 'login.html'), login)
+        // Every other route paints its loading state from the document while its code loads.
+        writeFileSync(join(outDir, 'index.html'), index.replace('<div id="root"></div>', () => `<div id="root">${loading}</div>`))
       },
     },
   }
 }
+
+/**
+ * Fewer requests for a signed-in visit's first load (issue 12). Left to itself the bundler cut
+ * what the first list screen needs into some 35 chunks, many under 1 KiB; over HTTP/1.1 a
+ * browser takes six at a time, so on a slow link each six cost a round trip before the screen
+ * could ask for its data. Two chunks gather them instead, from the module graph once it is
+ * known: `signed-in`, everything the signed-in area (src/app/private-area.tsx) imports
+ * statically, and `list-kit`, what every list screen adds (src/crud/define-list.tsx). Neither
+ * takes a module the entry imports statically or one a visitor's page uses, so the login loads
+ * neither.
+ */
+const VISITOR = /[\\/]src[\\/](features[\\/](auth|public)[\\/]|app[\\/]not-found\.tsx$|lib[\\/]offline-store\.ts$)/
+function firstLoadChunks(): { plugin: Plugin; groups: Rolldown.CodeSplittingGroup[] } {
+  let area = new Set<string>()
+  let kit = new Set<string>()
+  const plugin: Plugin = {
+    name: 'first-load-chunks',
+    apply: 'build',
+    buildEnd() {
+      const ids = [...this.getModuleIds()]
+      const closure = (roots: readonly string[], skip: ReadonlySet<string>): Set<string> => {
+        const seen = new Set<string>()
+        const queue = [...roots]
+        for (let id = queue.pop(); id !== undefined; id = queue.pop()) {
+          if (seen.has(id) || skip.has(id)) continue
+          seen.add(id)
+          queue.push(...(this.getModuleInfo(id)?.importedIds ?? []))
+        }
+        return seen
+      }
+      const find = (suffix: string): string => {
+        const id = ids.find((i) => i.endsWith(suffix))
+        if (id === undefined) throw new Error(`first-load-chunks: no module ${suffix}`)
+        return id
+      }
+      const initial = closure(
+        ids.filter((id) => this.getModuleInfo(id)?.isEntry === true),
+        new Set(),
+      )
+      // What a visitor without a session may load (the login, the public pages, Not Found, and
+      // the wipe of a previous session's offline copy, main.tsx) stays out of both, so none of
+      // them fetches the signed-in area's code.
+      const visitor = closure(
+        ids.filter((id) => VISITOR.test(id)),
+        initial,
+      )
+      const outside = new Set([...initial, ...visitor])
+      area = closure([find('/src/app/private-area.tsx')], outside)
+      kit = closure([find('/src/crud/define-list.tsx')], new Set([...outside, ...area]))
+    },
+  }
+  // Only the modules listed: a module's other imports stay where they are (the entry's in the entry).
+  const groups: Rolldown.CodeSplittingGroup[] = [
+    { name: 'signed-in', test: (id) => area.has(id), priority: 2, includeDependenciesRecursively: false },
+    { name: 'list-kit', test: (id) => kit.has(id), priority: 1, includeDependenciesRecursively: false },
+  ]
+  return { plugin, groups }
+}
+
+const firstLoad = firstLoadChunks()
 
 const API_SERVER = process.env.API_PROXY_TARGET ?? 'http://localhost:8080'
 
@@ -146,6 +213,7 @@ export default defineConfig({
     react(),
     tailwindcss(),
     prerenderLogin(),
+    firstLoad.plugin,
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',
@@ -186,6 +254,7 @@ export default defineConfig({
     target: 'es2022',
     // Budgets are watched by the bench; a warning here would only be noise.
     chunkSizeWarningLimit: 600,
+    rolldownOptions: { output: { codeSplitting: { groups: firstLoad.groups } } },
   },
   server: {
     proxy: {

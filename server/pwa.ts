@@ -1,7 +1,7 @@
 /**
  * The built PWA under /admin/ and the Content-Security-Policy every answer carries.
  *
- * Two shells come out of the build (vite.config.ts): `index.html`, an empty #root for every
+ * Two shells come out of the build (vite.config.ts): `index.html`, a loading state in #root for every
  * client route, and `login.html`, the login screen already rendered with its CSS inlined, sent
  * for /admin/login only, so the login paints before any script runs and no other route shows a
  * login form first. The service worker precaches both and picks the same way (sw/sw.ts).

@@ -1,7 +1,7 @@
 import './index.css'
 import { StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
-import { App, loadLogin } from './app/app.tsx'
+import { App, loadLogin, privateArea } from './app/app.tsx'
 import { BASE } from './lib/base.ts'
 import { preloadScreen } from './app/route-table.ts'
 import { getSession, loadSessionDecoder, onSessionEnd } from './lib/session.ts'
@@ -21,11 +21,14 @@ onSessionEnd(() => {
 })
 
 async function start(): Promise<void> {
+  let chunks: Promise<unknown> = Promise.resolve()
   if (readAuthorization()) {
-    // Everything the first signed-in screen needs is fetched at once, not one chunk after another.
+    // Everything the first signed-in screen needs is fetched at once, not one chunk after another,
+    // and is in before the first render: a screen that suspended would keep its Loading state on
+    // screen for React's 300 ms and ask for its data only then (src/lib/preloadable.ts). A chunk
+    // that fails to arrive is not waited for: the screen shows its error when it renders.
     const path = window.location.pathname.slice(BASE.length) || '/'
-    void import('./app/private-area.tsx')
-    void preloadScreen(path)
+    chunks = Promise.all([privateArea.preload(), preloadScreen(path)]).catch(() => undefined)
     await loadSessionDecoder()
   }
   const session = getSession()
@@ -33,7 +36,7 @@ async function start(): Promise<void> {
     // The offline copy must be in memory before the first render, or an offline reload would
     // show empty lists and then overwrite the copy with nothing.
     const cache = await import('./lib/swr-cache.ts')
-    await cache.hydrate(session.scope)
+    await Promise.all([cache.hydrate(session.scope), chunks])
   } else {
     // Fetch the login chunk in parallel with React's start instead of after it.
     void loadLogin()
@@ -50,11 +53,13 @@ async function start(): Promise<void> {
   )
   // The login shell (login.html, made at build) holds the login screen's markup, painted before
   // this ran: it is hydrated when it is what this visit shows. With a session the visit goes on
-  // to the first screen instead, so the markup goes and the app renders from nothing.
+  // to the first screen instead, so the markup goes and the app renders from nothing. The other
+  // shell (index.html) holds the loading state, which stays until React's first commit clears it.
   const path = window.location.pathname.slice(BASE.length) || '/'
-  if (root.dataset['prerendered'] === path && !session.isAuth) hydrateRoot(root, app)
+  const prerendered = root.dataset['prerendered']
+  if (prerendered === path && !session.isAuth) hydrateRoot(root, app)
   else {
-    root.replaceChildren()
+    if (prerendered !== undefined) root.replaceChildren()
     createRoot(root).render(app)
   }
   if (import.meta.env.PROD && 'serviceWorker' in navigator) {

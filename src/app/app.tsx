@@ -4,6 +4,7 @@
  * /admin/login loads little.
  */
 import { Suspense, lazy } from 'react'
+import { preloadable } from '#src/lib/preloadable.ts'
 import { Redirect, Route, Router, Switch, useLocation } from 'wouter'
 import { Toaster } from '#src/ui/toaster.tsx'
 import { BASE, HOME } from '#src/lib/base.ts'
@@ -17,7 +18,9 @@ const DataDeletionPage = lazy(async () => ({ default: (await import('#src/featur
 const ReferralRedirect = lazy(async () => ({ default: (await import('#src/features/public/referral-redirect.tsx')).ReferralRedirect }))
 const UnsubscribePage = lazy(async () => ({ default: (await import('#src/features/public/unsubscribe-page.tsx')).UnsubscribePage }))
 const NotFound = lazy(async () => ({ default: (await import('./not-found.tsx')).NotFound }))
-const PrivateArea = lazy(async () => ({ default: (await import('./private-area.tsx')).PrivateArea }))
+// Loaded ahead by main.tsx when a token is stored, so the first signed-in render does not suspend.
+export const privateArea = preloadable(async () => (await import('./private-area.tsx')).PrivateArea)
+const PrivateArea = privateArea.Component
 
 /** Auth routes redirect to /users when already logged in (spec section 2). */
 function AuthOnly({ children }: { children: React.ReactNode }) {

@@ -5,7 +5,9 @@
  */
 import { StrictMode } from 'react'
 import { prerenderToNodeStream } from 'react-dom/static'
+import { renderToStaticMarkup } from 'react-dom/server'
 import { App } from './app.tsx'
+import { Loading } from './loading.tsx'
 
 /** The HTML of `path` (with the base, e.g. /admin/login) for a visitor with no session. */
 export async function prerenderRoute(path: string): Promise<string> {
@@ -18,3 +20,9 @@ export async function prerenderRoute(path: string): Promise<string> {
   for await (const chunk of prelude) html += String(chunk)
   return html
 }
+
+/**
+ * The loading state every other route starts from (index.html's #root): painted from the document
+ * while the code loads, then replaced by React's first render.
+ */
+export const loadingMarkup = (): string => renderToStaticMarkup(<Loading />)

@@ -23,7 +23,8 @@
  * light: screens are lazy chunks, and palette records load the endpoint (its zod schema) only
  * when the palette opens. Lint refuses a value import of a contract area or a component there.
  */
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react'
+import type { ComponentType } from 'react'
+import { preloadable } from '#src/lib/preloadable.ts'
 import type { Endpoint, Output } from '#contract/define'
 import type { ScreenPath } from '#contract/routes'
 import type { WriteRule } from './write-access.ts'
@@ -38,7 +39,8 @@ import type { WriteRule } from './write-access.ts'
  */
 export type ScreenKind = 'page' | 'action' | 'record' | 'view'
 
-export type LazyScreen = LazyExoticComponent<ComponentType>
+/** A screen's component, loaded on demand; it renders at once once preloaded (src/lib/preloadable.ts). */
+export type LazyScreen = ComponentType
 
 /** A record the palette offers from data already in the cache (works offline). */
 export interface PaletteRecord {
@@ -94,11 +96,11 @@ export interface AuthScreenDecl {
 // the session instead of after the first render (see preloadScreen in src/app/route-table.ts).
 const loaders = new WeakMap<object, () => Promise<unknown>>()
 
-/** React.lazy for a named export: screens use named exports (STYLE.md), lazy wants a default. */
+/** A lazy screen from a named export: screens use named exports (STYLE.md). */
 export function lazyScreen<K extends string>(load: () => Promise<Record<K, ComponentType>>, key: K): LazyScreen {
-  const component = lazy(async () => ({ default: (await load())[key] }))
-  loaders.set(component, load)
-  return component
+  const { Component, preload } = preloadable(async () => (await load())[key])
+  loaders.set(Component, preload)
+  return Component
 }
 
 /** Starts loading a lazy screen's chunk. */
@@ -122,8 +124,6 @@ export function declareAuthScreens(decls: readonly AuthScreenDecl[]): readonly A
   return decls
 }
 
-const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null
-
 export const isScreenList = (value: unknown): value is readonly ScreenDecl[] =>
   Array.isArray(value) && declaredScreens.has(value)
 
@@ -131,7 +131,7 @@ export const isAuthScreenList = (value: unknown): value is readonly AuthScreenDe
   Array.isArray(value) && declaredAuthScreens.has(value)
 
 /** Whether `value` was made by lazyScreen (and so can be preloaded). */
-export const isLazyScreen = (value: unknown): boolean => isObject(value) && loaders.has(value)
+export const isLazyScreen = (value: unknown): boolean => typeof value === 'function' && loaders.has(value)
 
 /**
  * Palette records from the cached answers of a list endpoint, parsed with its schema first. The

@@ -12,6 +12,7 @@ import { clearToken, readAuthorization } from './token.ts'
 import { WRITES_OFFLINE_MESSAGE, isOnline } from './online.ts'
 
 import { API_BASE, API_ORIGIN } from './api-origin.ts'
+import { trackCall } from './idle.ts'
 
 export { API_ORIGIN }
 
@@ -85,7 +86,7 @@ function headers(): Headers {
 
 async function send(endpoint: Endpoint, init: RequestInit, url: string): Promise<Response> {
   try {
-    return await fetch(url, init)
+    return await trackCall(fetch(url, init))
   } catch {
     // fetch rejects only when no answer arrived at all (offline, DNS, CORS, server down).
     throw new ApiError(0, isOnline() ? UNREACHABLE_MESSAGE : offlineMessage(endpoint))

@@ -1,22 +1,52 @@
 /**
  * Work the first screen does not need (the service worker, the real-time link): run it once the
- * page has loaded and the main thread is idle, so neither its download nor its start-up competes
- * with the first render. `timeout` bounds the wait for idleness on a busy main thread.
+ * page has loaded, the calls to the server in flight have answered and the main thread is idle,
+ * so neither its download nor its start-up competes with the first render. Waiting for the calls
+ * matters on a slow link: the main thread is idle while the first screen waits for its data,
+ * and socket.io's handshake (several round trips) would otherwise go out then, ahead of the
+ * rows. `timeout` bounds the wait for idleness on a busy main thread.
  */
+let inFlight = 0
+const quietWaiters = new Set<() => void>()
+
+/** Counts a call to the server while it is in flight (src/lib/api.ts sends every call through it). */
+export function trackCall<T>(pending: Promise<T>): Promise<T> {
+  inFlight += 1
+  const done = () => {
+    inFlight -= 1
+    if (inFlight > 0) return
+    const waiters = [...quietWaiters]
+    quietWaiters.clear()
+    for (const waiter of waiters) waiter()
+  }
+  pending.then(done, done)
+  return pending
+}
+
 export function afterLoadAndIdle(run: () => void, timeout = 2000): () => void {
   let cancelled = false
   let idleHandle: number | undefined
   let timer: number | undefined
+  const whenQuiet = (next: () => void): boolean => {
+    if (inFlight === 0) return true
+    quietWaiters.add(next)
+    return false
+  }
   const whenIdle = () => {
-    if (cancelled) return
-    if (typeof window.requestIdleCallback === 'function') idleHandle = window.requestIdleCallback(() => cancelled || run(), { timeout })
-    else timer = window.setTimeout(() => cancelled || run(), 0)
+    if (cancelled || !whenQuiet(whenIdle)) return
+    // A call may start while waiting for idleness (the first screen asks for its data): wait again.
+    const go = () => {
+      if (!cancelled && whenQuiet(whenIdle)) run()
+    }
+    if (typeof window.requestIdleCallback === 'function') idleHandle = window.requestIdleCallback(go, { timeout })
+    else timer = window.setTimeout(go, 0)
   }
   const onLoad = () => whenIdle()
   if (document.readyState === 'complete') whenIdle()
   else window.addEventListener('load', onLoad, { once: true })
   return () => {
     cancelled = true
+    quietWaiters.delete(whenIdle)
     window.removeEventListener('load', onLoad)
     if (idleHandle !== undefined) window.cancelIdleCallback(idleHandle)
     if (timer !== undefined) window.clearTimeout(timer)

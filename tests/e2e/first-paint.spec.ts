@@ -113,6 +113,37 @@ test('a signed-in visit never shows the login form, from the server or from the 
   expect(problems).toEqual([])
 })
 
+test('every other route paints its loading state from the document alone, with no script', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, baseURL })
+  const page = await context.newPage()
+  await page.goto('/admin/users')
+  await expect(page.getByRole('status')).toHaveText('Loading…')
+  await context.close()
+})
+
+test('a signed-in first load asks for its rows before it opens the real-time link', async ({ page }) => {
+  // The link (socket.io's code and handshake) is not needed to show the screen: on a slow line
+  // its round trips went out while the screen waited for its rows, and held them back.
+  const order: string[] = []
+  page.on('response', (response) => {
+    if (response.url().includes('/api/admin/getuser')) order.push('rows answered')
+  })
+  page.on('request', (request) => {
+    if (request.url().includes('/socket.io/')) order.push('real-time link')
+  })
+  // A slow answer, as on a slow line: the page is idle for most of a second while it waits.
+  await page.route(/\/api\/admin\/getuser/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    await route.continue()
+  })
+  await signInPage(page, accounts.superadmin)
+  await page.goto('/admin/users')
+  await expect(page.getByRole('row').nth(1)).toBeVisible()
+  await expect.poll(() => order.includes('real-time link')).toBe(true)
+  expect(order.indexOf('rows answered')).toBeGreaterThanOrEqual(0)
+  expect(order.indexOf('rows answered')).toBeLessThan(order.indexOf('real-time link'))
+})
+
 test.describe('compression', () => {
   // Straight from the server: a worker's cached copies would hide what the server sends.
   test.use({ serviceWorkers: 'block' })
