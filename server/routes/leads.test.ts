@@ -125,7 +125,7 @@ describe('GET /DownloadFile', () => {
   })
 
   it('keeps every row exactly once when exporting more rows than one batch', async () => {
-    // More rows than one batch of the PGlite export (10,000), some sharing one created_at.
+    // More rows than fit in one batch of the PGlite export (800), some sharing one created_at.
     await t.handle.db.execute(
       sql`insert into leads (created_at, name, email) select ${new Date(base - DAY)}::timestamptz, 'Bulk ' || g, 'bulk' || g || '@example.com' from generate_series(1, 12000) g`,
     )
