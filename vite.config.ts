@@ -144,16 +144,21 @@ function prerenderLogin(): Plugin {
  * Fewer requests for a signed-in visit's first load (issue 12). Left to itself the bundler cut
  * what the first list screen needs into some 35 chunks, many under 1 KiB; over HTTP/1.1 a
  * browser takes six at a time, so on a slow link each six cost a round trip before the screen
- * could ask for its data. Two chunks gather them instead, from the module graph once it is
- * known: `signed-in`, everything the signed-in area (src/app/private-area.tsx) imports
- * statically, and `list-kit`, what every list screen adds (src/crud/define-list.tsx). Neither
- * takes a module the entry imports statically or one a visitor's page uses, so the login loads
- * neither.
+ * could ask for its data. Three chunks gather them instead, from the module graph once it is
+ * known (static imports only):
+ * - `signed-in`: what the signed-in area (src/app/private-area.tsx) imports;
+ * - `list-kit`: what every list screen adds (src/crud/define-list.tsx);
+ * - `common`: what those share with the pages of a visitor without a session (the login's
+ *   checks, the public pages, Not Found): zod, the API client, SWR. Those pages load it too.
+ * None takes a module the entry imports, nor one the login page or the start-up's wipe of an
+ * old offline copy (main.tsx) needs before anyone acts, so the login loads none of them.
  */
-const VISITOR = /[\\/]src[\\/](features[\\/](auth|public)[\\/]|app[\\/]not-found\.tsx$|lib[\\/]offline-store\.ts$)/
+const VISITOR = /[\\/]src[\\/](features[\\/](auth|public)[\\/]|app[\\/]not-found\.tsx$)/
+const EAGER_VISITOR = ['/src/features/auth/login-page.tsx', '/src/lib/offline-store.ts']
 function firstLoadChunks(): { plugin: Plugin; groups: Rolldown.CodeSplittingGroup[] } {
   let area = new Set<string>()
   let kit = new Set<string>()
+  let common = new Set<string>()
   const plugin: Plugin = {
     name: 'first-load-chunks',
     apply: 'build',
@@ -178,22 +183,24 @@ function firstLoadChunks(): { plugin: Plugin; groups: Rolldown.CodeSplittingGrou
         ids.filter((id) => this.getModuleInfo(id)?.isEntry === true),
         new Set(),
       )
-      // What a visitor without a session may load (the login, the public pages, Not Found, and
-      // the wipe of a previous session's offline copy, main.tsx) stays out of both, so none of
-      // them fetches the signed-in area's code.
+      const eager = closure(EAGER_VISITOR.map(find), initial)
       const visitor = closure(
         ids.filter((id) => VISITOR.test(id)),
         initial,
       )
-      const outside = new Set([...initial, ...visitor])
+      const signedIn = closure([find('/src/app/private-area.tsx'), find('/src/crud/define-list.tsx')], new Set([...initial, ...eager]))
+      common = new Set([...signedIn].filter((id) => visitor.has(id)))
+      const outside = new Set([...initial, ...eager, ...visitor])
       area = closure([find('/src/app/private-area.tsx')], outside)
       kit = closure([find('/src/crud/define-list.tsx')], new Set([...outside, ...area]))
     },
   }
   // Only the modules listed: a module's other imports stay where they are (the entry's in the entry).
+  const only = { includeDependenciesRecursively: false }
   const groups: Rolldown.CodeSplittingGroup[] = [
-    { name: 'signed-in', test: (id) => area.has(id), priority: 2, includeDependenciesRecursively: false },
-    { name: 'list-kit', test: (id) => kit.has(id), priority: 1, includeDependenciesRecursively: false },
+    { name: 'signed-in', test: (id) => area.has(id), priority: 3, ...only },
+    { name: 'list-kit', test: (id) => kit.has(id), priority: 2, ...only },
+    { name: 'common', test: (id) => common.has(id), priority: 1, ...only },
   ]
   return { plugin, groups }
 }
