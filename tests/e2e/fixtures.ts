@@ -77,3 +77,15 @@ export function storedSnapshots(page: Page): Promise<number> {
       }),
   )
 }
+
+/**
+ * Resolves once the service worker is active and has finished precaching the shell. The app
+ * registers it once the first screen's calls have answered and the page is idle
+ * (src/lib/idle.ts), so a test that goes offline right after a screen appears waits for this.
+ */
+export async function serviceWorkerReady(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready
+    if (!registration.active) throw new Error('no active service worker')
+  })
+}

@@ -1,14 +1,6 @@
-import { test, expect, storedSnapshots } from './fixtures.ts'
+import { test, expect, serviceWorkerReady, storedSnapshots } from './fixtures.ts'
 import type { Page } from '@playwright/test'
 import { leadEmail } from './accounts.ts'
-
-/** Resolves once the service worker is active and has finished precaching the shell. */
-async function serviceWorkerReady(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    const registration = await navigator.serviceWorker.ready
-    if (!registration.active) throw new Error('no active service worker')
-  })
-}
 
 /** Keys of every entry in Cache Storage (what the service worker keeps). */
 function cachedUrls(page: Page): Promise<string[]> {

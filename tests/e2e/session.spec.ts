@@ -5,7 +5,7 @@
  * one admin's lists is gone before the next admin signs in on the same browser profile.
  */
 import type { BrowserContext, Page } from '@playwright/test'
-import { test, expect, accounts, apiToken, signInPage, storedSnapshots } from './fixtures.ts'
+import { test, expect, accounts, apiToken, serviceWorkerReady, signInPage, storedSnapshots } from './fixtures.ts'
 import { leadEmail } from './accounts.ts'
 
 /** Every key and value of the offline store, as text (src/lib/offline-store.ts). */
@@ -188,6 +188,7 @@ test.describe('offline copy between two admins on one browser profile', () => {
     expect(stored.text).not.toContain('listbrand')
 
     // Offline, B reads B's own copy of Leads, and no copy of A's category search.
+    await serviceWorkerReady(page)
     await context.setOffline(true)
     await page.reload()
     await expect(page.getByRole('cell', { name: leadEmail(1), exact: true })).toBeVisible()
