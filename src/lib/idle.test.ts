@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { afterLoadAndIdle, trackCall } from './idle.ts'
+import { QUIET_WAIT_MS, afterLoadAndIdle, trackCall } from './idle.ts'
 
 /** A page that has loaded, whose idle callbacks run when the test says the main thread is idle. */
 function loadedPage() {
@@ -8,6 +8,8 @@ function loadedPage() {
   vi.stubGlobal('window', {
     requestIdleCallback: (run: () => void) => idle.push(run),
     cancelIdleCallback: () => {},
+    setTimeout: (run: () => void, ms: number) => setTimeout(run, ms),
+    clearTimeout: (handle: ReturnType<typeof setTimeout>) => clearTimeout(handle),
     addEventListener: () => {},
     removeEventListener: () => {},
   })
@@ -78,5 +80,25 @@ describe('afterLoadAndIdle', () => {
     await settle()
     page.runIdle()
     expect(run).not.toHaveBeenCalled()
+  })
+
+  it('stops waiting for calls after QUIET_WAIT_MS (a long download does not hold the link back for good)', () => {
+    vi.useFakeTimers()
+    let finish: () => void = () => {}
+    try {
+      void trackCall(new Promise<void>((resolve) => (finish = resolve)))
+      const run = vi.fn()
+      afterLoadAndIdle(run)
+      page.runIdle()
+      vi.advanceTimersByTime(QUIET_WAIT_MS - 1)
+      page.runIdle()
+      expect(run).not.toHaveBeenCalled()
+      vi.advanceTimersByTime(1)
+      page.runIdle()
+      expect(run).toHaveBeenCalledOnce()
+    } finally {
+      finish()
+      vi.useRealTimers()
+    }
   })
 })

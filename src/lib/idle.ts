@@ -4,7 +4,8 @@
  * so neither its download nor its start-up competes with the first render. Waiting for the calls
  * matters on a slow link: the main thread is idle while the first screen waits for its data,
  * and socket.io's handshake (several round trips) would otherwise go out then, ahead of the
- * rows. `timeout` bounds the wait for idleness on a busy main thread.
+ * rows. `timeout` bounds the wait for idleness on a busy main thread, QUIET_WAIT_MS the wait for
+ * the calls.
  */
 let inFlight = 0
 const quietWaiters = new Set<() => void>()
@@ -23,13 +24,23 @@ export function trackCall<T>(pending: Promise<T>): Promise<T> {
   return pending
 }
 
+/** Longest wait for the calls to answer: a slow download must not hold the work back for good. */
+export const QUIET_WAIT_MS = 10_000
+
 export function afterLoadAndIdle(run: () => void, timeout = 2000): () => void {
   let cancelled = false
   let idleHandle: number | undefined
   let timer: number | undefined
+  let quietTimer: number | undefined
+  let waitedLongEnough = false
   const whenQuiet = (next: () => void): boolean => {
-    if (inFlight === 0) return true
+    if (inFlight === 0 || waitedLongEnough) return true
     quietWaiters.add(next)
+    quietTimer ??= window.setTimeout(() => {
+      waitedLongEnough = true
+      quietWaiters.delete(next)
+      next()
+    }, QUIET_WAIT_MS)
     return false
   }
   const whenIdle = () => {
@@ -50,5 +61,6 @@ export function afterLoadAndIdle(run: () => void, timeout = 2000): () => void {
     window.removeEventListener('load', onLoad)
     if (idleHandle !== undefined) window.cancelIdleCallback(idleHandle)
     if (timer !== undefined) window.clearTimeout(timer)
+    if (quietTimer !== undefined) window.clearTimeout(quietTimer)
   }
 }
