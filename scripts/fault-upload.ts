@@ -194,6 +194,9 @@ async function run(engine: string, env: NodeJS.ProcessEnv, config: Config, work:
     await locker.query('lock table categories in access exclusive mode')
     const whole = send(server, await login(server.base), await categoryForm('Before row', image))
     const blocked = await waitFor(async () => {
+      // Inside the locker's transaction pg_stat_activity is read once and kept: drop that copy
+      // first, or a call that reaches the lock after the first look is never seen waiting.
+      await locker.query('select pg_stat_clear_snapshot()')
       const { rows } = await locker.query("select 1 from pg_stat_activity where wait_event_type = 'Lock' and pid <> pg_backend_pid()")
       return rows.length > 0
     }, 30_000)

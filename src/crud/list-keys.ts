@@ -5,7 +5,7 @@
  * A row is focused for real (DOM focus on its <tr>), so a screen reader reads the row as it moves;
  * keys typed into a field, a dialog or a menu are never taken.
  */
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useLayoutEffect, useRef, useState } from 'react'
 
 export const LIST_SHORTCUTS: readonly { keys: readonly string[]; does: string }[] = [
   { keys: ['↓', 'j'], does: 'Next row' },
@@ -54,7 +54,7 @@ export function useListKeys({ rowCount, onOpen, onSelect, onAdd }: ListKeyAction
   // The row each key acts on, kept as the keys come: several keys pressed before the next render
   // (a quick j j k, a held arrow) each move on from the one before, not from the last render.
   const latest = useRef(current)
-  useEffect(() => {
+  useLayoutEffect(() => {
     latest.current = current
   }, [current])
   const setFocused = useCallback((index: number) => {
@@ -62,7 +62,9 @@ export function useListKeys({ rowCount, onOpen, onSelect, onAdd }: ListKeyAction
     setFocusedState(index)
   }, [])
 
-  useEffect(() => {
+  // Bound before the browser paints (a layout effect, not a passive one): once the rows show, a
+  // key pressed at once finds the listener that knows them, not the one of the empty list.
+  useLayoutEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       // ↓ from the list's search goes down into the rows it found.
       if (event.key === 'ArrowDown' && event.target instanceof HTMLInputElement && event.target.type === 'search' && rowCount > 0) {

@@ -1,7 +1,7 @@
 import type { APIRequestContext, APIResponse, Locator, Page } from '@playwright/test'
 import { z } from 'zod'
 import { encodePng } from '../../server/db/png.ts'
-import { test, expect, accounts, apiToken } from './fixtures.ts'
+import { test, expect, accounts, apiToken, serviceWorkerReady } from './fixtures.ts'
 import { leadEmail } from './accounts.ts'
 
 test('opens with Ctrl+K and goes to a screen with the keyboard', async ({ adminPage: page }) => {
@@ -155,6 +155,8 @@ test("finds every newer area's records once read, offline too, and each area's A
     await expect(page.getByRole('table').locator('tbody tr').filter({ hasText: label }).first()).toBeVisible()
   }
 
+  // Offline, the palette's own code comes from the service worker's copy.
+  await serviceWorkerReady(page)
   await context.setOffline(true)
   for (const [i, area] of areas.entries()) {
     const label = labels[i] ?? ''
