@@ -70,8 +70,11 @@ export function checkUnsubscribeToken(config: Config, token: string, now = Date.
   if (match === null) return { ok: false, message: INVALID_LINK }
   const [, leadId = '', expiresText = '', sig = ''] = match
   const expires = Number(expiresText)
-  const given = Buffer.from(sig, 'base64url')
-  const wanted = signature(config, leadId, expires)
+  // Compared as text, not as decoded bytes: the last of the 43 characters carries two unused bits,
+  // and a decoder ignores them, so four spellings of one signature would pass (a link altered in
+  // its last character could still work). Only the one the server writes does.
+  const given = Buffer.from(sig)
+  const wanted = Buffer.from(signature(config, leadId, expires).toString('base64url'))
   if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) return { ok: false, message: INVALID_LINK }
   if (expires * 1000 < now) return { ok: false, message: EXPIRED_LINK }
   return { ok: true, leadId }
