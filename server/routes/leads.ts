@@ -50,10 +50,10 @@ const COPY_SQL = `COPY (SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-D
 /**
  * Rows per batch of the PGlite export. Each batch arrives as one string, and V8 keeps a string over
  * 128 KiB in its large-object space, which only a full collection empties: with 10,000 rows
- * (about 1.2 MB) a million-row export grew the server by 45-70 MiB before one came. 800 rows
- * (about 100 KB at the seeded rows' length) stay in the young generation and go as they are
- * sent: 6-20 MiB of growth, at 121,000-124,000 rows/s instead of 144,000 (issue 12: at least
- * 100,000 rows/s under 400 MB).
+ * (about 1.2 MB) a million-row export grew the server by 68-70 MiB before one came (45-48 MiB
+ * with 2,000-5,000). 800 rows (about 100 KB at the seeded rows' length) stay in the young
+ * generation and go as they are sent: 6-20 MiB of growth, at 121,000-124,000 rows/s instead of
+ * 144,000 (issue 12: at least 100,000 rows/s under 400 MB).
  */
 const EXPORT_BATCH = 800
 
