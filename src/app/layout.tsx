@@ -2,7 +2,7 @@
  * The signed-in frame: side menu (open by default above 991 px, spec section 2), header with the
  * account menu (Profile, Reset Password, Logout), the offline banner and the command palette.
  */
-import { Suspense, cloneElement, lazy, useEffect, useState, type ReactNode } from 'react'
+import { Suspense, cloneElement, lazy, useLayoutEffect, useState, type ReactNode } from 'react'
 import { useLocation } from 'wouter'
 import type { ScreenPath } from '#contract/routes'
 import { Button } from '#src/ui/button.tsx'
@@ -53,8 +53,10 @@ export function Layout({ children }: { children: ReactNode }) {
   const [paletteOpen, setPaletteOpen] = useState(false)
   const [shortcutsOpen, setShortcutsOpen] = useState(false)
 
-  // ? (outside fields and dialogs), or the palette's entry: the sheet of every shortcut.
-  useEffect(() => {
+  // ? (outside fields and dialogs), or the palette's entry: the sheet of every shortcut. The key
+  // listeners are bound before the first paint (layout effects): a key pressed as soon as the
+  // screen shows must find them.
+  useLayoutEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === '?' && !keyIsTaken(event)) {
         event.preventDefault()
@@ -71,7 +73,7 @@ export function Layout({ children }: { children: ReactNode }) {
   }, [])
 
   // Ctrl+K / Cmd+K opens the palette from anywhere, inputs included (it is what users expect).
-  useEffect(() => {
+  useLayoutEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') {
         event.preventDefault()

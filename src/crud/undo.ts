@@ -7,7 +7,7 @@
  * pressed offline says why (writes are never queued). Ctrl+Z (Cmd+Z), outside fields, presses the
  * latest one.
  */
-import { useEffect } from 'react'
+import { useLayoutEffect } from 'react'
 import { useSWRConfig, type ScopedMutator } from 'swr'
 import { z } from 'zod'
 import type { Endpoint } from '#contract/define'
@@ -113,7 +113,8 @@ export function undoLatest(mutate: ScopedMutator, admin: string): boolean {
 /** The signed-in frame's part: Undo toasts come back after a reload, and Ctrl+Z (Cmd+Z) outside fields presses the latest. */
 export function usePendingUndos(admin: string): void {
   const { mutate } = useSWRConfig()
-  useEffect(() => {
+  // Bound before the first paint, as the other keys (src/app/layout.tsx).
+  useLayoutEffect(() => {
     resumeUndos(mutate, admin)
     const onKey = (event: KeyboardEvent) => {
       if (!(event.ctrlKey || event.metaKey) || event.shiftKey || event.altKey || event.key.toLowerCase() !== 'z') return

@@ -92,6 +92,8 @@ test.describe('Automated Emails', () => {
       await expect(bold).toBeFocused()
       await page.keyboard.press('Enter')
       await expect(bold).toHaveAttribute('aria-pressed', 'true')
+      // The toolbar gives the focus back to the text, where the typing goes.
+      await expect(editor).toBeFocused()
       await page.keyboard.type('Keep this code to yourself.')
       await expect(editor.locator('strong', { hasText: 'Keep this code to yourself.' })).toBeVisible()
       await dialog.getByRole('button', { name: /^Insert \{\{minutes\}\}/ }).click()
