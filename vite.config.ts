@@ -67,10 +67,11 @@ const loginBoot = (entry: string): string =>
  * The login screen painted before its code runs (issue 12): renders the real App at /admin/login
  * with react-dom/static (the lazy login chunk resolved) and writes `login.html`: the built
  * index.html with that markup in #root and the stylesheet inlined, so the first paint needs no
- * request after the document. index.html itself gets the loading state (src/app/loading.tsx) in
- * #root, so other routes paint that before their code has arrived. main.tsx hydrates it; the server (and the service worker, which
+ * request after the document. main.tsx hydrates it; the server (and the service worker, which
  * precaches both shells) send it for /admin/login only, so no other route shows a login form
- * first. Runs in writeBundle, before the service worker's precache list is made.
+ * first. index.html itself gets the loading state (src/app/loading.tsx) in #root, so every other
+ * route paints that before its code has arrived. Runs in writeBundle, before the service
+ * worker's precache list is made.
  */
 function prerenderLogin(): Plugin {
   let outDir = 'dist'

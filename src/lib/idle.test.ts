@@ -70,6 +70,25 @@ describe('afterLoadAndIdle', () => {
     expect(run).toHaveBeenCalledOnce()
   })
 
+  it('runs once: the bound on the wait for calls does not run it again after the calls answered', async () => {
+    vi.useFakeTimers()
+    try {
+      let answer: () => void = () => {}
+      void trackCall(new Promise<void>((resolve) => (answer = resolve)))
+      const run = vi.fn()
+      afterLoadAndIdle(run)
+      answer()
+      await vi.advanceTimersByTimeAsync(0)
+      page.runIdle()
+      expect(run).toHaveBeenCalledOnce()
+      await vi.advanceTimersByTimeAsync(QUIET_WAIT_MS)
+      page.runIdle()
+      expect(run).toHaveBeenCalledOnce()
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it('never runs once cancelled, even when the calls answer later', async () => {
     let answer: () => void = () => {}
     void trackCall(new Promise<void>((resolve) => (answer = resolve)))

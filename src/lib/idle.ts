@@ -33,6 +33,7 @@ export function afterLoadAndIdle(run: () => void, timeout = 2000): () => void {
   let timer: number | undefined
   let quietTimer: number | undefined
   let waitedLongEnough = false
+  let ran = false
   const whenQuiet = (next: () => void): boolean => {
     if (inFlight === 0 || waitedLongEnough) return true
     quietWaiters.add(next)
@@ -44,10 +45,14 @@ export function afterLoadAndIdle(run: () => void, timeout = 2000): () => void {
     return false
   }
   const whenIdle = () => {
-    if (cancelled || !whenQuiet(whenIdle)) return
+    if (ran || cancelled || !whenQuiet(whenIdle)) return
     // A call may start while waiting for idleness (the first screen asks for its data): wait again.
     const go = () => {
-      if (!cancelled && whenQuiet(whenIdle)) run()
+      if (ran || cancelled || !whenQuiet(whenIdle)) return
+      // Once: the bound on the wait for calls must not run the work a second time later.
+      ran = true
+      if (quietTimer !== undefined) window.clearTimeout(quietTimer)
+      run()
     }
     if (typeof window.requestIdleCallback === 'function') idleHandle = window.requestIdleCallback(go, { timeout })
     else timer = window.setTimeout(go, 0)
