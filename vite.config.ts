@@ -8,7 +8,7 @@ import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
-import { createServer, defineConfig, type Plugin, type Rolldown } from 'vite'
+import { build, createServer, defineConfig, type Plugin, type Rolldown } from 'vite'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
 import { VitePWA } from 'vite-plugin-pwa'
@@ -142,6 +142,58 @@ function prerenderLogin(): Plugin {
 }
 
 /**
+ * The signed-in shell's early calls (issue 12, src/lib/early-calls.ts): src/boot/early-calls.ts
+ * built on its own as a small classic script, written under assets/ with its hash and added to
+ * index.html before the app's module script, deferred: it runs as soon as it has arrived and the
+ * document is parsed, before the app's code, and sends the page's first calls while that code
+ * is still on its way. A file, not inline: the policy allows no inline script (server/pwa.ts).
+ * Runs after prerenderLogin, so the login shell, which has no session to call with, has none.
+ */
+function earlyCallsScript(): Plugin {
+  let outDir = 'dist'
+  let root = process.cwd()
+  let base = '/'
+  return {
+    name: 'early-calls-script',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir
+      root = config.root
+      base = config.base
+    },
+    writeBundle: {
+      sequential: true,
+      async handler() {
+        const built = await build({
+          configFile: false,
+          root,
+          base,
+          mode: 'production',
+          logLevel: 'warn',
+          resolve: { alias: [zodAlias] },
+          build: {
+            write: false,
+            emptyOutDir: false,
+            target: 'es2022',
+            minify: true,
+            lib: { entry: join(root, 'src/boot/early-calls.ts'), formats: ['iife'], name: 'backOfficeEarlyCalls' },
+          },
+        })
+        const outputs = (Array.isArray(built) ? built : [built]).flatMap((b) => ('output' in b ? b.output : []))
+        const chunk = outputs.find((o) => o.type === 'chunk')
+        if (chunk?.type !== 'chunk' || outputs.length !== 1) throw new Error('early-calls-script: expected one chunk')
+        const name = `assets/early-calls-${createHash('sha256').update(chunk.code).digest('hex').slice(0, 8)}.js`
+        writeFileSync(join(outDir, name), chunk.code)
+        const index = readFileSync(join(outDir, 'index.html'), 'utf8')
+        const entry = /<script type="module" crossorigin src="[^"]+"><\/script>/.exec(index)
+        if (entry === null) throw new Error('early-calls-script: index.html loads no module script')
+        writeFileSync(join(outDir, 'index.html'), index.replace(entry[0], () => `<script defer src="${base}${name}"></script>\n    ${entry[0]}`))
+      },
+    },
+  }
+}
+
+/**
  * Fewer requests for a signed-in visit's first load (issue 12). Left to itself the bundler cut
  * what the first list screen needs into some 35 chunks, many under 1 KiB; over HTTP/1.1 a
  * browser takes six at a time, so on a slow link each six cost a round trip before the screen
@@ -221,6 +273,7 @@ export default defineConfig({
     react(),
     tailwindcss(),
     prerenderLogin(),
+    earlyCallsScript(),
     firstLoad.plugin,
     VitePWA({
       strategies: 'injectManifest',

@@ -18,6 +18,7 @@ listenForInstall()
 // Logout, a refused token, another tab's logout or the server's LOGOUT: the cached data goes too.
 onSessionEnd(() => {
   void import('./lib/swr-cache.ts').then((cache) => cache.wipe())
+  void import('./lib/early-calls.ts').then((early) => early.forgetFirstCalls())
 })
 
 async function start(): Promise<void> {
@@ -35,8 +36,11 @@ async function start(): Promise<void> {
   if (session.isAuth) {
     // The offline copy must be in memory before the first render, or an offline reload would
     // show empty lists and then overwrite the copy with nothing.
-    const cache = await import('./lib/swr-cache.ts')
+    const [cache, early] = await Promise.all([import('./lib/swr-cache.ts'), import('./lib/early-calls.ts')])
     await Promise.all([cache.hydrate(session.scope), chunks])
+    // What this page asks for first is sent before its code next time (src/lib/early-calls.ts).
+    early.noteFirstCalls(early.pageKey(window.location))
+    afterLoadAndIdle(() => early.saveFirstCalls(early.pageKey(window.location)))
   } else {
     // Fetch the login chunk in parallel with React's start instead of after it.
     void loadLogin()

@@ -8,6 +8,7 @@ import { z } from 'zod'
 import { fieldErrors } from '#contract/common'
 import type { Endpoint, Input, Output } from '#contract/define'
 import { isWrite } from '#contract/define'
+import { noteCall, takeEarlyCall } from './early-calls.ts'
 import { clearToken, readAuthorization } from './token.ts'
 import { WRITES_OFFLINE_MESSAGE, isOnline } from './online.ts'
 
@@ -85,8 +86,10 @@ function headers(): Headers {
 }
 
 async function send(endpoint: Endpoint, init: RequestInit, url: string): Promise<Response> {
+  // The answer the page's early script is already fetching (early-calls.ts), when it is this call.
+  const early = init.method === 'GET' ? takeEarlyCall(url, new Headers(init.headers).get('Authorization')) : undefined
   try {
-    return await trackCall(fetch(url, init))
+    return await trackCall(early === undefined ? fetch(url, init) : early.catch(() => fetch(url, init)))
   } catch {
     // fetch rejects only when no answer arrived at all (offline, DNS, CORS, server down).
     throw new ApiError(0, isOnline() ? UNREACHABLE_MESSAGE : offlineMessage(endpoint))
@@ -154,7 +157,9 @@ export async function call<E extends Endpoint>(
   }
 
   const output: E['output'] = endpoint.output
-  const response = await send(endpoint, init, urlFor(endpoint, payload))
+  const url = urlFor(endpoint, payload)
+  if (endpoint.method === 'GET' && endpoint.answer !== 'csv') noteCall(url)
+  const response = await send(endpoint, init, url)
   if (endpoint.answer === 'csv' && response.ok) return z.parse(output, await response.text())
 
   const body = await readJson(response)

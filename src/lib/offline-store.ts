@@ -12,6 +12,12 @@ import { clear, createStore } from 'idb-keyval'
 
 export const store = createStore('back-office-cache', 'swr')
 
+/**
+ * The calls each page made first (src/lib/early-calls.ts): local storage, as the early script
+ * reads them before any code could open IndexedDB. Their queries can hold what staff searched for.
+ */
+export const FIRST_CALLS_KEY = 'admin_first_calls'
+
 /** The service worker's cache of uploaded images (sw/sw.ts): the images the last session's lists showed. */
 const UPLOADS_CACHE = 'uploads'
 
@@ -20,8 +26,13 @@ let pending: Promise<void> = Promise.resolve()
 /** Resolves once every wipe asked for so far has finished (hydrate waits for it). */
 export const wipesDone = (): Promise<void> => pending
 
-/** Deletes every stored snapshot and the cached uploads. Failures are logged: the app still works online. */
+/** Deletes every stored snapshot, the cached uploads and the first calls' notes. Failures are logged: the app still works online. */
 export function wipeStored(): Promise<void> {
+  try {
+    window.localStorage.removeItem(FIRST_CALLS_KEY)
+  } catch {
+    // Storage refused: there are no notes either.
+  }
   pending = pending
     .then(async () => {
       await clear(store)

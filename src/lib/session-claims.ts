@@ -4,27 +4,15 @@
  */
 import { z } from 'zod'
 import { SessionClaims } from '#contract/auth'
+import { jwtPayload } from './jwt-payload.ts'
 
 /** `idle`: the seconds of inactivity after which the session ends (IDLE_TIMEOUT_MINUTES on the server). */
 const Claims = SessionClaims.extend({ exp: z.number().optional(), idle: z.number().int().positive().optional() })
 export type DecodedClaims = z.output<typeof Claims>
 
-function payloadOf(jwt: string): unknown {
-  const part = jwt.split('.')[1]
-  if (!part) return null
-  try {
-    const base64 = part.replace(/-/g, '+').replace(/_/g, '/')
-    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))
-    const parsed: unknown = JSON.parse(new TextDecoder().decode(bytes))
-    return parsed
-  } catch {
-    return null
-  }
-}
-
 /** The token's claims, or null when it is malformed or expired. */
 export function decodeClaims(jwt: string): DecodedClaims | null {
-  const claims = Claims.safeParse(payloadOf(jwt))
+  const claims = Claims.safeParse(jwtPayload(jwt))
   if (!claims.success) return null
   if (claims.data.exp !== undefined && claims.data.exp * 1000 <= Date.now()) return null
   return claims.data
