@@ -89,3 +89,21 @@ export async function serviceWorkerReady(page: Page): Promise<void> {
     if (!registration.active) throw new Error('no active service worker')
   })
 }
+
+/**
+ * Resolves once the page's real-time link is up: CREATEROOM goes out after the server accepted
+ * the socket (and joined it to its screens' rooms), over polling or over the upgraded websocket.
+ * Call it before the navigation that opens the link.
+ */
+export function socketJoined(page: Page): Promise<void> {
+  return new Promise<void>((resolve) => {
+    page.on('request', (request) => {
+      if (request.url().includes('/socket.io/') && (request.postData() ?? '').includes('CREATEROOM')) resolve()
+    })
+    page.on('websocket', (socket) =>
+      socket.on('framesent', (frame) => {
+        if (String(frame.payload).includes('CREATEROOM')) resolve()
+      }),
+    )
+  })
+}

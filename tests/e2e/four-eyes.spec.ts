@@ -8,10 +8,10 @@
  * Admin's open list shows a new request without a reload, with a toast leading to it, and the
  * audit log names both.
  */
-import type { APIRequestContext, Page } from '@playwright/test'
+import type { APIRequestContext } from '@playwright/test'
 import { OWN_REQUEST } from '#contract/four-eyes'
 import { PASSWORD, SEEDED_LEADS, SUBSCRIBED_LEADS } from './accounts.ts'
-import { test, expect, accounts, apiToken, signInPage, type Account } from './fixtures.ts'
+import { test, expect, accounts, apiToken, signInPage, socketJoined, type Account } from './fixtures.ts'
 import { ownServerWithMail } from './own-server.ts'
 
 const THRESHOLD = 5
@@ -27,20 +27,6 @@ async function createAdmin(request: APIRequestContext, account: Account): Promis
     data: { name: account.name, email: account.email, password: account.password, accessLevel: account.accessLevel, restrictions: account.restrictions },
   })
   expect(created.ok(), await created.text()).toBe(true)
-}
-
-/** Resolves once the page's real-time link is up: CREATEROOM goes out after the server accepted the socket. */
-function socketJoined(page: Page): Promise<void> {
-  return new Promise<void>((resolve) => {
-    page.on('request', (request) => {
-      if (request.url().includes('/socket.io/') && (request.postData() ?? '').includes('CREATEROOM')) resolve()
-    })
-    page.on('websocket', (socket) =>
-      socket.on('framesent', (frame) => {
-        if (String(frame.payload).includes('CREATEROOM')) resolve()
-      }),
-    )
-  })
 }
 
 test('a promotion over the threshold waits for a second Admin, who approves it; then it is delivered', async ({ browser, page, request }) => {

@@ -11,7 +11,7 @@ import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext, Locator, Page } from '@playwright/test'
 import { z } from 'zod'
 import { PASSWORD, SEEDED_LEADS, leadEmail } from './accounts.ts'
-import { test, expect, accounts, apiToken, signInPage, type Account } from './fixtures.ts'
+import { test, expect, accounts, apiToken, signInPage, socketJoined, type Account } from './fixtures.ts'
 import { ownServerWithMail } from './own-server.ts'
 
 /** A title unique to this run, so specs can share one server. */
@@ -263,8 +263,12 @@ test.describe('A send in progress (a server of its own, pushing to a receiver th
     page.on('response', (response) => {
       if (response.url().includes('/socket.io/') && response.request().method() === 'GET') void response.text().then(keep, () => {})
     })
+    // The progress events go to the sockets open at the time: none is asked for before the list's
+    // real-time link is up (it opens once the page is idle).
+    const joined = socketJoined(page)
     let row = await openRow(page, title)
     await expect(row.getByText(`0 sent / 0 failed / ${SEEDED_LEADS} total`)).toBeVisible()
+    await joined
 
     // Two batches accepted: the row moves without a reload, carried by the socket.
     await receiver.answerNext(200)

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { test, expect, accounts, apiToken, type Account } from './fixtures.ts'
+import { test, expect, accounts, apiToken, socketJoined, type Account } from './fixtures.ts'
 import { PASSWORD } from './accounts.ts'
 
 const Page = z.object({ result: z.array(z.object({ _id: z.string(), email: z.string() })) })
@@ -20,17 +20,7 @@ test('a LOGOUT from the server ends the open session within 2 seconds', async ({
   })
   expect(created.ok(), await created.text()).toBe(true)
 
-  // The room is joined once CREATEROOM went out, over polling or over the upgraded websocket.
-  const joined = new Promise<void>((resolve) => {
-    page.on('request', (request) => {
-      if (request.url().includes('/socket.io/') && (request.postData() ?? '').includes('CREATEROOM')) resolve()
-    })
-    page.on('websocket', (socket) =>
-      socket.on('framesent', (frame) => {
-        if (String(frame.payload).includes('CREATEROOM')) resolve()
-      }),
-    )
-  })
+  const joined = socketJoined(page)
   await signIn(staff)
   await page.goto('/admin/users')
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible()
