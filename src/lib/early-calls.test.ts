@@ -6,6 +6,7 @@ import {
   EARLY_CALLS_TTL_MS,
   MAX_CALLS,
   MAX_PAGES,
+  MAX_SCRIPTS,
   forgetFirstCalls,
   noteCall,
   noteFirstCalls,
@@ -13,6 +14,7 @@ import {
   startEarlyCalls,
   takeEarlyCall,
 } from './early-calls.ts'
+import { BASE } from './base.ts'
 import { FIRST_CALLS_KEY } from './offline-store.ts'
 import { TOKEN_KEY } from './token.ts'
 
@@ -82,6 +84,30 @@ describe('noting a page’s first calls', () => {
     expect(Object.keys(stored() as object).at(-1)).toBe('/admin/list-0')
   })
 
+  it('keeps the app scripts the visit loaded, but for those the document asks for itself', () => {
+    storage.setItem(TOKEN_KEY, LIVE)
+    const origin = 'https://office.example'
+    Object.assign(location, { href: `${origin}${BASE}/users`, origin })
+    vi.stubGlobal('document', { scripts: [{ src: `${origin}${BASE}/assets/early-calls-1a2b.js` }, { src: `${origin}${BASE}/assets/index-3c4d.js` }, { src: '' }] })
+    const loaded = [
+      `${origin}${BASE}/assets/index-3c4d.js`,
+      `${origin}${BASE}/assets/early-calls-1a2b.js`,
+      `${origin}${BASE}/assets/list-kit-5e6f.js`,
+      `${origin}${BASE}/assets/index-7a8b.css`,
+      `${origin}${BASE}/icon-192.png`,
+      `https://elsewhere.example${BASE}/assets/other-9c0d.js`,
+      `${origin}${ROWS}`,
+      `${origin}${BASE}/assets/leads-page-1f2e.js`,
+      `${origin}${BASE}/assets/list-kit-5e6f.js`,
+      ...Array.from({ length: MAX_SCRIPTS + 5 }, (_, i) => `${origin}${BASE}/assets/chunk-${i}.js`),
+    ]
+    vi.stubGlobal('performance', { getEntriesByType: (type: string) => (type === 'resource' ? loaded.map((name) => ({ name })) : []) })
+    visit('/admin/users', [ROWS])
+    const urls = (stored() as Record<string, string[]>)['/admin/users'] ?? []
+    expect(urls.slice(0, 3)).toEqual([ROWS, `${BASE}/assets/list-kit-5e6f.js`, `${BASE}/assets/leads-page-1f2e.js`])
+    expect(urls).toHaveLength(1 + MAX_SCRIPTS)
+  })
+
   it('stores nothing when the visit moved to another page before its calls answered, or has no session', () => {
     storage.setItem(TOKEN_KEY, LIVE)
     noteFirstCalls('/admin/users')
@@ -106,6 +132,19 @@ describe('the early script', () => {
     expect(startEarlyCalls(NOW)).toBeDefined()
     expect(fetchMock.mock.calls.map(([url]) => url)).toEqual([INFO, ROWS])
     for (const [, init] of fetchMock.mock.calls) expect(new Headers(init?.headers).get('Authorization')).toBe(LIVE)
+  })
+
+  it('asks for the noted scripts as module preloads, and only the app’s own', () => {
+    const appended: { rel: string; href: string; crossOrigin: string | null }[] = []
+    vi.stubGlobal('document', {
+      createElement: () => ({ rel: '', href: '', crossOrigin: null }),
+      head: { appendChild: (link: (typeof appended)[number]) => void appended.push(link) },
+    })
+    const kit = `${BASE}/assets/list-kit-5e6f.js`
+    storage.setItem(FIRST_CALLS_KEY, JSON.stringify({ '/admin/users': [ROWS, kit, `${BASE}/assets/../secrets.js`, 'https://elsewhere.example/a.js', `${BASE}/assets/x.js?y=1`, `${BASE}/uploads/a.js`] }))
+    startEarlyCalls(NOW)
+    expect(appended).toEqual([{ rel: 'modulepreload', href: kit, crossOrigin: '' }])
+    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual([ROWS])
   })
 
   it('tells pages apart by their query', () => {

@@ -41,6 +41,8 @@ test.describe('early calls', () => {
     // the list once its code ran: it took that answer.
     expect(await reloadSeeing(page)).toEqual(['rows', 'list code'])
     await expect(rows.first()).toBeVisible()
+    // The list's code was asked for by the early script too, with the entry, not after it ran.
+    await expect(page.locator('head link[rel="modulepreload"][href*="/assets/list-kit-"]')).toHaveCount(1)
   })
 
   test('a search opened again is its own page; Logout forgets every note', async ({ adminPage: page }) => {
