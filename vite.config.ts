@@ -64,6 +64,24 @@ const loginBoot = (entry: string): string =>
   `requestAnimationFrame(()=>setTimeout(()=>{const s=document.createElement("script");s.type="module";s.src=${JSON.stringify(entry)};document.head.append(s)}))\n`
 
 /**
+ * A build-only plugin whose work runs once the bundle is written, in turn with the others (the
+ * order of the plugins list), knowing where the build went.
+ */
+function afterWrite(name: string, work: (at: { outDir: string; root: string; base: string }) => Promise<void>): Plugin {
+  const at = { outDir: 'dist', root: process.cwd(), base: '/' }
+  return {
+    name,
+    apply: 'build',
+    configResolved(config) {
+      at.outDir = config.build.outDir
+      at.root = config.root
+      at.base = config.base
+    },
+    writeBundle: { sequential: true, handler: () => work(at) },
+  }
+}
+
+/**
  * The login screen painted before its code runs (issue 12): renders the real App at /admin/login
  * with react-dom/static (the lazy login chunk resolved) and writes `login.html`: the built
  * index.html with that markup in #root and the stylesheet inlined, so the first paint needs no
@@ -74,123 +92,93 @@ const loginBoot = (entry: string): string =>
  * worker's precache list is made.
  */
 function prerenderLogin(): Plugin {
-  let outDir = 'dist'
-  let root = process.cwd()
-  let base = '/'
-  return {
-    name: 'prerender-login',
-    apply: 'build',
-    configResolved(config) {
-      outDir = config.build.outDir
-      root = config.root
-      base = config.base
-    },
-    writeBundle: {
-      sequential: true,
-      async handler() {
-        const server = await createServer({
-          configFile: false,
-          root,
-          base,
-          mode: 'production',
-          logLevel: 'error',
-          appType: 'custom',
-          server: { middlewareMode: true, hmr: false, ws: false, watch: null },
-          optimizeDeps: { noDiscovery: true, include: [] },
-          resolve: { alias: [zodAlias] },
-          plugins: [react()],
-        })
-        let markup: string
-        let loading: string
-        try {
-          const module: { prerenderRoute?: (path: string) => Promise<string>; loadingMarkup?: () => string } = await server.ssrLoadModule('/src/app/prerender.tsx')
-          if (typeof module.prerenderRoute !== 'function' || typeof module.loadingMarkup !== 'function') {
-            throw new Error('src/app/prerender.tsx exports no prerenderRoute or loadingMarkup')
-          }
-          markup = await module.prerenderRoute(`${base}login`)
-          loading = module.loadingMarkup()
-        } finally {
-          await server.close()
-        }
-        if (!markup.includes('<form')) throw new Error('the prerendered login has no form')
-        const index = readFileSync(join(outDir, 'index.html'), 'utf8')
-        const stylesheet = /<link rel="stylesheet"[^>]*? href="([^"]+)"[^>]*>/.exec(index)
-        if (!stylesheet?.[1]?.startsWith(base)) throw new Error('index.html links no stylesheet under the base')
-        const css = readFileSync(join(outDir, stylesheet[1].slice(base.length)), 'utf8')
-        if (css.includes('</style')) throw new Error('the stylesheet cannot be inlined')
-        if (!index.includes('<div id="root"></div>')) throw new Error('index.html has no empty #root')
-        // The markup paints without the code, so the code is asked for once it has painted: a
-        // small classic script (loginBoot) adds the module script after the first frame, and
-        // the document and its inlined styles have a slow link to themselves until then.
-        const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>\n?/.exec(index)
-        if (entry?.[1] === undefined) throw new Error('index.html loads no module script')
-        const boot = loginBoot(entry[1])
-        const bootName = `assets/login-boot-${createHash('sha256').update(boot).digest('hex').slice(0, 8)}.js`
-        writeFileSync(join(outDir, bootName), boot)
-        const login = index
-          .replace(stylesheet[0], () => `<style nonce="${NONCE_PLACEHOLDER}">${css}</style>`)
-          .replace(entry[0], () => `<script defer src="${base}${bootName}"></script>\n`)
-          // The entry imports what these preload; fetched with it, after the paint.
-          .replace(/<link rel="modulepreload"[^>]*>\n?/g, '')
-          .replace('<div id="root"></div>', () => `<div id="root" data-prerendered="/login">${markup}</div>`)
-        writeFileSync(join(outDir, 'login.html'), login)
-        // Every other route paints its loading state from the document while its code loads.
-        writeFileSync(join(outDir, 'index.html'), index.replace('<div id="root"></div>', () => `<div id="root">${loading}</div>`))
-      },
-    },
-  }
+  return afterWrite('prerender-login', async ({ outDir, root, base }) => {
+    const server = await createServer({
+      configFile: false,
+      root,
+      base,
+      mode: 'production',
+      logLevel: 'error',
+      appType: 'custom',
+      server: { middlewareMode: true, hmr: false, ws: false, watch: null },
+      optimizeDeps: { noDiscovery: true, include: [] },
+      resolve: { alias: [zodAlias] },
+      plugins: [react()],
+    })
+    let markup: string
+    let loading: string
+    try {
+      const module: { prerenderRoute?: (path: string) => Promise<string>; loadingMarkup?: () => string } = await server.ssrLoadModule('/src/app/prerender.tsx')
+      if (typeof module.prerenderRoute !== 'function' || typeof module.loadingMarkup !== 'function') {
+        throw new Error('src/app/prerender.tsx exports no prerenderRoute or loadingMarkup')
+      }
+      markup = await module.prerenderRoute(`${base}login`)
+      loading = module.loadingMarkup()
+    } finally {
+      await server.close()
+    }
+    if (!markup.includes('<form')) throw new Error('the prerendered login has no form')
+    const index = readFileSync(join(outDir, 'index.html'), 'utf8')
+    const stylesheet = /<link rel="stylesheet"[^>]*? href="([^"]+)"[^>]*>/.exec(index)
+    if (!stylesheet?.[1]?.startsWith(base)) throw new Error('index.html links no stylesheet under the base')
+    const css = readFileSync(join(outDir, stylesheet[1].slice(base.length)), 'utf8')
+    if (css.includes('</style')) throw new Error('the stylesheet cannot be inlined')
+    if (!index.includes('<div id="root"></div>')) throw new Error('index.html has no empty #root')
+    // The markup paints without the code, so the code is asked for once it has painted: a
+    // small classic script (loginBoot) adds the module script after the first frame, and
+    // the document and its inlined styles have a slow link to themselves until then.
+    const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>\n?/.exec(index)
+    if (entry?.[1] === undefined) throw new Error('index.html loads no module script')
+    const boot = loginBoot(entry[1])
+    const bootName = `assets/login-boot-${createHash('sha256').update(boot).digest('hex').slice(0, 8)}.js`
+    writeFileSync(join(outDir, bootName), boot)
+    const login = index
+      .replace(stylesheet[0], () => `<style nonce="${NONCE_PLACEHOLDER}">${css}</style>`)
+      .replace(entry[0], () => `<script defer src="${base}${bootName}"></script>\n`)
+      // The entry imports what these preload; fetched with it, after the paint.
+      .replace(/<link rel="modulepreload"[^>]*>\n?/g, '')
+      .replace('<div id="root"></div>', () => `<div id="root" data-prerendered="/login">${markup}</div>`)
+    writeFileSync(join(outDir, 'login.html'), login)
+    // Every other route paints its loading state from the document while its code loads.
+    writeFileSync(join(outDir, 'index.html'), index.replace('<div id="root"></div>', () => `<div id="root">${loading}</div>`))
+  })
 }
 
 /**
  * The signed-in shell's early calls (issue 12, src/lib/early-calls.ts): src/boot/early-calls.ts
  * built on its own as a small classic script, written under assets/ with its hash and added to
  * index.html before the app's module script, deferred: it runs as soon as it has arrived and the
- * document is parsed, before the app's code, and sends the page's first calls while that code
- * is still on its way. A file, not inline: the policy allows no inline script (server/pwa.ts).
+ * document is parsed, before the app's code, and sends the page's first calls and asks for its
+ * scripts while the entry is still on its way. A file, not inline: the policy allows no inline script (server/pwa.ts).
  * Runs after prerenderLogin, so the login shell, which has no session to call with, has none.
  */
 function earlyCallsScript(): Plugin {
-  let outDir = 'dist'
-  let root = process.cwd()
-  let base = '/'
-  return {
-    name: 'early-calls-script',
-    apply: 'build',
-    configResolved(config) {
-      outDir = config.build.outDir
-      root = config.root
-      base = config.base
-    },
-    writeBundle: {
-      sequential: true,
-      async handler() {
-        const built = await build({
-          configFile: false,
-          root,
-          base,
-          mode: 'production',
-          logLevel: 'warn',
-          resolve: { alias: [zodAlias] },
-          build: {
-            write: false,
-            emptyOutDir: false,
-            target: 'es2022',
-            minify: true,
-            lib: { entry: join(root, 'src/boot/early-calls.ts'), formats: ['iife'], name: 'backOfficeEarlyCalls' },
-          },
-        })
-        const outputs = (Array.isArray(built) ? built : [built]).flatMap((b) => ('output' in b ? b.output : []))
-        const chunk = outputs.find((o) => o.type === 'chunk')
-        if (chunk?.type !== 'chunk' || outputs.length !== 1) throw new Error('early-calls-script: expected one chunk')
-        const name = `assets/early-calls-${createHash('sha256').update(chunk.code).digest('hex').slice(0, 8)}.js`
-        writeFileSync(join(outDir, name), chunk.code)
-        const index = readFileSync(join(outDir, 'index.html'), 'utf8')
-        const entry = /<script type="module" crossorigin src="[^"]+"><\/script>/.exec(index)
-        if (entry === null) throw new Error('early-calls-script: index.html loads no module script')
-        writeFileSync(join(outDir, 'index.html'), index.replace(entry[0], () => `<script defer src="${base}${name}"></script>\n    ${entry[0]}`))
+  return afterWrite('early-calls-script', async ({ outDir, root, base }) => {
+    const built = await build({
+      configFile: false,
+      root,
+      base,
+      mode: 'production',
+      logLevel: 'warn',
+      resolve: { alias: [zodAlias] },
+      build: {
+        write: false,
+        emptyOutDir: false,
+        target: 'es2022',
+        minify: true,
+        lib: { entry: join(root, 'src/boot/early-calls.ts'), formats: ['iife'], name: 'backOfficeEarlyCalls' },
       },
-    },
-  }
+    })
+    const outputs = (Array.isArray(built) ? built : [built]).flatMap((b) => ('output' in b ? b.output : []))
+    const chunk = outputs.find((o) => o.type === 'chunk')
+    if (chunk?.type !== 'chunk' || outputs.length !== 1) throw new Error('early-calls-script: expected one chunk')
+    const name = `assets/early-calls-${createHash('sha256').update(chunk.code).digest('hex').slice(0, 8)}.js`
+    writeFileSync(join(outDir, name), chunk.code)
+    const index = readFileSync(join(outDir, 'index.html'), 'utf8')
+    const entry = /<script type="module" crossorigin src="[^"]+"><\/script>/.exec(index)
+    if (entry === null) throw new Error('early-calls-script: index.html loads no module script')
+    writeFileSync(join(outDir, 'index.html'), index.replace(entry[0], () => `<script defer src="${base}${name}"></script>\n    ${entry[0]}`))
+  })
 }
 
 /**

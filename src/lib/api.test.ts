@@ -5,16 +5,7 @@ import { getuser } from '#contract/leads'
 import { ApiError, SecondFactorRequired, call, assetUrl } from './api.ts'
 import { WRITES_OFFLINE_MESSAGE } from './online.ts'
 import { TOKEN_KEY } from './token.ts'
-
-/** A Map-backed stand-in for window.localStorage (tests run in Node). */
-function memoryStorage() {
-  const data = new Map<string, string>()
-  return {
-    getItem: (k: string) => data.get(k) ?? null,
-    setItem: (k: string, v: string) => void data.set(k, v),
-    removeItem: (k: string) => void data.delete(k),
-  }
-}
+import { memoryStorage } from './memory-storage.test-helper.ts'
 
 let storage: ReturnType<typeof memoryStorage>
 const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>()

@@ -16,17 +16,8 @@ import {
 } from './early-calls.ts'
 import { BASE } from './base.ts'
 import { FIRST_CALLS_KEY } from './offline-store.ts'
+import { memoryStorage } from './memory-storage.test-helper.ts'
 import { TOKEN_KEY } from './token.ts'
-
-/** A Map-backed stand-in for window.localStorage (tests run in Node). */
-function memoryStorage() {
-  const data = new Map<string, string>()
-  return {
-    getItem: (k: string) => data.get(k) ?? null,
-    setItem: (k: string, v: string) => void data.set(k, v),
-    removeItem: (k: string) => void data.delete(k),
-  }
-}
 
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
 /** A token as the server signs it (the signature is the server's business, not read here). */
