@@ -64,11 +64,11 @@ function storage(): Storage | null {
 }
 
 const isCallUrl = (url: unknown): url is string => typeof url === 'string' && url.startsWith(`${API_BASE}/`)
-/** One of the app's own built scripts: a hashed file under BASE/assets/, nothing else. */
-const SCRIPT_URL = new RegExp(`^${BASE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/assets/[\\w-]+\\.js$`)
-const isScriptUrl = (url: unknown): url is string => typeof url === 'string' && SCRIPT_URL.test(url)
+/** One of the app's own built scripts: a hashed file right under BASE/assets/, nothing else. */
+const isScriptUrl = (url: unknown): url is string =>
+  typeof url === 'string' && url.startsWith(`${BASE}/assets/`) && /^[\w-]+\.js$/.test(url.slice(`${BASE}/assets/`.length))
 
-/** The stored notes, with anything that is not a page's list of API URLs dropped. */
+/** The stored notes: per page, its API calls and the app's scripts, anything else dropped. */
 function readFirstCalls(): FirstCalls {
   let parsed: unknown
   try {

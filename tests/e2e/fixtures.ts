@@ -8,6 +8,7 @@
  */
 import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test'
 import { z } from 'zod'
+import { SocketEvents } from '#contract/socket'
 import { totpCode, totpStep } from '../../server/sign-in/two-factor-code.ts'
 import { accounts, type Account } from './accounts.ts'
 import { sharedServer } from './shared-servers.ts'
@@ -91,18 +92,18 @@ export async function serviceWorkerReady(page: Page): Promise<void> {
 }
 
 /**
- * Resolves once the page's real-time link is up: CREATEROOM goes out after the server accepted
+ * Resolves once the page's real-time link is up: CREATEROOM (SocketEvents.createRoom) goes out after the server accepted
  * the socket (and joined it to its screens' rooms), over polling or over the upgraded websocket.
  * Call it before the navigation that opens the link.
  */
 export function socketJoined(page: Page): Promise<void> {
   return new Promise<void>((resolve) => {
     page.on('request', (request) => {
-      if (request.url().includes('/socket.io/') && (request.postData() ?? '').includes('CREATEROOM')) resolve()
+      if (request.url().includes('/socket.io/') && (request.postData() ?? '').includes(SocketEvents.createRoom)) resolve()
     })
     page.on('websocket', (socket) =>
       socket.on('framesent', (frame) => {
-        if (String(frame.payload).includes('CREATEROOM')) resolve()
+        if (String(frame.payload).includes(SocketEvents.createRoom)) resolve()
       }),
     )
   })
