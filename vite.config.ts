@@ -16,7 +16,7 @@ import { VitePWA } from 'vite-plugin-pwa'
 /** What the server puts in each served shell's CSP header and in the page (server/pwa.ts). */
 const NONCE_PLACEHOLDER = '__CSP_NONCE__'
 
-const zodAlias = { find: /^zod$/, replacement: fileURLToPath(new URL('./src/lib/zod-setup.ts', import.meta.url)) }
+const zodAlias = { find: /^zod\/mini$/, replacement: fileURLToPath(new URL('./src/lib/zod-setup.ts', import.meta.url)) }
 
 /**
  * Writes .br and .gz beside every JS, CSS, SVG and manifest file, at the highest levels, once per

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { Done, Id, PageQuery, ok, pageOf } from './common.ts'
 import { endpoint, publicAccess, staffReads, staffWrites } from './define.ts'
 import { ConfirmPassword, CONFIRM_MISMATCH } from './password.ts'
@@ -31,11 +31,13 @@ export const register = endpoint({
   input: z
     .object({ name: StaffName, email: StaffEmail, password: StaffPassword, confirmPassword: ConfirmPassword })
     // Compared only once both passwords parsed, so the mismatch never hides their own messages.
-    .superRefine(
-      (v, ctx) => {
-        if (v.password !== v.confirmPassword) ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: CONFIRM_MISMATCH })
-      },
-      { when: (payload) => !payload.issues.some((i) => i.path?.[0] === 'password' || i.path?.[0] === 'confirmPassword') },
+    .check(
+      z.superRefine(
+        (v, ctx) => {
+          if (v.password !== v.confirmPassword) ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: CONFIRM_MISMATCH })
+        },
+        { when: (payload) => !payload.issues.some((i) => i.path?.[0] === 'password' || i.path?.[0] === 'confirmPassword') },
+      ),
     ),
   output: Done,
   access: publicAccess,

@@ -1,5 +1,5 @@
-import { z } from 'zod'
-import { PageQuery, ok, pageOf } from './common.ts'
+import { z } from 'zod/mini'
+import { PageQuery, ok, optionalText, pageNumber, pageOf } from './common.ts'
 import { endpoint, reads } from './define.ts'
 
 /*
@@ -52,20 +52,22 @@ export const AuditEntry = z.object({
 export type AuditEntry = z.output<typeof AuditEntry>
 
 /** A real calendar day (YYYY-MM-DD: 2026-02-30 is refused), or '' for none. */
-const day = z
-  .string()
-  .trim()
-  .regex(/^(\d{4}-\d{2}-\d{2})?$/, 'Incorrect format')
-  .refine((v) => v === '' || (!Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v)), 'Incorrect format')
-  .default('')
+const day = z._default(
+  z.string().check(
+    z.trim(),
+    z.regex(/^(\d{4}-\d{2}-\d{2})?$/, 'Incorrect format'),
+    z.refine((v) => v === '' || (!Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v)), 'Incorrect format'),
+  ),
+  '',
+)
 
 /** The list's filters: each '' for any. Dates are whole UTC days, both ends included. */
 export const AuditFilter = z.object({
-  admin: z.string().trim().max(64, 'Incorrect format').default(''),
-  area: z.string().trim().max(100, 'Incorrect format').default(''),
-  action: z.string().trim().max(100, 'Incorrect format').default(''),
+  admin: optionalText(64),
+  area: optionalText(100),
+  action: optionalText(100),
   /** One record's rows (its id exactly, as `recordId` holds it): an edit page's History. */
-  record: z.string().trim().max(64, 'Incorrect format').default(''),
+  record: optionalText(64),
   from: day,
   to: day,
 })
@@ -77,7 +79,7 @@ export const listAudit = endpoint({
   name: 'listAudit',
   method: 'GET',
   path: '/listAudit',
-  input: PageQuery.extend({ limit: z.coerce.number().int().min(1).max(100).default(AUDIT_PAGE_SIZE) }).extend(AuditFilter.shape),
+  input: z.extend(z.extend(PageQuery, { limit: pageNumber(1, 100, AUDIT_PAGE_SIZE) }), AuditFilter.shape),
   output: pageOf(AuditEntry),
   access: reads('/audit'),
   ours: 'Search matches the action, record id, address and detail; filters by admin, area, action, record and date range.',
@@ -101,7 +103,7 @@ export const exportAudit = endpoint({
   name: 'exportAudit',
   method: 'GET',
   path: '/exportAudit',
-  input: AuditFilter.extend({ search: z.string().trim().max(200).default('') }),
+  input: z.extend(AuditFilter, { search: PageQuery.shape.search }),
   output: z.string(),
   answer: 'csv',
   access: reads('/audit'),

@@ -1,27 +1,19 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { EMAIL_PATTERN, PASSWORD_PATTERN, Done, ok, required } from './common.ts'
 import { endpoint, publicAccess, sessionAccess } from './define.ts'
 
 /** Spec section 5, Login: email. */
 export const LoginEmail = z
   .string({ error: 'email is required' })
-  .trim()
-  .min(1, 'email is required')
-  .max(254, 'Incorrect format')
-  .regex(EMAIL_PATTERN, 'Incorrect format')
+  .check(z.trim(), z.minLength(1, 'email is required'), z.maxLength(254, 'Incorrect format'), z.regex(EMAIL_PATTERN, 'Incorrect format'))
 
 /** Spec section 5, Login: password (6-18, digit, upper, lower, special). */
 export const LoginPassword = z
   .string({ error: 'password is required' })
-  .min(1, 'password is required')
-  .regex(PASSWORD_PATTERN, 'Incorrect format')
+  .check(z.minLength(1, 'password is required'), z.regex(PASSWORD_PATTERN, 'Incorrect format'))
 
 /** Spec section 5: 2FA code, digits only, up to 6. */
-export const TwoFACode = z
-  .string()
-  .trim()
-  .regex(/^\d{0,6}$/, 'Incorrect format')
-  .default('')
+export const TwoFACode = z._default(z.string().check(z.trim(), z.regex(/^\d{0,6}$/, 'Incorrect format')), '')
 
 /** What a session's token says about its admin (spec section 3, "Admin session"). */
 export const SessionClaims = z.object({
@@ -53,7 +45,7 @@ export const login = endpoint({
     password: LoginPassword,
     twoFACode: TwoFACode,
     /** The spec sends a login-history record; we keep it as free text (browser, time). */
-    loginHistory: z.unknown().optional(),
+    loginHistory: z.optional(z.unknown()),
   }),
   // status TWO_FA (no token) is the other non-failure answer; see TwoFactorNeeded.
   output: ok({ token: z.string() }),

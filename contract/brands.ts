@@ -1,5 +1,5 @@
-import { z } from 'zod'
-import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, ok, pageOf, required } from './common.ts'
+import { z } from 'zod/mini'
+import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, integer, ok, pageNumber, pageOf, required } from './common.ts'
 import { endpoint, publicAccess, reads, writes } from './define.ts'
 import { Deleted } from './undo.ts'
 
@@ -55,17 +55,17 @@ export const listbrandUser = endpoint({
   path: '/listbrandUser',
   input: z.object({
     id: Id,
-    page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-    limit: z.coerce.number().int().min(1).max(100).default(BRAND_EMAILS_STEP),
+    page: pageNumber(1, 1_000_000, 1),
+    limit: pageNumber(1, 100, BRAND_EMAILS_STEP),
   }),
   output: ok({
     result: z.array(BrandEmail),
-    count: z.number().int(),
+    count: integer(),
     record: Brand,
     /** Ours: the brand's referral code (see ReferralCode), so the PWA needs no crypto library. */
     referralCode: z.string(),
     /** Ours: how many referral redirects decoded to this brand. */
-    visits: z.number().int(),
+    visits: integer(),
   }),
   access: reads('/brand'),
   ours: 'page and limit added to the body id (default 2 per page) so Load More need not reload all; referralCode and visits added to the answer.',
@@ -78,7 +78,7 @@ export const listbrandUser = endpoint({
  * The key is public by nature (the platform's clients hold it): the code identifies, it does not protect.
  * Longer input than 512 characters is not a code.
  */
-export const ReferralCode = z.string().trim().min(1, 'code is required').max(512, 'Incorrect format')
+export const ReferralCode = z.string().check(z.trim(), z.minLength(1, 'code is required'), z.maxLength(512, 'Incorrect format'))
 
 /**
  * Ours: the referral redirect (/app/:id) reports a visit before it sends the browser to the store.

@@ -1,5 +1,5 @@
-import { z } from 'zod'
-import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, count, ok, pageOf, required } from './common.ts'
+import { z } from 'zod/mini'
+import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, count, integer, ok, pageOf, required } from './common.ts'
 import { endpoint, reads, writes, type FileRule } from './define.ts'
 import { Deleted } from './undo.ts'
 
@@ -10,7 +10,7 @@ export const Category = z.object({
   image: z.string(),
   /** Ours: the small preview the list shows instead of the original. */
   thumbnail: z.string(),
-  preference: z.number().int(),
+  preference: integer(),
   /** Ours: the edit version (common.ts, RECORD_CHANGED). */
   version: RecordVersion,
 })
@@ -98,7 +98,7 @@ export const categoryDropdown = endpoint({
   method: 'GET',
   path: '/categoryDropdown',
   input: z.object({}),
-  output: ok({ result: z.object({ data: z.array(Category.pick({ _id: true, categoryName: true })) }) }),
+  output: ok({ result: z.object({ data: z.array(z.pick(Category, { _id: true, categoryName: true })) }) }),
   // The games screens need the dropdown as well as the category screens.
   access: reads('/cms'),
 })

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 
 /** Spec section 5: "URL pattern: http(s) or www-prefixed hosts". */
 export const URL_PATTERN = /^(https?:\/\/|www\.)[^\s/$.?#][^\s]*$/i
@@ -8,39 +8,73 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/
 export const PASSWORD_PATTERN = /^(?=.*\d)(?=.*[a-z])(?=.*[A-Z])(?=.*[^A-Za-z0-9]).{6,18}$/
 
 /** Opaque record id: a string to the client. */
-export const Id = z.string().trim().min(1, 'id is required').max(64, 'Incorrect format')
+export const Id = z.string().check(z.trim(), z.minLength(1, 'id is required'), z.maxLength(64, 'Incorrect format'))
 
 /** A required text field with the spec's message. */
 export const required = (message: string, max = 500) =>
-  z.string({ error: message }).trim().min(1, message).max(max, 'Incorrect format')
+  z.string({ error: message }).check(z.trim(), z.minLength(1, message), z.maxLength(max, 'Incorrect format'))
 
 /** A required URL with the spec's required and format messages. */
 export const requiredUrl = (message: string, format = 'Incorrect format') =>
-  required(message, 2000).regex(URL_PATTERN, format)
+  required(message, 2000).check(z.regex(URL_PATTERN, format))
+
+/** Optional free text: trimmed, at most `max` characters ('Incorrect format' beyond), '' when absent. */
+export const optionalText = (max: number) => z._default(z.string().check(z.trim(), z.maxLength(max, 'Incorrect format')), '')
 
 /** An optional URL: empty is fine, anything else must match the URL pattern. */
-export const optionalUrl = z
-  .string()
-  .trim()
-  .max(2000, 'Incorrect format')
-  .refine((v) => v === '' || URL_PATTERN.test(v), 'Incorrect format')
-  .default('')
+export const optionalUrl = z._default(
+  z.string().check(
+    z.trim(),
+    z.maxLength(2000, 'Incorrect format'),
+    z.refine((v) => v === '' || URL_PATTERN.test(v), 'Incorrect format'),
+  ),
+  '',
+)
+
+/** A whole number (JSON numbers in answers). */
+export const integer = () => z.number().check(z.int())
+
+/** A whole number of 0 or more (counts in answers). */
+export const natural = () => z.number().check(z.int(), z.nonnegative())
+
+/**
+ * A whole number from `min` to `max` that may arrive as text (query strings), `fallback` when
+ * absent: the page and limit of a list call. zod's own messages.
+ */
+export const pageNumber = (min: number, max: number, fallback: number) =>
+  z._default(z.coerce.number().check(z.int(), z.gte(min), z.lte(max)), fallback)
+
+/**
+ * A whole number from `min` to `max` that may arrive as text, every failure with `message`
+ * (classic zod's `z.coerce.number({ error }).int(m).min(min, m).max(max, m)`).
+ */
+export const boundedInt = (message: string, min: number, max: number) =>
+  z.coerce.number({ error: message }).check(z.int(message), z.gte(min, message), z.lte(max, message))
+
+/**
+ * zod's preprocess: `fn` runs on the raw value, `schema` checks what it returns. zod/mini has no
+ * `z.preprocess`; this is the same pipe (a transform into the schema), typed as classic zod types
+ * it: the key is optional in an object's input and output exactly when it is in `schema`'s.
+ */
+export const preprocess = <B extends z.core.$ZodType>(fn: (value: unknown) => unknown, schema: B) =>
+  z.pipe(z.transform(fn), schema) as unknown as z.ZodMiniType<z.output<B>, unknown, z.core.$ZodPreprocessInternals<B>>
 
 /**
  * A whole number that may arrive as a string (query strings and multipart fields). An empty
  * field or null is "missing", not 0: plain coercion would turn both into 0 and hide the message.
  */
-export const count = (message: string) =>
-  z.preprocess(
-    (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v),
-    z.coerce.number({ error: message }).int(message).min(0, message).max(1_000_000, message),
-  )
+export const count = (message: string) => preprocess(blankIsMissing, boundedInt(message, 0, 1_000_000))
+
+/** Form fields and query strings: null, '' and blanks are a missing value (see `count`). */
+function blankIsMissing(v: unknown): unknown {
+  return v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v
+}
 
 /** page, limit, search: every list call. */
 export const PageQuery = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  limit: z.coerce.number().int().min(1).max(100).default(10),
-  search: z.string().trim().max(200).default(''),
+  page: pageNumber(1, 1_000_000, 1),
+  limit: pageNumber(1, 100, 10),
+  search: z._default(z.string().check(z.trim(), z.maxLength(200)), ''),
 })
 export type PageQuery = z.output<typeof PageQuery>
 
@@ -48,14 +82,14 @@ export type PageQuery = z.output<typeof PageQuery>
 export const Status = z.enum(['success', 'failed', 'error', 'TWO_FA'])
 
 /** `{ status: 'success', message }` plus the call's own fields. */
-export const ok = <S extends z.ZodRawShape>(shape: S) =>
+export const ok = <S extends z.core.$ZodLooseShape>(shape: S) =>
   z.object({ status: z.literal('success'), message: z.string(), ...shape })
 
 /** A plain success answer. */
 export const Done = ok({})
 
 /** A page of records in the spec's `result` + `count` shape. */
-export const pageOf = <T extends z.ZodType>(item: T) => ok({ result: z.array(item), count: z.number().int() })
+export const pageOf = <T extends z.core.SomeType>(item: T) => ok({ result: z.array(item), count: integer() })
 
 /** Per-field messages, keyed by the payload's field names. */
 export const FieldErrors = z.record(z.string(), z.string())
@@ -65,7 +99,7 @@ export type FieldErrors = z.output<typeof FieldErrors>
 export const Failure = z.object({
   status: z.enum(['failed', 'error']),
   message: z.string(),
-  errors: FieldErrors.optional(),
+  errors: z.optional(FieldErrors),
 })
 export type Failure = z.output<typeof Failure>
 
@@ -73,7 +107,7 @@ export type Failure = z.output<typeof Failure>
 export const TwoFactorNeeded = z.object({ status: z.literal('TWO_FA'), message: z.string() })
 
 /** Turns zod issues into the spec's `errors` object: the first message per top-level field. */
-export function fieldErrors(error: z.ZodError): FieldErrors {
+export function fieldErrors(error: z.core.$ZodError): FieldErrors {
   const out: FieldErrors = {}
   for (const issue of error.issues) {
     const key = String(issue.path[0] ?? 'form')
@@ -92,10 +126,7 @@ export function fieldErrors(error: z.ZodError): FieldErrors {
 export const RECORD_CHANGED = 'This record was changed by someone else. Reload to see the latest version.'
 
 /** The edit version in a record (ours; every record an edit form saves has it). */
-export const RecordVersion = z.number().int()
+export const RecordVersion = integer()
 
 /** The version an edit sends back (ours, optional). */
-export const ExpectedVersion = z.preprocess(
-  (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v),
-  z.coerce.number({ error: 'Incorrect format' }).int('Incorrect format').min(0, 'Incorrect format').max(2_147_483_647, 'Incorrect format').optional(),
-)
+export const ExpectedVersion = preprocess(blankIsMissing, z.optional(boundedInt('Incorrect format', 0, 2_147_483_647)))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { z } from 'zod'
+import type { z } from 'zod/mini'
 import { fieldErrors } from './common.ts'
 import type { Endpoint } from './define.ts'
 import { areas, endpoints } from './index.ts'
@@ -105,7 +105,7 @@ const SPEC_CALLS = [
 const specPaths = new Set<string>(SPEC_CALLS.map(([, path]) => path))
 
 /** The per-field errors a payload gets, as the server's `errors` object would carry them. */
-function errorsOf(schema: z.ZodType, input: unknown): Record<string, string> {
+function errorsOf(schema: z.ZodMiniType, input: unknown): Record<string, string> {
   const parsed = schema.safeParse(input)
   return parsed.success ? {} : fieldErrors(parsed.error)
 }

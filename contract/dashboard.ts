@@ -1,5 +1,5 @@
-import { z } from 'zod'
-import { ok } from './common.ts'
+import { z } from 'zod/mini'
+import { natural, ok } from './common.ts'
 import { endpoint, sessionAccess } from './define.ts'
 
 /** The sign-ups chart covers this many UTC days, today included (the last bar). */
@@ -9,41 +9,41 @@ export const NEW_LEADS_DAYS = 7
 
 /** One bar of the sign-ups chart: a UTC day (YYYY-MM-DD) and the leads created on it. */
 export const SignupDay = z.object({
-  day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-  count: z.number().int().nonnegative(),
+  day: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/)),
+  count: natural(),
 })
 export type SignupDay = z.output<typeof SignupDay>
 
 /** Leads (/users): every lead, the new ones, and sign-ups per day oldest first, zero-filled. */
 export const UsersCard = z.object({
-  total: z.number().int().nonnegative(),
-  newLeads: z.number().int().nonnegative(),
-  signups: z.array(SignupDay).length(SIGNUP_DAYS),
+  total: natural(),
+  newLeads: natural(),
+  signups: z.array(SignupDay).check(z.length(SIGNUP_DAYS)),
 })
 export type UsersCard = z.output<typeof UsersCard>
 
 /** Messaging (/notificationlist): promotions stored, when one last went out, deliveries still to make. */
 export const PromotionsCard = z.object({
-  count: z.number().int().nonnegative(),
+  count: natural(),
   /** ISO time of the newest delivery made, null before the first. */
-  lastSentAt: z.string().nullable(),
+  lastSentAt: z.nullable(z.string()),
   /** Recipients whose delivery is pending or running, across every promotion. */
-  inFlight: z.number().int().nonnegative(),
+  inFlight: natural(),
 })
 export type PromotionsCard = z.output<typeof PromotionsCard>
 
 /** The link lists: each count present only when the admin may open that list. */
 export const LinksCard = z.object({
-  buy: z.number().int().nonnegative().optional(),
-  swapOut: z.number().int().nonnegative().optional(),
-  swapIn: z.number().int().nonnegative().optional(),
+  buy: z.optional(natural()),
+  swapOut: z.optional(natural()),
+  swapIn: z.optional(natural()),
 })
 export type LinksCard = z.output<typeof LinksCard>
 
 export const Dashboard = ok({
-  users: UsersCard.optional(),
-  promotions: PromotionsCard.optional(),
-  links: LinksCard.optional(),
+  users: z.optional(UsersCard),
+  promotions: z.optional(PromotionsCard),
+  links: z.optional(LinksCard),
 })
 export type Dashboard = z.output<typeof Dashboard>
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import type { z } from 'zod/mini'
 
 /**
  * Who may make a call.
@@ -55,8 +55,8 @@ export type FileKind = 'png' | 'jpeg' | 'mp4' | 'm4a' | 'webm'
 
 /** One call of spec section 7, as data. */
 export interface Endpoint<
-  I extends z.ZodType = z.ZodType,
-  O extends z.ZodType = z.ZodType,
+  I extends z.ZodMiniType = z.ZodMiniType,
+  O extends z.ZodMiniType = z.ZodMiniType,
 > {
   /** Stable name: the key in the endpoint table. */
   name: string
@@ -82,7 +82,7 @@ export interface Endpoint<
 }
 
 /** Keeps literal types of an endpoint definition while checking its shape. */
-export function endpoint<const N extends string, I extends z.ZodType, O extends z.ZodType>(
+export function endpoint<const N extends string, I extends z.ZodMiniType, O extends z.ZodMiniType>(
   e: Endpoint<I, O> & { name: N },
 ): Endpoint<I, O> & { name: N } {
   return e

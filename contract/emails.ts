@@ -1,5 +1,5 @@
-import { z } from 'zod'
-import { Done, Id, PageQuery, ok, pageOf, required } from './common.ts'
+import { z } from 'zod/mini'
+import { Done, Id, PageQuery, integer, ok, pageNumber, pageOf, required } from './common.ts'
 import { endpoint, reads, writes } from './define.ts'
 
 /**
@@ -95,11 +95,11 @@ export function templateProblems(identifier: string, subject: string, content: s
 }
 
 const subject = required('Subject is required', 200)
-const identifier = required('identifier is required', 100).regex(/^[A-Za-z0-9_-]+$/, 'Incorrect format')
+const identifier = required('identifier is required', 100).check(z.regex(/^[A-Za-z0-9_-]+$/, 'Incorrect format'))
 const content = required('content is required', 100_000)
 
 /** Subject, identifier and content must also satisfy the variable rules of the identifier's mail. */
-function variableRules(v: { identifier: string; subject: string; content: string }, ctx: z.RefinementCtx): void {
+function variableRules(v: { identifier: string; subject: string; content: string }, ctx: z.core.$RefinementCtx): void {
   for (const [path, message] of Object.entries(templateProblems(v.identifier, v.subject, v.content))) ctx.addIssue({ code: 'custom', path: [path], message })
 }
 
@@ -124,7 +124,7 @@ export const editTemplate = endpoint({
   name: 'editTemplate',
   method: 'POST',
   path: '/editTemplate',
-  input: z.object({ id: Id, subject, identifier, content }).superRefine(variableRules),
+  input: z.object({ id: Id, subject, identifier, content }).check(z.superRefine(variableRules)),
   output: Done,
   access: writes('/emailtemplates'),
 })
@@ -160,10 +160,10 @@ export const listTemplateVersions = endpoint({
   path: '/listTemplateVersions',
   input: z.object({
     id: Id,
-    page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-    limit: z.coerce.number().int().min(1).max(100).default(VERSIONS_PAGE_SIZE),
+    page: pageNumber(1, 1_000_000, 1),
+    limit: pageNumber(1, 100, VERSIONS_PAGE_SIZE),
   }),
-  output: ok({ result: z.array(TemplateVersion), count: z.number().int() }),
+  output: ok({ result: z.array(TemplateVersion), count: integer() }),
   access: reads('/emailtemplates'),
   ours: 'Not in the spec: a template\'s earlier versions, newest first, paged.',
 })
@@ -187,7 +187,7 @@ export const previewTemplate = endpoint({
   name: 'previewTemplate',
   method: 'POST',
   path: '/previewTemplate',
-  input: z.object({ subject, identifier, content: z.string().max(100_000, 'Incorrect format') }),
+  input: z.object({ subject, identifier, content: z.string().check(z.maxLength(100_000, 'Incorrect format')) }),
   output: ok({ data: RenderedMail }),
   access: reads('/emailtemplates'),
   ours: 'Not in the spec: renders without saving; reading it changes nothing, so View Only may preview.',
@@ -203,15 +203,17 @@ export const sendTestTemplate = endpoint({
   method: 'POST',
   path: '/sendTestTemplate',
   input: z
-    .object({ id: Id.optional(), subject: subject.optional(), identifier: identifier.optional(), content: content.optional() })
-    .superRefine((v, ctx) => {
-      if (v.id !== undefined) return
-      // Without an id, the unsaved draft is what is sent; each of its fields is then required.
-      const messages = { subject: 'Subject is required', identifier: 'identifier is required', content: 'content is required' } as const
-      for (const key of ['subject', 'identifier', 'content'] as const) {
-        if (v[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], message: messages[key] })
-      }
-    }),
+    .object({ id: z.optional(Id), subject: z.optional(subject), identifier: z.optional(identifier), content: z.optional(content) })
+    .check(
+      z.superRefine((v, ctx) => {
+        if (v.id !== undefined) return
+        // Without an id, the unsaved draft is what is sent; each of its fields is then required.
+        const messages = { subject: 'Subject is required', identifier: 'identifier is required', content: 'content is required' } as const
+        for (const key of ['subject', 'identifier', 'content'] as const) {
+          if (v[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], message: messages[key] })
+        }
+      }),
+    ),
   output: Done,
   access: writes('/emailtemplates'),
   ours: 'Not in the spec: a test mail to the signed-in admin; the answer names the address.',

@@ -1,4 +1,5 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
+import { natural } from './common.ts'
 
 /*
  * Four eyes on mass sends (issue 13, section 6; ours). A promotion round (Submit or Resend) or a
@@ -25,7 +26,7 @@ export const ApprovalNeed = {
   /** The send would go to more recipients than the threshold: it waits for another Admin. */
   needsApproval: z.boolean(),
   /** FOUR_EYES_THRESHOLD (0: four eyes are off). */
-  approvalThreshold: z.number().int().nonnegative(),
+  approvalThreshold: natural(),
 }
 
 export const AWAITING_APPROVAL = 'Awaiting approval'
@@ -55,7 +56,7 @@ export const ApprovalRequest = z.object({
   /** The promotion's title or the newsletter's subject. */
   title: z.string(),
   /** Its recipients. */
-  total: z.number().int().nonnegative(),
+  total: natural(),
   requestedBy: z.string(),
   requestedById: z.string(),
 })

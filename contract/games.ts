@@ -1,5 +1,5 @@
-import { z } from 'zod'
-import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, count, ok, pageOf, required, requiredUrl } from './common.ts'
+import { z } from 'zod/mini'
+import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, count, integer, ok, optionalText, pageOf, required, requiredUrl } from './common.ts'
 import { endpoint, reads, writes, type FileRule } from './define.ts'
 import { MB, formFlag, formList, imageFiles } from './multipart.ts'
 import { Deleted, undoable } from './undo.ts'
@@ -26,7 +26,7 @@ export const Game = z.object({
   /** Ours: a small preview of each image, in the same order, for lists (the originals are for the forms). */
   thumbnails: z.array(z.string()),
   video: z.string(),
-  preference: z.number().int(),
+  preference: integer(),
   isGameBackend: z.boolean(),
   freeze: z.boolean(),
   /** Ours: the edit version (common.ts, RECORD_CHANGED). */
@@ -62,33 +62,42 @@ export const gameVideo: FileRule = {
 const CATEGORY_REQUIRED = 'category Name is required'
 
 /** A required operating system; '' (what an old record holds) is accepted as input and refused as missing. */
-const requiredOs = (message: string) => z.enum([...operatingSystems, ''], { error: message }).refine((os) => os !== '', message)
+const requiredOs = (message: string) => {
+  const os = z.enum([...operatingSystems, ''], { error: message })
+  // The check leaves a real system, and the output type says so (as classic zod's `.refine` with a type guard did).
+  return os.check(z.refine((v) => v !== '', message)) as z.core.$ZodNarrow<typeof os, OperatingSystem>
+}
 
 /**
  * Edit sends categoryName as a JSON string of the category (`{"_id":..,"categoryName":..}`); a
  * bare id is taken too. It parses to `{ _id }`, which a client sends back as that JSON string.
  */
-const CategoryJson = z
-  .union([z.string(), z.object({ _id: z.unknown() })], { error: CATEGORY_REQUIRED })
-  .transform((value, ctx): unknown => {
-    if (typeof value !== 'string') return value
-    const text = value.trim()
-    if (!text.startsWith('{')) return { _id: text }
-    try {
-      return JSON.parse(text)
-    } catch {
-      ctx.addIssue({ code: 'custom', message: CATEGORY_REQUIRED })
-      return z.NEVER
-    }
-  })
-  .pipe(
-    z
-      .object({ _id: z.string({ error: CATEGORY_REQUIRED }).trim().min(1, CATEGORY_REQUIRED).max(64, CATEGORY_REQUIRED) }, { error: CATEGORY_REQUIRED })
-      .transform((c) => ({ _id: c._id })),
-  )
+const CategoryJson = z.pipe(
+  z.pipe(
+    z.union([z.string(), z.object({ _id: z.unknown() })], { error: CATEGORY_REQUIRED }),
+    z.transform((value, ctx): unknown => {
+      if (typeof value !== 'string') return value
+      const text = value.trim()
+      if (!text.startsWith('{')) return { _id: text }
+      try {
+        return JSON.parse(text)
+      } catch {
+        ctx.issues.push({ code: 'custom', message: CATEGORY_REQUIRED, input: value })
+        return z.NEVER
+      }
+    }),
+  ),
+  z.pipe(
+    z.object(
+      { _id: z.string({ error: CATEGORY_REQUIRED }).check(z.trim(), z.minLength(1, CATEGORY_REQUIRED), z.maxLength(64, CATEGORY_REQUIRED)) },
+      { error: CATEGORY_REQUIRED },
+    ),
+    z.transform((c) => ({ _id: c._id })),
+  ),
+)
 
 /** Ours: the stored files an edit keeps, as the URLs the record gave (a repeated field or a JSON array). */
-const KeptFiles = formList(z.string().trim().min(1, 'Incorrect format').max(200, 'Incorrect format'), 'Incorrect format').optional()
+const KeptFiles = z.optional(formList(z.string().check(z.trim(), z.minLength(1, 'Incorrect format'), z.maxLength(200, 'Incorrect format')), 'Incorrect format'))
 
 /** Spec section 5, Add game. The flag is the text 'true' or 'false' (multipart). */
 export const AddGameInput = z.object({
@@ -136,9 +145,9 @@ export const listCms = endpoint({
   name: 'listCms',
   method: 'GET',
   path: '/listCms',
-  input: PageQuery.extend({
-    category: z.string().trim().max(64, 'Incorrect format').default(''),
-    operatingsystem: z.union([OperatingSystem, z.literal('')], { error: 'Incorrect format' }).default(''),
+  input: z.extend(PageQuery, {
+    category: optionalText(64),
+    operatingsystem: z._default(z.union([OperatingSystem, z.literal('')], { error: 'Incorrect format' }), ''),
   }),
   output: pageOf(Game),
   access: reads('/cms'),

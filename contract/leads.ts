@@ -1,5 +1,5 @@
-import { z } from 'zod'
-import { PageQuery, ok, pageOf } from './common.ts'
+import { z } from 'zod/mini'
+import { PageQuery, integer, ok, pageNumber, pageOf } from './common.ts'
 import { endpoint, reads } from './define.ts'
 
 export const Provider = z.enum(['ipfs', 'web3auth'])
@@ -34,8 +34,8 @@ export const getuser = endpoint({
   name: 'getuser',
   method: 'GET',
   path: '/getuser',
-  input: PageQuery.extend({ limit: z.coerce.number().int().min(1).max(100).default(LEADS_PAGE_SIZE) }),
-  output: ok({ data: z.array(Lead), count: z.number().int() }),
+  input: z.extend(PageQuery, { limit: pageNumber(1, 100, LEADS_PAGE_SIZE) }),
+  output: ok({ data: z.array(Lead), count: integer() }),
   access: reads('/users'),
 })
 

@@ -1,5 +1,5 @@
-import { z } from 'zod'
-import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, count, ok, pageOf, requiredUrl } from './common.ts'
+import { z } from 'zod/mini'
+import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, count, integer, ok, pageOf, preprocess, requiredUrl } from './common.ts'
 import { endpoint, reads, writes } from './define.ts'
 import { Deleted } from './undo.ts'
 
@@ -9,7 +9,7 @@ import { Deleted } from './undo.ts'
  * `bridgelink`, the records and edit payloads `buyLink` / `selLink` / `bridgeLink`.
  */
 
-const preference = z.number().int()
+const preference = integer()
 /** Ours: each record's edit version, which the edits may send back (common.ts, RECORD_CHANGED). */
 const version = RecordVersion
 
@@ -28,7 +28,7 @@ const SellUrl = requiredUrl('swap out link is required')
 const BridgeUrl = requiredUrl('Swap in link is required')
 
 /** Optional on add (an empty field counts as absent): without one the link goes to the end of the list. */
-const AddPreference = z.preprocess((v: unknown) => (v === '' ? undefined : v), count('preference is required').optional())
+const AddPreference = preprocess((v: unknown) => (v === '' ? undefined : v), z.optional(count('preference is required')))
 /**
  * On edit the modal always sends the preference. A preference greater than the record count is
  * ignored by the server (spec section 5): the link keeps its place.

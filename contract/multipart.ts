@@ -1,4 +1,5 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
+import { preprocess } from './common.ts'
 import type { FileRule } from './define.ts'
 
 /**
@@ -35,17 +36,17 @@ export const IMAGE_KIND_MESSAGE = 'Please upload file having extensions  .png,.j
  * accepted too, so the same schema serves a JSON body.
  */
 export const formFlag = (message = 'Incorrect format') =>
-  z
-    .union([z.boolean(), z.enum(['true', 'false'])], { error: message })
-    .default('false')
-    .transform((v) => v === true || v === 'true')
+  z.pipe(
+    z._default(z.union([z.boolean(), z.enum(['true', 'false'])], { error: message }), 'false'),
+    z.transform((v) => v === true || v === 'true'),
+  )
 
 /**
  * A list of ids in a multipart field: a repeated field (an array), one field holding a JSON array,
  * or a single id. A JSON body may send a plain array.
  */
-export const formList = <T extends z.ZodType>(item: T, message: string) =>
-  z.preprocess((v: unknown) => {
+export const formList = <T extends z.core.SomeType>(item: T, message: string) =>
+  preprocess((v: unknown) => {
     if (typeof v !== 'string') return v
     const text = v.trim()
     if (text === '') return []

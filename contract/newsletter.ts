@@ -1,5 +1,5 @@
-import { z } from 'zod'
-import { Done, Id, PageQuery, ok, required } from './common.ts'
+import { z } from 'zod/mini'
+import { Done, Id, PageQuery, integer, ok, pageNumber, required } from './common.ts'
 import { approves, endpoint, publicAccess, reads, writes } from './define.ts'
 import { Approval, ApprovalNeed } from './four-eyes.ts'
 import { placeholdersIn } from './emails.ts'
@@ -37,8 +37,8 @@ export const allUser = endpoint({
   name: 'allUser',
   method: 'GET',
   path: '/allUser',
-  input: PageQuery.extend({ limit: z.coerce.number().int().min(1).max(100).default(SUBSCRIBERS_PAGE_SIZE) }),
-  output: ok({ result: z.array(Subscriber), count: z.number().int(), total: z.number().int() }),
+  input: z.extend(PageQuery, { limit: pageNumber(1, 100, SUBSCRIBERS_PAGE_SIZE) }),
+  output: ok({ result: z.array(Subscriber), count: integer(), total: integer() }),
   access: reads('/newsletter'),
   ours: 'Answer not shown: result (_id, name, email) of subscribed leads, count (matching the search) and total; optional page, limit, search.',
 })
@@ -51,16 +51,19 @@ export const NO_SUBSCRIBERS = 'None of the selected leads is subscribed to the n
 export const SUBJECT_VARIABLES = 'The subject can only use {{name}}'
 
 /** Who a send goes to: every subscriber (`all`, one choice however many there are), or those chosen. */
-export const Recipients = z
-  .object({
-    all: z.boolean().default(false),
-    id: z
+export const Recipients = z.object({
+  all: z._default(z.boolean(), false),
+  id: z._default(
+    z
       .array(Id, { error: SELECT_A_SUBSCRIBER })
-      .max(MAX_CHOSEN_SUBSCRIBERS, `You can choose at most ${MAX_CHOSEN_SUBSCRIBERS} subscribers; choose All subscribers to reach everyone.`)
-      .default([]),
-  })
+      .check(z.maxLength(MAX_CHOSEN_SUBSCRIBERS, `You can choose at most ${MAX_CHOSEN_SUBSCRIBERS} subscribers; choose All subscribers to reach everyone.`)),
+    [],
+  ),
+})
 
 const chosenSomeone = (v: { all: boolean; id: readonly string[] }): boolean => v.all || v.id.length > 0
+/** The check that someone was chosen, under the subscribers' field. */
+const someoneChosen = () => z.refine<{ all: boolean; id: readonly string[] }>(chosenSomeone, { message: SELECT_A_SUBSCRIBER, path: ['id'] })
 
 /**
  * The exact number of subscribers a send to this choice would reach now (the confirmation asks
@@ -70,9 +73,9 @@ export const countNewsletterRecipients = endpoint({
   name: 'countNewsletterRecipients',
   method: 'POST',
   path: '/countNewsletterRecipients',
-  input: Recipients.refine(chosenSomeone, { message: SELECT_A_SUBSCRIBER, path: ['id'] }),
+  input: Recipients.check(someoneChosen()),
   /** `mailRate`: the mail queue's pace (MAIL_RATE_PER_SECOND, mails per second; 0 is unpaced). */
-  output: ok({ count: z.number().int(), mailRate: z.number(), ...ApprovalNeed }),
+  output: ok({ count: integer(), mailRate: z.number(), ...ApprovalNeed }),
   access: reads('/newsletter'),
   ours: 'Not in the spec: how many subscribed leads the choice reaches, the mail pace, and whether a second Admin must approve the send (issue 13), for the confirmation.',
 })
@@ -86,11 +89,13 @@ export const sendNewsletter = endpoint({
   name: 'sendNewsletter',
   method: 'POST',
   path: '/sendNewsletter',
-  input: Recipients.extend({
-    subject: required(SUBJECT_REQUIRED, 200).refine((v) => placeholdersIn(v).every((name) => name === 'name'), SUBJECT_VARIABLES),
-    content: required(CONTENT_REQUIRED, 100_000),
-  }).refine(chosenSomeone, { message: SELECT_A_SUBSCRIBER, path: ['id'] }),
-  output: ok({ data: z.object({ _id: z.string(), total: z.number().int(), awaitingApproval: z.boolean() }) }),
+  input: z
+    .extend(Recipients, {
+      subject: required(SUBJECT_REQUIRED, 200).check(z.refine((v) => placeholdersIn(v).every((name) => name === 'name'), SUBJECT_VARIABLES)),
+      content: required(CONTENT_REQUIRED, 100_000),
+    })
+    .check(someoneChosen()),
+  output: ok({ data: z.object({ _id: z.string(), total: integer(), awaitingApproval: z.boolean() }) }),
   access: writes('/newsletter'),
   ours: `Path, payload and answer not shown: all or the chosen lead ids, subject and content; mails the '${NEWSLETTER_TEMPLATE}' template. Over the four-eyes threshold the send waits for another Admin's approval (awaitingApproval).`,
 })
@@ -115,15 +120,15 @@ export const NewsletterSend = z.object({
   status: SendStatus,
   /** The admin who sent it ('' once that admin is gone). */
   createdBy: z.string(),
-  total: z.number().int(),
-  sent: z.number().int(),
-  failed: z.number().int(),
-  held: z.number().int(),
-  skipped: z.number().int(),
-  cancelled: z.number().int(),
-  pending: z.number().int(),
+  total: integer(),
+  sent: integer(),
+  failed: integer(),
+  held: integer(),
+  skipped: integer(),
+  cancelled: integer(),
+  pending: integer(),
   /** Who asked for a send over the four-eyes threshold and who decided; null when it needed no approval. */
-  approval: Approval.nullable(),
+  approval: z.nullable(Approval),
 })
 export type NewsletterSend = z.output<typeof NewsletterSend>
 
@@ -133,7 +138,7 @@ export const listNewsletterSends = endpoint({
   method: 'GET',
   path: '/listNewsletterSends',
   input: PageQuery,
-  output: ok({ result: z.array(NewsletterSend), count: z.number().int() }),
+  output: ok({ result: z.array(NewsletterSend), count: integer() }),
   access: reads('/newsletter'),
   ours: 'Not in the spec: the newsletters sent, with their progress (sent, failed, skipped, pending of total).',
 })
@@ -176,7 +181,7 @@ export const approveNewsletter = endpoint({
   method: 'POST',
   path: '/approveNewsletter',
   input: sendId,
-  output: ok({ started: z.boolean(), total: z.number().int() }),
+  output: ok({ started: z.boolean(), total: integer() }),
   access: approves('/newsletter'),
   ours: 'Not in the spec (issue 13, four eyes): starts a send awaiting approval; started is false for a repeat. Only another administrator.',
 })
@@ -200,7 +205,9 @@ export const rejectNewsletter = endpoint({
  */
 
 /** The token from the link; its lead, expiry and signature are checked by the server. */
-const UnsubscribeToken = z.object({ token: z.string().trim().min(1, 'This unsubscribe link is not valid').max(500, 'This unsubscribe link is not valid') })
+const UnsubscribeToken = z.object({
+  token: z.string().check(z.trim(), z.minLength(1, 'This unsubscribe link is not valid'), z.maxLength(500, 'This unsubscribe link is not valid')),
+})
 
 export const unsubscribeStatus = endpoint({
   name: 'unsubscribeStatus',

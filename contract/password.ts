@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { Done, PASSWORD_PATTERN } from './common.ts'
 import { endpoint, publicAccess, sessionAccess } from './define.ts'
 import { LoginEmail, TwoFACode } from './auth.ts'
@@ -14,24 +14,19 @@ import { LoginEmail, TwoFACode } from './auth.ts'
 /** A one-time code: exactly 6 digits (spec section 9). Objects, arrays and null are refused. */
 export const Otp = z
   .string({ error: 'OTP is required' })
-  .trim()
-  .min(1, 'OTP is required')
-  .regex(/^\d{6}$/, 'Incorrect format')
+  .check(z.trim(), z.minLength(1, 'OTP is required'), z.regex(/^\d{6}$/, 'Incorrect format'))
 
 /** The new password: Login's rule (6-18 characters, digit, upper, lower, special). */
 export const NewPassword = z
   .string({ error: 'New password is required' })
-  .min(1, 'New password is required')
-  .regex(PASSWORD_PATTERN, 'Incorrect format')
+  .check(z.minLength(1, 'New password is required'), z.regex(PASSWORD_PATTERN, 'Incorrect format'))
 
-export const ConfirmPassword = z
-  .string({ error: 'Confirm password is required' })
-  .min(1, 'Confirm password is required')
+export const ConfirmPassword = z.string({ error: 'Confirm password is required' }).check(z.minLength(1, 'Confirm password is required'))
 
 export const CONFIRM_MISMATCH = 'Confirm password does not match'
 
 /** The mismatch lands on confirmPassword, under the input the user must fix. */
-const confirmMatches = (v: { newPassword: string; confirmPassword: string }, ctx: z.RefinementCtx) => {
+const confirmMatches = (v: { newPassword: string; confirmPassword: string }, ctx: z.core.$RefinementCtx) => {
   if (v.newPassword !== v.confirmPassword) {
     ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: CONFIRM_MISMATCH })
   }
@@ -55,17 +50,21 @@ export const changePassword = endpoint({
   input: z
     .object({
       otp: Otp,
-      oldPassword: z.string({ error: 'Old password is required' }).min(1, 'Old password is required').max(200, 'Incorrect format'),
+      oldPassword: z
+        .string({ error: 'Old password is required' })
+        .check(z.minLength(1, 'Old password is required'), z.maxLength(200, 'Incorrect format')),
       newPassword: NewPassword,
       confirmPassword: ConfirmPassword,
       email: LoginEmail,
     })
-    .superRefine((v, ctx) => {
-      confirmMatches(v, ctx)
-      if (v.oldPassword === v.newPassword) {
-        ctx.addIssue({ code: 'custom', path: ['newPassword'], message: 'New password must differ from the old password' })
-      }
-    }, bothParsed),
+    .check(
+      z.superRefine((v, ctx) => {
+        confirmMatches(v, ctx)
+        if (v.oldPassword === v.newPassword) {
+          ctx.addIssue({ code: 'custom', path: ['newPassword'], message: 'New password must differ from the old password' })
+        }
+      }, bothParsed),
+    ),
   output: Done,
   access: sessionAccess,
 })
@@ -87,7 +86,7 @@ export const forgotPassword = endpoint({
       email: LoginEmail,
       twoFACode: TwoFACode,
     })
-    .superRefine(confirmMatches, bothParsed),
+    .check(z.superRefine(confirmMatches, bothParsed)),
   output: Done,
   access: publicAccess,
   ours: 'twoFACode added to the payload so that a reset asks for an enabled second factor (answer TWO_FA).',

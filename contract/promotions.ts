@@ -1,5 +1,5 @@
-import { z } from 'zod'
-import { Done, Id, PageQuery, ok, pageOf, required } from './common.ts'
+import { z } from 'zod/mini'
+import { Done, Id, PageQuery, boundedInt, integer, natural, ok, optionalText, pageNumber, pageOf, required } from './common.ts'
 import { approves, endpoint, reads, writes } from './define.ts'
 import { Approval, ApprovalNeed } from './four-eyes.ts'
 import { IMAGE_KIND_MESSAGE, formFlag, formList, imageFiles } from './multipart.ts'
@@ -24,19 +24,19 @@ export type PromotionStatus = z.output<typeof PromotionStatus>
 export const PromotionProgress = z.object({
   /** The promotion's id. */
   id: z.string(),
-  round: z.number().int().min(1),
-  total: z.number().int().nonnegative(),
-  sent: z.number().int().nonnegative(),
-  failed: z.number().int().nonnegative(),
-  pending: z.number().int().nonnegative(),
+  round: z.number().check(z.int(), z.gte(1)),
+  total: natural(),
+  sent: natural(),
+  failed: natural(),
+  pending: natural(),
   status: PromotionStatus,
   /** ISO time of the round's latest delivery, null before the first. */
-  lastSentAt: z.string().nullable(),
+  lastSentAt: z.nullable(z.string()),
 })
 export type PromotionProgress = z.output<typeof PromotionProgress>
 
 /** Spec section 3, Promotion, as the list shows it: `image` is a URL, '' when none. */
-export const Promotion = PromotionProgress.omit({ id: true }).extend({
+export const Promotion = z.extend(z.omit(PromotionProgress, { id: true }), {
   _id: z.string(),
   title: z.string(),
   content: z.string(),
@@ -44,9 +44,9 @@ export const Promotion = PromotionProgress.omit({ id: true }).extend({
   selectall: z.boolean(),
   createdAt: z.string(),
   /** The recipients frozen at Submit (every round goes to these or some of them); listnotfiyuser lists them. */
-  recipientCount: z.number().int(),
+  recipientCount: integer(),
   /** The current round's four-eyes approval (who asked, who decided), null when it needed none. */
-  approval: Approval.nullable(),
+  approval: z.nullable(Approval),
 })
 export type Promotion = z.output<typeof Promotion>
 
@@ -69,14 +69,14 @@ export const PROMOTION_PAGE_SIZE = 100
  * spells it (contract/restrictions.ts: the ISO 3166 list), and a name that is not one is refused.
  */
 export const UserFilter = z.object({
-  email: z.string().trim().max(254, 'Incorrect format').default(''),
-  provider: z.union([z.enum(['ipfs', 'web3auth']), z.literal('')], { error: 'Incorrect format' }).default(''),
-  country: z.string().trim().max(100, 'Incorrect format').default(''),
+  email: optionalText(254),
+  provider: z._default(z.union([z.enum(['ipfs', 'web3auth']), z.literal('')], { error: 'Incorrect format' }), ''),
+  country: optionalText(100),
 })
 export type UserFilter = z.output<typeof UserFilter>
 
-const page = z.coerce.number().int().min(1).max(1_000_000).default(1)
-const limit = z.coerce.number().int().min(1).max(PROMOTION_PAGE_SIZE).default(PROMOTION_PAGE_SIZE)
+const page = pageNumber(1, 1_000_000, 1)
+const limit = pageNumber(1, PROMOTION_PAGE_SIZE, PROMOTION_PAGE_SIZE)
 
 export const SELECT_A_USER = 'Please select at least one user'
 
@@ -85,19 +85,23 @@ export const SELECT_A_USER = 'Please select at least one user'
  * every user matching the filter step's email, provider and country (all users when those are
  * empty). Multipart: `id` may be repeated or one JSON array.
  */
-export const AddPromotionInput = UserFilter.extend({
-  id: formList(Id, SELECT_A_USER).default([]),
-  title: required('Title is required', 200),
-  content: required('content is required', 5000),
-  selectall: formFlag(),
-}).superRefine(
-  (v, ctx) => {
-    if (!v.selectall && v.id.length === 0) ctx.addIssue({ code: 'custom', path: ['id'], message: SELECT_A_USER })
-  },
-  // Checked beside the other fields' messages, but only on an object whose id and selectall parsed
-  // (a body that is not an object at all has an issue at the root, with an empty path).
-  { when: (p) => p.issues.every((i) => i.path !== undefined && i.path.length > 0 && i.path[0] !== 'id' && i.path[0] !== 'selectall') },
-)
+export const AddPromotionInput = z
+  .extend(UserFilter, {
+    id: z._default(formList(Id, SELECT_A_USER), []),
+    title: required('Title is required', 200),
+    content: required('content is required', 5000),
+    selectall: formFlag(),
+  })
+  .check(
+    z.superRefine(
+      (v, ctx) => {
+        if (!v.selectall && v.id.length === 0) ctx.addIssue({ code: 'custom', path: ['id'], message: SELECT_A_USER })
+      },
+      // Checked beside the other fields' messages, but only on an object whose id and selectall parsed
+      // (a body that is not an object at all has an issue at the root, with an empty path).
+      { when: (p) => p.issues.every((i) => i.path !== undefined && i.path.length > 0 && i.path[0] !== 'id' && i.path[0] !== 'selectall') },
+    ),
+  )
 
 export const addNotification = endpoint({
   name: 'addNotification',
@@ -105,7 +109,7 @@ export const addNotification = endpoint({
   path: '/addNotification',
   input: AddPromotionInput,
   files: { image: imageFiles({ max: 1, required: false, kind: IMAGE_KIND_MESSAGE, tooMany: IMAGE_KIND_MESSAGE }) },
-  output: ok({ _id: z.string(), total: z.number().int(), awaitingApproval: z.boolean() }),
+  output: ok({ _id: z.string(), total: integer(), awaitingApproval: z.boolean() }),
   access: writes('/notificationlist'),
   ours: `Answers the new promotion's _id, total (its recipients) and awaitingApproval (over the four-eyes threshold: nothing is sent until another Admin approves). With selectall the filter fields (email, provider, country) are also sent, so "select all" means all matching users; '${SELECT_A_USER}' is ours.`,
 })
@@ -146,7 +150,7 @@ export const listnotfiyuser = endpoint({
   method: 'POST',
   path: '/listnotfiyuser',
   input: z.object({ id: Id, page, limit }),
-  output: ok({ result: z.array(Recipient), count: z.number().int() }),
+  output: ok({ result: z.array(Recipient), count: integer() }),
   access: reads('/notificationlist'),
   ours: 'Payload and answer not shown: the promotion id with page and limit; result (_id, email, status) and count.',
 })
@@ -167,10 +171,10 @@ export const ResendData = endpoint({
   path: '/ResendData',
   input: z.object({
     id: Id,
-    round: z.coerce.number({ error: 'Incorrect format' }).int('Incorrect format').min(1, 'Incorrect format').max(1_000_000, 'Incorrect format'),
-    only: ResendOnly.default('all'),
+    round: boundedInt('Incorrect format', 1, 1_000_000),
+    only: z._default(ResendOnly, 'all'),
   }),
-  output: ok({ started: z.boolean(), round: z.number().int(), total: z.number().int(), awaitingApproval: z.boolean() }),
+  output: ok({ started: z.boolean(), round: integer(), total: integer(), awaitingApproval: z.boolean() }),
   access: writes('/notificationlist'),
   ours: "Payload and answer not shown: {id, round (the round the admin saw), only: 'all' | 'failed'}; status, message, started (false for a repeat), round (now current), total (its deliveries), awaitingApproval (a round over the four-eyes threshold waits for another Admin, as a Submit does).",
 })
@@ -181,7 +185,7 @@ export const cancelPromotion = endpoint({
   method: 'POST',
   path: '/cancelPromotion',
   input: z.object({ id: Id }),
-  output: ok({ sent: z.number().int(), failed: z.number().int(), total: z.number().int() }),
+  output: ok({ sent: integer(), failed: integer(), total: integer() }),
   access: writes('/notificationlist'),
   ours: 'Ours (issue 10): cancels the running send; message says how many were already sent.',
 })
@@ -194,7 +198,7 @@ export const cancelPromotion = endpoint({
  */
 const Decision = z.object({
   id: Id,
-  round: z.coerce.number({ error: 'Incorrect format' }).int('Incorrect format').min(1, 'Incorrect format').max(1_000_000, 'Incorrect format'),
+  round: boundedInt('Incorrect format', 1, 1_000_000),
 })
 
 export const approvePromotion = endpoint({
@@ -202,7 +206,7 @@ export const approvePromotion = endpoint({
   method: 'POST',
   path: '/approvePromotion',
   input: Decision,
-  output: ok({ started: z.boolean(), total: z.number().int() }),
+  output: ok({ started: z.boolean(), total: integer() }),
   access: approves('/notificationlist'),
   ours: 'Ours (issue 13, four eyes): starts a round awaiting approval; started is false for a repeat. Only another administrator.',
 })
@@ -226,11 +230,11 @@ export const countRecipients = endpoint({
   name: 'countRecipients',
   method: 'POST',
   path: '/countRecipients',
-  input: UserFilter.extend({
-    id: z.array(Id, { error: SELECT_A_USER }).max(100_000, 'Incorrect format').default([]),
-    selectall: z.boolean({ error: 'Incorrect format' }).default(false),
+  input: z.extend(UserFilter, {
+    id: z._default(z.array(Id, { error: SELECT_A_USER }).check(z.maxLength(100_000, 'Incorrect format')), []),
+    selectall: z._default(z.boolean({ error: 'Incorrect format' }), false),
   }),
-  output: ok({ count: z.number().int(), ...ApprovalNeed }),
+  output: ok({ count: integer(), ...ApprovalNeed }),
   access: reads('/notificationlist'),
   ours: 'Ours (issue 10): the recipients count of Add promotion, asked before Submit, and whether a second Admin must approve it (issue 13).',
 })
@@ -247,9 +251,9 @@ export const FilterOption = endpoint({
   input: z.object({
     page,
     limit,
-    data: UserFilter.default({ email: '', provider: '', country: '' }),
-    selectall: z.boolean({ error: 'Incorrect format' }).default(false),
+    data: z._default(UserFilter, { email: '', provider: '', country: '' }),
+    selectall: z._default(z.boolean({ error: 'Incorrect format' }), false),
   }),
-  output: ok({ data: z.array(PromotionUser), count: z.number().int() }),
+  output: ok({ data: z.array(PromotionUser), count: integer() }),
   access: reads('/notificationlist'),
 })

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { ok } from './common.ts'
 import { endpoint, publicAccess } from './define.ts'
 

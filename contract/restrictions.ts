@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { Done, Id, ok } from './common.ts'
 import { endpoint, publicAccess, reads, sessionAccess, writes } from './define.ts'
 import { Deleted } from './undo.ts'
@@ -14,10 +14,12 @@ export type Restrictions = z.output<typeof Restrictions>
 /** A country name as listCountry offers it. The screen's 'All' option ('*') is never sent. */
 const CountryName = z
   .string({ error: 'Country is required' })
-  .trim()
-  .min(1, 'Country is required')
-  .max(100, 'Incorrect format')
-  .refine((v) => v !== '*', 'Incorrect format')
+  .check(
+    z.trim(),
+    z.minLength(1, 'Country is required'),
+    z.maxLength(100, 'Incorrect format'),
+    z.refine((v) => v !== '*', 'Incorrect format'),
+  )
 
 /**
  * The country options, for Add Restriction and the promotion's country filter. Any signed-in
@@ -49,7 +51,7 @@ export const AddRestrictions = endpoint({
   method: 'POST',
   path: '/AddRestrictions',
   input: z.object({
-    country: z.array(CountryName, { error: 'Country is required' }).min(1, 'Country is required').max(400, 'Incorrect format'),
+    country: z.array(CountryName, { error: 'Country is required' }).check(z.minLength(1, 'Country is required'), z.maxLength(400, 'Incorrect format')),
   }),
   output: Done,
   access: writes('/restriction'),
@@ -73,7 +75,9 @@ export const CheckBoxDelete = endpoint({
   method: 'POST',
   path: '/CheckBoxDelete',
   input: z.object({
-    deleteData: z.array(Id, { error: 'Select at least one country' }).min(1, 'Select at least one country').max(400, 'Incorrect format'),
+    deleteData: z
+      .array(Id, { error: 'Select at least one country' })
+      .check(z.minLength(1, 'Select at least one country'), z.maxLength(400, 'Incorrect format')),
   }),
   output: Deleted,
   access: writes('/restriction'),

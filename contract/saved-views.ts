@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { Id, ok, required } from './common.ts'
 import { endpoint, sessionAccess } from './define.ts'
 import { Deleted } from './undo.ts'
@@ -32,13 +32,10 @@ export const saveView = endpoint({
   method: 'POST',
   path: '/saveView',
   input: z.object({
-    route: z.string().trim().min(1, 'route is required').max(100, 'Incorrect format'),
+    route: z.string().check(z.trim(), z.minLength(1, 'route is required'), z.maxLength(100, 'Incorrect format')),
     name: required('Name is required', 60),
     /** The list's URL query: '' or starting with '?'. */
-    query: z
-      .string()
-      .max(1000, 'Incorrect format')
-      .regex(/^(\?[^#\s]*)?$/, 'Incorrect format'),
+    query: z.string().check(z.maxLength(1000, 'Incorrect format'), z.regex(/^(\?[^#\s]*)?$/, 'Incorrect format')),
   }),
   output: ok({ id: z.string() }),
   access: sessionAccess,

@@ -1,5 +1,5 @@
-import { z } from 'zod'
-import { Done, EMAIL_PATTERN, ExpectedVersion, RecordVersion, ok, optionalUrl } from './common.ts'
+import { z } from 'zod/mini'
+import { Done, EMAIL_PATTERN, ExpectedVersion, RecordVersion, ok, optionalText, optionalUrl } from './common.ts'
 import { endpoint, reads, writes } from './define.ts'
 import { IMAGE_KIND_MESSAGE, imageFiles } from './multipart.ts'
 
@@ -50,9 +50,11 @@ export const socialLinkLabels = {
 } as const
 
 /** Free text: optional, trimmed, bounded. */
-const text = (max: number) => z.string().trim().max(max, 'Incorrect format').default('')
+const text = optionalText
+/** Free text that must pass `rule` when filled ('Incorrect format' otherwise). */
+const filled = (max: number, rule: (v: string) => boolean) => text(max).check(z.refine((v) => v === '' || rule(v), 'Incorrect format'))
 /** A phone number: optional; at least 4 digits, with spaces, dashes, brackets and a leading + ('(351) 912 345 678'). */
-const phone = text(30).refine((v) => v === '' || (/^\+?[0-9(][0-9 ()-]{3,}$/.test(v) && (v.match(/\d/g) ?? []).length >= 4), 'Incorrect format')
+const phone = filled(30, (v) => /^\+?[0-9(][0-9 ()-]{3,}$/.test(v) && (v.match(/\d/g) ?? []).length >= 4)
 
 /**
  * The Settings screen's fields (multipart, with the logo as a file). The spec gives no messages
@@ -61,7 +63,7 @@ const phone = text(30).refine((v) => v === '' || (/^\+?[0-9(][0-9 ()-]{3,}$/.tes
  */
 export const SettingsInput = z.object({
   contact_person: text(100),
-  email: text(254).refine((v) => v === '' || EMAIL_PATTERN.test(v), 'Incorrect format'),
+  email: filled(254, (v) => EMAIL_PATTERN.test(v)),
   sitename: text(100),
   site_description: text(2000),
   address: text(500),
@@ -77,7 +79,7 @@ export const SettingsInput = z.object({
   social_link4: optionalUrl,
   social_link5: optionalUrl,
   copyright_text: text(300),
-  forcedliq: ForcedLiquidation.default('Disable'),
+  forcedliq: z._default(ForcedLiquidation, 'Disable'),
   /** Ours: the revision the form loaded (RECORD_CHANGED when it moved on). */
   revision: ExpectedVersion,
 })

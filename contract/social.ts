@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { Done, ExpectedVersion, Id, RecordVersion, ok, optionalUrl } from './common.ts'
 import { endpoint, reads, writes } from './define.ts'
 import { Deleted } from './undo.ts'
@@ -54,7 +54,7 @@ export const updatesocialmedia = endpoint({
   name: 'updatesocialmedia',
   method: 'POST',
   path: '/updatesocialmedia',
-  input: SocialLinks.extend({ _id: Id.optional(), version: ExpectedVersion }),
+  input: z.extend(SocialLinks, { _id: z.optional(Id), version: ExpectedVersion }),
   output: Done,
   access: writes('/social-links'),
 })
@@ -71,7 +71,7 @@ export const DeleteSocialmedia = endpoint({
   path: '/Delete-socialmedia',
   input: z.object({
     linkdata: SocialLinkField,
-    datas: SocialLinks.partial().extend({ _id: Id.optional() }).optional(),
+    datas: z.optional(z.extend(z.partial(SocialLinks), { _id: z.optional(Id) })),
   }),
   output: Deleted,
   access: writes('/social-links'),

@@ -1,5 +1,5 @@
-import { z } from 'zod'
-import { Done, EMAIL_PATTERN, ExpectedVersion, Id, PASSWORD_PATTERN, PageQuery, RecordVersion, ok, pageOf, required } from './common.ts'
+import { z } from 'zod/mini'
+import { Done, EMAIL_PATTERN, ExpectedVersion, Id, PASSWORD_PATTERN, PageQuery, RecordVersion, integer, ok, pageOf, required } from './common.ts'
 import { endpoint, reads, staffWrites } from './define.ts'
 import { TwoFACode } from './auth.ts'
 import { screenPaths } from './routes.ts'
@@ -19,7 +19,7 @@ export const SubAdmin = z.object({
   accessLevel: AccessLevel,
   role: z.enum(['superadmin', 'subadmin']),
   restrictions: z.array(z.string()),
-  activate: z.number().int(),
+  activate: integer(),
   /** Ours: the edit version (common.ts, RECORD_CHANGED). */
   version: RecordVersion,
 })
@@ -29,21 +29,15 @@ export const StaffName = required('Name is required', 100)
 /** Create User's email rule (also the access request's). */
 export const StaffEmail = z
   .string({ error: 'Email is required' })
-  .trim()
-  .min(1, 'Email is required')
-  .max(254, 'Incorrect format')
-  .regex(EMAIL_PATTERN, 'Incorrect format')
+  .check(z.trim(), z.minLength(1, 'Email is required'), z.maxLength(254, 'Incorrect format'), z.regex(EMAIL_PATTERN, 'Incorrect format'))
 /** Create User's password policy (also the access request's). */
 export const StaffPassword = z
   .string({ error: 'Password is required' })
-  .min(1, 'Password is required')
-  .regex(PASSWORD_PATTERN, 'Incorrect format')
+  .check(z.minLength(1, 'Password is required'), z.regex(PASSWORD_PATTERN, 'Incorrect format'))
 
 /** Restrictions name screens of the route table; anything else is refused. */
-const RoutePath = z
-  .string({ error: 'Incorrect format' })
-  .refine((p) => screenPaths.includes(p), 'Incorrect format')
-const Restrictions = (message: string) => z.array(RoutePath, { error: message }).max(100, 'Incorrect format').default([])
+const RoutePath = z.string({ error: 'Incorrect format' }).check(z.refine((p) => screenPaths.includes(p), 'Incorrect format'))
+const Restrictions = (message: string) => z._default(z.array(RoutePath, { error: message }).check(z.maxLength(100, 'Incorrect format')), [])
 
 /**
  * Access is required unless the user type is Admin. The rule runs only once accessLevel and
@@ -51,7 +45,7 @@ const Restrictions = (message: string) => z.array(RoutePath, { error: message })
  * message lands on `restrictions`, under the Access input.
  */
 const restrictionsUnlessAdmin = (message: string) => ({
-  check: (v: { accessLevel: AccessLevel; restrictions: string[] }, ctx: z.RefinementCtx) => {
+  check: (v: { accessLevel: AccessLevel; restrictions: string[] }, ctx: z.core.$RefinementCtx) => {
     if (v.accessLevel !== 'Admin' && v.restrictions.length === 0) {
       ctx.addIssue({ code: 'custom', path: ['restrictions'], message })
     }
@@ -79,7 +73,7 @@ export const CreateSubAdminInput = z
     restrictions: Restrictions('Access is required'),
     twoFACode: TwoFACode,
   })
-  .superRefine(createRule.check, createRule.params)
+  .check(z.superRefine(createRule.check, createRule.params))
 
 const updateRule = restrictionsUnlessAdmin('Restrictions is required')
 /** Edit User: no password; its own messages for the user type and the access list. */
@@ -93,7 +87,7 @@ export const UpdateSubAdminInput = z
     /** Ours: the version the form loaded (common.ts, RECORD_CHANGED). */
     version: ExpectedVersion,
   })
-  .superRefine(updateRule.check, updateRule.params)
+  .check(z.superRefine(updateRule.check, updateRule.params))
 
 export const createSubAdminUsers = endpoint({
   name: 'createSubAdminUsers',
@@ -145,7 +139,7 @@ export const ActivateSubadminStatusUpdate = endpoint({
   name: 'ActivateSubadminStatusUpdate',
   method: 'POST',
   path: '/ActivateSubadminStatusUpdate',
-  input: z.object({ id: Id, activate: z.union([z.literal(0), z.literal(1)], { error: 'Incorrect format' }).optional() }),
+  input: z.object({ id: Id, activate: z.optional(z.union([z.literal(0), z.literal(1)], { error: 'Incorrect format' })) }),
   output: Done,
   access: staffWrites('/sub-admin'),
   ours: 'activate (1 or 0, optional) added: the state wanted, so a retry does not undo the change.',

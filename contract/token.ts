@@ -1,5 +1,5 @@
-import { z } from 'zod'
-import { Done, ExpectedVersion, RecordVersion, ok, required } from './common.ts'
+import { z } from 'zod/mini'
+import { Done, ExpectedVersion, RecordVersion, integer, ok, preprocess, required } from './common.ts'
 import { endpoint, reads, writes } from './define.ts'
 
 /*
@@ -19,7 +19,7 @@ export const TokenSettings = z.object({
   tokenName: z.string(),
   price: z.string(),
   productId: z.string(),
-  ticketCount: z.number().int(),
+  ticketCount: integer(),
   /** Ours: the edit version (common.ts, RECORD_CHANGED). */
   version: RecordVersion,
 })
@@ -34,24 +34,19 @@ export const TICKETS_FORMAT = 'Ticket count must be a whole number of 0 or more'
 const asText = (v: unknown): unknown => (typeof v === 'number' && Number.isFinite(v) ? String(v) : v)
 
 /** A non-negative decimal as text: at most 20 integer and 10 fraction digits (the column's numeric(30, 10)). */
-const Price = z.preprocess(
+const Price = preprocess(
   asText,
-  z
-    .string({ error: PRICE_REQUIRED })
-    .trim()
-    .min(1, PRICE_REQUIRED)
-    .regex(/^\d{1,20}(\.\d{1,10})?$/, PRICE_FORMAT),
+  z.string({ error: PRICE_REQUIRED }).check(z.trim(), z.minLength(1, PRICE_REQUIRED), z.regex(/^\d{1,20}(\.\d{1,10})?$/, PRICE_FORMAT)),
 )
 
-const TicketCount = z.preprocess(
+const TicketCount = preprocess(
   asText,
   z
-    .string({ error: TICKETS_REQUIRED })
-    .trim()
-    .min(1, TICKETS_REQUIRED)
-    .regex(/^\d{1,10}$/, TICKETS_FORMAT)
-    .transform(Number)
-    .refine((n) => n <= MAX_TICKET_COUNT, TICKETS_FORMAT),
+    .pipe(
+      z.string({ error: TICKETS_REQUIRED }).check(z.trim(), z.minLength(1, TICKETS_REQUIRED), z.regex(/^\d{1,10}$/, TICKETS_FORMAT)),
+      z.transform(Number),
+    )
+    .check(z.refine((n) => n <= MAX_TICKET_COUNT, TICKETS_FORMAT)),
 )
 
 /** The save's fields: name and product id required, price a non-negative decimal, ticket count a non-negative integer. */

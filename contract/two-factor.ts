@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { Done, ok } from './common.ts'
 import { endpoint, sessionAccess } from './define.ts'
 
@@ -11,9 +11,7 @@ import { endpoint, sessionAccess } from './define.ts'
 /** A current authenticator code: exactly 6 digits (spec section 9). Objects, arrays and null are refused. */
 export const AuthenticatorCode = z
   .string({ error: '2FA code is required' })
-  .trim()
-  .min(1, '2FA code is required')
-  .regex(/^\d{6}$/, 'Incorrect format')
+  .check(z.trim(), z.minLength(1, '2FA code is required'), z.regex(/^\d{6}$/, 'Incorrect format'))
 
 /**
  * Starts enabling 2FA: the server makes a new secret, keeps it pending (login does not ask for a
@@ -41,7 +39,7 @@ export const twofaEnable = endpoint({
   path: '/twofa-enable',
   input: z.object({
     code: AuthenticatorCode,
-    password: z.string({ error: 'password is required' }).min(1, 'password is required').max(200, 'Incorrect format'),
+    password: z.string({ error: 'password is required' }).check(z.minLength(1, 'password is required'), z.maxLength(200, 'Incorrect format')),
   }),
   output: Done,
   access: sessionAccess,

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { Done, ok } from './common.ts'
 import { endpoint, sessionAccess } from './define.ts'
 
@@ -12,14 +12,14 @@ import { endpoint, sessionAccess } from './define.ts'
  */
 
 /** What an undoable answer carries: the token `undo` takes, and how long the Undo is offered. */
-export const UndoTicket = z.object({ token: z.string(), seconds: z.number().int().positive() })
+export const UndoTicket = z.object({ token: z.string(), seconds: z.number().check(z.int(), z.positive()) })
 export type UndoTicket = z.output<typeof UndoTicket>
 
 /** A delete's answer: the spec's `{ status, message }` plus the undo ticket (ours). */
 export const Deleted = ok({ undo: UndoTicket })
 
 /** An undoable answer's own fields beside its spec ones (the freeze answer's `freeze`). */
-export const undoable = <S extends z.ZodRawShape>(shape: S) => ok({ ...shape, undo: UndoTicket })
+export const undoable = <S extends z.core.$ZodLooseShape>(shape: S) => ok({ ...shape, undo: UndoTicket })
 
 /** Refusals of `undo`, word for word. */
 export const UNDO_EXPIRED = 'This can no longer be undone'
@@ -33,7 +33,7 @@ export const undo = endpoint({
   name: 'undo',
   method: 'POST',
   path: '/undo',
-  input: z.object({ token: z.string().trim().min(1, 'token is required').max(64, 'Incorrect format') }),
+  input: z.object({ token: z.string().check(z.trim(), z.minLength(1, 'token is required'), z.maxLength(64, 'Incorrect format')) }),
   output: Done,
   access: sessionAccess,
   ours:

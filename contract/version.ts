@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { Done, Id, ok, required } from './common.ts'
 import { endpoint, reads, writes } from './define.ts'
 import { SiteSettings } from './settings.ts'
@@ -18,7 +18,7 @@ export const getSiteSettings = endpoint({
   method: 'GET',
   path: '/getSiteSettings',
   input: z.object({}),
-  output: ok({ result: z.array(SiteSettings.pick({ _id: true, version: true })) }),
+  output: ok({ result: z.array(z.pick(SiteSettings, { _id: true, version: true })) }),
   access: reads('/version'),
   ours: 'Path not shown: /getSiteSettings.',
 })

@@ -44,6 +44,11 @@ import { FORM_TOO_LARGE, FormTooLarge, MULTIPART_LIMITS, UploadTooLarge, discard
 import type { ObjectStorage } from './storage.ts'
 import { NUL_MESSAGE, nulField } from './text-input.ts'
 
+// The contract's schemas are zod/mini's, which brings no messages of its own: the checks the
+// contract gives no message for answer in English, as classic zod sets on its first schema (the
+// PWA sets the same in src/lib/zod-setup.ts).
+z.config(z.locales.en())
+
 /** A refused or failed call: the spec's `{ status: 'failed', message, errors }` with an HTTP status. */
 export class ApiFailure extends Error {
   constructor(

@@ -134,56 +134,77 @@ interface ValueBound {
 /** The longest UTF-8 form of `units` UTF-16 code units (a surrogate pair, 2 units, is 4 bytes). */
 const utf8Bytes = (units: number): number => units * 3
 
+/** The longest a string or list of `schema` may be (its max_length and length_equals checks), or null. */
 function maxLengthCheck(schema: z.core.$ZodType): number | null {
+  let max: number | null = null
   for (const check of schema._zod.def.checks ?? []) {
     const def = check._zod.def
-    if (def.check === 'max_length' && 'maximum' in def && typeof def.maximum === 'number') return def.maximum
+    const bound = def.check === 'max_length' && 'maximum' in def ? def.maximum : def.check === 'length_equals' && 'length' in def ? def.length : undefined
+    if (typeof bound === 'number') max = Math.min(max ?? bound, bound)
   }
-  return null
+  return max
 }
 
-/** How large a value of `schema` can be when sent as multipart text; UNBOUNDED_TEXT where it does not say. */
+/**
+ * How large a value of `schema` can be when sent as multipart text; UNBOUNDED_TEXT where it does
+ * not say. Walks zod's core classes and defs, so the contract's zod/mini schemas and classic zod
+ * ones are read alike.
+ */
 function valueBound(schema: z.core.$ZodType, depth = 0): ValueBound {
   const one = (bytes: number): ValueBound => ({ bytes: Math.min(bytes, UNBOUNDED_TEXT), repeats: 1 })
   if (depth > 20) return one(UNBOUNDED_TEXT)
-  if (schema instanceof z.ZodString) return one(schema.maxLength === null ? UNBOUNDED_TEXT : utf8Bytes(schema.maxLength) + TRIM_SLACK)
-  if (schema instanceof z.ZodNumber || schema instanceof z.ZodBoolean || schema instanceof z.ZodBigInt || schema instanceof z.ZodDate) return one(SCALAR_BYTES)
-  if (schema instanceof z.ZodEnum) return one(Math.max(SCALAR_BYTES, ...schema.options.map((o) => utf8Bytes(String(o).length))))
-  if (schema instanceof z.ZodLiteral) return one(Math.max(SCALAR_BYTES, ...[...schema.values].map((v) => utf8Bytes(String(v).length))))
-  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault || schema instanceof z.ZodCatch || schema instanceof z.ZodReadonly || schema instanceof z.ZodNonOptional) {
-    return valueBound(schema.def.innerType, depth + 1)
+  if (schema instanceof z.core.$ZodString) {
+    const maxLength = maxLengthCheck(schema)
+    return one(maxLength === null ? UNBOUNDED_TEXT : utf8Bytes(maxLength) + TRIM_SLACK)
+  }
+  if (schema instanceof z.core.$ZodNumber || schema instanceof z.core.$ZodBoolean || schema instanceof z.core.$ZodBigInt || schema instanceof z.core.$ZodDate) return one(SCALAR_BYTES)
+  if (schema instanceof z.core.$ZodEnum) return one(Math.max(SCALAR_BYTES, ...[...schema._zod.values].map((o) => utf8Bytes(String(o).length))))
+  if (schema instanceof z.core.$ZodLiteral) return one(Math.max(SCALAR_BYTES, ...schema._zod.def.values.map((v) => utf8Bytes(String(v).length))))
+  if (
+    schema instanceof z.core.$ZodOptional ||
+    schema instanceof z.core.$ZodNullable ||
+    schema instanceof z.core.$ZodDefault ||
+    schema instanceof z.core.$ZodPrefault ||
+    schema instanceof z.core.$ZodCatch ||
+    schema instanceof z.core.$ZodReadonly ||
+    schema instanceof z.core.$ZodNonOptional
+  ) {
+    return valueBound(schema._zod.def.innerType, depth + 1)
   }
   // A preprocess reads the text itself and hands the result on: the output side bounds it. Any
   // other pipe is bounded by what it takes in.
-  if (schema instanceof z.ZodPipe) return valueBound(schema.in instanceof z.ZodTransform ? schema.out : schema.in, depth + 1)
-  if (schema instanceof z.ZodUnion) {
-    const options = schema.options.map((o) => valueBound(o, depth + 1))
+  if (schema instanceof z.core.$ZodPipe) return valueBound(pipeSide(schema), depth + 1)
+  if (schema instanceof z.core.$ZodUnion) {
+    const options = schema._zod.def.options.map((o) => valueBound(o, depth + 1))
     return { bytes: Math.max(...options.map((o) => o.bytes)), repeats: Math.max(...options.map((o) => o.repeats)) }
   }
-  if (schema instanceof z.ZodArray) {
-    const item = valueBound(schema.element, depth + 1)
+  if (schema instanceof z.core.$ZodArray) {
+    const item = valueBound(schema._zod.def.element, depth + 1)
     const items = maxLengthCheck(schema) ?? UNBOUNDED_LIST
     // As one field it is a JSON array: quotes and a comma per item, and the brackets.
     return { bytes: items * (item.bytes + 3) + 2, repeats: items }
   }
-  if (schema instanceof z.ZodObject) {
+  if (schema instanceof z.core.$ZodObject) {
     // Sent as a JSON text in one field (games' categoryName): its members, their names and punctuation.
-    const members = Object.entries(schema.shape).map(([key, member]) => valueBound(member, depth + 1).bytes + key.length + 6)
+    const members = Object.entries(schema._zod.def.shape).map(([key, member]) => valueBound(member, depth + 1).bytes + key.length + 6)
     return one(members.reduce((a, b) => a + b, 2))
   }
   return one(UNBOUNDED_TEXT)
 }
 
+/** The side of a pipe that bounds its value: a preprocess's output side, any other pipe's input side. */
+const pipeSide = (pipe: z.core.$ZodPipe): z.core.$ZodType => (pipe._zod.def.in instanceof z.core.$ZodTransform ? pipe._zod.def.out : pipe._zod.def.in)
+
 /** The text-field bounds of a multipart endpoint, from its input schema (computed once, at start). */
 export function formBounds(input: z.core.$ZodType): FormBounds {
   let object: z.core.$ZodType = input
-  for (let depth = 0; depth < 10 && !(object instanceof z.ZodObject); depth++) {
-    if (object instanceof z.ZodPipe) object = object.in instanceof z.ZodTransform ? object.out : object.in
-    else if (object instanceof z.ZodOptional || object instanceof z.ZodDefault) object = object.def.innerType
+  for (let depth = 0; depth < 10 && !(object instanceof z.core.$ZodObject); depth++) {
+    if (object instanceof z.core.$ZodPipe) object = pipeSide(object)
+    else if (object instanceof z.core.$ZodOptional || object instanceof z.core.$ZodDefault) object = object._zod.def.innerType
     else break
   }
-  if (!(object instanceof z.ZodObject)) return { fields: MULTIPART_LIMITS.fields, fieldSize: MULTIPART_LIMITS.fieldSize, textBytes: MULTIPART_LIMITS.fields * MULTIPART_LIMITS.fieldSize }
-  const bounds = Object.values(object.shape).map((member) => valueBound(member))
+  if (!(object instanceof z.core.$ZodObject)) return { fields: MULTIPART_LIMITS.fields, fieldSize: MULTIPART_LIMITS.fieldSize, textBytes: MULTIPART_LIMITS.fields * MULTIPART_LIMITS.fieldSize }
+  const bounds = Object.values(object._zod.def.shape).map((member) => valueBound(member))
   const fieldSize = Math.max(SCALAR_BYTES, ...bounds.map((b) => b.bytes))
   return {
     fields: bounds.reduce((n, b) => n + b.repeats, EXTRA_FIELDS),

@@ -5,7 +5,7 @@
  * inputs, toasts the server's message and goes to `done` (spec section 4).
  */
 import type { ComponentType } from 'react'
-import type { z } from 'zod'
+import type { z } from 'zod/mini'
 import type { Endpoint } from '#contract/define'
 import type { ScreenPath } from '#contract/routes'
 import { isFilePart } from './field-registry.ts'
@@ -15,7 +15,7 @@ import type { Identified, RecordSource } from './record.ts'
 import type { WriteRule } from './write-access.ts'
 
 /** A write whose text fields are an object schema and whose answer carries the server's message. */
-export type FormEndpoint = Endpoint<z.ZodObject, z.ZodType<{ message: string }>>
+export type FormEndpoint = Endpoint<z.ZodMiniObject, z.ZodMiniType<{ message: string }>>
 
 /** Names of the endpoint's input fields: what a value field may be called. */
 export type FieldNames<E extends FormEndpoint> = keyof z.input<E['input']> & string
@@ -38,7 +38,7 @@ export interface FormDef<E extends FormEndpoint, R extends Identified = Identifi
   title: string
   endpoint: E
   /** Only to add form-only rules (confirm password) on top of `endpoint.input`. */
-  schema?: z.ZodObject
+  schema?: z.ZodMiniObject
   fields: readonly FormField<FieldNames<E>>[]
   /** Starting values of an add form; each field otherwise starts at its kind's blank value. */
   initial?: Partial<z.input<E['input']>>

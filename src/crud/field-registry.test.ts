@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { z } from 'zod'
+import type { z } from 'zod/mini'
 import { addcategory, categoryImage } from '#contract/catalog'
 import { gameImages, gameVideo } from '#contract/games'
 import { checkFileFields } from './define-form.tsx'
@@ -26,7 +26,7 @@ const file = (name: string, size = 10) => new File([new Uint8Array(size)], name)
 const noOptions = { useOptions: () => ({ status: 'loading' as const }) }
 
 /** The first message of a schema's answer for `value`, or null when it passes. */
-function problem(schema: z.ZodType | undefined, value: unknown): string | null {
+function problem(schema: z.ZodMiniType | undefined, value: unknown): string | null {
   if (!schema) throw new Error('no schema')
   const result = schema.safeParse(value)
   return result.success ? null : (result.error.issues[0]?.message ?? null)

@@ -5,7 +5,7 @@
  * multipart files, and the renderer (src/crud/fields/<kind>.tsx). FieldControl, the forms'
  * defaults, schema and sending all read it; a new kind is one entry here and one file there.
  */
-import type { z } from 'zod'
+import type { z } from 'zod/mini'
 import type { FileRule } from '#contract/define'
 import { imageType } from './fields/image.tsx'
 import { imagesType } from './fields/images.tsx'
@@ -59,8 +59,8 @@ export function startValues(fields: readonly FormField<string>[], values: Values
 }
 
 /** The schemas the registry adds to the endpoint's input, keyed by field name (file fields). */
-export function fieldSchemas(fields: readonly FormField<string>[], rules: Record<string, FileRule>): Record<string, z.ZodType> {
-  const shape: Record<string, z.ZodType> = {}
+export function fieldSchemas(fields: readonly FormField<string>[], rules: Record<string, FileRule>): Record<string, z.ZodMiniType> {
+  const shape: Record<string, z.ZodMiniType> = {}
   for (const f of fields) {
     const hook = fieldType(f.kind).schema
     if (hook) shape[f.name] = hook(f, rules[f.name])

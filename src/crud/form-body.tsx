@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { useWatch } from 'react-hook-form'
+import { z } from 'zod/mini'
 import { useSWRConfig } from 'swr'
 import { Link, useLocation } from 'wouter'
 import type { FileRule } from '#contract/define'
@@ -48,7 +49,7 @@ export function FormBody<E extends FormEndpoint, R extends Identified>({ def, de
   const { mutate } = useSWRConfig()
   const [{ rules, schema }] = useState(() => {
     const rules: Record<string, FileRule> = def.endpoint.files ?? {}
-    return { rules, schema: (def.schema ?? def.endpoint.input).extend(fieldSchemas(def.fields, rules)) }
+    return { rules, schema: z.extend(def.schema ?? def.endpoint.input, fieldSchemas(def.fields, rules)) }
   })
   const start = startValues(def.fields, defaults, currentFiles)
   const form = useContractForm(schema, start)

@@ -7,14 +7,14 @@
 import { useEffect, useRef } from 'react'
 import { useForm, type FieldErrors, type UseFormReturn } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
-import type { z } from 'zod'
+import type { z } from 'zod/mini'
 import { ApiError } from '#src/lib/api.ts'
 import { toast } from '#src/ui/toast.ts'
 import { errorMessage } from './error-message.ts'
 import type { Values } from './form-fields.ts'
 
 /** Checked on the first blur of each field, then on every change (react-hook-form's onTouched). */
-export function useContractForm(schema: z.ZodType<Values, Values>, defaults: Values): UseFormReturn<Values> {
+export function useContractForm(schema: z.ZodMiniType<Values, Values>, defaults: Values): UseFormReturn<Values> {
   return useForm<Values>({ resolver: zodResolver(schema), defaultValues: defaults, mode: 'onTouched' })
 }
 

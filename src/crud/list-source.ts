@@ -6,7 +6,7 @@
  * row is known, a Select All that reaches past the visible page.
  */
 import { useEffect, useMemo } from 'react'
-import type { z } from 'zod'
+import type { z } from 'zod/mini'
 import type { Endpoint, Input, Output } from '#contract/define'
 import type { ApiError } from '#src/lib/api.ts'
 import { onRealtime } from '#src/lib/realtime-events.ts'
@@ -43,7 +43,7 @@ export const LIVE_POLL_MS = 5000
  *
  *     live(SocketEvents.promotionProgress, PromotionProgress, (row, p) => (p.id === row._id ? { ...row, ...p } : undefined))
  */
-export function live<R, U>(event: string, schema: z.ZodType<U>, apply: (row: R, update: U) => R | undefined, pollWhile?: (row: R) => boolean): LiveDef<R> {
+export function live<R, U>(event: string, schema: z.ZodMiniType<U>, apply: (row: R, update: U) => R | undefined, pollWhile?: (row: R) => boolean): LiveDef<R> {
   return {
     event,
     update: (payload) => {

@@ -5,7 +5,7 @@
  * is what the page renders.
  */
 import type { ComponentType } from 'react'
-import type { z } from 'zod'
+import type { z } from 'zod/mini'
 import type { Endpoint } from '#contract/define'
 import type { ScreenPath } from '#contract/routes'
 import type { Session } from '#src/lib/session.ts'
@@ -31,10 +31,10 @@ export interface ListInput {
   search?: string
 }
 
-export type ListEndpoint<R> = Endpoint<z.ZodType<unknown, ListInput>, z.ZodType<Paged<R>>>
+export type ListEndpoint<R> = Endpoint<z.ZodMiniType<unknown, ListInput>, z.ZodMiniType<Paged<R>>>
 
 /** A write whose input is `I` and whose answer carries the server's message (toasted). */
-export type WriteEndpoint<I> = Endpoint<z.ZodType<unknown, I>, z.ZodType<{ message: string }>>
+export type WriteEndpoint<I> = Endpoint<z.ZodMiniType<unknown, I>, z.ZodMiniType<{ message: string }>>
 
 /**
  * Delete with the spec's confirmation. The call gets `{ id }` unless `payload` maps the row to

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { useSWRConfig } from 'swr'
+import { z } from 'zod/mini'
 import type { Endpoint } from '#contract/define'
 import { call } from '#src/lib/api.ts'
 import { useSession } from '#src/lib/session.ts'
@@ -40,7 +41,7 @@ export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ 
   const write = useWriteAccess(def.writeRule)
   const [{ rules, schema }] = useState(() => {
     const rules = def.save.files ?? {}
-    return { rules, schema: def.save.input.extend(fieldSchemas(def.fields, rules)) }
+    return { rules, schema: z.extend(def.save.input, fieldSchemas(def.fields, rules)) }
   })
   const start = startValues(def.fields, defaults, currentFiles)
   const form = useContractForm(schema, start)

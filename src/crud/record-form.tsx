@@ -8,7 +8,7 @@
  * write control. Its History (record-history.tsx) lists the audit rows naming the record's `_id`.
  */
 import { useState, type ComponentType } from 'react'
-import type { z } from 'zod'
+import type { z } from 'zod/mini'
 import type { Endpoint, Input, Output } from '#contract/define'
 import { call } from '#src/lib/api.ts'
 import { useCall } from '#src/lib/use-call.ts'
@@ -47,7 +47,7 @@ export interface RecordFormDef<S extends FormEndpoint, G extends Endpoint, R> {
  * A per-field action calling `endpoint` once confirmed; by default the field is emptied when it
  * succeeds (a deleted link, a removed version).
  */
-export function fieldAction<E extends Endpoint<z.ZodType, z.ZodType<{ message: string }>>>(
+export function fieldAction<E extends Endpoint<z.ZodMiniType, z.ZodMiniType<{ message: string }>>>(
   endpoint: E,
   def: { label: string; confirm: string; payload: (name: string, values: Values) => Input<E>; clears?: boolean },
 ): FieldAction {

@@ -7,7 +7,7 @@
  */
 import { useSearch } from 'wouter'
 import { useHistoryState } from 'wouter/use-browser-location'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import type { Endpoint, Input, Output } from '#contract/define'
 import { useCall } from '#src/lib/use-call.ts'
 import { errorMessage } from './error-message.ts'
@@ -31,7 +31,7 @@ export interface RecordSource<G extends Endpoint, R extends Identified> {
   get: G
   input: (id: string) => Input<G>
   pick: (answer: Output<G>) => R
-  schema?: z.ZodType<R>
+  schema?: z.ZodMiniType<R>
 }
 
 export type RecordState<R> =

@@ -9,7 +9,7 @@
  */
 import { useLayoutEffect } from 'react'
 import { useSWRConfig, type ScopedMutator } from 'swr'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import type { Endpoint } from '#contract/define'
 import { UndoTicket, undo } from '#contract/undo'
 import { call } from '#src/lib/api.ts'
@@ -92,7 +92,7 @@ export function toastWriteAnswer(answer: { message: string; undo?: unknown }, mu
 
 /** The note for a write's confirmation: whether its answer carries an undo ticket (contract/undo.ts). */
 export const undoNote = (endpoint: Endpoint): string | undefined =>
-  endpoint.output instanceof z.ZodObject && 'undo' in endpoint.output.shape ? UNDO_NOTE : undefined
+  endpoint.output instanceof z.ZodMiniObject && 'undo' in endpoint.output.shape ? UNDO_NOTE : undefined
 
 /** After a reload: the Undo toasts of `admin` still within their time come back, with the time left. */
 export function resumeUndos(mutate: ScopedMutator, admin: string): void {

@@ -4,7 +4,7 @@
  * says (query string, JSON or multipart), and parses the answer with the output schema, so no
  * screen ever handles an unchecked body.
  */
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { fieldErrors } from '#contract/common'
 import type { Endpoint, Input, Output } from '#contract/define'
 import { isWrite } from '#contract/define'
@@ -48,9 +48,9 @@ export class SecondFactorRequired extends Error {
 
 // Failure bodies: the spec's envelope, or anything carrying a message (proxies, framework errors).
 const FailureBody = z.object({
-  status: z.string().optional(),
-  message: z.string().optional(),
-  errors: z.record(z.string(), z.string()).optional(),
+  status: z.optional(z.string()),
+  message: z.optional(z.string()),
+  errors: z.optional(z.record(z.string(), z.string())),
 })
 const SecondFactorBody = z.object({ status: z.literal('TWO_FA'), message: z.string() })
 

@@ -15,7 +15,7 @@
  * (see `verify`), since storage may hold data of an older version of the app.
  */
 import type { Cache, State } from 'swr'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { delMany, get, keys, promisifyRequest } from 'idb-keyval'
 import { store, wipeStored, wipesDone } from './offline-store.ts'
 const SNAPSHOT_VERSION = 1

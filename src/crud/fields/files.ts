@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { useWatch } from 'react-hook-form'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import type { FileRule } from '#contract/define'
 import { NO_FILE_SELECTED } from '#contract/catalog'
 import { checkFileItems, checkFiles, fileItems, savedFiles, type FileItem } from '../file-check.ts'
@@ -8,15 +8,14 @@ import type { FieldOf, FileFieldKind } from '../form-fields.ts'
 import type { FieldRenderProps, FieldType } from './types.ts'
 
 /** A file field's schema: saved and new files together, checked with the rule and the spec's messages. */
-export const fileSchema = <K extends FileFieldKind>(field: FieldOf<K>, rule: FileRule | undefined): z.ZodType => {
+export const fileSchema = <K extends FileFieldKind>(field: FieldOf<K>, rule: FileRule | undefined): z.ZodMiniType => {
   if (!rule) throw new Error(`The endpoint has no file field "${field.name}"`)
-  return z
-    .array(z.union([z.string(), z.instanceof(File)]))
-    .default([])
-    .superRefine((items, ctx) => {
+  return z._default(z.array(z.union([z.string(), z.instanceof(File)])), []).check(
+    z.superRefine((items, ctx) => {
       const problem = checkFileItems(items, rule, field.required ?? rule.required)
       if (problem) ctx.addIssue({ code: 'custom', message: problem })
-    })
+    }),
+  )
 }
 
 /** What every file kind shares in the registry; only the renderer differs. */

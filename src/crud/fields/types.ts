@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react'
 import type { UseFormReturn } from 'react-hook-form'
-import type { z } from 'zod'
+import type { z } from 'zod/mini'
 import type { FileRule } from '#contract/define'
 import type { FieldKind, FieldOf, Values } from '../form-fields.ts'
 
@@ -28,7 +28,7 @@ export interface FieldType<K extends FieldKind> {
    * The value's client-side schema, for values the endpoint's input does not describe (files);
    * undefined leaves the endpoint's own rule in charge.
    */
-  schema?: (field: FieldOf<K>, rule: FileRule | undefined) => z.ZodType
+  schema?: (field: FieldOf<K>, rule: FileRule | undefined) => z.ZodMiniType
   /** `file` values go into the multipart files, `input` values into the payload. */
   part: 'input' | 'file'
   render: ComponentType<FieldRenderProps<K>>

@@ -2,7 +2,7 @@
  * The login form's rules and its call, loaded when the user starts typing (see login-page.tsx):
  * the contract's schemas (and zod with them) are not needed to paint the form.
  */
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { LoginEmail, LoginPassword, TwoFACode, login as loginCall } from '#contract/auth'
 import { ApiError, SecondFactorRequired, call } from '#src/lib/api.ts'
 import { login } from '#src/lib/session.ts'

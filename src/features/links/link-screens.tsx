@@ -6,7 +6,7 @@
  * calls and the field names (`buylink` on add, `buyLink` on edit...).
  */
 import type { ComponentType } from 'react'
-import type { z } from 'zod'
+import type { z } from 'zod/mini'
 import type { ScreenPath } from '#contract/routes'
 import {
   DeleteBridgeLink,

@@ -5,7 +5,7 @@
  * Submit stores the promotion with its recipients frozen and goes to /notificationlist.
  */
 import { useMemo } from 'react'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { useLocation } from 'wouter'
 import { secondAdminNeeded } from '#contract/four-eyes'
 import { AddPromotionInput, addNotification, countRecipients, type UserFilter } from '#contract/promotions'

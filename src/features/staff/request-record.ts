@@ -4,7 +4,7 @@
  * without the state (a reload, a pasted link) it is read with the get-one call `getAccessRequest`.
  */
 import { useHistoryState } from 'wouter/use-browser-location'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { AccessRequest, getAccessRequest } from '#contract/access-requests'
 import { ApiError } from '#src/lib/api.ts'
 import { useCall } from '#src/lib/use-call.ts'
