@@ -132,8 +132,11 @@ function prerenderLogin(): Plugin {
     const boot = loginBoot(entry[1])
     const bootName = `assets/login-boot-${createHash('sha256').update(boot).digest('hex').slice(0, 8)}.js`
     writeFileSync(join(outDir, bootName), boot)
+    // The link stays, disabled (never fetched, never applied): the loader of a lazy chunk that
+    // lists the stylesheet among its needs (the signed-in area, after a login) finds it in the
+    // page and does not fetch it and add it a second time.
     const login = index
-      .replace(stylesheet[0], () => `<style nonce="${NONCE_PLACEHOLDER}">${css}</style>`)
+      .replace(stylesheet[0], () => `<style nonce="${NONCE_PLACEHOLDER}">${css}</style>\n    ${stylesheet[0].replace(/>$/, ' disabled>')}`)
       .replace(entry[0], () => `<script defer src="${base}${bootName}"></script>\n`)
       // The entry imports what these preload; fetched with it, after the paint.
       .replace(/<link rel="modulepreload"[^>]*>\n?/g, '')

@@ -70,6 +70,25 @@ test('hydrates the painted form (the same nodes, no warning) and it then validat
   expect(problems).toEqual([])
 })
 
+test('a login from the painted form does not fetch the inlined stylesheet again', async ({ page }) => {
+  // The signed-in area's chunks list the app's stylesheet among their needs; login.html has it
+  // inline, and fetching it again would add every rule a second time.
+  const stylesheets: string[] = []
+  page.on('request', (request) => {
+    if (request.resourceType() === 'stylesheet' && /\/assets\/index-[\w-]+\.css$/.test(request.url())) stylesheets.push(request.url())
+  })
+  await page.goto('/admin/login')
+  await page.getByLabel('Email').fill(accounts.superadmin.email)
+  await page.getByLabel('Password').fill(accounts.superadmin.password)
+  await page.getByRole('button', { name: 'Login' }).click()
+  await expect(page).toHaveURL(/\/admin\/users$/)
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible()
+  // The command palette's chunk lists it too.
+  await page.keyboard.press('Control+k')
+  await expect(page.getByRole('dialog')).toBeVisible()
+  expect(stylesheets).toEqual([])
+})
+
 test('keeps what was typed before hydration, and the Login button waits for it', async ({ page }) => {
   // The login screen's code is held back until the fields are filled.
   let release: () => void = () => {}
