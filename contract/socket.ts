@@ -1,4 +1,13 @@
 /** Real-time events (spec sections 4 and 7). */
+
+/**
+ * The link's only transport, on both sides (ours): one WebSocket connection per tab, held by one
+ * instance. socket.io's default starts with long polling, whose requests must all reach the
+ * instance that opened the session, so a load balancer in front of several instances would need
+ * sticky sessions; over WebSocket alone any balancer that passes upgrades will do.
+ */
+export const REALTIME_TRANSPORTS = ['websocket'] as const
+
 export const SocketEvents = {
   /** Client to server, with the admin id, after login; the handshake carries the token. */
   createRoom: 'CREATEROOM',

@@ -29,6 +29,22 @@ function connectWith(token: string): Promise<Socket> {
   })
 }
 
+describe('the transport', () => {
+  it('is WebSocket only: a long-polling handshake is refused, so no session ever needs a sticky balancer', async () => {
+    const staff = await t.createAdmin()
+    const token = `Bearer ${await t.tokenFor(staff)}`
+    const polled = await fetch(`${url}/socket.io/?EIO=4&transport=polling`, { headers: { authorization: token } })
+    expect(polled.status).toBe(400)
+    const polling = io(url, { auth: { token }, transports: ['polling'], reconnection: false })
+    sockets.push(polling)
+    await expect(new Promise((resolve, reject) => {
+      polling.once('connect', () => resolve('connected'))
+      polling.once('connect_error', reject)
+    })).rejects.toThrow()
+    await expect(connectWith(token)).resolves.toBeDefined()
+  })
+})
+
 describe('real-time LOGOUT', () => {
   it('reaches the admin whose sessions are revoked, and only them', async () => {
     const staff = await t.createAdmin()

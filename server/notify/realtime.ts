@@ -11,7 +11,7 @@ import type { Server as HttpServer } from 'node:http'
 import type { FastifyBaseLogger } from 'fastify'
 import { createAdapter } from '@socket.io/redis-adapter'
 import { Server } from 'socket.io'
-import { SocketEvents } from '#contract/socket'
+import { REALTIME_TRANSPORTS, SocketEvents } from '#contract/socket'
 import { isAdministrator, sessionAccess } from '#contract/define'
 import { mayOpen, screenPaths } from '#contract/routes'
 import { checkSession } from '../sign-in/auth.ts'
@@ -35,6 +35,7 @@ export class Realtime {
   constructor(server: HttpServer, db: Db, config: Config, log: FastifyBaseLogger, redis: SharedRedis | null = null) {
     this.#io = new Server(server, {
       serveClient: false,
+      transports: [...REALTIME_TRANSPORTS],
       ...(config.corsOrigins.length > 0 ? { cors: { origin: config.corsOrigins } } : {}),
       ...(redis === null ? {} : { adapter: createAdapter(redis.client, redis.subscriber) }),
     })

@@ -20,7 +20,7 @@ import { Server } from 'socket.io'
 import { io, type Socket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { SocketEvents } from '#contract/socket'
+import { REALTIME_TRANSPORTS, SocketEvents } from '#contract/socket'
 import * as schema from '../db/schema.ts'
 import { admins } from '../db/schema.ts'
 import { encodePng } from '../db/png.ts'
@@ -28,6 +28,7 @@ import { LOGIN_FAILED } from '../routes/auth.ts'
 import { Passwords } from '../sign-in/auth.ts'
 import { lockedMessage } from '../sign-in/lockout.ts'
 import { redisAnswers, TEST_REDIS_URL } from './redis-probe.ts'
+import { roundRobinProxy } from './round-robin-proxy.ts'
 import { startS3, type TestS3 } from './s3-server.ts'
 import { scratchDatabase, testEngine, TEST_PASSWORD } from './test-app.ts'
 
@@ -139,6 +140,21 @@ describe.runIf(redisUp)('two server processes sharing PostgreSQL, Redis and obje
     return { id: row.id, email }
   }
 
+  /** Waits until `count` sockets are in `room`, asking every instance through the Redis adapter (a join is not acknowledged). */
+  async function roomHolds(room: string, count: number): Promise<void> {
+    const pub = new Redis(TEST_REDIS_URL)
+    const sub = pub.duplicate()
+    const probe = new Server()
+    probe.adapter(createAdapter(pub, sub))
+    try {
+      await until(`${count} sockets in ${room}`, async () => (await probe.in(room).fetchSockets()).length >= count, 5000, 20)
+    } finally {
+      await probe.of('/').adapter.close()
+      pub.disconnect()
+      sub.disconnect()
+    }
+  }
+
   beforeAll(async () => {
     s3 = await startS3()
     // Empty, not a clone of the migrated template: the two instances are to migrate it.
@@ -214,18 +230,7 @@ describe.runIf(redisUp)('two server processes sharing PostgreSQL, Redis and obje
       socket.once('connect_error', fail)
     })
     socket.emit(SocketEvents.createRoom, staff.id)
-    // The join is not acknowledged: ask every instance through the Redis adapter until B reports the socket in the admin's room.
-    const pub = new Redis(TEST_REDIS_URL)
-    const sub = pub.duplicate()
-    const probe = new Server()
-    probe.adapter(createAdapter(pub, sub))
-    try {
-      await until('the socket is in its admin room on B', async () => (await probe.in(`admin:${staff.id}`).fetchSockets()).length > 0, 5000, 20)
-    } finally {
-      await probe.of('/').adapter.close()
-      pub.disconnect()
-      sub.disconnect()
-    }
+    await roomHolds(`admin:${staff.id}`, 1)
 
     const superadmin = await tokenFrom(a.base, SUPERADMIN)
     const started = Date.now()
@@ -234,6 +239,44 @@ describe.runIf(redisUp)('two server processes sharing PostgreSQL, Redis and obje
     expect(res.status).toBe(200)
     const elapsed = await Promise.race([loggedOut, new Promise<number>((r) => setTimeout(() => r(Infinity), 2000))])
     expect(elapsed).toBeLessThan(2000)
+  })
+
+  it("the PWA's real-time link works through a load balancer without sticky sessions, and LOGOUT reaches it on either instance", async () => {
+    // Each request and each upgrade goes to the next instance: socket.io's default long polling
+    // would send a session's polls to the instance that does not know it.
+    const proxy = await roundRobinProxy([a.base, b.base])
+    try {
+      const staff = await addAdmin('balanced')
+      const token = await tokenFrom(a.base, staff.email)
+      // The PWA's own options (src/lib/socket.ts): the token and the transports of the contract.
+      // One after the other, so no other client's requests fall between a link's own.
+      const links: Socket[] = []
+      for (let i = 0; i < 2; i++) {
+        const link = io(proxy.base, { auth: { token }, transports: [...REALTIME_TRANSPORTS], reconnection: false })
+        sockets.push(link)
+        links.push(link)
+        await new Promise<void>((done, fail) => {
+          link.once('connect', () => done())
+          link.once('connect_error', fail)
+          link.once('disconnect', (reason) => fail(new Error(`disconnected: ${reason}`)))
+        })
+      }
+      expect(new Set(proxy.routed.filter((r) => r.kind === 'upgrade').map((r) => r.target))).toEqual(new Set([a.base, b.base]))
+      for (const link of links) link.emit(SocketEvents.createRoom, staff.id)
+      await roomHolds(`admin:${staff.id}`, 2)
+
+      const loggedOut = links.map((link) => new Promise<void>((done) => link.once(SocketEvents.logout, () => done())))
+      const res = await api(proxy.base, '/ActivateSubadminStatusUpdate', {
+        method: 'POST',
+        headers: { authorization: await tokenFrom(a.base, SUPERADMIN), 'content-type': 'application/json' },
+        body: JSON.stringify({ id: staff.id, activate: 0 }),
+      })
+      expect(res.status).toBe(200)
+      const all = Promise.all(loggedOut).then(() => true)
+      expect(await Promise.race([all, new Promise<boolean>((r) => setTimeout(() => r(false), 2000))])).toBe(true)
+    } finally {
+      await proxy.close()
+    }
   })
 
   it('a lockout taken on A holds on B, even with the right password', async () => {

@@ -5,12 +5,12 @@
  * signed-in area.
  */
 import { io } from 'socket.io-client'
-import { SocketEvents } from '#contract/socket'
+import { REALTIME_TRANSPORTS, SocketEvents } from '#contract/socket'
 import { API_ORIGIN } from './api.ts'
 import { dispatchRealtime } from './realtime-events.ts'
 
 export function connectRealtime(authorization: string, adminId: string, onLogout: () => void): () => void {
-  const options = { auth: { token: authorization } }
+  const options = { auth: { token: authorization }, transports: [...REALTIME_TRANSPORTS] }
   const socket = API_ORIGIN ? io(API_ORIGIN, options) : io(options)
   socket.on('connect', () => {
     socket.emit(SocketEvents.createRoom, adminId)

@@ -22,7 +22,9 @@ async function reloadSeeing(page: Page): Promise<string[]> {
     const url = new URL(request.url())
     if (url.pathname === '/api/admin/getuser') seen.push(`rows ${url.searchParams.get('search') ?? ''}`.trim())
     else if (/\/assets\/list-kit-[\w-]+\.js$/.test(url.pathname)) seen.push('list code')
-    else if (url.pathname.startsWith('/socket.io/')) linked()
+  })
+  page.on('websocket', (socket) => {
+    if (new URL(socket.url()).pathname.startsWith('/socket.io/')) linked()
   })
   await page.reload()
   await link

@@ -147,8 +147,8 @@ test('a signed-in first load asks for its rows before it opens the real-time lin
   page.on('response', (response) => {
     if (response.url().includes('/api/admin/getuser')) order.push('rows answered')
   })
-  page.on('request', (request) => {
-    if (request.url().includes('/socket.io/')) order.push('real-time link')
+  page.on('websocket', (socket) => {
+    if (socket.url().includes('/socket.io/')) order.push('real-time link')
   })
   // A slow answer, as on a slow line: the page is idle for most of a second while it waits.
   await page.route(/\/api\/admin\/getuser/, async (route) => {

@@ -92,15 +92,12 @@ export async function serviceWorkerReady(page: Page): Promise<void> {
 }
 
 /**
- * Resolves once the page's real-time link is up: CREATEROOM (SocketEvents.createRoom) goes out after the server accepted
- * the socket (and joined it to its screens' rooms), over polling or over the upgraded websocket.
- * Call it before the navigation that opens the link.
+ * Resolves once the page's real-time link is up: CREATEROOM (SocketEvents.createRoom) goes out
+ * over its WebSocket (the link's only transport) after the server accepted the socket (and
+ * joined it to its screens' rooms). Call it before the navigation that opens the link.
  */
 export function socketJoined(page: Page): Promise<void> {
   return new Promise<void>((resolve) => {
-    page.on('request', (request) => {
-      if (request.url().includes('/socket.io/') && (request.postData() ?? '').includes(SocketEvents.createRoom)) resolve()
-    })
     page.on('websocket', (socket) =>
       socket.on('framesent', (frame) => {
         if (String(frame.payload).includes(SocketEvents.createRoom)) resolve()

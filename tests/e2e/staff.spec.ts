@@ -7,7 +7,7 @@ import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
 import { PASSWORD } from './accounts.ts'
-import { test, expect, accounts, apiToken, signInPage, type Account } from './fixtures.ts'
+import { test, expect, accounts, apiToken, signInPage, socketJoined, type Account } from './fixtures.ts'
 
 const Staff = z.object({
   _id: z.string(),
@@ -296,11 +296,11 @@ test.describe('Active/DeActive', () => {
     const theirs = await other.newPage()
     try {
       await signInPage(theirs, user)
+      // Their real-time link has joined its room before the change.
+      const joined = socketJoined(theirs)
       await theirs.goto('/admin/users')
       await expect(theirs.getByRole('navigation', { name: 'Main' })).toBeVisible()
-      // Let their real-time link join its room before the change.
-      await theirs.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.includes('/socket.io/')))
-      await theirs.waitForTimeout(500)
+      await joined
 
       await page.goto(`/admin/sub-admin?search=${encodeURIComponent(user.email)}`)
       await page.getByRole('switch', { name: `Active ${user.name}` }).click()
