@@ -9,7 +9,11 @@
 export const REALTIME_TRANSPORTS = ['websocket'] as const
 
 export const SocketEvents = {
-  /** Client to server, with the admin id, after login; the handshake carries the token. */
+  /**
+   * Client to server, with the admin id, after login; the handshake carries the token. Ours: with
+   * an acknowledgement callback, the server answers true once the socket is in the admin's room
+   * (false for another admin's id).
+   */
   createRoom: 'CREATEROOM',
   /** Server to client: the session is over (password change, deactivation, access change). */
   logout: 'LOGOUT',

@@ -45,6 +45,20 @@ describe('the transport', () => {
   })
 })
 
+describe('CREATEROOM', () => {
+  it('acknowledges, when asked, whether the socket is in the room: true for its own id, false for another admin\'s', async () => {
+    const staff = await t.createAdmin()
+    const other = await t.createAdmin()
+    const socket = await connectWith(`Bearer ${await t.tokenFor(staff)}`)
+    expect(await socket.timeout(2000).emitWithAck(SocketEvents.createRoom, other.id)).toBe(false)
+    expect(await socket.timeout(2000).emitWithAck(SocketEvents.createRoom, staff.id)).toBe(true)
+    // In the room: LOGOUT for this admin reaches it at once.
+    const loggedOut = new Promise<void>((resolve) => socket.once(SocketEvents.logout, () => resolve()))
+    t.app.services.realtime?.logout(staff.id)
+    await loggedOut
+  })
+})
+
 describe('real-time LOGOUT', () => {
   it('reaches the admin whose sessions are revoked, and only them', async () => {
     const staff = await t.createAdmin()

@@ -70,8 +70,11 @@ export class Realtime {
       if (Array.isArray(screens)) for (const path of screens) if (typeof path === 'string') void socket.join(screenRoom(path))
       const approver = typeof data === 'object' && data !== null && 'approver' in data && data.approver === true
       if (approver && adminId !== null) void socket.join([APPROVERS, approverRoom(adminId)])
-      socket.on(SocketEvents.createRoom, (id: unknown) => {
-        if (adminId !== null && id === adminId) void socket.join(room(adminId))
+      socket.on(SocketEvents.createRoom, (id: unknown, ack: unknown) => {
+        const joined = adminId !== null && id === adminId
+        if (joined) void socket.join(room(adminId))
+        // Ours: a sender that asks for an acknowledgement learns whether it is in the room now.
+        if (typeof ack === 'function') ack(joined)
       })
     })
   }
