@@ -1,7 +1,9 @@
 /**
  * A fresh, migrated database on either engine for one bench section: a new DATA_DIR for PGlite,
- * a new database on the PostgreSQL server the test runner would find. The section seeds it in a
- * session of its own, then starts the real server on it; everything is removed afterwards.
+ * a new database on the PostgreSQL server the test runner would find (or, with
+ * `postgresSharedBuffers`, on a throwaway cluster of the bench's own with that much shared
+ * memory, as the README's Deployment section advises for a million leads). The section seeds it
+ * in a session of its own, then starts the real server on it; everything is removed afterwards.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -10,6 +12,7 @@ import pg from 'pg'
 import { z } from 'zod'
 import { loadConfig } from '../server/config.ts'
 import { openDb } from '../server/db/index.ts'
+import { TempCluster } from '../scripts/fault-kit.ts'
 import { findPostgres, redact, withDatabase } from '../scripts/pg.ts'
 import { root } from './lib.ts'
 import type { Sql } from './seed.ts'
@@ -38,8 +41,15 @@ function pgliteVersion(): string {
  * Runs `fn` on a fresh database of `engine`. Answers why it could not instead (no PostgreSQL
  * reachable) as a string, so a machine without PostgreSQL still gets the PGlite figures.
  */
-export async function withEngine<T>(engine: EngineName, label: string, fn: (e: Engine) => Promise<T>): Promise<T | string> {
-  return engine === 'pglite' ? withPglite(fn) : withPostgres(label, fn)
+export async function withEngine<T>(engine: EngineName, label: string, fn: (e: Engine) => Promise<T>, options: { postgresSharedBuffers?: string } = {}): Promise<T | string> {
+  if (engine === 'pglite') return withPglite(fn)
+  if (options.postgresSharedBuffers === undefined) return withPostgres(label, fn)
+  const cluster = await TempCluster.create({ shared_buffers: options.postgresSharedBuffers })
+  try {
+    return await withPostgres(label, (e) => fn({ ...e, version: `${e.version}, a throwaway cluster with shared_buffers ${options.postgresSharedBuffers}` }), cluster.url)
+  } finally {
+    await cluster.remove()
+  }
 }
 
 async function withPglite<T>(fn: (e: Engine) => Promise<T>): Promise<T> {
@@ -62,8 +72,8 @@ async function withPglite<T>(fn: (e: Engine) => Promise<T>): Promise<T> {
   }
 }
 
-async function withPostgres<T>(label: string, fn: (e: Engine) => Promise<T>): Promise<T | string> {
-  const { found, tried } = await findPostgres()
+async function withPostgres<T>(label: string, fn: (e: Engine) => Promise<T>, serverUrl?: string): Promise<T | string> {
+  const { found, tried } = serverUrl === undefined ? await findPostgres() : { found: { url: serverUrl }, tried: [] }
   if (!found) return `no PostgreSQL answers (${tried.map((t) => `${t.url}: ${t.result.reason ?? 'may not create databases'}`).join('; ')})`
   const name = `bench_${label}_${process.pid}_${Date.now()}`
   const admin = new pg.Client({ connectionString: found.url })

@@ -15,7 +15,8 @@
  * and /admin/users load, and Lighthouse 12 scores. Prints tables and writes bench/results.json.
  *
  * Options: --only=pglite,postgres,games,media,promotions,budget (default all), --engines=pglite,postgres
- * (the engines of games, media and promotions), --rows=N (leads, default 1000000), --games=N (default 10000),
+ * (the engines of games, media and promotions), --pg-shared-buffers=SIZE (the leads section's PostgreSQL
+ * on a throwaway cluster with that shared_buffers), --rows=N (leads, default 1000000), --games=N (default 10000),
  * --video-mib=N (default 100), --uploads=N (default 3), --requests=N (default 20).
  * Not part of `npm test`: it takes minutes and measures, it does not judge.
  */
@@ -60,6 +61,12 @@ const GAMES = option('games', 10_000)
 const VIDEO_MIB = option('video-mib', 100)
 const UPLOADS = option('uploads', 3)
 const ONLY = list('only', SECTIONS)
+/**
+ * --pg-shared-buffers=1GB: the leads section's PostgreSQL is a throwaway cluster of the bench's own
+ * with that much shared memory (README, Deployment) instead of the server the tests use.
+ */
+const PG_SHARED_BUFFERS = args.get('pg-shared-buffers')
+if (PG_SHARED_BUFFERS !== undefined && !/^\d+(kB|MB|GB)$/.test(PG_SHARED_BUFFERS)) throw new Error(`--pg-shared-buffers takes a size such as 1GB (got ${PG_SHARED_BUFFERS})`)
 const ON = list('engines', ENGINES)
 /** Requests before each measured series, not counted: the first answers pay for cold caches and JIT. */
 const WARMUP = 2
@@ -211,11 +218,11 @@ async function exportAll(url: string, token: string, pid: number): Promise<Engin
 /** The leads section on one engine: seed, then measure. */
 const benchLeads = (engine: EngineName): Promise<EngineResult | string> =>
   withEngine(engine, 'leads', async (e) => {
-    log(`${engine}: seeding ${ROWS.toLocaleString('en')} leads in ${e.where}`)
+    log(`${engine}: ${e.version}; seeding ${ROWS.toLocaleString('en')} leads in ${e.where}`)
     const seed = await e.session((sql) => seedLeads(sql, ROWS))
     log(`${engine}: seeded in ${(seed.insertSeconds + seed.indexSeconds).toFixed(1)} s`)
     return measure(engine, e.version, e.env, seed)
-  })
+  }, PG_SHARED_BUFFERS === undefined ? {} : { postgresSharedBuffers: PG_SHARED_BUFFERS })
 
 function printTable(results: EngineResult[]): void {
   const head = ['engine', 'page 1 p50/p95 ms', `page ${DEEP_PAGE} p50/p95 ms`, 'search p50/p95 ms', 'broad search p50/p95', 'broad, new term', 'broad, next pages', 'dashboard p50/p95 ms', 'export s', 'rows/s', 'peak RSS MiB']

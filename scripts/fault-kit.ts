@@ -138,20 +138,26 @@ export class TempCluster {
   readonly #bin: string
   readonly #port: number
   readonly #asRoot: boolean
+  readonly #settings: Readonly<Record<string, string>>
 
-  private constructor(bin: string, dir: string, port: number) {
+  private constructor(bin: string, dir: string, port: number, settings: Readonly<Record<string, string>>) {
     this.#bin = bin
     this.dir = dir
     this.#port = port
+    this.#settings = settings
     this.#asRoot = process.getuid?.() === 0
     this.url = `postgres://fault@127.0.0.1:${port}/postgres`
   }
 
-  static async create(): Promise<TempCluster> {
+  /** `settings`: server settings of its own (`shared_buffers: '1GB'`), each passed as `-c name=value`. */
+  static async create(settings: Readonly<Record<string, string>> = {}): Promise<TempCluster> {
+    for (const [name, value] of Object.entries(settings)) {
+      if (!/^[a-z_]+$/.test(name) || !/^[\w.]+$/.test(value)) throw new Error(`TempCluster: not a setting: ${name}=${value}`)
+    }
     const bin = postgresBin()
     if (bin === null) throw new Error('no initdb found: install PostgreSQL (Debian package postgresql)')
     const dir = mkdtempSync(path.join(os.tmpdir(), 'fault-pg-'))
-    const cluster = new TempCluster(bin, dir, await freePort())
+    const cluster = new TempCluster(bin, dir, await freePort(), settings)
     if (cluster.#asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()), Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()))
     await cluster.#run('initdb', ['-D', path.join(dir, 'data'), '-U', 'fault', '--auth=trust', '-E', 'UTF8', '--no-sync'])
     await cluster.start()
@@ -167,7 +173,8 @@ export class TempCluster {
 
   /** Starts the cluster and waits until it accepts connections. */
   async start(): Promise<void> {
-    const options = `-p ${this.#port} -c listen_addresses=127.0.0.1 -k ${this.dir} -c fsync=off -c full_page_writes=off`
+    const own = Object.entries(this.#settings).map(([name, value]) => ` -c ${name}=${value}`)
+    const options = `-p ${this.#port} -c listen_addresses=127.0.0.1 -k ${this.dir} -c fsync=off -c full_page_writes=off${own.join('')}`
     await this.#run('pg_ctl', ['start', '-D', path.join(this.dir, 'data'), '-w', '-t', '60', '-l', path.join(this.dir, 'log'), '-o', options])
   }
 
