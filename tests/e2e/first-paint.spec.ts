@@ -4,7 +4,7 @@
  * the server or from the service worker; and every script, stylesheet and shell comes compressed.
  */
 import type { Page } from '@playwright/test'
-import { test, expect, accounts, signInPage } from './fixtures.ts'
+import { test, expect, accounts, logInWithForm, signInPage } from './fixtures.ts'
 
 /** Console errors and warnings, page errors and CSP violations of a page. */
 async function watchProblems(page: Page): Promise<string[]> {
@@ -62,11 +62,7 @@ test('hydrates the painted form (the same nodes, no warning) and it then validat
     return painted !== null && painted !== undefined && painted === document.querySelector('#root form')
   })
   expect(sameForm).toBe(true)
-  await page.getByLabel('Email').fill(accounts.superadmin.email)
-  await page.getByLabel('Password').fill(accounts.superadmin.password)
-  await page.getByRole('button', { name: 'Login' }).click()
-  await expect(page).toHaveURL(/\/admin\/users$/)
-  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible()
+  await logInWithForm(page, accounts.superadmin)
   expect(problems).toEqual([])
 })
 
@@ -78,11 +74,7 @@ test('a login from the painted form does not fetch the inlined stylesheet again'
     if (request.resourceType() === 'stylesheet' && /\/assets\/index-[\w-]+\.css$/.test(request.url())) stylesheets.push(request.url())
   })
   await page.goto('/admin/login')
-  await page.getByLabel('Email').fill(accounts.superadmin.email)
-  await page.getByLabel('Password').fill(accounts.superadmin.password)
-  await page.getByRole('button', { name: 'Login' }).click()
-  await expect(page).toHaveURL(/\/admin\/users$/)
-  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible()
+  await logInWithForm(page, accounts.superadmin)
   // The command palette's chunk lists it too.
   await page.keyboard.press('Control+k')
   await expect(page.getByRole('dialog')).toBeVisible()

@@ -41,6 +41,15 @@ export async function signInPage(page: Page, account: Account): Promise<void> {
   await page.evaluate((value) => localStorage.setItem('admin_token', `Bearer ${value}`), token)
 }
 
+/** Logs in through the login form of the page open at /admin/login and waits for Leads. */
+export async function logInWithForm(page: Page, account: Account): Promise<void> {
+  await page.getByLabel('Email').fill(account.email)
+  await page.getByLabel('Password').fill(account.password)
+  await page.getByRole('button', { name: 'Login' }).click()
+  await expect(page).toHaveURL(/\/admin\/users$/)
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible()
+}
+
 export const test = base.extend<{ signIn: (account: Account) => Promise<void>; adminPage: Page }>({
   // Each worker on the shared server of its slot (shared-servers.ts); a spec that starts a server
   // of its own sets baseURL with test.use, which replaces this.

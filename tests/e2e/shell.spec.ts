@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { z } from 'zod'
-import { test, expect, accounts, storedSnapshots, totpNow } from './fixtures.ts'
+import { test, expect, accounts, logInWithForm, storedSnapshots, totpNow } from './fixtures.ts'
 
 test.describe('login', () => {
   test('shows the spec validation messages before calling the server', async ({ page }) => {
@@ -37,11 +37,7 @@ test.describe('login', () => {
 
   test('logs in, stores the Bearer token and lands on Leads', async ({ page }) => {
     await page.goto('/admin/login')
-    await page.getByLabel('Email').fill(accounts.superadmin.email)
-    await page.getByLabel('Password').fill(accounts.superadmin.password)
-    await page.getByRole('button', { name: 'Login' }).click()
-    await expect(page).toHaveURL(/\/admin\/users$/)
-    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible()
+    await logInWithForm(page, accounts.superadmin)
     const stored = await page.evaluate(() => localStorage.getItem('admin_token'))
     expect(stored).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/)
   })
