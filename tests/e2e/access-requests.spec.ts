@@ -3,12 +3,12 @@
  * pending requests in Users and Access, approves one through Edit User (the new user then logs in
  * with the requested password and sees the pages chosen) or declines it.
  */
-import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
 import { PASSWORD } from './accounts.ts'
 import { test, expect, accounts, apiToken, signInPage, type Account } from './fixtures.ts'
 import { sharedServer } from './shared-servers.ts'
+import { expectNoSevereViolations } from './axe.ts'
 
 const REQUEST_RECEIVED = 'Your request has been sent. You can log in once an administrator approves it.'
 const PENDING = 'Pending access requests'
@@ -53,12 +53,6 @@ async function fillRequest(page: Page, values: { name: string; email: string; pa
 
 const toast = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text })
 const pendingSection = (page: Page) => page.getByRole('region', { name: PENDING })
-
-async function expectNoSevereViolation(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
-  const severe = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  expect(severe.map((v) => `${v.id}: ${v.help}`)).toEqual([])
-}
 
 /** Declines every pending request, so the specs after this one find Users and Access as it was. */
 async function declineAll(request: APIRequestContext) {
@@ -145,11 +139,11 @@ test.describe('Request access (/register)', () => {
     await page.goto('/admin/register')
     await page.getByRole('button', { name: 'Submit' }).click()
     await expect(page.getByText('Name is required')).toBeVisible()
-    await expectNoSevereViolation(page)
+    await expectNoSevereViolations(page)
     await fillRequest(page, { name: 'Axel Axe', email: unique('axe'), password: PASSWORD, confirm: PASSWORD })
     await page.getByRole('button', { name: 'Submit' }).click()
     await expect(page.getByRole('heading', { name: 'Request sent' })).toBeVisible()
-    await expectNoSevereViolation(page)
+    await expectNoSevereViolations(page)
   })
 })
 
@@ -169,7 +163,7 @@ test.describe('Pending access requests in Users and Access', () => {
     await expect(row.getByRole('cell', { name: `${name} Pending`, exact: true })).toBeVisible()
     await expect(row.getByText('Pending', { exact: true })).toBeVisible()
     await expect(row.getByRole('cell').filter({ has: page.locator('time') })).toBeVisible()
-    await expectNoSevereViolation(page)
+    await expectNoSevereViolations(page)
 
     await row.getByRole('button', { name: `Approve ${name}` }).click()
     await expect(page).toHaveURL(/\/admin\/edit-subAdmin\?request=/)

@@ -6,12 +6,12 @@
  * their own (the same script as the shared one, on its own port and data folder) whose SMTP_URL
  * points at a real SMTP receiver started here. The other specs' accounts stay as they were.
  */
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { totpCode, totpStep } from '../../server/sign-in/two-factor-code.ts'
 import { accounts } from './accounts.ts'
 import { test, expect, signInPage, type Account } from './fixtures.ts'
 import { ownServerWithMail } from './own-server.ts'
+import { expectNoSevereViolations } from './axe.ts'
 
 const { mails } = ownServerWithMail('account')
 
@@ -89,8 +89,7 @@ test.describe('Profile', () => {
     await expect(name).toHaveValue('Vera Renamed')
     await page.reload()
     await expect(page.getByRole('textbox', { name: 'Name' })).toHaveValue('Vera Renamed')
-    const results = await new AxeBuilder({ page }).analyze()
-    expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([])
+    await expectNoSevereViolations(page)
   })
 })
 
@@ -139,8 +138,7 @@ test.describe('Forgot', () => {
     await expect(page.getByRole('heading', { name: 'Forgot Password' })).toBeVisible()
     await page.getByRole('button', { name: 'Send OTP' }).click()
     await expect(page.getByText('email is required')).toBeVisible()
-    const results = await new AxeBuilder({ page }).analyze()
-    expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([])
+    await expectNoSevereViolations(page)
 
     const since = mails.length
     await page.getByLabel('Email').fill(account.email)

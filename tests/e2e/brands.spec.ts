@@ -4,11 +4,11 @@
  * through it and the emails 2 at a time with 'Load More...', delete after a question, View Only
  * read-only, and axe.
  */
-import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
 import { APP_STORE_URL, PASSWORD, SEEDED_BRAND, leadEmail } from './accounts.ts'
 import { test, expect, accounts, apiToken, signInPage, type Account } from './fixtures.ts'
+import { expectNoSevereViolations } from './axe.ts'
 
 const BrandPage = z.object({ result: z.array(z.object({ _id: z.string(), brandname: z.string(), type: z.string() })) })
 
@@ -33,11 +33,6 @@ const bodyRows = (page: Page) => page.getByRole('table').locator('tbody tr')
 const visits = (page: Page) => page.locator('dt', { hasText: 'Visits' }).locator('+ dd')
 const emails = (page: Page) => page.getByRole('list', { name: 'Emails' }).getByRole('listitem')
 
-async function expectNoSevereViolations(page: Page, where: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze()
-  const severe = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  expect(severe.map((v) => `${where} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
-}
 
 async function chooseType(page: Page, type: string): Promise<void> {
   await page.getByLabel('Type').click()

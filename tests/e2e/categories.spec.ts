@@ -1,11 +1,11 @@
 import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { z } from 'zod'
 import { encodePng } from '../../server/db/png.ts'
 import { test, expect, accounts, signInPage } from './fixtures.ts'
+import { expectNoSevereViolations } from './axe.ts'
 
 const Answer = z.object({ message: z.string() })
 const CONFIRM = 'Are you sure you want to remove this Category'
@@ -173,9 +173,7 @@ test.describe('Category', () => {
       await page.goto(path)
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
       await expect(page.locator('[aria-busy="true"]')).toHaveCount(0)
-      const result = await new AxeBuilder({ page }).analyze()
-      const severe = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      expect(severe.map((v) => `${path} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+      await expectNoSevereViolations(page, path)
     }
   })
 })

@@ -3,11 +3,11 @@
  * open (leads, promotions, links), each linking to its list, the sign-ups chart with its summary
  * and table for screen readers, no card outside a restricted admin's access, offline reload, axe.
  */
-import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext, Locator, Page } from '@playwright/test'
 import { z } from 'zod'
 import { SEEDED_LEADS } from './accounts.ts'
 import { test, expect, accounts, apiToken, storedSnapshots } from './fixtures.ts'
+import { expectNoSevereViolations } from './axe.ts'
 
 const Count = z.object({ count: z.number() })
 
@@ -51,9 +51,7 @@ test('is first in the menu and shows each card with its numbers, the chart and l
   await expect(figure(links, 'Swap out')).toHaveText(String(swapOut))
   await expect(figure(links, 'Swap in')).toHaveText(String(swapIn))
 
-  const result = await new AxeBuilder({ page }).analyze()
-  const severe = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  expect(severe.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+  await expectNoSevereViolations(page)
 
   await links.getByRole('link', { name: 'Swap in' }).click()
   await expect(page).toHaveURL(/\/admin\/swapin_list$/)

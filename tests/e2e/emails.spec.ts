@@ -9,12 +9,12 @@
  *
  * The specs share one server: every test puts the templates it changed back as they were.
  */
-import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
 import { PASSWORD } from './accounts.ts'
 import { test, expect, accounts, apiToken, signInPage, type Account } from './fixtures.ts'
 import { XSS_HOST, XSS_VECTORS } from './xss-vectors.ts'
+import { expectNoSevereViolations } from './axe.ts'
 
 const Template = z.object({ id: z.string(), subject: z.string(), identifier: z.string(), content: z.string(), langCode: z.string(), status: z.string() })
 type Template = z.output<typeof Template>
@@ -193,9 +193,7 @@ test.describe('Automated Emails', () => {
     await expect(rows(page)).toHaveCount(3)
     await page.getByRole('button', { name: /^Edit\b/ }).first().click()
     await expect(page.getByRole('dialog').getByRole('textbox', { name: 'Content' })).toBeVisible()
-    const result = await new AxeBuilder({ page }).analyze()
-    const severe = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    expect(severe.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+    await expectNoSevereViolations(page)
   })
 })
 

@@ -3,12 +3,12 @@
  * URL, Add Games and Edit Games with several images and a video, Freeze / UnFreeze, View Only
  * without write controls, and axe.
  */
-import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
 import { gradientIcon } from '../../server/db/png.ts'
 import { PASSWORD } from './accounts.ts'
 import { test, expect, accounts, apiToken, signInPage, type Account } from './fixtures.ts'
+import { expectNoSevereViolations } from './axe.ts'
 
 const run = Date.now().toString(36)
 const GamePage = z.object({
@@ -52,11 +52,6 @@ async function choose(page: Page, label: string, option: string): Promise<void> 
   await page.getByRole('option', { name: option, exact: true }).click()
 }
 
-async function expectNoSevereViolations(page: Page, where: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze()
-  const severe = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  expect(severe.map((v) => `${where} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
-}
 
 test('Add Games shows the spec messages, then adds a game with several images and a video and returns to Games', async ({ adminPage: page }) => {
   await categoryId(page.request, 'Arcade E2E')

@@ -6,12 +6,12 @@
 import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
 import { encodePng } from '../../server/db/png.ts'
 import { PASSWORD } from './accounts.ts'
 import { test, expect, accounts, apiToken, signInPage, type Account } from './fixtures.ts'
+import { expectNoSevereViolations } from './axe.ts'
 
 const SWITCH = 'Show this CMS content on landing page'
 const CONFIRM = 'Are you sure you want to remove this content'
@@ -58,12 +58,11 @@ async function preferenceOf(request: APIRequestContext): Promise<boolean> {
   return Preference.parse(await response.json()).result.status
 }
 
-async function expectNoSevereViolations(page: Page, where: string): Promise<void> {
+/** Axe on a screen once its heading shows and nothing is loading. */
+async function expectSettledScreenAccessible(page: Page, where: string): Promise<void> {
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0)
-  const result = await new AxeBuilder({ page }).analyze()
-  const severe = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  expect(severe.map((v) => `${where} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+  await expectNoSevereViolations(page, where)
 }
 
 test.describe('Home Page Content', () => {
@@ -177,12 +176,12 @@ test.describe('Home Page Content', () => {
     const { png } = await imageFiles()
     const title = uniqueTitle('Axe block')
     await addBlock(page, title, png)
-    await expectNoSevereViolations(page, '/admin/homepage-content')
+    await expectSettledScreenAccessible(page, '/admin/homepage-content')
     await page.getByRole('button', { name: `Edit ${title}` }).click()
     await expect(page.getByLabel('Title', { exact: true })).toHaveValue(title)
-    await expectNoSevereViolations(page, '/admin/edit-homepage-content')
+    await expectSettledScreenAccessible(page, '/admin/edit-homepage-content')
     await page.goto('/admin/add-homepage-content')
-    await expectNoSevereViolations(page, '/admin/add-homepage-content')
+    await expectSettledScreenAccessible(page, '/admin/add-homepage-content')
   })
 })
 
@@ -224,7 +223,7 @@ test.describe('Edit Token', () => {
     await expect(field('Price')).toHaveValue('12345678901234567.0123456789')
     await expect(field('Product ID')).toHaveValue('com.wallet.gold')
     await expect(field('Ticket Count')).toHaveValue('40')
-    await expectNoSevereViolations(page, '/admin/edit-token')
+    await expectSettledScreenAccessible(page, '/admin/edit-token')
   })
 })
 

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises'
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { SEEDED_ENQUIRIES, SEEDED_LEADS, leadEmail, leadName } from './accounts.ts'
 import { test, expect } from './fixtures.ts'
+import { expectNoSevereViolations } from './axe.ts'
 
 /** Body rows of the list table (the header row excluded). */
 const bodyRows = (page: Page) => page.getByRole('table').locator('tbody tr')
@@ -103,9 +103,7 @@ test.describe('Leads', () => {
 
   test('has no serious or critical accessibility violation', async ({ adminPage: page }) => {
     await expect(bodyRows(page)).toHaveCount(50)
-    const result = await new AxeBuilder({ page }).analyze()
-    const severe = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    expect(severe.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+    await expectNoSevereViolations(page)
   })
 })
 

@@ -3,11 +3,11 @@
  * messages, the "Edit List" modal with Title and Preference, delete after the spec's question,
  * View Only without write controls, tablets, offline, and axe.
  */
-import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
 import { PASSWORD } from './accounts.ts'
 import { test, expect, accounts, apiToken, signInPage, type Account } from './fixtures.ts'
+import { expectNoSevereViolations } from './axe.ts'
 
 const CONFIRM = 'Are you sure you want to remove this Link'
 const Answer = z.object({ message: z.string() })
@@ -40,11 +40,6 @@ const bodyRows = (page: Page) => page.getByRole('table').locator('tbody tr')
 /** A pattern matching `text` literally. */
 const literally = (text: string): RegExp => new RegExp(text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
 
-async function expectNoSevereViolations(page: Page, where: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze()
-  const severe = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  expect(severe.map((v) => `${where} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
-}
 
 test.describe('Buy List', () => {
   test('Add shows the spec messages, then adds the link and returns to the list', async ({ adminPage: page }) => {

@@ -9,11 +9,11 @@
  * account screens' tests do; the other specs' server and data stay as they were.
  */
 import { randomBytes } from 'node:crypto'
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { SUBSCRIBED_LEADS, accounts, leadEmail } from './accounts.ts'
 import { test, expect, signInPage } from './fixtures.ts'
 import { ownServerWithMail, type Mail } from './own-server.ts'
+import { expectNoSevereViolations } from './axe.ts'
 
 // The links in the mails lead back to this server, as the browser reaches it; the queue looks often.
 const { origin, mails } = ownServerWithMail('newsletter', (at) => ({ PUBLIC_URL: at, JOB_POLL_MS: '100' }))
@@ -92,8 +92,7 @@ test('sends a newsletter from the screen; the mail arrives, and its unsubscribe 
   const row = page.getByRole('row').filter({ hasText: 'Spring news for {{name}}' })
   await expect(row).toContainText('2 sent / 0 failed / 2 total', { timeout: 20_000 })
   await expect(row).toContainText('Done')
-  const axe = await new AxeBuilder({ page }).analyze()
-  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([])
+  await expectNoSevereViolations(page)
 
   // The mail, as the SMTP receiver got it.
   const mail = await mailTo(leadEmail(2))

@@ -7,12 +7,12 @@
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext, Locator, Page } from '@playwright/test'
 import { z } from 'zod'
 import { PASSWORD, SEEDED_LEADS, leadEmail } from './accounts.ts'
 import { test, expect, accounts, apiToken, signInPage, socketJoined, type Account } from './fixtures.ts'
 import { ownServerWithMail } from './own-server.ts'
+import { expectNoSevereViolations } from './axe.ts'
 
 /** A title unique to this run, so specs can share one server. */
 const uniqueTitle = (label: string): string => `${label} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`
@@ -23,11 +23,6 @@ const PNG = Buffer.from(
   'base64',
 )
 
-async function expectNoSevereViolations(page: Page, where: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze()
-  const severe = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  expect(severe.map((v) => `${where} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
-}
 
 const users = (page: Page) => page.getByRole('list', { name: 'Users' }).getByRole('listitem')
 const rowOf = (page: Page, title: string): Locator => page.getByRole('row').filter({ hasText: title })

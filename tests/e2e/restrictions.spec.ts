@@ -4,11 +4,11 @@
  * question, the hide/unhide toggle with hidden rows marked, View Only read-only, and axe.
  * The restricted countries are one list on the shared server: each test starts from an empty one.
  */
-import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext, Page, Request } from '@playwright/test'
 import { z } from 'zod'
 import { PASSWORD } from './accounts.ts'
 import { test, expect, accounts, apiToken, signInPage, type Account } from './fixtures.ts'
+import { expectNoSevereViolations } from './axe.ts'
 
 const CONFIRM = 'Are you sure you want to remove these countries'
 const Entries = z.object({ result: z.array(z.object({ Restrictedcountry: z.array(z.object({ _id: z.string(), country: z.string(), hide: z.boolean() })) })) })
@@ -40,11 +40,6 @@ const bodyRows = (page: Page) => page.getByRole('table').locator('tbody tr')
 const countryField = (page: Page) => page.getByRole('button', { name: /^Country/ })
 const sentCountries = (request: Request) => Sent.parse(request.postDataJSON()).country
 
-async function expectNoSevereViolations(page: Page, where: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze()
-  const severe = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  expect(severe.map((v) => `${where} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
-}
 
 test.describe('Restriction List', () => {
   test('adds one country found by a search, then every country with All, never sending * nor duplicating', async ({ adminPage: page }) => {

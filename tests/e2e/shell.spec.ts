@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright'
 import { z } from 'zod'
 import { test, expect, accounts, logInWithForm, storedSnapshots, totpNow } from './fixtures.ts'
+import { expectNoSevereViolations } from './axe.ts'
 
 test.describe('login', () => {
   test('shows the spec validation messages before calling the server', async ({ page }) => {
@@ -69,9 +69,7 @@ test.describe('login', () => {
   test('has no serious or critical accessibility violation', async ({ page }) => {
     await page.goto('/admin/login')
     await expect(page.getByRole('heading', { name: 'Login' })).toBeVisible()
-    const results = await new AxeBuilder({ page }).analyze()
-    const severe = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    expect(severe.map((v) => `${v.id}: ${v.help}`)).toEqual([])
+    await expectNoSevereViolations(page)
   })
 })
 

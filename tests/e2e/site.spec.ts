@@ -6,12 +6,12 @@
 import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
 import { encodePng } from '../../server/db/png.ts'
 import { PASSWORD } from './accounts.ts'
 import { test, expect, accounts, apiToken, signInPage, type Account } from './fixtures.ts'
+import { expectNoSevereViolations } from './axe.ts'
 
 const Answer = z.object({ message: z.string() })
 const LINKS = ['Discord', 'Facebook', 'Twitter', 'Instagram', 'Telegram'] as const
@@ -68,9 +68,7 @@ async function noSevereViolations(page: Page, path: string): Promise<void> {
   await page.goto(path)
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0)
-  const result = await new AxeBuilder({ page }).analyze()
-  const severe = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  expect(severe.map((v) => `${path} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+  await expectNoSevereViolations(page, path)
 }
 
 test.describe('Social Links', () => {
@@ -268,6 +266,5 @@ test('the three screens have no serious or critical accessibility violation', as
   await page.getByRole('button', { name: 'Unlock Telegram' }).click()
   await page.getByRole('button', { name: 'Delete Facebook' }).click()
   await expect(page.getByRole('alertdialog')).toBeVisible()
-  const result = await new AxeBuilder({ page }).analyze()
-  expect(result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([])
+  await expectNoSevereViolations(page, 'the delete confirmation')
 })

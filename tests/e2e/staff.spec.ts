@@ -3,11 +3,11 @@
  * and access rules, the Active/DeActive toggle, what a sub-admin may open, and a forced logout
  * reaching an open browser.
  */
-import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
 import { PASSWORD } from './accounts.ts'
 import { test, expect, accounts, apiToken, signInPage, socketJoined, type Account } from './fixtures.ts'
+import { expectNoSevereViolations } from './axe.ts'
 
 const Staff = z.object({
   _id: z.string(),
@@ -107,9 +107,7 @@ test.describe('Users and Access list', () => {
 
   test('has no serious or critical accessibility violation', async ({ adminPage: page }) => {
     await findStaff(page, accounts.viewOnly.email)
-    const results = await new AxeBuilder({ page }).analyze()
-    const severe = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    expect(severe.map((v) => `${v.id}: ${v.help}`)).toEqual([])
+    await expectNoSevereViolations(page)
   })
 })
 
@@ -144,9 +142,7 @@ test.describe('Create User', () => {
     await chooseUserType(page, 'View Only')
     await page.getByRole('button', { name: 'Submit' }).click()
     await expect(page.getByText('Access is required')).toBeVisible()
-    const results = await new AxeBuilder({ page }).analyze()
-    const severe = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    expect(severe.map((v) => `${v.id}: ${v.help}`)).toEqual([])
+    await expectNoSevereViolations(page)
   })
 
   test('creates a View Only user with the chosen pages and no child page, even after a switch to Admin and back', async ({ adminPage: page }) => {

@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { test, expect } from './fixtures.ts'
+import { expectNoSevereViolations } from './axe.ts'
 
 /** The page's background colour, as the browser computed it. */
 const background = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor)
@@ -11,11 +11,6 @@ const sideMenu = (page: Page) =>
     return [getComputedStyle(menu).backgroundColor, link ? getComputedStyle(link).color : '']
   })
 
-async function noContrastProblems(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze()
-  const severe = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  expect(severe.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`)).toEqual([])
-}
 
 test.describe('themes', () => {
   test('follows the system: dark when the system is dark, before any choice', async ({ browser }) => {
@@ -30,13 +25,11 @@ test.describe('themes', () => {
   })
 
   test('switches from the account menu and the palette, is kept, and passes axe in both themes', async ({ adminPage: page }) => {
-    // axe takes a few seconds per page; four pages in two themes.
-    test.setTimeout(120_000)
     await page.emulateMedia({ colorScheme: 'light' })
     for (const path of ['/admin/users', '/admin/sub-admin']) {
       await page.goto(path)
       await expect(page.getByRole('table')).toBeVisible()
-      await noContrastProblems(page)
+      await expectNoSevereViolations(page)
     }
     const light = await background(page)
     const menuInLight = await sideMenu(page)
@@ -52,7 +45,7 @@ test.describe('themes', () => {
       await expect(page.getByRole('table')).toBeVisible()
       // Kept across loads.
       await expect(page.locator('html')).toHaveClass(/dark/)
-      await noContrastProblems(page)
+      await expectNoSevereViolations(page)
     }
 
     await page.keyboard.press('Control+k')
