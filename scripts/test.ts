@@ -51,7 +51,11 @@ async function timed(suite: () => Promise<SuiteResult>): Promise<SuiteResult> {
   return { ...result, seconds: (performance.now() - t0) / 1000 }
 }
 
-const minutes = (seconds: number): string => `${Math.floor(seconds / 60)}:${String(Math.round(seconds % 60)).padStart(2, '0')}`
+/** m:ss, rounded to the second first (359.6 s is 6:00, not 5:60). */
+function minutes(seconds: number): string {
+  const whole = Math.round(seconds)
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`
+}
 
 const results: SuiteResult[] = []
 
