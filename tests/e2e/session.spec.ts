@@ -5,7 +5,7 @@
  * one admin's lists is gone before the next admin signs in on the same browser profile.
  */
 import type { BrowserContext, Page } from '@playwright/test'
-import { test, expect, accounts, apiToken, serviceWorkerReady, signInPage, storedSnapshots } from './fixtures.ts'
+import { test, expect, accounts, apiToken, logInWithForm, serviceWorkerReady, signInPage, storedSnapshots } from './fixtures.ts'
 import { leadEmail } from './accounts.ts'
 
 /** Every key and value of the offline store, as text (src/lib/offline-store.ts). */
@@ -35,14 +35,6 @@ async function logOutFromMenu(page: Page): Promise<void> {
   await page.getByRole('button', { name: /Account menu/ }).click()
   await page.getByRole('menuitem', { name: 'Logout' }).click()
   await expect(page).toHaveURL(/\/admin\/login$/)
-}
-
-async function loginForm(page: Page, account: { email: string; password: string }): Promise<void> {
-  await page.goto('/admin/login')
-  await page.getByLabel('Email').fill(account.email)
-  await page.getByLabel('Password').fill(account.password)
-  await page.getByRole('button', { name: 'Login' }).click()
-  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible()
 }
 
 test.describe('Logout', () => {
@@ -174,7 +166,8 @@ test.describe('offline copy between two admins on one browser profile', () => {
   async function expectViewerSeesOnlyOwnData(page: Page, context: BrowserContext, category: string): Promise<void> {
     // Nothing of A's is left before B signs in.
     await expect.poll(() => storedSnapshots(page)).toBe(0)
-    await loginForm(page, accounts.viewOnly)
+    await page.goto('/admin/login')
+    await logInWithForm(page, accounts.viewOnly)
     await page.goto('/admin/users')
     await expect(page.getByRole('cell', { name: leadEmail(1), exact: true })).toBeVisible()
     await expect.poll(async () => (await storedData(page)).keys.length).toBe(1)
