@@ -7,16 +7,20 @@ import { StaffEmail, StaffName, StaffPassword, UpdateSubAdminInput } from './sta
 /*
  * The spec's register screen (/register: name, email, password, confirm password) as an access
  * request, never an open sign-up: the server stores the request (password hashed with the Create
- * User policy) and a superadmin approves it (choosing the user type and access, as Edit User does)
- * or declines it. Until approved, the credentials log in nowhere. Messages are Create User's.
+ * User policy) and mails a confirmation link to its address; once the link is opened, a
+ * superadmin approves it (choosing the user type and access, as Edit User does) or declines it.
+ * Staff never see a request whose mailbox was not proved, so nobody can ask for access in a
+ * colleague's name. Until approved, the credentials log in nowhere. Messages are Create User's.
  */
 
-/** One pending request, as Users and Access lists it (never the password). */
+/** One pending request, as Users and Access lists it (never the password); confirmed ones only. */
 export const AccessRequest = z.object({
   _id: z.string(),
   name: z.string(),
   email: z.string(),
   createdAt: z.string(),
+  /** When its address opened the mailed link. */
+  confirmedAt: z.string(),
 })
 export type AccessRequest = z.output<typeof AccessRequest>
 
@@ -44,7 +48,25 @@ export const register = endpoint({
   ours: 'Payload from section 2 (name, email, password, confirm password); stores an access request, not an account.',
 })
 
-/** Pending requests, newest first; superadmin (staff management) only. */
+/** The confirmation link's secret, as the mail's link carries it (43 base64url characters). */
+export const ConfirmToken = z.string().check(z.trim(), z.minLength(1, 'This confirmation link is not valid'), z.maxLength(200, 'This confirmation link is not valid'))
+
+/**
+ * The link mailed to a request's address, opened on the public page /confirm-request?token=...:
+ * its button posts here. The request becomes visible to staff managers. Single-use: a link used
+ * once, replaced by a newer request for the address, or older than its 24 hours does nothing.
+ */
+export const confirmAccessRequest = endpoint({
+  name: 'confirmAccessRequest',
+  method: 'POST',
+  path: '/confirmAccessRequest',
+  input: z.object({ token: ConfirmToken }),
+  output: Done,
+  access: publicAccess,
+  ours: 'Not in the spec: confirms the address of an access request from the link mailed to it.',
+})
+
+/** Confirmed pending requests, newest first; superadmin (staff management) only. */
 export const listAccessRequests = endpoint({
   name: 'listAccessRequests',
   method: 'GET',

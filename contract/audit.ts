@@ -24,6 +24,9 @@ export const AUDIT_WRITE_NAMES: Readonly<Record<string, string>> = {
   '/login': 'Signed in',
   '/logout': 'Logged out',
   '/unlockAdmin': 'Account unlocked',
+  '/confirmAccessRequest': 'Access request confirmed',
+  '/approveAccessRequest': 'Access request approved',
+  '/declineAccessRequest': 'Access request declined',
 }
 
 const eventNames: Readonly<Record<string, string>> = AUDIT_EVENTS

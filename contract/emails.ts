@@ -49,6 +49,12 @@ export const TEMPLATE_VARIABLES = {
   'change-password-otp': otpVariables,
   /** Forgot's code (/ForgotSend-mail). */
   'forgot-password-otp': otpVariables,
+  /** The link that proves an access request's address (/register). */
+  'access-request-confirm': [
+    { name: 'name', description: 'the name given on the request', sample: 'Jane Doe', required: false },
+    { name: 'confirmUrl', description: 'the link that confirms the request', sample: 'https://backoffice.example/admin/confirm-request?token=sample', required: true },
+    { name: 'hours', description: 'how many hours the link stays valid', sample: '24', required: false },
+  ],
   /** The Newsletter screen's mail (contract/newsletter.ts NEWSLETTER_TEMPLATE). */
   newsletter: [
     { name: 'name', description: "the subscriber's name", sample: 'Olivia Okafor', required: false },

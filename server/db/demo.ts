@@ -326,7 +326,9 @@ async function seed(db: Db, staging: string, storage: ObjectStorage, now: number
   await seedPromotions(db, store, now)
   for (const [i, request] of ACCESS_REQUESTS.entries()) {
     const passwordHash = await passwords.hash(DEMO_REQUEST_PASSWORD)
-    await db.insert(accessRequests).values({ ...request, passwordHash, createdAt: new Date(now - (i + 1) * 3 * 3600 * 1000) })
+    // Confirmed from their mailboxes, as only those reach the staff list.
+    const createdAt = new Date(now - (i + 1) * 3 * 3600 * 1000)
+    await db.insert(accessRequests).values({ ...request, passwordHash, createdAt, confirmedAt: new Date(createdAt.getTime() + 5 * 60 * 1000) })
   }
   return { leads: leadRows.length, enquiries: enquiryRows.length, categories: categoryRows.length, accessRequests: ACCESS_REQUESTS.length }
 }

@@ -296,6 +296,9 @@ export const tokenSettings = pgTable('token_settings', {
 /**
  * Requests for access made at /register (contract/access-requests.ts): never an account. The
  * password is hashed as Create User's is; the email is stored lower-cased and requested once.
+ * A request is unconfirmed until the link mailed to its address is opened: the link's secret is
+ * kept only as its SHA-256 (`confirm_token_hash`), alive until `confirm_expires_at`; staff see
+ * and approve confirmed requests only (`confirmed_at`).
  */
 export const accessRequests = pgTable(
   'access_requests',
@@ -305,8 +308,15 @@ export const accessRequests = pgTable(
     name: text('name').notNull(),
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
+    confirmTokenHash: text('confirm_token_hash'),
+    confirmExpiresAt: timestamp('confirm_expires_at', { withTimezone: true, mode: 'date' }),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true, mode: 'date' }),
   },
-  (t) => [uniqueIndex('access_requests_email_key').on(t.email), index('access_requests_created_at_idx').on(t.createdAt.desc(), t.id.desc())],
+  (t) => [
+    uniqueIndex('access_requests_email_key').on(t.email),
+    uniqueIndex('access_requests_confirm_token_key').on(t.confirmTokenHash),
+    index('access_requests_confirmed_idx').on(t.createdAt.desc(), t.id.desc()).where(sql`${t.confirmedAt} is not null`),
+  ],
 )
 
 /**

@@ -135,6 +135,11 @@ export interface Ctx {
   audit(recordId: string | null, actorId?: string): void
   /** What else the write's audit row says (its `detail`): the requester an approval answers. */
   auditDetail(detail: string): void
+  /**
+   * A public write that is recorded although nobody is signed in (an access request's address
+   * confirmed from its mail): the row names the record and the caller's address, no admin.
+   */
+  auditAnonymous(recordId: string): void
   /** Runs after the handler succeeded, before the answer (deleting a replaced file, LOGOUT, mail). */
   afterSuccess(task: () => Promise<void> | void): void
   /**
@@ -396,6 +401,7 @@ class RequestContext implements Ctx {
   #auditRecord: string | null = null
   #auditActor: string | null = null
   #auditDetail = ''
+  #auditAnonymous = false
   /** The database, or the call's transaction while a write runs (`write`). */
   #db: Db
 
@@ -454,6 +460,11 @@ class RequestContext implements Ctx {
     this.#auditDetail = detail
   }
 
+  auditAnonymous(recordId: string): void {
+    this.#auditRecord = recordId
+    this.#auditAnonymous = true
+  }
+
   afterSuccess(task: () => Promise<void> | void): void {
     this.#after.push(task)
   }
@@ -484,7 +495,7 @@ class RequestContext implements Ctx {
         const result = await body(this)
         contractIssues(endpoint, result)
         const actor = this.#request.admin?.id ?? this.#auditActor
-        if (!(result instanceof ApiFailure) && !isTwoFactor(result) && actor !== null) {
+        if (!(result instanceof ApiFailure) && !isTwoFactor(result) && (actor !== null || this.#auditAnonymous)) {
           await tx.insert(auditLog).values({ adminId: actor, action: endpoint.path, recordId: auditRecordId(this.#auditRecord ?? recordIdOf(this.#request.body)), ip: this.ip, detail: this.#auditDetail })
         }
         return result

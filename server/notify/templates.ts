@@ -48,6 +48,16 @@ const otpTemplate = (what: string): TemplateText => ({
 export const DEFAULT_TEMPLATES: Readonly<Record<TemplateIdentifier, TemplateText>> = {
   'change-password-otp': otpTemplate('change your password'),
   'forgot-password-otp': otpTemplate('reset your password'),
+  'access-request-confirm': {
+    subject: 'Confirm your request for access to the back office',
+    content: [
+      '<p>Hello {{name}},</p>',
+      '<p>Someone asked for access to the back office with this email address. If it was you, confirm it here:</p>',
+      '<p><a href="{{confirmUrl}}">Confirm my email address</a></p>',
+      '<p>The link works once and expires in {{hours}} hours. An administrator reviews your request only after it is confirmed.</p>',
+      '<p>If you did not ask for access, ignore this mail: nothing happens without the link.</p>',
+    ].join(''),
+  },
   newsletter: {
     subject: 'News from the wallet',
     content: [

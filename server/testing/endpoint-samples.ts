@@ -11,6 +11,7 @@ import type { Endpoint } from '#contract/define'
 import { API_PREFIX } from '../kit/api.ts'
 import { accessRequests, brands, categories, emailTemplates, emailTemplateVersions, games, homepageContent, leads, links, newsletterRecipients, newsletterSends, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, siteSettings, socialMedia, type AdminRow, savedViews, trash } from '../db/schema.ts'
 import { eq } from 'drizzle-orm'
+import { newConfirmToken } from '../routes/access-requests.ts'
 import { unsubscribeToken } from '../routes/newsletter-unsubscribe.ts'
 import { encodePng } from '../db/png.ts'
 import { SUPERADMIN_EMAIL, TEST_PASSWORD, multipart, type TestApp, type UploadFile } from './test-app.ts'
@@ -26,6 +27,8 @@ export interface Fixtures {
   settingsId: string
   approveRequest: { id: string; email: string }
   declineRequestId: string
+  /** The mailed link's secret of a third request, not yet confirmed. */
+  confirmToken: string
   /** Per kind of link: one to read and edit, one to delete. */
   linkIds: Record<'buy' | 'sell' | 'bridge', { kept: string; deleted: string }>
   /** Homepage content: one block to read and edit, one to delete. */
@@ -62,9 +65,13 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
   const passwordHash = await t.passwords.hash(NEW_PASSWORD)
   const [approve, decline] = await t.handle.db
     .insert(accessRequests)
-    .values([1, 2].map((n) => ({ name: `Applicant ${n}`, email: `applicant${n}-${unique()}@example.com`, passwordHash })))
+    .values([1, 2].map((n) => ({ name: `Applicant ${n}`, email: `applicant${n}-${unique()}@example.com`, passwordHash, confirmedAt: new Date() })))
     .returning({ id: accessRequests.id, email: accessRequests.email })
   if (socialRow === undefined || settingsRow === undefined || approve === undefined || decline === undefined) throw new Error('fixture insert returned no row')
+  const link = newConfirmToken()
+  await t.handle.db
+    .insert(accessRequests)
+    .values({ name: 'Applicant 3', email: `applicant3-${unique()}@example.com`, passwordHash, confirmTokenHash: link.hash, confirmExpiresAt: new Date(Date.now() + 3600_000) })
   const linkRows = await t.handle.db
     .insert(links)
     .values((['buy', 'sell', 'bridge'] as const).flatMap((kind) => [1, 2].map((preference) => ({ kind, url: `https://${kind}.example.com/${preference}`, preference }))))
@@ -119,7 +126,7 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
     .values({ action: 'update', kind: 'games', recordId: keptGame.id, endpoint: 'FreezeCms', rows: { set: { freeze: false }, expect: { freeze: true } }, message: 'Game unfrozen successfully', deletedBy: t.superadmin.id, expiresAt: new Date(Date.now() + 3_600_000) })
     .returning({ id: trash.id })
   if (undoEntry === undefined) throw new Error('trash insert returned no row')
-  return { undoToken: undoEntry.id, savedViewId: view.id, fourEyes, newsletter, promotion, template, gameIds, restrictionIds, brandIds, homepageIds, linkIds, victim, categoryId: category.id, socialId: socialRow.id, settingsId: settingsRow.id, approveRequest: approve, declineRequestId: decline.id }
+  return { undoToken: undoEntry.id, savedViewId: view.id, fourEyes, newsletter, promotion, template, gameIds, restrictionIds, brandIds, homepageIds, linkIds, victim, categoryId: category.id, socialId: socialRow.id, settingsId: settingsRow.id, approveRequest: approve, declineRequestId: decline.id, confirmToken: link.token }
 }
 
 async function newsletterFixtures(t: TestApp): Promise<Fixtures['newsletter']> {
@@ -242,6 +249,7 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   approveAccessRequest: (f) => ({ json: { _id: f.approveRequest.id, name: 'Applicant 1', email: f.approveRequest.email, accessLevel: 'View Only', restrictions: ['/users'] } }),
   declineAccessRequest: (f) => ({ json: { id: f.declineRequestId } }),
   getAccessRequest: (f) => ({ json: { id: f.declineRequestId } }),
+  confirmAccessRequest: (f) => ({ json: { token: f.confirmToken } }),
   addBrand: () => ({ json: { brandname: `Brand ${unique()}`, type: 'web3auth' } }),
   listbrand: () => ({ json: { page: 1, limit: 10, search: '' } }),
   listbrandUser: (f) => ({ json: { id: f.brandIds.kept, page: 1, limit: 2 } }),

@@ -97,6 +97,16 @@ export async function startSmtpReceiver(options: { port?: number } = {}): Promis
 }
 
 /** The one-time code in a mail from server/sign-in/otp.ts. */
+/** The body as written, quoted-printable undone (soft line breaks joined, =XX decoded). */
+const unquoted = (raw: string): string => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+
+/** The token of the confirmation link in an access request's mail. */
+export function confirmTokenFrom(mail: ReceivedMail): string {
+  const match = /confirm-request\?token=([A-Za-z0-9_-]{43})/.exec(unquoted(mail.raw))
+  if (match?.[1] === undefined) throw new Error(`no confirmation link in the mail:\n${mail.raw.slice(0, 800)}`)
+  return match[1]
+}
+
 export function otpFrom(mail: ReceivedMail): string {
   const match = /one-time code is: (\d{6})/.exec(mail.raw)
   if (match?.[1] === undefined) throw new Error(`no code in the mail:\n${mail.raw.slice(0, 500)}`)

@@ -17,6 +17,7 @@ const LoginPage = lazy(async () => ({ default: (await loadLogin()).LoginPage }))
 const DataDeletionPage = lazy(async () => ({ default: (await import('#src/features/public/data-deletion.tsx')).DataDeletionPage }))
 const ReferralRedirect = lazy(async () => ({ default: (await import('#src/features/public/referral-redirect.tsx')).ReferralRedirect }))
 const UnsubscribePage = lazy(async () => ({ default: (await import('#src/features/public/unsubscribe-page.tsx')).UnsubscribePage }))
+const ConfirmRequestPage = lazy(async () => ({ default: (await import('#src/features/public/confirm-request-page.tsx')).ConfirmRequestPage }))
 const NotFound = lazy(async () => ({ default: (await import('./not-found.tsx')).NotFound }))
 // Loaded ahead by main.tsx when a token is stored, so the first signed-in render does not suspend.
 export const privateArea = preloadable(async () => (await import('./private-area.tsx')).PrivateArea)
@@ -78,6 +79,12 @@ export function App({ ssrPath }: { ssrPath?: string }) {
         <Route path="/unsubscribe">
           <Suspense fallback={<Loading />}>
             <UnsubscribePage />
+          </Suspense>
+        </Route>
+        {/* The link mailed to an access request's address (server/routes/access-requests.ts): public, asks before it acts. */}
+        <Route path="/confirm-request">
+          <Suspense fallback={<Loading />}>
+            <ConfirmRequestPage />
           </Suspense>
         </Route>
         <Route path="/app/:id">

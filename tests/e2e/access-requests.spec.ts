@@ -1,16 +1,21 @@
 /**
- * Access requests: /register asks for an account instead of creating one; a superadmin sees the
- * pending requests in Users and Access, approves one through Edit User (the new user then logs in
- * with the requested password and sees the pages chosen) or declines it.
+ * Access requests: /register asks for an account instead of creating one; the link mailed to the
+ * address confirms it (read here from a real SMTP receiver, so this spec runs on a server of its
+ * own); a superadmin then sees the request in Users and Access, approves it through Edit User (the
+ * new user then logs in with the requested password and sees the pages chosen) or declines it.
  */
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
 import { PASSWORD } from './accounts.ts'
 import { test, expect, accounts, apiToken, signInPage, type Account } from './fixtures.ts'
-import { sharedServer } from './shared-servers.ts'
+import { ownServerWithMail } from './own-server.ts'
 import { expectNoSevereViolations } from './axe.ts'
 
-const REQUEST_RECEIVED = 'Your request has been sent. You can log in once an administrator approves it.'
+const { mails } = ownServerWithMail('access-requests', (origin) => ({ PUBLIC_URL: origin }))
+
+const REQUEST_RECEIVED = 'Your request has been received. Open the link we sent to your email to confirm it; an administrator reviews it after that.'
+const REQUEST_CONFIRMED = 'Your email address is confirmed. An administrator will review your request; you can log in once it is approved.'
+const ALREADY_CONFIRMED = 'This link has already been used: your email address is confirmed and your request is waiting for review.'
 const PENDING = 'Pending access requests'
 
 const unique = (label: string): string => `${label}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@e2e.test`
@@ -31,10 +36,30 @@ async function pendingRequests(request: APIRequestContext, search = '') {
   return Pending.parse(await response.json())
 }
 
-/** Sends an access request through the API, as the form does. */
+/** The confirmation link of the newest mail to `address` (quoted-printable undone), once it has come. */
+async function mailedLink(address: string): Promise<string> {
+  let link = ''
+  await expect
+    .poll(
+      () => {
+        const raw = mails.findLast((m) => m.to.includes(address.toLowerCase()))?.raw ?? ''
+        const text = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=')
+        link = /https?:\/\/[^\s"<>]*\/admin\/confirm-request\?token=[A-Za-z0-9_-]{43}/.exec(text)?.[0] ?? ''
+        return link
+      },
+      { timeout: 15_000, message: `a confirmation mail to ${address}` },
+    )
+    .not.toBe('')
+  return link
+}
+
+/** Sends an access request through the API, as the form does, and confirms it from its mail as the page's button does. */
 async function requestAccess(request: APIRequestContext, name: string, email: string, password = PASSWORD) {
   const response = await request.post('/api/admin/register', { data: { name, email, password, confirmPassword: password } })
   expect(response.ok(), await response.text()).toBe(true)
+  const token = new URL(await mailedLink(email)).searchParams.get('token') ?? ''
+  const confirmed = await request.post('/api/admin/confirmAccessRequest', { data: { token } })
+  expect(confirmed.ok(), await confirmed.text()).toBe(true)
   return Answer.parse(await response.json())
 }
 
@@ -63,22 +88,13 @@ async function declineAll(request: APIRequestContext) {
   }
 }
 
-test.afterAll(async ({ playwright }, testInfo) => {
-  const request = await playwright.request.newContext({ baseURL: sharedServer(testInfo.parallelIndex).origin })
-  try {
-    await declineAll(request)
-  } finally {
-    await request.dispose()
-  }
-})
-
 test.describe('Request access (/register)', () => {
   test('is linked from Login, checks its fields, and ends on what happens next', async ({ page }) => {
     await page.goto('/admin/login')
     await page.getByRole('link', { name: 'Request access' }).click()
     await expect(page).toHaveURL(/\/admin\/register$/)
     await expect(page.getByRole('heading', { name: 'Request access', level: 1 })).toBeVisible()
-    await expect(page.getByText('A superadmin reviews each request')).toBeVisible()
+    await expect(page.getByText('You confirm your email address from a link we send')).toBeVisible()
 
     await page.getByRole('button', { name: 'Submit' }).click()
     for (const message of ['Name is required', 'Email is required', 'Password is required', 'Confirm password is required']) {
@@ -100,12 +116,43 @@ test.describe('Request access (/register)', () => {
     await page.getByRole('button', { name: 'Submit' }).click()
     await expect(toast(page, REQUEST_RECEIVED)).toBeVisible()
     await expect(page.getByRole('heading', { name: 'Request sent' })).toBeFocused()
-    await expect(page.getByText('A superadmin reviews your request')).toBeVisible()
+    await expect(page.getByText('Open the link we mailed to your address to confirm that it is yours.')).toBeVisible()
     await expect(page.getByText('Once it is approved, you can log in with this email and the password you chose.')).toBeVisible()
-    expect((await pendingRequests(page.request, email)).count).toBe(1)
+    // Not yet confirmed: nobody on the staff sees it.
+    expect((await pendingRequests(page.request, email)).count).toBe(0)
 
     await page.getByRole('link', { name: 'Back to Login' }).click()
     await expect(page).toHaveURL(/\/admin\/login$/)
+
+    // The mailed link opens a page that asks; only its button confirms (mail scanners follow links).
+    const link = await mailedLink(email)
+    await page.goto(link)
+    await expect(page.getByRole('heading', { name: 'Confirm your email address', level: 1 })).toBeVisible()
+    expect((await pendingRequests(page.request, email)).count).toBe(0)
+    await expectNoSevereViolations(page)
+    await page.getByRole('button', { name: 'Confirm my email address' }).click()
+    await expect(page.getByRole('status').filter({ hasText: REQUEST_CONFIRMED })).toBeVisible()
+    expect((await pendingRequests(page.request, email)).count).toBe(1)
+    // Once used, the link says so and changes nothing.
+    await page.goto(link)
+    await page.getByRole('button', { name: 'Confirm my email address' }).click()
+    await expect(page.getByRole('alert').filter({ hasText: ALREADY_CONFIRMED })).toBeVisible()
+    await page.getByRole('link', { name: 'Back to Login' }).click()
+    await expect(page).toHaveURL(/\/admin\/login$/)
+  })
+
+  test('a link altered or replaced by a newer request says it is not valid', async ({ page }) => {
+    const email = unique('replaced')
+    const register = () => page.request.post('/api/admin/register', { data: { name: 'Rhea Replaced', email, password: PASSWORD, confirmPassword: PASSWORD } })
+    expect((await register()).ok()).toBe(true)
+    const first = await mailedLink(email)
+    const mailsBefore = mails.length
+    expect((await register()).ok()).toBe(true)
+    await expect.poll(() => mails.length).toBeGreaterThan(mailsBefore)
+    await page.goto(first)
+    await page.getByRole('button', { name: 'Confirm my email address' }).click()
+    await expect(page.getByRole('alert').filter({ hasText: 'This confirmation link is not valid.' })).toBeVisible()
+    expect((await pendingRequests(page.request, email)).count).toBe(0)
   })
 
   test("answers the same for an admin's email, and stores nothing for it", async ({ page }) => {
@@ -162,7 +209,8 @@ test.describe('Pending access requests in Users and Access', () => {
     const row = section.getByRole('row').filter({ hasText: email })
     await expect(row.getByRole('cell', { name: `${name} Pending`, exact: true })).toBeVisible()
     await expect(row.getByText('Pending', { exact: true })).toBeVisible()
-    await expect(row.getByRole('cell').filter({ has: page.locator('time') })).toBeVisible()
+    // Requested At and Email Confirmed At.
+    await expect(row.getByRole('cell').filter({ has: page.locator('time') })).toHaveCount(2)
     await expectNoSevereViolations(page)
 
     await row.getByRole('button', { name: `Approve ${name}` }).click()
@@ -170,6 +218,7 @@ test.describe('Pending access requests in Users and Access', () => {
     await expect(page.getByRole('heading', { name: 'Edit User' })).toBeVisible()
     await expect(page.getByLabel('Name')).toHaveValue(name)
     await expect(page.getByRole('region', { name: 'Access request' }).getByText(email)).toBeVisible()
+    await expect(page.getByRole('region', { name: 'Access request' }).getByText('Email Confirmed At')).toBeVisible()
     await page.getByRole('button', { name: 'Approve' }).click()
     await expect(page.getByText('AccessLevel is required', { exact: true })).toBeVisible()
     await page.getByLabel('User Type').click()

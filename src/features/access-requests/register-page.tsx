@@ -1,7 +1,7 @@
 /**
  * Register (/register, spec section 2: name, email, password, confirm password), made a request
- * for access rather than an open sign-up: a superadmin reviews it, and the account exists only
- * once approved. The answer is the same for every email (nobody learns who has an account), so
+ * for access rather than an open sign-up: its address is confirmed from a mailed link, then a
+ * superadmin reviews it, and the account exists only once approved. The answer is the same for every email (nobody learns who has an account), so
  * the page always ends on the same "what happens next".
  */
 import { useEffect, useRef, useState } from 'react'
@@ -38,10 +38,11 @@ function RequestSent() {
       </h2>
       <p className="text-sm text-slate-800">What happens next:</p>
       <ol className="grid list-decimal gap-2 pl-5 text-sm text-slate-800">
-        <li>A superadmin reviews your request and chooses what you may see and change.</li>
+        <li>Open the link we mailed to your address to confirm that it is yours. The link works for 24 hours.</li>
+        <li>A superadmin then reviews your request and chooses what you may see and change.</li>
         <li>Once it is approved, you can log in with this email and the password you chose.</li>
       </ol>
-      <p className="text-sm text-slate-700">Until then, logging in with them will not work.</p>
+      <p className="text-sm text-slate-700">Until then, logging in with them will not work. No mail? Check your spam folder, or send the request again.</p>
       <Button asChild className="w-full">
         <Link href="/login">Back to Login</Link>
       </Button>
@@ -86,7 +87,7 @@ export function RegisterPage() {
         ) : (
           <>
             <p className="mt-2 mb-6 text-center text-sm text-slate-700">
-              Ask for an account on the back office. A superadmin reviews each request; you can log in once yours is approved.
+              Ask for an account on the back office. You confirm your email address from a link we send, a superadmin reviews the request, and you can log in once it is approved.
             </p>
             <form noValidate onSubmit={submit} aria-busy={isSubmitting} className="relative grid gap-4">
               {fields.map((f) => (

@@ -54,6 +54,10 @@ function RequestSummary({ request }: { request: AccessRequest }) {
         <dd>
           <time dateTime={request.createdAt}>{formatDate(request.createdAt)}</time>
         </dd>
+        <dt className="text-slate-700">Email Confirmed At</dt>
+        <dd>
+          <time dateTime={request.confirmedAt}>{formatDate(request.confirmedAt)}</time>
+        </dd>
       </dl>
       <p className="text-slate-800">
         Choose the user type and access, then Approve: the user is created active and logs in with this email and the password chosen when requesting.

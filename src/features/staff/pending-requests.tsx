@@ -51,6 +51,7 @@ const columns: readonly Column<AccessRequest>[] = [
   },
   col('email', 'Email'),
   date('createdAt', 'Requested At'),
+  date('confirmedAt', 'Email Confirmed At'),
 ]
 
 /** A page of pending requests for a staff manager; for everyone else no call is made. */
@@ -116,7 +117,7 @@ export function PendingRequests() {
           {count === undefined ? null : <span className="ml-2 text-sm font-normal text-slate-700">({count})</span>}
         </h2>
         <p className="text-sm text-slate-700">
-          People who asked for access on the Request access page. Approve opens Edit User to choose their user type and access; Decline deletes the request.
+          People who asked for access on the Request access page and confirmed their email address from the link mailed to it. Approve opens Edit User to choose their user type and access; Decline deletes the request.
         </p>
       </div>
       <DataTable

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { AccessRequest } from '#contract/access-requests'
 import { approveHref, requestFromState } from './request-record.ts'
 
-const request = (n: number): AccessRequest => ({ _id: `r${n}`, name: `Requester ${n}`, email: `r${n}@example.com`, createdAt: '2026-01-02T03:04:05.000Z' })
+const request = (n: number): AccessRequest => ({ _id: `r${n}`, name: `Requester ${n}`, email: `r${n}@example.com`, createdAt: '2026-01-02T03:04:05.000Z', confirmedAt: '2026-01-02T03:10:00.000Z' })
 
 describe('requestFromState', () => {
   it('takes the request passed in history state when it is the one in the URL', () => {
