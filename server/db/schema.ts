@@ -516,9 +516,30 @@ const approvalColumns = () => ({
 })
 
 /**
+ * The recipients each admin asked a mass send to reach (a newsletter, a promotion round), kept
+ * for the four-eyes window: a requester's sends within FOUR_EYES_WINDOW_HOURS are added up against
+ * the threshold, so fifty sends of a thousand need approval as one of fifty thousand would. A
+ * rejected send reached nobody: its row is removed with the decision.
+ */
+export const sendRequests = pgTable(
+  'send_requests',
+  {
+    id: id(),
+    at: createdAt(),
+    adminId: text('admin_id').references(() => admins.id, { onDelete: 'cascade' }),
+    recipients: integer('recipients').notNull(),
+    /** `newsletter:<id>` or `promotion:<id>:<round>`. */
+    ref: text('ref').notNull(),
+  },
+  (t) => [index('send_requests_admin_at_idx').on(t.adminId, t.at), index('send_requests_ref_idx').on(t.ref)],
+)
+
+/**
  * One newsletter sent from the Newsletter screen: its subject and sanitised body, who sent it,
  * where it stands, and how many recipients were frozen when it was made. The mails themselves are
  * in the mail queue under the group `newsletter:<id>`, which gives the sent and failed counts.
+ * `template_content` is the newsletter template as it was at Send: what an approver sees is what
+ * goes out, whatever is saved on Automated Emails afterwards.
  */
 export const newsletterSends = pgTable(
   'newsletter_sends',
@@ -527,6 +548,7 @@ export const newsletterSends = pgTable(
     createdAt: createdAt(),
     subject: text('subject').notNull(),
     content: text('content').notNull(),
+    templateContent: text('template_content').notNull().default(''),
     createdBy: text('created_by').references(() => admins.id, { onDelete: 'set null' }),
     status: text('status', { enum: ['sending', 'paused', 'done', 'cancelled', 'awaiting', 'rejected'] }).notNull().default('sending'),
     total: integer('total').notNull(),
