@@ -96,6 +96,8 @@ export interface Config {
    * recipients than this waits for a second Admin's approval. 0: off.
    */
   fourEyesThreshold: number
+  /** Hours over which a requester's sends add up against the threshold (0: each send alone). */
+  fourEyesWindowHours: number
   /** How long a delete or a freeze can be undone, in seconds (server/kit/undo.ts; the server allows a few more). */
   undoSeconds: number
   /** The durable job queue's worker (server/kit/queue.ts). */
@@ -236,6 +238,7 @@ const Env = z.object({
     .default('1000')
     .transform((v) => (v === '' ? 0 : Number(v)))
     .pipe(z.number().int().max(100_000_000, 'FOUR_EYES_THRESHOLD is too large')),
+  FOUR_EYES_WINDOW_HOURS: z.preprocess(emptyToUndefined, z.coerce.number().int('FOUR_EYES_WINDOW_HOURS must be a whole number of hours').min(0).max(24 * 31).default(24)),
   PUSH_WEBHOOK_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(120_000).default(10_000)),
 })
 
@@ -351,6 +354,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           : { url: e.PUSH_WEBHOOK_URL, secret: e.PUSH_WEBHOOK_SECRET, timeoutMs: e.PUSH_WEBHOOK_TIMEOUT_MS },
     },
     fourEyesThreshold: e.FOUR_EYES_THRESHOLD,
+    fourEyesWindowHours: e.FOUR_EYES_WINDOW_HOURS,
     undoSeconds: e.UNDO_SECONDS,
     jobs: { concurrency: e.JOB_CONCURRENCY, pollMs: e.JOB_POLL_MS, leaseMs: e.JOB_LEASE_SECONDS * 1000 },
     redisUrl: e.REDIS_URL ?? null,

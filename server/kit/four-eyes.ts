@@ -10,28 +10,65 @@
  * starts nothing. The audit rows name both admins: the request's row is the requester's, and the
  * decision's row (written by the decider) names the requester in its detail. Once a request is
  * committed, the other administrators' open sessions are told over the socket (APPROVAL_REQUESTED).
+ *
+ * The threshold holds per requester over a rolling window too (FOUR_EYES_WINDOW_HOURS, 24 by
+ * default): every request is recorded in `send_requests` with its recipients, and a send waits
+ * when it and the requester's other sends of the window add up to more than the threshold. So
+ * splitting one large send into many small ones gains nothing. A rejected send reached nobody: its
+ * record goes with the decision.
  */
-import { inArray } from 'drizzle-orm'
+import { and, eq, gt, inArray, sql } from 'drizzle-orm'
 import { ALREADY_APPROVED, ALREADY_REJECTED, NOT_AWAITING, OWN_REQUEST, type Approval, type ApprovalRequest } from '#contract/four-eyes'
 import { SocketEvents } from '#contract/socket'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/index.ts'
-import { admins, type AdminRow } from '../db/schema.ts'
+import { admins, sendRequests, type AdminRow } from '../db/schema.ts'
 import { failure, type Ctx } from './api.ts'
 
-/** Whether a send to `count` recipients waits for a second Admin. */
-export const needsApproval = (config: Pick<Config, 'fourEyesThreshold'>, count: number): boolean =>
-  config.fourEyesThreshold > 0 && count > config.fourEyesThreshold
+type FourEyesConfig = Pick<Config, 'fourEyesThreshold' | 'fourEyesWindowHours'>
 
-/** The count calls' part of the answer: whether the send would wait, and the threshold. */
-export const approvalNeed = (config: Pick<Config, 'fourEyesThreshold'>, count: number) => ({
-  needsApproval: needsApproval(config, count),
-  approvalThreshold: config.fourEyesThreshold,
-})
+/** Whether a send to `count` recipients waits for a second Admin, `earlier` being the requester's others of the window. */
+export const needsApproval = (config: Pick<Config, 'fourEyesThreshold'>, count: number, earlier = 0): boolean =>
+  config.fourEyesThreshold > 0 && count + earlier > config.fourEyesThreshold
 
-/** The request's audit detail (on the Submit, Resend or Send row, whose admin is the requester). */
-export const requestDetail = (config: Pick<Config, 'fourEyesThreshold'>, count: number): string =>
-  `Awaiting approval: ${count} recipients, more than ${config.fourEyesThreshold}`
+/** The recipients `adminId` asked sends to reach within the window, this one excluded (it is not recorded yet). */
+export async function earlierRecipients(db: Db, config: FourEyesConfig, adminId: string): Promise<number> {
+  if (config.fourEyesThreshold === 0 || config.fourEyesWindowHours === 0) return 0
+  const since = new Date(Date.now() - config.fourEyesWindowHours * 3600 * 1000)
+  const [row] = await db
+    .select({ n: sql<string>`coalesce(sum(${sendRequests.recipients}), 0)` })
+    .from(sendRequests)
+    .where(and(eq(sendRequests.adminId, adminId), gt(sendRequests.at, since)))
+  return Number(row?.n ?? 0)
+}
+
+/** The count calls' part of the answer: whether the signed-in admin's send would wait, and the threshold. */
+export async function approvalNeed(ctx: Ctx, count: number) {
+  const earlier = await earlierRecipients(ctx.db, ctx.config, ctx.me().id)
+  return { needsApproval: needsApproval(ctx.config, count, earlier), approvalThreshold: ctx.config.fourEyesThreshold }
+}
+
+/**
+ * Records a send request of the signed-in admin (`ref`: `newsletter:<id>`, `promotion:<id>:<round>`)
+ * in the caller's transaction and answers whether it waits for approval, with its audit detail.
+ */
+export async function requestSend(ctx: Ctx, ref: string, count: number): Promise<{ waits: boolean; detail: string }> {
+  const me = ctx.me()
+  const earlier = await earlierRecipients(ctx.db, ctx.config, me.id)
+  await ctx.db.insert(sendRequests).values({ adminId: me.id, recipients: count, ref })
+  const waits = needsApproval(ctx.config, count, earlier)
+  const threshold = ctx.config.fourEyesThreshold
+  const detail =
+    count > threshold
+      ? `Awaiting approval: ${count} recipients, more than ${threshold}`
+      : `Awaiting approval: ${count} recipients, ${count + earlier} with the requester's other sends of the last ${ctx.config.fourEyesWindowHours} h, more than ${threshold}`
+  return { waits, detail }
+}
+
+/** A rejected send reached nobody: it no longer counts against its requester's window. */
+export async function forgetRequest(db: Db, ref: string): Promise<void> {
+  await db.delete(sendRequests).where(eq(sendRequests.ref, ref))
+}
 
 /**
  * Tells every other administrator's open sessions, once the call commits, that the send waits for

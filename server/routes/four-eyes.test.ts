@@ -14,7 +14,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ALREADY_APPROVED, ALREADY_REJECTED, NOT_AWAITING, OWN_REQUEST } from '#contract/four-eyes'
 import { FORBIDDEN } from '../sign-in/auth.ts'
 import { ConfigError, loadConfig } from '../config.ts'
-import { auditLog, jobs, leadNotifications, leads, newsletterRecipients, newsletterSends, promotionDeliveries, promotions } from '../db/schema.ts'
+import { auditLog, emailTemplates, jobs, leadNotifications, leads, newsletterRecipients, newsletterSends, promotionDeliveries, promotions, sendRequests } from '../db/schema.ts'
 import { DELIVER_JOB, LANES } from '../notify/delivery.ts'
 import { startSmtpReceiver, type SmtpReceiver } from '../testing/smtp-receiver.ts'
 import { bodyOf, listOf, makeTestApp, multipart, testEngine, type TestApp } from '../testing/test-app.ts'
@@ -54,6 +54,8 @@ beforeEach(async () => {
   await t.handle.db.delete(newsletterSends)
   await t.handle.db.delete(jobs)
   await t.handle.db.delete(leads)
+  // Each test starts a fresh day of requests (the window is covered by a test of its own).
+  await t.handle.db.delete(sendRequests)
   smtp.received.length = 0
 })
 
@@ -199,11 +201,14 @@ describe(`four eyes on promotions (threshold ${THRESHOLD}, ${testEngine()})`, ()
     // Round 1 of an approval cannot act on round 2.
     expect((await post('/rejectPromotion', { id, round: 1 }, ann)).statusCode).toBe(400)
 
-    // Below the threshold a Resend starts at once and the promotion carries no approval.
+    // Below the threshold a Resend starts at once and the promotion carries no approval (a day later:
+    // the rounds above count against Ann's and Bob's window).
+    await t.handle.db.delete(sendRequests)
     const small = await addLeads(2)
     const smallId = String((await submit(small))['_id'])
     await until(async () => (await promotion(smallId)).status === 'done')
-    expect(bodyOf(await post('/ResendData', { id: smallId, round: 1, only: 'all' }, ann))).toMatchObject({ started: true, awaitingApproval: false })
+    // Bob's Resend: Ann's own would be her second send of 2 in the window, over the threshold.
+    expect(bodyOf(await post('/ResendData', { id: smallId, round: 1, only: 'all' }, bob))).toMatchObject({ started: true, awaitingApproval: false })
     await until(async () => (await promotion(smallId)).status === 'done')
     expect(await notified(smallId)).toBe(4)
   })
@@ -280,6 +285,72 @@ describe(`four eyes on the newsletter (threshold ${THRESHOLD}, ${testEngine()})`
     expect(await t.handle.db.$count(jobs, eq(jobs.kind, NEWSLETTER_JOB))).toBe(0)
     expect(smtp.received).toHaveLength(0)
     expect(await auditOf('/rejectNewsletter', sent.id)).toMatchObject([{ adminId: bobId, detail: `Rejected the send to ${THRESHOLD + 1} recipients requested by Ann Asker (ann@example.com)` }])
+  })
+})
+
+describe(`four eyes covers what is sent, and a requester's day (threshold ${THRESHOLD}, ${testEngine()})`, () => {
+  const template = eq(emailTemplates.identifier, 'newsletter')
+  const sendAll = async (headers: Record<string, string>, subject = 'Wallet news') => {
+    const res = await post('/sendNewsletter', { all: true, subject, content: '<p>Fresh games.</p>' }, headers)
+    expect(res.statusCode, res.body).toBe(200)
+    return bodyOf(res)['data'] as { _id: string; awaitingApproval: boolean }
+  }
+
+  it('mails the template as it was when the send was requested, whatever is saved after', async () => {
+    const [before] = await t.handle.db.select().from(emailTemplates).where(template)
+    if (before === undefined) throw new Error('no newsletter template')
+    try {
+      await addLeads(THRESHOLD + 1)
+      const sent = await sendAll(ann)
+      expect(sent.awaitingApproval).toBe(true)
+      // A harmless send approved, then the template changed: the approval must not cover the change.
+      const edited = before.content.replace('<p>Hello {{name}},</p>', '<p>Hello {{name}}, URGENT: move your funds to https://evil.example/</p>')
+      expect(edited).not.toBe(before.content)
+      await t.handle.db.update(emailTemplates).set({ content: edited }).where(template)
+      expect(bodyOf(await post('/approveNewsletter', { id: sent._id }, bob))).toMatchObject({ status: 'success', started: true })
+      await expect.poll(() => smtp.received.length, { timeout: 20_000 }).toBe(THRESHOLD + 1)
+      for (const mail of smtp.received) {
+        expect(mail.raw).toContain('Fresh games.')
+        expect(mail.raw).not.toContain('evil.example')
+      }
+    } finally {
+      await t.handle.db.update(emailTemplates).set({ content: before.content }).where(template)
+    }
+  })
+
+  it('adds up a requester’s sends over the window: many small sends wait as one large one would', async () => {
+    await addLeads(2)
+    // 2 recipients each, threshold 3: the first goes, the second (4 in the window) waits.
+    expect(await sendAll(ann, 'First')).toMatchObject({ awaitingApproval: false })
+    expect(bodyOf(await post('/countNewsletterRecipients', { all: true }, ann))).toMatchObject({ count: 2, needsApproval: true })
+    const second = await sendAll(ann, 'Second')
+    expect(second.awaitingApproval).toBe(true)
+    expect(await auditOf('/sendNewsletter', second._id)).toMatchObject([
+      { adminId: annId, detail: `Awaiting approval: 2 recipients, 4 with the requester's other sends of the last 24 h, more than ${THRESHOLD}` },
+    ])
+    // The window is the requester's: Bob's own first send goes at once.
+    expect(bodyOf(await post('/countNewsletterRecipients', { all: true }, bob))).toMatchObject({ needsApproval: false })
+    // A rejected send reached nobody and no longer counts.
+    expect(bodyOf(await post('/rejectNewsletter', { id: second._id }, bob))).toMatchObject({ status: 'success' })
+    expect(bodyOf(await post('/countNewsletterRecipients', { all: true }, ann))).toMatchObject({ needsApproval: true })
+    // Promotions count in the same window.
+    const promotion = await t.app.inject({ method: 'POST', url: '/api/admin/countRecipients', headers: { ...ann, 'content-type': 'application/json' }, payload: JSON.stringify({ selectall: true }) })
+    expect(bodyOf(promotion)).toMatchObject({ count: 2, needsApproval: true })
+    // Past the window, the earlier sends no longer count.
+    await t.handle.db.update(sendRequests).set({ at: new Date(Date.now() - 25 * 3600 * 1000) })
+    expect(bodyOf(await post('/countNewsletterRecipients', { all: true }, ann))).toMatchObject({ needsApproval: false })
+  })
+})
+
+describe('FOUR_EYES_WINDOW_HOURS', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bo-four-eyes-window-'))
+  const hours = (value?: string) => loadConfig({ DATA_DIR: dir, JWT_SECRET: 'x'.repeat(32), ...(value === undefined ? {} : { FOUR_EYES_WINDOW_HOURS: value }) }).fourEyesWindowHours
+  it('is 24 hours unless set; 0 counts each send alone; a negative or fractional value is refused', () => {
+    expect(hours()).toBe(24)
+    expect(hours('72')).toBe(72)
+    expect(hours('0')).toBe(0)
+    expect(() => hours('-1')).toThrow(ConfigError)
+    expect(() => hours('1.5')).toThrow(/FOUR_EYES_WINDOW_HOURS/)
   })
 })
 

@@ -33,7 +33,7 @@ import type { NewsletterSend, SendStatus } from '#contract/newsletter'
 import type { Db } from '../db/index.ts'
 import { admins, emailTemplates, leads, mailOutbox, newsletterRecipients, newsletterSends } from '../db/schema.ts'
 import { defineJob, failure, handlers, notFound, type Services } from '../kit/api.ts'
-import { announceRequest, approvalNeed, approvalsOf, decisionDetail, decisionOn, needsApproval, requestDetail } from '../kit/four-eyes.ts'
+import { announceRequest, approvalNeed, approvalsOf, decisionDetail, decisionOn, forgetRequest, requestSend } from '../kit/four-eyes.ts'
 import { listPage } from '../kit/paging.ts'
 import type { JobResult } from '../kit/queue.ts'
 import { sanitizeRichText } from '../kit/sanitize.ts'
@@ -122,9 +122,12 @@ export async function feedNewsletter(payload: Record<string, unknown>, services:
   }
   const room = Math.min(FEED_BATCH, FEED_WINDOW - waiting.pending)
   if (room <= 0) return { retryInMs: waitFor(waiting.pending, services.config.mail.ratePerSecond) }
-  const template = await newsletterTemplate(db)
+  // A send keeps the template it was requested with. Only one made while no template was active
+  // (kept by the migration that froze templates) reads the current one.
+  const [frozen] = await db.select({ content: newsletterSends.templateContent }).from(newsletterSends).where(eq(newsletterSends.id, sendId))
+  const templateContent = frozen !== undefined && frozen.content !== '' ? frozen.content : (await newsletterTemplate(db))?.content
   // Thrown, so the attempt fails and is retried with backoff: an admin can switch the template back on.
-  if (template === undefined) throw new Error(TEMPLATE_MISSING)
+  if (templateContent === undefined) throw new Error(TEMPLATE_MISSING)
 
   const handled = await db.transaction(async (tx) => {
     const locked = await lockSend(tx, sendId)
@@ -144,7 +147,7 @@ export async function feedNewsletter(payload: Record<string, unknown>, services:
     const content = sanitizeRichText(locked.content)
     const mails = mailed.map((r) => {
       const link = unsubscribeUrl(services.config, unsubscribeToken(services.config, r.leadId))
-      const mail = renderTemplate({ subject: locked.subject, content: template.content }, newsletter.NEWSLETTER_TEMPLATE, { name: r.name, content, unsubscribeUrl: link })
+      const mail = renderTemplate({ subject: locked.subject, content: templateContent }, newsletter.NEWSLETTER_TEMPLATE, { name: r.name, content, unsubscribeUrl: link })
       return {
         to: r.email,
         subject: mail.subject,
@@ -283,7 +286,7 @@ export const newsletterRoutes = handlers(newsletter, {
 
   countNewsletterRecipients: async ({ all, id }, ctx) => {
     const reached = await ctx.db.$count(leads, subscribedChoice(all, id))
-    return { status: 'success', message: `${reached} ${reached === 1 ? 'subscriber' : 'subscribers'}`, count: reached, mailRate: ctx.config.mail.ratePerSecond, ...approvalNeed(ctx.config, reached) }
+    return { status: 'success', message: `${reached} ${reached === 1 ? 'subscriber' : 'subscribers'}`, count: reached, mailRate: ctx.config.mail.ratePerSecond, ...(await approvalNeed(ctx, reached)) }
   },
 
   sendNewsletter: async ({ all, id, subject, content }, ctx) => {
@@ -291,9 +294,11 @@ export const newsletterRoutes = handlers(newsletter, {
     const clean = sanitizeRichText(content)
     // Sanitising may leave nothing (a body of script alone): that is no newsletter to send.
     if (clean.replace(/<[^>]*>/g, '').trim() === '' && !/<img\s/i.test(clean)) return failure(newsletter.CONTENT_REQUIRED, { content: newsletter.CONTENT_REQUIRED })
-    if ((await newsletterTemplate(ctx.db)) === undefined) return failure(TEMPLATE_MISSING, { content: TEMPLATE_MISSING }, 409)
+    const template = await newsletterTemplate(ctx.db)
+    if (template === undefined) return failure(TEMPLATE_MISSING, { content: TEMPLATE_MISSING }, 409)
     const sent = await ctx.transaction(async (tx) => {
-      const [row] = await tx.insert(newsletterSends).values({ subject, content: clean, createdBy: admin.id, total: 0 }).returning({ id: newsletterSends.id })
+      // The template as it is now goes with the send: an approver sees, and readers get, this one.
+      const [row] = await tx.insert(newsletterSends).values({ subject, content: clean, templateContent: template.content, createdBy: admin.id, total: 0 }).returning({ id: newsletterSends.id })
       if (row === undefined) throw new Error('newsletter_sends insert returned no row')
       // Frozen now: a lead who subscribes later is not added, and only leads subscribed now are.
       await tx.execute(sql`
@@ -302,18 +307,19 @@ export const newsletterRoutes = handlers(newsletter, {
       const total = await tx.$count(newsletterRecipients, eq(newsletterRecipients.sendId, row.id))
       // Thrown, not returned: the send and its rows go back with the call's transaction.
       if (total === 0) throw failure(newsletter.NO_SUBSCRIBERS, { id: newsletter.NO_SUBSCRIBERS })
-      if (needsApproval(ctx.config, total)) {
+      const request = await requestSend(ctx, groupOf(row.id), total)
+      if (request.waits) {
         await tx.update(newsletterSends).set({ total, status: 'awaiting', approvalRequestedBy: admin.id }).where(eq(newsletterSends.id, row.id))
-        return { id: row.id, total, awaitingApproval: true }
+        return { id: row.id, total, awaitingApproval: true, detail: request.detail }
       }
       await tx.update(newsletterSends).set({ total }).where(eq(newsletterSends.id, row.id))
       await ctx.jobs.add(tx, NEWSLETTER_JOB, { sendId: row.id }, { key: jobKey(row.id) })
-      return { id: row.id, total, awaitingApproval: false }
+      return { id: row.id, total, awaitingApproval: false, detail: '' }
     })
     ctx.audit(sent.id)
     const subscribers = `${sent.total} ${sent.total === 1 ? 'subscriber' : 'subscribers'}`
     if (sent.awaitingApproval) {
-      ctx.auditDetail(requestDetail(ctx.config, sent.total))
+      ctx.auditDetail(sent.detail)
       announceRequest(ctx, { kind: 'newsletter', id: sent.id, title: subject, total: sent.total })
       return { status: 'success', message: `The newsletter to ${subscribers} waits for another Admin's approval`, data: { _id: sent.id, total: sent.total, awaitingApproval: true } }
     }
@@ -401,6 +407,7 @@ export const newsletterRoutes = handlers(newsletter, {
     if (decisionOn(send, me, 'reject') === 'repeat') return { status: 'success', message: ALREADY_REJECTED }
     await ctx.db.update(newsletterSends).set({ status: 'rejected', finishedAt: sql`now()`, approvalDecidedBy: me.id, approvalDecidedAt: sql`now()` }).where(eq(newsletterSends.id, id))
     await ctx.db.update(newsletterRecipients).set({ state: 'cancelled' }).where(and(eq(newsletterRecipients.sendId, id), eq(newsletterRecipients.state, 'pending')))
+    await forgetRequest(ctx.db, groupOf(id))
     ctx.auditDetail(await decisionDetail(ctx.db, send.approvalRequestedBy, 'reject', send.total))
     return { status: 'success', message: `Rejected: the newsletter is not sent to its ${send.total} ${send.total === 1 ? 'subscriber' : 'subscribers'}` }
   },

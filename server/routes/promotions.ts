@@ -28,7 +28,7 @@ import { defineJob, failure, handlers, notFound, type Ctx, type Services } from 
 import { COUNTRIES, countryNamed } from '../kit/countries.ts'
 import { deleteRecord } from '../kit/delete.ts'
 import { restorable } from '../kit/undo.ts'
-import { announceRequest, approvalNeed, approvalsOf, decisionDetail, decisionOn, needsApproval, requestDetail } from '../kit/four-eyes.ts'
+import { announceRequest, approvalNeed, approvalsOf, decisionDetail, decisionOn, forgetRequest, requestSend } from '../kit/four-eyes.ts'
 import { containsPattern, listPage, offsetOf } from '../kit/paging.ts'
 import { uploadUrl } from '../kit/uploads.ts'
 import { exactCount } from '../kit/row-counts.ts'
@@ -120,6 +120,9 @@ const toPromotion = (row: PromotionRow, approval: Promotion['approval']): Promot
 
 const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`
 
+/** A round's record in the four-eyes window (server/kit/four-eyes.ts). */
+const roundRef = (id: string, round: number): string => `promotion:${id}:${round}`
+
 /**
  * Starts round `round` of a promotion whose deliveries are stored: its jobs are queued (woken
  * after the commit), or, over the four-eyes threshold, the promotion waits for another Admin with
@@ -128,9 +131,10 @@ const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 
 async function startRound(ctx: Ctx, send: { id: string; title: string }, round: number, total: number): Promise<boolean> {
   const { id } = send
   const me = ctx.me()
-  if (needsApproval(ctx.config, total)) {
+  const request = await requestSend(ctx, roundRef(id, round), total)
+  if (request.waits) {
     await ctx.db.update(promotions).set({ status: 'awaiting', approvalRequestedBy: me.id, approvalDecidedBy: null, approvalDecidedAt: null }).where(eq(promotions.id, id))
-    ctx.auditDetail(requestDetail(ctx.config, total))
+    ctx.auditDetail(request.detail)
     announceRequest(ctx, { kind: 'promotion', id, title: send.title, total })
     return true
   }
@@ -233,7 +237,7 @@ export const promotionsRoutes = handlers(promotionsContract, {
 
   countRecipients: async (input, ctx) => {
     const count = await exactCount(ctx.db, leads, selectionOf(input))
-    return { status: 'success', message: `${count} ${count === 1 ? 'user' : 'users'} will receive this promotion`, count, ...approvalNeed(ctx.config, count) }
+    return { status: 'success', message: `${count} ${count === 1 ? 'user' : 'users'} will receive this promotion`, count, ...(await approvalNeed(ctx, count)) }
   },
 
   addNotification: async (input, ctx) => {
@@ -361,6 +365,7 @@ export const promotionsRoutes = handlers(promotionsContract, {
       .where(eq(promotions.id, id))
       .returning()
     if (row === undefined) throw new Error('update returned no row')
+    await forgetRequest(ctx.db, roundRef(id, current.round))
     ctx.auditDetail(await decisionDetail(ctx.db, row.approvalRequestedBy, 'reject', row.total))
     ctx.afterSuccess(() => announce(ctx.realtime, progressOf(row), true))
     return { status: 'success', message: `Rejected: the promotion is not sent to its ${plural(row.total, 'recipient')}` }
