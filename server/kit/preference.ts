@@ -63,6 +63,14 @@ export interface PreferenceOrder {
   edit(db: Db, id: string, wanted: number, update: (tx: Db) => Promise<readonly unknown[]>): Promise<Placed | undefined>
   /** Runs `remove` (which returns the deleted rows), then closes the gap; answers the deleted rows. */
   remove<R>(db: Db, remove: (tx: Db) => Promise<readonly R[]>): Promise<readonly R[]>
+  /**
+   * Takes this list's lock for the rest of `tx` (a transaction), as the writes above do first. An
+   * edit that must lock its record's row before it writes (to read what it replaces) takes this
+   * first: every write of the list then takes the two locks in the same order, list then row,
+   * and a renumbering (which updates other records' rows under the list's lock) cannot deadlock
+   * with it.
+   */
+  lock(tx: Db): Promise<void>
 }
 
 const IdRows = z.object({ rows: z.array(z.object({ id: z.string() })) })
@@ -71,10 +79,14 @@ export function preferenceOrder(list: OrderedList): PreferenceOrder {
   const orderBy = [asc(list.preference), asc(list.createdAt), asc(list.id)] as const
   const table = list.id.table
 
+  const lock = async (tx: Db): Promise<void> => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${list.lock}))`)
+  }
+
   /** Runs `work` in one transaction that holds this list's lock. */
   const locked = <T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> =>
     db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${list.lock}))`)
+      await lock(tx)
       return work(tx)
     })
 
@@ -127,6 +139,7 @@ export function preferenceOrder(list: OrderedList): PreferenceOrder {
         if (rows.length === 0) return undefined
         return place(tx, id, wanted, 'keep')
       }),
+    lock,
     remove: (db, remove) =>
       locked(db, async (tx) => {
         const rows = await remove(tx)

@@ -62,6 +62,24 @@ describe(`job queue (${testEngine()})`, () => {
     expect(await remaining()).toBe(1)
   })
 
+  it('a job kept as failed gives its key up: a new job with the key is added and runs, the failed row stays', async () => {
+    let calls = 0
+    const q = queue('t.keyfail', async () => {
+      calls++
+      if (calls === 1) throw new Error('gave up')
+    }, {}, 1)
+    expect(await q.add(handle.db, 't.keyfail', { n: 1 }, { key: 'k2' })).toBe(true)
+    q.start()
+    await until(async () => (await handle.db.select().from(jobs).where(sql`${jobs.failedAt} is not null`)).length === 1)
+    expect(await q.add(handle.db, 't.keyfail', { n: 2 }, { key: 'k2' })).toBe(true)
+    // The new job holds the key while it is pending or running.
+    expect(await q.add(handle.db, 't.keyfail', { n: 3 }, { key: 'k2' })).toBe(false)
+    await until(() => calls === 2)
+    await until(async () => (await remaining()) === 1)
+    const [failed] = await handle.db.select().from(jobs)
+    expect(failed).toMatchObject({ payload: { n: 1 }, key: null, lastError: 'gave up' })
+  })
+
   it('queues nothing when the transaction that added the job rolls back', async () => {
     const q = queue('t.tx', async () => {})
     await expect(
@@ -127,6 +145,35 @@ describe(`job queue (${testEngine()})`, () => {
     expect(seen).toHaveLength(0)
     await until(() => seen.length === 1)
     await until(async () => (await remaining()) === 0)
+  })
+
+  it('marks failed, without running it, a job claimed again after its last attempt\'s lease expired (its process crashed each time)', async () => {
+    const seen: number[] = []
+    const q = queue('t.crash', async (_payload, job) => {
+      seen.push(job.attempt)
+    }, {}, 3)
+    await q.add(handle.db, 't.crash', {})
+    // Three claims by workers that died mid-run: three attempts counted, the last lease expired.
+    await handle.db.update(jobs).set({ lockedBy: 'dead', lockedUntil: sql`now() - interval '1 second'`, attempts: 3 })
+    q.start()
+    await until(async () => (await handle.db.select().from(jobs).where(sql`${jobs.failedAt} is not null`)).length === 1)
+    await new Promise((r) => setTimeout(r, 150))
+    expect(seen).toEqual([])
+    const [row] = await handle.db.select().from(jobs)
+    expect(row).toMatchObject({ attempts: 3, lockedBy: null, lockedUntil: null })
+    expect(row?.lastError).toMatch(/^gave up after 3 attempts: the last stopped without finishing/)
+  })
+
+  it('still runs a job claimed again after a lease expired while attempts are left', async () => {
+    const seen: number[] = []
+    const q = queue('t.crash-once', async (_payload, job) => {
+      seen.push(job.attempt)
+    }, {}, 3)
+    await q.add(handle.db, 't.crash-once', {})
+    await handle.db.update(jobs).set({ lockedBy: 'dead', lockedUntil: sql`now() - interval '1 second'`, attempts: 2 })
+    q.start()
+    await until(async () => (await remaining()) === 0)
+    expect(seen).toEqual([3])
   })
 
   it('a worker whose lease was taken over cannot finish or retry the job', async () => {

@@ -10,11 +10,17 @@
  * idempotent (record per item what is done, in the transaction that does it). A running job's
  * lease is renewed while it runs, so a slow batch is not taken twice.
  *
+ * Attempts are counted at the claim, so a job that kills its process (each claim ends in a lease
+ * that expires, never in a throw) still uses them up: a claim past `maxAttempts` marks the job
+ * failed instead of running it again, or it would be leased forever. A failed job is kept for an
+ * operator but no longer holds its key: the key means "one pending or running at a time", and a
+ * send whose job gave up must be able to start again (a newsletter's Resume adds its job anew).
+ *
  *     queue.handle('promotion.deliver', async (payload, job) => { ...one batch...; return 'again' })
  *     await queue.add(tx, 'promotion.deliver', { promotionId }, { key: `promotion:${id}` })
  */
 import { randomUUID } from 'node:crypto'
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, isNotNull, sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import { z } from 'zod'
 import type { Db } from '../db/index.ts'
@@ -57,7 +63,10 @@ export interface QueueOptions {
 export interface AddOptions {
   /** Not before this time. */
   runAt?: Date
-  /** While a job with this key exists (pending, running or failed), adding another is a no-op. */
+  /**
+   * While a job with this key is pending or running, adding another is a no-op. A job kept as
+   * failed gives its key up to the new one (the failed row stays, without its key, for an operator).
+   */
   key?: string
 }
 
@@ -100,6 +109,9 @@ export class JobQueue {
    * commit to start it without waiting for the next poll. Answers whether a job was added.
    */
   async add(db: Db, kind: string, payload: JobPayload, options: AddOptions = {}): Promise<boolean> {
+    // In the same transaction as the insert, so of two adds with the key exactly one inserts (the
+    // unique index still decides; the failed row's lock orders them on PostgreSQL).
+    if (options.key !== undefined) await db.update(jobs).set({ key: null }).where(and(eq(jobs.key, options.key), isNotNull(jobs.failedAt)))
     const rows = await db
       .insert(jobs)
       .values({ kind, payload, key: options.key ?? null, runAt: options.runAt ?? sql`now()` })
@@ -188,6 +200,16 @@ export class JobQueue {
     const handler = this.#handlers.get(job.kind)
     if (handler === undefined) return
     const mine = and(eq(jobs.id, job.id), eq(jobs.lockedBy, this.#worker))
+    const { maxAttempts, backoffBaseMs, backoffMaxMs } = handler.options
+    if (job.attempts > maxAttempts) {
+      // Its attempts are used up, the last (at least) ended with its lease expiring: the process
+      // died mid-run, perhaps killed by this very job. Running it again may crash again, and no
+      // throw would ever count it as failed.
+      const message = `gave up after ${maxAttempts} attempts: the last stopped without finishing (its lease expired: the process crashed or was killed)`
+      this.log.error({ job: job.id, kind: job.kind, attempts: maxAttempts }, `job failed for good: ${message}`)
+      await this.db.update(jobs).set({ failedAt: new Date(), lockedUntil: null, lockedBy: null, attempts: maxAttempts, lastError: message }).where(mine)
+      return
+    }
     // Renew the lease while the handler runs, so a slow batch is not taken by another instance.
     const renew = setInterval(() => {
       void this.db
@@ -210,7 +232,6 @@ export class JobQueue {
       }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
-      const { maxAttempts, backoffBaseMs, backoffMaxMs } = handler.options
       if (job.attempts >= maxAttempts) {
         this.log.error({ err: error, job: job.id, kind: job.kind, attempts: job.attempts }, 'job failed for good')
         await this.db.update(jobs).set({ failedAt: new Date(), lockedUntil: null, lockedBy: null, lastError: message }).where(mine)

@@ -202,6 +202,64 @@ describe(`the webhook transport (${testEngine()})`, () => {
     t.app.services.jobs.start()
   })
 
+  it('records a batch the receiver holds while the promotion is cancelled as sent, and cancels only what was never posted', async () => {
+    // The receiver holds the first request until released (the batch is on its way at the cancel).
+    let release = (): void => {}
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let arrived = (): void => {}
+    const posted = new Promise<void>((resolve) => (arrived = resolve))
+    const seen: string[] = []
+    const holding = createServer((request, response) => {
+      const chunks: Buffer[] = []
+      request.on('data', (c: Buffer) => chunks.push(c))
+      request.on('end', () => {
+        seen.push(Buffer.concat(chunks).toString('utf8'))
+        if (seen.length === 1) arrived()
+        void released.then(() => response.writeHead(200).end('ok'))
+      })
+    })
+    servers.push(holding)
+    await new Promise<void>((resolve) => holding.listen(0, '127.0.0.1', resolve))
+    const hook = `http://127.0.0.1:${(holding.address() as AddressInfo).port}/hooks/promotions`
+
+    const ids = await newLeads(12)
+    await t.app.services.jobs.stop()
+    const id = await promote(ids)
+    const d = deps(webhookTransport({ url: hook, secret: SECRET, timeoutMs: 10_000 }, t.config.publicUrl))
+    const lane0 = DeliverPayload.parse({ promotionId: id, round: 1, lane: 0 })
+    const first = deliverBatch(d, lane0)
+    await posted
+    const cancel = await t.app.inject({ method: 'POST', url: '/api/admin/cancelPromotion', headers: { ...(await t.auth(t.superadmin)), 'content-type': 'application/json' }, payload: JSON.stringify({ id }) })
+    expect(bodyOf(cancel)).toEqual({
+      status: 'success',
+      message: 'Promotion cancelled: 0 of 12 already sent; 5 more were being posted to the push service and will count as sent once it accepts them',
+      sent: 0,
+      failed: 0,
+      total: 12,
+    })
+    release()
+    expect(await first).toBe('again')
+    await drain(d, lane0)
+    await drain(d, DeliverPayload.parse({ promotionId: id, round: 1, lane: 1 }))
+
+    // One batch reached the receiver: its five deliveries are sent, the other seven cancelled.
+    expect(seen).toHaveLength(1)
+    const postedTo = Batch.parse(JSON.parse(seen[0] ?? '')).recipients.map((r) => r.leadId)
+    expect(postedTo).toHaveLength(5)
+    const rows = await t.handle.db.select().from(promotionDeliveries).where(eq(promotionDeliveries.promotionId, id))
+    expect(rows.filter((r) => r.status === 'sent').map((r) => r.leadId).sort()).toEqual([...postedTo].sort())
+    expect(rows.filter((r) => r.status === 'cancelled')).toHaveLength(7)
+    expect(rows.every((r) => r.status === 'sent' || r.status === 'cancelled')).toBe(true)
+    const row = await promotionRow(id)
+    expect(row).toMatchObject({ status: 'cancelled', total: 12, sent: 5, failed: 0 })
+    expect(row.lastSentAt).not.toBeNull()
+    // The list's counts: nothing pending, and sent + failed + cancelled = total.
+    const list = bodyOf(await t.app.inject({ method: 'GET', url: '/api/admin/listNotification', headers: await t.auth(t.superadmin) }))
+    const listed = z.array(z.object({ _id: z.string(), sent: z.number(), failed: z.number(), pending: z.number(), total: z.number(), status: z.string() }).loose()).parse(list['result']).find((p) => p._id === id)
+    expect(listed).toMatchObject({ status: 'cancelled', sent: 5, failed: 0, pending: 0, total: 12 })
+    t.app.services.jobs.start()
+  })
+
   it('needs a secret with the webhook address', () => {
     expect(() => loadConfig({ DATA_DIR: t.config.dataDir, PUSH_WEBHOOK_URL: 'https://push.example.com/hook' })).toThrow(ConfigError)
     expect(loadConfig({ DATA_DIR: t.config.dataDir, PUSH_WEBHOOK_URL: 'https://push.example.com/hook', PUSH_WEBHOOK_SECRET: SECRET }).promotions.webhook).toEqual({
@@ -225,6 +283,7 @@ describe(`the database transport and its workers (${testEngine()})`, () => {
     // The first worker stalls after its claim (a stuck process) past its short lease.
     const stalled: Transport = {
       name: 'database',
+      deliveredBeforeRecord: false,
       deliver: async (db, batch, record) => {
         seenBatches.push(batch.batchId)
         await gate
@@ -237,6 +296,7 @@ describe(`the database transport and its workers (${testEngine()})`, () => {
     await new Promise((r) => setTimeout(r, 300))
     const tracking: Transport = {
       name: 'database',
+      deliveredBeforeRecord: false,
       deliver: async (db, batch, record) => {
         seenBatches.push(batch.batchId)
         await databaseTransport.deliver(db, batch, record)

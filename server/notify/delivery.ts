@@ -15,6 +15,15 @@
  *    still in this round and not cancelled; otherwise the transaction rolls back, so a cancelled or
  *    deleted promotion gets nothing more from the database transport.
  *
+ * Cancel: the deliveries nobody holds are cancelled at once; a batch a worker holds (leased, being
+ * handed to the transport) is left to that worker. The database transport writes its
+ * notifications in the transaction that records the batch, so a batch recorded after the cancel
+ * is rolled back and cancelled: nobody got it. The webhook records a batch only once the receiver
+ * has taken it (`deliveredBeforeRecord`): such a batch reached the users whatever the cancel says,
+ * so it is recorded and counted as sent (sent before the cancel took effect), and the promotion
+ * stays cancelled. A batch whose post fails after the cancel is not tried again: it is cancelled.
+ * So the counters always add up: sent + failed + the cancelled deliveries = total.
+ *
  * A worker killed anywhere leaves leased rows that are taken again once the lease is over: the
  * database transport's unique key (promotion, lead, round) makes the second insert a no-op, so
  * every lead gets exactly one notification per round. The webhook is at-least-once: a batch the
@@ -75,6 +84,13 @@ export type RecordResults = (tx: Db, refused?: ReadonlyMap<string, string>) => P
 /** Where deliveries go. `deliver` throws when the batch was not delivered (it is retried). */
 export interface Transport {
   readonly name: string
+  /**
+   * Whether `record` runs after the recipients already have the batch (the webhook: after the
+   * receiver's 2xx), rather than in the transaction that delivers it (the database transport,
+   * whose notifications exist only if that transaction commits). A batch delivered before it is
+   * recorded is recorded as sent even when the promotion was cancelled while it was on its way.
+   */
+  readonly deliveredBeforeRecord: boolean
   deliver(db: Db, batch: DeliveryBatch, record: RecordResults): Promise<void>
 }
 
@@ -96,6 +112,7 @@ const Ids = z.object({ rows: z.array(z.object({ id: z.string() })) })
  */
 export const databaseTransport: Transport = {
   name: 'database',
+  deliveredBeforeRecord: false,
   async deliver(db, batch, record) {
     const ids = batch.recipients.map((r) => r.leadId)
     await db.transaction(async (tx) => {
@@ -136,6 +153,7 @@ export const signBody = (secret: string, body: string): string => `sha256=${crea
 export function webhookTransport(settings: WebhookSettings, publicUrl: string, fetchImpl: typeof fetch = fetch): Transport {
   return {
     name: 'webhook',
+    deliveredBeforeRecord: true,
     async deliver(db, batch, record) {
       const sentAt = new Date()
       const body = JSON.stringify({
@@ -290,15 +308,23 @@ async function claim(db: Db, p: DeliverPayload, size: number, leaseMs: number): 
   return { batchId: first.batch_id, attempts: Math.max(...rows.map((r) => r.attempts)), recipients }
 }
 
+/**
+ * Deliveries no worker holds now: never claimed, waiting for a retry, or leased by a worker whose
+ * lease ran out (it died). A cancel takes these at once; a held batch is its worker's to finish.
+ */
+export const notHeld = sql`(${promotionDeliveries.lockedUntil} is null or ${promotionDeliveries.lockedUntil} < now())`
+
 /** The round's deliveries of one batch that are still pending. */
 const inBatch = (p: DeliverPayload, batchId: string) =>
   and(eq(promotionDeliveries.promotionId, p.promotionId), eq(promotionDeliveries.round, p.round), eq(promotionDeliveries.batchId, batchId), eq(promotionDeliveries.status, 'pending'))
 
 /**
- * Adds recorded results to the promotion's counters, only while it is in this round and not
- * cancelled; answers its progress, or throws `DeliveryStopped`.
+ * Adds recorded results to the promotion's counters, only while it is in this round and, unless
+ * `afterCancel` (results that happened whatever the cancel says: a batch the receiver already took,
+ * a failure), not cancelled; a cancelled promotion stays cancelled. Answers its progress, or throws
+ * `DeliveryStopped`.
  */
-async function count(tx: Db, p: DeliverPayload, sent: number, failed: number): Promise<PromotionProgress> {
+async function count(tx: Db, p: DeliverPayload, sent: number, failed: number, afterCancel: boolean): Promise<PromotionProgress> {
   const [row] = await tx
     .update(promotions)
     .set({
@@ -306,9 +332,10 @@ async function count(tx: Db, p: DeliverPayload, sent: number, failed: number): P
       failed: sql`${promotions.failed} + ${failed}`,
       ...(sent > 0 ? { lastSentAt: sql`now()` } : {}),
       // SET reads the old values: the round is over once these results bring it to its total.
-      status: sql`case when ${promotions.sent} + ${sent} + ${promotions.failed} + ${failed} >= ${promotions.total} then 'done' else 'sending' end`,
+      status: sql`case when ${promotions.status} = 'cancelled' then 'cancelled'
+        when ${promotions.sent} + ${sent} + ${promotions.failed} + ${failed} >= ${promotions.total} then 'done' else 'sending' end`,
     })
-    .where(and(eq(promotions.id, p.promotionId), eq(promotions.round, p.round), ne(promotions.status, 'cancelled')))
+    .where(and(eq(promotions.id, p.promotionId), eq(promotions.round, p.round), afterCancel ? undefined : ne(promotions.status, 'cancelled')))
     .returning(progressColumns)
   if (row === undefined) throw new DeliveryStopped()
   return progressOf(row)
@@ -326,15 +353,7 @@ export async function deliverBatch(deps: DeliveryDeps, payload: DeliverPayload):
     .from(promotions)
     .where(eq(promotions.id, payload.promotionId))
   if (promotion === undefined) return undefined
-  if (promotion.status === 'cancelled' || promotion.round !== payload.round) {
-    // The cancel marked the round's pending deliveries; this only tidies a row a worker was
-    // holding then (it cannot be sent any more: recording it would stop).
-    await db
-      .update(promotionDeliveries)
-      .set({ status: 'cancelled', lockedUntil: null })
-      .where(and(eq(promotionDeliveries.promotionId, payload.promotionId), eq(promotionDeliveries.round, payload.round), eq(promotionDeliveries.status, 'pending')))
-    return undefined
-  }
+  if (promotion.status === 'cancelled' || promotion.round !== payload.round) return stopRound(deps, payload)
 
   const claimed = await claim(db, payload, settings.batchSize, deps.leaseMs)
   if (claimed === null) return waitOrFinish(deps, payload)
@@ -361,18 +380,45 @@ export async function deliverBatch(deps: DeliveryDeps, payload: DeliverPayload):
             .set({ status: 'failed', lockedUntil: null, lastError: [...new Set(refused.values())].join('; ') })
             .where(and(inBatch(payload, batchId), inArray(promotionDeliveries.leadId, refusedIds)))
             .returning({ leadId: promotionDeliveries.leadId })
-    progress = await count(tx, payload, sent.length, failed.length)
+    progress = await count(tx, payload, sent.length, failed.length, deps.transport.deliveredBeforeRecord)
   }
 
   try {
     await deps.transport.deliver(db, batch, record)
   } catch (error) {
-    if (error instanceof DeliveryStopped) return 'again'
+    if (error instanceof DeliveryStopped) {
+      // Nothing of the batch was delivered (its transaction rolled back): its rows are this
+      // worker's to cancel, as the cancel left them to it.
+      await db.update(promotionDeliveries).set({ status: 'cancelled', lockedUntil: null }).where(inBatch(payload, batchId))
+      return 'again'
+    }
     // Kept per delivery (last_error), where the recipients list and an operator can see it.
     progress = await recordFailure(deps, payload, batchId, attempts, error)
   }
-  if (progress !== null) deps.progress(progress, progress.status === 'done')
+  if (progress !== null) deps.progress(progress, progress.status !== 'sending')
   return 'again'
+}
+
+/**
+ * The promotion was cancelled (or deleted, or resent) since the round's job was queued: the
+ * round's deliveries nobody holds are cancelled (the cancel did so already; this tidies those a
+ * worker held then and let go of since, or a dead worker's). A batch another worker holds right
+ * now is left to it, as the cancel left it: the job looks again once that lease is over, so a
+ * batch whose worker died is cancelled then.
+ */
+async function stopRound(deps: DeliveryDeps, p: DeliverPayload): Promise<JobResult> {
+  const ofRound = and(eq(promotionDeliveries.promotionId, p.promotionId), eq(promotionDeliveries.round, p.round), eq(promotionDeliveries.status, 'pending'))
+  await deps.db
+    .update(promotionDeliveries)
+    .set({ status: 'cancelled', lockedUntil: null })
+    .where(and(ofRound, notHeld))
+  const [held] = Waiting.parse(
+    await deps.db.execute(sql`
+      select count(*) as pending, extract(epoch from (max(${promotionDeliveries.lockedUntil}) - now())) * 1000 as wait_ms
+      from ${promotionDeliveries} where ${ofRound}`),
+  ).rows
+  if (held === undefined || held.pending === 0) return undefined
+  return { retryInMs: Math.min(deps.leaseMs, Math.max(50, Math.ceil(held.wait_ms ?? 0))) }
 }
 
 /**
@@ -397,7 +443,9 @@ async function recordFailure(deps: DeliveryDeps, p: DeliverPayload, batchId: str
     const failed = rows.filter((r) => r.status === 'failed').length
     if (failed === 0) return null
     try {
-      return await count(tx, p, 0, failed)
+      // Failed is what became of them, cancelled or not; those left to retry after a cancel are
+      // cancelled by the job's next run (nothing is tried again once a promotion is cancelled).
+      return await count(tx, p, 0, failed, true)
     } catch (stopped) {
       if (stopped instanceof DeliveryStopped) return null
       throw stopped

@@ -299,6 +299,47 @@ describe(`mail queue (${testEngine()})`, () => {
     expect((await handle.db.select().from(mailOutbox).where(eq(mailOutbox.group, 'newsletter:3'))).map((m) => m.body)).toEqual([null, null])
   })
 
+  it('sends a mail once when its group is paused and resumed while the SMTP server holds it mid-send', async () => {
+    const smtp = await receiver()
+    const running = await start({ smtp: smtp.url })
+    const held = smtp.hold()
+    await enqueue(running, [message('held@example.com', { group: 'newsletter:held' })])
+    await held.arrived
+    // The mail is in the SMTP server's hands; its worker waits for the answer.
+    expect(await pauseMailGroup(handle.db, 'newsletter:held')).toBe(1)
+    expect(await running.app.services.mailer.resumeGroup(handle.db, 'newsletter:held')).toBe(1)
+    running.app.services.mailer.wake()
+    // Time for any worker to take the mail again, were it due (the queue polls every 20 ms).
+    await new Promise((r) => setTimeout(r, 500))
+    expect(smtp.received).toHaveLength(0)
+    held.release()
+    await until(async () => (await mailTo('held@example.com'))?.status === 'sent')
+    await new Promise((r) => setTimeout(r, 300))
+    expect(smtp.received.filter((m) => m.to.includes('held@example.com'))).toHaveLength(1)
+    expect(await mailTo('held@example.com')).toMatchObject({ status: 'sent', attempts: 1, body: null })
+  })
+
+  it('keeps a mail whose try failed while its group was paused held until the group resumes', async () => {
+    const smtp = await receiver()
+    const running = await start({ smtp: smtp.url })
+    const held = smtp.hold()
+    smtp.refuse(1)
+    await enqueue(running, [message('refused@example.com', { group: 'newsletter:refused' })])
+    await held.arrived
+    expect(await pauseMailGroup(handle.db, 'newsletter:refused')).toBe(1)
+    held.release()
+    // The try's failure is recorded (with its backoff of 100 ms or less), and the mail stays paused.
+    await until(async () => (await mailTo('refused@example.com'))?.error !== null)
+    await new Promise((r) => setTimeout(r, 500))
+    expect(await mailTo('refused@example.com')).toMatchObject({ status: 'paused', attempts: 1 })
+    expect(smtp.received).toHaveLength(0)
+    expect(await running.app.services.mailer.resumeGroup(handle.db, 'newsletter:refused')).toBe(1)
+    running.app.services.mailer.wake()
+    await smtp.next('refused@example.com')
+    await until(async () => (await mailTo('refused@example.com'))?.status === 'sent')
+    expect(smtp.received).toHaveLength(1)
+  })
+
   it('refuses a header that could break the message', async () => {
     const running = await start({ jobs: false })
     await expect(enqueue(running, [message('h@example.com', { headers: { 'X-Evil': 'a\r\nBcc: victim@example.com' } })])).rejects.toThrow(/spans lines/)

@@ -12,6 +12,10 @@
  * MAIL_MAX_ATTEMPTS tries the mail is marked failed. The honest limit: SMTP has no idempotency
  * key, so a crash between the server's acceptance and the mark sends that mail twice.
  *
+ * Pausing a group changes its mails' status only, never their lease: a mail a worker is sending
+ * right then is still in that worker's hands after a Pause and a Resume, and no other worker may
+ * take it (and send it again) before the lease ends.
+ *
  * Bodies are never at rest in clear: subject, text, HTML and headers are sealed together
  * (AES-256-GCM, server/kit/seal.ts, bound to the mail's id) and set to null once the mail is sent
  * or given up. Logs name the recipient and the template, never a body. Without SMTP_URL a mail is
@@ -154,11 +158,17 @@ export class Mailer {
     this.jobs.wake()
   }
 
-  /** Lets a paused group's mails go again (with `db`, a transaction or the database); returns how many. */
+  /**
+   * Lets a paused group's mails go again (with `db`, a transaction or the database); returns how many.
+   * `next_attempt_at` only moves earlier to now, never later than it is: a mail a worker was
+   * sending when the group was paused keeps its claim's lease, so no other worker takes it (and
+   * sends it a second time) while the first is still in the SMTP exchange; one waiting after a
+   * failed try keeps its backoff.
+   */
   async resumeGroup(db: Db, group: string): Promise<number> {
     const resumed = await db
       .update(mailOutbox)
-      .set({ status: 'pending', nextAttemptAt: sql`now()` })
+      .set({ status: 'pending', nextAttemptAt: sql`greatest(${mailOutbox.nextAttemptAt}, now())` })
       .where(and(eq(mailOutbox.group, group), eq(mailOutbox.status, 'paused')))
       .returning({ id: mailOutbox.id })
     await this.#addJobs(
@@ -288,12 +298,16 @@ export class Mailer {
     await this.#settle(mail.id, { nextAttemptAt: sql`now() + ${`${retryInMs} milliseconds`}::interval`, error: message })
   }
 
-  /** Records what became of a pending mail; a mail cancelled or paused meanwhile keeps that status. */
+  /**
+   * Records what became of a try. A mail cancelled meanwhile stays cancelled. One whose group was
+   * paused during the try gets the outcome all the same (held, logged, given up, or its backoff
+   * after a failure), and when the try is to be retried it stays paused until the group resumes.
+   */
   async #settle(id: string, values: PgUpdateSetSource<typeof mailOutbox>): Promise<void> {
     await this.db
       .update(mailOutbox)
       .set(values)
-      .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'pending')))
+      .where(and(eq(mailOutbox.id, id), inArray(mailOutbox.status, ['pending', 'paused'])))
   }
 
   async #next(ids: readonly string[]): Promise<JobResult> {
@@ -342,7 +356,12 @@ export async function cancelMailGroup(db: Db, group: string): Promise<number> {
   return cancelled.length
 }
 
-/** Holds a group's pending mails until `Mailer.resumeGroup`; returns how many. One being sent right now still goes. */
+/**
+ * Holds a group's pending mails until `Mailer.resumeGroup`; returns how many. One being sent right
+ * now still goes, and is recorded as sent. Only the status changes: `next_attempt_at` (a worker's
+ * lease on a mail it is sending, or a retry's backoff) is left as it is, so resuming cannot hand a
+ * mail still in a worker's SMTP exchange to another worker.
+ */
 export async function pauseMailGroup(db: Db, group: string): Promise<number> {
   const paused = await db
     .update(mailOutbox)

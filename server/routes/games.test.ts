@@ -3,7 +3,8 @@ import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { join } from 'node:path'
 import { crc32 } from 'node:zlib'
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import pg from 'pg'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { categories, games } from '../db/schema.ts'
 import { encodePng } from '../db/png.ts'
 import { bodyOf, listOf, makeTestApp, multipart, type TestApp, type UploadFile } from '../testing/test-app.ts'
@@ -298,6 +299,56 @@ describe('POST /Editcms', () => {
   it('answers 404 for an unknown game', async () => {
     const res = await post('/Editcms', editFields('00000000-0000-0000-0000-000000000000', 'Ghost'))
     expect(res.statusCode).toBe(404)
+  })
+
+  it('two edits racing to replace the images (no version sent) remove no file the saved game names and leave none unreferenced', async () => {
+    const id = await add('Race', {}, [png('x.png')])
+    const [x] = (await rowOf(id))?.images ?? []
+    if (x === undefined) throw new Error('no image stored')
+    const before = new Set(uploads())
+    // One keeps x and adds an image, the other drops x for a new one: whichever goes second must
+    // start from what the first saved.
+    const edits = () =>
+      Promise.all([
+        post('/Editcms', editFields(id, 'Race', { keptImages: [`/uploads/${x}`] }), [png('keep-add.png')]),
+        post('/Editcms', editFields(id, 'Race', { keptImages: '[]' }), [png('replace.png')]),
+      ])
+    let answers: Awaited<ReturnType<typeof edits>>
+    if (t.config.database.kind === 'pg') {
+      // Another writer holds the game's row, so both edits are under way before either writes.
+      const url = t.config.database.url
+      const locker = new pg.Client({ connectionString: url })
+      const watcher = new pg.Client({ connectionString: url })
+      await locker.connect()
+      await watcher.connect()
+      try {
+        await locker.query('begin')
+        await locker.query('select id from games where id = $1 for update', [id])
+        const pending = edits()
+        await vi.waitFor(
+          async () => {
+            const { rows } = await watcher.query("select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'")
+            expect(rows.length).toBe(2)
+          },
+          { timeout: 20_000, interval: 25 },
+        )
+        await locker.query('commit')
+        answers = await pending
+      } finally {
+        await locker.query('rollback').catch(() => {})
+        await locker.end()
+        await watcher.end()
+      }
+    } else {
+      answers = await edits()
+    }
+    expect(answers.some((res) => bodyOf(res)['status'] === 'success')).toBe(true)
+    const row = await rowOf(id)
+    const named = [...(row?.images ?? []), row?.video ?? ''].filter((name) => name !== '')
+    for (const name of named) expect(existsSync(join(t.config.uploadsDir, name)), `${name} is named by the game but was removed`).toBe(true)
+    // Of this test's files (x and the two uploads), exactly those the game names are left: none for the sweep to find.
+    const left = uploads().filter((name) => (!before.has(name) || name === x) && !name.endsWith('-thumb.webp'))
+    expect(left.sort()).toEqual([...named].sort())
   })
 })
 

@@ -5,7 +5,9 @@
  *
  * An edit keeps the stored images the form names in `keptImages` (all when absent), then adds the
  * new ones; files the edit drops or replaces are removed only once the call has succeeded, so a
- * failed save leaves the game and every file it points at as they were.
+ * failed save leaves the game and every file it points at as they were. The edit reads the game's
+ * row under its lock (after the list's lock), so two edits take turns and each removes only files
+ * the row it replaced held.
  */
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import * as gamesArea from '#contract/games'
@@ -131,7 +133,13 @@ export const gamesRoutes = handlers(gamesArea, {
   },
 
   Editcms: async (input, ctx) => {
-    const [current] = await ctx.db.select().from(games).where(eq(games.id, input._id)).limit(1)
+    // The files the edit drops are worked out from the row as it is read here, so the row is read
+    // under its lock, held by the call's transaction until it commits: a second edit waits and
+    // then reads what the first saved (a plain read would let both start from the same files, and
+    // each then remove a file the other keeps, or leave the other's new upload unreferenced). The
+    // list's lock is taken before the row's, in the order the preference writes take them.
+    await order.lock(ctx.db)
+    const [current] = await ctx.db.select().from(games).where(eq(games.id, input._id)).for('update')
     if (current === undefined) return notFound('_id')
     const keptImages = keptFiles(input.keptImages, current.images, 'keptImages')
     if (!Array.isArray(keptImages)) return failure('Incorrect format', keptImages)

@@ -287,6 +287,31 @@ describe('pause, resume and cancel', () => {
     expect(new Set(to).size).toBe(40)
   })
 
+  it('resumes a send whose job failed for good: Pause then Resume starts a new job and the send completes', async () => {
+    const rows = await addLeads(6, () => true)
+    await t.app.services.jobs.stop()
+    const sent = await send(t, { all: false, id: rows.map((r) => r.id) })
+    // The send's job given up (its attempts used up, e.g. while the template was switched off).
+    const given = await t.handle.db
+      .update(jobs)
+      .set({ failedAt: new Date(), lastError: 'gave up', lockedBy: null, lockedUntil: null })
+      .where(and(eq(jobs.kind, 'newsletter.send'), eq(jobs.key, `newsletter:${sent.id}`)))
+      .returning({ id: jobs.id })
+    expect(given).toHaveLength(1)
+    t.app.services.jobs.start()
+    await settled(300)
+    expect(smtp.received).toHaveLength(0)
+    expect(await until(t, sent.id, () => true)).toMatchObject({ status: 'sending', sent: 0, pending: 6 })
+
+    expect(bodyOf(await post(t, '/pauseNewsletter', { id: sent.id }))).toMatchObject({ status: 'success' })
+    expect(bodyOf(await post(t, '/resumeNewsletter', { id: sent.id }))).toMatchObject({ status: 'success' })
+    expect(await until(t, sent.id, (s) => s['status'] === 'done', 15_000)).toMatchObject({ total: 6, sent: 6, pending: 0 })
+    expect(recipientsOf()).toEqual(rows.map((r) => r.email).sort())
+    // The given-up job stays for an operator, without the key the new one took.
+    expect(await t.handle.db.select({ key: jobs.key, lastError: jobs.lastError }).from(jobs).where(eq(jobs.id, given[0]?.id ?? ''))).toEqual([{ key: null, lastError: 'gave up' }])
+    await t.handle.db.delete(jobs).where(eq(jobs.id, given[0]?.id ?? ''))
+  })
+
   it('cancels a send: what went out is counted, the rest is never sent, and the answer says how many went', async () => {
     const rows = await addLeads(40, () => true)
     const sent = await send(t, { all: false, id: rows.map((r) => r.id) })

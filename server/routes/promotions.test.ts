@@ -372,6 +372,7 @@ describe(`cancel and delete (${testEngine()})`, () => {
       ...deps,
       transport: {
         name: 'database',
+        deliveredBeforeRecord: false,
         deliver: async (db, batch, record) => {
           await post('/cancelPromotion', { id })
           await deps.transport.deliver(db, batch, record)

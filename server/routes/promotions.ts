@@ -35,7 +35,7 @@ import { exactCount } from '../kit/row-counts.ts'
 import type { Db } from '../db/index.ts'
 import { leads, promotionDeliveries, promotionRecipients, promotions, type PromotionRow } from '../db/schema.ts'
 import type { Realtime } from '../notify/realtime.ts'
-import { DELIVER_JOB, DeliverPayload, ProgressThrottle, deliverBatch, progressOf, queueRound, transportFor, type DeliveryDeps } from '../notify/delivery.ts'
+import { DELIVER_JOB, DeliverPayload, ProgressThrottle, deliverBatch, notHeld, progressOf, queueRound, transportFor, type DeliveryDeps } from '../notify/delivery.ts'
 import { leadSearch } from './leads.ts'
 
 export const PROMOTION_ADDED = 'Promotion added successfully'
@@ -375,11 +375,13 @@ export const promotionsRoutes = handlers(promotionsContract, {
     const [current] = await ctx.db.select({ round: promotions.round }).from(promotions).where(eq(promotions.id, id))
     if (current === undefined) return notFound()
     // Deliveries first, then the promotion: the worker's lock order. A batch a worker is
-    // recording is waited for and counts as sent; every other pending delivery is cancelled.
-    await ctx.db
-      .update(promotionDeliveries)
-      .set({ status: 'cancelled', lockedUntil: null })
-      .where(and(eq(promotionDeliveries.promotionId, id), eq(promotionDeliveries.round, current.round), eq(promotionDeliveries.status, 'pending')))
+    // recording is waited for and counts as sent. A batch a worker holds (claimed, being handed
+    // to the transport) is left to it: the webhook may have posted it already, and then it is
+    // recorded as sent when the receiver answers (the database transport's is rolled back and
+    // cancelled by its worker). Every other pending delivery is cancelled.
+    const ofRound = and(eq(promotionDeliveries.promotionId, id), eq(promotionDeliveries.round, current.round), eq(promotionDeliveries.status, 'pending'))
+    await ctx.db.update(promotionDeliveries).set({ status: 'cancelled', lockedUntil: null }).where(and(ofRound, notHeld))
+    const inFlight = ctx.config.promotions.webhook === null ? 0 : await ctx.db.$count(promotionDeliveries, ofRound)
     const [cancelled] = await ctx.db
       .update(promotions)
       .set({ status: 'cancelled', cancelledAt: sql`now()` })
@@ -391,7 +393,8 @@ export const promotionsRoutes = handlers(promotionsContract, {
     ctx.audit(id)
     const { sent, failed, total } = row
     if (cancelled !== undefined) ctx.afterSuccess(() => announce(ctx.realtime, progressOf(cancelled), true))
-    const message = cancelled === undefined ? `Nothing left to cancel: ${sent} of ${total} sent` : `Promotion cancelled: ${sent} of ${total} already sent`
+    const posting = inFlight === 0 ? '' : `; ${inFlight} more ${inFlight === 1 ? 'was' : 'were'} being posted to the push service and will count as sent once it accepts them`
+    const message = cancelled === undefined ? `Nothing left to cancel: ${sent} of ${total} sent${posting}` : `Promotion cancelled: ${sent} of ${total} already sent${posting}`
     return { status: 'success', message, sent, failed, total }
   },
 

@@ -19,12 +19,40 @@ export interface SmtpReceiver {
   next(to: string, timeoutMs?: number): Promise<ReceivedMail>
   /** Refuses the next `count` messages with a temporary failure (451), as a busy server does. */
   refuse(count: number): void
+  /**
+   * Holds the next message mid-send: its data is read, but the server answers (records it, or
+   * refuses it when `refuse` says so) only on `release()`, so the sender is left waiting with the
+   * mail in the server's hands.
+   */
+  hold(): HeldMail
   close(): Promise<void>
+}
+
+export interface HeldMail {
+  /** Resolves once the held message's data has been read (the sender waits for the answer). */
+  arrived: Promise<void>
+  /** Answers the held message: accepted and recorded as received (or refused, after `refuse`). */
+  release(): void
+}
+
+interface Holding {
+  arrived: () => void
+  released: Promise<void>
+}
+
+/** The test's side of a hold (`HeldMail`) and the server's (`Holding`), linked. */
+function holding(): { held: HeldMail; hold: Holding } {
+  let signal: () => void = () => {}
+  let release: () => void = () => {}
+  const arrived = new Promise<void>((r) => (signal = r))
+  const released = new Promise<void>((r) => (release = r))
+  return { held: { arrived, release }, hold: { arrived: signal, released } }
 }
 
 /** `port`: listen on this one (e.g. to bring a "crashed" server back where the app expects it). */
 export async function startSmtpReceiver(options: { port?: number } = {}): Promise<SmtpReceiver> {
   let refusing = 0
+  let holdNext: Holding | null = null
   const received: ReceivedMail[] = []
   const taken = new Set<ReceivedMail>()
   const waiters: { to: string; resolve: (mail: ReceivedMail) => void }[] = []
@@ -48,14 +76,25 @@ export async function startSmtpReceiver(options: { port?: number } = {}): Promis
       const chunks: Buffer[] = []
       stream.on('data', (chunk: Buffer) => chunks.push(chunk))
       stream.on('end', () => {
-        if (refusing > 0) {
-          refusing -= 1
-          callback(Object.assign(new Error('Try again later'), { responseCode: 451 }))
+        // The answer (refusal or acceptance) is given when the message is let go: at once, or on release.
+        const answer = (): void => {
+          if (refusing > 0) {
+            refusing -= 1
+            callback(Object.assign(new Error('Try again later'), { responseCode: 451 }))
+            return
+          }
+          const from = session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address
+          deliver({ from, to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw: Buffer.concat(chunks).toString('utf8') })
+          callback()
+        }
+        const held = holdNext
+        holdNext = null
+        if (held === null) {
+          answer()
           return
         }
-        const from = session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address
-        deliver({ from, to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw: Buffer.concat(chunks).toString('utf8') })
-        callback()
+        held.arrived()
+        void held.released.then(answer)
       })
     },
   })
@@ -91,6 +130,11 @@ export async function startSmtpReceiver(options: { port?: number } = {}): Promis
     },
     refuse(count) {
       refusing = count
+    },
+    hold() {
+      const { held, hold } = holding()
+      holdNext = hold
+      return held
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
