@@ -69,6 +69,12 @@ export interface Config {
   corsOrigins: string[]
   /** Logins per address per minute, on top of the per-email lockout (server/sign-in/lockout.ts). */
   loginRateLimit: number
+  /**
+   * How often an open socket's session is checked again at the longest (server/notify/realtime.ts):
+   * a revocation whose LOGOUT broadcast was lost (Redis away a moment) still ends the socket by then.
+   * Not an environment setting; tests shorten it.
+   */
+  socketRecheckMs: number
   hashCost: HashCost | null
   /** Pino log level; 'silent' in tests. */
   logLevel: string
@@ -341,6 +347,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     corsOrigins: e.CORS_ORIGINS.split(',').map((o) => o.trim()).filter((o) => o !== ''),
     loginRateLimit: e.LOGIN_RATE_LIMIT,
+    socketRecheckMs: 60_000,
     hashCost: null,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
