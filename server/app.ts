@@ -10,6 +10,7 @@ import rateLimit from '@fastify/rate-limit'
 import { sql } from 'drizzle-orm'
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
 import { ApiFailure, API_PREFIX, registerApi, type BoundHandler, type JobDefinition, type Services } from './kit/api.ts'
+import { addressKey } from './kit/address-key.ts'
 import { Passwords, ensureSuperadmin } from './sign-in/auth.ts'
 import type { Config, TrustProxy } from './config.ts'
 import { isConnectionError, isStatementTimeout, openDb, type DbHandle } from './db/index.ts'
@@ -173,6 +174,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // it: the sign-in lockout (in the database) still holds, and availability matters more.
     ...(redis === null ? {} : { redis: redis.client, skipOnError: true, nameSpace: 'bo-rate:' }),
     errorResponseBuilder: () => new ApiFailure(429, 'Too many attempts, please try again later'),
+    // The key every per-address limit uses (kit/address-key.ts): an IPv6 client by its /64, which it
+    // could otherwise walk through; the sign-in lock keys its pairs the same way.
+    keyGenerator: (request) => addressKey(request.ip),
   })
   // Multipart is registered by kit/api.ts for the endpoints that declare files, and only for them.
 

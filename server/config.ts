@@ -69,6 +69,12 @@ export interface Config {
   corsOrigins: string[]
   /** Logins per address per minute, on top of the per-email lockout (server/sign-in/lockout.ts). */
   loginRateLimit: number
+  /**
+   * How often an open socket's session is checked again at the longest (server/notify/realtime.ts):
+   * a revocation whose LOGOUT broadcast was lost (Redis away a moment) still ends the socket by then.
+   * Not an environment setting; tests shorten it.
+   */
+  socketRecheckMs: number
   hashCost: HashCost | null
   /** Pino log level; 'silent' in tests. */
   logLevel: string
@@ -269,6 +275,18 @@ function isAddressOrCidr(entry: string): boolean {
   return /^[0-9]{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128)
 }
 
+/**
+ * Whether the webhook's address keeps the batches off the network in clear text: https, or http to
+ * a loopback host (a receiver beside the server, and the tests'). The configuration has no
+ * development switch to lean on, and a loopback address never leaves the machine.
+ */
+export function webhookTransportIsSafe(url: string): boolean {
+  const parsed = new URL(url)
+  if (parsed.protocol === 'https:') return true
+  const host = parsed.hostname.toLowerCase()
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || (isIP(host) === 4 && host.startsWith('127.'))
+}
+
 /** Thrown with every problem of the environment at once, so a bad start says all that is wrong. */
 export class ConfigError extends Error {}
 
@@ -293,6 +311,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.PUSH_WEBHOOK_URL !== undefined && e.PUSH_WEBHOOK_SECRET === undefined) {
     // An unsigned webhook would let anyone who finds the receiver's address post promotions to it.
     throw new ConfigError('Invalid configuration:\n  PUSH_WEBHOOK_SECRET: required with PUSH_WEBHOOK_URL (the receiver checks each batch\'s signature with it)')
+  }
+  if (e.PUSH_WEBHOOK_URL !== undefined && !webhookTransportIsSafe(e.PUSH_WEBHOOK_URL)) {
+    // The batches carry every recipient's email and a signature a listener could replay: in clear
+    // text they are anyone's on the way. Plain http is for a receiver on this machine only.
+    throw new ConfigError(
+      'Invalid configuration:\n  PUSH_WEBHOOK_URL: must be an https:// address (plain http:// is allowed only for a receiver on this machine: localhost, 127.0.0.1 or ::1)',
+    )
   }
   const dataDir = resolve(e.DATA_DIR)
   mkdirSync(dataDir, { recursive: true })
@@ -325,6 +350,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     corsOrigins: e.CORS_ORIGINS.split(',').map((o) => o.trim()).filter((o) => o !== ''),
     loginRateLimit: e.LOGIN_RATE_LIMIT,
+    socketRecheckMs: 60_000,
     hashCost: null,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

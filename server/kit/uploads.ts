@@ -3,7 +3,8 @@
  * against its rule, identified by its first bytes (never by the client's name or type), and only
  * then stored under a name the server chooses (server/kit/storage.ts: DATA_DIR/uploads or an S3
  * bucket). A file past its byte limit stops the call at once (413, the partial file removed); an
- * image must decode within the pixel limit and gets a thumbnail beside it (server/kit/media.ts).
+ * image must decode within the pixel limit, is stored without its metadata (EXIF, GPS...) and
+ * gets a thumbnail beside it (server/kit/media.ts).
  */
 import { randomUUID } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
@@ -15,7 +16,7 @@ import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { FieldErrors } from '#contract/common'
 import type { FileKind, FileRule } from '#contract/define'
-import { byteLimit, checkImage, isImage, makeThumbnail, thumbOf, tooManyPixels, type MediaLimits } from './media.ts'
+import { byteLimit, checkImage, cleanImage, isImage, makeThumbnail, thumbOf, tooManyPixels, type MediaLimits } from './media.ts'
 import type { ObjectStorage } from './storage.ts'
 
 /** A checked upload, in the storage as `name`; `url` is what answers show (/uploads/<name>). */
@@ -296,11 +297,11 @@ export async function readMultipart(
         result.errors[part.fieldname] ??= rule.messages.kind
         await rm(path, { force: true })
       } else {
-        const refused = isImage(kind) ? await imageProblem(path, maxPixels, rule) : null
-        if (refused === null) {
-          result.temps.push({ field: part.fieldname, path, kind, bytes, thumb: isImage(kind) ? thumbOf(path) : null })
+        const checked = isImage(kind) ? await checkedImage(path, kind, maxPixels, rule) : { bytes }
+        if ('bytes' in checked) {
+          result.temps.push({ field: part.fieldname, path, kind, bytes: checked.bytes, thumb: isImage(kind) ? thumbOf(path) : null })
         } else {
-          result.errors[part.fieldname] ??= refused
+          result.errors[part.fieldname] ??= checked.refused
           await discard([{ path }])
         }
       }
@@ -312,16 +313,20 @@ export async function readMultipart(
   return result
 }
 
-/** Checks an image's declared size and makes its thumbnail; the error to show, or null when it is fine. */
-async function imageProblem(path: string, maxPixels: number, rule: FileRule): Promise<string | null> {
+/**
+ * Checks an image's declared size, rewrites it without its metadata (media.ts, cleanImage) and
+ * makes its thumbnail from the cleaned file: its size then, or the error to show.
+ */
+async function checkedImage(path: string, kind: 'png' | 'jpeg', maxPixels: number, rule: FileRule): Promise<{ bytes: number } | { refused: string }> {
   const problem = await checkImage(path, maxPixels)
-  if (problem === 'pixels') return tooManyPixels(maxPixels)
-  if (problem === 'broken') return rule.messages.kind
+  if (problem === 'pixels') return { refused: tooManyPixels(maxPixels) }
+  if (problem === 'broken') return { refused: rule.messages.kind }
   try {
+    const bytes = await cleanImage(path, kind, maxPixels)
     await makeThumbnail(path, thumbOf(path), maxPixels)
-    return null
+    return { bytes }
   } catch {
-    return rule.messages.kind
+    return { refused: rule.messages.kind }
   }
 }
 

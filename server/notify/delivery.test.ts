@@ -260,6 +260,42 @@ describe(`the webhook transport (${testEngine()})`, () => {
     t.app.services.jobs.start()
   })
 
+  it('follows no redirect: a 302 fails the batch, and the address it points to receives nothing', async () => {
+    const elsewhere = await receiver(() => 200)
+    servers.push(elsewhere.server)
+    const redirects: string[] = []
+    const redirecting = createServer((request, response) => {
+      redirects.push(request.method ?? '')
+      request.resume()
+      request.on('end', () => response.writeHead(302, { location: elsewhere.url }).end())
+    })
+    servers.push(redirecting)
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve))
+    const { port } = redirecting.address() as AddressInfo
+    const ids = await newLeads(3)
+    await t.app.services.jobs.stop()
+    const id = await promote(ids)
+    const transport = webhookTransport({ url: `http://127.0.0.1:${port}/hooks/promotions`, secret: SECRET, timeoutMs: 2000 }, t.config.publicUrl)
+    const settings = { ...t.config.promotions, maxAttempts: 2, retryBaseMs: 10, retryMaxMs: 40 }
+    await drain(deps(transport, { settings }), DeliverPayload.parse({ promotionId: id, round: 1 }))
+    expect(redirects).toEqual(['POST', 'POST'])
+    expect(elsewhere.seen).toHaveLength(0)
+    const rows = await t.handle.db.select().from(promotionDeliveries).where(eq(promotionDeliveries.promotionId, id))
+    expect(rows.every((d) => d.status === 'failed' && d.attempts === 2 && d.lastError?.startsWith('The webhook answered 302 (a redirect, not followed') === true)).toBe(true)
+    expect(await promotionRow(id)).toMatchObject({ total: 3, sent: 0, failed: 3, status: 'done' })
+    t.app.services.jobs.start()
+  })
+
+  it('refuses a plain http webhook address unless it is this machine', () => {
+    const load = (url: string) => loadConfig({ DATA_DIR: t.config.dataDir, PUSH_WEBHOOK_URL: url, PUSH_WEBHOOK_SECRET: SECRET })
+    for (const url of ['http://push.example.com/hook', 'http://10.0.0.5:8080/hook', 'http://[2001:db8::1]/hook', 'http://localhost.example.com/hook']) {
+      expect(() => load(url)).toThrow(/PUSH_WEBHOOK_URL: must be an https:\/\/ address/)
+    }
+    for (const url of ['https://push.example.com/hook', 'http://localhost:9000/hook', 'http://127.0.0.1:9000/hook', 'http://[::1]:9000/hook']) {
+      expect(load(url).promotions.webhook?.url).toBe(url)
+    }
+  })
+
   it('needs a secret with the webhook address', () => {
     expect(() => loadConfig({ DATA_DIR: t.config.dataDir, PUSH_WEBHOOK_URL: 'https://push.example.com/hook' })).toThrow(ConfigError)
     expect(loadConfig({ DATA_DIR: t.config.dataDir, PUSH_WEBHOOK_URL: 'https://push.example.com/hook', PUSH_WEBHOOK_SECRET: SECRET }).promotions.webhook).toEqual({

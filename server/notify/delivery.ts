@@ -147,8 +147,9 @@ export const signBody = (secret: string, body: string): string => `sha256=${crea
  * `{promotion:{id,title,content,image}, round, recipients:[{leadId,email}], batchId, sentAt}`
  * with `X-Signature: sha256=<hex HMAC of the body>` and `X-Timestamp` (Unix seconds, also inside
  * the signed body as `sentAt`, so a receiver can refuse old replays). Anything but a 2xx within
- * the timeout is a failure, retried with backoff under the same `batchId`. Delivery is
- * at-least-once: a receiver must treat a `batchId` it has already accepted as done.
+ * the timeout is a failure, retried with backoff under the same `batchId`, and so is a redirect
+ * (never followed). Delivery is at-least-once: a receiver must treat a `batchId` it has already
+ * accepted as done.
  */
 export function webhookTransport(settings: WebhookSettings, publicUrl: string, fetchImpl: typeof fetch = fetch): Transport {
   return {
@@ -178,9 +179,13 @@ export function webhookTransport(settings: WebhookSettings, publicUrl: string, f
         },
         body,
         signal: AbortSignal.timeout(settings.timeoutMs),
+        // A redirect is never followed: it would send the recipients' emails, signed, to an address
+        // nobody configured (and plain http perhaps). The batch fails, and the operator sees why.
+        redirect: 'manual',
       })
       // The body is not needed, but an unread one keeps the connection busy.
       await response.arrayBuffer().catch(() => undefined)
+      if (response.status >= 300 && response.status < 400) throw new Error(`The webhook answered ${response.status} (a redirect, not followed: set PUSH_WEBHOOK_URL to the final address)`)
       if (!response.ok) throw new Error(`The webhook answered ${response.status}`)
       await db.transaction((tx) => record(tx))
     },

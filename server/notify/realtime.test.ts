@@ -2,7 +2,9 @@ import { io, type Socket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SocketEvents } from '#contract/socket'
 import { leads } from '../db/schema.ts'
-import { revokeSessions } from '../sign-in/auth.ts'
+import type { AdminRow } from '../db/schema.ts'
+import { revokeSessions, signToken, verifyToken } from '../sign-in/auth.ts'
+import { serverIdleMs, touchToken } from '../sign-in/sessions.ts'
 import { bodyOf, multipart, makeTestApp, type TestApp } from '../testing/test-app.ts'
 
 /** Mass sends to more recipients than this wait for a second Admin (server/kit/four-eyes.ts). */
@@ -80,6 +82,64 @@ describe('real-time LOGOUT', () => {
     const old = await t.tokenFor(staff)
     await revokeSessions(t.handle.db, staff.id)
     await expect(connectWith(`Bearer ${old}`)).rejects.toThrow()
+  })
+})
+
+describe('a socket lives no longer than its session', () => {
+  /** Resolves with the time LOGOUT arrived, once the server has closed the socket too; -1 if that is not so within 6 s. */
+  const endOf = (socket: Socket): Promise<number> =>
+    new Promise((resolve) => {
+      let at = 0
+      socket.once(SocketEvents.logout, () => (at = Date.now()))
+      socket.once('disconnect', (reason) => resolve(at > 0 && reason === 'io server disconnect' ? at : -1))
+      setTimeout(() => resolve(-1), 6000)
+    })
+  /** A token of `staff`'s, and its claims, with its last use recorded `lastUsedAgo` ms ago. */
+  async function sessionOf(staff: AdminRow, options: { issuedAgo?: number; lastUsedAgo: number }) {
+    const token = await signToken(t.config, staff, Date.now() - (options.issuedAgo ?? 0))
+    const claims = await verifyToken(t.config, token)
+    if (claims === null) throw new Error('the token does not verify')
+    await touchToken(t.handle.db, { jti: claims.jti, iat: claims.iat, exp: claims.exp }, staff.id, Date.now() - options.lastUsedAgo)
+    return { token: `Bearer ${token}`, claims }
+  }
+
+  it('ends at the token expiry: LOGOUT, then disconnected, within a second of it', async () => {
+    const staff = await t.createAdmin()
+    // Issued a little less than its life ago: it expires in 2 to 3 seconds (claims are in whole seconds).
+    const { token, claims } = await sessionOf(staff, { issuedAgo: t.config.tokenTtlSeconds * 1000 - 3000, lastUsedAgo: 0 })
+    const socket = await connectWith(token)
+    const ended = await endOf(socket)
+    expect(ended).toBeGreaterThanOrEqual(claims.exp * 1000)
+    expect(ended - claims.exp * 1000).toBeLessThan(1000)
+  })
+
+  it('ends when the session goes idle, and not before: a use meanwhile (on any instance) moves the end', async () => {
+    const staff = await t.createAdmin()
+    const idleMs = serverIdleMs(t.config)
+    // Unused for all but 2 seconds of the idle limit.
+    const idle = await sessionOf(staff, { lastUsedAgo: idleMs - 2000 })
+    const used = await sessionOf(staff, { lastUsedAgo: idleMs - 2000 })
+    const idleSocket = await connectWith(idle.token)
+    const usedSocket = await connectWith(used.token)
+    let usedEnded = false
+    usedSocket.once('disconnect', () => (usedEnded = true))
+    // The other session is used now (the keep-alive the PWA sends while its admin is active).
+    const kept = await t.app.inject({ method: 'GET', url: '/api/admin/keep-alive', headers: { authorization: used.token } })
+    expect(kept.statusCode).toBe(200)
+    const ended = await endOf(idleSocket)
+    expect(ended).toBeGreaterThan(0)
+    await new Promise((r) => setTimeout(r, 500))
+    expect(usedEnded).toBe(false)
+    expect(usedSocket.connected).toBe(true)
+  })
+
+  it('a forced logout ends every socket of the admin, also one that never sent CREATEROOM', async () => {
+    const staff = await t.createAdmin()
+    const socket = await connectWith(`Bearer ${await t.tokenFor(staff)}`)
+    const ended = endOf(socket)
+    await revokeSessions(t.handle.db, staff.id)
+    t.app.services.realtime?.logout(staff.id)
+    expect(await ended).toBeGreaterThan(0)
   })
 })
 

@@ -6,11 +6,16 @@
  * leaves the admin's other sessions (another browser) signed in. An administrator's socket (one
  * who may approve a mass send, contract/define.ts) is also in the approvers' room, and in a room of
  * its own admin joined at once, so a send's request reaches every approver but its requester.
+ *
+ * A socket lives no longer than its session: it is ended (LOGOUT, then closed) when its token
+ * expires or its session goes idle (`#watch`), when Logout revokes its token, and when the admin
+ * is logged out by force. With Redis every instance hears the last two; the first each instance
+ * watches for its own sockets, checking the session in the shared database.
  */
 import type { Server as HttpServer } from 'node:http'
 import type { FastifyBaseLogger } from 'fastify'
 import { createAdapter } from '@socket.io/redis-adapter'
-import { Server } from 'socket.io'
+import { Server, type Socket } from 'socket.io'
 import { REALTIME_TRANSPORTS, SocketEvents } from '#contract/socket'
 import { isAdministrator, sessionAccess } from '#contract/define'
 import { mayOpen, screenPaths } from '#contract/routes'
@@ -28,11 +33,25 @@ const APPROVERS = 'approvers'
 /** One approver's sockets, joined with APPROVERS at connection (not on CREATEROOM): a request leaves out its requester's. */
 const approverRoom = (adminId: string): string => `approver:${adminId}`
 
+/**
+ * Every socket of one admin, joined at connection (CREATEROOM's room holds only those that asked):
+ * a forced logout reaches them all.
+ */
+const sessionsRoom = (adminId: string): string => `sessions:${adminId}`
+/** A socket's session is checked this long after its end, so the check sees it ended. */
+const END_MARGIN_MS = 100
+
 export class Realtime {
   readonly #io: Server
+  readonly #db: Db
+  readonly #config: Config
+  readonly #log: FastifyBaseLogger
 
   /** With `redis`, rooms span every instance: LOGOUT sent here reaches a socket held by another. */
   constructor(server: HttpServer, db: Db, config: Config, log: FastifyBaseLogger, redis: SharedRedis | null = null) {
+    this.#db = db
+    this.#config = config
+    this.#log = log
     this.#io = new Server(server, {
       serveClient: false,
       transports: [...REALTIME_TRANSPORTS],
@@ -51,7 +70,7 @@ export class Realtime {
           // The screens this admin may open now: an access change logs their sockets out, so a
           // reconnect picks up the new list.
           const screens = screenPaths.filter((path) => mayOpen(check.admin.restrictions, path))
-          socket.data = { adminId: check.admin.id, jti: check.token.jti, screens, approver: isAdministrator(check.admin) }
+          socket.data = { adminId: check.admin.id, jti: check.token.jti, screens, approver: isAdministrator(check.admin), header: withScheme, endsAt: check.endsAt }
           next()
         },
         (error: unknown) => {
@@ -64,8 +83,13 @@ export class Realtime {
       const data: unknown = socket.data
       const adminId = typeof data === 'object' && data !== null && 'adminId' in data && typeof data.adminId === 'string' ? data.adminId : null
       const jti = typeof data === 'object' && data !== null && 'jti' in data && typeof data.jti === 'string' ? data.jti : null
-      // Joined at once, not on CREATEROOM: Logout must reach the socket even before it asks for its room.
+      // Joined at once, not on CREATEROOM: Logout must reach the socket even before it asks for its room,
+      // and a forced logout (deactivation, access change) every socket of the admin.
       if (jti !== null) void socket.join(tokenRoom(jti))
+      if (adminId !== null) void socket.join(sessionsRoom(adminId))
+      const header = typeof data === 'object' && data !== null && 'header' in data && typeof data.header === 'string' ? data.header : undefined
+      const endsAt = typeof data === 'object' && data !== null && 'endsAt' in data && typeof data.endsAt === 'number' ? data.endsAt : Date.now()
+      this.#watch(socket, header, endsAt)
       const screens: unknown = typeof data === 'object' && data !== null && 'screens' in data ? data.screens : []
       if (Array.isArray(screens)) for (const path of screens) if (typeof path === 'string') void socket.join(screenRoom(path))
       const approver = typeof data === 'object' && data !== null && 'approver' in data && data.approver === true
@@ -79,10 +103,44 @@ export class Realtime {
     })
   }
 
+  /**
+   * Ends a socket when its session does, without waiting for a call that would be refused: at the
+   * token's expiry or the end of its idle limit (sessionEndsAt), the session is checked again (an
+   * HTTP call meanwhile, on any instance, may have pushed the idle end back: it is then watched
+   * until the new end), and at least every `socketRecheckMs`, so a revocation or deactivation
+   * whose LOGOUT broadcast did not arrive still ends the socket. A session no longer valid gets
+   * LOGOUT, as a Logout elsewhere sends, and the socket is closed. The check does not count as
+   * a use. While the database does not answer the socket is kept and checked again later.
+   */
+  #watch(socket: Socket, header: string | undefined, endsAt: number): void {
+    let timer: NodeJS.Timeout | undefined
+    const schedule = (at: number) => {
+      // Just past the end (the idle limit is "more than"); never a busy loop on an end just passed.
+      const wait = Math.min(Math.max(at - Date.now() + END_MARGIN_MS, END_MARGIN_MS), this.#config.socketRecheckMs)
+      timer = setTimeout(check, wait)
+    }
+    const check = () => {
+      checkSession(this.#db, this.#config, header, sessionAccess, { touch: false }).then(
+        (result) => {
+          if (!socket.connected) return
+          if (result.ok) return schedule(result.endsAt)
+          socket.emit(SocketEvents.logout)
+          socket.disconnect(false)
+        },
+        (error: unknown) => {
+          this.#log.warn({ err: error }, 'socket session check failed')
+          if (socket.connected) schedule(Date.now() + this.#config.socketRecheckMs)
+        },
+      )
+    }
+    socket.on('disconnect', () => clearTimeout(timer))
+    schedule(endsAt)
+  }
+
   /** Tells every open PWA of this admin to log out, then closes their sockets. */
   logout(adminId: string): void {
-    this.#io.to(room(adminId)).emit(SocketEvents.logout)
-    this.#io.in(room(adminId)).disconnectSockets(false)
+    this.#io.to(sessionsRoom(adminId)).emit(SocketEvents.logout)
+    this.#io.in(sessionsRoom(adminId)).disconnectSockets(false)
   }
 
   /** Ends one session's sockets (its token was revoked by Logout): LOGOUT, then close them. */

@@ -13,7 +13,7 @@ import { mayOpen } from '#contract/routes'
 import type { Config, HashCost } from '../config.ts'
 import type { Db } from '../db/index.ts'
 import { admins, sessionTokens, type AdminRow } from '../db/schema.ts'
-import { needsTouch, tokenRefusal, touchToken, type TokenRef } from './sessions.ts'
+import { needsTouch, sessionEndsAt, tokenRefusal, touchToken, type TokenRef } from './sessions.ts'
 
 /** argon2id hashing with the configured cost (library defaults unless a test lowers it). */
 export class Passwords {
@@ -71,12 +71,15 @@ const TokenClaims = z.object({
 })
 export type TokenClaims = z.output<typeof TokenClaims>
 
-/** A new token for an admin: HS256, a fresh jti each time, expiring within the configured life. */
-export function signToken(config: Config, admin: AdminRow): Promise<string> {
+/**
+ * A new token for an admin: HS256, a fresh jti each time, expiring within the configured life.
+ * `issuedAt` (epoch milliseconds) is now, unless a test back-dates a token to watch it end.
+ */
+export function signToken(config: Config, admin: AdminRow, issuedAt = Date.now()): Promise<string> {
   // One clock reading for both: `setIssuedAt()` and a relative `setExpirationTime` each read the
   // clock, and when a second turned between the two the token lived one second longer than the
   // configured life, which verifyToken refuses (a fresh login answered 401 on its first call).
-  const now = Math.floor(Date.now() / 1000)
+  const now = Math.floor(issuedAt / 1000)
   return new SignJWT({
     _id: admin.id,
     email: admin.email,
@@ -120,7 +123,8 @@ export function bearerToken(header: string | undefined): string | null {
   return match?.[1] ?? null
 }
 
-export type SessionCheck = { ok: true; admin: AdminRow; token: TokenRef } | { ok: false; status: 401 | 403; message: string }
+/** `endsAt`: when the session ends unless used again (sessions.ts, sessionEndsAt), in epoch milliseconds. */
+export type SessionCheck = { ok: true; admin: AdminRow; token: TokenRef; endsAt: number } | { ok: false; status: 401 | 403; message: string }
 
 export const UNAUTHORIZED = 'Unauthorized, please log in again'
 export const FORBIDDEN = 'You do not have permission to do this'
@@ -159,8 +163,9 @@ export async function checkSession(
   const now = Date.now()
   if (tokenRefusal(config, ref, row, now) !== null) return { ok: false, status: 401, message: UNAUTHORIZED }
   if (!permits(access, admin)) return { ok: false, status: 403, message: FORBIDDEN }
-  if (options.touch !== false && needsTouch(row, now)) await touchToken(db, ref, admin.id, now)
-  return { ok: true, admin, token: ref }
+  const touch = options.touch !== false && needsTouch(row, now)
+  if (touch) await touchToken(db, ref, admin.id, now)
+  return { ok: true, admin, token: ref, endsAt: sessionEndsAt(config, ref, touch ? { ...row, lastSeenAt: new Date(now) } : row) }
 }
 
 /**

@@ -25,6 +25,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm'
 import type { LockoutSettings } from '../config.ts'
+import { addressKey } from '../kit/address-key.ts'
 import type { Db } from '../db/index.ts'
 import { loginFailures, loginPairFailures, otpGuesses } from '../db/schema.ts'
 import { recordFailedSignIn, recordLockout, type FailureReason } from './events.ts'
@@ -176,11 +177,16 @@ export async function isLocked(db: Db, email: string, now = new Date()): Promise
   return mail !== undefined
 }
 
-const pairIs = (email: string, address: string) => and(eq(loginPairFailures.email, email), eq(loginPairFailures.address, address))
+/**
+ * A pair's row: the address counts by its limit key (an IPv6 client by its /64, kit/address-key.ts),
+ * so a host cannot start a fresh count with each address of its network. The audit log keeps the
+ * full address the attempt came from.
+ */
+const pairIs = (email: string, address: string) => and(eq(loginPairFailures.email, email), eq(loginPairFailures.address, addressKey(address)))
 
 /** The pair's row, created when missing, locked until the transaction ends. */
 async function lockPair(tx: Db, email: string, address: string): Promise<{ failures: number; lockedUntil: Date | null; updatedAt: Date }> {
-  await tx.insert(loginPairFailures).values({ email, address, failures: 0 }).onConflictDoNothing()
+  await tx.insert(loginPairFailures).values({ email, address: addressKey(address), failures: 0 }).onConflictDoNothing()
   const [row] = await tx
     .select({ failures: loginPairFailures.failures, lockedUntil: loginPairFailures.lockedUntil, updatedAt: loginPairFailures.updatedAt })
     .from(loginPairFailures)

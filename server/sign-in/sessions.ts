@@ -49,6 +49,15 @@ export function tokenRefusal(config: Config, token: TokenRef, seen: TokenSeen, n
   return now - last > serverIdleMs(config) ? 'idle' : null
 }
 
+/**
+ * When a token still valid now stops being so unless it is used again: its expiry, or the end of
+ * its idle limit counted from its last recorded use (a socket is checked again then).
+ */
+export function sessionEndsAt(config: Config, token: TokenRef, seen: TokenSeen): number {
+  const last = seen.lastSeenAt?.getTime() ?? token.iat * 1000
+  return Math.min(token.exp * 1000, last + serverIdleMs(config))
+}
+
 /** Whether this use should be written down (the last write is a minute old, or there is none). */
 export function needsTouch(seen: TokenSeen, now: number): boolean {
   return seen.lastSeenAt === null || now - seen.lastSeenAt.getTime() >= TOUCH_EVERY_MS

@@ -11,6 +11,8 @@ import { SocketEvents } from '#contract/socket'
 import { buildApp } from '../app.ts'
 import { openDb } from '../db/index.ts'
 import { leads } from '../db/schema.ts'
+import { verifyToken } from '../sign-in/auth.ts'
+import { revokeToken } from '../sign-in/sessions.ts'
 import { makeTestApp, testEngine, TEST_PASSWORD, type TestApp } from './test-app.ts'
 import { redisAnswers, TEST_REDIS_URL } from './redis-probe.ts'
 
@@ -28,9 +30,11 @@ describe.runIf(redisUp)('two instances sharing PostgreSQL and Redis', () => {
   let urlB: string
   const sockets: Socket[] = []
   const LIMIT = 4
+  /** How often each instance checks its sockets' sessions again (60 s in production). */
+  const RECHECK_MS = 500
 
   beforeAll(async () => {
-    a = await makeTestApp({ realtime: true, env: { LOGIN_RATE_LIMIT: String(LIMIT), FOUR_EYES_THRESHOLD: '1' }, configure: (c) => ({ ...c, redisUrl: REDIS_URL }) })
+    a = await makeTestApp({ realtime: true, env: { LOGIN_RATE_LIMIT: String(LIMIT), FOUR_EYES_THRESHOLD: '1' }, configure: (c) => ({ ...c, redisUrl: REDIS_URL, socketRecheckMs: RECHECK_MS }) })
     // B: the same configuration (one JWT secret, one database, one Redis), its own process state.
     b = await buildApp(a.config, { handle: await openDb(a.config.database), realtime: true })
     await a.app.listen({ port: 0, host: '127.0.0.1' })
@@ -68,6 +72,45 @@ describe.runIf(redisUp)('two instances sharing PostgreSQL and Redis', () => {
     expect(res.statusCode).toBe(200)
     const elapsed = await Promise.race([loggedOut, new Promise<number>((r) => setTimeout(() => r(Infinity), 2000))])
     expect(elapsed).toBeLessThan(2000)
+  })
+
+  /** A socket on B with a fresh token of `admin`'s (no CREATEROOM), and when it ended: LOGOUT, then closed. */
+  async function socketOnB(token: string): Promise<{ socket: Socket; ended: Promise<number> }> {
+    const socket = io(urlB, { auth: { token: `Bearer ${token}` }, transports: ['websocket'], reconnection: false })
+    sockets.push(socket)
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve())
+      socket.once('connect_error', reject)
+    })
+    const ended = new Promise<number>((resolve) => {
+      let loggedOut = false
+      socket.once(SocketEvents.logout, () => (loggedOut = true))
+      socket.once('disconnect', (reason) => resolve(loggedOut && reason === 'io server disconnect' ? Date.now() : -1))
+    })
+    return { socket, ended }
+  }
+  const within = (ended: Promise<number>, ms: number): Promise<number> => Promise.race([ended, new Promise<number>((r) => setTimeout(() => r(Infinity), ms))])
+
+  it('Logout through A ends that session\'s socket on B', async () => {
+    const staff = await a.createAdmin()
+    const token = await a.tokenFor(staff)
+    const { ended } = await socketOnB(token)
+    const started = Date.now()
+    const res = await a.app.inject({ method: 'POST', url: '/api/admin/logout', headers: { authorization: `Bearer ${token}` } })
+    expect(res.statusCode).toBe(200)
+    expect((await within(ended, 2000)) - started).toBeLessThan(2000)
+  })
+
+  it('a session revoked while no LOGOUT reaches B (the broadcast lost) still ends its socket on B', async () => {
+    const staff = await a.createAdmin()
+    const token = await a.tokenFor(staff)
+    const { ended } = await socketOnB(token)
+    const claims = await verifyToken(a.config, token)
+    if (claims === null) throw new Error('the token does not verify')
+    // Revoked in the shared database only, as Logout on an instance cut off from Redis would.
+    const started = Date.now()
+    await revokeToken(a.handle.db, { jti: claims.jti, iat: claims.iat, exp: claims.exp }, staff.id)
+    expect((await within(ended, 2000)) - started).toBeLessThan(RECHECK_MS + 1000)
   })
 
   it('a mass send asked for through A is announced within 2 s to an approver whose socket is on B', async () => {
