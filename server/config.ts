@@ -81,6 +81,8 @@ export interface Config {
   trustProxy: TrustProxy
   /** A statement running longer is cancelled by PostgreSQL and answered 503 (0: no limit). */
   statementTimeoutMs: number
+  /** Bounds on the leads CSV export (server/routes/leads.ts), which lasts as long as its download. */
+  exports: ExportLimits
   /** The sign-in lockout and the OTP guess cap (server/sign-in/lockout.ts, otp.ts). */
   lockout: LockoutSettings
   /** Upload limits per kind of file and the image pixel limit (server/kit/media.ts). */
@@ -164,6 +166,18 @@ export interface PromotionSettings {
   webhook: { url: string; secret: string; timeoutMs: number } | null
 }
 
+export interface ExportLimits {
+  /** Exports one admin may have running at once on this instance. */
+  perAdmin: number
+  /**
+   * Exports running at once on this instance, whoever started them. On PostgreSQL each holds a
+   * connection of its own besides the pool's ten (server/db/index.ts), so this bounds those too.
+   */
+  perInstance: number
+  /** An export whose client has read nothing for this long (with data waiting for it) is aborted. */
+  idleTimeoutMs: number
+}
+
 export interface SweepTiming {
   /** Files younger than this are never taken: an upload may be on its way to its row. */
   graceMs: number
@@ -200,6 +214,9 @@ const Env = z.object({
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().trim().default('false').transform(parseTrustProxy)),
   STATEMENT_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(15_000)),
+  EXPORT_MAX_PER_ADMIN: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).default(2)),
+  EXPORT_MAX_PER_INSTANCE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).default(4)),
+  EXPORT_IDLE_TIMEOUT_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(3600).default(60)),
   LOGIN_LOCK_FAILURES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).default(5)),
   LOGIN_LOCK_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(1440).default(10)),
   LOGIN_SLOW_AFTER: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1000).default(10)),
@@ -326,6 +343,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     statementTimeoutMs: e.STATEMENT_TIMEOUT_MS,
+    exports: { perAdmin: e.EXPORT_MAX_PER_ADMIN, perInstance: e.EXPORT_MAX_PER_INSTANCE, idleTimeoutMs: Math.round(e.EXPORT_IDLE_TIMEOUT_SECONDS * 1000) },
     lockout: {
       pairFailures: e.LOGIN_LOCK_FAILURES,
       lockMs: Math.round(e.LOGIN_LOCK_MINUTES * 60_000),
