@@ -39,6 +39,13 @@ export interface Config {
    * by every instance; null: the local disk.
    */
   s3: S3Settings | null
+  /**
+   * STORAGE_PREFIX: the folder inside uploadsDir or the key prefix inside the bucket under which
+   * this deployment writes its uploads and which alone its sweep looks at (server/kit/storage.ts),
+   * so deployments sharing a bucket or a folder never take each other's files. Empty (the
+   * default): the folder or bucket itself, then this deployment's own. Ends with '/' otherwise.
+   */
+  storagePrefix: string
   /** Multipart files land here first and are moved to uploadsDir only once checked. */
   tmpDir: string
   /** The built PWA, served at /admin. */
@@ -234,6 +241,15 @@ const Env = z.object({
   S3_BUCKET: z.preprocess(emptyToUndefined, z.string().trim().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'S3_BUCKET must be a bucket name (3-63 lower-case letters, digits, dots and hyphens)').optional()),
   S3_ACCESS_KEY: optionalText,
   S3_SECRET_KEY: optionalText,
+  STORAGE_PREFIX: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .transform((v) => v.replace(/^\/+|\/+$/g, ''))
+      .pipe(z.string().regex(/^([A-Za-z0-9_-][A-Za-z0-9._-]*)(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/, 'STORAGE_PREFIX must be one or more folder names separated by / (letters, digits, ".", "_" and "-", not starting with "."), such as site-a or shared/site-a').max(200))
+      .optional(),
+  ),
   S3_REGION: z.preprocess(emptyToUndefined, z.string().trim().default('us-east-1')),
   S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, z.enum(['0', '1', 'true', 'false']).default('true')),
   UNDO_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(3600).default(10)),
@@ -316,6 +332,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     uploadsDir: join(dataDir, 'uploads'),
     s3,
+    storagePrefix: e.STORAGE_PREFIX === undefined ? '' : `${e.STORAGE_PREFIX}/`,
     tmpDir: join(dataDir, 'tmp'),
     // Beside the package, wherever the process was started from.
     distDir: fileURLToPath(new URL('../dist', import.meta.url)),
