@@ -93,6 +93,9 @@ function send(server: ServerChild, token: string, form: { body: Buffer; type: st
   return { answered, abort: () => req.destroy() }
 }
 
+/** Where this deployment's uploads are on the disk: its STORAGE_PREFIX folder (the folder itself when empty). */
+const uploadsOf = (config: Config): string => path.join(config.uploadsDir, config.storagePrefix)
+
 const filesOf = (dir: string): string[] => {
   try {
     return readdirSync(dir)
@@ -113,7 +116,7 @@ async function inspect(config: Config, mustKeep: readonly string[]): Promise<str
   } finally {
     await handle.close()
   }
-  const present = new Set(filesOf(config.uploadsDir))
+  const present = new Set(filesOf(uploadsOf(config)))
   const thumbnails = new Set([...referenced].map(thumbOf))
   const orphans = [...present].filter((name) => !referenced.has(name) && !thumbnails.has(name))
   if (orphans.length > 0) problems.push(`${orphans.length} files under uploads/ that no row names (${orphans.slice(0, 3).join(', ')})`)
@@ -184,7 +187,7 @@ async function run(engine: string, env: NodeJS.ProcessEnv, config: Config, work:
 
   // 2. SIGKILL with the file stored and its row not yet written: the table is held locked, so the
   // call waits at its first query inside the write's transaction, its file already under uploads/.
-  const before = new Set(filesOf(config.uploadsDir))
+  const before = new Set(filesOf(uploadsOf(config)))
   const locker = new pg.Client({ connectionString: config.database.url })
   await locker.connect()
   const problems: string[] = []
@@ -200,7 +203,7 @@ async function run(engine: string, env: NodeJS.ProcessEnv, config: Config, work:
       const { rows } = await locker.query("select 1 from pg_stat_activity where wait_event_type = 'Lock' and pid <> pg_backend_pid()")
       return rows.length > 0
     }, 30_000)
-    const stored = filesOf(config.uploadsDir).filter((name) => !before.has(name) && isStoredName(name))
+    const stored = filesOf(uploadsOf(config)).filter((name) => !before.has(name) && isStoredName(name))
     await stopServer(server, 'SIGKILL')
     killedAt2 = Date.now()
     whole.abort()

@@ -79,6 +79,13 @@ describe('loadConfig', () => {
     }
   })
 
+  it('reads the export limits, with defaults below the pool of ten connections', () => {
+    expect(loadConfig({ DATA_DIR: dir }).exports).toEqual({ perAdmin: 2, perInstance: 4, idleTimeoutMs: 60_000 })
+    expect(loadConfig({ DATA_DIR: dir, EXPORT_MAX_PER_ADMIN: '1', EXPORT_MAX_PER_INSTANCE: '8', EXPORT_IDLE_TIMEOUT_SECONDS: '2.5' }).exports).toEqual({ perAdmin: 1, perInstance: 8, idleTimeoutMs: 2500 })
+    expect(() => loadConfig({ DATA_DIR: dir, EXPORT_MAX_PER_ADMIN: '0' })).toThrow(/EXPORT_MAX_PER_ADMIN/)
+    expect(() => loadConfig({ DATA_DIR: dir, EXPORT_IDLE_TIMEOUT_SECONDS: '0' })).toThrow(/EXPORT_IDLE_TIMEOUT_SECONDS/)
+  })
+
   it('reads the statement timeout and the sign-in limits, with their defaults', () => {
     expect(loadConfig({ DATA_DIR: dir })).toMatchObject({
       statementTimeoutMs: 15_000,

@@ -39,6 +39,13 @@ export interface Config {
    * by every instance; null: the local disk.
    */
   s3: S3Settings | null
+  /**
+   * STORAGE_PREFIX: the folder inside uploadsDir or the key prefix inside the bucket under which
+   * this deployment writes its uploads and which alone its sweep looks at (server/kit/storage.ts),
+   * so deployments sharing a bucket or a folder never take each other's files. Empty (the
+   * default): the folder or bucket itself, then this deployment's own. Ends with '/' otherwise.
+   */
+  storagePrefix: string
   /** Multipart files land here first and are moved to uploadsDir only once checked. */
   tmpDir: string
   /** The built PWA, served at /admin. */
@@ -87,6 +94,8 @@ export interface Config {
   trustProxy: TrustProxy
   /** A statement running longer is cancelled by PostgreSQL and answered 503 (0: no limit). */
   statementTimeoutMs: number
+  /** Bounds on the leads CSV export (server/routes/leads.ts), which lasts as long as its download. */
+  exports: ExportLimits
   /** The sign-in lockout and the OTP guess cap (server/sign-in/lockout.ts, otp.ts). */
   lockout: LockoutSettings
   /** Upload limits per kind of file and the image pixel limit (server/kit/media.ts). */
@@ -172,6 +181,18 @@ export interface PromotionSettings {
   webhook: { url: string; secret: string; timeoutMs: number } | null
 }
 
+export interface ExportLimits {
+  /** Exports one admin may have running at once on this instance. */
+  perAdmin: number
+  /**
+   * Exports running at once on this instance, whoever started them. On PostgreSQL each holds a
+   * connection of its own besides the pool's ten (server/db/index.ts), so this bounds those too.
+   */
+  perInstance: number
+  /** An export whose client has read nothing for this long (with data waiting for it) is aborted. */
+  idleTimeoutMs: number
+}
+
 export interface SweepTiming {
   /** Files younger than this are never taken: an upload may be on its way to its row. */
   graceMs: number
@@ -208,6 +229,9 @@ const Env = z.object({
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().trim().default('false').transform(parseTrustProxy)),
   STATEMENT_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(15_000)),
+  EXPORT_MAX_PER_ADMIN: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).default(2)),
+  EXPORT_MAX_PER_INSTANCE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).default(4)),
+  EXPORT_IDLE_TIMEOUT_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(3600).default(60)),
   LOGIN_LOCK_FAILURES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).default(5)),
   LOGIN_LOCK_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(1440).default(10)),
   LOGIN_SLOW_AFTER: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1000).default(10)),
@@ -225,6 +249,15 @@ const Env = z.object({
   S3_BUCKET: z.preprocess(emptyToUndefined, z.string().trim().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'S3_BUCKET must be a bucket name (3-63 lower-case letters, digits, dots and hyphens)').optional()),
   S3_ACCESS_KEY: optionalText,
   S3_SECRET_KEY: optionalText,
+  STORAGE_PREFIX: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .transform((v) => v.replace(/^\/+|\/+$/g, ''))
+      .pipe(z.string().regex(/^([A-Za-z0-9_-][A-Za-z0-9._-]*)(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/, 'STORAGE_PREFIX must be one or more folder names separated by / (letters, digits, ".", "_" and "-", not starting with "."), such as site-a or shared/site-a').max(200))
+      .optional(),
+  ),
   S3_REGION: z.preprocess(emptyToUndefined, z.string().trim().default('us-east-1')),
   S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, z.enum(['0', '1', 'true', 'false']).default('true')),
   UNDO_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(3600).default(10)),
@@ -327,6 +360,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     uploadsDir: join(dataDir, 'uploads'),
     s3,
+    storagePrefix: e.STORAGE_PREFIX === undefined ? '' : `${e.STORAGE_PREFIX}/`,
     tmpDir: join(dataDir, 'tmp'),
     // Beside the package, wherever the process was started from.
     distDir: fileURLToPath(new URL('../dist', import.meta.url)),
@@ -355,6 +389,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     statementTimeoutMs: e.STATEMENT_TIMEOUT_MS,
+    exports: { perAdmin: e.EXPORT_MAX_PER_ADMIN, perInstance: e.EXPORT_MAX_PER_INSTANCE, idleTimeoutMs: Math.round(e.EXPORT_IDLE_TIMEOUT_SECONDS * 1000) },
     lockout: {
       pairFailures: e.LOGIN_LOCK_FAILURES,
       lockMs: Math.round(e.LOGIN_LOCK_MINUTES * 60_000),

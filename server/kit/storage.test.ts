@@ -5,7 +5,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import { existsSync, readdirSync } from 'node:fs'
-import { writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
@@ -178,6 +179,91 @@ describe.each(backends)('uploads on $name', ({ start }) => {
   })
 })
 
+describe.each(backends)('two deployments sharing $name, each under its STORAGE_PREFIX', ({ start }) => {
+  let s3: TestS3 | null
+  let shared: string
+  const apps: TestApp[] = []
+
+  beforeAll(async () => {
+    s3 = await start()
+    shared = await mkdtemp(join(tmpdir(), 'bo-shared-uploads-'))
+    for (const prefix of ['site-a', 'site-b/uploads']) {
+      // One bucket, or one folder: the apps' own DATA_DIRs differ, their uploads folder does not.
+      apps.push(await makeTestApp({ env: { ...(s3?.env ?? {}), STORAGE_PREFIX: prefix }, configure: (config) => ({ ...config, uploadsDir: shared }) }))
+    }
+  })
+  afterAll(async () => {
+    for (const t of apps) await t.close()
+    await s3?.close()
+    await rm(shared, { recursive: true, force: true })
+  })
+
+  const appAt = (index: number): TestApp => {
+    const t = apps[index]
+    if (t === undefined) throw new Error('no such app')
+    return t
+  }
+  async function addCategory(t: TestApp): Promise<string> {
+    const categoryName = `Shared ${randomUUID().slice(0, 8)}`
+    const form = await multipart({ categoryName }, [image(64, 64)])
+    const res = await t.app.inject({ method: 'POST', url: '/api/admin/addcategory', payload: form.payload, headers: { ...(await t.auth(t.superadmin)), ...form.headers } })
+    expect(bodyOf(res)['status']).toBe('success')
+    const [row] = await t.handle.db.select().from(categories).where(eq(categories.categoryName, categoryName))
+    if (row === undefined) throw new Error('not stored')
+    return row.image
+  }
+  async function putOrphan(t: TestApp, storage: ObjectStorage = t.app.services.storage): Promise<string> {
+    const name = `${randomUUID()}.png`
+    const staged = join(t.config.tmpDir, `${randomUUID()}.part`)
+    await writeFile(staged, image(20, 20).content)
+    await storage.putFile(name, staged)
+    return name
+  }
+  const sweepLater = (t: TestApp) => sweepFiles(t.handle.db, { tmpDir: t.config.tmpDir, storage: t.app.services.storage, graceMs: 10 * MINUTE, now: Date.now() + 11 * MINUTE })
+  const served = async (t: TestApp, name: string): Promise<number> => (await t.app.inject({ method: 'GET', url: `/uploads/${name}` })).statusCode
+
+  it('keeps the other deployment\'s files when each sweeps, and serves its own at /uploads/<name>', async () => {
+    const [a, b] = [appAt(0), appAt(1)]
+    const [kept, otherKept] = [await addCategory(a), await addCategory(b)]
+    const [orphan, otherOrphan] = [await putOrphan(a), await putOrphan(b)]
+    // Each sees only its own: B's database does not name A's image, and B's sweep must not care.
+    expect(await b.app.services.storage.stat(kept)).toBeNull()
+    expect(await a.app.services.storage.stat(otherKept)).toBeNull()
+
+    expect(await sweepLater(a)).toEqual({ tmp: 0, uploads: 1, thumbnails: 0 })
+    expect(await sweepLater(b)).toEqual({ tmp: 0, uploads: 1, thumbnails: 0 })
+    for (const [t, name] of [[a, kept], [b, otherKept]] as const) {
+      expect(await served(t, name)).toBe(200)
+      expect(await served(t, thumbOf(name))).toBe(200)
+    }
+    expect(await a.app.services.storage.stat(orphan)).toBeNull()
+    expect(await b.app.services.storage.stat(otherOrphan)).toBeNull()
+    if (s3 === null) {
+      // On the disk, each under its own folder.
+      expect(readdirSync(join(shared, 'site-a')).sort()).toEqual([kept, thumbOf(kept)].sort())
+      expect(readdirSync(join(shared, 'site-b', 'uploads')).sort()).toEqual([otherKept, thumbOf(otherKept)].sort())
+    }
+  })
+
+  it('still serves, and never sweeps, a file stored at the top before the prefix was set', async () => {
+    const a = appAt(0)
+    // Stored by this deployment when it had no prefix, and named by its row since then.
+    const top = await openStorage({ uploadsDir: shared, s3: a.config.s3 })
+    const before = await putOrphan(a, top)
+    const [row] = await a.handle.db.insert(categories).values({ categoryName: `Before ${randomUUID().slice(0, 8)}`, image: before }).returning()
+    expect(row?.image).toBe(before)
+    expect(await served(a, before)).toBe(200)
+    expect((await a.app.inject({ method: 'GET', url: `/uploads/${before}`, headers: { range: 'bytes=0-3' } })).statusCode).toBe(206)
+    // A file at the top that no row names is not this deployment's to judge either.
+    const stray = await putOrphan(a, top)
+    expect(await sweepLater(a)).toEqual({ tmp: 0, uploads: 0, thumbnails: 0 })
+    expect(await top.stat(stray)).not.toBeNull()
+    // Removing the record's file (a delete's purge) finds it there too.
+    expect(await a.app.services.storage.remove(before)).toBe(true)
+    expect(await top.stat(before)).toBeNull()
+  })
+})
+
 describe('S3 configuration', () => {
   const base = { DATA_DIR: '.tmp/storage-config', JWT_SECRET: 'x'.repeat(32) }
   const full = { S3_ENDPOINT: 'http://127.0.0.1:9000', S3_BUCKET: 'uploads', S3_ACCESS_KEY: 'key', S3_SECRET_KEY: 'secret' }
@@ -193,6 +279,12 @@ describe('S3 configuration', () => {
       pathStyle: false,
     })
     expect(loadConfig({ ...base, ...full }).s3).toMatchObject({ region: 'us-east-1', pathStyle: true })
+  })
+
+  it('reads STORAGE_PREFIX as folder names ending with /, empty by default, and refuses a path that climbs', () => {
+    const prefix = (value?: string) => loadConfig({ ...base, ...(value === undefined ? {} : { STORAGE_PREFIX: value }) }).storagePrefix
+    expect([prefix(), prefix(''), prefix('site-a'), prefix('/shared/site-a/')]).toEqual(['', '', 'site-a/', 'shared/site-a/'])
+    for (const bad of ['../elsewhere', 'a/../b', '.hidden', 'a//b', 'a b', '/']) expect(() => prefix(bad), bad).toThrow(/STORAGE_PREFIX/)
   })
 
   it('refuses to start with S3_ENDPOINT but without the bucket or keys, naming what is missing', () => {

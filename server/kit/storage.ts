@@ -7,6 +7,15 @@
  * its content checked and its thumbnail made there (server/kit/uploads.ts), and only then handed
  * to the storage under a name the server chose. Names are flat (no folders): the storage refuses
  * anything else, so a value from the database can never reach outside it.
+ *
+ * Each deployment keeps its uploads under its STORAGE_PREFIX (a folder inside DATA_DIR/uploads, a
+ * key prefix inside the bucket; empty by default), and lists (for the sweep) only there: the sweep
+ * removes every server-made name its database does not hold, so two deployments sharing a bucket
+ * or a folder without prefixes would delete each other's files. Rows hold the bare name, and
+ * /uploads/<name> stays the address, so the prefix is the storage's own business. A name not
+ * found under the prefix is looked up (read, stat, remove) where it was stored before a prefix was
+ * set, at the top of the folder or bucket: references stored then keep working, and the sweep,
+ * listing only the prefix, never takes such a file (a deployment without a prefix owns the top).
  */
 import { createReadStream, type Stats } from 'node:fs'
 import { copyFile, lstat, mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
@@ -73,9 +82,61 @@ function checkName(name: string): void {
 
 const isMissing = (error: unknown): boolean => error instanceof Error && 'code' in error && (error.code === 'ENOENT' || error.code === 'NotFound' || error.code === 'NoSuchKey')
 
-/** A folder on the local disk: today's layout, DATA_DIR/uploads/<name>. */
-export function diskStorage(dir: string): ObjectStorage {
+/** A valid STORAGE_PREFIX (server/config.ts): empty, or folder names each followed by '/'. */
+const PREFIX = /^([A-Za-z0-9_-][A-Za-z0-9._-]*\/)*$/
+function checkPrefix(prefix: string): void {
+  if (!PREFIX.test(prefix)) throw new Error(`not a storage prefix: ${JSON.stringify(prefix)}`)
+}
+
+/**
+ * `first(name)`, or `before(name)` (where the name was stored before the prefix was set) when the
+ * first finds nothing (null, false or NotStored) and there is a prefix.
+ */
+function withFallback<T>(prefixed: boolean, first: () => Promise<T>, before: () => Promise<T>): Promise<T> {
+  if (!prefixed) return first()
+  return first().then(
+    (found) => (found === null || found === false ? before() : found),
+    (error: unknown) => {
+      if (error instanceof NotStored) return before()
+      throw error
+    },
+  )
+}
+
+/** A folder on the local disk: DATA_DIR/uploads/<prefix><name>. */
+export function diskStorage(root: string, prefix = ''): ObjectStorage {
+  checkPrefix(prefix)
+  const dir = join(root, prefix)
   const info = (name: string, stats: Stats): ObjectInfo => ({ name, size: stats.size, type: typeOfName(name), modified: stats.mtime })
+  const statIn = async (folder: string, name: string): Promise<ObjectInfo | null> => {
+    checkName(name)
+    const stats = await stat(join(folder, name)).catch((error: unknown) => {
+      if (isMissing(error)) return null
+      throw error
+    })
+    return stats?.isFile() === true ? info(name, stats) : null
+  }
+  const readIn = async (folder: string, name: string, range?: ByteRange): Promise<Readable> => {
+    checkName(name)
+    const stream = createReadStream(join(folder, name), range === undefined ? {} : { start: range.start, end: range.end })
+    // Opening is asynchronous: wait for it, so a missing file is NotStored rather than a stream error.
+    await new Promise<void>((resolve, reject) => {
+      stream.once('open', () => resolve())
+      stream.once('error', (error) => reject(isMissing(error) ? new NotStored(name) : error))
+    })
+    return stream
+  }
+  const removeIn = async (folder: string, name: string): Promise<boolean> => {
+    checkName(name)
+    try {
+      await rm(join(folder, name))
+      return true
+    } catch (error) {
+      if (isMissing(error)) return false
+      throw error
+    }
+  }
+  const prefixed = prefix !== ''
   return {
     description: `the folder ${dir}`,
     async putFile(name, path) {
@@ -92,34 +153,9 @@ export function diskStorage(dir: string): ObjectStorage {
         await rm(path, { force: true })
       }
     },
-    async stat(name) {
-      checkName(name)
-      const stats = await stat(join(dir, name)).catch((error: unknown) => {
-        if (isMissing(error)) return null
-        throw error
-      })
-      return stats?.isFile() === true ? info(name, stats) : null
-    },
-    async read(name, range) {
-      checkName(name)
-      const stream = createReadStream(join(dir, name), range === undefined ? {} : { start: range.start, end: range.end })
-      // Opening is asynchronous: wait for it, so a missing file is NotStored rather than a stream error.
-      await new Promise<void>((resolve, reject) => {
-        stream.once('open', () => resolve())
-        stream.once('error', (error) => reject(isMissing(error) ? new NotStored(name) : error))
-      })
-      return stream
-    },
-    async remove(name) {
-      checkName(name)
-      try {
-        await rm(join(dir, name))
-        return true
-      } catch (error) {
-        if (isMissing(error)) return false
-        throw error
-      }
-    },
+    stat: (name) => withFallback(prefixed, () => statIn(dir, name), () => statIn(root, name)),
+    read: (name, range) => withFallback(prefixed, () => readIn(dir, name, range), () => readIn(root, name, range)),
+    remove: (name) => withFallback(prefixed, () => removeIn(dir, name), () => removeIn(root, name)),
     async *list() {
       let names: string[]
       try {
@@ -137,17 +173,19 @@ export function diskStorage(dir: string): ObjectStorage {
   }
 }
 
-/** A bucket of an S3-compatible store, through the MinIO client. */
-export function s3Storage(settings: S3Settings): ObjectStorage {
+/** A bucket of an S3-compatible store, through the MinIO client: keys are <prefix><name>. */
+export function s3Storage(settings: S3Settings, prefix = ''): ObjectStorage {
+  checkPrefix(prefix)
+  const prefixed = prefix !== ''
   // The MinIO client (and its XML and HTTP helpers, about 20 MiB of memory) loads on first use:
   // a server on the local disk never pays for it.
   let opened: Promise<Minio.Client> | undefined
   const connect = (): Promise<Minio.Client> => (opened ??= s3Client(settings))
   const bucket = settings.bucket
-  const stat = async (name: string): Promise<ObjectInfo | null> => {
+  const statKey = async (name: string, key: string): Promise<ObjectInfo | null> => {
     checkName(name)
     try {
-      const found = await (await connect()).statObject(bucket, name)
+      const found = await (await connect()).statObject(bucket, key)
       const type = found.metaData['content-type']
       return { name, size: found.size, type: typeof type === 'string' && type !== '' ? type : typeOfName(name), modified: found.lastModified }
     } catch (error) {
@@ -155,38 +193,43 @@ export function s3Storage(settings: S3Settings): ObjectStorage {
       throw error
     }
   }
+  const readKey = async (name: string, key: string, range?: ByteRange): Promise<Readable> => {
+    checkName(name)
+    try {
+      const client = await connect()
+      if (range === undefined) return await client.getObject(bucket, key)
+      const length = range.end - range.start + 1
+      return atMost(await client.getPartialObject(bucket, key, range.start, length), length)
+    } catch (error) {
+      if (isMissing(error)) throw new NotStored(name)
+      throw error
+    }
+  }
+  const removeKey = async (name: string, key: string): Promise<boolean> => {
+    // S3 answers a delete of nothing as a success: ask first, for the sweep's counts.
+    if ((await statKey(name, key)) === null) return false
+    await (await connect()).removeObject(bucket, key)
+    return true
+  }
   return {
-    description: `the bucket ${bucket} at ${new URL(settings.endpoint).origin}`,
+    description: `the bucket ${bucket} at ${new URL(settings.endpoint).origin}${prefixed ? `, under ${prefix}` : ''}`,
     async putFile(name, path) {
       checkName(name)
       const { size } = await lstat(path)
-      await (await connect()).putObject(bucket, name, createReadStream(path), size, { 'Content-Type': typeOfName(name) })
+      await (await connect()).putObject(bucket, prefix + name, createReadStream(path), size, { 'Content-Type': typeOfName(name) })
       await rm(path, { force: true })
     },
-    stat,
-    async read(name, range) {
-      checkName(name)
-      try {
-        const client = await connect()
-        if (range === undefined) return await client.getObject(bucket, name)
-        const length = range.end - range.start + 1
-        return atMost(await client.getPartialObject(bucket, name, range.start, length), length)
-      } catch (error) {
-        if (isMissing(error)) throw new NotStored(name)
-        throw error
-      }
-    },
-    async remove(name) {
-      // S3 answers a delete of nothing as a success: ask first, for the sweep's counts.
-      if ((await stat(name)) === null) return false
-      await (await connect()).removeObject(bucket, name)
-      return true
-    },
+    stat: (name) => withFallback(prefixed, () => statKey(name, prefix + name), () => statKey(name, name)),
+    read: (name, range) => withFallback(prefixed, () => readKey(name, prefix + name, range), () => readKey(name, name, range)),
+    remove: (name) => withFallback(prefixed, () => removeKey(name, prefix + name), () => removeKey(name, name)),
     async *list() {
-      const stream = (await connect()).listObjectsV2(bucket, '', true)
+      // Only this deployment's keys: another's prefix, or (with a prefix) the top, are not ours.
+      const stream = (await connect()).listObjectsV2(bucket, prefix, true)
       for await (const item of stream as AsyncIterable<Minio.BucketItem>) {
-        if (item.name === undefined || !FLAT_NAME.test(item.name)) continue
-        yield { name: item.name, size: item.size, type: typeOfName(item.name), modified: item.lastModified ?? new Date(0) }
+        if (item.name === undefined || !item.name.startsWith(prefix)) continue
+        const name = item.name.slice(prefix.length)
+        if (!FLAT_NAME.test(name)) continue
+        yield { name, size: item.size, type: typeOfName(name), modified: item.lastModified ?? new Date(0) }
       }
     },
   }
@@ -196,12 +239,13 @@ export function s3Storage(settings: S3Settings): ObjectStorage {
  * The configured storage. S3 is checked before the server serves: a wrong endpoint, key or bucket
  * stops the start with a message naming it, rather than failing each upload later.
  */
-export async function openStorage(config: { uploadsDir: string; s3: S3Settings | null }): Promise<ObjectStorage> {
+export async function openStorage(config: { uploadsDir: string; s3: S3Settings | null; storagePrefix?: string }): Promise<ObjectStorage> {
+  const prefix = config.storagePrefix ?? ''
   if (config.s3 === null) {
-    await mkdir(config.uploadsDir, { recursive: true })
-    return diskStorage(config.uploadsDir)
+    await mkdir(join(config.uploadsDir, prefix), { recursive: true })
+    return diskStorage(config.uploadsDir, prefix)
   }
-  const storage = s3Storage(config.s3)
+  const storage = s3Storage(config.s3, prefix)
   const where = `S3_BUCKET ${config.s3.bucket} at S3_ENDPOINT ${new URL(config.s3.endpoint).origin}`
   let exists: boolean
   try {

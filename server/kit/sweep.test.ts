@@ -153,6 +153,39 @@ describe('sweepFiles: DATA_DIR/uploads', () => {
     expect(await listing(dirs.uploadsDir)).toEqual(['README.txt', 'by-hand', 'logo.png'])
   })
 
+  it('keeps the files of a record restored by an Undo while the sweep reads the upload columns', async () => {
+    const root = await t.auth(t.superadmin)
+    const post = (path: string, payload: Record<string, unknown>) =>
+      t.app.inject({ method: 'POST', url: `/api/admin${path}`, headers: { ...root, 'content-type': 'application/json' }, payload: JSON.stringify(payload) })
+    const categoryName = `Undone ${randomUUID()}`
+    const form = await multipart({ categoryName }, [{ field: 'image', name: 'icon.png', type: 'image/png', content: png }])
+    expect(bodyOf(await t.app.inject({ method: 'POST', url: '/api/admin/addcategory', payload: form.payload, headers: { ...root, ...form.headers } }))['status']).toBe('success')
+    const [row] = await t.handle.db.select().from(categories).where(eq(categories.categoryName, categoryName))
+    if (row === undefined) throw new Error('the category was not stored')
+    const files = [row.image, thumbOf(row.image)]
+    // Deleted: its image now named by trash.files, the last upload column the sweep reads.
+    const deleted = bodyOf(await post('/deleteCategory', { id: row.id }))
+    const undo = deleted['undo']
+    if (typeof undo !== 'object' || undo === null || !('token' in undo) || typeof undo.token !== 'string') throw new Error('no undo ticket')
+    const token = undo.token
+
+    // The Undo is sent right after the sweep read categories.image (without the image, it was in
+    // the trash) and before it reads trash.files (where the Undo just took it from). Where the
+    // reads hold the only connection (PGlite), the Undo waits for them: give it a moment, not more.
+    let undone: Promise<unknown> | null = null
+    const betweenReads = async (): Promise<void> => {
+      if (undone !== null) return
+      undone = post('/undo', { token }).then((res) => bodyOf(res))
+      await Promise.race([undone, new Promise((resolve) => setTimeout(resolve, 500))])
+    }
+    const removed = await sweepFiles(t.handle.db, { tmpDir: dirs.tmpDir, storage: diskStorage(dirs.uploadsDir), graceMs: GRACE, now: Date.now() + GRACE, betweenReads })
+    expect(await undone).toEqual({ status: 'success', message: 'Category restored successfully' })
+    const [restored] = await t.handle.db.select().from(categories).where(eq(categories.id, row.id))
+    expect(restored?.image).toBe(row.image)
+    expect(removed).toEqual({ tmp: 0, uploads: 0, thumbnails: 0 })
+    expect(files.filter((f) => existsSync(join(dirs.uploadsDir, f)))).toEqual(files)
+  })
+
   it('takes the files of a row whose delete committed when the file step never ran (a crash between the two)', async () => {
     const categoryName = `Crash ${randomUUID()}`
     const form = await multipart({ categoryName }, [{ field: 'image', name: 'icon.png', type: 'image/png', content: png }])

@@ -8,9 +8,10 @@
  * Only files older than the grace period are taken, so an upload that another request (or another
  * instance sharing the storage) is storing right now survives: a file is staged, stored (a
  * rename keeps its time; an object's time is when it was put) and referenced within one request.
- * The storage is listed before the database is read, and a name no committed row holds never
- * becomes referenced again (rows only keep the names they already hold), so a file the sweep
- * removes is one no row can name.
+ * The storage is listed before the database is read, every upload column is read in one snapshot
+ * (referencedUploads), and a name no committed row holds never becomes referenced again (rows only
+ * keep the names they already hold, or take them back from the trash, which is read in the same
+ * snapshot), so a file the sweep removes is one no row can name.
  */
 import type { Stats } from 'node:fs'
 import { lstat, readdir, rm } from 'node:fs/promises'
@@ -30,6 +31,8 @@ export interface SweepOptions {
   graceMs: number
   /** The current time; tests move it instead of waiting. */
   now?: number
+  /** Tests only: runs between two upload columns' reads (referencedUploads). */
+  betweenReads?: () => Promise<void>
 }
 
 /** What a sweep removed, as counts. */
@@ -47,15 +50,32 @@ export const isStoredName = (name: string): boolean => storedName(uploadUrl(name
 
 const THUMB = /^[0-9a-f-]{36}-thumb\.webp$/
 
-/** Every stored name the upload columns of schema.ts hold. */
-export async function referencedUploads(db: Db): Promise<Set<string>> {
-  const names = new Set<string>()
-  for (const column of uploadColumns) {
-    const value = column.dataType === 'array' ? sql`unnest(${column})`.mapWith(String) : sql`${column}`.mapWith(String)
-    const rows = await db.selectDistinct({ name: value }).from(column.table)
-    for (const row of rows) if (row.name !== '') names.add(row.name)
-  }
-  return names
+/**
+ * Every stored name the upload columns of schema.ts hold, all read in one snapshot: one
+ * REPEATABLE READ, READ ONLY transaction. Names move between columns (a delete moves a record's
+ * files into trash.files, its Undo moves them back), so columns read each in a snapshot of its
+ * own could miss a name that was in one column before the move and in another after it: an Undo
+ * committed between two reads made the sweep delete the files of the record just restored. In one
+ * snapshot every name is where it was at one moment. On PGlite the transaction holds its one
+ * connection for the few reads, so nothing interleaves there at all.
+ *
+ * `betweenReads` runs after each column's read but the last (tests use it to commit an Undo in
+ * the middle of the reads).
+ */
+export async function referencedUploads(db: Db, betweenReads?: () => Promise<void>): Promise<Set<string>> {
+  return db.transaction(
+    async (tx) => {
+      const names = new Set<string>()
+      for (const [index, column] of uploadColumns.entries()) {
+        const value = column.dataType === 'array' ? sql`unnest(${column})`.mapWith(String) : sql`${column}`.mapWith(String)
+        const rows = await tx.selectDistinct({ name: value }).from(column.table)
+        for (const row of rows) if (row.name !== '') names.add(row.name)
+        if (betweenReads !== undefined && index < uploadColumns.length - 1) await betweenReads()
+      }
+      return names
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  )
 }
 
 export async function sweepFiles(db: Db, options: SweepOptions): Promise<SweepResult> {
@@ -70,7 +90,7 @@ export async function sweepFiles(db: Db, options: SweepOptions): Promise<SweepRe
   const { storage } = options
   const files: ObjectInfo[] = []
   for await (const file of storage.list()) if (isStoredName(file.name) || THUMB.test(file.name)) files.push(file)
-  const referenced = await referencedUploads(db)
+  const referenced = await referencedUploads(db, options.betweenReads)
   const keptThumbs = new Set([...referenced].map(thumbOf))
   const orphanThumbs = new Set<string>()
   for (const { name, modified } of files) {

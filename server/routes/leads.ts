@@ -3,10 +3,12 @@
  */
 import { Readable } from 'node:stream'
 import { desc, sql, type SQL } from 'drizzle-orm'
+import pg from 'pg'
 import pgCopy from 'pg-copy-streams'
 import * as leadsContract from '#contract/leads'
 import { FileAnswer, handlers } from '../kit/api.ts'
 import { csvCellSql, csvLine, neutraliseSql } from '../kit/csv.ts'
+import { exportGate } from '../kit/export-gate.ts'
 import type { Db, DbHandle } from '../db/index.ts'
 import { contactEnquiries, leads, type LeadRow } from '../db/schema.ts'
 import { containsPattern, listPage } from '../kit/paging.ts'
@@ -64,37 +66,42 @@ const EXPORT_BATCH = 800
 const LINE_SQL = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || ',' || ${['name', 'email', 'operatingsystem', 'walletaddress', 'provider']
   .map(csvCellSql)
   .join(` || ',' || `)} || E'\\n'`
-/** Streams every lead as CSV without holding them all: COPY on PostgreSQL, keyset pages on PGlite. */
+/**
+ * Streams every lead as CSV without holding them all: COPY on PostgreSQL, keyset pages on PGlite.
+ *
+ * On PostgreSQL the COPY runs on a connection of its own, outside the pool: it lasts as long as
+ * the download and a slow client holds it back, so on a pooled connection a few slow readers took
+ * the whole pool and every other call (the session check first) waited for a connection until it
+ * failed. Their number is bounded by the export gate (server/kit/export-gate.ts), and the
+ * connection is closed when the stream ends, fails or is cut off (the client went away, or read
+ * nothing for EXPORT_IDLE_TIMEOUT_SECONDS). The pool's statement_timeout is not set on it: the
+ * COPY would be cut halfway through a long download.
+ *
+ * On PGlite each batch is one short query awaited only when the client wants more, so a slow
+ * reader holds no connection (and no transaction) between batches; the gate bounds its memory.
+ */
 async function exportLeads(handle: DbHandle): Promise<Readable> {
   if (handle.kind === 'pg') {
-    const client = await handle.pool.connect()
-    let released = false
-    const release = (error?: Error): void => {
-      if (released) return
-      released = true
-      // A connection left mid-COPY is unusable: passing the error makes the pool discard it.
-      client.release(error)
+    const { connectionString, host, port, user, password, database, ssl } = handle.pool.options
+    const client = new pg.Client({ connectionString, host, port, user, password, database, ssl, connectionTimeoutMillis: 5000 })
+    // An 'error' without a listener would end the process (a backend terminated mid-COPY).
+    client.on('error', () => {})
+    let closed = false
+    const close = (): void => {
+      if (closed) return
+      closed = true
+      void client.end().catch(() => {})
     }
-    // The COPY lasts as long as the download (a slow client holds it back), so STATEMENT_TIMEOUT_MS
-    // would cut a long export halfway: it is lifted for this statement and restored after.
     try {
-      await client.query('SET statement_timeout = 0')
+      await client.connect()
     } catch (error) {
-      release(error instanceof Error ? error : new Error('SET failed'))
+      close()
       throw error
     }
     const stream = client.query(pgCopy.to(COPY_SQL))
-    stream.once('end', () => {
-      client.query('RESET statement_timeout').then(
-        () => release(),
-        (error: unknown) => release(error instanceof Error ? error : new Error('reset failed')),
-      )
-    })
-    stream.once('error', (error) => release(error))
-    // Ended: 'end' releases once the limit is back. Cut off: the connection is discarded.
-    stream.once('close', () => {
-      if (!stream.readableEnded) release(new Error('export aborted'))
-    })
+    // Ended, failed or cut off: the connection goes (mid-COPY it is unusable anyway).
+    stream.once('close', close)
+    stream.once('error', close)
     return stream
   }
   return Readable.from(keysetCsv(handle.db), { objectMode: false })
@@ -125,7 +132,8 @@ export const leadsRoutes = handlers(leadsContract, {
     return { status: 'success', message: 'Users fetched', data: rows.map(toLead), count }
   },
 
-  DownloadFile: async (_input, ctx) => new FileAnswer('user.csv', 'text/csv; charset=utf-8', await exportLeads(ctx.handle)),
+  DownloadFile: async (_input, ctx) =>
+    new FileAnswer('user.csv', 'text/csv; charset=utf-8', await exportGate(ctx.handle, ctx.config.exports).run(ctx.me().id, () => exportLeads(ctx.handle))),
 
   getContactUS: async (query, ctx) => {
     const { rows, count } = await listPage(ctx.db, query, {
