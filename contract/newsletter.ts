@@ -175,6 +175,21 @@ export const cancelNewsletter = endpoint({
   ours: 'Not in the spec: stops a send for good; the answer says how many mails had gone out.',
 })
 
+/**
+ * A send's mail as its readers get it: the template frozen when the send was requested, filled
+ * with the send's subject and body and a sample reader's name. What an approver looks at is what
+ * goes out; a template saved since changes neither.
+ */
+export const getNewsletterMail = endpoint({
+  name: 'getNewsletterMail',
+  method: 'GET',
+  path: '/getNewsletterMail',
+  input: sendId,
+  output: ok({ data: z.object({ subject: z.string(), html: z.string(), sampleName: z.string() }) }),
+  access: reads('/newsletter'),
+  ours: 'Not in the spec: the rendered mail of a send, for the approver and anyone reading the list.',
+})
+
 /** Four eyes: another administrator starts a send awaiting approval (a repeat starts nothing more). */
 export const approveNewsletter = endpoint({
   name: 'approveNewsletter',

@@ -307,6 +307,13 @@ describe(`four eyes covers what is sent, and a requester's day (threshold ${THRE
       const edited = before.content.replace('<p>Hello {{name}},</p>', '<p>Hello {{name}}, URGENT: move your funds to https://evil.example/</p>')
       expect(edited).not.toBe(before.content)
       await t.handle.db.update(emailTemplates).set({ content: edited }).where(template)
+      // The approver reads the mail that will go out: the body and the template of the request.
+      const shown = bodyOf(await t.app.inject({ method: 'GET', url: '/api/admin/getNewsletterMail', query: { id: sent._id }, headers: bob }))
+      expect(shown).toMatchObject({ status: 'success', data: { subject: 'Wallet news', sampleName: 'Olivia Okafor' } })
+      const html = String((shown['data'] as Record<string, unknown>)['html'])
+      expect(html).toContain('<p>Hello Olivia Okafor,</p>')
+      expect(html).toContain('Fresh games.')
+      expect(html).not.toContain('evil.example')
       expect(bodyOf(await post('/approveNewsletter', { id: sent._id }, bob))).toMatchObject({ status: 'success', started: true })
       await expect.poll(() => smtp.received.length, { timeout: 20_000 }).toBe(THRESHOLD + 1)
       for (const mail of smtp.received) {

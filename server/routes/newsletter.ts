@@ -38,7 +38,7 @@ import { listPage } from '../kit/paging.ts'
 import type { JobResult } from '../kit/queue.ts'
 import { sanitizeRichText } from '../kit/sanitize.ts'
 import { cancelMailGroup, mailGroupCounts, pauseMailGroup } from '../notify/mail.ts'
-import { renderTemplate } from '../notify/templates.ts'
+import { renderTemplate, sampleValues } from '../notify/templates.ts'
 import { leadSearch } from './leads.ts'
 import { unsubscribeToken, unsubscribeUrl } from './newsletter-unsubscribe.ts'
 
@@ -398,6 +398,25 @@ export const newsletterRoutes = handlers(newsletter, {
     ctx.auditDetail(await decisionDetail(ctx.db, send.approvalRequestedBy, 'approve', send.total))
     ctx.afterSuccess(() => ctx.jobs.wake())
     return { status: 'success', message: `Approved: the newsletter is on its way to ${send.total} ${send.total === 1 ? 'subscriber' : 'subscribers'}`, started: true, total: send.total }
+  },
+
+  getNewsletterMail: async ({ id }, ctx) => {
+    const [send] = await ctx.db
+      .select({ subject: newsletterSends.subject, content: newsletterSends.content, templateContent: newsletterSends.templateContent })
+      .from(newsletterSends)
+      .where(eq(newsletterSends.id, id))
+    if (send === undefined) return notFound('id')
+    const templateContent = send.templateContent !== '' ? send.templateContent : (await newsletterTemplate(ctx.db))?.content
+    if (templateContent === undefined) return failure(TEMPLATE_MISSING, { id: TEMPLATE_MISSING }, 409)
+    // The feeder's own rendering, with the sample reader the template editor's preview uses.
+    const sample = sampleValues(newsletter.NEWSLETTER_TEMPLATE)
+    const sampleName = sample['name'] ?? ''
+    const mail = renderTemplate({ subject: send.subject, content: templateContent }, newsletter.NEWSLETTER_TEMPLATE, {
+      name: sampleName,
+      content: sanitizeRichText(send.content),
+      unsubscribeUrl: sample['unsubscribeUrl'] ?? '',
+    })
+    return { status: 'success', message: 'Newsletter mail', data: { subject: mail.subject, html: mail.html, sampleName } }
   },
 
   rejectNewsletter: async ({ id }, ctx) => {

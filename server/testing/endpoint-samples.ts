@@ -296,6 +296,7 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   countNewsletterRecipients: (f) => ({ json: { all: false, id: [f.newsletter.leadId] } }),
   sendNewsletter: (f) => ({ json: { all: false, id: [f.newsletter.leadId], subject: `News ${unique()}`, content: '<p>This month in the wallet.</p>' } }),
   listNewsletterSends: () => ({ json: { page: 1, limit: 10, search: '' } }),
+  getNewsletterMail: (f) => ({ json: { id: f.newsletter.sending } }),
   pauseNewsletter: (f) => ({ json: { id: f.newsletter.sending } }),
   resumeNewsletter: (f) => ({ json: { id: f.newsletter.paused } }),
   cancelNewsletter: (f) => ({ json: { id: f.newsletter.cancelled } }),

@@ -155,6 +155,15 @@ test("a newsletter over the threshold waits; the second Admin's open list shows 
     expect(await own.json()).toMatchObject({ status: 'failed', message: OWN_REQUEST })
     expect(mails.filter((m) => m.raw.includes(subject))).toEqual([])
 
+    // Before deciding, the approver reads the mail exactly as it will go out (template and body as requested).
+    await row.getByRole('button', { name: `View ${subject}` }).click()
+    const view = second.getByRole('dialog', { name: 'Newsletter' })
+    const shown = view.frameLocator(`iframe[title="The mail: ${subject}"]`)
+    await expect(shown.getByText('News for every subscriber.')).toBeVisible()
+    await expect(shown.getByText('Hello Olivia Okafor,')).toBeVisible()
+    await second.keyboard.press('Escape')
+    await expect(view).toBeHidden()
+
     await row.getByRole('button', { name: `Approve ${subject}` }).click()
     const ask = second.getByRole('alertdialog', { name: `Approve sending this newsletter to ${SUBSCRIBED_LEADS} recipients?` })
     await expect(ask).toContainText('Requested by Nora News.')

@@ -4,7 +4,7 @@ import { errorMessage } from '#src/crud/error-message.ts'
 import { call } from '#src/lib/api.ts'
 import { Button } from '#src/ui/button.tsx'
 import { Spinner } from '#src/ui/spinner.tsx'
-import { MailFrame } from './mail-frame.tsx'
+import { MailFrame } from '#src/crud/mail-frame.tsx'
 
 interface Draft {
   subject: string

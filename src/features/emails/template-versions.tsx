@@ -10,7 +10,7 @@ import { ConfirmDialog } from '#src/ui/alert-dialog.tsx'
 import { Button } from '#src/ui/button.tsx'
 import { Skeleton } from '#src/ui/skeleton.tsx'
 import { toast } from '#src/ui/toast.ts'
-import { MailFrame } from './mail-frame.tsx'
+import { MailFrame } from '#src/crud/mail-frame.tsx'
 
 interface VersionsProps {
   id: string

@@ -16,6 +16,7 @@ import { useCall } from '#src/lib/use-call.ts'
 import { Button } from '#src/ui/button.tsx'
 import { toast } from '#src/ui/toast.ts'
 import { Tooltip } from '#src/ui/tooltip.tsx'
+import { SendMail } from './send-mail.tsx'
 import { SendProgress, isRunning } from './send-progress.tsx'
 
 const ComposeDialog = lazy(async () => ({ default: (await import('./compose-dialog.tsx')).ComposeDialog }))
@@ -83,6 +84,7 @@ export const NewsletterPage = defineList({
       { label: 'Subject', value: (s) => s.subject },
       { label: 'Sent by', value: (s) => s.createdBy || '--' },
       { label: 'Progress', value: (s) => <SendProgress send={s} /> },
+      { label: 'Mail', value: (s) => <SendMail id={s._id} /> },
     ],
   },
   toolbar: SendNewsletterButton,
