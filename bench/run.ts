@@ -14,7 +14,9 @@
  * then the PWA's budget (`budget`, bench/budget.ts): gzip size of the JS and CSS that /admin/login
  * and /admin/users load, and Lighthouse 12 scores. Prints tables and writes bench/results.json.
  *
- * Options: --only=pglite,postgres,games,media,promotions,budget (default all), --engines=pglite,postgres
+ *   - `register` (bench/register.ts): /register's answer time for a new email, an unconfirmed or
+ *     confirmed request's and an admin's (p50/p95 and the spread of the medians);
+ * Options: --only=pglite,postgres,games,media,promotions,register,budget (default all), --engines=pglite,postgres
  * (the engines of games, media and promotions), --pg-shared-buffers=SIZE (the leads section's PostgreSQL
  * on a throwaway cluster with that shared_buffers), --rows=N (leads, default 1000000), --games=N (default 10000),
  * --video-mib=N (default 100), --uploads=N (default 3), --requests=N (default 20).
@@ -29,6 +31,7 @@ import { withEngine, type EngineName } from './engines.ts'
 import { GAMES_LIMIT, GAMES_P95_TARGET_MS, benchGames, printGames, type GamesResult } from './games.ts'
 import { bearer, f1, latency, login, ms, printRows, prng, root, series, startServer, watchPeak, type Latency } from './lib.ts'
 import { GROWTH_TARGET_MIB, benchMedia, printMedia, type MediaResult } from './media.ts'
+import { REGISTER_SPREAD_TARGET, benchRegister, printRegister, type RegisterResult } from './register.ts'
 import { emailOf, seedLeads, type SeedReport } from './seed.ts'
 import { DELIVERY_TARGET_SECONDS, benchPromotions, printPromotions, type PromotionsResult } from './promotions.ts'
 
@@ -38,7 +41,7 @@ const args = new Map(
     return [k ?? '', v ?? 'true'] as const
   }),
 )
-const SECTIONS = ['pglite', 'postgres', 'games', 'media', 'promotions', 'budget'] as const
+const SECTIONS = ['pglite', 'postgres', 'games', 'media', 'promotions', 'register', 'budget'] as const
 const ENGINES: readonly EngineName[] = ['pglite', 'postgres']
 
 function option(name: string, fallback: number): number {
@@ -308,11 +311,13 @@ async function main(): Promise<void> {
   const games: GamesResult[] = []
   const media: MediaResult[] = []
   const promotions: PromotionsResult[] = []
+  const register: RegisterResult[] = []
   for (const engine of ENGINES) {
     if (!ON.has(engine)) continue
     if (ONLY.has('promotions')) keep(promotions, `promotions on ${engine}`, await withEngine(engine, 'promotions', (e) => benchPromotions(e, ROWS, REQUESTS, log)))
     if (ONLY.has('games')) keep(games, `games on ${engine}`, await withEngine(engine, 'games', (e) => benchGames(e, GAMES, REQUESTS, log)))
     if (ONLY.has('media')) keep(media, `media on ${engine}`, await withEngine(engine, 'media', (e) => benchMedia(e, VIDEO_MIB, UPLOADS, log)))
+    if (ONLY.has('register')) keep(register, `register on ${engine}`, await withEngine(engine, 'register', (e) => benchRegister(e, REQUESTS, log)))
   }
   let budget: BudgetResult | string | undefined
   if (ONLY.has('budget')) budget = await runBudget()
@@ -322,6 +327,7 @@ async function main(): Promise<void> {
   if (games.length > 0) printGames(games, REQUESTS)
   if (media.length > 0) printMedia(media)
   if (promotions.length > 0) printPromotions(promotions, REQUESTS)
+  if (register.length > 0) printRegister(register)
   if (budget !== undefined && typeof budget !== 'string') printBudget(budget)
   for (const n of notes) console.log(`note: ${n}`)
   console.log(`load average (1 min) at start ${loadAtStart[0]?.toFixed(2)}, at end ${os.loadavg()[0]?.toFixed(2)}, on ${os.cpus().length} CPUs`)
@@ -356,6 +362,7 @@ async function main(): Promise<void> {
       gamesListPostgresP95Ms: GAMES_P95_TARGET_MS,
       videoUploadRssGrowthMiB: GROWTH_TARGET_MIB,
       promotionDeliverySeconds: DELIVERY_TARGET_SECONDS,
+      registerMedianSpread: REGISTER_SPREAD_TARGET,
     },
     engines: results,
     games: {
@@ -369,6 +376,10 @@ async function main(): Promise<void> {
     promotions: {
       method: `FilterOption limit 100 on ${ROWS} leads, a request per kind of filter with varied values; Submit with select all in one country (a tenth of the leads), delivered by the job queue (JOB_CONCURRENCY default) with the database transport, timed until listNotification shows it done`,
       results: promotions,
+    },
+    register: {
+      method: `/register with production argon2 settings: a new email, an unconfirmed request's, a confirmed request's and an admin's, interleaved round by round, each from its own address`,
+      results: register,
     },
     budget,
     notes,
