@@ -1,5 +1,5 @@
 /**
- * The PWA's budget (issue 3, item 8): what /admin/login and /admin/users actually load, and what
+ * The PWA's budget: what /admin/login and /admin/users actually load, and what
  * Lighthouse 12 scores them, on the real server serving the real `vite build` output.
  *
  * Sizes come from the browser's network log (Playwright responses of type script and
@@ -7,7 +7,7 @@
  * not. Each body is gzipped here at level 9, so the figure does not depend on whether the server
  * compresses; the bytes actually transferred are recorded beside it.
  *
- * Each page is scored twice (issue 12): with the desktop preset (one run; the target is
+ * Each page is scored twice: with the desktop preset (one run; the target is
  * 100/100/100), and with a desktop form factor, no screen emulation and Lighthouse's default
  * simulated throttling (slow 4G, 4x CPU), the median of 3 runs by performance score. The same
  * runs score a floor: React 19 and react-dom alone rendering one button (bench/floor/), built with
@@ -52,7 +52,7 @@ const PAGES = ['/admin/login', '/admin/users'] as const
 /** Runs per page with the simulated throttling; the median run (by performance score) is kept. */
 const RUNS = 3
 
-/** Issue 12's targets, printed beside the figures. */
+/** The budget's targets, printed beside the figures. */
 export const BUDGET_TARGETS = {
   '/admin/login': { jsGzipKiB: 86, performance: 95 },
   '/admin/users': { jsGzipKiB: 120, performance: 90 },

@@ -2,7 +2,7 @@
  * A fresh, migrated database on either engine for one bench section: a new DATA_DIR for PGlite,
  * a new database on the PostgreSQL server the test runner would find (or, with
  * `postgresSharedBuffers`, on a throwaway cluster of the bench's own with that much shared
- * memory, as the README's Deployment section advises for a million leads). The section seeds it
+ * memory, as docs/operations.md ("Several instances") advises for a million leads). The section seeds it
  * in a session of its own, then starts the real server on it; everything is removed afterwards.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'

@@ -66,7 +66,7 @@ const UPLOADS = option('uploads', 3)
 const ONLY = list('only', SECTIONS)
 /**
  * --pg-shared-buffers=1GB: the leads section's PostgreSQL is a throwaway cluster of the bench's own
- * with that much shared memory (README, Deployment) instead of the server the tests use.
+ * with that much shared memory (docs/operations.md, "Several instances") instead of the server the tests use.
  */
 const PG_SHARED_BUFFERS = args.get('pg-shared-buffers')
 if (PG_SHARED_BUFFERS !== undefined && !/^\d+(kB|MB|GB)$/.test(PG_SHARED_BUFFERS)) throw new Error(`--pg-shared-buffers takes a size such as 1GB (got ${PG_SHARED_BUFFERS})`)
@@ -105,7 +105,7 @@ interface EngineResult {
   export: { seconds: number; rows: number; rowsPerSecond: number; bytes: number; peakRssMiB: number; rssBeforeMiB: number; peakFrom: string }
 }
 
-/** Issue 12's targets for 1,000,000 leads (counts exact); p95 in ms, export in rows/s and MiB. */
+/** The targets for 1,000,000 leads (counts exact); p95 in ms, export in rows/s and MiB. */
 const LEADS_TARGETS: Record<EngineName, { page1P95Ms: number; deepPageP95Ms: number; searchP95Ms?: number; broadSearchP95Ms: number; exportRowsPerSecond: number; exportPeakRssMiB: number }> = {
   postgres: { page1P95Ms: 15, deepPageP95Ms: 30, searchP95Ms: 10, broadSearchP95Ms: 50, exportRowsPerSecond: 700_000, exportPeakRssMiB: 250 },
   pglite: { page1P95Ms: 100, deepPageP95Ms: 100, broadSearchP95Ms: 150, exportRowsPerSecond: 100_000, exportPeakRssMiB: 400 },

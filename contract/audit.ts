@@ -3,7 +3,7 @@ import { PageQuery, ok, optionalText, pageNumber, pageOf } from './common.ts'
 import { endpoint, reads } from './define.ts'
 
 /*
- * The staff audit log (issue 13, ours: not in the spec). The server writes a row for every
+ * The staff audit log (ours: not in the spec). The server writes a row for every
  * successful write through the API and for the sign-in events below; these calls only read it.
  * No call edits or deletes a row, and the database refuses it too (a trigger).
  */
@@ -98,7 +98,7 @@ export const auditOptions = endpoint({
   input: z.object({}),
   output: ok({ admins: z.array(AuditOption), areas: z.array(AuditOption), actions: z.array(AuditOption) }),
   access: reads('/audit'),
-  ours: 'The audit log is ours (issue 13): the choices of its filters.',
+  ours: 'The audit log is ours: the choices of its filters.',
 })
 
 /** The filtered log as CSV, streamed (like the leads export): every matching row, newest first. */

@@ -71,7 +71,7 @@ export const editProfile = endpoint({
 })
 
 /**
- * Logout (issue 11, item 3): revokes the token of this call on the server, so a copy of it is
+ * Logout: revokes the token of this call on the server, so a copy of it is
  * refused from now on, and ends the sockets opened with it (LOGOUT). The admin's other sessions
  * (another browser) stay signed in. The PWA forgets the token whatever the answer.
  */

@@ -117,7 +117,7 @@ export function fieldErrors(error: z.core.$ZodError): FieldErrors {
 }
 
 /**
- * Concurrent edits (issue 11): a record an edit form saves carries its edit `version`, which
+ * Concurrent edits: a record an edit form saves carries its edit `version`, which
  * every save of that form raises by one. The form sends back the version it loaded; a save
  * naming an older one is refused with RECORD_CHANGED (HTTP 409, under the `version` field)
  * instead of silently overwriting the other admin's change. Absent, nothing is checked, so the

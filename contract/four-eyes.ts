@@ -2,7 +2,7 @@ import { z } from 'zod/mini'
 import { natural } from './common.ts'
 
 /*
- * Four eyes on mass sends (issue 13, section 6; ours). A promotion round (Submit or Resend) or a
+ * Four eyes on mass sends (ours). A promotion round (Submit or Resend) or a
  * newsletter to more recipients than the server's threshold (FOUR_EYES_THRESHOLD) is stored
  * awaiting approval and nothing is sent until a second administrator approves it: the superadmin,
  * or staff with the Admin access level on every screen, never the admin who asked for it. Reject

@@ -49,7 +49,7 @@ export const gameImages = (isRequired: boolean): FileRule =>
 
 /**
  * Spec section 5, game video: one .mp4/.m4a/.webm file, optional. The size is the default the
- * form checks; the server's own limit is set by its environment (README, "Media").
+ * form checks; the server's own limit is set by its environment (docs/operations.md, "Configuration").
  */
 export const gameVideo: FileRule = {
   kinds: ['mp4', 'm4a', 'webm'],

@@ -6,7 +6,7 @@ import { placeholdersIn } from './emails.ts'
 
 /*
  * The Newsletter screen: a multi-select of subscribers and a Send button; its behaviour is not
- * shown (spec section 2). Our definition (issue 10, section 3): the subscribers are the leads who
+ * shown (spec section 2). Our definition: the subscribers are the leads who
  * subscribed (`subscribed` on the lead); /allUser lists them for the multi-select, searched and
  * paged by the server; Send mails them the Automated Email template whose identifier is
  * `newsletter`, filled with the subject and body written on the screen. A send is durable work:
@@ -77,7 +77,7 @@ export const countNewsletterRecipients = endpoint({
   /** `mailRate`: the mail queue's pace (MAIL_RATE_PER_SECOND, mails per second; 0 is unpaced). */
   output: ok({ count: integer(), mailRate: z.number(), ...ApprovalNeed }),
   access: reads('/newsletter'),
-  ours: 'Not in the spec: how many subscribed leads the choice reaches, the mail pace, and whether a second Admin must approve the send (issue 13), for the confirmation.',
+  ours: 'Not in the spec: how many subscribed leads the choice reaches, the mail pace, and whether a second Admin must approve the send (four eyes), for the confirmation.',
 })
 
 /**
@@ -198,7 +198,7 @@ export const approveNewsletter = endpoint({
   input: sendId,
   output: ok({ started: z.boolean(), total: integer() }),
   access: approves('/newsletter'),
-  ours: 'Not in the spec (issue 13, four eyes): starts a send awaiting approval; started is false for a repeat. Only another administrator.',
+  ours: 'Not in the spec (four eyes): starts a send awaiting approval; started is false for a repeat. Only another administrator.',
 })
 
 export const rejectNewsletter = endpoint({
@@ -208,7 +208,7 @@ export const rejectNewsletter = endpoint({
   input: sendId,
   output: Done,
   access: approves('/newsletter'),
-  ours: 'Not in the spec (issue 13, four eyes): ends a send awaiting approval unsent. Only another administrator.',
+  ours: 'Not in the spec (four eyes): ends a send awaiting approval unsent. Only another administrator.',
 })
 
 /*

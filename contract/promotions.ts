@@ -187,7 +187,7 @@ export const cancelPromotion = endpoint({
   input: z.object({ id: Id }),
   output: ok({ sent: integer(), failed: integer(), total: integer() }),
   access: writes('/notificationlist'),
-  ours: 'Ours (issue 10): cancels the running send; message says how many were already sent.',
+  ours: 'Ours: cancels the running send; message says how many were already sent.',
 })
 
 /**
@@ -208,7 +208,7 @@ export const approvePromotion = endpoint({
   input: Decision,
   output: ok({ started: z.boolean(), total: integer() }),
   access: approves('/notificationlist'),
-  ours: 'Ours (issue 13, four eyes): starts a round awaiting approval; started is false for a repeat. Only another administrator.',
+  ours: 'Ours (four eyes): starts a round awaiting approval; started is false for a repeat. Only another administrator.',
 })
 
 /** Rejects the current round awaiting approval: nothing of it is sent. */
@@ -219,7 +219,7 @@ export const rejectPromotion = endpoint({
   input: Decision,
   output: Done,
   access: approves('/notificationlist'),
-  ours: 'Ours (issue 13, four eyes): ends a round awaiting approval unsent. Only another administrator.',
+  ours: 'Ours (four eyes): ends a round awaiting approval unsent. Only another administrator.',
 })
 
 /**
@@ -236,7 +236,7 @@ export const countRecipients = endpoint({
   }),
   output: ok({ count: integer(), ...ApprovalNeed }),
   access: reads('/notificationlist'),
-  ours: 'Ours (issue 10): the recipients count of Add promotion, asked before Submit, and whether a second Admin must approve it (issue 13).',
+  ours: 'Ours: the recipients count of Add promotion, asked before Submit, and whether a second Admin must approve it (four eyes).',
 })
 
 /**

@@ -55,7 +55,7 @@ export const screens = [
   { path: '/add-subAdmin', title: 'Create User', parent: '/sub-admin' },
   { path: '/edit-subAdmin', title: 'Edit User', parent: '/sub-admin' },
   { path: '/settings', title: 'Settings', access: 'create' },
-  // Ours (issue 13): the staff audit log, granted like any page.
+  // Ours: the staff audit log, granted like any page.
   { path: '/audit', title: 'Audit Log', menu: 'top', access: 'create' },
   { path: '/profile', title: 'Profile' },
   { path: '/resetpassword', title: 'Reset Password', access: 'edit-only' },

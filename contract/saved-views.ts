@@ -4,7 +4,7 @@ import { endpoint, sessionAccess } from './define.ts'
 import { Deleted } from './undo.ts'
 
 /*
- * Saved views (issue 13, ours): a list's filters, search and page size under a name, per admin,
+ * Saved views (ours): a list's filters, search and page size under a name, per admin,
  * kept on the server; listed in the list's header and in the palette, readable offline like the
  * lists. Each admin reads and changes only their own.
  */

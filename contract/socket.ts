@@ -18,13 +18,13 @@ export const SocketEvents = {
   /** Server to client: the session is over (password change, deactivation, access change). */
   logout: 'LOGOUT',
   /**
-   * Server to client (ours, issue 10): a promotion's delivery progress (`PromotionProgress` in
+   * Server to client (ours): a promotion's delivery progress (`PromotionProgress` in
    * contract/promotions.ts), to admins who may read /notificationlist, at most every 500 ms per
    * promotion while it sends, and once when a round ends or is cancelled.
    */
   promotionProgress: 'PROMOTION_PROGRESS',
   /**
-   * Server to client (ours, issue 13 section 6): a promotion round or a newsletter went over the
+   * Server to client (ours): a promotion round or a newsletter went over the
    * four-eyes threshold and waits for approval (`ApprovalRequest` in contract/four-eyes.ts), to the
    * sessions of every administrator who may approve it (the superadmin, Admin level on every
    * screen), never its requester's.

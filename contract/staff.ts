@@ -151,7 +151,7 @@ export const ACCOUNT_UNLOCKED = 'Account unlocked successfully'
 
 /**
  * Lifts every sign-in lock of a staff member's email (each address's lock, the email's slow-down
- * and the day's one-time-code cap, issue 11 item 5). Superadmin only, as every staff write: the
+ * and the day's one-time-code cap). Superadmin only, as every staff write: the
  * staff rule refuses role subadmin. Unlocking an account with no lock running changes nothing.
  */
 export const unlockAdmin = endpoint({

@@ -3,7 +3,7 @@ import { Done, ok } from './common.ts'
 import { endpoint, sessionAccess } from './define.ts'
 
 /*
- * Undo (issue 13, ours): a delete (every area: a bulk delete, a link or version cleared, a saved
+ * Undo (ours): a delete (every area: a bulk delete, a link or version cleared, a saved
  * view too) or a freeze answers, beside the spec's message, an undo ticket. For `seconds` the
  * admin who made the change (or the superadmin) may call `undo` with its token: the record (every
  * record of a bulk delete) comes back exactly as it was, its place in a preference order included,

@@ -1,5 +1,5 @@
 /**
- * `npm run fault:postgres`: PostgreSQL restarted under load (issue 11, faults). On a throwaway
+ * `npm run fault:postgres`: PostgreSQL restarted under load. On a throwaway
  * cluster of its own (scripts/fault-kit.ts), never the server other tests use:
  *
  * 1. the real server starts on it; four clients add buy links (a write with its transaction,

@@ -1,6 +1,6 @@
 /**
  * `npm run fault:promotions`: kill -9 in the middle of a promotion's delivery, start again, and
- * count every recipient exactly once (issue 10, section 2). On PGlite (a data folder) and on
+ * count every recipient exactly once. On PGlite (a data folder) and on
  * PostgreSQL (a fresh database on the server the tests use; skipped when none answers):
  *
  * 1. 100,000 leads are inserted with SQL, before the server starts;

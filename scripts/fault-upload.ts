@@ -1,5 +1,5 @@
 /**
- * `npm run fault:upload`: kill -9 during an upload (issue 11, faults). On PGlite (a data folder)
+ * `npm run fault:upload`: kill -9 during an upload. On PGlite (a data folder)
  * and on PostgreSQL (a throwaway cluster of its own, scripts/fault-kit.ts):
  *
  * - midway: a category with a large image (about 3.6 MB, a real PNG) is sent slowly; once the

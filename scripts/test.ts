@@ -181,7 +181,7 @@ async function staticChecks(env: NodeJS.ProcessEnv): Promise<SuiteResult> {
 }
 
 /**
- * The fault runs (issue 11) that restart a server or a database, so they live outside vitest:
+ * The fault runs that restart a server or a database, so they live outside vitest:
  * `npm run fault:postgres` (PostgreSQL restarted under load), `npm run fault:upload` (kill -9
  * mid-upload on both engines) and `npm run fault:promotions` (kill -9 in the middle of a
  * 100,000-recipient delivery on both engines, each recipient then counted exactly once). Each prints `fault <name>: PASS` or `fault <name>: FAIL: reason`

@@ -256,7 +256,7 @@ export function trustProxyOption(trust: TrustProxy): boolean | string[] | ((addr
 /**
  * The status of a client error. A multipart body sent to an endpoint without files is a real 415
  * (kit/api.ts registers the multipart parser only where an endpoint declares files). Any other
- * unknown content type stays 400, the bad-input answer of issue 2 that clients already handle.
+ * unknown content type stays 400, the bad-input answer that clients already handle.
  */
 function clientStatus(error: Error, status: number, contentType: string | undefined): number {
   const code = 'code' in error && typeof error.code === 'string' ? error.code : ''

@@ -1,5 +1,5 @@
 /**
- * Configuration comes from the environment only (DESIGN.md, "Running it"). `loadConfig` parses
+ * Configuration comes from the environment only (docs/operations.md, "Configuration"). `loadConfig` parses
  * it once with zod so the rest of the server reads typed, validated values.
  */
 import { randomBytes } from 'node:crypto'
@@ -53,9 +53,9 @@ export interface Config {
   database: DatabaseConfig
   /** HS256 key for session tokens. */
   jwtSecret: Uint8Array
-  /** Session token lifetime in seconds; never more than 12 hours (issue 2, item 5). */
+  /** Session token lifetime in seconds; never more than 12 hours. */
   tokenTtlSeconds: number
-  /** A session unused this long ends (issue 11, item 3): the PWA's idle timer, and the server's check with a grace. */
+  /** A session unused this long ends: the PWA's idle timer, and the server's check with a grace. */
   idleTimeoutSeconds: number
   adminEmail: string
   /** When null on an empty database, a strong password is generated and printed once. */
@@ -118,7 +118,7 @@ export interface Config {
   /** The durable job queue's worker (server/kit/queue.ts). */
   jobs: { concurrency: number; pollMs: number; leaseMs: number }
   /**
-   * Redis shared by several instances (README, "Deployment"): socket.io events reach sockets on
+   * Redis shared by several instances (docs/operations.md, "Several instances"): socket.io events reach sockets on
    * every instance, and per-address limits count across them. Null: one instance, all in-process.
    */
   redisUrl: string | null

@@ -1,5 +1,5 @@
 /**
- * TRUST_PROXY beyond all-or-nothing (issue 11, item 10), and the headers of item 13
+ * TRUST_PROXY beyond all-or-nothing, and the security headers
  * (Permissions-Policy, a CSP whose styles allow no inline style element).
  */
 import { mkdtemp, rm } from 'node:fs/promises'

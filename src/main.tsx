@@ -45,7 +45,7 @@ async function start(): Promise<void> {
     // Fetch the login chunk in parallel with React's start instead of after it.
     void loadLogin()
     // No valid session (none, or an expired or idle one): whatever a previous session left in the
-    // offline copy goes now, before anyone signs in on this browser (issue 11, item 4).
+    // offline copy goes now, before anyone signs in on this browser.
     void import('./lib/offline-store.ts').then((offline) => offline.wipeStored())
   }
   const root = document.getElementById('root')

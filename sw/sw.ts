@@ -1,5 +1,5 @@
 /**
- * The service worker (DESIGN.md, "The PWA"):
+ * The service worker (docs/decisions/004-pwa-shell.md, "The service worker"):
  * - precaches the built shell (the list is injected at build), so the app starts offline;
  * - answers navigations under /admin/ with the cached index.html (login.html for /admin/login),
  *   so every client route and a reload work offline;

@@ -2,7 +2,7 @@
  * The database, in drizzle's pg-core. One schema serves PGlite and PostgreSQL; migrations are
  * generated from it with `npx drizzle-kit generate` into ./migrations and applied at start.
  *
- * Ids are text holding a random UUID: opaque to the client (DESIGN.md), and a malformed id from a
+ * Ids are text holding a random UUID: opaque to the client (contract/common.ts), and a malformed id from a
  * request simply matches no row instead of raising a cast error.
  */
 import { sql } from 'drizzle-orm'
@@ -14,7 +14,7 @@ const id = () =>
     .default(sql`gen_random_uuid()::text`)
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 /**
- * The edit version of a record a form edits (issue 11, concurrent edits): every save of the edit
+ * The edit version of a record a form edits: every save of the edit
  * form adds one, and a save naming an older version is refused (server/kit/version.ts).
  */
 const editVersion = () => integer('version').notNull().default(1)
@@ -108,7 +108,7 @@ export const leads = pgTable(
     subscribedAt: timestamp('subscribed_at', { withTimezone: true, mode: 'date' }),
     unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true, mode: 'date' }),
     /**
-     * Promotions (issue 10): the lead's country as its ISO 3166 alpha-2 code (server/kit/countries.ts),
+     * Promotions: the lead's country as its ISO 3166 alpha-2 code (server/kit/countries.ts),
      * '' when unknown. The promotion filter takes a listCountry name and matches its code.
      */
     country: text('country').notNull().default(''),
@@ -320,7 +320,7 @@ export const accessRequests = pgTable(
 )
 
 /**
- * Who changed what and when: one row per successful write through the API (issue 4, item 5) and
+ * Who changed what and when: one row per successful write through the API and
  * per sign-in event (contract/audit.ts, AUDIT_EVENTS). Rows are never changed: no call does, and
  * a trigger (migration audit-immutable) refuses UPDATE, DELETE and TRUNCATE.
  */
@@ -443,7 +443,7 @@ export const jobs = pgTable(
 )
 
 /**
- * Session tokens seen by the server, by their `jti` (issue 11, item 3; server/sign-in/sessions.ts):
+ * Session tokens seen by the server, by their `jti` (server/sign-in/sessions.ts):
  * when the token was last used, for the idle limit, and whether Logout revoked it. A token gets
  * its row on first use; rows are pruned once the token has expired, when nothing can use it anyway.
  */
@@ -702,7 +702,7 @@ export const leadNotifications = pgTable(
 )
 
 /**
- * Undo (issue 13; server/kit/undo.ts): what a delete or a flip took away, kept for UNDO_SECONDS
+ * Undo (server/kit/undo.ts): what a delete or a flip took away, kept for UNDO_SECONDS
  * (plus a grace) so the admin who did it can put it back. A deleted record's row, with the rows
  * its delete cascaded to and the references it cleared, is kept as JSON exactly as stored; its
  * files stay until the entry is purged. `action` says how undo restores: 'delete' inserts the
@@ -760,7 +760,7 @@ export type EmailTemplateRow = typeof emailTemplates.$inferSelect
 export type PromotionRow = typeof promotions.$inferSelect
 
 // ---------------------------------------------------------------------------------------------
-// Sign-in guessing limits (issue 11, items 2 and 5: server/sign-in/lockout.ts and otp.ts)
+// Sign-in guessing limits (server/sign-in/lockout.ts and otp.ts)
 // ---------------------------------------------------------------------------------------------
 
 /**
@@ -799,7 +799,7 @@ export const otpGuesses = pgTable(
 export type LoginPairFailureRow = typeof loginPairFailures.$inferSelect
 
 /**
- * Saved views (issue 13, contract/saved-views.ts): a list's filters, search and page size kept under
+ * Saved views (contract/saved-views.ts): a list's filters, search and page size kept under
  * a name, per admin. `query` is the list's URL query string (`?search=ann&limit=50`).
  */
 export const savedViews = pgTable(

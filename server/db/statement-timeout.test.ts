@@ -1,5 +1,5 @@
 /**
- * STATEMENT_TIMEOUT_MS (issue 11, item 14): every connection carries the limit, PostgreSQL cancels
+ * STATEMENT_TIMEOUT_MS: every connection carries the limit, PostgreSQL cancels
  * a statement that runs past it (SQLSTATE 57014), and the API answers that 503 with a clear message,
  * its write rolled back. PGlite takes the setting but cannot fire it (WebAssembly, no timer
  * signals: a query there holds the event loop until it ends), so there only the setting and the

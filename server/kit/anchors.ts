@@ -1,5 +1,5 @@
 /**
- * Deep pages without skipping from the top every time (issue 12): the key of every ANCHOR_EVERY-th
+ * Deep pages without skipping from the top every time: the key of every ANCHOR_EVERY-th
  * row of a list's order is remembered under the table's generation (server/kit/row-counts.ts), so
  * page 10,000 starts from the nearest remembered key and skips fewer than ANCHOR_EVERY rows.
  *

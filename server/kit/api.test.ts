@@ -1,7 +1,7 @@
 /**
- * The registrar's guarantees of issue 11: a write and its audit row commit together or not at all
- * (item 8), and multipart bodies reach only the endpoints that declare files, bounded by what
- * their schemas accept (item 7).
+ * The registrar's guarantees: a write and its audit row commit together or not at all,
+ * and multipart bodies reach only the endpoints that declare files, bounded by what
+ * their schemas accept.
  */
 import { existsSync, readdirSync } from 'node:fs'
 import { eq, sql } from 'drizzle-orm'

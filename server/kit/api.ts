@@ -9,7 +9,7 @@
  * A write (any POST but the spec's reads by POST) runs in one transaction that the registrar opens:
  * the handler's `ctx.db` is that transaction (its own `ctx.transaction` calls nest as savepoints)
  * and the audit row is inserted in it before the commit, so a write never stands without its
- * audit row and a failing audit insert leaves nothing written (issue 11, item 8). A handler that
+ * audit row and a failing audit insert leaves nothing written. A handler that
  * returns a `failure(...)` commits what it wrote (the lockout counts); one that throws rolls back.
  * Work that needs no write but takes long (argon2) belongs in a `prepare` phase, which runs before
  * the transaction opens: on PGlite an open transaction holds the only connection.

@@ -1,5 +1,5 @@
 /**
- * Four eyes on mass sends (contract/four-eyes.ts; issue 13, section 6), shared by promotions and
+ * Four eyes on mass sends (contract/four-eyes.ts), shared by promotions and
  * the newsletter. A send (a promotion round, a newsletter) to more recipients than
  * FOUR_EYES_THRESHOLD is stored with status `awaiting` and the admin who asked for it
  * (`approval_requested_by`), and nothing is queued. A second administrator (the contract's

@@ -1,5 +1,5 @@
 /**
- * Redis, when several instances share the work (REDIS_URL; README, "Deployment"). One client
+ * Redis, when several instances share the work (REDIS_URL; docs/operations.md, "Several instances"). One client
  * for commands (per-address limits) and publishing socket.io events, and one for subscribing,
  * which Redis requires to be a separate connection.
  */

@@ -1,5 +1,5 @@
 /**
- * Exact counts for the large lists without counting a million rows per page (issue 12):
+ * Exact counts for the large lists without counting a million rows per page:
  *
  * - unfiltered, a list's count is one row of `row_counts`, kept by statement triggers in the
  *   writing transaction (migration row-counts), so it is exact at every snapshot;

@@ -1,5 +1,5 @@
 /**
- * Undo for destructive writes (issue 13; contract/undo.ts). A delete does not destroy: the kit
+ * Undo for destructive writes (contract/undo.ts). A delete does not destroy: the kit
  * (`deleteRecord`, server/kit/delete.ts) moves the record's row, as stored, into the `trash`
  * table inside the write's transaction, with the rows its delete cascades to and the references
  * it clears (both found from the schema's foreign keys, so an area declares nothing of them),

@@ -101,8 +101,8 @@ export const MULTIPART_LIMITS = { fields: 50, fieldSize: 1024 * 1024, parts: 100
 export const FORM_TOO_LARGE = 'Too many or too large parts in the form'
 
 /**
- * Bounds of a multipart form's text fields, derived from the endpoint's input schema (issue 11,
- * item 7): a form carries what the schema can accept and little more, so a hostile body cannot
+ * Bounds of a multipart form's text fields, derived from the endpoint's input schema:
+ * a form carries what the schema can accept and little more, so a hostile body cannot
  * make the server hold many megabytes of text before the schema refuses it.
  */
 export interface FormBounds {

@@ -1,5 +1,5 @@
 /**
- * Concurrent edits (issue 11): a record's edit version, checked and raised by the update itself.
+ * Concurrent edits: a record's edit version, checked and raised by the update itself.
  *
  *     const categoryVersions = editVersion({ id: categories.id, version: categories.version })
  *

@@ -1,5 +1,5 @@
 /**
- * Promotion delivery (issue 10, section 2): durable work on the job queue (server/kit/queue.ts),
+ * Promotion delivery: durable work on the job queue (server/kit/queue.ts),
  * never a loop in a request.
  *
  * A round (Submit makes round 1, each Resend the next) stores one `promotion_deliveries` row per

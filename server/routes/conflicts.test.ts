@@ -1,5 +1,5 @@
 /**
- * Concurrent edits (issue 11): every edit form's record carries its edit version; a save naming
+ * Concurrent edits: every edit form's record carries its edit version; a save naming
  * the version it loaded is refused with 409 and RECORD_CHANGED once someone else saved since,
  * writing nothing; a save without a version (the spec's payloads) is not checked; two saves
  * racing from one version never both pass. One table drives every area, on both engines.

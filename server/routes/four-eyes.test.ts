@@ -1,5 +1,5 @@
 /**
- * Four eyes on mass sends (server/kit/four-eyes.ts; issue 13, section 6), on PGlite or PostgreSQL
+ * Four eyes on mass sends (server/kit/four-eyes.ts), on PGlite or PostgreSQL
  * (DATABASE_URL), with a threshold of 3 recipients: below it Submit and Send go at once as
  * before; above it the promotion or newsletter waits, its requester cannot approve it, a
  * restricted sub-admin or View Only staff cannot either, another administrator's approval sends it

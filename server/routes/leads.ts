@@ -55,7 +55,7 @@ const COPY_SQL = `COPY (SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-D
  * (about 1.2 MB) a million-row export grew the server by 68-70 MiB before one came (45-48 MiB
  * with 2,000-5,000). 800 rows (about 100 KB at the seeded rows' length) stay in the young
  * generation and go as they are sent: 6-20 MiB of growth, at 121,000-124,000 rows/s instead of
- * 144,000 (issue 12: at least 100,000 rows/s under 400 MB).
+ * 144,000 (the target, docs/benchmarks.md: at least 100,000 rows/s under 400 MB).
  */
 const EXPORT_BATCH = 800
 

@@ -1,5 +1,5 @@
 /**
- * The Newsletter (contract/newsletter.ts; issue 10, section 3).
+ * The Newsletter (contract/newsletter.ts).
  *
  * Subscribers are the leads with `subscribed` set. Send stores a `newsletter_sends` row and, in
  * the same transaction, its recipients (one row per subscribed lead chosen, frozen at that moment)

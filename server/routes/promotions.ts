@@ -1,5 +1,5 @@
 /**
- * Promotions (contract/promotions.ts; issue 10, section 2): the filter step's users, Submit, the
+ * Promotions (contract/promotions.ts): the filter step's users, Submit, the
  * list with delivery progress, the recipients, Resend, cancel and delete. The delivery itself is
  * durable work on the job queue (server/notify/delivery.ts).
  *

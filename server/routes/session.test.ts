@@ -1,5 +1,5 @@
 /**
- * Issue 11, item 3: Logout revokes this token on the server (later calls 401, its sockets get
+ * Logout revokes this token on the server (later calls 401, its sockets get
  * LOGOUT, the admin's other sessions stay), and a token unused past the idle limit is refused.
  */
 import { eq } from 'drizzle-orm'

@@ -169,7 +169,7 @@ export async function checkSession(
 }
 
 /**
- * The permission rule of DESIGN.md: superadmin passes everything; otherwise the route must be open
+ * The permission rule (docs/security.md, "Access rules"): superadmin passes everything; otherwise the route must be open
  * to the admin's restrictions, writes need the Admin level, staff calls refuse role subadmin, and
  * approver calls need an administrator (Admin level on every screen).
  */

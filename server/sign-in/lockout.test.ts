@@ -1,5 +1,5 @@
 /**
- * The sign-in limits (issue 11, item 5): five failures lock an (email, address) pair, never the
+ * The sign-in limits: five failures lock an (email, address) pair, never the
  * email everywhere; failures from many addresses slow the email down instead of locking it; the
  * answers and the work are the same for unknown emails; parallel guesses get no more answers
  * than the limits allow; lockouts and unlocks are in the audit log; the superadmin can unlock.

@@ -1,5 +1,5 @@
 /**
- * Sign-in guessing limits (issue 2, item 5; issue 4, item 4; issue 11, items 2 and 5).
+ * Sign-in guessing limits.
  *
  * - Per (email, address) pair: LOGIN_LOCK_FAILURES failures lock that pair for LOGIN_LOCK_MINUTES
  *   (`login_pair_failures`). Locking per pair, not per email, means nobody can lock an admin out
@@ -50,7 +50,7 @@ export const lockoutKey = (email: string): string => email.trim().toLowerCase()
 
 const plural = (n: number, unit: string): string => `${n} ${unit}${n === 1 ? '' : 's'}`
 
-/** The answer while a pair is locked: with the default ten minutes, the words of issue 2. */
+/** The answer while a pair is locked: with the default ten minutes, "Try again in 10 minutes." */
 export const lockedMessage = (lockMs: number): string => `Too many failed attempts. Try again in ${plural(Math.ceil(lockMs / 60_000), 'minute')}.`
 
 /** The answer while an email's slow-down wait runs: the same for an unknown email. */

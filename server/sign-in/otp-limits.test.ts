@@ -1,5 +1,5 @@
 /**
- * One-time-code guessing (issue 11, item 2): a wrong code counts towards the sign-in lock of the
+ * One-time-code guessing: a wrong code counts towards the sign-in lock of the
  * email and address, and every check, right or wrong, takes one of the email's OTP_DAILY_GUESSES
  * of the day; past them every check is refused with its own message until the day's window ends,
  * the same for an email without an account.

@@ -1,5 +1,5 @@
 /**
- * One-time codes mailed for the password flows (issue 4, item 3): 6 digits from the crypto RNG,
+ * One-time codes mailed for the password flows: 6 digits from the crypto RNG,
  * stored only as a keyed hash, alive for 10 minutes, good once, void after 5 tries, voided by a
  * newer send, and at most a few sends per address in a window.
  *
@@ -121,7 +121,7 @@ export const otpCapMessage = (retryMs: number): string => {
 export type OtpCheck = { ok: true; id: string } | { ok: false; reason: 'wrong' } | { ok: false; reason: 'limited'; message: string }
 
 /**
- * Checks a one-time code under every guessing limit (issue 11, item 2). It is a sign-in attempt
+ * Checks a one-time code under every guessing limit. It is a sign-in attempt
  * for the email from `address` (server/sign-in/lockout.ts): refused while that pair is locked or
  * the email waits, and a wrong code counts as a failure. And it takes one of the email's
  * OTP_DAILY_GUESSES checks of the day, right or wrong. Together with the 5 tries per code and 3

@@ -1,5 +1,5 @@
 /**
- * What the server remembers about each session token, by its `jti` (issue 11, item 3): when it was
+ * What the server remembers about each session token, by its `jti`: when it was
  * last used, for the idle limit, and whether Logout revoked it. A token issued by login has no row
  * until its first use; `checkSession` reads the row in the same query as the admin, so the check
  * costs no extra round trip, and writes it at most once a minute per token.

@@ -1,5 +1,5 @@
 /**
- * The authorization matrix of issue 4, generated from the contract: every endpoint the server
+ * The authorization matrix, generated from the contract: every endpoint the server
  * serves x nine callers, with the answer the endpoint's Access rule says they get. Refused calls
  * carry a payload the handler would accept, and must leave every table exactly as it was. Every
  * answer of the run is then scanned for password hashes, OTP hashes and 2FA secrets.

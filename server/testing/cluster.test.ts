@@ -1,7 +1,7 @@
 /**
  * Two real server processes (`server/main.ts`, the production entry, under tsx) on two ports,
  * sharing one fresh PostgreSQL database, Redis and S3-compatible object storage (s3rver), each
- * with its own data folder (README, "Deployment"). Runs in the PostgreSQL pass when Redis
+ * with its own data folder (docs/operations.md, "Several instances"). Runs in the PostgreSQL pass when Redis
  * answers; skipped with a note otherwise, and a failure in CI, where Redis is always there.
  */
 import { spawn, type ChildProcess } from 'node:child_process'

@@ -1,5 +1,5 @@
 /**
- * The contract-wide fuzz of issue 11, section 2: every endpoint the server serves x six kinds of
+ * The contract-wide fuzz: every endpoint the server serves x six kinds of
  * caller x FUZZ_RUNS (100) generated requests (fuzz-inputs.ts: valid-shaped ones from the
  * endpoint's own zod input, and hostile ones). Every answer must be below 500 (503 included: the
  * database is up), JSON in the spec's `{ status, ... }` shape (or the endpoint's CSV file), and a
@@ -31,7 +31,7 @@ import { isServed, makeFixtures, samples, type Fixtures, type Payload } from './
 import { describeRequest, requestsFor, type FuzzRequest } from './fuzz-inputs.ts'
 import { makeTestApp, testEngine, type TestApp } from './test-app.ts'
 
-/** Issue 11's fuzz seed; FUZZ_SEED replays another run, FUZZ_RUNS changes the examples per pair. */
+/** The fuzz's fixed seed; FUZZ_SEED replays another run, FUZZ_RUNS changes the examples per pair. */
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20_261_111)
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 100)
 
@@ -77,7 +77,7 @@ const without = (row: Record<string, unknown> | null, keys: readonly string[]): 
 }
 
 /**
- * Tables that count refused attempts, by design (issue 11, items 2 and 5): a refused sign-in, OTP
+ * Tables that count refused attempts, by design: a refused sign-in, OTP
  * or 2FA guess must write here, or guessing would be free. A new table of this kind shows up as a
  * failure naming it; add it here with its reason.
  */
@@ -87,9 +87,9 @@ const BACKGROUND = new Set(['mail_outbox', 'jobs'])
 
 /**
  * Writes a refused call may make by design, and background work of earlier successful calls:
- * - the attempt counters above, and the audit rows of the failed attempt and a lockout it causes (item 5);
+ * - the attempt counters above, and the audit rows of the failed attempt and a lockout it causes;
  * - otp_codes: a wrong guess spends an attempt, and the last one spends the code;
- * - session_tokens: a signed-in call notes the token's use (item 3); a revocation is not this;
+ * - session_tokens: a signed-in call notes the token's use; a revocation is not this;
  * - mail_outbox and jobs: updates and deletes of earlier mails and jobs; mail_pace: the send rate.
  */
 function isBookkeeping(c: Change): boolean {

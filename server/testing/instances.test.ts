@@ -1,5 +1,5 @@
 /**
- * Two instances of the server on one PostgreSQL and one Redis (README, "Deployment"): what one
+ * Two instances of the server on one PostgreSQL and one Redis (docs/operations.md, "Several instances"): what one
  * instance does, the other sees. Runs on the PostgreSQL suite when Redis answers; skipped with a
  * note elsewhere, and a failure in CI, where Redis is always started.
  */

@@ -1,5 +1,5 @@
 /**
- * The idle timeout (issue 11, item 3): a session without pointer or keyboard activity in any tab
+ * The idle timeout: a session without pointer or keyboard activity in any tab
  * for the token's `idle` seconds (IDLE_TIMEOUT_MINUTES, 30 by default) ends as a forced logout
  * does. A minute before, a dialog says "You will be signed out in N seconds" and offers "Stay
  * signed in"; while it shows, only an answer counts (a mouse passing over the page does not).

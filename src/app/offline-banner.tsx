@@ -5,7 +5,7 @@ import { shownDataTime, subscribeCache } from '#src/lib/swr-cache.ts'
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 
 /**
- * The offline state of DESIGN.md, as ONE notice: what is shown, from when, and that writes wait for
+ * The offline state (docs/decisions/005-crud-kit-second-edition.md, "Offline, one notice"), as ONE notice: what is shown, from when, and that writes wait for
  * a connection (each write control also says so when pressed). Lists do not add their own.
  */
 export function OfflineBanner() {

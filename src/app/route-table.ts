@@ -1,5 +1,5 @@
 /**
- * The one route table of the PWA (DESIGN.md, "Layout"): it drives the router, the side menu, the
+ * The one route table of the PWA (docs/decisions/004-pwa-shell.md): it drives the router, the side menu, the
  * header menu, the palette and the guard. Titles, menu placement and parents come from the
  * contract's screen list; what each built screen is comes from its area's declarations
  * (`src/features/<area>/screens.ts`, see src/crud/screens.ts), found here by file name, so a new

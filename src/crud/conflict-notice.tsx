@@ -1,5 +1,5 @@
 /**
- * Concurrent edits (issue 11): a save refused because someone else saved the record since this
+ * Concurrent edits: a save refused because someone else saved the record since this
  * form loaded it (HTTP 409, contract/common.ts RECORD_CHANGED). The form keeps what the user typed
  * and says so, with Reload, which starts the form again from the latest saved record.
  */

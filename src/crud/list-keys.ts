@@ -1,5 +1,5 @@
 /**
- * Keyboard-driven lists (issue 13): every list answers the same keys, declared once here, shown
+ * Keyboard-driven lists: every list answers the same keys, declared once here, shown
  * by the shortcut sheet (`?`) and by the palette.
  *
  * A row is focused for real (DOM focus on its <tr>), so a screen reader reads the row as it moves;

@@ -16,7 +16,7 @@ import type { ListSource } from './list-source.ts'
 import type { BoundCall } from './row-writes.ts'
 import type { WriteRule } from './write-access.ts'
 
-/** Every record of a list has an opaque `_id` (DESIGN.md). */
+/** Every record of a list has an opaque `_id` (contract/common.ts). */
 export interface Row {
   _id: string
 }

@@ -1,5 +1,5 @@
 /**
- * A record's History (issue 13): every edit page and edit dialog of the kit offers it, listing the
+ * A record's History: every edit page and edit dialog of the kit offers it, listing the
  * audit log's rows naming that record (who, what, when), newest first, from the audit list's
  * record filter. Only staff who may read the audit log see the control: the superadmin and staff
  * granted its page. Each page of rows is a cached read, so history already seen opens offline.

@@ -15,7 +15,7 @@ import { errorMessage } from './error-message.ts'
 /** The edit route for a record: `/edit-category?id=...`. */
 export const editHref = (route: string, id: string): string => `${route}?id=${encodeURIComponent(id)}`
 
-/** Every record has an opaque `_id` (DESIGN.md). */
+/** Every record has an opaque `_id` (contract/common.ts). */
 export interface Identified {
   _id: string
 }

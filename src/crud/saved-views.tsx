@@ -1,5 +1,5 @@
 /**
- * Saved views (issue 13): a list's filters, search and page size (its URL query) kept under a name
+ * Saved views: a list's filters, search and page size (its URL query) kept under a name
  * on the server, per admin; chosen from this dropdown, from the palette, and readable offline like
  * the lists (the answer is cached with them). Delete view asks nothing: its toast offers Undo.
  */

@@ -1,6 +1,6 @@
 /**
  * The admin's last activity (pointer or keyboard), shared by every tab of the app through local
- * storage, for the idle timeout (issue 11, item 3). A tab writes the time at most every few
+ * storage, for the idle timeout. A tab writes the time at most every few
  * seconds; the others hear it through the `storage` event, so activity in any tab keeps the
  * session of all of them alive, and a session left idle ends in all of them together.
  *

@@ -1,5 +1,5 @@
 /**
- * A signed-in visit's first calls, sent before the app's code has arrived (issue 12).
+ * A signed-in visit's first calls, sent before the app's code has arrived.
  *
  * Opened cold (a new tab, a reload, the installed app), a screen could ask for its data only once
  * its code had been fetched and run: on a slow line or a slow device that is most of the wait for

@@ -1,5 +1,5 @@
 /**
- * Installing the PWA from our own menu (issue 13). Chromium offers installation once, through
+ * Installing the PWA from our own menu. Chromium offers installation once, through
  * `beforeinstallprompt`; we keep that event (listened for from the start, so it is not missed) and
  * offer an Install action in the account menu and the palette while it is usable.
  */

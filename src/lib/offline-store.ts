@@ -3,7 +3,7 @@
  * scope; swr-cache.ts reads and writes it), and the wipe. Kept apart from swr-cache.ts (and its
  * zod) so that the login page can wipe what a previous session left without loading the cache.
  *
- * Issue 11, item 4: the snapshot is wiped when a session ends (Logout, LOGOUT, a refused token,
+ * The snapshot is wiped when a session ends (Logout, LOGOUT, a refused token,
  * the idle timeout), when the app starts without a valid session (no token, an expired or idle
  * one), and before a different scope is hydrated (swr-cache.ts keeps only the current one's), so
  * the next person to sign in on this browser cannot read the previous admin's lists.

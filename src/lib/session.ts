@@ -125,7 +125,7 @@ export async function login(rawJwt: string): Promise<Session> {
 }
 
 /**
- * Logout (and the idle timeout): the server revokes this token (issue 11, item 3), and the
+ * Logout (and the idle timeout): the server revokes this token, and the
  * browser forgets it at once, whatever the answer; main.tsx's `onSessionEnd` wipes the offline
  * cache. The request is sent with `keepalive`, so the reload that may follow does not cancel it;
  * offline or failing, the token is forgotten all the same (the server then refuses it once idle).

@@ -1,6 +1,6 @@
 /**
  * The SWR cache, persisted to IndexedDB so recently opened lists still render offline
- * (DESIGN.md, "Data and storage").
+ * (docs/decisions/004-pwa-shell.md, "Offline reads").
  * - One snapshot per scope (the admin and their permissions), read BEFORE the first render, so a
  *   reload offline shows the same lists again, and again on the next reload: the snapshot is only
  *   rewritten from data that was actually shown, never emptied by a failed revalidation.

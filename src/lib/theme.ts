@@ -1,5 +1,5 @@
 /**
- * The colour theme (issue 13): the system's by default, or the one the admin chose, kept in this
+ * The colour theme: the system's by default, or the one the admin chose, kept in this
  * browser. The CSS does the rest (src/index.css: `color-scheme` picks each colour's side), so
  * the system default works before any script runs; this only adds `.light` or `.dark` on <html>.
  */

@@ -1,5 +1,5 @@
 /**
- * The style nonce of this page (issue 11, item 13). The server puts a fresh one in each shell it
+ * The style nonce of this page. The server puts a fresh one in each shell it
  * sends, in the Content-Security-Policy header (`style-src-elem 'self' 'nonce-…'`) and in
  * `<meta name="csp-nonce">`; style elements made at run time carry it, and no other inline style
  * is allowed. Scripts never take a nonce (`script-src 'self'`), so reading it here gives nothing

@@ -1,5 +1,5 @@
 /**
- * Concurrent edits (issue 11), as two admins see them: both open Edit Category for the same
+ * Concurrent edits, as two admins see them: both open Edit Category for the same
  * category; the first saves; the second's save is refused with the conflict message instead of
  * silently writing over the first, and Reload brings the first one's change into the form.
  */

@@ -1,6 +1,6 @@
 /**
- * A page opened cold asks for its data before its code has arrived (issue 12,
- * src/lib/early-calls.ts): the shell's early script sends the calls the page made first last
+ * A page opened cold asks for its data before its code has arrived
+ * (src/lib/early-calls.ts): the shell's early script sends the calls the page made first last
  * time, and the app takes those answers instead of asking again.
  */
 import type { Page } from '@playwright/test'

@@ -1,5 +1,5 @@
 /**
- * Issue 12, section 3: the login screen is painted from the document alone (login.html, made at
+ * The login screen is painted from the document alone (login.html, made at
  * build from the real component) and then hydrated, not replaced; no other route shows it, from
  * the server or from the service worker; and every script, stylesheet and shell comes compressed.
  */

@@ -1,5 +1,5 @@
 /**
- * Four eyes on mass sends (issue 13, section 6), two Admins at once in two browsers, on a server
+ * Four eyes on mass sends, two Admins at once in two browsers, on a server
  * of its own whose threshold is 5 recipients: the requester is told before Submit (or Send) that a
  * second Admin must approve, the send then waits in the list with the requester's name (and the
  * requester reads that it waits for another Admin, with no Approve of their own, and is refused

@@ -1,5 +1,5 @@
 /**
- * Issue 11 in the browser: the narrowed style policy (no inline style attribute at all, inline
+ * The hardening in the browser: the narrowed style policy (no inline style attribute at all, inline
  * style elements for Radix) and the Permissions-Policy hold on every kind of screen, dialogs,
  * menus, selects and the rich-text editor included; and the superadmin's Unlock of an account
  * that failed logins locked.

@@ -1,5 +1,5 @@
 /**
- * Keyboard-driven lists (issue 13): a whole task without the mouse, and the shortcut sheet.
+ * Keyboard-driven lists: a whole task without the mouse, and the shortcut sheet.
  */
 import { test, expect, accounts, apiToken } from './fixtures.ts'
 

@@ -52,7 +52,7 @@ test('lists Add Category for an Admin and no write action for View Only staff', 
 const image = (name: string) => ({ name, mimeType: 'image/png', buffer: encodePng(8, 8, (x, y) => [(x * 32) % 256, (y * 32) % 256, 160]) })
 
 /**
- * The areas built since the palette came (issue 13, section 7): each one's records, once its list
+ * The areas built since the palette came: each one's records, once its list
  * has been read, and its Add action. `create` stores a record named `name` through the API.
  */
 const areas: { list: string; heading: string; add: string; addPath: string; create: (request: APIRequestContext, auth: Record<string, string>, name: string) => Promise<string> }[] = [

@@ -1,5 +1,5 @@
 /**
- * Saved views (issue 13): a list's search and page size saved under a name, reopened from the
+ * Saved views: a list's search and page size saved under a name, reopened from the
  * list's dropdown and from the palette, and refused under a name already used.
  */
 import { test, expect } from './fixtures.ts'

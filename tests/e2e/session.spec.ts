@@ -1,5 +1,5 @@
 /**
- * Issue 11, items 3 and 4, as a user sees them: Logout revokes the token on the server; an idle
+ * Logout, the idle timeout and the offline copy, as a user sees them: Logout revokes the token on the server; an idle
  * session warns a minute before it ends, "Stay signed in" keeps it, activity in another tab
  * counts, and at the end it is over (token gone, revoked, back to login); the offline copy of
  * one admin's lists is gone before the next admin signs in on the same browser profile.

@@ -1,5 +1,5 @@
 /**
- * Stored XSS across every stored text field of every area (issue 11, section 2), not only rich
+ * Stored XSS across every stored text field of every area, not only rich
  * text. The fields come from the contract: every write the server serves that has a working
  * sample (server/testing/endpoint-samples.ts) is sent again with each of its free-text string
  * fields (per its zod input's JSON Schema: no ids, enums, passwords or codes) set to an XSS

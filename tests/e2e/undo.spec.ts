@@ -1,5 +1,5 @@
 /**
- * Undo (issue 13): a delete's toast offers Undo for its seconds, a reload within them brings the
+ * Undo: a delete's toast offers Undo for its seconds, a reload within them brings the
  * toast back, and Undo (its button, or Ctrl+Z) puts the record back at its place in the preference
  * order. The palette's Freeze, the restricted countries' Delete All, a social link's and the
  * version's trash button and Delete view offer it too.

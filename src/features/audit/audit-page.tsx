@@ -10,7 +10,7 @@ import { ExportAuditButton } from './export-button.tsx'
 const action = (e: AuditEntry) => <span className="font-mono text-xs">{auditActionName(e.action)}</span>
 const or = (text: string): string => (text === '' ? '--' : text)
 
-/** The staff audit log (/audit, issue 13): who did what to which record, and when. */
+/** The staff audit log (/audit): who did what to which record, and when. */
 export const AuditPage = defineList({
   title: 'Audit Log',
   endpoint: listAudit,

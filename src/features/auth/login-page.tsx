@@ -3,7 +3,7 @@
  * the server answers TWO_FA. The schema is the contract's, so the form shows the same messages
  * the server would send back.
  *
- * The first screen anyone loads, so it carries no form library (issue 12, the login's JS budget):
+ * The first screen anyone loads, so it carries no form library (the login's JS budget, docs/benchmarks.md):
  * the inputs keep their own values (read from the form when it is checked, so whatever was typed
  * into the painted form before hydration counts), and it behaves as the kit's forms do: checked
  * on submit, then again on every change, the first wrong field focused.

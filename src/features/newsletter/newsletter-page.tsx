@@ -1,6 +1,6 @@
 /**
  * Newsletter (/newsletter; spec section 2: "a multi-select of subscribers and a Send button",
- * issue 10 section 3). The screen lists the newsletters sent, newest first, each with its progress,
+ * the rest ours). The screen lists the newsletters sent, newest first, each with its progress,
  * fetched again every few seconds while one is being sent. An Admin writes a new one with "Send
  * Newsletter" (a dialog with the subscriber multi-select, Subject, the rich-text body and Send,
  * loaded when first opened) and pauses, resumes or cancels a running send. View Only reads.

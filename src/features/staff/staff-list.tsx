@@ -7,7 +7,7 @@ import { accessLabel, managesStaff } from './access.ts'
  * Users and Access (/sub-admin, spec section 2). Add, edit and the Active/DeActive toggle are for
  * Admin access with a role other than subadmin; nobody edits or deactivates the superadmin.
  * Deactivating ends that admin's sessions at once on the server (the LOGOUT event). Unlock lifts
- * the sign-in locks of the row's email (failed logins or codes from some address, issue 11).
+ * the sign-in locks of the row's email (failed logins or codes from some address).
  */
 /** The state the switch asks for: the opposite of the row's. */
 const wantedState = (activate: number): 0 | 1 => (activate === 1 ? 0 : 1)

@@ -1,0 +1,70 @@
+/**
+ * The repository explains itself only while its documents hold: every relative link of README.md
+ * and docs/ leads to a file that exists (and to a heading that exists, when it names one), and
+ * every environment variable the server reads (server/config.ts) is in the configuration table of
+ * docs/operations.md, so a new variable cannot ship undocumented.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+
+function markdownFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) return markdownFiles(path)
+    return name.endsWith('.md') ? [path] : []
+  })
+}
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
+function slug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-')
+}
+
+function anchors(file: string): Set<string> {
+  const text = readFileSync(file, 'utf8').replace(/^```[\s\S]*?^```/gm, '')
+  return new Set([...text.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1] ?? '')))
+}
+
+/** The relative targets of `[text](target)` links outside code (web and mail addresses left out). */
+function links(file: string): string[] {
+  const text = readFileSync(file, 'utf8')
+    .replace(/^```[\s\S]*?^```/gm, '')
+    .replace(/`[^`\n]*`/g, '')
+  return [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1] ?? '').filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target))
+}
+
+const documents = [join(root, 'README.md'), ...markdownFiles(join(root, 'docs'))]
+
+describe('the documents', () => {
+  it('link only to files and headings that exist', () => {
+    const broken: string[] = []
+    for (const file of documents) {
+      for (const target of links(file)) {
+        const [path = '', anchor] = target.split('#')
+        const linked = path === '' ? file : resolve(dirname(file), decodeURIComponent(path))
+        const from = relative(root, file)
+        if (!existsSync(linked)) broken.push(`${from}: ${target} (no such file)`)
+        else if (anchor !== undefined && linked.endsWith('.md') && !anchors(linked).has(anchor)) broken.push(`${from}: ${target} (no such heading)`)
+      }
+    }
+    expect(broken).toEqual([])
+  })
+
+  it('document every environment variable the server reads in docs/operations.md', () => {
+    const config = readFileSync(join(root, 'server', 'config.ts'), 'utf8')
+    const env = /const Env = z\.object\(\{\n([\s\S]*?)\n\}\)/.exec(config)?.[1] ?? ''
+    const names = [...env.matchAll(/^ {2}([A-Z][A-Z0-9_]*):/gm)].map((m) => m[1] ?? '')
+    expect(names.length).toBeGreaterThan(40)
+    const operations = readFileSync(join(root, 'docs', 'operations.md'), 'utf8')
+    const table = operations.split('\n').filter((line) => line.startsWith('| `'))
+    expect(names.filter((name) => !table.some((row) => row.split('|')[1]?.includes(`\`${name}\``)))).toEqual([])
+  })
+})
