@@ -704,9 +704,9 @@ export const leadNotifications = pgTable(
 /**
  * Undo (server/kit/undo.ts): what a delete or a flip took away, kept for UNDO_SECONDS
  * (plus a grace) so the admin who did it can put it back. A deleted record's row, with the rows
- * its delete cascaded to and the references it cleared, is kept as JSON exactly as stored; its
- * files stay until the entry is purged. `action` says how undo restores: 'delete' inserts the
- * rows again, 'update' writes the kept column values back (a game's freeze flag).
+ * its delete cascaded to and the references it cleared, is kept in `trash_rows`, one row each,
+ * exactly as stored; its files stay until the entry is purged. `action` says how undo restores:
+ * 'delete' inserts the rows again, 'update' writes the kept column values back (a game's freeze flag).
  */
 export const trash = pgTable(
   'trash',
@@ -718,7 +718,11 @@ export const trash = pgTable(
     recordId: text('record_id').notNull(),
     /** The endpoint whose write this undoes: undo checks its access rule again. */
     endpoint: text('endpoint').notNull(),
-    /** The rows as stored (`to_jsonb`), or the column values to write back. */
+    /**
+     * A delete: which tables its `trash_rows` parts belong to, in the order undo restores them
+     * (`{ parts: [{ table, column }] }`, a few entries whatever the rows' count). An update: the
+     * column values to write back.
+     */
     rows: jsonb('rows').notNull(),
     /** Stored upload names the deleted rows held: removed when the entry is purged, not before. */
     files: text('files').array().notNull().default(sql`'{}'::text[]`),
@@ -732,6 +736,26 @@ export const trash = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (t) => [index('trash_expires_at_idx').on(t.expiresAt)],
+)
+
+/**
+ * The rows a trash entry keeps, one per row (never one value holding them all, so a delete that
+ * takes a million rows is moved in and out by SQL in batches, and no value outgrows jsonb or
+ * the server's memory). `part` indexes the entry's parts (`trash.rows`): part 0 is the records
+ * themselves, the others the rows their delete cascaded to or the references it cleared (then
+ * `row` holds the referring row's key and the value that was cleared).
+ */
+export const trashRows = pgTable(
+  'trash_rows',
+  {
+    entry: text('entry')
+      .notNull()
+      .references(() => trash.id, { onDelete: 'cascade' }),
+    part: integer('part').notNull(),
+    /** The row as stored (`to_jsonb`), or a cleared reference: its key and the old value. */
+    row: jsonb('row').notNull(),
+  },
+  (t) => [index('trash_rows_entry_idx').on(t.entry, t.part)],
 )
 
 /**

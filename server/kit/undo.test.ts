@@ -22,6 +22,7 @@ import {
   siteSettings,
   socialMedia,
   trash,
+  trashRows,
   type AdminRow,
 } from '../db/schema.ts'
 import { encodePng } from '../db/png.ts'
@@ -157,6 +158,80 @@ describe('delete, then undo', () => {
     expect(bodyOf(await post('/undo', { token }))).toMatchObject({ status: 'success', message: 'Promotion restored successfully' })
     expect(await t.handle.db.select().from(promotions).where(eq(promotions.id, promotion.id))).toEqual([promotion])
     expect(await snapshot()).toEqual(before)
+  })
+
+  /** The largest single value the trash holds for an entry (its own row or one of its kept rows), in bytes. */
+  const largestKept = async (token: string): Promise<number> => {
+    const [sizes] = z
+      .object({ rows: z.array(z.object({ entry: z.number(), row: z.number().nullable() })) })
+      .parse(
+        await t.handle.db.execute(sql`select (select pg_column_size(${trash.rows}) from ${trash} where ${trash.id} = ${token}) as entry,
+          (select max(pg_column_size(${trashRows.row})) from ${trashRows} where ${trashRows.entry} = ${token}) as row`),
+      ).rows
+    return Math.max(sizes?.entry ?? 0, sizes?.row ?? 0)
+  }
+
+  it('keeps a promotion with 20,000 deliveries one row at a time, and brings every one back exactly', async () => {
+    const [promotion] = await t.handle.db.insert(promotions).values({ title: 'Big sale', content: 'Everything', recipientCount: 20_000, total: 20_000, sent: 12_000, status: 'done' }).returning()
+    if (promotion === undefined) throw new Error('no promotion')
+    const id = promotion.id
+    await t.handle.db.execute(sql`insert into ${promotionRecipients} (promotion_id, lead_id, email) select ${id}, 'lead-' || i, 'reader' || i || '@example.com' from generate_series(1, 20000) i`)
+    await t.handle.db.execute(sql`
+      insert into ${promotionDeliveries} (promotion_id, lead_id, round, status, attempts, last_error, sent_at, batch_id)
+      select ${id}, 'lead-' || i, 1, case when i % 5 = 0 then 'failed' else 'sent' end, i % 3, case when i % 5 = 0 then 'refused ' || i end,
+        timestamptz '2030-01-02 03:04:05.678901+00' + i * interval '1 microsecond', 'batch-' || (i / 500)
+      from generate_series(1, 20000) i`)
+    const deliveries = () => t.handle.db.select().from(promotionDeliveries).where(eq(promotionDeliveries.promotionId, id)).orderBy(asc(promotionDeliveries.leadId))
+    const recipients = () => t.handle.db.select().from(promotionRecipients).where(eq(promotionRecipients.promotionId, id)).orderBy(asc(promotionRecipients.leadId))
+    const before = { deliveries: await deliveries(), recipients: await recipients() }
+    expect(before.deliveries).toHaveLength(20_000)
+
+    const token = ticketOf(bodyOf(await post('/DeletePromotion', { id })))
+    expect(await t.handle.db.$count(promotionDeliveries, eq(promotionDeliveries.promotionId, id))).toBe(0)
+    expect(await t.handle.db.$count(promotionRecipients, eq(promotionRecipients.promotionId, id))).toBe(0)
+    // One kept row per row taken (the promotion, its recipients, its deliveries), none of them large.
+    expect(await t.handle.db.$count(trashRows, eq(trashRows.entry, token))).toBe(1 + 20_000 + 20_000)
+    expect(await largestKept(token)).toBeLessThan(2048)
+
+    expect(bodyOf(await post('/undo', { token }))).toMatchObject({ status: 'success', message: 'Promotion restored successfully' })
+    expect(await t.handle.db.select().from(promotions).where(eq(promotions.id, id))).toEqual([promotion])
+    expect({ deliveries: await deliveries(), recipients: await recipients() }).toEqual(before)
+    expect(await t.handle.db.$count(trashRows, eq(trashRows.entry, token))).toBe(0)
+  })
+
+  it("clears and sets again the brand of a brand's 5,000 leads, one kept row each", async () => {
+    const [brand] = await t.handle.db.insert(brands).values({ brandname: 'Crowded brand', type: 'ipfs' }).returning()
+    if (brand === undefined) throw new Error('no brand')
+    await t.handle.db.execute(sql`insert into ${leads} (email, brand_id) select 'fan' || i || '@example.com', ${brand.id} from generate_series(1, 5000) i`)
+    await t.handle.db.insert(leads).values({ email: 'elsewhere@example.com' })
+    const fans = async () => (await t.handle.db.select({ id: leads.id }).from(leads).where(eq(leads.brandId, brand.id)).orderBy(asc(leads.id))).map((l) => l.id)
+    const before = await fans()
+    expect(before).toHaveLength(5000)
+
+    const token = ticketOf(bodyOf(await post('/deleteBrand', { id: brand.id })))
+    expect(await fans()).toEqual([])
+    expect(await t.handle.db.$count(trashRows, eq(trashRows.entry, token))).toBe(1 + 5000)
+    expect(await largestKept(token)).toBeLessThan(2048)
+    // A lead given another brand meanwhile keeps it.
+    const [moved] = before
+    const [other] = await t.handle.db.insert(brands).values({ brandname: 'Other brand', type: 'ipfs' }).returning()
+    await t.handle.db.update(leads).set({ brandId: other?.id }).where(eq(leads.id, moved ?? ''))
+
+    expect(bodyOf(await post('/undo', { token }))).toMatchObject({ status: 'success', message: 'Brand restored successfully' })
+    expect(await fans()).toEqual(before.slice(1))
+    expect(await t.handle.db.$count(leads, and(eq(leads.email, 'elsewhere@example.com'), sql`${leads.brandId} is null`))).toBe(1)
+  })
+
+  it('purges an expired entry of 20,000 kept rows a batch at a time', async () => {
+    const [promotion] = await t.handle.db.insert(promotions).values({ title: 'Old sale', content: 'Gone', recipientCount: 20_000, total: 20_000, status: 'done' }).returning({ id: promotions.id })
+    const id = promotion?.id ?? ''
+    await t.handle.db.execute(sql`insert into ${promotionDeliveries} (promotion_id, lead_id, round, status) select ${id}, 'lead-' || i, 1, 'sent' from generate_series(1, 20000) i`)
+    const token = ticketOf(bodyOf(await post('/DeletePromotion', { id })))
+    await expire(token)
+    while ((await purgeExpired(t.app.services)) === 'again');
+    expect(await t.handle.db.$count(trash, eq(trash.id, token))).toBe(0)
+    expect(await t.handle.db.$count(trashRows, eq(trashRows.entry, token))).toBe(0)
+    expect(await t.handle.db.$count(promotionDeliveries, eq(promotionDeliveries.promotionId, id))).toBe(0)
   })
 
   it('undoes a freeze by writing the old state back', async () => {

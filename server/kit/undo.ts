@@ -24,6 +24,7 @@
  */
 import { and, eq, inArray, is, sql, type SQL } from 'drizzle-orm'
 import { PgTable, getTableConfig, type PgColumn } from 'drizzle-orm/pg-core'
+import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { z } from 'zod'
 import type { Endpoint } from '#contract/define'
 import { endpoints } from '#contract/index'
@@ -31,7 +32,7 @@ import * as undoArea from '#contract/undo'
 import { UNDO_CHANGED, UNDO_EXPIRED, UNDO_GONE, UNDO_NOT_YOURS, UNDO_ORPHANED, UNDO_TAKEN, type UndoTicket } from '#contract/undo'
 import type { Db } from '../db/index.ts'
 import * as schema from '../db/schema.ts'
-import { trash, uploadColumns } from '../db/schema.ts'
+import { trash, trashRows, uploadColumns } from '../db/schema.ts'
 import { FORBIDDEN, permits } from '../sign-in/auth.ts'
 import { ApiFailure, defineJob, failure, handlers, type Ctx, type Services } from './api.ts'
 import type { PreferenceOrder } from './preference.ts'
@@ -103,87 +104,121 @@ function dependentsOf(table: PgTable): Dependent[] {
   return found
 }
 
-/** The stored upload names a row (as `to_jsonb` gives it) of `table` holds. */
-function filesOf(table: PgTable, row: Record<string, unknown>): string[] {
-  const names: string[] = []
-  for (const column of uploadColumns) {
-    if (column.table !== table) continue
-    const value = row[column.name]
-    for (const name of Array.isArray(value) ? value : [value]) if (typeof name === 'string' && name !== '') names.push(name)
-  }
-  return names
+/**
+ * Rows one statement of a delete, an undo or the purge moves. PGlite runs every statement on the
+ * event loop, so this bounds how long other calls wait for one; on PostgreSQL it bounds a
+ * statement's work and what one answer carries (the batch's row addresses, nothing more).
+ */
+export const TRASH_BATCH = 2000
+
+/**
+ * What a delete takes: the records themselves (`copy`: kept, then deleted by the area's own
+ * delete), the rows their delete cascades to (`move`), the references it clears (`clear`).
+ */
+interface Part {
+  table: PgTable
+  /** Selects the part's rows (their parents are still there when it runs). */
+  where: SQL
+  mode: 'copy' | 'move' | 'clear'
+  /** Of `clear`: the referring column and the row's key. */
+  cleared?: { column: PgColumn; key: PgColumn }
 }
 
-const JsonRows = z.object({ rows: z.array(z.object({ row: z.string() })) })
-const IdRows = z.object({ rows: z.array(z.object({ id: z.string() })) })
-const ReferenceRows = z.object({ rows: z.array(z.object({ id: z.string(), parent: z.string() })) })
+/** The rows a delete of the rows `where` selects in `parent` takes with them, parents before children (the order undo restores them in). */
+function partsOf(parent: PgTable, where: SQL, depth = 1): Part[] {
+  if (depth > 4) return []
+  const parts: Part[] = []
+  for (const d of dependentsOf(parent)) {
+    const inParent = sql`${d.column} in (select ${d.parentColumn} from ${parent} where ${where})`
+    if (d.action === 'cascade') {
+      parts.push({ table: d.table, where: inParent, mode: 'move' }, ...partsOf(d.table, inParent, depth + 1))
+    } else {
+      const key = primaryKey(d.table)
+      // A table without a one-column key cannot be named row by row; none refers by set null today.
+      if (key !== undefined) parts.push({ table: d.table, where: inParent, mode: 'clear', cleared: { column: d.column, key } })
+    }
+  }
+  return parts
+}
 
-/** What a delete moves into the trash, as JSON text (values exactly as stored: never through JS numbers). */
-interface Snapshot {
-  json: string
-  files: string[]
-  /** The ids of the records taken (those of `ids` that exist). */
-  ids: string[]
-  /** The record's place in its order (its preference before the delete); null for several records. */
-  place: number | null
+/** A JSON value's strings: a text column's value, or each element of a text array's. */
+const STRINGS = 'lax $[*] ? (@.type() == "string" && @ != "")'
+
+/**
+ * The stored upload names the trash rows in `rows` (a relation with a `row` column) of `table`
+ * hold, as a query of one column; undefined when the table has no upload column.
+ */
+function filesIn(table: PgTable, rows: SQL): SQL | undefined {
+  const names = uploadColumns.filter((c) => c.table === table).map((c) => c.name)
+  if (names.length === 0) return undefined
+  return sql.join(
+    names.map((name) => sql`select v #>> '{}' as f from ${rows}, jsonb_path_query(${rows}."row" -> ${name}::text, ${STRINGS}::jsonpath) v`),
+    sql` union all `,
+  )
+}
+
+const Addresses = z.object({ rows: z.array(z.object({ at: z.string() })) })
+
+/**
+ * Runs `each` on the rows `select` finds (it answers their `ctid::text as at`), TRASH_BATCH at a
+ * time, through a cursor: the query runs once, so a batch never scans again past the rows the
+ * batches before it took, and only the batch's row addresses reach this process. The event loop
+ * runs between two batches (on PGlite, other calls' non-database work goes on meanwhile).
+ */
+async function inBatches(tx: Db, select: SQL, each: (at: SQL) => Promise<void>): Promise<void> {
+  await tx.execute(sql`declare trash_batch no scroll cursor for ${select}`)
+  for (;;) {
+    const at = Addresses.parse(await tx.execute(sql.raw(`fetch ${TRASH_BATCH} from trash_batch`))).rows.map((r) => r.at)
+    if (at.length === 0) break
+    await each(sql`ctid = any(${sql.param(at)}::tid[])`)
+    await yieldToLoop()
+  }
+  await tx.execute(sql`close trash_batch`)
 }
 
 /**
- * Reads, and locks, the rows a delete of the records `ids` will take: first the rows that depend
- * on them (the order the deletes themselves lock in: a promotion's deliveries before the
- * promotion), then the records. Undefined when none of them exists.
+ * Keeps a part's rows in `trash_rows` (one row each, as stored, or a cleared reference's key and
+ * old value), and deletes them or clears their reference, a batch per statement. The cursor locks
+ * each row as it reaches it (FOR UPDATE), so a row another call changes meanwhile is kept as that
+ * call left it, and nothing changes it after.
  */
-async function snapshot(db: Db, kind: Restorable, ids: readonly string[]): Promise<Snapshot | undefined> {
-  const key = primaryKey(kind.table)
-  if (key === undefined || ids.length === 0) return undefined
-  const children: string[] = []
-  const references: string[] = []
-  const files: string[] = []
-  // Walks the cascade down from the record; `where` selects the parent rows at each level.
-  const walk = async (parent: PgTable, where: SQL, depth: number): Promise<void> => {
-    if (depth > 4) return
-    for (const d of dependentsOf(parent)) {
-      const inParent = sql`${d.column} in (select ${d.parentColumn} from ${parent} where ${where})`
-      const name = getTableConfig(d.table).name
-      if (d.action === 'cascade') {
-        const rows = JsonRows.parse(await db.execute(sql`select to_jsonb(${d.table})::text as row from ${d.table} where ${inParent} for update`)).rows
-        if (rows.length === 0) continue
-        for (const { row } of rows) files.push(...filesOf(d.table, z.record(z.string(), z.unknown()).parse(JSON.parse(row))))
-        children.push(`{"table":${JSON.stringify(name)},"rows":[${rows.map((r) => r.row).join(',')}]}`)
-        await walk(d.table, inParent, depth + 1)
-      } else {
-        const childKey = primaryKey(d.table)
-        // A table without a one-column key cannot be named row by row; none refers by set null today.
-        if (childKey === undefined) continue
-        const rows = ReferenceRows.parse(await db.execute(sql`select ${childKey}::text as id, ${d.column}::text as parent from ${d.table} where ${inParent} for update`)).rows
-        // Grouped by the row they referred to (several records, or a row deeper in the cascade).
-        const byParent = new Map<string, string[]>()
-        for (const r of rows) byParent.set(r.parent, [...(byParent.get(r.parent) ?? []), r.id])
-        for (const [parent, childIds] of byParent) references.push(JSON.stringify({ table: name, column: d.column.name, key: childKey.name, ids: childIds, parent }))
-      }
+async function takePart(tx: Db, entry: string, index: number, part: Part): Promise<void> {
+  const { table } = part
+  const into = sql`insert into ${trashRows} ("entry", "part", "row")`
+  await inBatches(tx, sql`select ${table}.ctid::text as at from ${table} where ${part.where} for update`, async (batch) => {
+    if (part.cleared !== undefined) {
+      const column = sql.identifier(part.cleared.column.name)
+      const key = sql.identifier(part.cleared.key.name)
+      // Both read the same snapshot: `was` sees the values the update clears.
+      await tx.execute(sql`
+        with was as (select jsonb_build_object(${part.cleared.key.name}::text, ${key}, ${part.cleared.column.name}::text, ${column}) as r from ${table} where ${batch}),
+          cleared as (update ${table} set ${column} = null where ${batch})
+        ${into} select ${entry}::text, ${index}::int, r from was`)
+      return
     }
-  }
-  const taken = inArray(key, [...ids])
-  await walk(kind.table, taken, 1)
-  const records = JsonRows.parse(await db.execute(sql`select to_jsonb(${kind.table})::text as row from ${kind.table} where ${taken} order by ${key} for update`)).rows
-  if (records.length === 0) return undefined
-  const found: string[] = []
-  const recordFiles: string[] = []
-  let place: number | null = null
-  for (const record of records) {
-    const parsed = z.record(z.string(), z.unknown()).parse(JSON.parse(record.row))
-    recordFiles.push(...filesOf(kind.table, parsed))
-    found.push(String(parsed[key.name]))
-    const preference = kind.order === undefined ? undefined : parsed[kind.order.preference.name]
-    if (typeof preference === 'number' && records.length === 1) place = preference
-  }
-  return {
-    json: `{"records":[${records.map((r) => r.row).join(',')}],"children":[${children.join(',')}],"references":[${references.join(',')}]}`,
-    files: [...new Set([...recordFiles, ...files])],
-    ids: found,
-    place,
-  }
+    const taken = part.mode === 'copy' ? sql`select to_jsonb(${table}) as r from ${table} where ${batch}` : sql`delete from ${table} where ${batch} returning to_jsonb(${table}) as r`
+    const files = filesIn(table, sql`kept`)
+    if (files === undefined) {
+      await tx.execute(sql`with taken as (${taken}) ${into} select ${entry}::text, ${index}::int, r from taken`)
+      return
+    }
+    // The files stay until the entry is purged (the upload sweep keeps what trash.files names).
+    await tx.execute(sql`
+      with taken as (${taken}),
+        kept as (${into} select ${entry}::text, ${index}::int, r from taken returning "row")
+      update ${trash} set "files" = array(select distinct f from (select unnest(${trash.files}) as f union all ${files}) named where f <> '')
+      where ${trash.id} = ${entry}`)
+  })
 }
+
+/** A table's name as the trash keeps it. */
+const nameOf = (t: PgTable): string => getTableConfig(t).name
+
+const IdRows = z.object({ rows: z.array(z.object({ id: z.string() })) })
+const TakenRows = z.object({ rows: z.array(z.object({ id: z.string(), place: z.number().nullable() })) })
+
+/** Thrown inside a delete's transaction when the area's delete found nothing: no entry is kept. */
+class NothingTaken extends Error {}
 
 // ---------------------------------------------------------------------------------------------
 // Into the trash
@@ -194,16 +229,15 @@ interface Entry {
   kind: Restorable
   recordId: string
   endpoint: Endpoint
+  /** A delete: its parts (`trash.rows`); an update: the values to write back. */
   json: string
-  files?: readonly string[]
-  place?: number | null
   message: string
 }
 
-/** Keeps an entry for the undo window and queues its purge; answers the ticket. */
-async function keep(ctx: Ctx, entry: Entry): Promise<UndoTicket> {
+/** Writes an entry for the undo window; answers its id and its end. */
+async function open(ctx: Ctx, db: Db, entry: Entry): Promise<{ id: string; expiresAt: Date }> {
   const seconds = ctx.config.undoSeconds
-  const [row] = await ctx.db
+  const [row] = await db
     .insert(trash)
     .values({
       action: entry.action,
@@ -211,16 +245,19 @@ async function keep(ctx: Ctx, entry: Entry): Promise<UndoTicket> {
       recordId: entry.recordId,
       endpoint: entry.endpoint.name,
       rows: sql`${entry.json}::jsonb`,
-      files: [...(entry.files ?? [])],
-      place: entry.place ?? null,
       message: entry.message,
       deletedBy: ctx.me().id,
       expiresAt: sql`now() + ${`${seconds + UNDO_GRACE_SECONDS} seconds`}::interval`,
     })
     .returning({ id: trash.id, expiresAt: trash.expiresAt })
   if (row === undefined) throw new Error('the trash insert returned no row')
-  await ctx.jobs.add(ctx.db, PURGE_JOB, {}, { runAt: row.expiresAt })
-  return { token: row.id, seconds }
+  return row
+}
+
+/** Queues the entry's purge for when it expires; answers the ticket. */
+async function ticket(ctx: Ctx, kept: { id: string; expiresAt: Date }): Promise<UndoTicket> {
+  await ctx.jobs.add(ctx.db, PURGE_JOB, {}, { runAt: kept.expiresAt })
+  return { token: kept.id, seconds: ctx.config.undoSeconds }
 }
 
 const restoredMessage = (kind: Restorable, count: number): string => (typeof kind.restored === 'string' ? kind.restored : kind.restored(count))
@@ -229,20 +266,59 @@ const restoredMessage = (kind: Restorable, count: number): string => (typeof kin
 type Remove = (db: Db) => Promise<readonly unknown[]>
 
 /**
+ * Takes the records `ids` into a new trash entry, in `tx`: first the rows that depend on them,
+ * deepest first (the order the deletes themselves lock in: a promotion's deliveries before the
+ * promotion), then the records, which `remove` deletes. Everything moves inside the database, a
+ * batch at a time; this process only ever holds a batch's row addresses. Undefined when none of
+ * the records exists; throws NothingTaken when `remove` deleted nothing.
+ */
+async function take(ctx: Ctx, tx: Db, kind: Restorable, ids: readonly string[], remove: Remove): Promise<{ id: string; expiresAt: Date; ids: string[] } | undefined> {
+  const key = primaryKey(kind.table)
+  if (key === undefined || ids.length === 0) return undefined
+  const records = inArray(key, [...ids])
+  if ((await tx.$count(kind.table, records)) === 0) return undefined
+  const parts: Part[] = [{ table: kind.table, where: records, mode: 'copy' }, ...partsOf(kind.table, records)]
+  const json = JSON.stringify({ parts: parts.map((p) => ({ table: nameOf(p.table), column: p.cleared?.column.name ?? null })) })
+  const entry = await open(ctx, tx, { action: 'delete', kind, recordId: ids.join(','), endpoint: kind.endpoint, json, message: restoredMessage(kind, ids.length) })
+  for (let i = parts.length - 1; i >= 1; i--) await takePart(tx, entry.id, i, parts[i] as Part)
+  await takePart(tx, entry.id, 0, parts[0] as Part)
+  const removed = await remove(tx)
+  if (removed.length === 0) throw new NothingTaken()
+  // The records taken (those of `ids` that existed), and one record's place in its order.
+  const preference = kind.order === undefined ? sql`null::int` : sql`("row" ->> ${kind.order.preference.name}::text)::int`
+  const taken = TakenRows.parse(
+    await tx.execute(sql`select "row" ->> ${key.name}::text as id, ${preference} as place from ${trashRows} where ${trashRows.entry} = ${entry.id} and ${trashRows.part} = 0 order by 1`),
+  ).rows
+  const place = taken.length === 1 ? (taken[0]?.place ?? null) : null
+  const found = taken.map((r) => r.id)
+  await tx.update(trash).set({ recordId: found.join(','), place, message: restoredMessage(kind, found.length) }).where(eq(trash.id, entry.id))
+  return { ...entry, ids: found }
+}
+
+/** Runs a take; undefined when the area's delete found nothing (the transaction then kept nothing). */
+async function taking<T>(work: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await work()
+  } catch (error) {
+    if (error instanceof NothingTaken) return undefined
+    throw error
+  }
+}
+
+/**
  * Deletes a record into the trash: `remove` (the area's plain delete, answering the deleted rows)
  * runs in the record's order (which closes the gap) after the rows it takes are kept. Undefined
  * when nothing was deleted.
  */
 export async function moveToTrash(ctx: Ctx, kind: Restorable, id: string, remove: Remove): Promise<UndoTicket | undefined> {
-  const take = async (tx: Db): Promise<Snapshot[]> => {
-    const kept = await snapshot(tx, kind, [id])
-    const removed = await remove(tx)
-    return kept === undefined || removed.length === 0 ? [] : [kept]
+  const one = async (tx: Db) => {
+    const kept = await take(ctx, tx, kind, [id], remove)
+    return kept === undefined ? [] : [kept]
   }
   // Inside the order's lock: an edit of the same list takes the lock before the row, and so does this.
-  const [kept] = kind.order === undefined ? await ctx.transaction(take) : await kind.order.remove(ctx.db, take)
+  const [kept] = (await taking(() => (kind.order === undefined ? ctx.transaction(one) : kind.order.remove(ctx.db, one)))) ?? []
   if (kept === undefined) return undefined
-  return keep(ctx, { action: 'delete', kind, recordId: id, endpoint: kind.endpoint, json: kept.json, files: kept.files, place: kept.place, message: restoredMessage(kind, 1) })
+  return ticket(ctx, kept)
 }
 
 /**
@@ -253,14 +329,9 @@ export async function moveToTrash(ctx: Ctx, kind: Restorable, id: string, remove
  */
 export async function moveAllToTrash(ctx: Ctx, kind: Restorable, ids: readonly string[], remove: Remove): Promise<{ ids: string[]; undo: UndoTicket } | undefined> {
   if (kind.order !== undefined) throw new Error(`${kind.name}: a kind in a preference order is deleted one record at a time`)
-  const kept = await ctx.transaction(async (tx) => {
-    const taken = await snapshot(tx, kind, ids)
-    const removed = await remove(tx)
-    return removed.length === 0 ? undefined : taken
-  })
+  const kept = await taking(() => ctx.transaction((tx) => take(ctx, tx, kind, ids, remove)))
   if (kept === undefined) return undefined
-  const undo = await keep(ctx, { action: 'delete', kind, recordId: kept.ids.join(','), endpoint: kind.endpoint, json: kept.json, files: kept.files, message: restoredMessage(kind, kept.ids.length) })
-  return { ids: kept.ids, undo }
+  return { ids: kept.ids, undo: await ticket(ctx, kept) }
 }
 
 /**
@@ -268,23 +339,20 @@ export async function moveAllToTrash(ctx: Ctx, kind: Restorable, ids: readonly s
  * back: a flip (`message`: the reverse flip's own message) or a field-level delete (the kind's
  * `restored`). `endpoint`: the write's call, the kind's own unless told.
  */
-export function undoableUpdate(
+export async function undoableUpdate(
   ctx: Ctx,
   spec: { kind: Restorable; id: string; endpoint?: Endpoint; column: PgColumn; before: unknown; after: unknown; message?: string },
 ): Promise<UndoTicket> {
   const json = JSON.stringify({ set: { [spec.column.name]: spec.before }, expect: { [spec.column.name]: spec.after } })
-  return keep(ctx, { action: 'update', kind: spec.kind, recordId: spec.id, endpoint: spec.endpoint ?? spec.kind.endpoint, json, message: spec.message ?? restoredMessage(spec.kind, 1) })
+  const kept = await open(ctx, ctx.db, { action: 'update', kind: spec.kind, recordId: spec.id, endpoint: spec.endpoint ?? spec.kind.endpoint, json, message: spec.message ?? restoredMessage(spec.kind, 1) })
+  return ticket(ctx, kept)
 }
 
 // ---------------------------------------------------------------------------------------------
 // Out of the trash: undo
 // ---------------------------------------------------------------------------------------------
 
-const Kept = z.object({
-  records: z.array(z.unknown()),
-  children: z.array(z.object({ table: z.string() })),
-  references: z.array(z.object({ table: z.string(), column: z.string(), key: z.string(), ids: z.array(z.string()), parent: z.string() })),
-})
+const Parts = z.object({ parts: z.array(z.object({ table: z.string(), column: z.string().nullable() })) })
 const Change = z.object({ set: z.record(z.string(), z.unknown()), expect: z.record(z.string(), z.unknown()) })
 
 /** SQLSTATE of a database error, looking through drizzle's wrapper. */
@@ -314,14 +382,34 @@ const table = (name: string): PgTable => {
   return found
 }
 
+/**
+ * Moves a part's kept rows back, a batch per statement, out of `trash_rows` as they go: each row
+ * inserted as stored (`jsonb_populate_record`: same id, same columns, timestamps and numerics
+ * never through JavaScript), or a cleared reference set again where nothing was set since.
+ */
+async function putBack(tx: Db, entry: string, index: number, t: PgTable, column: string | null): Promise<void> {
+  const select = sql`select ctid::text as at from ${trashRows} where ${trashRows.entry} = ${entry} and ${trashRows.part} = ${index}::int`
+  await inBatches(tx, select, async (batch) => {
+    const moved = sql`delete from ${trashRows} where ${batch} returning "row"`
+    if (column === null) {
+      await tx.execute(sql`with moved as (${moved}) insert into ${t} select kept.* from moved, jsonb_populate_record(null::${t}, moved."row") kept`)
+      return
+    }
+    const key = primaryKey(t)
+    if (key === undefined) throw new Error(`the trash names a reference in ${nameOf(t)}, which has no one-column key`)
+    const c = sql.identifier(column)
+    const k = sql.identifier(key.name)
+    await tx.execute(sql`with moved as (${moved}) update ${t} set ${c} = kept.${c} from moved, jsonb_populate_record(null::${t}, moved."row") kept where ${t}.${k} = kept.${k} and ${t}.${c} is null`)
+  })
+}
+
 /** Puts deleted records' rows back: the records (one at its old place), the rows that went with them, the references they cleared. */
 async function restoreRows(ctx: Ctx, kind: Restorable, entry: typeof trash.$inferSelect): Promise<void> {
-  const kept = Kept.parse(entry.rows)
-  const stored = (path: SQL): SQL => sql`(select ${trash.rows} ${path} from ${trash} where ${trash.id} = ${entry.id})`
+  const { parts } = Parts.parse(entry.rows)
   await restoring(async () => {
     const { order } = kind
     if (order === undefined) {
-      await ctx.transaction((tx) => tx.execute(sql`insert into ${kind.table} select * from jsonb_populate_recordset(null::${kind.table}, ${stored(sql`-> 'records'`)})`))
+      await ctx.transaction((tx) => putBack(tx, entry.id, 0, kind.table, null))
     } else {
       // An ordered kind is deleted one record at a time: last first, then moved to its old place
       // (a place past the end of a shorter list: last).
@@ -329,22 +417,16 @@ async function restoreRows(ctx: Ctx, kind: Restorable, entry: typeof trash.$infe
         ctx.db,
         async (tx, last) => {
           const at = JSON.stringify({ [order.preference.name]: last })
-          await tx.execute(sql`insert into ${kind.table} select * from jsonb_populate_record(null::${kind.table}, ${stored(sql`-> 'records' -> 0`)} || ${at}::jsonb)`)
+          const record = sql`(select "row" from ${trashRows} where ${trashRows.entry} = ${entry.id} and ${trashRows.part} = 0)`
+          await tx.execute(sql`insert into ${kind.table} select * from jsonb_populate_record(null::${kind.table}, ${record} || ${at}::jsonb)`)
+          await tx.delete(trashRows).where(and(eq(trashRows.entry, entry.id), eq(trashRows.part, 0)))
           return [{ id: entry.recordId }]
         },
         entry.place ?? undefined,
       )
     }
     await ctx.transaction(async (tx) => {
-      for (const [i, child] of kept.children.entries()) {
-        const t = table(child.table)
-        await tx.execute(sql`insert into ${t} select * from jsonb_populate_recordset(null::${t}, ${stored(sql`-> 'children' -> ${i}::int -> 'rows'`)})`)
-      }
-      for (const ref of kept.references) {
-        const t = table(ref.table)
-        const column = sql.identifier(ref.column)
-        await tx.execute(sql`update ${t} set ${column} = ${ref.parent} where ${sql.identifier(ref.key)} = any(${sql.param(ref.ids)}::text[]) and ${column} is null`)
-      }
+      for (const [i, part] of parts.entries()) if (i > 0) await putBack(tx, entry.id, i, table(part.table), part.column)
     })
   })
 }
@@ -402,17 +484,38 @@ export const undoRoutes = handlers(undoArea, {
 // ---------------------------------------------------------------------------------------------
 
 const FilesRows = z.object({ rows: z.array(z.object({ files: z.array(z.string()) })) })
+const Count = z.object({ rows: z.array(z.object({ n: z.number() })) })
+
+/** Batches of kept rows one purge run deletes; the next run, at once, goes on. */
+const PURGE_ROW_BATCHES = 50
 
 /**
- * Removes expired entries, then their files (a crash in between leaves orphan files, which the
- * upload sweep removes; never an entry whose files are gone). 'again' while more are expired.
+ * Removes expired entries: first their kept rows, TRASH_BATCH per statement (each its own
+ * transaction, so none holds many rows' locks or, on PGlite, the event loop for long), then the
+ * entries, then their files (a crash in between leaves orphan files, which the upload sweep
+ * removes; never an entry whose files are gone). An entry an undo holds (it began before the
+ * entry expired) is skipped: the undo removes it, or a later purge does. 'again' while more are
+ * expired.
  */
 export async function purgeExpired(services: Pick<Services, 'handle' | 'storage'>): Promise<JobResult> {
   const db = services.handle.db
+  const expired = sql`select ${trash.id} from ${trash} where ${trash.expiresAt} <= now() order by ${trash.expiresAt} limit ${PURGE_BATCH} for update skip locked`
+  for (let batch = 0; ; batch++) {
+    if (batch === PURGE_ROW_BATCHES) return 'again'
+    const [gone] = Count.parse(
+      await db.execute(sql`
+        with gone as (
+          delete from ${trashRows} where ctid = any(array(select ctid from ${trashRows} where ${trashRows.entry} in (${expired}) limit ${TRASH_BATCH}))
+          returning 1)
+        select count(*)::int as n from gone`),
+    ).rows
+    if ((gone?.n ?? 0) < TRASH_BATCH) break
+    await yieldToLoop()
+  }
+  // Only entries whose rows are gone: one whose rows an undo held a moment ago waits for the next run.
   const result = await db.execute(sql`
-    delete from ${trash} where ${trash.id} in (
-      select ${trash.id} from ${trash} where ${trash.expiresAt} <= now() order by ${trash.expiresAt} limit ${PURGE_BATCH} for update skip locked
-    ) returning ${trash.files} as files`)
+    delete from ${trash} where ${trash.id} in (${expired}) and not exists (select 1 from ${trashRows} where ${trashRows.entry} = ${trash.id})
+    returning ${trash.files} as files`)
   const rows = FilesRows.parse(result).rows
   for (const name of new Set(rows.flatMap((r) => r.files))) await removeUpload(services.storage, name)
   return rows.length === PURGE_BATCH ? 'again' : undefined
