@@ -11,15 +11,18 @@
  *   - `promotions` (bench/promotions.ts): --rows leads with countries; /api/admin/FilterOption by
  *     provider, country, email and together (p50/p95), and a Submit to 100,000 of them delivered
  *     by the job queue with the default transport (seconds, recipients/s);
+ *   - `trash` (bench/trash.ts): a promotion with --deliveries deliveries (default 1000000) deleted
+ *     and undone through the API (seconds, the server's RSS growth and longest event-loop stall,
+ *     other calls answered meanwhile);
  * then the PWA's budget (`budget`, bench/budget.ts): gzip size of the JS and CSS that /admin/login
  * and /admin/users load, and Lighthouse 12 scores. Prints tables and writes bench/results.json.
  *
  *   - `register` (bench/register.ts): /register's answer time for a new email, an unconfirmed or
  *     confirmed request's and an admin's (p50/p95 and the spread of the medians);
- * Options: --only=pglite,postgres,games,media,promotions,register,budget (default all), --engines=pglite,postgres
- * (the engines of games, media and promotions), --pg-shared-buffers=SIZE (the leads section's PostgreSQL
+ * Options: --only=pglite,postgres,games,media,promotions,register,trash,budget (default all), --engines=pglite,postgres
+ * (the engines of games, media, promotions, register and trash), --pg-shared-buffers=SIZE (the leads section's PostgreSQL
  * on a throwaway cluster with that shared_buffers), --rows=N (leads, default 1000000), --games=N (default 10000),
- * --video-mib=N (default 100), --uploads=N (default 3), --requests=N (default 20).
+ * --video-mib=N (default 100), --uploads=N (default 3), --requests=N (default 20), --deliveries=N (default 1000000).
  * Not part of `npm test`: it takes minutes and measures, it does not judge.
  */
 import { writeFileSync } from 'node:fs'
@@ -34,6 +37,7 @@ import { GROWTH_TARGET_MIB, benchMedia, printMedia, type MediaResult } from './m
 import { REGISTER_SPREAD_TARGET, benchRegister, printRegister, type RegisterResult } from './register.ts'
 import { emailOf, seedLeads, type SeedReport } from './seed.ts'
 import { DELIVERY_TARGET_SECONDS, benchPromotions, printPromotions, type PromotionsResult } from './promotions.ts'
+import { TRASH_GROWTH_TARGET_MIB, TRASH_STALL_TARGET_MS, benchTrash, printTrash, type TrashResult } from './trash.ts'
 
 const args = new Map(
   process.argv.slice(2).map((a) => {
@@ -41,7 +45,7 @@ const args = new Map(
     return [k ?? '', v ?? 'true'] as const
   }),
 )
-const SECTIONS = ['pglite', 'postgres', 'games', 'media', 'promotions', 'register', 'budget'] as const
+const SECTIONS = ['pglite', 'postgres', 'games', 'media', 'promotions', 'register', 'trash', 'budget'] as const
 const ENGINES: readonly EngineName[] = ['pglite', 'postgres']
 
 function option(name: string, fallback: number): number {
@@ -63,6 +67,7 @@ const REQUESTS = option('requests', 20)
 const GAMES = option('games', 10_000)
 const VIDEO_MIB = option('video-mib', 100)
 const UPLOADS = option('uploads', 3)
+const DELIVERIES = option('deliveries', 1_000_000)
 const ONLY = list('only', SECTIONS)
 /**
  * --pg-shared-buffers=1GB: the leads section's PostgreSQL is a throwaway cluster of the bench's own
@@ -312,12 +317,14 @@ async function main(): Promise<void> {
   const media: MediaResult[] = []
   const promotions: PromotionsResult[] = []
   const register: RegisterResult[] = []
+  const trash: TrashResult[] = []
   for (const engine of ENGINES) {
     if (!ON.has(engine)) continue
     if (ONLY.has('promotions')) keep(promotions, `promotions on ${engine}`, await withEngine(engine, 'promotions', (e) => benchPromotions(e, ROWS, REQUESTS, log)))
     if (ONLY.has('games')) keep(games, `games on ${engine}`, await withEngine(engine, 'games', (e) => benchGames(e, GAMES, REQUESTS, log)))
     if (ONLY.has('media')) keep(media, `media on ${engine}`, await withEngine(engine, 'media', (e) => benchMedia(e, VIDEO_MIB, UPLOADS, log)))
     if (ONLY.has('register')) keep(register, `register on ${engine}`, await withEngine(engine, 'register', (e) => benchRegister(e, REQUESTS, log)))
+    if (ONLY.has('trash')) keep(trash, `trash on ${engine}`, await withEngine(engine, 'trash', (e) => benchTrash(e, DELIVERIES, log)))
   }
   let budget: BudgetResult | string | undefined
   if (ONLY.has('budget')) budget = await runBudget()
@@ -328,6 +335,7 @@ async function main(): Promise<void> {
   if (media.length > 0) printMedia(media)
   if (promotions.length > 0) printPromotions(promotions, REQUESTS)
   if (register.length > 0) printRegister(register)
+  if (trash.length > 0) printTrash(trash)
   if (budget !== undefined && typeof budget !== 'string') printBudget(budget)
   for (const n of notes) console.log(`note: ${n}`)
   console.log(`load average (1 min) at start ${loadAtStart[0]?.toFixed(2)}, at end ${os.loadavg()[0]?.toFixed(2)}, on ${os.cpus().length} CPUs`)
@@ -363,6 +371,8 @@ async function main(): Promise<void> {
       videoUploadRssGrowthMiB: GROWTH_TARGET_MIB,
       promotionDeliverySeconds: DELIVERY_TARGET_SECONDS,
       registerMedianSpread: REGISTER_SPREAD_TARGET,
+      trashRssGrowthMiB: TRASH_GROWTH_TARGET_MIB,
+      trashEventLoopStallMs: TRASH_STALL_TARGET_MS,
     },
     engines: results,
     games: {
@@ -380,6 +390,10 @@ async function main(): Promise<void> {
     register: {
       method: `/register with production argon2 settings: a new email, an unconfirmed request's, a confirmed request's and an admin's, interleaved round by round, each from its own address`,
       results: register,
+    },
+    trash: {
+      method: `DeletePromotion then undo of a promotion with ${DELIVERIES} deliveries; growth = peak RSS during the call - RSS before it; stall = the server's monitorEventLoopDelay max during the call; /healthz and listNotification each asked every 20 ms meanwhile`,
+      results: trash,
     },
     budget,
     notes,

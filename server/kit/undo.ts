@@ -1,13 +1,18 @@
 /**
  * Undo for destructive writes (contract/undo.ts). A delete does not destroy: the kit
- * (`deleteRecord`, server/kit/delete.ts) moves the record's row, as stored, into the `trash`
- * table inside the write's transaction, with the rows its delete cascades to and the references
- * it clears (both found from the schema's foreign keys, so an area declares nothing of them),
- * and leaves the files it held where they are. The answer carries an undo ticket; for
+ * (`deleteRecord`, server/kit/delete.ts) opens a `trash` entry inside the write's transaction and
+ * moves the record's row, as stored, into `trash_rows`, with the rows its delete cascades to and
+ * the references it clears (both found from the schema's foreign keys, so an area declares
+ * nothing of them), one kept row per row, and leaves the files it held where they are. The rows
+ * move inside the database, TRASH_BATCH per statement (DELETE ... RETURNING into INSERT), so a
+ * promotion sent to a million leads costs this process no more memory than a small one, and no
+ * statement runs long (PGlite runs each on the event loop). The window starts when the rows are
+ * kept, not when the transaction began. The answer carries an undo ticket; for
  * UNDO_SECONDS (plus a grace, so an Undo pressed at the last moment still arrives in time) the
  * admin who deleted it, or the superadmin, may call `undo`, which puts every row back exactly
- * (same id, same columns) and the record at its old place in a preference order. A purge job on
- * the shared queue, due when the entry expires, removes the entry and then its files; a purge at
+ * (same id, same columns; again in batches, by jsonb_populate_record) and the record at its old
+ * place in a preference order. A purge job on the shared queue, due when the entry expires,
+ * removes the entry's kept rows in batches, then the entry, then its files; a purge at
  * start takes whatever a stopped server left. Since the row really leaves its table, no list,
  * count or search sees it meanwhile, and none of them had to change.
  *
@@ -109,7 +114,7 @@ function dependentsOf(table: PgTable): Dependent[] {
  * event loop, so this bounds how long other calls wait for one; on PostgreSQL it bounds a
  * statement's work and what one answer carries (the batch's row addresses, nothing more).
  */
-export const TRASH_BATCH = 2000
+export const TRASH_BATCH = 1000
 
 /**
  * What a delete takes: the records themselves (`copy`: kept, then deleted by the area's own
@@ -291,8 +296,14 @@ async function take(ctx: Ctx, tx: Db, kind: Restorable, ids: readonly string[], 
   ).rows
   const place = taken.length === 1 ? (taken[0]?.place ?? null) : null
   const found = taken.map((r) => r.id)
-  await tx.update(trash).set({ recordId: found.join(','), place, message: restoredMessage(kind, found.length) }).where(eq(trash.id, entry.id))
-  return { ...entry, ids: found }
+  // The window starts now, not when the transaction began: moving a million rows takes a while.
+  const [kept] = await tx
+    .update(trash)
+    .set({ recordId: found.join(','), place, message: restoredMessage(kind, found.length), expiresAt: sql`clock_timestamp() + ${`${ctx.config.undoSeconds + UNDO_GRACE_SECONDS} seconds`}::interval` })
+    .where(eq(trash.id, entry.id))
+    .returning({ id: trash.id, expiresAt: trash.expiresAt })
+  if (kept === undefined) throw new Error('the trash entry went missing')
+  return { ...kept, ids: found }
 }
 
 /** Runs a take; undefined when the area's delete found nothing (the transaction then kept nothing). */
