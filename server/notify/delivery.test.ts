@@ -171,10 +171,11 @@ describe(`the webhook transport (${testEngine()})`, () => {
       expect(retries.length).toBeGreaterThanOrEqual(1)
       expect(retries.every((r) => JSON.stringify(r.batch.recipients) === JSON.stringify(failed.batch.recipients))).toBe(true)
     }
-    // The late answer is the at-least-once case: the receiver accepted that batch twice, and its id tells.
+    // The late answer is the at-least-once case: the receiver accepted that batch more than once,
+    // and its id tells (twice, or more when a retry on a loaded machine also outlived the timeout).
     const late = requests[4]
     expect(late?.answered).toBe(200)
-    expect(accepted.filter((r) => r.batch.batchId === late?.batch.batchId).length).toBe(2)
+    expect(accepted.filter((r) => r.batch.batchId === late?.batch.batchId).length).toBeGreaterThanOrEqual(2)
 
     const deliveries = await t.handle.db.select().from(promotionDeliveries).where(eq(promotionDeliveries.promotionId, id))
     expect(deliveries.every((d) => d.status === 'sent')).toBe(true)
