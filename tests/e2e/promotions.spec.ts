@@ -218,6 +218,8 @@ function heldReceiver() {
       next?.answer(status)
       return next?.batch.recipients.map((r) => r.leadId) ?? []
     },
+    /** How many batches the server has posted and waits on. */
+    waiting: (): number => held.length,
     /** From now on every batch is answered at once with `status`, the held ones too. */
     answerEverything(status: number): void {
       answerAll = status
@@ -274,22 +276,29 @@ test.describe('A send in progress (a server of its own, pushing to a receiver th
     await expect(row.getByText(`20 sent / 10 failed / ${SEEDED_LEADS} total`)).toBeVisible()
     await expect.poll(() => events.some((e) => e.includes('"failed":10'))).toBe(true)
 
-    // Cancel while the next batches wait on the receiver: the question and the answer say how many went.
+    // Cancel while the next batches wait on the receiver (one per delivery lane): the question and
+    // the answer say how many went, and how many were on their way.
+    await expect.poll(() => receiver.waiting()).toBe(2)
     await row.getByRole('button', { name: `Cancel ${title}` }).click()
     const stop = page.getByRole('alertdialog', { name: 'Are you sure you want to stop sending this promotion' })
     await expect(stop.getByText(`20 of ${SEEDED_LEADS} already sent; the rest will not be sent.`)).toBeVisible()
     await stop.getByRole('button', { name: 'Stop sending' }).click()
-    await expect(page.getByText(`Promotion cancelled: 20 of ${SEEDED_LEADS} already sent`)).toBeVisible()
+    await expect(
+      page.getByText(`Promotion cancelled: 20 of ${SEEDED_LEADS} already sent; 20 more were being posted to the push service and will count as sent once it accepts them`),
+    ).toBeVisible()
     row = rowOf(page, title)
     await expect(row.getByText(`Cancelled: ${SEEDED_LEADS - 30} not sent`)).toBeVisible()
     await expect(row.getByText(`20 sent / 10 failed / ${SEEDED_LEADS} total`)).toBeVisible()
     await expect(row.getByRole('button', { name: `Cancel ${title}` })).toHaveCount(0)
+    // The push service accepts the two batches it holds: they reached their readers, so they count as sent.
+    receiver.answerEverything(200)
+    await expect(row.getByText(`40 sent / 10 failed / ${SEEDED_LEADS} total`)).toBeVisible()
+    await expect(row.getByText(`Cancelled: ${SEEDED_LEADS - 50} not sent`)).toBeVisible()
 
     // Resend, only the failed: a second round to the ten refused recipients, and nobody else.
-    receiver.answerEverything(200)
     await row.getByRole('button', { name: `Resend ${title}` }).click()
     let ask = page.getByRole('alertdialog', { name: 'Resend this promotion to' })
-    await expect(ask.getByText(`${SEEDED_LEADS} in the last round: 20 sent, 10 failed.`)).toBeVisible()
+    await expect(ask.getByText(`${SEEDED_LEADS} in the last round: 40 sent, 10 failed.`)).toBeVisible()
     await expect(ask.getByRole('button', { name: 'All recipients' })).toBeVisible()
     await ask.getByRole('button', { name: 'Only failed deliveries' }).click()
     await expect(page.getByText('Resend started to 10 failed recipients')).toBeVisible()
