@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react'
 import { useSWRConfig } from 'swr'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
-import type { FormDef, FormEndpoint } from './define-form.tsx'
+import type { FormDef, FormEndpoint } from './form-def.ts'
 import { FormBody } from './form-body.tsx'
 import { RecordHistory } from './record-history.tsx'
 import type { Row } from './list-types.ts'
