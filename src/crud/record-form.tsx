@@ -12,11 +12,10 @@ import type { z } from 'zod/mini'
 import type { Endpoint, Input } from '#contract/define'
 import { call } from '#src/lib/api.ts'
 import { useCall } from '#src/lib/use-call.ts'
-import { Button } from '#src/ui/button.tsx'
 import { errorMessage } from './error-message.ts'
 import { checkFileFields, type FormEndpoint, type RecordFormDef } from './form-def.ts'
 import type { FieldAction, Values } from './form-fields.ts'
-import { FormFrame, FormProblem, FormSkeleton } from './form-frame.tsx'
+import { FormFrame, RecordUnloaded } from './form-frame.tsx'
 import { RecordFormBody } from './record-form-body.tsx'
 import { RecordHistory } from './record-history.tsx'
 import { undoNote } from './undo.ts'
@@ -65,19 +64,10 @@ function RecordFormPage<S extends FormEndpoint, G extends Endpoint, R>({ def }: 
         }}
       />
     )
-  } else if (error) {
-    content = (
-      <FormProblem
-        action={
-          <Button variant="outline" size="sm" onClick={() => void mutate()}>
-            Retry
-          </Button>
-        }
-      >
-        {`Could not load ${def.title}: ${errorMessage(error)}`}
-      </FormProblem>
-    )
-  } else content = <FormSkeleton rows={def.fields.length} label={`Loading ${def.title}…`} />
+  } else {
+    const state = error ? { status: 'error' as const, message: errorMessage(error) } : { status: 'loading' as const }
+    content = <RecordUnloaded state={state} what={def.title} rows={def.fields.length} retry={() => void mutate()} />
+  }
   return (
     <FormFrame title={def.title} wide={def.columns === 2} actions={recordId === '' ? null : <RecordHistory recordId={recordId} />}>
       {content}
