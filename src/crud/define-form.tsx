@@ -5,65 +5,13 @@
  * inputs, toasts the server's message and goes to `done` (spec section 4).
  */
 import type { ComponentType } from 'react'
-import type { z } from 'zod/mini'
 import type { Endpoint } from '#contract/define'
-import type { ScreenPath } from '#contract/routes'
-import { isFilePart } from './field-registry.ts'
-import type { FormField, Values } from './form-fields.ts'
+import { checkFileFields, type FormDef, type FormEndpoint } from './form-def.ts'
 import { FormPage } from './form-page.tsx'
-import type { Identified, RecordSource } from './record.ts'
-import type { WriteRule } from './write-access.ts'
+import type { Identified } from './record.ts'
 
-/** A write whose text fields are an object schema and whose answer carries the server's message. */
-export type FormEndpoint = Endpoint<z.ZodMiniObject, z.ZodMiniType<{ message: string }>>
-
-/** Names of the endpoint's input fields: what a value field may be called. */
-export type FieldNames<E extends FormEndpoint> = keyof z.input<E['input']> & string
-
-/**
- * Where an edit form finds its record (record.ts): passed by the list in history state, else the
- * get-one call's cached or fetched answer.
- *
- *     record: { get: getCategory, input: (id) => ({ id }), pick: (a) => a.data, schema: Category,
- *               values: (c) => ({ id: c._id, categoryName: c.categoryName }), files: (c) => ({ image: c.image }) }
- */
-export interface EditSource<E extends FormEndpoint, R extends Identified, G extends Endpoint = Endpoint> extends RecordSource<G, R> {
-  /** The form's starting values (hidden ones such as `id` included). */
-  values: (record: NoInfer<R>) => z.input<E['input']>
-  /** Saved file URLs per file field: previewed, kept unless replaced or removed. */
-  files?: (record: NoInfer<R>) => Record<string, string | readonly string[]>
-}
-
-export interface FormDef<E extends FormEndpoint, R extends Identified = Identified, G extends Endpoint = Endpoint> {
-  title: string
-  endpoint: E
-  /** Only to add form-only rules (confirm password) on top of `endpoint.input`. */
-  schema?: z.ZodMiniObject
-  fields: readonly FormField<FieldNames<E>>[]
-  /** Starting values of an add form; each field otherwise starts at its kind's blank value. */
-  initial?: Partial<z.input<E['input']>>
-  /** Route to go to after success (spec: /category after a category save). */
-  done: ScreenPath
-  submitLabel?: string
-  /** Present on edit forms. */
-  record?: EditSource<E, R, G>
-  /** Stricter than Admin access (staff forms: role other than subadmin too). */
-  writeRule?: WriteRule
-  /**
-   * Keeps fields in step: called after the user changes field `changed`, with every current
-   * value; returns the fields to set (Create User: choosing Admin adds the child pages).
-   */
-  derive?: (changed: string, values: Values) => Values
-  /** Last touch to the checked values before sending (Edit User adds /profile and /resetpassword). */
-  prepare?: (values: Values) => Values
-}
-
-/** Throws when a file field names no file field of the endpoint, so a typo fails at start. */
-export function checkFileFields(title: string, endpoint: Endpoint, fields: readonly FormField<string>[]): void {
-  for (const f of fields) {
-    if (isFilePart(f) && !endpoint.files?.[f.name]) throw new Error(`${title}: ${endpoint.name} has no file field "${f.name}"`)
-  }
-}
+export type { EditSource, FieldNames, FormDef, FormEndpoint } from './form-def.ts'
+export { checkFileFields } from './form-def.ts'
 
 /** Builds the screen component; a file field the endpoint does not declare fails at once. */
 export function defineForm<E extends FormEndpoint, R extends Identified = Identified, G extends Endpoint = Endpoint>(def: FormDef<E, R, G>): ComponentType {

@@ -5,7 +5,7 @@
  * The shapes, one example each, are in docs/decisions/005-crud-kit-second-edition.md.
  */
 import type { ComponentType } from 'react'
-import type { FormEndpoint } from './define-form.tsx'
+import type { FormEndpoint } from './form-def.ts'
 import { isLow } from './fold.ts'
 import { ListPage } from './list-page.tsx'
 import { isListSource, pagedSource } from './list-source.ts'

@@ -1,7 +1,7 @@
-import { useRef, useState } from 'react'
+import { useState } from 'react'
 import { useSWRConfig } from 'swr'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
-import type { FormDef, FormEndpoint } from './define-form.tsx'
+import type { FormDef, FormEndpoint } from './form-def.ts'
 import { FormBody } from './form-body.tsx'
 import { RecordHistory } from './record-history.tsx'
 import type { Row } from './list-types.ts'
@@ -27,8 +27,6 @@ interface EditDialogProps {
  * overlay, the toast, the refetch); on success the dialog closes and the list shows the change.
  */
 export function EditDialog({ form, target, blockedReason, onClose }: EditDialogProps) {
-  // Opened from a row button rather than a Radix Trigger, so Radix cannot return focus by itself.
-  const opener = useRef<Element | null>(null)
   const { mutate } = useSWRConfig()
   // Reload after a conflict: the list is fetched again (its rows give `target.values`), then a new form.
   const [generation, setGeneration] = useState(0)
@@ -42,15 +40,6 @@ export function EditDialog({ form, target, blockedReason, onClose }: EditDialogP
         <DialogContent
           // The form draws its own card on a page; inside the dialog the dialog is the card.
           className="[&>form]:border-0 [&>form]:p-0"
-          onOpenAutoFocus={() => {
-            opener.current = document.activeElement
-          }}
-          onCloseAutoFocus={(event) => {
-            if (opener.current instanceof HTMLElement && opener.current.isConnected) {
-              event.preventDefault()
-              opener.current.focus()
-            }
-          }}
         >
           <DialogHeader className="flex-row flex-wrap items-center justify-between gap-2">
             <DialogTitle>{form.title}</DialogTitle>

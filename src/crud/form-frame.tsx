@@ -61,3 +61,54 @@ export function ReadOnlyNotice() {
     </p>
   )
 }
+
+/** A record a screen cannot show yet: still loading, not found, or not loaded (with why). */
+export type Unloaded = { status: 'loading' } | { status: 'missing' } | { status: 'error'; message: string }
+
+/**
+ * The one way a screen about one record (an edit form, a record form, a view page) says it cannot
+ * show it yet: a skeleton while it loads, "not found" with the way back to the list, or why it
+ * could not be loaded with Retry (when the screen can fetch again) or the way back.
+ */
+export function RecordUnloaded({
+  state,
+  what,
+  rows,
+  back,
+  retry,
+  missing = 'This record was not found. It may have been removed.',
+}: {
+  state: Unloaded
+  /** What the screen shows, as said in "Loading the brand…" / "Could not load the brand: …". */
+  what: string
+  /** Skeleton bars (one per field of a form). */
+  rows: number
+  /** The list the record belongs to. */
+  back?: string
+  retry?: () => void
+  /** Said when the record is not found, where the screen knows a likelier reason. */
+  missing?: string
+}) {
+  if (state.status === 'loading') return <FormSkeleton rows={rows} label={`Loading ${what}…`} />
+  const backLink = back ? (
+    <Link href={back} className="font-medium text-indigo-700 underline">
+      Back to the list
+    </Link>
+  ) : null
+  if (state.status === 'missing') return <FormProblem action={backLink}>{missing}</FormProblem>
+  return (
+    <FormProblem
+      action={
+        retry ? (
+          <Button variant="outline" size="sm" onClick={retry}>
+            Retry
+          </Button>
+        ) : (
+          backLink
+        )
+      }
+    >
+      {`Could not load ${what}: ${state.message}`}
+    </FormProblem>
+  )
+}

@@ -1,11 +1,11 @@
 import { useState } from 'react'
 import { unstable_serialize, useSWRConfig } from 'swr'
-import { Link, useLocation, useSearch } from 'wouter'
+import { useLocation, useSearch } from 'wouter'
 import type { Endpoint } from '#contract/define'
 import { call } from '#src/lib/api.ts'
-import type { FormDef, FormEndpoint } from './define-form.tsx'
+import type { FormDef, FormEndpoint } from './form-def.ts'
 import { FormBody } from './form-body.tsx'
-import { FormFrame, FormProblem, FormSkeleton, ReadOnlyNotice } from './form-frame.tsx'
+import { FormFrame, ReadOnlyNotice, RecordUnloaded } from './form-frame.tsx'
 import { RecordHistory } from './record-history.tsx'
 import { useEditRecord, type Identified } from './record.ts'
 import { useWriteAccess } from './write-access.ts'
@@ -19,20 +19,7 @@ function EditForm<E extends FormEndpoint, R extends Identified, G extends Endpoi
   const search = useSearch()
   // After Reload: the record as saved now, and a new form (the user's edits of the old one go).
   const [reloaded, setReloaded] = useState<{ record: R; generation: number } | null>(null)
-  if (state.status === 'loading') return <FormSkeleton rows={def.fields.length} label="Loading the record…" />
-  if (state.status !== 'found') {
-    return (
-      <FormProblem
-        action={
-          <Link href={def.done} className="font-medium text-indigo-700 underline">
-            Back to the list
-          </Link>
-        }
-      >
-        {state.status === 'error' ? `Could not load the record: ${state.message}` : 'This record was not found. It may have been removed.'}
-      </FormProblem>
-    )
-  }
+  if (state.status !== 'found') return <RecordUnloaded state={state} what="the record" rows={def.fields.length} back={def.done} />
   const record = reloaded?.record._id === state.record._id ? reloaded.record : state.record
   const reload = async () => {
     const input = source.input(record._id)

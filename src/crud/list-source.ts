@@ -8,29 +8,12 @@
 import { useEffect, useMemo } from 'react'
 import type { z } from 'zod/mini'
 import type { Endpoint, Input, Output } from '#contract/define'
-import type { ApiError } from '#src/lib/api.ts'
 import { onRealtime } from '#src/lib/realtime-events.ts'
 import { useCall } from '#src/lib/use-call.ts'
 import type { ListQuery } from './list-query.ts'
-import { rowsOf, type ListEndpoint, type LiveDef, type Paged, type Row } from './list-types.ts'
+import { rowsOf, type ListEndpoint, type ListSource, type LiveDef, type Paged, type Row } from './list-types.ts'
 
-/** One page of a list as the list page shows it. */
-export interface ListRows<R> {
-  /** undefined while the first answer loads. */
-  rows: R[] | undefined
-  count: number | undefined
-  /** Every row the search matches, on every page; only a whole-list source knows them. */
-  allRows: R[] | undefined
-  error: ApiError | undefined
-  isLoading: boolean
-  isValidating: boolean
-  retry: () => void
-}
-
-export interface ListSource<R> {
-  /** A hook: the page of `query`, narrowed by the list's declared filters (list-filters.tsx) when it has any. */
-  useRows(query: ListQuery, filters?: Readonly<Record<string, string>>): ListRows<R>
-}
+export type { ListRows, ListSource } from './list-types.ts'
 
 export const isListSource = <R>(v: ListEndpoint<R> | ListSource<R>): v is ListSource<R> => 'useRows' in v
 

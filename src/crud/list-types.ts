@@ -8,12 +8,12 @@ import type { ComponentType } from 'react'
 import type { z } from 'zod/mini'
 import type { Endpoint } from '#contract/define'
 import type { ScreenPath } from '#contract/routes'
+import type { ApiError } from '#src/lib/api.ts'
 import type { Session } from '#src/lib/session.ts'
 import type { Column, ViewField } from './columns.tsx'
-import type { FormDef, FormEndpoint } from './define-form.tsx'
+import type { FormDef, FormEndpoint } from './form-def.ts'
 import type { ListFilter } from './list-filters.tsx'
-import type { ListSource } from './list-source.ts'
-import type { BoundCall } from './row-writes.ts'
+import type { ListQuery } from './list-query.ts'
 import type { WriteRule } from './write-access.ts'
 
 /** Every record of a list has an opaque `_id` (contract/common.ts). */
@@ -32,6 +32,31 @@ export interface ListInput {
 }
 
 export type ListEndpoint<R> = Endpoint<z.ZodMiniType<unknown, ListInput>, z.ZodMiniType<Paged<R>>>
+
+/** One call ready to send: the endpoint, the input it will get, and the sending itself. */
+export interface BoundCall {
+  endpoint: Endpoint
+  input: unknown
+  send: () => Promise<{ message: string }>
+}
+
+/** One page of a list as the list page shows it. */
+export interface ListRows<R> {
+  /** undefined while the first answer loads. */
+  rows: R[] | undefined
+  count: number | undefined
+  /** Every row the search matches, on every page; only a whole-list source knows them. */
+  allRows: R[] | undefined
+  error: ApiError | undefined
+  isLoading: boolean
+  isValidating: boolean
+  retry: () => void
+}
+
+export interface ListSource<R> {
+  /** A hook: the page of `query`, narrowed by the list's declared filters (list-filters.tsx) when it has any. */
+  useRows(query: ListQuery, filters?: Readonly<Record<string, string>>): ListRows<R>
+}
 
 /** A write whose input is `I` and whose answer carries the server's message (toasted). */
 export type WriteEndpoint<I> = Endpoint<z.ZodMiniType<unknown, I>, z.ZodMiniType<{ message: string }>>

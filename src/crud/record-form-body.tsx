@@ -1,22 +1,18 @@
 import { useEffect, useState } from 'react'
 import { useSWRConfig } from 'swr'
-import { z } from 'zod/mini'
 import type { Endpoint } from '#contract/define'
-import { call } from '#src/lib/api.ts'
 import { useSession } from '#src/lib/session.ts'
 import { ConfirmDialog } from '#src/ui/alert-dialog.tsx'
 import { Button } from '#src/ui/button.tsx'
 import { cn } from '#src/ui/cn.ts'
 import { LoadingOverlay } from '#src/ui/spinner.tsx'
 import { toast } from '#src/ui/toast.ts'
-import { ConflictNotice, isRecordChanged } from './conflict-notice.tsx'
-import type { FormEndpoint } from './define-form.tsx'
+import type { FormEndpoint, RecordFormDef } from './form-def.ts'
+import { FormNotices, useFormEngine } from './form-engine.tsx'
 import { FieldControl } from './field-control.tsx'
-import { fieldSchemas, splitValues, startValues } from './field-registry.ts'
 import { FieldAdornment } from './field-adornment.tsx'
 import type { FieldAction, Values } from './form-fields.ts'
-import { reportHiddenErrors, showFailure, useContractForm, useFreshDefaults } from './form-hook.ts'
-import type { RecordFormDef } from './record-form.tsx'
+import { showFailure } from './form-hook.ts'
 import { refreshAfterWrite } from './refresh.ts'
 import { toastWriteAnswer } from './undo.ts'
 import { useWriteAccess } from './write-access.ts'
@@ -39,20 +35,21 @@ export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ 
   const { mutate } = useSWRConfig()
   const { userId } = useSession()
   const write = useWriteAccess(def.writeRule)
-  const [{ rules, schema }] = useState(() => {
-    const rules = def.save.files ?? {}
-    return { rules, schema: z.extend(def.save.input, fieldSchemas(def.fields, rules)) }
+  const engine = useFormEngine({
+    endpoint: def.save,
+    fields: def.fields,
+    defaults,
+    currentFiles,
+    onSent: async () => {
+      await refreshAfterWrite(mutate)
+      onSaved()
+    },
   })
-  const start = startValues(def.fields, defaults, currentFiles)
-  const form = useContractForm(schema, start)
-  const [fieldNames] = useState(() => def.fields.map((f) => f.name))
-  useFreshDefaults(form, start, fieldNames)
-  const { isSubmitting } = form.formState
+  const { form, rules, isSubmitting } = engine
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set())
   const [focus, setFocus] = useState<string | null>(null)
   const [pending, setPending] = useState<{ name: string; action: FieldAction } | null>(null)
   const [busy, setBusy] = useState(false)
-  const [conflict, setConflict] = useState<string | null>(null)
   const names = def.fields.map((f) => f.name)
   const grid = def.columns === 2
 
@@ -69,21 +66,6 @@ export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ 
       setFocus(name)
     }
     setOpen(next)
-  }
-
-  async function send(values: Values) {
-    const { input, files } = splitValues(def.fields, values)
-    setConflict(null)
-    try {
-      const endpoint: FormEndpoint = def.save
-      const answer = await call(endpoint, input, Object.keys(files).length > 0 ? files : undefined)
-      toast.success(answer.message)
-      await refreshAfterWrite(mutate)
-      onSaved()
-    } catch (error) {
-      if (isRecordChanged(error)) setConflict(error.message)
-      else showFailure(form, error, names)
-    }
   }
 
   async function runAction() {
@@ -108,7 +90,7 @@ export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ 
   return (
     <form
       noValidate
-      onSubmit={form.handleSubmit(send, reportHiddenErrors(names))}
+      onSubmit={engine.onSubmit}
       aria-busy={isSubmitting}
       className={cn('relative grid gap-4 rounded-md border border-slate-200 bg-white p-6', grid ? 'md:grid-cols-2 md:gap-x-6' : '')}
     >
@@ -143,8 +125,7 @@ export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ 
       })}
       {write.allowed ? (
         <div className="flex flex-col gap-4 md:col-span-full">
-          {blocked ? <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">{blocked}</p> : null}
-          {conflict ? <ConflictNotice message={conflict} onReload={onReload} /> : null}
+          <FormNotices engine={engine} blockedReason={blocked} onReload={onReload} />
           <div>
             <Button type="submit" disabled={isSubmitting || blocked !== undefined}>
               {def.submitLabel ?? 'Update'}

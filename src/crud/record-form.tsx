@@ -9,39 +9,18 @@
  */
 import { useState, type ComponentType } from 'react'
 import type { z } from 'zod/mini'
-import type { Endpoint, Input, Output } from '#contract/define'
+import type { Endpoint, Input } from '#contract/define'
 import { call } from '#src/lib/api.ts'
 import { useCall } from '#src/lib/use-call.ts'
-import { Button } from '#src/ui/button.tsx'
-import type { FieldNames, FormEndpoint } from './define-form.tsx'
-import { checkFileFields } from './define-form.tsx'
 import { errorMessage } from './error-message.ts'
-import type { FieldAction, FormField, Values } from './form-fields.ts'
-import { FormFrame, FormProblem, FormSkeleton } from './form-frame.tsx'
+import { checkFileFields, type FormEndpoint, type RecordFormDef } from './form-def.ts'
+import type { FieldAction, Values } from './form-fields.ts'
+import { FormFrame, RecordUnloaded } from './form-frame.tsx'
 import { RecordFormBody } from './record-form-body.tsx'
 import { RecordHistory } from './record-history.tsx'
 import { undoNote } from './undo.ts'
-import type { WriteRule } from './write-access.ts'
 
-export interface RecordFormDef<S extends FormEndpoint, G extends Endpoint, R> {
-  title: string
-  /** The read of the one record, and its input (`{}` for most). */
-  read: G
-  readInput: Input<G>
-  /** The record in the read's answer; undefined when none is stored yet. */
-  pick: (answer: Output<G>) => R | undefined
-  save: S
-  fields: readonly FormField<FieldNames<S>>[]
-  /** The form's starting values from the record (hidden ones such as `_id` included). */
-  values: (record: NoInfer<R>) => z.input<S['input']>
-  /** Saved file URLs per file field (a site logo), previewed and kept unless replaced. */
-  files?: (record: NoInfer<R>) => Record<string, string | readonly string[]>
-  /** The save button's label; 'Update' unless the spec names another. */
-  submitLabel?: string
-  /** Two columns on wide screens (a long form such as Settings); text areas and files take both. */
-  columns?: 1 | 2
-  writeRule?: WriteRule
-}
+export type { RecordFormDef } from './form-def.ts'
 
 /**
  * A per-field action calling `endpoint` once confirmed; by default the field is emptied when it
@@ -85,19 +64,10 @@ function RecordFormPage<S extends FormEndpoint, G extends Endpoint, R>({ def }: 
         }}
       />
     )
-  } else if (error) {
-    content = (
-      <FormProblem
-        action={
-          <Button variant="outline" size="sm" onClick={() => void mutate()}>
-            Retry
-          </Button>
-        }
-      >
-        {`Could not load ${def.title}: ${errorMessage(error)}`}
-      </FormProblem>
-    )
-  } else content = <FormSkeleton rows={def.fields.length} label={`Loading ${def.title}…`} />
+  } else {
+    const state = error ? { status: 'error' as const, message: errorMessage(error) } : { status: 'loading' as const }
+    content = <RecordUnloaded state={state} what={def.title} rows={def.fields.length} retry={() => void mutate()} />
+  }
   return (
     <FormFrame title={def.title} wide={def.columns === 2} actions={recordId === '' ? null : <RecordHistory recordId={recordId} />}>
       {content}

@@ -4,16 +4,10 @@
  * compiler in the screen's definition; here it is bound to its endpoint once, so the page only
  * ever holds "the call to make for this row", and tests can read the payload it will send.
  */
-import type { Endpoint } from '#contract/define'
 import { call } from '#src/lib/api.ts'
-import type { BulkDef, BulkModel, RemoveDef, Row, RowActionDef, RowActionModel, ToggleDef, ToggleModel, WriteEndpoint } from './list-types.ts'
+import type { BoundCall, BulkDef, BulkModel, RemoveDef, Row, RowActionDef, RowActionModel, ToggleDef, ToggleModel, WriteEndpoint } from './list-types.ts'
 
-/** One call ready to send: the endpoint, the input it will get, and the sending itself. */
-export interface BoundCall {
-  endpoint: Endpoint
-  input: unknown
-  send: () => Promise<{ message: string }>
-}
+export type { BoundCall } from './list-types.ts'
 
 /** Binds an input to its endpoint while both are still typed together. */
 export function bind<I>(endpoint: WriteEndpoint<I>, input: I): BoundCall {

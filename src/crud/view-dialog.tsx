@@ -1,4 +1,3 @@
-import { useRef } from 'react'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
 import type { ViewLine } from './columns.tsx'
 
@@ -11,22 +10,10 @@ interface ViewDialogProps {
 
 /** The read-only record modal of a list's View action (spec: Leads and Contact Us). */
 export function ViewDialog({ title, lines, onClose }: ViewDialogProps) {
-  // Opened from a row button rather than a Radix Trigger, so Radix cannot return focus by itself.
-  const opener = useRef<Element | null>(null)
   return (
     <Dialog open={lines !== null} onOpenChange={(open) => (open ? null : onClose())}>
       {lines !== null ? (
-        <DialogContent
-          onOpenAutoFocus={() => {
-            opener.current = document.activeElement
-          }}
-          onCloseAutoFocus={(event) => {
-            if (opener.current instanceof HTMLElement && opener.current.isConnected) {
-              event.preventDefault()
-              opener.current.focus()
-            }
-          }}
-        >
+        <DialogContent>
           <DialogHeader>
             <DialogTitle>{title}</DialogTitle>
             <DialogDescription className="sr-only">Details of the selected record</DialogDescription>

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { login } from '#contract/auth'
+import { editProfile, login } from '#contract/auth'
 import { addcategory, listCategory, deleteCategory } from '#contract/catalog'
 import { getuser } from '#contract/leads'
+import { saveView } from '#contract/saved-views'
 import { ApiError, SecondFactorRequired, call, assetUrl } from './api.ts'
 import { WRITES_OFFLINE_MESSAGE } from './online.ts'
 import { TOKEN_KEY } from './token.ts'
@@ -102,6 +103,20 @@ describe('call', () => {
     vi.stubGlobal('navigator', { onLine: false })
     await expect(call(deleteCategory, { id: 'c1' })).rejects.toMatchObject({ status: 0, message: WRITES_OFFLINE_MESSAGE })
     expect(fetchMock).not.toHaveBeenCalled()
+  })
+
+  it("refuses the session's own writes while offline too (Edit Profile, saving a view)", async () => {
+    vi.stubGlobal('navigator', { onLine: false })
+    await expect(call(editProfile, { name: 'Ann' })).rejects.toMatchObject({ status: 0, message: WRITES_OFFLINE_MESSAGE })
+    await expect(call(saveView, { route: '/category', name: 'Mine', query: '' })).rejects.toMatchObject({ status: 0, message: WRITES_OFFLINE_MESSAGE })
+    expect(fetchMock).not.toHaveBeenCalled()
+  })
+
+  it('still sends a read while offline (the cache or the service worker may answer)', async () => {
+    vi.stubGlobal('navigator', { onLine: false })
+    fetchMock.mockResolvedValue(json({ status: 'success', message: 'ok', data: [], count: 0 }))
+    await call(getuser, {})
+    expect(fetchMock).toHaveBeenCalledTimes(1)
   })
 
   it('reports an unreachable server as status 0', async () => {

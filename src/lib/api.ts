@@ -7,7 +7,6 @@
 import { z } from 'zod/mini'
 import { fieldErrors } from '#contract/common'
 import type { Endpoint, Input, Output } from '#contract/define'
-import { isWrite } from '#contract/define'
 import { noteCall, takeEarlyCall } from './early-calls.ts'
 import { clearToken, readAuthorization } from './token.ts'
 import { WRITES_OFFLINE_MESSAGE, isOnline } from './online.ts'
@@ -96,8 +95,17 @@ async function send(endpoint: Endpoint, init: RequestInit, url: string): Promise
   }
 }
 
+/**
+ * Whether a call changes something: every POST but a screen's read. The contract's `isWrite`
+ * answers a narrower question (does the call need the Admin access level?) and leaves out the
+ * session's own writes (Edit Profile, saving a view, 2FA), which change data all the same. This
+ * is the server's test for running a call as a write (server/kit/api.ts), so what the server
+ * treats as a write is what the browser refuses while offline.
+ */
+export const changesData = (endpoint: Endpoint): boolean => endpoint.method === 'POST' && !(endpoint.access.kind === 'screen' && !endpoint.access.write)
+
 const offlineMessage = (endpoint: Endpoint): string =>
-  isWrite(endpoint) ? WRITES_OFFLINE_MESSAGE : 'You are offline. The data will refresh when the connection is back.'
+  changesData(endpoint) ? WRITES_OFFLINE_MESSAGE : 'You are offline. The data will refresh when the connection is back.'
 
 async function readJson(response: Response): Promise<unknown> {
   const text = await response.text()
@@ -132,7 +140,7 @@ export async function call<E extends Endpoint>(
   input: Input<E>,
   files?: Record<string, File[]>,
 ): Promise<Output<E>> {
-  if (isWrite(endpoint) && !isOnline()) throw new ApiError(0, WRITES_OFFLINE_MESSAGE)
+  if (changesData(endpoint) && !isOnline()) throw new ApiError(0, WRITES_OFFLINE_MESSAGE)
 
   // The same schema the server applies: the user sees the spec's messages before a round trip.
   const checked = endpoint.input.safeParse(input)

@@ -1,5 +1,6 @@
-import { useRef, type ReactNode } from 'react'
+import type { ReactNode } from 'react'
 import { AlertDialog as RadixAlertDialog } from 'radix-ui'
+import { useReturnFocus } from './return-focus.ts'
 
 interface ConfirmDialogProps {
   open: boolean
@@ -42,21 +43,14 @@ export function ConfirmDialog({
   choices,
 }: ConfirmDialogProps) {
   // Usually opened from a row button, not a Radix Trigger: focus goes back to that button.
-  const opener = useRef<Element | null>(null)
+  const back = useReturnFocus()
   return (
     <RadixAlertDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixAlertDialog.Portal>
         <RadixAlertDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50 scheme-light" />
         <RadixAlertDialog.Content
-          onOpenAutoFocus={() => {
-            opener.current = document.activeElement
-          }}
-          onCloseAutoFocus={(event) => {
-            if (opener.current instanceof HTMLElement && opener.current.isConnected) {
-              event.preventDefault()
-              opener.current.focus()
-            }
-          }}
+          onOpenAutoFocus={back.onOpenAutoFocus}
+          onCloseAutoFocus={back.onCloseAutoFocus}
           className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl focus:outline-none">
           <RadixAlertDialog.Title className="text-base font-semibold text-slate-900">{title}</RadixAlertDialog.Title>
           <RadixAlertDialog.Description className={description ? 'mt-2 text-sm text-slate-700' : 'sr-only'}>

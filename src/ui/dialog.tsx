@@ -1,13 +1,24 @@
 import type { ComponentProps } from 'react'
 import { Dialog as DialogPrimitive } from 'radix-ui'
 import { cn } from './cn.ts'
+import { useReturnFocus } from './return-focus.ts'
 
 export const Dialog = DialogPrimitive.Root
 export const DialogTrigger = DialogPrimitive.Trigger
 export const DialogClose = DialogPrimitive.Close
 
-/** The dialog panel with its overlay and a labelled close button; focus is trapped inside. */
-export function DialogContent({ className, children, ...props }: ComponentProps<typeof DialogPrimitive.Content>) {
+interface DialogContentProps extends ComponentProps<typeof DialogPrimitive.Content> {
+  /** Where focus goes on close when the element that opened the dialog is no longer on the page. */
+  returnFocus?: () => HTMLElement | null
+}
+
+/**
+ * The dialog panel with its overlay and a labelled close button; focus is trapped inside and,
+ * on close, goes back to what opened the dialog (return-focus.ts), whatever opened it. A caller's
+ * own focus handlers run first; one that calls preventDefault keeps focus where it put it.
+ */
+export function DialogContent({ className, children, returnFocus, onOpenAutoFocus, onCloseAutoFocus, ...props }: DialogContentProps) {
+  const back = useReturnFocus(returnFocus)
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-slate-900/50 scheme-light" />
@@ -17,6 +28,14 @@ export function DialogContent({ className, children, ...props }: ComponentProps<
           className,
         )}
         {...props}
+        onOpenAutoFocus={(event) => {
+          back.onOpenAutoFocus(event)
+          onOpenAutoFocus?.(event)
+        }}
+        onCloseAutoFocus={(event) => {
+          onCloseAutoFocus?.(event)
+          if (!event.defaultPrevented) back.onCloseAutoFocus(event)
+        }}
       >
         {children}
         <DialogPrimitive.Close

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState, type UIEvent } from 'react'
+import { useMemo, useRef, useState, type ComponentProps, type ReactNode, type Ref, type UIEvent } from 'react'
 import { Command } from 'cmdk'
 import { cn } from './cn.ts'
 import { Popover, PopoverContent, PopoverTrigger } from './popover.tsx'
@@ -18,13 +18,23 @@ const CHIPS = 12
 /** cmdk's value of the All option: only for the highlight, never a value of the field. */
 const ALL_ITEM = '__all__'
 const ITEM_CLASS =
-  'relative flex h-8 cursor-default items-center rounded pr-3 pl-7 text-sm text-slate-900 select-none data-[selected=true]:bg-indigo-700 data-[selected=true]:text-white'
+  'relative flex min-h-8 cursor-default items-center rounded pr-3 pl-7 text-sm text-slate-900 select-none data-[selected=true]:bg-indigo-700 data-[selected=true]:text-white data-[disabled=true]:text-slate-600'
 
 function Check() {
   return (
     <svg aria-hidden="true" viewBox="0 0 16 16" className="absolute left-2 size-3.5" fill="none" stroke="currentColor" strokeWidth="2">
       <path d="M3 8.5l3 3 7-7" />
     </svg>
+  )
+}
+
+/** One row of the list: a check mark while chosen, the label cut to one line. */
+export function MultiSelectOption({ checked, className, children, ...props }: ComponentProps<typeof Command.Item> & { checked: boolean }) {
+  return (
+    <Command.Item aria-checked={checked} className={cn(ITEM_CLASS, className)} {...props}>
+      {checked ? <Check /> : null}
+      <span className="truncate">{children}</span>
+    </Command.Item>
   )
 }
 
@@ -79,11 +89,152 @@ export function visibleRange(count: number, scrollTop: number, active = -1): { s
   return { start, end }
 }
 
+export interface MultiSelectFrameProps {
+  id?: string | undefined
+  /** The field's name, for the search box and the list ("Search Country"). */
+  label: string
+  /** The trigger's text: what is chosen, or the placeholder. */
+  summary: string
+  /** The trigger shows the placeholder (muted). */
+  empty: boolean
+  open: boolean
+  onOpenChange: (open: boolean) => void
+  query: string
+  onQueryChange: (query: string) => void
+  searchPlaceholder?: string
+  /** The options, and whatever the list says while loading or when nothing matches. */
+  children: ReactNode
+  /** Said under the list ("3 of 12 selected"), announced as it changes. */
+  status: string
+  canClear: boolean
+  onClear: () => void
+  /** The chips under the trigger: the first ones shown, the rest counted. */
+  chips: readonly { key: string; label: string; onRemove: () => void }[]
+  chipsLabel?: string
+  /** cmdk's highlighted option, for a caller that follows it (the windowed list). */
+  active?: string
+  onActiveChange?: (value: string) => void
+  listRef?: Ref<HTMLDivElement>
+  onListScroll?: (event: UIEvent<HTMLDivElement>) => void
+  contentClassName?: string
+  disabled?: boolean | undefined
+  onBlur?: (() => void) | undefined
+  'aria-invalid'?: boolean | undefined
+  'aria-describedby'?: string | undefined
+  className?: string | undefined
+}
+
 /**
- * Several choices out of a long list (countries, subscribers): a button opening a searchable list
- * (cmdk inside a Radix popover: type to filter, arrow keys, Enter to check or uncheck, Escape to
- * close). Long lists render only the rows in sight. Choices show as chips with their own remove
- * buttons under the trigger.
+ * The frame of every searchable multi-select: a button opening a searchable list (cmdk inside a
+ * Radix popover: type to search, arrow keys, Enter to check or uncheck, Escape to close), a
+ * footer with the count and Clear, and the choices as chips with their own remove buttons under
+ * the button. Where the options come from is the caller's: a list held whole and filtered here
+ * (SearchableMultiSelect), or pages a server searches (the Newsletter's subscribers).
+ */
+export function MultiSelectFrame({
+  id,
+  label,
+  summary,
+  empty,
+  open,
+  onOpenChange,
+  query,
+  onQueryChange,
+  searchPlaceholder = 'Search…',
+  children,
+  status,
+  canClear,
+  onClear,
+  chips,
+  chipsLabel = 'Selected',
+  active,
+  onActiveChange,
+  listRef,
+  onListScroll,
+  contentClassName,
+  disabled,
+  onBlur,
+  className,
+  ...aria
+}: MultiSelectFrameProps) {
+  const summaryId = id ? `${id}-summary` : undefined
+  const describedBy = [summaryId, aria['aria-describedby']].filter(Boolean).join(' ') || undefined
+  return (
+    <div className={cn('flex flex-col gap-2', className)}>
+      <Popover
+        open={open}
+        onOpenChange={(next) => {
+          onOpenChange(next)
+          if (!next) onQueryChange('')
+        }}
+      >
+        <PopoverTrigger
+          id={id}
+          disabled={disabled}
+          onBlur={onBlur}
+          aria-invalid={aria['aria-invalid']}
+          aria-describedby={describedBy}
+          className={selectTriggerClass('w-full')}
+        >
+          <span id={summaryId} className={empty ? 'text-slate-600' : ''}>
+            {summary}
+          </span>
+          <span aria-hidden="true" className="text-slate-600">
+            <SelectChevron />
+          </span>
+        </PopoverTrigger>
+        <PopoverContent aria-label={`Choose ${label}`} className={cn('w-[var(--radix-popover-trigger-width)] min-w-64 p-0', contentClassName)}>
+          {/* cmdk names its input by this label (aria-labelledby); the list gets the field's own name. */}
+          <Command shouldFilter={false} label={`Search ${label}`} {...(onActiveChange ? { value: active ?? '', onValueChange: onActiveChange } : {})}>
+            <Command.Input
+              value={query}
+              onValueChange={onQueryChange}
+              placeholder={searchPlaceholder}
+              className="h-9 w-full border-b border-slate-200 px-3 text-sm text-slate-900 outline-none placeholder:text-slate-500"
+            />
+            <Command.List ref={listRef} label={label} aria-multiselectable="true" onScroll={onListScroll} className="max-h-72 overflow-y-auto p-1">
+              {children}
+            </Command.List>
+            <div className="flex items-center justify-between gap-2 border-t border-slate-200 px-3 py-2 text-xs text-slate-700">
+              <span aria-live="polite">{status}</span>
+              <button
+                type="button"
+                disabled={!canClear}
+                onClick={onClear}
+                className="rounded px-1.5 py-0.5 font-medium text-indigo-700 hover:bg-indigo-50 focus-visible:outline-2 focus-visible:outline-indigo-600 disabled:opacity-50"
+              >
+                Clear
+              </button>
+            </div>
+          </Command>
+        </PopoverContent>
+      </Popover>
+      {chips.length > 0 ? (
+        <ul className="flex flex-wrap gap-1.5" aria-label={chipsLabel}>
+          {chips.slice(0, CHIPS).map((chip) => (
+            <li key={chip.key} className="inline-flex items-center gap-1 rounded-full bg-indigo-50 py-0.5 pr-1 pl-2.5 text-sm text-indigo-900">
+              {chip.label}
+              <button
+                type="button"
+                disabled={disabled}
+                aria-label={`Remove ${chip.label}`}
+                onClick={chip.onRemove}
+                className="rounded-full px-1.5 leading-5 hover:bg-indigo-100 focus-visible:outline-2 focus-visible:outline-indigo-600"
+              >
+                ×
+              </button>
+            </li>
+          ))}
+          {chips.length > CHIPS ? <li className="py-0.5 text-sm text-slate-700">{`and ${chips.length - CHIPS} more`}</li> : null}
+        </ul>
+      ) : null}
+    </div>
+  )
+}
+
+/**
+ * Several choices out of a long list held whole (countries): the frame above, filtered here as
+ * the user types. Long lists render only the rows in sight.
  */
 export function SearchableMultiSelect({ id, label, allLabel, value, onValueChange, options, placeholder = 'Select', disabled, onBlur, className, ...aria }: SearchableMultiSelectProps) {
   const [open, setOpen] = useState(false)
@@ -102,8 +253,6 @@ export function SearchableMultiSelect({ id, label, allLabel, value, onValueChang
     scrollTop,
     matching.findIndex((o) => o.value === active),
   )
-  const summaryId = id ? `${id}-summary` : undefined
-  const describedBy = [summaryId, aria['aria-describedby']].filter(Boolean).join(' ') || undefined
 
   const toggle = (option: string) =>
     onValueChange(value.includes(option) ? value.filter((v) => v !== option) : [...value, option])
@@ -112,117 +261,56 @@ export function SearchableMultiSelect({ id, label, allLabel, value, onValueChang
   const showAll = allLabel !== undefined && query.trim() === '' && options.length > 0
 
   return (
-    <div className={cn('flex flex-col gap-2', className)}>
-      <Popover
-        open={open}
-        onOpenChange={(next) => {
-          setOpen(next)
-          if (!next) {
-            setQuery('')
-            setScrollTop(0)
-          }
-        }}
-      >
-        <PopoverTrigger
-          id={id}
-          disabled={disabled}
-          onBlur={onBlur}
-          aria-invalid={aria['aria-invalid']}
-          aria-describedby={describedBy}
-          className={selectTriggerClass('w-full')}
-        >
-          <span id={summaryId} className={chosen.length === 0 ? 'text-slate-600' : ''}>
-            {chosen.length === 0 ? placeholder : `${chosen.length} selected`}
-          </span>
-          <span aria-hidden="true" className="text-slate-600">
-            <SelectChevron />
-          </span>
-        </PopoverTrigger>
-        <PopoverContent aria-label={`Choose ${label}`} className="w-[var(--radix-popover-trigger-width)] min-w-64 p-0">
-          {/* cmdk names its input by this label (aria-labelledby); the list gets the field's own name. */}
-          <Command shouldFilter={false} label={`Search ${label}`} value={active} onValueChange={setActive}>
-            <Command.Input
-              value={query}
-              onValueChange={(next) => {
-                setQuery(next)
-                setScrollTop(0)
-                list.current?.scrollTo({ top: 0 })
-              }}
-              placeholder="Search…"
-              className="h-9 w-full border-b border-slate-200 px-3 text-sm text-slate-900 outline-none placeholder:text-slate-500"
-            />
-            <Command.List
-              ref={list}
-              label={label}
-              aria-multiselectable="true"
-              onScroll={(event: UIEvent<HTMLDivElement>) => setScrollTop(event.currentTarget.scrollTop)}
-              className="max-h-72 overflow-y-auto p-1"
-            >
-              <Command.Empty className="px-3 py-2 text-sm text-slate-600">No Record Found</Command.Empty>
-              {showAll ? (
-                <Command.Item
-                  value={ALL_ITEM}
-                  onSelect={() => onValueChange(everything ? [] : options.map((o) => o.value))}
-                  aria-checked={everything}
-                  className={ITEM_CLASS}
-                >
-                  {everything ? <Check /> : null}
-                  <span className="truncate font-medium">{allLabel}</span>
-                </Command.Item>
-              ) : null}
-              {start > 0 ? <div aria-hidden="true" style={{ height: start * ROW }} /> : null}
-              {matching.slice(start, end).map((o, i) => {
-                const checked = value.includes(o.value)
-                return (
-                  <Command.Item
-                    key={o.value}
-                    value={o.value}
-                    onSelect={() => toggle(o.value)}
-                    aria-checked={checked}
-                    aria-setsize={matching.length}
-                    aria-posinset={start + i + 1}
-                    className={ITEM_CLASS}
-                  >
-                    {checked ? <Check /> : null}
-                    <span className="truncate">{o.label}</span>
-                  </Command.Item>
-                )
-              })}
-              {end < matching.length ? <div aria-hidden="true" style={{ height: (matching.length - end) * ROW }} /> : null}
-            </Command.List>
-            <div className="flex items-center justify-between gap-2 border-t border-slate-200 px-3 py-2 text-xs text-slate-700">
-              <span>{`${chosen.length} of ${options.length} selected`}</span>
-              <button
-                type="button"
-                disabled={value.length === 0}
-                onClick={() => onValueChange([])}
-                className="rounded px-1.5 py-0.5 font-medium text-indigo-700 hover:bg-indigo-50 focus-visible:outline-2 focus-visible:outline-indigo-600 disabled:opacity-50"
-              >
-                Clear
-              </button>
-            </div>
-          </Command>
-        </PopoverContent>
-      </Popover>
-      {chosen.length > 0 ? (
-        <ul className="flex flex-wrap gap-1.5" aria-label="Selected">
-          {chosen.slice(0, CHIPS).map((o) => (
-            <li key={o.value} className="inline-flex items-center gap-1 rounded-full bg-indigo-50 py-0.5 pr-1 pl-2.5 text-sm text-indigo-900">
-              {o.label}
-              <button
-                type="button"
-                disabled={disabled}
-                aria-label={`Remove ${o.label}`}
-                onClick={() => toggle(o.value)}
-                className="rounded-full px-1.5 leading-5 hover:bg-indigo-100 focus-visible:outline-2 focus-visible:outline-indigo-600"
-              >
-                ×
-              </button>
-            </li>
-          ))}
-          {chosen.length > CHIPS ? <li className="py-0.5 text-sm text-slate-700">{`and ${chosen.length - CHIPS} more`}</li> : null}
-        </ul>
+    <MultiSelectFrame
+      id={id}
+      label={label}
+      summary={chosen.length === 0 ? placeholder : `${chosen.length} selected`}
+      empty={chosen.length === 0}
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next)
+        if (!next) setScrollTop(0)
+      }}
+      query={query}
+      onQueryChange={(next) => {
+        setQuery(next)
+        setScrollTop(0)
+        list.current?.scrollTo({ top: 0 })
+      }}
+      status={`${chosen.length} of ${options.length} selected`}
+      canClear={value.length > 0}
+      onClear={() => onValueChange([])}
+      chips={chosen.map((o) => ({ key: o.value, label: o.label, onRemove: () => toggle(o.value) }))}
+      active={active}
+      onActiveChange={setActive}
+      listRef={list}
+      onListScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
+      disabled={disabled}
+      onBlur={onBlur}
+      className={className}
+      {...aria}
+    >
+      <Command.Empty className="px-3 py-2 text-sm text-slate-600">No Record Found</Command.Empty>
+      {showAll ? (
+        <MultiSelectOption value={ALL_ITEM} onSelect={() => onValueChange(everything ? [] : options.map((o) => o.value))} checked={everything} className="font-medium">
+          {allLabel}
+        </MultiSelectOption>
       ) : null}
-    </div>
+      {start > 0 ? <div aria-hidden="true" style={{ height: start * ROW }} /> : null}
+      {matching.slice(start, end).map((o, i) => (
+        <MultiSelectOption
+          key={o.value}
+          value={o.value}
+          onSelect={() => toggle(o.value)}
+          checked={value.includes(o.value)}
+          aria-setsize={matching.length}
+          aria-posinset={start + i + 1}
+          className="h-8"
+        >
+          {o.label}
+        </MultiSelectOption>
+      ))}
+      {end < matching.length ? <div aria-hidden="true" style={{ height: (matching.length - end) * ROW }} /> : null}
+    </MultiSelectFrame>
   )
 }

@@ -81,6 +81,8 @@ test.describe('keyboard-driven lists', () => {
     }
     await page.keyboard.press('Escape')
     await expect(sheet).toHaveCount(0)
+    // Opened by a key, not a button: focus still goes back to where it was, the row.
+    await expect(rows.first()).toBeFocused()
 
     // The palette shows the shortcuts too.
     await page.keyboard.press('Control+k')

@@ -7,22 +7,16 @@
  * no crypto library (server/kit/referral.ts).
  */
 import type { ReactNode } from 'react'
-import { Link, useSearch } from 'wouter'
+import { useSearch } from 'wouter'
 import { BRAND_EMAILS_STEP, listbrandUser } from '#contract/brands'
 import { errorMessage } from '#src/crud/error-message.ts'
-import { FormFrame, FormProblem, FormSkeleton } from '#src/crud/form-frame.tsx'
+import { FormFrame, RecordUnloaded } from '#src/crud/form-frame.tsx'
 import { useCall } from '#src/lib/use-call.ts'
 import { Button } from '#src/ui/button.tsx'
 import { Input } from '#src/ui/input.tsx'
 import { toast } from '#src/ui/toast.ts'
 import { BrandEmails } from './brand-emails.tsx'
 import { copyText, referralLink } from './referral-link.ts'
-
-const backToList = (
-  <Link href="/brand" className="font-medium text-indigo-700 underline">
-    Back to the list
-  </Link>
-)
 
 function Detail({ term, children }: { term: string; children: ReactNode }) {
   return (
@@ -58,7 +52,7 @@ export function ViewBrandPage() {
 
   let body: ReactNode
   if (id === '' || error?.status === 404) {
-    body = <FormProblem action={backToList}>This record was not found. It may have been removed.</FormProblem>
+    body = <RecordUnloaded state={{ status: 'missing' }} what="the brand" rows={4} back="/brand" />
   } else if (data) {
     body = (
       <div className="flex flex-col gap-6 rounded-md border border-slate-200 bg-white p-6">
@@ -80,20 +74,9 @@ export function ViewBrandPage() {
         </section>
       </div>
     )
-  } else if (error) {
-    body = (
-      <FormProblem
-        action={
-          <Button variant="outline" size="sm" onClick={() => void mutate()}>
-            Retry
-          </Button>
-        }
-      >
-        Could not load the brand: {errorMessage(error)}
-      </FormProblem>
-    )
   } else {
-    body = <FormSkeleton rows={4} label="Loading the brand…" />
+    const state = error ? { status: 'error' as const, message: errorMessage(error) } : { status: 'loading' as const }
+    body = <RecordUnloaded state={state} what="the brand" rows={4} back="/brand" retry={() => void mutate()} />
   }
 
   return (

@@ -104,14 +104,8 @@ export function TemplateDialog({ template, editable, onClose: closed, returnFocu
     <Dialog open={open} onOpenChange={(next) => (next || isSubmitting ? undefined : onClose())}>
       <DialogContent
         className="sm:max-w-3xl"
-        onCloseAutoFocus={(event) => {
-          const target = returnFocus()
-          if (target) {
-            event.preventDefault()
-            target.focus()
-          }
-          closed()
-        }}
+        returnFocus={returnFocus}
+        onCloseAutoFocus={closed}
       >
         <DialogHeader>
           <DialogTitle>{canEdit ? 'Edit Template' : 'View Template'}</DialogTitle>

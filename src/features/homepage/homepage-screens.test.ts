@@ -5,10 +5,10 @@ describe('home page content and edit token screens', () => {
   // defineForm and defineRecordForm check a definition when the module loads: a file field the endpoint lacks throws.
   it('defines the add and edit forms against their endpoints', async () => {
     const forms = await import('./homepage-form.tsx')
-    expect(typeof forms.AddHomepageContentPage).toBe('function')
-    expect(typeof forms.EditHomepageContentPage).toBe('function')
+    expect(forms.AddHomepageContentPage.displayName).toBe('Form(Add Homepage Content)')
+    expect(forms.EditHomepageContentPage.displayName).toBe('Form(Edit Homepage Content)')
     const list = await import('./homepage-list.tsx')
-    expect(typeof list.HomepageContentPage).toBe('function')
+    expect(list.HomepageContentPage.displayName).toBe('List(Home Page Content)')
   })
 
   it('makes Edit Token a child of Games, never an Access option of its own', () => {

@@ -7,13 +7,12 @@
  * The email is shown but not editable: the password chosen at request time goes with that
  * address, and the server refuses another one.
  */
-import { Link } from 'wouter'
 import { approveAccessRequest, type AccessRequest } from '#contract/access-requests'
 import { formatDate } from '#src/crud/columns.tsx'
 import type { FormDef } from '#src/crud/define-form.tsx'
 import { FormBody } from '#src/crud/form-body.tsx'
 import { email, multiSelect, select, text } from '#src/crud/form-fields.ts'
-import { FormFrame, FormProblem, FormSkeleton, ReadOnlyNotice } from '#src/crud/form-frame.tsx'
+import { FormFrame, ReadOnlyNotice, RecordUnloaded } from '#src/crud/form-frame.tsx'
 import { useWriteAccess } from '#src/crud/write-access.ts'
 import { accessOptions, accessToSend, managesStaff } from './access.ts'
 import { PendingBadge } from './pending-requests.tsx'
@@ -68,20 +67,15 @@ function RequestSummary({ request }: { request: AccessRequest }) {
 
 function ApproveForm({ id, blockedReason }: { id: string; blockedReason: string | undefined }) {
   const state = useAccessRequest(id)
-  if (state.status === 'loading') return <FormSkeleton rows={approveForm.fields.length} label="Loading the access request…" />
   if (state.status !== 'found') {
     return (
-      <FormProblem
-        action={
-          <Link href="/sub-admin" className="font-medium text-indigo-700 underline">
-            Back to the list
-          </Link>
-        }
-      >
-        {state.status === 'error'
-          ? `Could not load the access request: ${state.message}`
-          : 'This access request was not found. It may have been approved or declined already.'}
-      </FormProblem>
+      <RecordUnloaded
+        state={state}
+        what="the access request"
+        rows={approveForm.fields.length}
+        back="/sub-admin"
+        missing="This access request was not found. It may have been approved or declined already."
+      />
     )
   }
   const { record } = state

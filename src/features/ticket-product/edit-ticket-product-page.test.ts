@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { TokenInput } from '#contract/token'
 
 describe('Edit Token', () => {
-  it('defines the record form against its calls', async () => {
-    const page = await import('./edit-token-page.tsx')
-    expect(typeof page.EditTokenPage).toBe('function')
+  // defineRecordForm checks the definition when the module loads, and names the screen after its title.
+  it('defines the record form against its calls, titled as the spec does', async () => {
+    const page = await import('./edit-ticket-product-page.tsx')
+    expect(page.EditTicketProductPage.displayName).toBe('RecordForm(Edit Token)')
   })
 
   it('takes the form’s text values and keeps the price as the exact text typed', () => {
