@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     env['DATA_DIR'] ||= './data-demo'
     env['ADMIN_PASSWORD'] ||= DEMO_PASSWORD
     // A development convenience only the demo turns on: without SMTP_URL, mails (OTPs included)
-    // are printed to the log instead of being held unsent. Never the default (server/notify/mail.ts).
+    // are printed to the log instead of being held unsent. Never the default (server/kit/mail/mail.ts).
     env['MAIL_LOG_BODIES'] ||= '1'
   }
   const config = loadConfig(env)

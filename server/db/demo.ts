@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { count, eq, sql } from 'drizzle-orm'
-import { Passwords } from '../sign-in/auth.ts'
+import { Passwords } from '../kit/access/auth.ts'
 import type { Db } from './index.ts'
 import { countryNamed } from '../kit/countries.ts'
 import { accessRequests, brands, categories, contactEnquiries, games, homepageContent, leadNotifications, leads, links, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, siteSettings, socialMedia, tokenSettings } from './schema.ts'
@@ -109,7 +109,7 @@ const DEMO_RESTRICTED: readonly (readonly [string, boolean])[] = [
 const DEMO_LEAD_COUNTRIES = ['US', 'GB', 'DE', 'US', 'IN', 'BR', 'NG', 'FR', 'PT', 'US', 'JP', 'ES', 'CA', 'AE', 'GB', ''] as const
 
 /**
- * Three promotions as the delivery worker leaves them (server/notify/delivery.ts): one sent to every
+ * Three promotions as the delivery worker leaves them (server/areas/promotions/delivery.ts): one sent to every
  * web3auth lead, with an image; one to the ipfs leads in the United States and Great Britain,
  * cancelled part way; one to five checked leads without an image. Each delivered recipient has its
  * notification, as the database transport stores it.

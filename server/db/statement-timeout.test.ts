@@ -18,7 +18,7 @@ import { loadConfig, type Config } from '../config.ts'
 import { admins } from './schema.ts'
 import { isStatementTimeout, openDb, type DbHandle } from './index.ts'
 import { TEST_PASSWORD, bodyOf, scratchDatabase, testEngine } from '../testing/test-app.ts'
-import { signToken } from '../sign-in/auth.ts'
+import { signToken } from '../kit/access/auth.ts'
 
 const LIMIT_MS = 300
 /** What execute answers on either engine: at least its rows. */

@@ -32,7 +32,7 @@ import { UNDO_CHANGED, UNDO_EXPIRED, UNDO_GONE, UNDO_NOT_YOURS, UNDO_ORPHANED, U
 import type { Db } from '../db/index.ts'
 import * as schema from '../db/schema.ts'
 import { trash, uploadColumns } from '../db/schema.ts'
-import { FORBIDDEN, permits } from '../sign-in/auth.ts'
+import { FORBIDDEN, permits } from './access/auth.ts'
 import { ApiFailure, defineJob, failure, handlers, type Ctx, type Services } from './api.ts'
 import type { PreferenceOrder } from './preference.ts'
 import type { JobResult } from './queue.ts'

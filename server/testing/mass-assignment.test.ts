@@ -13,7 +13,7 @@ import type { Endpoint } from '#contract/define'
 import { admins, type AdminRow } from '../db/schema.ts'
 import { isServed, makeFixtures, samples, send, type Payload } from './endpoint-samples.ts'
 import { TEST_PASSWORD, bodyOf, makeTestApp } from './test-app.ts'
-import { base32Encode, totpCode, totpStep } from '../sign-in/two-factor-code.ts'
+import { base32Encode, totpCode, totpStep } from '../kit/access/two-factor-code.ts'
 
 const t = await makeTestApp()
 afterAll(async () => {
