@@ -9,55 +9,33 @@ import helmet from '@fastify/helmet'
 import rateLimit from '@fastify/rate-limit'
 import { sql } from 'drizzle-orm'
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
-import { ApiFailure, API_PREFIX, registerApi, type BoundHandler, type JobDefinition, type Services } from './kit/api.ts'
+import { ApiFailure, API_PREFIX, defineJob, registerApi, type JobDefinition, type Services } from './kit/api.ts'
+import { loadAreas } from './kit/areas.ts'
 import { addressKey } from './kit/address-key.ts'
 import { Passwords, ensureSuperadmin } from './kit/access/auth.ts'
 import type { Config, TrustProxy } from './config.ts'
 import { isConnectionError, isStatementTimeout, openDb, type DbHandle } from './db/index.ts'
-import { Mailer, mailJobs } from './kit/mail/mail.ts'
+import { MAIL_JOB, Mailer } from './kit/mail/mail.ts'
 import { Realtime } from './kit/realtime.ts'
-import { authRoutes } from './areas/auth/routes.ts'
-import { brandsRoutes } from './areas/brands/routes.ts'
-import { catalogRoutes } from './areas/catalog/routes.ts'
-import { gamesRoutes } from './areas/games/routes.ts'
-import { leadsRoutes } from './areas/leads/routes.ts'
-import { linksRoutes } from './areas/links/routes.ts'
-import { passwordRoutes } from './areas/password/routes.ts'
-import { publicRoutes } from './areas/public/routes.ts'
-import { restrictionRoutes } from './areas/restrictions/routes.ts'
-import { accessRequestRoutes } from './areas/access-requests/routes.ts'
-import { settingsRoutes, versionRoutes } from './areas/settings/routes.ts'
-import { socialRoutes } from './areas/social/routes.ts'
-import { homepageRoutes } from './areas/homepage/routes.ts'
-import { tokenRoutes } from './areas/token/routes.ts'
-import { staffRoutes } from './areas/staff/routes.ts'
-import { twofaRoutes } from './areas/two-factor/routes.ts'
-import { dashboardRoutes } from './areas/dashboard/routes.ts'
-import { promotionJobs, promotionsRoutes } from './areas/promotions/routes.ts'
 import { sealPlainTotpSecrets } from './kit/access/two-factor-secret.ts'
 import { ensureTemplates } from './kit/mail/templates.ts'
-import { emailRoutes } from './areas/emails/routes.ts'
 import { scheduleSweeps } from './kit/sweep.ts'
 import { scheduleMaintenance } from './db/maintenance.ts'
-import { purgeAtStart, undoJobs, undoRoutes } from './kit/undo.ts'
+import { purgeAtStart } from './kit/undo.ts'
 import { openStorage } from './kit/storage.ts'
 import { serveUploads } from './kit/serve-uploads.ts'
 import { JobQueue } from './kit/queue.ts'
-import { auditRoutes } from './areas/audit/routes.ts'
-import { savedViewRoutes } from './areas/saved-views/routes.ts'
-import { newsletterJobs, newsletterRoutes } from './areas/newsletter/routes.ts'
-import { oneClickUnsubscribe, unsubscribeRoutes } from './areas/newsletter/unsubscribe.ts'
 import { openRedis } from './kit/redis.ts'
 import { CSP_DIRECTIVES, registerPwa } from './pwa.ts'
 
 /**
- * Every area's handlers. A new area adds its table here (server/routes/<area>.ts exports it);
- * endpoints without a handler are simply not served yet.
+ * The kit's own background jobs; each area declares its jobs beside its routes
+ * (server/areas/<area>/index.ts), found by server/kit/areas.ts.
  */
-const routeTables: readonly (readonly BoundHandler[])[] = [authRoutes, leadsRoutes, catalogRoutes, linksRoutes, publicRoutes, staffRoutes, passwordRoutes, twofaRoutes, socialRoutes, versionRoutes, settingsRoutes, accessRequestRoutes, homepageRoutes, tokenRoutes, brandsRoutes, restrictionRoutes, gamesRoutes, dashboardRoutes, emailRoutes, auditRoutes, promotionsRoutes, newsletterRoutes, unsubscribeRoutes, savedViewRoutes, undoRoutes]
-
-/** Every area's background jobs (server/kit/queue.ts); a new area adds its list here. */
-const jobTables: readonly (readonly JobDefinition[])[] = [mailJobs, promotionJobs, newsletterJobs, undoJobs]
+const kitJobs: readonly JobDefinition[] = [
+  // The durable mail queue (server/kit/mail/mail.ts); its own failures (the database) retry with the queue's backoff.
+  defineJob(MAIL_JOB, (payload, _job, services) => services.mailer.run(payload)),
+]
 
 export interface BuildOptions {
   /** An already open database (tests share one); otherwise the configured one is opened. */
@@ -135,7 +113,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const realtime = options.realtime === true ? new Realtime(app.server, handle.db, config, app.log, redis) : null
   const jobs = new JobQueue(handle.db, app.log, config.jobs)
   const mailer = new Mailer(config, handle.db, app.log, jobs)
-  const services: Services = { handle, config, passwords, mailer, realtime, jobs, storage }
+  const areas = await loadAreas()
+  const services: Services = { contract: areas.index, handle, config, passwords, mailer, realtime, jobs, storage }
   app.decorate('services', services)
   app.addHook('preClose', async () => {
     // Open sockets would keep the HTTP server from closing; running jobs finish or are left to their lease.
@@ -224,8 +203,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     return reply.send({ status: 'success', message: 'ready' })
   })
 
-  registerApi(app, services, routeTables)
-  for (const definition of jobTables.flat()) jobs.handle(definition.kind, (payload, job) => definition.run(payload, job, services), definition.options)
+  registerApi(app, services, [areas.routes])
+  for (const definition of [...kitJobs, ...areas.jobs]) jobs.handle(definition.kind, (payload, job) => definition.run(payload, job, services), definition.options)
   if (options.jobs !== false) {
     app.addHook('onReady', async () => {
       jobs.start()
@@ -236,8 +215,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   serveUploads(app, storage)
 
-  // RFC 8058 one-click unsubscribing: a POST to the newsletter's unsubscribe page address.
-  oneClickUnsubscribe(app, handle.db, config)
+  // Routes an area keeps outside the contract (the newsletter's RFC 8058 one-click unsubscribe).
+  for (const { area } of areas.areas) area.serve?.(app, services)
   registerPwa(app, config.distDir)
   return app
 }

@@ -26,7 +26,6 @@ import { and, eq, inArray, is, sql, type SQL } from 'drizzle-orm'
 import { PgTable, getTableConfig, type PgColumn } from 'drizzle-orm/pg-core'
 import { z } from 'zod'
 import type { Endpoint } from '#contract/define'
-import { endpoints } from '#contract/index'
 import * as undoArea from '#contract/undo'
 import { UNDO_CHANGED, UNDO_EXPIRED, UNDO_GONE, UNDO_NOT_YOURS, UNDO_ORPHANED, UNDO_TAKEN, type UndoTicket } from '#contract/undo'
 import type { Db } from '../db/index.ts'
@@ -384,7 +383,7 @@ export const undoRoutes = handlers(undoArea, {
     const { recordId, deletedBy, action } = entry.entry
     // Not 403: that is the Access rule's refusal, and undo is open to every session.
     if (deletedBy !== me.id && me.role !== 'superadmin') throw failure(UNDO_NOT_YOURS, { token: UNDO_NOT_YOURS }, 404)
-    const endpoint = endpoints.find((e) => e.name === entry.entry.endpoint)
+    const endpoint = ctx.contract.endpoints.find((e) => e.name === entry.entry.endpoint)
     if (endpoint === undefined || !permits(endpoint.access, me)) throw new ApiFailure(403, FORBIDDEN)
     const kind = kinds.get(entry.entry.kind)
     if (kind === undefined) throw new Error(`the trash names an unknown kind ${entry.entry.kind}`)

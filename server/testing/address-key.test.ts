@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ACCOUNT_LOCKED, LOGIN_FAILED } from '../areas/auth/routes.ts'
+import { ACCOUNT_LOCKED, LOGIN_FAILED } from '../kit/access/sign-in-answers.ts'
 import { MAX_FAILURES } from '../kit/access/lockout.ts'
 import { TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from './test-app.ts'
 import { addressKey } from '../kit/address-key.ts'

@@ -4,8 +4,8 @@ import { RECORD_NOT_FOUND } from '../../kit/api.ts'
 import { accessRequests, admins, auditLog, emailTemplates, type AdminRow } from '../../db/schema.ts'
 import { bodyOf, listOf, makeTestApp, type TestApp } from '../../testing/test-app.ts'
 import { confirmTokenFrom, startSmtpReceiver, type SmtpReceiver } from '../../testing/smtp-receiver.ts'
-import { LOGIN_FAILED } from '../auth/routes.ts'
-import { EMAIL_TAKEN } from '../staff/routes.ts'
+import { LOGIN_FAILED } from '../../kit/access/sign-in-answers.ts'
+import { EMAIL_TAKEN } from '../../kit/access/grants.ts'
 import {
   EXPIRED_CONFIRM_LINK,
   INVALID_CONFIRM_LINK,

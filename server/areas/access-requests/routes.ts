@@ -32,7 +32,7 @@ import { listPage } from '../../kit/paging.ts'
 import { uniqueField } from '../../kit/unique.ts'
 import { renderMail, TemplateUnavailable } from '../../kit/mail/templates.ts'
 import type { Config } from '../../config.ts'
-import { EMAIL_TAKEN, grantCheck, grantedPages } from '../staff/routes.ts'
+import { EMAIL_TAKEN, grantCheck, grantedPages } from '../../kit/access/grants.ts'
 
 export const REQUEST_RECEIVED = 'Your request has been received. Open the link we sent to your email to confirm it; an administrator reviews it after that.'
 export const REQUEST_CONFIRMED = 'Your email address is confirmed. An administrator will review your request; you can log in once it is approved.'

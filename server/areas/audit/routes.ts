@@ -8,63 +8,61 @@ import { Readable } from 'node:stream'
 import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm'
 import * as audit from '#contract/audit'
 import { AUDIT_EVENTS, auditActionName, type AuditEntry, type AuditFilter } from '#contract/audit'
-import { areas } from '#contract/index'
+import { login } from '#contract/auth'
 import { isWrite, type Endpoint } from '#contract/define'
-import { handlers, FileAnswer } from '../../kit/api.ts'
+import { handlers, FileAnswer, type ContractIndex } from '../../kit/api.ts'
 import { containsPattern, listPage } from '../../kit/paging.ts'
 import { csvLine, neutralise } from '../../kit/csv.ts'
 import type { Db } from '../../db/index.ts'
 import { admins, auditLog } from '../../db/schema.ts'
 
-/** Each contract area's name in the log; a new area must be named here (the type says so). */
-const AREA_LABELS: Record<keyof typeof areas, string> = {
-  auth: 'Sign-in',
-  leads: 'Leads',
-  catalog: 'Categories',
-  password: 'Passwords',
-  emails: 'Automated Emails',
-  promotions: 'Messaging',
-  links: 'Links',
-  social: 'Social links',
-  games: 'Games',
-  brands: 'Brands',
-  restrictions: 'Restricted countries',
-  staff: 'Users and Access',
-  version: 'Version',
-  homepage: 'Home Page Content',
-  token: 'Edit Token',
-  settings: 'Settings',
-  newsletter: 'Newsletter',
-  publicPages: 'Public pages',
-  twoFactor: 'Two-factor authentication',
-  accessRequests: 'Access requests',
-  audit: 'Audit Log',
-  savedViews: 'Saved views',
-  dashboard: 'Dashboard',
-  undo: 'Undo',
-}
-
-const SIGN_IN = AREA_LABELS.auth
 const eventKeys = new Set(Object.keys(AUDIT_EVENTS))
-const isEndpoint = (v: unknown): v is Endpoint => typeof v === 'object' && v !== null && 'path' in v && 'method' in v && 'access' in v
 
-/** Every action the log can hold, with its area: endpoint paths by area, and the sign-in events. */
-const actionArea = new Map<string, string>()
-for (const [key, area] of Object.entries(areas)) {
-  const label = new Map<string, string>(Object.entries(AREA_LABELS)).get(key) ?? key
-  for (const e of Object.values(area).filter(isEndpoint)) if (e.method === 'POST') actionArea.set(e.path, label)
+/** Every action the log can hold, with its area's name, and the actions that change something. */
+interface AuditAreas {
+  actionArea: ReadonlyMap<string, string>
+  writes: readonly string[]
 }
-for (const event of Object.keys(AUDIT_EVENTS)) actionArea.set(event, SIGN_IN)
 
-const areaOf = (action: string): string => actionArea.get(action) ?? ''
-const actionsOf = (area: string): string[] => [...actionArea].filter(([, a]) => a === area).map(([action]) => action)
+/**
+ * The log's areas from the served contract (server/kit/areas.ts): endpoint paths by the label
+ * their area declares, and the sign-in events under the sign-in area's. Worked out once per
+ * contract, on the first call that needs it.
+ */
+const auditAreasOf = (() => {
+  const made = new WeakMap<ContractIndex, AuditAreas>()
+  return (contract: ContractIndex): AuditAreas => {
+    const earlier = made.get(contract)
+    if (earlier !== undefined) return earlier
+    const actionArea = new Map<string, string>()
+    const byPath = new Map<string, Endpoint>()
+    for (const e of contract.endpoints) {
+      byPath.set(e.path, e)
+      const label = contract.areaLabels.get(e)
+      if (e.method === 'POST' && label !== undefined) actionArea.set(e.path, label)
+    }
+    const signIn = contract.areaLabels.get(login) ?? ''
+    for (const event of eventKeys) actionArea.set(event, signIn)
+    // Actions a staff member takes that change something: POST writes and the public sign-in calls.
+    const isWriteAction = (path: string): boolean => {
+      const e = byPath.get(path)
+      return e !== undefined && (isWrite(e) || e.access.kind !== 'screen')
+    }
+    const areas = { actionArea, writes: [...actionArea.keys()].filter((a) => eventKeys.has(a) || isWriteAction(a)) }
+    made.set(contract, areas)
+    return areas
+  }
+})()
+
+const areaOf = (areas: AuditAreas, action: string): string => areas.actionArea.get(action) ?? ''
+const actionsOf = (areas: AuditAreas, area: string): string[] => [...areas.actionArea].filter(([, a]) => a === area).map(([action]) => action)
 
 /** The where clause of the filters and the search ('' is any). */
-function auditWhere(filter: AuditFilter, search: string): SQL | undefined {
+function auditWhere(areas: AuditAreas, filter: AuditFilter, search: string): SQL | undefined {
   const parts: (SQL | undefined)[] = []
   if (filter.admin !== '') parts.push(eq(auditLog.adminId, filter.admin))
   if (filter.area !== '') {
-    const actions = actionsOf(filter.area)
+    const actions = actionsOf(areas, filter.area)
     parts.push(actions.length === 0 ? sql`false` : inArray(auditLog.action, actions))
   }
   if (filter.action !== '') parts.push(eq(auditLog.action, filter.action))
@@ -90,7 +88,7 @@ async function staffOf(db: Db, rows: readonly AuditRow[]): Promise<Staff> {
   return new Map(found.map((a) => [a.id, { name: a.name, email: a.email }]))
 }
 
-function entry(row: AuditRow, staff: Staff): AuditEntry {
+function entry(areas: AuditAreas, row: AuditRow, staff: Staff): AuditEntry {
   const who = row.adminId === null ? undefined : staff.get(row.adminId)
   return {
     _id: row.id,
@@ -99,7 +97,7 @@ function entry(row: AuditRow, staff: Staff): AuditEntry {
     adminName: who?.name ?? '',
     adminEmail: who?.email ?? '',
     action: row.action,
-    area: areaOf(row.action),
+    area: areaOf(areas, row.action),
     recordId: row.recordId ?? '',
     ip: row.ip ?? '',
     detail: row.detail,
@@ -110,7 +108,7 @@ const EXPORT_BATCH = 2000
 const CSV_COLUMNS = ['When (UTC)', 'Name', 'Email', 'Area', 'Action', 'Record', 'Address', 'Detail']
 
 /** Newest first in keyset batches on (at, id): each batch is an index range, memory stays flat. */
-async function* auditCsv(db: Db, where: SQL | undefined): AsyncGenerator<string> {
+async function* auditCsv(areas: AuditAreas, db: Db, where: SQL | undefined): AsyncGenerator<string> {
   yield csvLine(CSV_COLUMNS)
   let after: string | null = null
   for (;;) {
@@ -127,7 +125,7 @@ async function* auditCsv(db: Db, where: SQL | undefined): AsyncGenerator<string>
     const staff = await staffOf(db, rows)
     yield rows
       .map((row) => {
-        const e = entry(row, staff)
+        const e = entry(areas, row, staff)
         return csvLine([e.at, ...[e.adminName, e.adminEmail, e.area, e.action, e.recordId, e.ip, e.detail].map(neutralise)])
       })
       .join('')
@@ -139,19 +137,20 @@ async function* auditCsv(db: Db, where: SQL | undefined): AsyncGenerator<string>
 
 export const auditRoutes = handlers(audit, {
   listAudit: async (query, ctx) => {
+    const areas = auditAreasOf(ctx.contract)
     const { rows, count } = await listPage(ctx.db, query, {
       rows: ctx.db.select().from(auditLog).$dynamic(),
       search: () => undefined,
-      filter: auditWhere(query, query.search),
+      filter: auditWhere(areas, query, query.search),
       orderBy: [desc(auditLog.at), desc(auditLog.id)],
     })
     const staff = await staffOf(ctx.db, rows)
-    return { status: 'success', message: 'Audit log fetched', result: rows.map((r) => entry(r, staff)), count }
+    return { status: 'success', message: 'Audit log fetched', result: rows.map((r) => entry(areas, r, staff)), count }
   },
 
   auditOptions: async (_input, ctx) => {
     const staff = await ctx.db.select({ id: admins.id, name: admins.name, email: admins.email }).from(admins).orderBy(asc(admins.name))
-    const writes = [...actionArea.keys()].filter((a) => eventKeys.has(a) || isWriteAction(a))
+    const { actionArea, writes } = auditAreasOf(ctx.contract)
     return {
       status: 'success',
       message: 'Audit options fetched',
@@ -161,13 +160,8 @@ export const auditRoutes = handlers(audit, {
     }
   },
 
-  exportAudit: async (input, ctx) => new FileAnswer('audit-log.csv', 'text/csv; charset=utf-8', Readable.from(auditCsv(ctx.db, auditWhere(input, input.search)), { objectMode: false })),
+  exportAudit: async (input, ctx) => {
+    const areas = auditAreasOf(ctx.contract)
+    return new FileAnswer('audit-log.csv', 'text/csv; charset=utf-8', Readable.from(auditCsv(areas, ctx.db, auditWhere(areas, input, input.search)), { objectMode: false }))
+  },
 })
-
-/** Actions a staff member takes that change something: POST writes and the public sign-in calls. */
-function isWriteAction(path: string): boolean {
-  for (const area of Object.values(areas)) {
-    for (const e of Object.values(area).filter(isEndpoint)) if (e.path === path) return isWrite(e) || e.access.kind !== 'screen'
-  }
-  return false
-}

@@ -16,16 +16,11 @@ import { UNAUTHORIZED, failure, handlers, twoFactorNeeded } from '../../kit/api.
 import { signToken } from '../../kit/access/auth.ts'
 import { admins } from '../../db/schema.ts'
 import { pruneExpiredTokens, revokeToken } from '../../kit/access/sessions.ts'
-import { LOCK_MS, claimAttempt, clearFailures, failAttempt, lockedMessage, lockoutKey, releaseAttempt } from '../../kit/access/lockout.ts'
+import { claimAttempt, clearFailures, failAttempt, lockoutKey, releaseAttempt } from '../../kit/access/lockout.ts'
 import { acceptTotpCode } from '../../kit/access/two-factor-secret.ts'
 import { recordFailedSignIn } from '../../kit/access/events.ts'
+import { ACCOUNT_DEACTIVATED, LOGIN_FAILED, WRONG_2FA } from '../../kit/access/sign-in-answers.ts'
 
-export const LOGIN_FAILED = 'Invalid email or password'
-/** The pair lock's answer with the default LOGIN_LOCK_MINUTES: 'Too many failed attempts. Try again in 10 minutes.' */
-export const ACCOUNT_LOCKED = lockedMessage(LOCK_MS)
-export const ACCOUNT_DEACTIVATED = 'Your account has been deactivated'
-export const WRONG_2FA = 'Invalid 2FA code'
-export { LOCK_MS, MAX_FAILURES } from '../../kit/access/lockout.ts'
 
 export const authRoutes = handlers(
   auth,

@@ -17,7 +17,7 @@ import { restorable } from '../../kit/undo.ts'
 import { editVersion, recordChanged } from '../../kit/version.ts'
 import { homepageContent, siteSettings, type HomepageContentRow } from '../../db/schema.ts'
 import type { Db } from '../../db/index.ts'
-import { readSiteRecord } from '../settings/routes.ts'
+import { readSiteRecord } from '../../kit/site-settings.ts'
 import { singleRecord } from '../../kit/single-record.ts'
 
 const contentVersions = editVersion({ id: homepageContent.id, version: homepageContent.version })

@@ -2,7 +2,7 @@
  * Leads and contact enquiries (contract/leads.ts): paged, searchable lists and the CSV export.
  */
 import { Readable } from 'node:stream'
-import { desc, sql, type SQL } from 'drizzle-orm'
+import { desc, sql } from 'drizzle-orm'
 import pg from 'pg'
 import pgCopy from 'pg-copy-streams'
 import * as leadsContract from '#contract/leads'
@@ -11,16 +11,8 @@ import { csvCellSql, csvLine, neutraliseSql } from '../../kit/csv.ts'
 import { exportGate } from '../../kit/export-gate.ts'
 import type { Db, DbHandle } from '../../db/index.ts'
 import { contactEnquiries, leads, type LeadRow } from '../../db/schema.ts'
-import { containsPattern, listPage } from '../../kit/paging.ts'
-
-/**
- * The search condition over name, email and wallet address. The expression is exactly the one
- * indexed by leads_search_trgm_idx (schema.ts), so PostgreSQL answers it from the trigram index.
- */
-export function leadSearch(term: string): SQL | undefined {
-  if (term === '') return undefined
-  return sql`lower(${leads.name} || ' ' || ${leads.email} || ' ' || ${leads.walletaddress}) like ${containsPattern(term)}`
-}
+import { listPage } from '../../kit/paging.ts'
+import { leadSearch } from '../../kit/leads-search.ts'
 
 const toLead = (row: LeadRow) => ({
   _id: row.id,

@@ -39,7 +39,7 @@ import type { JobResult } from '../../kit/queue.ts'
 import { sanitizeRichText } from '../../kit/sanitize.ts'
 import { cancelMailGroup, mailGroupCounts, pauseMailGroup } from '../../kit/mail/mail.ts'
 import { renderTemplate } from '../../kit/mail/templates.ts'
-import { leadSearch } from '../leads/routes.ts'
+import { leadSearch } from '../../kit/leads-search.ts'
 import { unsubscribeToken, unsubscribeUrl } from './unsubscribe.ts'
 
 export const NEWSLETTER_JOB = 'newsletter.send'

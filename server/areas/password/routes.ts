@@ -17,7 +17,7 @@ import { admins, type AdminRow } from '../../db/schema.ts'
 import { clearFailures } from '../../kit/access/lockout.ts'
 import { recordForcedLogout } from '../../kit/access/events.ts'
 import { checkOtp, consumeOtp, issueOtp, otpMail, otpSendAllowed, type OtpCheck, type OtpPurpose } from './otp.ts'
-import { secondFactor } from '../two-factor/routes.ts'
+import { secondFactor } from '../../kit/access/second-factor.ts'
 
 export const OTP_SENT = 'OTP sent to your email'
 export const FORGOT_OTP_SENT = 'If this email belongs to an account, an OTP has been sent to it'

@@ -36,7 +36,7 @@ import type { Db } from '../../db/index.ts'
 import { leads, promotionDeliveries, promotionRecipients, promotions, type PromotionRow } from '../../db/schema.ts'
 import type { Realtime } from '../../kit/realtime.ts'
 import { DELIVER_JOB, DeliverPayload, ProgressThrottle, deliverBatch, notHeld, progressOf, queueRound, transportFor, type DeliveryDeps } from './delivery.ts'
-import { leadSearch } from '../leads/routes.ts'
+import { leadSearch } from '../../kit/leads-search.ts'
 
 export const PROMOTION_ADDED = 'Promotion added successfully'
 export const PROMOTION_DELETED = 'Promotion deleted successfully'

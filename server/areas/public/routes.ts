@@ -6,7 +6,7 @@
  */
 import * as pub from '#contract/public'
 import { handlers } from '../../kit/api.ts'
-import { logoUrl, readSiteRecord } from '../settings/routes.ts'
+import { logoUrl, readSiteRecord } from '../../kit/site-settings.ts'
 
 export const publicRoutes = handlers(pub, {
   publicInfo: async (_input, ctx) => {

@@ -2,17 +2,9 @@ import { and, eq } from 'drizzle-orm'
 import { io, type Socket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SocketEvents } from '#contract/socket'
-import { ACCOUNT_DEACTIVATED, WRONG_2FA } from '../auth/routes.ts'
-import {
-  ABOVE_YOU,
-  EMAIL_TAKEN,
-  LEVEL_ABOVE_YOURS,
-  PAGES_ABOVE_YOURS,
-  SUPERADMIN_UNTOUCHABLE,
-  grantCheck,
-  normalizeRestrictions,
-  touchCheck,
-} from './routes.ts'
+import { ACCOUNT_DEACTIVATED, WRONG_2FA } from '../../kit/access/sign-in-answers.ts'
+import { ABOVE_YOU, SUPERADMIN_UNTOUCHABLE, touchCheck } from './routes.ts'
+import { EMAIL_TAKEN, LEVEL_ABOVE_YOURS, PAGES_ABOVE_YOURS, grantCheck, normalizeRestrictions } from '../../kit/access/grants.ts'
 import { admins, auditLog, loginFailures, type AdminRow } from '../../db/schema.ts'
 import { TEST_PASSWORD, bodyOf, listOf, makeTestApp, type TestApp } from '../../testing/test-app.ts'
 import { newTotpSecret, totpCode, totpStep } from '../../kit/access/two-factor-code.ts'

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { Passwords, revokeSessions, signToken, verifyToken } from './auth.ts'
 import { admins, auditLog, loginPairFailures } from '../../db/schema.ts'
-import { ACCOUNT_DEACTIVATED, ACCOUNT_LOCKED, LOGIN_FAILED, WRONG_2FA } from '../../areas/auth/routes.ts'
+import { ACCOUNT_DEACTIVATED, ACCOUNT_LOCKED, LOGIN_FAILED, WRONG_2FA } from './sign-in-answers.ts'
 import { SUPERADMIN_EMAIL, TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from '../../testing/test-app.ts'
 import { newTotpSecret, totpCode, totpStep } from './two-factor-code.ts'
 

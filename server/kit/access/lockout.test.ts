@@ -20,7 +20,7 @@ import { z } from 'zod'
 import { ACCOUNT_UNLOCKED } from '#contract/staff'
 import { auditLog, loginFailures, loginPairFailures, otpGuesses } from '../../db/schema.ts'
 import { FORGET_MS, MAX_FAILURES, SLOW_AFTER, slowDelayMs, slowedMessage } from './lockout.ts'
-import { ACCOUNT_LOCKED, LOGIN_FAILED, WRONG_2FA } from '../../areas/auth/routes.ts'
+import { ACCOUNT_LOCKED, LOGIN_FAILED, WRONG_2FA } from './sign-in-answers.ts'
 import { SUPERADMIN_EMAIL, TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from '../../testing/test-app.ts'
 import { newTotpSecret, totpCode, totpStep } from './two-factor-code.ts'
 

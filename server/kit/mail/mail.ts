@@ -35,7 +35,6 @@ import { z } from 'zod'
 import type { Config } from '../../config.ts'
 import type { Db } from '../../db/index.ts'
 import { mailOutbox, mailPace, type MailStatus } from '../../db/schema.ts'
-import { defineJob } from '../api.ts'
 import { backoffDelay, type JobPayload, type JobQueue, type JobResult } from '../queue.ts'
 import { seal, unseal, type SealKind } from '../seal.ts'
 
@@ -371,5 +370,3 @@ export async function pauseMailGroup(db: Db, group: string): Promise<number> {
   return paused.length
 }
 
-/** The mail queue's job, listed in app.ts's jobTables. Its own failures (the database) retry with the queue's backoff. */
-export const mailJobs = [defineJob(MAIL_JOB, (payload, _job, services) => services.mailer.run(payload))]

@@ -7,7 +7,7 @@
  * The logo arrives through the registrar already checked by content and stored under a name the
  * server chose; a new logo replaces the old file, which is removed once the save has succeeded.
  */
-import { asc, eq } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import * as settings from '#contract/settings'
 import type { SiteSettings } from '#contract/settings'
 import * as version from '#contract/version'
@@ -15,13 +15,10 @@ import { handlers, notFound } from '../../kit/api.ts'
 import type { Db } from '../../db/index.ts'
 import { siteSettings, type SiteSettingsRow } from '../../db/schema.ts'
 import { restorable, undoableUpdate } from '../../kit/undo.ts'
-import { uploadUrl } from '../../kit/uploads.ts'
 import { editVersion, recordChanged } from '../../kit/version.ts'
 import { singleRecord } from '../../kit/single-record.ts'
+import { logoUrl, readSiteRecord } from '../../kit/site-settings.ts'
 
-/** The record as stored, or undefined before anything created it. */
-export const readSiteRecord = async (db: Db): Promise<SiteSettingsRow | undefined> =>
-  (await db.select().from(siteSettings).orderBy(asc(siteSettings.id)).limit(1))[0]
 
 const record = {
   table: 'site_settings',
@@ -35,8 +32,6 @@ const versionTrash = restorable({ name: 'site_settings:version', table: siteSett
 /** The Settings form's edit version: the `revision` column (`version` is the site version). */
 const settingsRevisions = editVersion({ id: siteSettings.id, version: siteSettings.revision })
 
-/** Where the logo is served, '' when none was uploaded. */
-export const logoUrl = (row: SiteSettingsRow | undefined): string => (row === undefined || row.sitelogo === '' ? '' : uploadUrl(row.sitelogo))
 
 const toSiteSettings = (row: SiteSettingsRow): SiteSettings => ({
   _id: row.id,
