@@ -50,7 +50,7 @@ const zones = [
   zone('./contract', ['./src', './server'], 'The contract stands alone: it imports nothing from src/ or server/.'),
   zone('./server', ['./src'], 'The server never imports the PWA (src/).'),
   zone('./server/kit', ['./server/areas'], 'The kit is what every area uses: it never imports an area. Pass the piece in, or move it down into the kit.'),
-  zone('./server/db', ['./server/areas'], 'The database layer never imports an area.'),
+  zone('./server/db', ['./server/kit', './server/areas'], 'server/db is the ground floor (connection, schema, maintenance): it imports neither the kit nor an area.'),
   ...areas.map((name) => ({
     target: `./server/areas/${name}`,
     from: './server/areas',

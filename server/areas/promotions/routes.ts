@@ -204,7 +204,7 @@ function deliveryDeps(services: Services): DeliveryDeps {
   return built
 }
 
-/** The delivery job (server/app.ts lists it beside the routes). */
+/** The delivery job (declared with the routes in this area's index.ts). */
 export const promotionJobs = [
   defineJob(DELIVER_JOB, (payload, _job, services) => deliverBatch(deliveryDeps(services), DeliverPayload.parse(payload)), {
     // A run fails only when the database does (a failed batch is recorded and retried by its

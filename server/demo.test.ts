@@ -2,11 +2,11 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sniff } from '../kit/uploads.ts'
-import { Passwords } from '../kit/access/auth.ts'
+import { sniff } from './kit/uploads.ts'
+import { Passwords } from './kit/access/auth.ts'
 import { DEMO_REQUEST_PASSWORD, seedDemo } from './demo.ts'
-import { openDb, type DbHandle } from './index.ts'
-import { accessRequests, admins, categories, contactEnquiries, games, homepageContent, leads, siteSettings, socialMedia, tokenSettings, promotions } from './schema.ts'
+import { openDb, type DbHandle } from './db/index.ts'
+import { accessRequests, admins, categories, contactEnquiries, games, homepageContent, leads, siteSettings, socialMedia, tokenSettings, promotions } from './db/schema.ts'
 
 let handle: DbHandle
 let uploads: string

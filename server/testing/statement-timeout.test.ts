@@ -15,9 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { DATABASE_TIMEOUT, buildApp } from '../app.ts'
 import { loadConfig, type Config } from '../config.ts'
-import { admins } from './schema.ts'
-import { isStatementTimeout, openDb, type DbHandle } from './index.ts'
-import { TEST_PASSWORD, bodyOf, scratchDatabase, testEngine } from '../testing/test-app.ts'
+import { admins } from '../db/schema.ts'
+import { isStatementTimeout, openDb, type DbHandle } from '../db/index.ts'
+import { TEST_PASSWORD, bodyOf, scratchDatabase, testEngine } from './test-app.ts'
 import { signToken } from '../kit/access/auth.ts'
 
 const LIMIT_MS = 300
