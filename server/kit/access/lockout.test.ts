@@ -271,7 +271,7 @@ describe('unlockAdmin', () => {
 describe('migration 0001', () => {
   it('carries running counts and locks from the admins table into login_failures', async () => {
     // The committed migrations up to 0000, some state in the old columns, then the rest.
-    const all = fileURLToPath(new URL('../db/migrations', import.meta.url))
+    const all = fileURLToPath(new URL('../../db/migrations', import.meta.url))
     const dir = await mkdtemp(join(tmpdir(), 'bo-migrations-'))
     const client = await PGlite.create({ extensions: { pg_trgm } })
     try {
