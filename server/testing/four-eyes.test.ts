@@ -18,7 +18,7 @@ import { auditLog, emailTemplates, jobs, leadNotifications, leads, newsletterRec
 import { DELIVER_JOB, LANES } from '../areas/promotions/delivery.ts'
 import { startSmtpReceiver, type SmtpReceiver } from './smtp-receiver.ts'
 import { bodyOf, listOf, makeTestApp, multipart, testEngine, type TestApp } from './test-app.ts'
-import { NEWSLETTER_JOB } from '../areas/newsletter/routes.ts'
+import { NEWSLETTER_JOB } from '../areas/newsletter/feeder.ts'
 import { PROMOTION_ADDED } from '../areas/promotions/routes.ts'
 
 const THRESHOLD = 3

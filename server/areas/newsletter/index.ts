@@ -4,7 +4,8 @@
  */
 import * as newsletter from '#contract/newsletter'
 import { defineArea } from '../../kit/areas.ts'
-import { newsletterJobs, newsletterRoutes } from './routes.ts'
+import { newsletterJobs } from './feeder.ts'
+import { newsletterRoutes } from './routes.ts'
 import { oneClickUnsubscribe, unsubscribeRoutes } from './unsubscribe.ts'
 
 export const area = defineArea({

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { emailTemplates, jobs, leads, mailOutbox, newsletterRecipients, newsletterSends } from '../../db/schema.ts'
 import { startSmtpReceiver, type ReceivedMail, type SmtpReceiver } from '../../testing/smtp-receiver.ts'
 import { bodyOf, listOf, makeTestApp, type TestApp } from '../../testing/test-app.ts'
-import { feedNewsletter } from './routes.ts'
+import { feedNewsletter } from './feeder.ts'
 import {
   ALREADY_UNSUBSCRIBED,
   EXPIRED_LINK,
