@@ -8,7 +8,6 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
-import type { MediaLimits } from './kit/media.ts'
 
 /**
  * Where the data lives: PGlite in a folder (or in memory, for tests) or a PostgreSQL server.
@@ -26,6 +25,16 @@ export interface HashCost {
   memoryCost: number
   timeCost: number
   parallelism: number
+}
+
+/** The upload limits (server/kit/media.ts applies them). */
+export interface MediaLimits {
+  /** Bytes an image may have. */
+  imageBytes: number
+  /** Bytes a video (or audio) file may have. */
+  videoBytes: number
+  /** Width times height an image may declare. */
+  maxPixels: number
 }
 
 export interface Config {
