@@ -1,18 +1,29 @@
-// Lint: TypeScript rules, React hooks, and the architecture's boundaries (STYLE.md): imports flow
-// one way, ui <- lib <- crud <- features <- app, features never import each other, the contract
-// stands alone, the server never reaches into the PWA, and no two modules import each other in a
-// loop. Formatting is left to the editor.
+// Lint: TypeScript rules, React hooks, and the architecture's boundaries (docs/architecture.md is
+// their source of truth: change both together): imports flow one way, ui <- lib <- crud <-
+// features <- app in the PWA and db <- kit <- areas <- app in the server; PWA features never
+// import each other and server areas never import each other; the kit imports no area; the
+// contract stands alone; the server never reaches into the PWA; and no two modules import each
+// other in a loop (in the server and the contract, not even through types). Formatting is left to
+// the editor.
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
 import { createNodeResolver, importX } from 'eslint-plugin-import-x'
+import noCycleWithTypes from './lint/no-cycle-with-types.js'
+
+/** The folders of a directory: the PWA's features, the server's areas. */
+const foldersOf = (dir) =>
+  readdirSync(join(import.meta.dirname, dir), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
 
 /** Each feature folder may import only from itself (and the layers below). */
-const features = readdirSync(join(import.meta.dirname, 'src/features'), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => entry.name)
+const features = foldersOf('src/features')
+
+/** Each server area likewise (server/kit/areas.ts finds them by the same folders). */
+const areas = foldersOf('server/areas')
 
 const layers = {
   ui: './src/ui',
@@ -38,6 +49,14 @@ const zones = [
   })),
   zone('./contract', ['./src', './server'], 'The contract stands alone: it imports nothing from src/ or server/.'),
   zone('./server', ['./src'], 'The server never imports the PWA (src/).'),
+  zone('./server/kit', ['./server/areas'], 'The kit is what every area uses: it never imports an area. Pass the piece in, or move it down into the kit.'),
+  zone('./server/db', ['./server/kit', './server/areas'], 'server/db is the ground floor (connection, schema, maintenance): it imports neither the kit nor an area.'),
+  ...areas.map((name) => ({
+    target: `./server/areas/${name}`,
+    from: './server/areas',
+    except: [`./${name}`],
+    message: 'A server area never imports another area: move the shared piece down into server/kit (a helper or a narrow interface).',
+  })),
 ]
 
 export default tseslint.config(
@@ -67,6 +86,15 @@ export default tseslint.config(
       // Type-only imports are erased at build, so they cannot make a loop at run time.
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-restricted-paths': ['error', { zones }],
+    },
+  },
+  {
+    // The server and the contract: no loop even through type-only imports (lint/no-cycle-with-types.js).
+    // The PWA keeps import-x's rule alone until src/crud's form engine no longer loops through types.
+    files: ['contract/**/*.ts', 'server/**/*.ts'],
+    plugins: { boundaries: { rules: { 'no-cycle-with-types': noCycleWithTypes } } },
+    rules: {
+      'boundaries/no-cycle-with-types': 'error',
     },
   },
   {

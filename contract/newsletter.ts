@@ -216,7 +216,7 @@ export const rejectNewsletter = endpoint({
  * PWA's public page /admin/unsubscribe?token=..., which reads the token's state and asks before
  * anything changes (a GET never unsubscribes: mail scanners follow links); its button posts the
  * token. The same address answers the RFC 8058 one-click POST that mail clients send from the
- * List-Unsubscribe header (server/routes/newsletter.ts).
+ * List-Unsubscribe header (server/areas/newsletter/routes.ts).
  */
 
 /** The token from the link; its lead, expiry and signature are checked by the server. */

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { loadConfig } from '../server/config.ts'
-import { seedDemo } from '../server/db/demo.ts'
+import { seedDemo } from '../server/demo.ts'
 import { openStorage } from '../server/kit/storage.ts'
 import { openDb } from '../server/db/index.ts'
 import { printCredentials, serve } from '../server/main.ts'
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     env['DATA_DIR'] ||= './data-demo'
     env['ADMIN_PASSWORD'] ||= DEMO_PASSWORD
     // A development convenience only the demo turns on: without SMTP_URL, mails (OTPs included)
-    // are printed to the log instead of being held unsent. Never the default (server/notify/mail.ts).
+    // are printed to the log instead of being held unsent. Never the default (server/kit/mail/mail.ts).
     env['MAIL_LOG_BODIES'] ||= '1'
   }
   const config = loadConfig(env)

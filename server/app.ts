@@ -9,55 +9,33 @@ import helmet from '@fastify/helmet'
 import rateLimit from '@fastify/rate-limit'
 import { sql } from 'drizzle-orm'
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
-import { ApiFailure, API_PREFIX, registerApi, type BoundHandler, type JobDefinition, type Services } from './kit/api.ts'
+import { ApiFailure, API_PREFIX, defineJob, registerApi, type JobDefinition, type Services } from './kit/api.ts'
+import { loadAreas } from './kit/areas.ts'
 import { addressKey } from './kit/address-key.ts'
-import { Passwords, ensureSuperadmin } from './sign-in/auth.ts'
+import { Passwords, ensureSuperadmin } from './kit/access/auth.ts'
 import type { Config, TrustProxy } from './config.ts'
 import { isConnectionError, isStatementTimeout, openDb, type DbHandle } from './db/index.ts'
-import { Mailer, mailJobs } from './notify/mail.ts'
-import { Realtime } from './notify/realtime.ts'
-import { authRoutes } from './routes/auth.ts'
-import { brandsRoutes } from './routes/brands.ts'
-import { catalogRoutes } from './routes/catalog.ts'
-import { gamesRoutes } from './routes/games.ts'
-import { leadsRoutes } from './routes/leads.ts'
-import { linksRoutes } from './routes/links.ts'
-import { passwordRoutes } from './routes/password.ts'
-import { publicRoutes } from './routes/public.ts'
-import { restrictionRoutes } from './routes/restrictions.ts'
-import { accessRequestRoutes } from './routes/access-requests.ts'
-import { settingsRoutes, versionRoutes } from './routes/site.ts'
-import { socialRoutes } from './routes/social.ts'
-import { homepageRoutes } from './routes/homepage.ts'
-import { tokenRoutes } from './routes/token.ts'
-import { staffRoutes } from './routes/staff.ts'
-import { twofaRoutes } from './routes/two-factor.ts'
-import { dashboardRoutes } from './routes/dashboard.ts'
-import { promotionJobs, promotionsRoutes } from './routes/promotions.ts'
-import { sealPlainTotpSecrets } from './sign-in/two-factor-secret.ts'
-import { ensureTemplates } from './notify/templates.ts'
-import { emailRoutes } from './routes/emails.ts'
+import { MAIL_JOB, Mailer } from './kit/mail/mail.ts'
+import { Realtime } from './kit/realtime.ts'
+import { sealPlainTotpSecrets } from './kit/access/two-factor-secret.ts'
+import { ensureTemplates } from './kit/mail/templates.ts'
 import { scheduleSweeps } from './kit/sweep.ts'
 import { scheduleMaintenance } from './db/maintenance.ts'
-import { purgeAtStart, undoJobs, undoRoutes } from './kit/undo.ts'
+import { purgeAtStart } from './kit/undo.ts'
 import { openStorage } from './kit/storage.ts'
 import { serveUploads } from './kit/serve-uploads.ts'
 import { JobQueue } from './kit/queue.ts'
-import { auditRoutes } from './routes/audit.ts'
-import { savedViewRoutes } from './routes/saved-views.ts'
-import { newsletterJobs, newsletterRoutes } from './routes/newsletter.ts'
-import { oneClickUnsubscribe, unsubscribeRoutes } from './routes/newsletter-unsubscribe.ts'
 import { openRedis } from './kit/redis.ts'
 import { CSP_DIRECTIVES, registerPwa } from './pwa.ts'
 
 /**
- * Every area's handlers. A new area adds its table here (server/routes/<area>.ts exports it);
- * endpoints without a handler are simply not served yet.
+ * The kit's own background jobs; each area declares its jobs beside its routes
+ * (server/areas/<area>/index.ts), found by server/kit/areas.ts.
  */
-const routeTables: readonly (readonly BoundHandler[])[] = [authRoutes, leadsRoutes, catalogRoutes, linksRoutes, publicRoutes, staffRoutes, passwordRoutes, twofaRoutes, socialRoutes, versionRoutes, settingsRoutes, accessRequestRoutes, homepageRoutes, tokenRoutes, brandsRoutes, restrictionRoutes, gamesRoutes, dashboardRoutes, emailRoutes, auditRoutes, promotionsRoutes, newsletterRoutes, unsubscribeRoutes, savedViewRoutes, undoRoutes]
-
-/** Every area's background jobs (server/kit/queue.ts); a new area adds its list here. */
-const jobTables: readonly (readonly JobDefinition[])[] = [mailJobs, promotionJobs, newsletterJobs, undoJobs]
+const kitJobs: readonly JobDefinition[] = [
+  // The durable mail queue (server/kit/mail/mail.ts); its own failures (the database) retry with the queue's backoff.
+  defineJob(MAIL_JOB, (payload, _job, services) => services.mailer.run(payload)),
+]
 
 export interface BuildOptions {
   /** An already open database (tests share one); otherwise the configured one is opened. */
@@ -135,7 +113,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const realtime = options.realtime === true ? new Realtime(app.server, handle.db, config, app.log, redis) : null
   const jobs = new JobQueue(handle.db, app.log, config.jobs)
   const mailer = new Mailer(config, handle.db, app.log, jobs)
-  const services: Services = { handle, config, passwords, mailer, realtime, jobs, storage }
+  const areas = await loadAreas()
+  const services: Services = { contract: areas.index, handle, config, passwords, mailer, realtime, jobs, storage }
   app.decorate('services', services)
   app.addHook('preClose', async () => {
     // Open sockets would keep the HTTP server from closing; running jobs finish or are left to their lease.
@@ -151,7 +130,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const created = await ensureSuperadmin(handle.db, config, passwords)
   if (created !== null) options.onSuperadminCreated?.(created)
-  // 2FA secrets stored before they were sealed at rest (server/sign-in/two-factor-secret.ts explains why here).
+  // 2FA secrets stored before they were sealed at rest (server/kit/access/two-factor-secret.ts explains why here).
   const sealed = await sealPlainTotpSecrets(handle.db, config)
   if (sealed > 0) app.log.info({ sealed }, 'sealed plain 2FA secrets')
   // The server's own mails are rendered from templates: a database without them (a fresh one) gets the defaults.
@@ -224,8 +203,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     return reply.send({ status: 'success', message: 'ready' })
   })
 
-  registerApi(app, services, routeTables)
-  for (const definition of jobTables.flat()) jobs.handle(definition.kind, (payload, job) => definition.run(payload, job, services), definition.options)
+  registerApi(app, services, [areas.routes])
+  for (const definition of [...kitJobs, ...areas.jobs]) jobs.handle(definition.kind, (payload, job) => definition.run(payload, job, services), definition.options)
   if (options.jobs !== false) {
     app.addHook('onReady', async () => {
       jobs.start()
@@ -236,8 +215,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   serveUploads(app, storage)
 
-  // RFC 8058 one-click unsubscribing: a POST to the newsletter's unsubscribe page address.
-  oneClickUnsubscribe(app, handle.db, config)
+  // Routes an area keeps outside the contract (the newsletter's RFC 8058 one-click unsubscribe).
+  for (const { area } of areas.areas) area.serve?.(app, services)
   registerPwa(app, config.distDir)
   return app
 }

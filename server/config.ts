@@ -8,7 +8,6 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
-import type { MediaLimits } from './kit/media.ts'
 
 /**
  * Where the data lives: PGlite in a folder (or in memory, for tests) or a PostgreSQL server.
@@ -26,6 +25,16 @@ export interface HashCost {
   memoryCost: number
   timeCost: number
   parallelism: number
+}
+
+/** The upload limits (server/kit/media.ts applies them). */
+export interface MediaLimits {
+  /** Bytes an image may have. */
+  imageBytes: number
+  /** Bytes a video (or audio) file may have. */
+  videoBytes: number
+  /** Width times height an image may declare. */
+  maxPixels: number
 }
 
 export interface Config {
@@ -62,7 +71,7 @@ export interface Config {
   adminPassword: string | null
   smtpUrl: string | null
   supportEmail: string
-  /** The mail queue (server/notify/mail.ts). */
+  /** The mail queue (server/kit/mail/mail.ts). */
   mail: MailSettings
   referralKey: string
   appStoreUrl: string
@@ -74,10 +83,10 @@ export interface Config {
   publicUrl: string
   /** Origins allowed to call the API from a browser; empty means no CORS headers at all. */
   corsOrigins: string[]
-  /** Logins per address per minute, on top of the per-email lockout (server/sign-in/lockout.ts). */
+  /** Logins per address per minute, on top of the per-email lockout (server/kit/access/lockout.ts). */
   loginRateLimit: number
   /**
-   * How often an open socket's session is checked again at the longest (server/notify/realtime.ts):
+   * How often an open socket's session is checked again at the longest (server/kit/realtime.ts):
    * a revocation whose LOGOUT broadcast was lost (Redis away a moment) still ends the socket by then.
    * Not an environment setting; tests shorten it.
    */
@@ -94,9 +103,9 @@ export interface Config {
   trustProxy: TrustProxy
   /** A statement running longer is cancelled by PostgreSQL and answered 503 (0: no limit). */
   statementTimeoutMs: number
-  /** Bounds on the leads CSV export (server/routes/leads.ts), which lasts as long as its download. */
+  /** Bounds on the leads CSV export (server/areas/leads/routes.ts), which lasts as long as its download. */
   exports: ExportLimits
-  /** The sign-in lockout and the OTP guess cap (server/sign-in/lockout.ts, otp.ts). */
+  /** The sign-in lockout and the OTP guess cap (server/kit/access/lockout.ts, otp.ts). */
   lockout: LockoutSettings
   /** Upload limits per kind of file and the image pixel limit (server/kit/media.ts). */
   media: MediaLimits
@@ -104,7 +113,7 @@ export interface Config {
   sweep: SweepTiming
   /** PGlite only: how often changed tables are vacuumed and analysed after the run at start (server/db/maintenance.ts); 0: at start only. */
   vacuumIntervalMs: number
-  /** Promotion delivery (server/notify/delivery.ts). */
+  /** Promotion delivery (server/areas/promotions/delivery.ts). */
   promotions: PromotionSettings
   /**
    * Four eyes on mass sends (server/kit/four-eyes.ts): a promotion round or a newsletter to more

@@ -37,7 +37,7 @@ export const admins = pgTable(
     /** Part of every token; bumping it revokes all tokens issued before. */
     tokenVersion: integer('token_version').notNull().default(0),
     /**
-     * The TOTP secret (pending until `totpEnabled`), sealed with AES-256-GCM by server/sign-in/two-factor-secret.ts.
+     * The TOTP secret (pending until `totpEnabled`), sealed with AES-256-GCM by server/kit/access/two-factor-secret.ts.
      * Only that module reads or writes it; a value without its prefix is a legacy plain secret.
      */
     totpSecret: text('totp_secret'),
@@ -54,7 +54,7 @@ export const admins = pgTable(
 
 /**
  * Failed sign-in attempts per lower-cased email from any address, whether or not an admin has that
- * email (see server/sign-in/lockout.ts). Past a threshold each failure makes the next attempt wait
+ * email (see server/kit/access/lockout.ts). Past a threshold each failure makes the next attempt wait
  * (`slowUntil`, the column kept its first name): the email slows down, it never locks. The lock
  * is per email and address, in login_pair_failures. A row without a running wait and untouched
  * for a day is stale: its count starts again and it is pruned.
@@ -116,7 +116,7 @@ export const leads = pgTable(
   (t) => [
     // The promotion filter (FilterOption, countRecipients, Submit's select all) narrows by
     // provider and by country (with or without provider), newest first; its email filter uses
-    // leads_search_trgm_idx below (server/routes/promotions.ts).
+    // leads_search_trgm_idx below (server/areas/promotions/routes.ts).
     index('leads_provider_idx').on(t.provider, t.createdAt.desc(), t.id.desc()),
     index('leads_country_provider_idx').on(t.country, t.provider, t.createdAt.desc(), t.id.desc()),
     // The newsletter's subscriber list (/allUser), newest first, holds the subscribed leads only.
@@ -126,7 +126,7 @@ export const leads = pgTable(
     // Newest first, with id as the tie-break, for pages and the keyset-paged export.
     index('leads_created_at_id_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // Substring search over name, email and wallet address stays fast on a million rows with a
-    // trigram index; the query must use exactly this expression (see server/routes/leads.ts).
+    // trigram index; the query must use exactly this expression (see server/areas/leads/routes.ts).
     index('leads_search_trgm_idx').using(
       'gin',
       sql`lower(${t.name} || ' ' || ${t.email} || ' ' || ${t.walletaddress}) gin_trgm_ops`,
@@ -346,7 +346,7 @@ export const auditLog = pgTable(
 )
 
 // ---------------------------------------------------------------------------------------------
-// The mail queue (server/notify/mail.ts, docs/decisions/006-job-queue.md)
+// The mail queue (server/kit/mail/mail.ts, docs/decisions/006-job-queue.md)
 // ---------------------------------------------------------------------------------------------
 
 /**
@@ -443,7 +443,7 @@ export const jobs = pgTable(
 )
 
 /**
- * Session tokens seen by the server, by their `jti` (server/sign-in/sessions.ts):
+ * Session tokens seen by the server, by their `jti` (server/kit/access/sessions.ts):
  * when the token was last used, for the idle limit, and whether Logout revoked it. A token gets
  * its row on first use; rows are pruned once the token has expired, when nothing can use it anyway.
  */
@@ -461,7 +461,7 @@ export const sessionTokens = pgTable(
 )
 
 // ---------------------------------------------------------------------------------------------
-// Automated Emails (contract/emails.ts, server/routes/emails.ts, server/notify/templates.ts)
+// Automated Emails (contract/emails.ts, server/areas/emails/routes.ts, server/kit/mail/templates.ts)
 // ---------------------------------------------------------------------------------------------
 
 /**
@@ -502,7 +502,7 @@ export const emailTemplateVersions = pgTable(
 )
 
 // ---------------------------------------------------------------------------------------------
-// Newsletter (contract/newsletter.ts, server/routes/newsletter.ts); subscribers are `leads.subscribed`
+// Newsletter (contract/newsletter.ts, server/areas/newsletter/routes.ts); subscribers are `leads.subscribed`
 // ---------------------------------------------------------------------------------------------
 
 /**
@@ -580,12 +580,12 @@ export const newsletterRecipients = pgTable(
 )
 
 // ---------------------------------------------------------------------------------------------
-// Promotions (contract/promotions.ts, server/routes/promotions.ts, server/notify/delivery.ts)
+// Promotions (contract/promotions.ts, server/areas/promotions/routes.ts, server/areas/promotions/delivery.ts)
 // ---------------------------------------------------------------------------------------------
 
 /**
  * A promotion and its current delivery round. The counters are the current round's and change in
- * the transactions that change its deliveries (server/notify/delivery.ts), so the list reads them
+ * the transactions that change its deliveries (server/areas/promotions/delivery.ts), so the list reads them
  * without counting: `total` deliveries in the round, `sent` and `failed` of those; the rest are
  * pending, or were never sent when `status` is 'cancelled'.
  */
@@ -784,7 +784,7 @@ export type EmailTemplateRow = typeof emailTemplates.$inferSelect
 export type PromotionRow = typeof promotions.$inferSelect
 
 // ---------------------------------------------------------------------------------------------
-// Sign-in guessing limits (server/sign-in/lockout.ts and otp.ts)
+// Sign-in guessing limits (server/kit/access/lockout.ts and otp.ts)
 // ---------------------------------------------------------------------------------------------
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The key a client's address counts under in every per-address limit: the rate limits of
  * @fastify/rate-limit (app.ts), the sign-in lock of an (email, address) pair
- * (server/sign-in/lockout.ts) and whatever else counts per address.
+ * (server/kit/access/lockout.ts) and whatever else counts per address.
  *
  * An IPv4 client rarely has more than one address, but an IPv6 client is handed a whole /64 by
  * its network (and SLAAC privacy addresses change within it by design): keyed on the whole

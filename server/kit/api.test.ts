@@ -10,7 +10,7 @@ import { addcategory } from '#contract/catalog'
 import { Editcms, addcms } from '#contract/games'
 import { admins, auditLog, categories } from '../db/schema.ts'
 import { gradientIcon } from '../db/png.ts'
-import { LOGIN_FAILED } from '../routes/auth.ts'
+import { LOGIN_FAILED } from './access/sign-in-answers.ts'
 import { TEST_PASSWORD, bodyOf, makeTestApp, multipart, type TestApp, type UploadFile } from '../testing/test-app.ts'
 import { FORM_TOO_LARGE, formBounds } from './uploads.ts'
 

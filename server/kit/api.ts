@@ -20,7 +20,7 @@
  *       deleteCategory: async ({ id }, ctx) => { ...; return { status: 'success', message: '...' } },
  *     })
  *
- * and app.ts lists the tables. A handler returns the endpoint's output, `twoFactorNeeded(...)`,
+ * and the area's declaration names the tables (server/areas/<area>/index.ts, server/kit/areas.ts). A handler returns the endpoint's output, `twoFactorNeeded(...)`,
  * a `FileAnswer` (streamed downloads), or a `failure(...)` it wants answered after keeping what
  * it wrote (a failed login counts towards the lockout); it throws `failure(...)` to stop.
  * `afterSuccess` tasks (mail delivery, file removal, LOGOUT) run after the commit.
@@ -29,16 +29,15 @@ import type { Readable } from 'node:stream'
 import multipart from '@fastify/multipart'
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import { endpoints } from '#contract/index'
 import { fieldErrors, type FieldErrors, type Failure } from '#contract/common'
 import type { Endpoint, Output, ParsedInput } from '#contract/define'
-import { FORBIDDEN, UNAUTHORIZED, checkSession, type Passwords } from '../sign-in/auth.ts'
-import type { TokenRef } from '../sign-in/sessions.ts'
+import { FORBIDDEN, UNAUTHORIZED, checkSession, type Passwords } from './access/auth.ts'
+import type { TokenRef } from './access/sessions.ts'
 import type { Config } from '../config.ts'
 import type { Db, DbHandle } from '../db/index.ts'
 import { auditLog, type AdminRow } from '../db/schema.ts'
-import type { MailMessage, Mailer } from '../notify/mail.ts'
-import type { Realtime } from '../notify/realtime.ts'
+import type { MailMessage, Mailer } from './mail/mail.ts'
+import type { Realtime } from './realtime.ts'
 import type { HandlerOptions, JobInfo, JobPayload, JobQueue, JobResult } from './queue.ts'
 import { FORM_TOO_LARGE, FormTooLarge, MULTIPART_LIMITS, UploadTooLarge, discard, formBounds, missingFiles, promote, readMultipart, removeUpload, unstore, type FormBounds, type StoredFile } from './uploads.ts'
 import type { ObjectStorage } from './storage.ts'
@@ -87,8 +86,19 @@ export class FileAnswer {
   ) {}
 }
 
+/**
+ * The contract as the areas serve it (server/kit/areas.ts): every endpoint, and the name in the
+ * audit log of the area that serves it.
+ */
+export interface ContractIndex {
+  endpoints: readonly Endpoint[]
+  areaLabels: ReadonlyMap<Endpoint, string>
+}
+
 /** What the whole server shares; built once in app.ts. */
 export interface Services {
+  /** The served contract, from the areas' declarations. */
+  contract: ContractIndex
   handle: DbHandle
   config: Config
   passwords: Passwords
@@ -102,7 +112,7 @@ export interface Services {
 
 /**
  * A kind of background job and its handler, declared by its area beside its routes
- * (`export const promotionJobs = [defineJob(...)]`) and listed in app.ts like the route tables.
+ * (`export const promotionJobs = [defineJob(...)]`) and named in its `defineArea` (server/kit/areas.ts).
  */
 export interface JobDefinition {
   kind: string
@@ -121,6 +131,8 @@ export interface Ctx {
   readonly realtime: Realtime | null
   /** Durable background work: add jobs with the write's transaction; they start after success. */
   readonly jobs: JobQueue
+  /** The served contract (server/kit/areas.ts). */
+  readonly contract: ContractIndex
   /** The signed-in admin (null only on public calls). */
   readonly admin: AdminRow | null
   /** The session token of the call (null only on public calls): Logout revokes it by its jti. */
@@ -235,9 +247,10 @@ const sendFailure = (reply: FastifyReply, f: ApiFailure): FastifyReply => reply.
 
 /** Registers a route per contract endpoint that has a handler; an unknown handler stops the start. */
 export function registerApi(app: FastifyInstance, services: Services, tables: readonly (readonly BoundHandler[])[]): void {
+  const { endpoints } = services.contract
   const byName = new Map<string, BoundHandler>()
   for (const bound of tables.flat()) {
-    if (!endpoints.includes(bound.endpoint)) throw new Error(`Handler ${bound.endpoint.name} has no endpoint in contract/index.ts`)
+    if (!endpoints.includes(bound.endpoint)) throw new Error(`Handler ${bound.endpoint.name} has no endpoint in the areas' contracts`)
     if (byName.has(bound.endpoint.name)) throw new Error(`Two handlers for ${bound.endpoint.name}`)
     byName.set(bound.endpoint.name, bound)
   }
@@ -432,6 +445,10 @@ class RequestContext implements Ctx {
   }
   get jobs(): JobQueue {
     return this.#services.jobs
+  }
+  /** The served contract (server/kit/areas.ts): undo finds an entry's endpoint, the audit log its area. */
+  get contract(): ContractIndex {
+    return this.#services.contract
   }
   get token(): TokenRef | null {
     return this.#request.sessionToken

@@ -1,5 +1,5 @@
 /**
- * Bounds on long downloads (the leads CSV export, server/routes/leads.ts): how many run at once,
+ * Bounds on long downloads (the leads CSV export, server/areas/leads/routes.ts): how many run at once,
  * per admin and per instance, and how long one may wait on a client that reads nothing.
  *
  * An export lasts as long as its download, and a client decides how fast it reads: one that
@@ -13,7 +13,7 @@
  * - the slot is given back when the download's stream closes, whether it ended, failed or the
  *   client went away (Fastify destroys the stream when the response closes);
  * - a client with data waiting for it that reads nothing for EXPORT_IDLE_TIMEOUT_SECONDS has its
- *   export aborted, which frees the database side (server/routes/leads.ts) and the slot.
+ *   export aborted, which frees the database side (server/areas/leads/routes.ts) and the slot.
  *
  * Counts are per instance (each instance has its own connections to protect); several instances
  * each allow their own. The gate lives as long as its app: one per database handle.

@@ -8,9 +8,12 @@ import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { endpoints } from '#contract/index'
+import { loadAreas } from './areas.ts'
 import { bodyOf, makeTestApp, multipart, type TestApp, type UploadFile } from '../testing/test-app.ts'
 import { isServed, makeFixtures, samples, send, type Fixtures } from '../testing/endpoint-samples.ts'
+
+/** Every endpoint the areas declare (server/kit/areas.ts). */
+const { endpoints } = (await loadAreas()).index
 
 let t: TestApp
 let fixtures: Fixtures

@@ -10,15 +10,7 @@
 import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import type { Sharp, SharpOptions } from 'sharp'
 import type { FileKind, FileRule } from '#contract/define'
-
-export interface MediaLimits {
-  /** Bytes an image may have. */
-  imageBytes: number
-  /** Bytes a video (or audio) file may have. */
-  videoBytes: number
-  /** Width times height an image may declare. */
-  maxPixels: number
-}
+import type { MediaLimits } from '../config.ts'
 
 /** sharp (libvips, about 17 MiB of memory) loads with the first image a server checks, not at start. */
 let loaded: Promise<(input: string, options: SharpOptions) => Sharp> | undefined

@@ -5,8 +5,8 @@
  * the value lives (e.g. the table, column and row id), so a sealed value copied onto another
  * row does not open. Stored form: `<prefix>` + base64url(iv | tag | ciphertext).
  *
- * Used for the TOTP secrets (server/sign-in/two-factor-secret.ts) and the bodies of pending mail
- * (server/notify/mail.ts). A copy of the database alone (a backup, a read-only injection) then
+ * Used for the TOTP secrets (server/kit/access/two-factor-secret.ts) and the bodies of pending mail
+ * (server/kit/mail/mail.ts). A copy of the database alone (a backup, a read-only injection) then
  * yields neither. Consequence for operators: changing JWT_SECRET makes sealed values unreadable.
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'

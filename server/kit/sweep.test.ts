@@ -7,7 +7,7 @@ import { getTableConfig, PgArray, PgTable, PgText, type PgColumn } from 'drizzle
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { buildApp } from '../app.ts'
 import { ConfigError, loadConfig } from '../config.ts'
-import { seedDemo } from '../db/demo.ts'
+import { seedDemo } from '../demo.ts'
 import { gradientIcon } from '../db/png.ts'
 import * as schema from '../db/schema.ts'
 import { categories, games, homepageContent, siteSettings, uploadColumns } from '../db/schema.ts'

@@ -32,13 +32,12 @@ import { PgTable, getTableConfig, type PgColumn } from 'drizzle-orm/pg-core'
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { z } from 'zod'
 import type { Endpoint } from '#contract/define'
-import { endpoints } from '#contract/index'
 import * as undoArea from '#contract/undo'
 import { UNDO_CHANGED, UNDO_EXPIRED, UNDO_GONE, UNDO_NOT_YOURS, UNDO_ORPHANED, UNDO_TAKEN, type UndoTicket } from '#contract/undo'
 import type { Db } from '../db/index.ts'
 import * as schema from '../db/schema.ts'
 import { trash, trashRows, uploadColumns } from '../db/schema.ts'
-import { FORBIDDEN, permits } from '../sign-in/auth.ts'
+import { FORBIDDEN, permits } from './access/auth.ts'
 import { ApiFailure, defineJob, failure, handlers, type Ctx, type Services } from './api.ts'
 import type { PreferenceOrder } from './preference.ts'
 import type { JobResult } from './queue.ts'
@@ -477,7 +476,7 @@ export const undoRoutes = handlers(undoArea, {
     const { recordId, deletedBy, action } = entry.entry
     // Not 403: that is the Access rule's refusal, and undo is open to every session.
     if (deletedBy !== me.id && me.role !== 'superadmin') throw failure(UNDO_NOT_YOURS, { token: UNDO_NOT_YOURS }, 404)
-    const endpoint = endpoints.find((e) => e.name === entry.entry.endpoint)
+    const endpoint = ctx.contract.endpoints.find((e) => e.name === entry.entry.endpoint)
     if (endpoint === undefined || !permits(endpoint.access, me)) throw new ApiFailure(403, FORBIDDEN)
     const kind = kinds.get(entry.entry.kind)
     if (kind === undefined) throw new Error(`the trash names an unknown kind ${entry.entry.kind}`)

@@ -16,7 +16,8 @@ import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { FieldErrors } from '#contract/common'
 import type { FileKind, FileRule } from '#contract/define'
-import { byteLimit, checkImage, cleanImage, isImage, makeThumbnail, thumbOf, tooManyPixels, type MediaLimits } from './media.ts'
+import type { MediaLimits } from '../config.ts'
+import { byteLimit, checkImage, cleanImage, isImage, makeThumbnail, thumbOf, tooManyPixels } from './media.ts'
 import type { ObjectStorage } from './storage.ts'
 
 /** A checked upload, in the storage as `name`; `url` is what answers show (/uploads/<name>). */

@@ -9,13 +9,16 @@ import { SignJWT } from 'jose'
 import { afterAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { AUDIT_EVENTS } from '#contract/audit'
-import { endpoints } from '#contract/index'
+import { loadAreas } from '../kit/areas.ts'
 import { isWrite, type Access, type Endpoint } from '#contract/define'
 import { expectedAccess, type Caller, type Expected } from './access-expectation.ts'
 import { screens } from '#contract/routes'
 import { admins, auditLog, jobs, mailOutbox, otpCodes, type AdminRow } from '../db/schema.ts'
 import { endsSession, isServed, makeFixtures, samples, send, type Payload } from './endpoint-samples.ts'
 import { bodyOf, makeTestApp } from './test-app.ts'
+
+/** Every endpoint the areas declare (server/kit/areas.ts). */
+const { endpoints } = (await loadAreas()).index
 
 // Undo windows outlast the run: a purge falling due between two snapshots would look like a change.
 const t = await makeTestApp({ env: { UNDO_SECONDS: '3600' } })

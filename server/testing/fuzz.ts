@@ -22,14 +22,17 @@ import { z } from 'zod'
 import { Failure, Status } from '#contract/common'
 import type { Access, Endpoint } from '#contract/define'
 import { expectedAccess } from './access-expectation.ts'
-import { endpoints } from '#contract/index'
+import { loadAreas } from '../kit/areas.ts'
 import { screens } from '#contract/routes'
 import { API_PREFIX } from '../kit/api.ts'
 import { admins, type AdminRow } from '../db/schema.ts'
-import { REFUSAL_EVENTS } from '../sign-in/events.ts'
+import { REFUSAL_EVENTS } from '../kit/access/events.ts'
 import { isServed, makeFixtures, samples, type Fixtures, type Payload } from './endpoint-samples.ts'
 import { describeRequest, requestsFor, type FuzzRequest } from './fuzz-inputs.ts'
 import { makeTestApp, testEngine, type TestApp } from './test-app.ts'
+
+/** Every endpoint the areas declare (server/kit/areas.ts). */
+const { endpoints } = (await loadAreas()).index
 
 /** The fuzz's fixed seed; FUZZ_SEED replays another run, FUZZ_RUNS changes the examples per pair. */
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20_261_111)

@@ -8,12 +8,15 @@ import { randomBytes } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { endpoints } from '#contract/index'
+import { loadAreas } from '../kit/areas.ts'
 import type { Endpoint } from '#contract/define'
 import { admins, type AdminRow } from '../db/schema.ts'
 import { isServed, makeFixtures, samples, send, type Payload } from './endpoint-samples.ts'
 import { TEST_PASSWORD, bodyOf, makeTestApp } from './test-app.ts'
-import { base32Encode, totpCode, totpStep } from '../sign-in/two-factor-code.ts'
+import { base32Encode, totpCode, totpStep } from '../kit/access/two-factor-code.ts'
+
+/** Every endpoint the areas declare (server/kit/areas.ts). */
+const { endpoints } = (await loadAreas()).index
 
 const t = await makeTestApp()
 afterAll(async () => {

@@ -140,7 +140,7 @@ export async function startSmtpReceiver(options: { port?: number } = {}): Promis
   }
 }
 
-/** The one-time code in a mail from server/sign-in/otp.ts. */
+/** The one-time code in a mail from server/areas/password/otp.ts. */
 /** The body as written, quoted-printable undone (soft line breaks joined, =XX decoded). */
 const unquoted = (raw: string): string => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
 

@@ -13,12 +13,12 @@ import { eq } from 'drizzle-orm'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { z } from 'zod'
 import { buildApp } from '../app.ts'
-import { signToken, type Passwords } from '../sign-in/auth.ts'
+import { signToken, type Passwords } from '../kit/access/auth.ts'
 import { loadConfig, type Config } from '../config.ts'
 import { openDb, type DbHandle } from '../db/index.ts'
 import { admins, loginFailures, type AdminRow, type LoginFailureRow } from '../db/schema.ts'
-import { lockoutKey } from '../sign-in/lockout.ts'
-import { openTotpSecret } from '../sign-in/two-factor-secret.ts'
+import { lockoutKey } from '../kit/access/lockout.ts'
+import { openTotpSecret } from '../kit/access/two-factor-secret.ts'
 import { scratchDatabase } from './template-db.ts'
 
 export { scratchDatabase }
@@ -40,7 +40,7 @@ export interface TestApp {
   tokenFor(admin: AdminRow): Promise<string>
   /** `{ authorization: 'Bearer <token>' }` for an admin. */
   auth(admin: AdminRow): Promise<{ authorization: string }>
-  /** The sign-in lockout row of an email (server/sign-in/lockout.ts), if any. */
+  /** The sign-in lockout row of an email (server/kit/access/lockout.ts), if any. */
   lockoutOf(email: string): Promise<LoginFailureRow | undefined>
   /** An admin's stored TOTP secret as stored (sealed) and opened, for assertions. */
   totpSecretOf(adminId: string): Promise<{ stored: string | null; opened: string | null }>

@@ -75,13 +75,13 @@ export function App({ ssrPath }: { ssrPath?: string }) {
             <DataDeletionPage />
           </Suspense>
         </Route>
-        {/* The newsletter's unsubscribe link (server/routes/newsletter-unsubscribe.ts): public, asks before it acts. */}
+        {/* The newsletter's unsubscribe link (server/areas/newsletter/unsubscribe.ts): public, asks before it acts. */}
         <Route path="/unsubscribe">
           <Suspense fallback={<Loading />}>
             <UnsubscribePage />
           </Suspense>
         </Route>
-        {/* The link mailed to an access request's address (server/routes/access-requests.ts): public, asks before it acts. */}
+        {/* The link mailed to an access request's address (server/areas/access-requests/routes.ts): public, asks before it acts. */}
         <Route path="/confirm-request">
           <Suspense fallback={<Loading />}>
             <ConfirmRequestPage />

@@ -22,7 +22,6 @@ import { join, resolve } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { getTableColumns, isNull, sql } from 'drizzle-orm'
 import { z } from 'zod'
-import { endpoints } from '../../contract/index.ts'
 import { screens } from '../../contract/routes.ts'
 import type { Endpoint } from '../../contract/define.ts'
 import { accessRequests, contactEnquiries, leads } from '../../server/db/schema.ts'
@@ -152,7 +151,7 @@ test.beforeAll(async () => {
   const fixtures = await makeFixtures(t)
   // Writes by the superadmin through the API, in contract order; its own name last but one (editProfile
   // is in the header of every screen), so the account screens show a vector too.
-  for (const e of endpoints.filter((x) => x.method === 'POST' && isServed(t, x))) await storeThrough(e, fixtures)
+  for (const e of t.app.services.contract.endpoints.filter((x) => x.method === 'POST' && isServed(t, x))) await storeThrough(e, fixtures)
   // Staff see an access request only once its address is confirmed (from a mail this run has no
   // reader for): confirmed here, so the names stored through /register are shown and checked.
   await t.handle.db.update(accessRequests).set({ confirmedAt: new Date() }).where(isNull(accessRequests.confirmedAt))

@@ -4,7 +4,7 @@
  * leads who came through it (brand-emails.tsx). Everyone who may open /brand may read it.
  *
  * One listbrandUser call answers it all: the server makes the referral code, so the PWA carries
- * no crypto library (server/kit/referral.ts).
+ * no crypto library (server/areas/brands/referral.ts).
  */
 import type { ReactNode } from 'react'
 import { useSearch } from 'wouter'

@@ -1,7 +1,7 @@
 /**
  * The access request's confirmation page (/confirm-request?token=..., public: the requester has
  * no session). Opening it changes nothing, since mail scanners follow links: only its button
- * confirms (server/routes/access-requests.ts). A link that was replaced, used or has expired says so.
+ * confirms (server/areas/access-requests/routes.ts). A link that was replaced, used or has expired says so.
  */
 import { useEffect, useState } from 'react'
 import { Link, useSearch } from 'wouter'

@@ -1,0 +1,167 @@
+/**
+ * The staff audit log's reads (contract/audit.ts): the list with its filters (one record's
+ * history among them: the edit pages' History), the CSV export. Rows are written by the registrar
+ * (server/kit/api.ts) and the sign-in code (server/kit/access/events.ts); nothing here writes, and
+ * the database refuses changes to written rows.
+ */
+import { Readable } from 'node:stream'
+import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm'
+import * as audit from '#contract/audit'
+import { AUDIT_EVENTS, auditActionName, type AuditEntry, type AuditFilter } from '#contract/audit'
+import { login } from '#contract/auth'
+import { isWrite, type Endpoint } from '#contract/define'
+import { handlers, FileAnswer, type ContractIndex } from '../../kit/api.ts'
+import { containsPattern, listPage } from '../../kit/paging.ts'
+import { csvLine, neutralise } from '../../kit/csv.ts'
+import type { Db } from '../../db/index.ts'
+import { admins, auditLog } from '../../db/schema.ts'
+
+const eventKeys = new Set(Object.keys(AUDIT_EVENTS))
+
+/** Every action the log can hold, with its area's name, and the actions that change something. */
+interface AuditAreas {
+  actionArea: ReadonlyMap<string, string>
+  writes: readonly string[]
+}
+
+/**
+ * The log's areas from the served contract (server/kit/areas.ts): endpoint paths by the label
+ * their area declares, and the sign-in events under the sign-in area's. Worked out once per
+ * contract, on the first call that needs it.
+ */
+const auditAreasOf = (() => {
+  const made = new WeakMap<ContractIndex, AuditAreas>()
+  return (contract: ContractIndex): AuditAreas => {
+    const earlier = made.get(contract)
+    if (earlier !== undefined) return earlier
+    const actionArea = new Map<string, string>()
+    const byPath = new Map<string, Endpoint>()
+    for (const e of contract.endpoints) {
+      byPath.set(e.path, e)
+      const label = contract.areaLabels.get(e)
+      if (e.method === 'POST' && label !== undefined) actionArea.set(e.path, label)
+    }
+    const signIn = contract.areaLabels.get(login) ?? ''
+    for (const event of eventKeys) actionArea.set(event, signIn)
+    // Actions a staff member takes that change something: POST writes and the public sign-in calls.
+    const isWriteAction = (path: string): boolean => {
+      const e = byPath.get(path)
+      return e !== undefined && (isWrite(e) || e.access.kind !== 'screen')
+    }
+    const areas = { actionArea, writes: [...actionArea.keys()].filter((a) => eventKeys.has(a) || isWriteAction(a)) }
+    made.set(contract, areas)
+    return areas
+  }
+})()
+
+const areaOf = (areas: AuditAreas, action: string): string => areas.actionArea.get(action) ?? ''
+const actionsOf = (areas: AuditAreas, area: string): string[] => [...areas.actionArea].filter(([, a]) => a === area).map(([action]) => action)
+
+/** The where clause of the filters and the search ('' is any). */
+function auditWhere(areas: AuditAreas, filter: AuditFilter, search: string): SQL | undefined {
+  const parts: (SQL | undefined)[] = []
+  if (filter.admin !== '') parts.push(eq(auditLog.adminId, filter.admin))
+  if (filter.area !== '') {
+    const actions = actionsOf(areas, filter.area)
+    parts.push(actions.length === 0 ? sql`false` : inArray(auditLog.action, actions))
+  }
+  if (filter.action !== '') parts.push(eq(auditLog.action, filter.action))
+  // The record index (audit_log_record_idx) answers this one, newest first.
+  if (filter.record !== '') parts.push(eq(auditLog.recordId, filter.record))
+  if (filter.from !== '') parts.push(gte(auditLog.at, new Date(`${filter.from}T00:00:00Z`)))
+  if (filter.to !== '') parts.push(lt(auditLog.at, new Date(new Date(`${filter.to}T00:00:00Z`).getTime() + 86_400_000)))
+  if (search !== '') {
+    const p = containsPattern(search)
+    parts.push(or(ilike(auditLog.action, p), ilike(auditLog.recordId, p), ilike(auditLog.ip, p), ilike(auditLog.detail, p)))
+  }
+  const present = parts.filter((p): p is SQL => p !== undefined)
+  return present.length === 0 ? undefined : and(...present)
+}
+
+type AuditRow = typeof auditLog.$inferSelect
+type Staff = Map<string, { name: string; email: string }>
+
+async function staffOf(db: Db, rows: readonly AuditRow[]): Promise<Staff> {
+  const ids = [...new Set(rows.map((r) => r.adminId).filter((id): id is string => id !== null))]
+  if (ids.length === 0) return new Map()
+  const found = await db.select({ id: admins.id, name: admins.name, email: admins.email }).from(admins).where(inArray(admins.id, ids))
+  return new Map(found.map((a) => [a.id, { name: a.name, email: a.email }]))
+}
+
+function entry(areas: AuditAreas, row: AuditRow, staff: Staff): AuditEntry {
+  const who = row.adminId === null ? undefined : staff.get(row.adminId)
+  return {
+    _id: row.id,
+    at: row.at.toISOString(),
+    adminId: row.adminId ?? '',
+    adminName: who?.name ?? '',
+    adminEmail: who?.email ?? '',
+    action: row.action,
+    area: areaOf(areas, row.action),
+    recordId: row.recordId ?? '',
+    ip: row.ip ?? '',
+    detail: row.detail,
+  }
+}
+
+const EXPORT_BATCH = 2000
+const CSV_COLUMNS = ['When (UTC)', 'Name', 'Email', 'Area', 'Action', 'Record', 'Address', 'Detail']
+
+/** Newest first in keyset batches on (at, id): each batch is an index range, memory stays flat. */
+async function* auditCsv(areas: AuditAreas, db: Db, where: SQL | undefined): AsyncGenerator<string> {
+  yield csvLine(CSV_COLUMNS)
+  let after: string | null = null
+  for (;;) {
+    // The cursor's time is read by the database: a JavaScript Date keeps milliseconds, PostgreSQL
+    // microseconds, and rows written in one statement share one time.
+    const cursor: SQL | undefined = after === null ? undefined : sql`(${auditLog.at}, ${auditLog.id}) < (select a.created_at, a.id from audit_log a where a.id = ${after})`
+    const rows: AuditRow[] = await db
+      .select()
+      .from(auditLog)
+      .where(and(where, cursor))
+      .orderBy(desc(auditLog.at), desc(auditLog.id))
+      .limit(EXPORT_BATCH)
+    if (rows.length === 0) return
+    const staff = await staffOf(db, rows)
+    yield rows
+      .map((row) => {
+        const e = entry(areas, row, staff)
+        return csvLine([e.at, ...[e.adminName, e.adminEmail, e.area, e.action, e.recordId, e.ip, e.detail].map(neutralise)])
+      })
+      .join('')
+    const last = rows[rows.length - 1]
+    if (last === undefined || rows.length < EXPORT_BATCH) return
+    after = last.id
+  }
+}
+
+export const auditRoutes = handlers(audit, {
+  listAudit: async (query, ctx) => {
+    const areas = auditAreasOf(ctx.contract)
+    const { rows, count } = await listPage(ctx.db, query, {
+      rows: ctx.db.select().from(auditLog).$dynamic(),
+      search: () => undefined,
+      filter: auditWhere(areas, query, query.search),
+      orderBy: [desc(auditLog.at), desc(auditLog.id)],
+    })
+    const staff = await staffOf(ctx.db, rows)
+    return { status: 'success', message: 'Audit log fetched', result: rows.map((r) => entry(areas, r, staff)), count }
+  },
+
+  auditOptions: async (_input, ctx) => {
+    const staff = await ctx.db.select({ id: admins.id, name: admins.name, email: admins.email }).from(admins).orderBy(asc(admins.name))
+    const { actionArea, writes } = auditAreasOf(ctx.contract)
+    return {
+      status: 'success',
+      message: 'Audit options fetched',
+      admins: staff.map((a) => ({ value: a.id, label: `${a.name} (${a.email})` })),
+      areas: [...new Set(actionArea.values())].sort().map((a) => ({ value: a, label: a })),
+      actions: writes.map((a) => ({ value: a, label: auditActionName(a) })).sort((a, b) => a.label.localeCompare(b.label)),
+    }
+  },
+
+  exportAudit: async (input, ctx) => {
+    const areas = auditAreasOf(ctx.contract)
+    return new FileAnswer('audit-log.csv', 'text/csv; charset=utf-8', Readable.from(auditCsv(areas, ctx.db, auditWhere(areas, input, input.search)), { objectMode: false }))
+  },
+})

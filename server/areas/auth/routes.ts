@@ -1,0 +1,114 @@
+/**
+ * Login, Logout, the activity report and the signed-in admin's own profile (contract/auth.ts).
+ *
+ * Login answers the same, in about the same time, for an unknown email and a known one: the same
+ * message for a wrong password, the same lock of an (email, address) pair after five failures and
+ * the same slow-down of an email failed from many addresses (counted whether or not an admin has
+ * the email, server/kit/access/lockout.ts), and one argon2 verification either way (a dummy one for an
+ * unknown email). Wrong 2FA codes count the same way. The route is also limited per address
+ * (app.ts, RateLimit).
+ * A refused login is HTTP 400, not 401: 401 means "your session token is no good", which a client
+ * may answer by logging out, and there is no session yet.
+ */
+import { eq, sql } from 'drizzle-orm'
+import * as auth from '#contract/auth'
+import { UNAUTHORIZED, failure, handlers, twoFactorNeeded } from '../../kit/api.ts'
+import { signToken } from '../../kit/access/auth.ts'
+import { admins } from '../../db/schema.ts'
+import { pruneExpiredTokens, revokeToken } from '../../kit/access/sessions.ts'
+import { claimAttempt, clearFailures, failAttempt, lockoutKey, releaseAttempt } from '../../kit/access/lockout.ts'
+import { acceptTotpCode } from '../../kit/access/two-factor-secret.ts'
+import { recordFailedSignIn } from '../../kit/access/events.ts'
+import { ACCOUNT_DEACTIVATED, LOGIN_FAILED, WRONG_2FA } from '../../kit/access/sign-in-answers.ts'
+
+
+export const authRoutes = handlers(
+  auth,
+  {
+    // Two phases (kit/api.ts, PreparedHandler): the password is verified before the write
+    // transaction opens, so argon2's time never holds the database; the counts are taken and the
+    // answer decided inside it, so no guess past a limit gets an answer. A locked attempt has
+    // spent the same verification, so the lock cannot be probed by timing either.
+    login: {
+      prepare: async ({ email, password, twoFACode }, outside) => {
+        const key = lockoutKey(email)
+        const [known] = await outside.db.select().from(admins).where(eq(admins.email, key)).limit(1)
+        const passwordOk = known === undefined ? await outside.passwords.verifyDummy(password) : await outside.passwords.verify(known.passwordHash, password)
+        return async (ctx) => {
+          const settings = ctx.config.lockout
+          const attempt = await claimAttempt(ctx.db, settings, key, ctx.ip)
+          if (attempt.locked) return failure(attempt.message, undefined, 429)
+          // Read again inside the transaction: a password changed since the check is a failure.
+          const [admin] = await ctx.db.select().from(admins).where(eq(admins.email, key)).limit(1)
+          if (admin === undefined || !passwordOk || known?.passwordHash !== admin.passwordHash) {
+            await failAttempt(ctx.db, settings, attempt, 'wrong password')
+            return failure(LOGIN_FAILED)
+          }
+          if (admin.activate !== 1) {
+            // Only the right password gets here: the row tells nothing a caller does not know.
+            await releaseAttempt(ctx.db, attempt)
+            await recordFailedSignIn(ctx.db, key, ctx.ip, 'account deactivated')
+            return failure(ACCOUNT_DEACTIVATED)
+          }
+          if (admin.totpEnabled && admin.totpSecret !== null) {
+            // The slots are given back, not the counts cleared: knowing the password must not buy
+            // unlimited code guesses.
+            if (twoFACode === '') {
+              await releaseAttempt(ctx.db, attempt)
+              return twoFactorNeeded()
+            }
+            if (!(await acceptTotpCode(ctx.db, ctx.config, ctx.log, admin, twoFACode))) {
+              await failAttempt(ctx.db, settings, attempt, 'wrong 2FA code')
+              return failure(WRONG_2FA, { twoFACode: WRONG_2FA })
+            }
+          }
+          await clearFailures(ctx.db, key, ctx.ip)
+          // Logins are few: a good time to drop the rows of tokens that have expired.
+          await pruneExpiredTokens(ctx.db)
+          ctx.audit(admin.id, admin.id)
+          return { status: 'success', message: 'Login successfully', token: await signToken(ctx.config, admin) }
+        }
+      },
+    },
+
+    logout: async (_input, ctx) => {
+      const me = ctx.me()
+      const token = ctx.token
+      // A session call always has its token; this only satisfies the type.
+      if (token === null) return failure(UNAUTHORIZED, undefined, 401)
+      await revokeToken(ctx.db, token, me.id)
+      ctx.afterSuccess(() => ctx.realtime?.logoutToken(token.jti))
+      ctx.audit(me.id)
+      return { status: 'success', message: 'Logged out successfully' }
+    },
+
+    // The access check already recorded the use (sessions.ts): nothing more to do.
+    keepAlive: async () => ({ status: 'success', message: 'Session active' }),
+
+    getProfile: async (_input, ctx) => {
+      const me = ctx.me()
+      return {
+        status: 'success',
+        message: 'Profile fetched',
+        data: {
+          _id: me.id,
+          name: me.name,
+          email: me.email,
+          role: me.role,
+          accessLevel: me.accessLevel,
+          restrictions: me.restrictions,
+          twoFactorEnabled: me.totpEnabled,
+        },
+      }
+    },
+
+    editProfile: async ({ name }, ctx) => {
+      const me = ctx.me()
+      // The name is also Edit User's: a form opened there before this learns of the change.
+      await ctx.db.update(admins).set({ name, version: sql`${admins.version} + 1` }).where(eq(admins.id, me.id))
+      ctx.audit(me.id)
+      return { status: 'success', message: 'Profile updated successfully' }
+    },
+  },
+  { login: { max: (config) => config.loginRateLimit, timeWindow: 60_000 } },
+)

@@ -1,0 +1,12 @@
+/**
+ * The catalog area: categories.
+ * Found by server/kit/areas.ts; the declaration is this area's one registration.
+ */
+import * as catalog from '#contract/catalog'
+import { defineArea } from '../../kit/areas.ts'
+import { catalogRoutes } from './routes.ts'
+
+export const area = defineArea({
+  contracts: [{ module: catalog, label: 'Categories' }],
+  routes: [catalogRoutes],
+})

@@ -1,0 +1,12 @@
+/**
+ * The dashboard area: the dashboard's cards.
+ * Found by server/kit/areas.ts; the declaration is this area's one registration.
+ */
+import * as dashboard from '#contract/dashboard'
+import { defineArea } from '../../kit/areas.ts'
+import { dashboardRoutes } from './routes.ts'
+
+export const area = defineArea({
+  contracts: [{ module: dashboard, label: 'Dashboard' }],
+  routes: [dashboardRoutes],
+})

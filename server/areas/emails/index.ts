@@ -1,0 +1,12 @@
+/**
+ * The emails area: the automated emails' templates and their versions.
+ * Found by server/kit/areas.ts; the declaration is this area's one registration.
+ */
+import * as emails from '#contract/emails'
+import { defineArea } from '../../kit/areas.ts'
+import { emailRoutes } from './routes.ts'
+
+export const area = defineArea({
+  contracts: [{ module: emails, label: 'Automated Emails' }],
+  routes: [emailRoutes],
+})

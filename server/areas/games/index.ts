@@ -1,0 +1,12 @@
+/**
+ * The games area: games.
+ * Found by server/kit/areas.ts; the declaration is this area's one registration.
+ */
+import * as games from '#contract/games'
+import { defineArea } from '../../kit/areas.ts'
+import { gamesRoutes } from './routes.ts'
+
+export const area = defineArea({
+  contracts: [{ module: games, label: 'Games' }],
+  routes: [gamesRoutes],
+})

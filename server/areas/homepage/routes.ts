@@ -1,0 +1,115 @@
+/**
+ * Home Page Content (contract/homepage.ts): the landing page's content blocks, newest first, and
+ * the landing-page switch, which lives in the one site settings record (site.ts) as
+ * `homepage_cms_visible`.
+ *
+ * Images arrive through the registrar already checked by content and stored under a name the
+ * server chose; answers give their served path. A replaced or deleted block's image file is
+ * removed once the call has succeeded, never before.
+ */
+import { desc, eq } from 'drizzle-orm'
+import * as homepage from '#contract/homepage'
+import { failure, handlers, notFound, type Ctx } from '../../kit/api.ts'
+import { deleteRecord } from '../../kit/delete.ts'
+import { listPage } from '../../kit/paging.ts'
+import { thumbUrl, uploadUrl } from '../../kit/uploads.ts'
+import { restorable } from '../../kit/undo.ts'
+import { editVersion, recordChanged } from '../../kit/version.ts'
+import { homepageContent, siteSettings, type HomepageContentRow } from '../../db/schema.ts'
+import type { Db } from '../../db/index.ts'
+import { readSiteRecord } from '../../kit/site-settings.ts'
+import { singleRecord } from '../../kit/single-record.ts'
+
+const contentVersions = editVersion({ id: homepageContent.id, version: homepageContent.version })
+const contentTrash = restorable({ name: 'homepage_content', table: homepageContent, endpoint: homepage.deleteHomePageCms, restored: 'Homepage content restored successfully' })
+
+const toContent = (row: HomepageContentRow) => ({
+  _id: row.id,
+  title: row.title,
+  link: row.link,
+  image: uploadUrl(row.image),
+  thumbnail: thumbUrl(row.image),
+  version: row.version,
+})
+
+/** The single image of an add or edit, if one was sent (the registrar enforces the count and kind). */
+const imageOf = (ctx: Ctx): string | null => ctx.files['image']?.[0]?.name ?? null
+
+/** The site settings record, created empty on first use under the same lock as site.ts's. */
+const siteRecord = {
+  table: 'site_settings',
+  read: readSiteRecord,
+  create: async (db: Db) => (await db.insert(siteSettings).values({}).returning())[0],
+}
+
+export const SHOWN_MESSAGE = 'Homepage content is now shown on the landing page'
+export const HIDDEN_MESSAGE = 'Homepage content is now hidden from the landing page'
+
+export const homepageRoutes = handlers(homepage, {
+  addHomePageCms: async ({ title, link }, ctx) => {
+    const image = imageOf(ctx)
+    if (image === null) return failure('image is required', { image: 'image is required' })
+    const [row] = await ctx.db.insert(homepageContent).values({ title, link, image }).returning({ id: homepageContent.id })
+    ctx.audit(row?.id ?? null)
+    return { status: 'success', message: 'Homepage content added successfully' }
+  },
+
+  listHomePageCms: async (query, ctx) => {
+    const { rows, count } = await listPage(ctx.db, query, {
+      rows: ctx.db.select().from(homepageContent).$dynamic(),
+      search: [homepageContent.title, homepageContent.link],
+      orderBy: [desc(homepageContent.createdAt), desc(homepageContent.id)],
+    })
+    return { status: 'success', message: 'Homepage content fetched', result: rows.map(toContent), count }
+  },
+
+  getHomePageCms: async ({ _id }, ctx) => {
+    const [row] = await ctx.db.select().from(homepageContent).where(eq(homepageContent.id, _id)).limit(1)
+    if (row === undefined) return notFound('_id')
+    return { status: 'success', message: 'Homepage content fetched', data: toContent(row) }
+  },
+
+  editHomePageCms: async ({ _id, title, link, version }, ctx) => {
+    const image = imageOf(ctx)
+    // The old image is read under the row lock of the same transaction, so two edits racing with
+    // new images each remove the file they replaced, and no file still in use is removed.
+    const replaced = await ctx.transaction(async (tx) => {
+      const [current] = await tx.select({ image: homepageContent.image }).from(homepageContent).where(eq(homepageContent.id, _id)).for('update')
+      if (current === undefined) return undefined
+      const [updated] = await tx
+        .update(homepageContent)
+        .set({ title, link, ...(image === null ? {} : { image }), version: contentVersions.next })
+        .where(contentVersions.matches(_id, version))
+        .returning({ id: homepageContent.id })
+      // null: saved by someone else since the form read it, and nothing written.
+      return updated === undefined ? null : current.image
+    })
+    if (replaced === undefined) return notFound('_id')
+    if (replaced === null) return recordChanged()
+    if (image !== null) ctx.removeUploadLater(replaced)
+    ctx.audit(_id)
+    return { status: 'success', message: 'Homepage content updated successfully' }
+  },
+
+  deleteHomePageCms: ({ _id }, ctx) =>
+    deleteRecord(ctx, {
+      id: _id,
+      field: '_id',
+      message: 'Homepage content deleted successfully',
+      trash: contentTrash,
+      remove: (db) => db.delete(homepageContent).where(eq(homepageContent.id, _id)).returning({ id: homepageContent.id }),
+    }),
+
+  updateHomepageCmsPreference: async ({ status }, ctx) => {
+    const { id } = await singleRecord(ctx.db, siteRecord)
+    await ctx.db.update(siteSettings).set({ homepageCmsVisible: status }).where(eq(siteSettings.id, id))
+    ctx.audit(id)
+    return { status: 'success', message: status ? SHOWN_MESSAGE : HIDDEN_MESSAGE }
+  },
+
+  // Read without creating the record: hidden until someone turns it on.
+  getHomepageCmsPreference: async (_input, ctx) => {
+    const row = await readSiteRecord(ctx.db)
+    return { status: 'success', message: 'Homepage preference fetched', result: { status: row?.homepageCmsVisible ?? false } }
+  },
+})

@@ -1,0 +1,12 @@
+/**
+ * The leads area: leads and contact enquiries, with the CSV export.
+ * Found by server/kit/areas.ts; the declaration is this area's one registration.
+ */
+import * as leads from '#contract/leads'
+import { defineArea } from '../../kit/areas.ts'
+import { leadsRoutes } from './routes.ts'
+
+export const area = defineArea({
+  contracts: [{ module: leads, label: 'Leads' }],
+  routes: [leadsRoutes],
+})

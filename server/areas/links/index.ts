@@ -1,0 +1,12 @@
+/**
+ * The links area: links.
+ * Found by server/kit/areas.ts; the declaration is this area's one registration.
+ */
+import * as links from '#contract/links'
+import { defineArea } from '../../kit/areas.ts'
+import { linksRoutes } from './routes.ts'
+
+export const area = defineArea({
+  contracts: [{ module: links, label: 'Links' }],
+  routes: [linksRoutes],
+})

@@ -1,0 +1,129 @@
+/**
+ * Buy links, swap-out (sell) links and swap-in (bridge) links (contract/links.ts): one definition,
+ * instantiated once per kind of the one `links` table. Each kind is its own list ordered by
+ * preference (server/kit/preference.ts), with its own lock, so moving a buy link never renumbers
+ * a swap-in link.
+ *
+ * The spec's spellings differ per kind and per call: the add payload carries `buylink` /
+ * `sellink` / `bridgelink`, records and edits `buyLink` / `selLink` / `bridgeLink`.
+ */
+import { and, eq } from 'drizzle-orm'
+import * as links from '#contract/links'
+import { handlers, notFound, type Ctx } from '../../kit/api.ts'
+import { deleteRecord } from '../../kit/delete.ts'
+import { listPage } from '../../kit/paging.ts'
+import { keptPlace, preferenceOrder } from '../../kit/preference.ts'
+import { restorable } from '../../kit/undo.ts'
+import { editVersion } from '../../kit/version.ts'
+import { links as linksTable, type LinkRow } from '../../db/schema.ts'
+
+type Kind = LinkRow['kind']
+
+interface LinkKind<A extends string, F extends string> {
+  kind: Kind
+  /** The add payload's field. */
+  addField: A
+  /** The record's and the edit payload's field. */
+  field: F
+  /** How messages name one link of this kind. */
+  noun: string
+  /** Its delete call (undo checks its access rule). */
+  deleteCall: typeof links.DeleteBuyLink | typeof links.DeleteSellLink | typeof links.DeleteBridgeLink
+}
+
+/** The record as the contract shows it: `{ _id, <field>, preference, version }`. */
+type LinkRecord<F extends string> = { _id: string; preference: number; version: number } & Record<F, string>
+
+const recordOf = <F extends string>(field: F, row: LinkRow): LinkRecord<F> => ({ _id: row.id, preference: row.preference, version: row.version, ...named(field, row.url) })
+
+/** `{ [field]: value }`, typed by the field's literal name. */
+function named<F extends string>(field: F, value: string): Record<F, string> {
+  const out: Record<string, string> = { [field]: value }
+  if (!holds(out, field)) throw new Error(`no ${field}`)
+  return out
+}
+const holds = <F extends string>(v: Record<string, string>, field: F): v is Record<F, string> => typeof v[field] === 'string'
+
+/** The five calls of one kind. */
+function linkCalls<A extends string, F extends string>({ kind, addField, field, noun, deleteCall }: LinkKind<A, F>) {
+  const ofKind = eq(linksTable.kind, kind)
+  const byId = (id: string) => and(eq(linksTable.id, id), ofKind)
+  const order = preferenceOrder({ lock: `links:${kind}`, id: linksTable.id, preference: linksTable.preference, createdAt: linksTable.createdAt, scope: ofKind })
+  const versions = editVersion({ id: linksTable.id, version: linksTable.version, scope: ofKind })
+  const kept = restorable({ name: `links:${kind}`, table: linksTable, order, endpoint: deleteCall, restored: `${noun} restored successfully` })
+  const done = (message: string) => ({ status: 'success' as const, message })
+
+  return {
+    add: async (input: Record<A, string> & { preference?: number | undefined }, ctx: Ctx) => {
+      const added = await order.add(
+        ctx.db,
+        (tx, last) => tx.insert(linksTable).values({ kind, url: input[addField], preference: last }).returning({ id: linksTable.id }),
+        input.preference,
+      )
+      ctx.audit(added?.id ?? null)
+      return done(`${noun} added successfully`)
+    },
+
+    list: async (query: { page: number; limit: number; search: string }, ctx: Ctx) => {
+      const { rows, count } = await listPage(ctx.db, query, {
+        rows: ctx.db.select().from(linksTable).$dynamic(),
+        search: [linksTable.url],
+        filter: ofKind,
+        orderBy: order.orderBy,
+      })
+      return { ...done(`${noun}s fetched`), result: rows.map((row) => recordOf(field, row)), count }
+    },
+
+    get: async ({ _id }: { _id: string }, ctx: Ctx) => {
+      const [row] = await ctx.db.select().from(linksTable).where(byId(_id)).limit(1)
+      if (row === undefined) return notFound('_id')
+      return { ...done(`${noun} fetched`), data: recordOf(field, row) }
+    },
+
+    edit: async (input: Record<F, string> & { _id: string; preference: number; version?: number | undefined }, ctx: Ctx) => {
+      const placed = await order.edit(ctx.db, input._id, input.preference, (tx) =>
+        tx
+          .update(linksTable)
+          .set({ url: input[field], version: versions.next })
+          .where(versions.matches(input._id, input.version))
+          .returning({ id: linksTable.id }),
+      )
+      if (placed === undefined) return versions.missed(ctx.db, input._id, '_id')
+      ctx.audit(input._id)
+      const updated = `${noun} updated successfully`
+      return done(placed.ignored ? keptPlace(updated, input.preference, placed) : updated)
+    },
+
+    remove: ({ id }: { id: string }, ctx: Ctx) =>
+      deleteRecord(ctx, {
+        id,
+        message: `${noun} deleted successfully`,
+        trash: kept,
+        remove: (db) => db.delete(linksTable).where(byId(id)).returning({ id: linksTable.id }),
+      }),
+  }
+}
+
+const buy = linkCalls({ kind: 'buy', addField: 'buylink', field: 'buyLink', noun: 'Buy link', deleteCall: links.DeleteBuyLink })
+const sell = linkCalls({ kind: 'sell', addField: 'sellink', field: 'selLink', noun: 'Swap out link', deleteCall: links.DeleteSellLink })
+const bridge = linkCalls({ kind: 'bridge', addField: 'bridgelink', field: 'bridgeLink', noun: 'Swap in link', deleteCall: links.DeleteBridgeLink })
+
+export const linksRoutes = handlers(links, {
+  addbuyLink: buy.add,
+  getbuyLink: buy.get,
+  ListBuyLink: buy.list,
+  editBuylink: buy.edit,
+  DeleteBuyLink: buy.remove,
+
+  addsellLink: sell.add,
+  getsellLink: sell.get,
+  ListSelLink: sell.list,
+  editSellink: sell.edit,
+  DeleteSellLink: sell.remove,
+
+  addBridgeLink: bridge.add,
+  getBridgeLink: bridge.get,
+  ListBridgeLink: bridge.list,
+  editBridgeink: bridge.edit,
+  DeleteBridgeLink: bridge.remove,
+})

@@ -1,0 +1,12 @@
+/**
+ * The password area: the forgot-password flow (one-time codes by mail) and changing one's password.
+ * Found by server/kit/areas.ts; the declaration is this area's one registration.
+ */
+import * as password from '#contract/password'
+import { defineArea } from '../../kit/areas.ts'
+import { passwordRoutes } from './routes.ts'
+
+export const area = defineArea({
+  contracts: [{ module: password, label: 'Passwords' }],
+  routes: [passwordRoutes],
+})

@@ -1,0 +1,13 @@
+/**
+ * The promotions area: the messages to leads, their approval and their delivery job.
+ * Found by server/kit/areas.ts; the declaration is this area's one registration.
+ */
+import * as promotions from '#contract/promotions'
+import { defineArea } from '../../kit/areas.ts'
+import { promotionJobs, promotionsRoutes } from './routes.ts'
+
+export const area = defineArea({
+  contracts: [{ module: promotions, label: 'Messaging' }],
+  routes: [promotionsRoutes],
+  jobs: promotionJobs,
+})

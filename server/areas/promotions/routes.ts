@@ -1,0 +1,413 @@
+/**
+ * Promotions (contract/promotions.ts): the filter step's users, Submit, the
+ * list with delivery progress, the recipients, Resend, cancel and delete. The delivery itself is
+ * durable work on the job queue (server/areas/promotions/delivery.ts).
+ *
+ * Submit freezes the recipients in the write's transaction with one `insert ... select` from the
+ * leads the server finds (the checked ids, or with select all every lead matching the filter),
+ * together with round 1's deliveries and its jobs: a rolled-back Submit queues nothing, and leads
+ * added later are not included.
+ *
+ * Resend's duplicate guard is the round: the request names the round the admin saw, the promotion
+ * row is locked, and a round is started only while that round is still the current one. Round
+ * numbers are never reused, and the deliveries' primary key (promotion, lead, round) keeps each
+ * round's send record for good, so a repeat of the same request can never start a second round.
+ *
+ * Four eyes (server/kit/four-eyes.ts): a round (Submit's or a Resend's) to more recipients than
+ * FOUR_EYES_THRESHOLD stores its deliveries as usual but queues no job: the promotion waits with
+ * status `awaiting` until another administrator approves (the round's jobs are queued then, as
+ * the request would have queued them) or rejects it (its deliveries are cancelled unsent).
+ */
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
+import { z } from 'zod'
+import * as promotionsContract from '#contract/promotions'
+import type { Promotion, PromotionProgress, PromotionUser, UserFilter } from '#contract/promotions'
+import { ALREADY_APPROVED, ALREADY_REJECTED } from '#contract/four-eyes'
+import { SocketEvents } from '#contract/socket'
+import { defineJob, failure, handlers, notFound, type Ctx, type Services } from '../../kit/api.ts'
+import { COUNTRIES, countryNamed } from '../../kit/countries.ts'
+import { deleteRecord } from '../../kit/delete.ts'
+import { restorable } from '../../kit/undo.ts'
+import { announceRequest, approvalNeed, approvalsOf, decisionDetail, decisionOn, forgetRequest, requestSend } from '../../kit/four-eyes.ts'
+import { containsPattern, listPage, offsetOf } from '../../kit/paging.ts'
+import { uploadUrl } from '../../kit/uploads.ts'
+import { exactCount } from '../../kit/row-counts.ts'
+import type { Db } from '../../db/index.ts'
+import { leads, promotionDeliveries, promotionRecipients, promotions, type PromotionRow } from '../../db/schema.ts'
+import type { Realtime } from '../../kit/realtime.ts'
+import { DELIVER_JOB, DeliverPayload, ProgressThrottle, deliverBatch, notHeld, progressOf, queueRound, transportFor, type DeliveryDeps } from './delivery.ts'
+import { leadSearch } from '../../kit/leads-search.ts'
+
+export const PROMOTION_ADDED = 'Promotion added successfully'
+export const PROMOTION_DELETED = 'Promotion deleted successfully'
+export const NO_MATCHING_USER = 'No user matches the filter'
+export const STILL_SENDING = 'This promotion is still being sent'
+export const RESEND_REPEATED = 'This resend has already been started'
+export const NO_FAILED_DELIVERY = 'No failed delivery to send again'
+export const INCORRECT_FORMAT = 'Incorrect format'
+export const AWAITING_RESEND = 'This promotion is waiting for approval'
+
+const countryNames = new Map(COUNTRIES.map((c) => [c.code, c.name]))
+
+/**
+ * A deleted promotion comes back with its recipients, deliveries and notifications (undo,
+ * server/kit/undo.ts); one deleted while being sent is queued again and goes on where it was.
+ */
+const promotionTrash = restorable({
+  name: 'promotions',
+  table: promotions,
+  endpoint: promotionsContract.DeletePromotion,
+  restored: 'Promotion restored successfully',
+  afterRestore: async (ctx, id) => {
+    const [row] = await ctx.db.select({ round: promotions.round, status: promotions.status }).from(promotions).where(eq(promotions.id, id))
+    if (row === undefined || (row.status !== 'queued' && row.status !== 'sending')) return
+    await queueRound(ctx.db, ctx.jobs, id, row.round)
+    ctx.afterSuccess(() => ctx.jobs.wake())
+  },
+})
+
+/**
+ * The leads a filter matches. `email` is a case-insensitive part of the address: the first
+ * condition is the leads search expression, answered by its trigram index (an email containing the
+ * term makes the search text contain it too); the second keeps the matches in the email itself.
+ * Provider and country use leads_provider_idx and leads_country_provider_idx.
+ */
+export function leadFilter(filter: UserFilter): SQL | undefined {
+  const conditions: SQL[] = []
+  if (filter.email !== '') {
+    const search = leadSearch(filter.email)
+    if (search !== undefined) conditions.push(search)
+    conditions.push(sql`lower(${leads.email}) like ${containsPattern(filter.email)}`)
+  }
+  if (filter.provider !== '') conditions.push(eq(leads.provider, filter.provider))
+  if (filter.country !== '') {
+    const country = countryNamed(filter.country)
+    // listCountry offers every name this accepts; anything else was not picked from it.
+    if (country === undefined) throw failure(INCORRECT_FORMAT, { country: INCORRECT_FORMAT })
+    conditions.push(eq(leads.country, country.code))
+  }
+  return conditions.length === 0 ? undefined : and(...conditions)
+}
+
+/** The leads a Submit reaches: the checked ids, or with select all those the filter matches. */
+function selectionOf(input: UserFilter & { id: readonly string[]; selectall: boolean }): SQL | undefined {
+  if (input.selectall) return leadFilter(input)
+  return sql`${leads.id} = any(${sql.param([...new Set(input.id)])}::text[])`
+}
+
+const toUser = (row: { id: string; name: string; email: string; provider: string; country: string }): PromotionUser => ({
+  _id: row.id,
+  name: row.name,
+  email: row.email,
+  provider: row.provider,
+  country: countryNames.get(row.country) ?? '',
+})
+
+const toPromotion = (row: PromotionRow, approval: Promotion['approval']): Promotion => {
+  const { id: _id, ...progress } = progressOf(row)
+  return {
+    _id: row.id,
+    title: row.title,
+    content: row.content,
+    image: row.image === '' ? '' : uploadUrl(row.image),
+    selectall: row.selectall,
+    createdAt: row.createdAt.toISOString(),
+    recipientCount: row.recipientCount,
+    ...progress,
+    approval,
+  }
+}
+
+const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`
+
+/** A round's record in the four-eyes window (server/kit/four-eyes.ts). */
+const roundRef = (id: string, round: number): string => `promotion:${id}:${round}`
+
+/**
+ * Starts round `round` of a promotion whose deliveries are stored: its jobs are queued (woken
+ * after the commit), or, over the four-eyes threshold, the promotion waits for another Admin with
+ * `me` as the requester (and the other administrators are told). Answers whether it waits.
+ */
+async function startRound(ctx: Ctx, send: { id: string; title: string }, round: number, total: number): Promise<boolean> {
+  const { id } = send
+  const me = ctx.me()
+  const request = await requestSend(ctx, roundRef(id, round), total)
+  if (request.waits) {
+    await ctx.db.update(promotions).set({ status: 'awaiting', approvalRequestedBy: me.id, approvalDecidedBy: null, approvalDecidedAt: null }).where(eq(promotions.id, id))
+    ctx.auditDetail(request.detail)
+    announceRequest(ctx, { kind: 'promotion', id, title: send.title, total })
+    return true
+  }
+  await ctx.db.update(promotions).set({ approvalRequestedBy: null, approvalDecidedBy: null, approvalDecidedAt: null }).where(eq(promotions.id, id))
+  await queueRound(ctx.db, ctx.jobs, id, round)
+  ctx.afterSuccess(() => ctx.jobs.wake())
+  return false
+}
+
+/** The promotion locked for a decision on its round `round` (the one the admin saw), or a 404. */
+async function promotionToDecide(ctx: Ctx, id: string, round: number): Promise<PromotionRow> {
+  const [row] = await ctx.db.select().from(promotions).where(eq(promotions.id, id)).for('update')
+  if (row === undefined) throw notFound()
+  if (round !== row.round) throw failure(INCORRECT_FORMAT, { round: INCORRECT_FORMAT })
+  return row
+}
+
+const Count = z.object({ rows: z.array(z.object({ n: z.coerce.number() })) })
+
+/**
+ * Stores the recipients of a new promotion and round 1's deliveries in one statement, from the
+ * leads `where` matches (all leads when undefined; a lead is one row, so no conflict check is
+ * needed); answers how many.
+ */
+async function freezeRecipients(db: Db, promotionId: string, where: SQL | undefined): Promise<number> {
+  const result = await db.execute(sql`
+    with recipients as (
+      insert into ${promotionRecipients} (promotion_id, lead_id, email)
+      select ${promotionId}, ${leads.id}, ${leads.email} from ${leads} ${where === undefined ? sql`` : sql`where ${where}`}
+      returning lead_id
+    ), deliveries as (
+      insert into ${promotionDeliveries} (promotion_id, lead_id, round)
+      select ${promotionId}, lead_id, 1 from recipients
+      returning 1
+    )
+    select count(*) as n from deliveries`)
+  return Count.parse(result).rows[0]?.n ?? 0
+}
+
+/** Socket progress per app (one throttle per Realtime), to admins who may open /notificationlist. */
+const throttles = new WeakMap<Realtime, ProgressThrottle>()
+function announce(realtime: Realtime | null, progress: PromotionProgress, final: boolean): void {
+  if (realtime === null) return
+  let throttle = throttles.get(realtime)
+  if (throttle === undefined) {
+    throttle = new ProgressThrottle((p) => realtime.toScreen('/notificationlist', SocketEvents.promotionProgress, p))
+    throttles.set(realtime, throttle)
+  }
+  throttle.push(progress, final)
+}
+
+/** The delivery worker's parts, built once per app. */
+const deps = new WeakMap<Services, DeliveryDeps>()
+function deliveryDeps(services: Services): DeliveryDeps {
+  let built = deps.get(services)
+  if (built === undefined) {
+    const { config, handle } = services
+    built = {
+      db: handle.db,
+      settings: config.promotions,
+      transport: transportFor(config.promotions, config.publicUrl),
+      leaseMs: config.jobs.leaseMs,
+      progress: (progress, final) => announce(services.realtime, progress, final),
+    }
+    deps.set(services, built)
+  }
+  return built
+}
+
+/** The delivery job (declared with the routes in this area's index.ts). */
+export const promotionJobs = [
+  defineJob(DELIVER_JOB, (payload, _job, services) => deliverBatch(deliveryDeps(services), DeliverPayload.parse(payload)), {
+    // A run fails only when the database does (a failed batch is recorded and retried by its
+    // own backoff), so the job keeps trying for about an hour before it is kept as failed.
+    maxAttempts: 20,
+    backoffBaseMs: 1000,
+    backoffMaxMs: 5 * 60_000,
+  }),
+]
+
+/** Newest first, id as the tie-break, so pages never overlap. */
+const newestLeads = [desc(leads.createdAt), desc(leads.id)] as const
+
+export const promotionsRoutes = handlers(promotionsContract, {
+  FilterOption: async ({ page, limit, data, selectall }, ctx) => {
+    // "data ... or selectall": select all lists every user whatever the filter says.
+    const where = selectall ? undefined : leadFilter(data)
+    const [rows, count] = await Promise.all([
+      ctx.db
+        .select({ id: leads.id, name: leads.name, email: leads.email, provider: leads.provider, country: leads.country })
+        .from(leads)
+        .where(where)
+        .orderBy(...newestLeads)
+        .limit(limit)
+        .offset(offsetOf(page, limit)),
+      exactCount(ctx.db, leads, where),
+    ])
+    return { status: 'success', message: 'Users fetched', data: rows.map(toUser), count }
+  },
+
+  countRecipients: async (input, ctx) => {
+    const count = await exactCount(ctx.db, leads, selectionOf(input))
+    return { status: 'success', message: `${count} ${count === 1 ? 'user' : 'users'} will receive this promotion`, count, ...(await approvalNeed(ctx, count)) }
+  },
+
+  addNotification: async (input, ctx) => {
+    const where = selectionOf(input)
+    const image = ctx.files['image']?.[0]?.name ?? ''
+    const [row] = await ctx.db
+      .insert(promotions)
+      .values({ title: input.title, content: input.content, image, selectall: input.selectall, createdBy: ctx.me().id, recipientCount: 0, total: 0 })
+      .returning({ id: promotions.id })
+    if (row === undefined) throw new Error('insert returned no row')
+    const total = await freezeRecipients(ctx.db, row.id, where)
+    // Thrown, not returned: the write's transaction rolls back and the image is discarded.
+    if (total === 0) {
+      const message = input.selectall ? NO_MATCHING_USER : promotionsContract.SELECT_A_USER
+      throw failure(message, { id: message })
+    }
+    await ctx.db.update(promotions).set({ recipientCount: total, total }).where(eq(promotions.id, row.id))
+    const awaitingApproval = await startRound(ctx, { id: row.id, title: input.title }, 1, total)
+    ctx.audit(row.id)
+    const message = awaitingApproval ? `${PROMOTION_ADDED}: it goes to ${plural(total, 'user')} once another Admin approves it` : PROMOTION_ADDED
+    return { status: 'success', message, _id: row.id, total, awaitingApproval }
+  },
+
+  listNotification: async (query, ctx) => {
+    const { rows, count } = await listPage(ctx.db, query, {
+      rows: ctx.db.select().from(promotions).$dynamic(),
+      search: [promotions.title, promotions.content],
+      orderBy: [desc(promotions.createdAt), desc(promotions.id)],
+    })
+    const approval = await approvalsOf(ctx.db, rows)
+    return { status: 'success', message: 'Promotions fetched', result: rows.map((r) => toPromotion(r, approval(r))), count }
+  },
+
+  listnotfiyuser: async ({ id, page, limit }, ctx) => {
+    const [promotion] = await ctx.db.select({ recipientCount: promotions.recipientCount }).from(promotions).where(eq(promotions.id, id))
+    if (promotion === undefined) return notFound()
+    // Each recipient's latest delivery: the primary key (promotion, lead, round) read backwards.
+    const latest = sql<string>`coalesce((
+      select ${promotionDeliveries.status} from ${promotionDeliveries}
+      where ${promotionDeliveries.promotionId} = ${promotionRecipients.promotionId} and ${promotionDeliveries.leadId} = ${promotionRecipients.leadId}
+      order by ${promotionDeliveries.round} desc limit 1), 'pending')`
+    const rows = await ctx.db
+      .select({ _id: promotionRecipients.leadId, email: promotionRecipients.email, status: latest })
+      .from(promotionRecipients)
+      .where(eq(promotionRecipients.promotionId, id))
+      .orderBy(promotionRecipients.email, promotionRecipients.leadId)
+      .limit(limit)
+      .offset(offsetOf(page, limit))
+    const result = rows.map((r) => ({ ...r, status: promotionsContract.DeliveryStatus.parse(r.status) }))
+    return { status: 'success', message: 'Recipients fetched', result, count: promotion.recipientCount }
+  },
+
+  ResendData: async ({ id, round, only }, ctx) => {
+    // The lock makes two identical requests take turns: the second sees the round the first started.
+    const [current] = await ctx.db.select().from(promotions).where(eq(promotions.id, id)).for('update')
+    if (current === undefined) return notFound()
+    if (round < current.round) {
+      return { status: 'success', message: RESEND_REPEATED, started: false, round: current.round, total: current.total, awaitingApproval: current.status === 'awaiting' }
+    }
+    if (round > current.round) throw failure(INCORRECT_FORMAT, { round: INCORRECT_FORMAT })
+    if (current.status === 'queued' || current.status === 'sending') throw failure(STILL_SENDING)
+    if (current.status === 'awaiting') throw failure(AWAITING_RESEND)
+    const next = current.round + 1
+    const source =
+      only === 'failed'
+        ? sql`select ${id}, ${promotionDeliveries.leadId}, ${next} from ${promotionDeliveries}
+              where ${promotionDeliveries.promotionId} = ${id} and ${promotionDeliveries.round} = ${current.round} and ${promotionDeliveries.status} = 'failed'`
+        : sql`select ${id}, ${promotionRecipients.leadId}, ${next} from ${promotionRecipients} where ${promotionRecipients.promotionId} = ${id}`
+    const inserted = await ctx.db.execute(sql`
+      with deliveries as (
+        insert into ${promotionDeliveries} (promotion_id, lead_id, round) ${source}
+        on conflict do nothing
+        returning 1
+      )
+      select count(*) as n from deliveries`)
+    const total = Count.parse(inserted).rows[0]?.n ?? 0
+    if (total === 0) throw failure(NO_FAILED_DELIVERY)
+    const [row] = await ctx.db
+      .update(promotions)
+      .set({ round: next, status: 'queued', total, sent: 0, failed: 0, lastSentAt: null, cancelledAt: null })
+      .where(eq(promotions.id, id))
+      .returning()
+    if (row === undefined) throw new Error('update returned no row')
+    const awaitingApproval = await startRound(ctx, row, next, total)
+    ctx.afterSuccess(() => announce(ctx.realtime, progressOf({ ...row, status: awaitingApproval ? 'awaiting' : row.status }), true))
+    ctx.audit(id)
+    const who = plural(total, only === 'failed' ? 'failed recipient' : 'recipient')
+    const message = awaitingApproval ? `Resend to ${who} waits for another Admin's approval` : `Resend started to ${who}`
+    return { status: 'success', message, started: true, round: next, total, awaitingApproval }
+  },
+
+  approvePromotion: async ({ id, round }, ctx) => {
+    const current = await promotionToDecide(ctx, id, round)
+    const me = ctx.me()
+    ctx.audit(id)
+    if (decisionOn(current, me, 'approve') === 'repeat') return { status: 'success', message: ALREADY_APPROVED, started: false, total: current.total }
+    const [row] = await ctx.db
+      .update(promotions)
+      .set({ status: 'queued', approvalDecidedBy: me.id, approvalDecidedAt: sql`now()` })
+      .where(eq(promotions.id, id))
+      .returning()
+    if (row === undefined) throw new Error('update returned no row')
+    await queueRound(ctx.db, ctx.jobs, id, row.round)
+    ctx.auditDetail(await decisionDetail(ctx.db, row.approvalRequestedBy, 'approve', row.total))
+    ctx.afterSuccess(() => {
+      ctx.jobs.wake()
+      announce(ctx.realtime, progressOf(row), true)
+    })
+    return { status: 'success', message: `Approved: the promotion is on its way to ${plural(row.total, 'recipient')}`, started: true, total: row.total }
+  },
+
+  rejectPromotion: async ({ id, round }, ctx) => {
+    const current = await promotionToDecide(ctx, id, round)
+    const me = ctx.me()
+    ctx.audit(id)
+    if (decisionOn(current, me, 'reject') === 'repeat') return { status: 'success', message: ALREADY_REJECTED }
+    // Deliveries first, then the promotion: the worker's lock order (no worker holds these: no job was queued).
+    await ctx.db
+      .update(promotionDeliveries)
+      .set({ status: 'cancelled', lockedUntil: null })
+      .where(and(eq(promotionDeliveries.promotionId, id), eq(promotionDeliveries.round, current.round), eq(promotionDeliveries.status, 'pending')))
+    const [row] = await ctx.db
+      .update(promotions)
+      .set({ status: 'rejected', approvalDecidedBy: me.id, approvalDecidedAt: sql`now()` })
+      .where(eq(promotions.id, id))
+      .returning()
+    if (row === undefined) throw new Error('update returned no row')
+    await forgetRequest(ctx.db, roundRef(id, current.round))
+    ctx.auditDetail(await decisionDetail(ctx.db, row.approvalRequestedBy, 'reject', row.total))
+    ctx.afterSuccess(() => announce(ctx.realtime, progressOf(row), true))
+    return { status: 'success', message: `Rejected: the promotion is not sent to its ${plural(row.total, 'recipient')}` }
+  },
+
+  cancelPromotion: async ({ id }, ctx) => {
+    const [current] = await ctx.db.select({ round: promotions.round }).from(promotions).where(eq(promotions.id, id))
+    if (current === undefined) return notFound()
+    // Deliveries first, then the promotion: the worker's lock order. A batch a worker is
+    // recording is waited for and counts as sent. A batch a worker holds (claimed, being handed
+    // to the transport) is left to it: the webhook may have posted it already, and then it is
+    // recorded as sent when the receiver answers (the database transport's is rolled back and
+    // cancelled by its worker). Every other pending delivery is cancelled.
+    const ofRound = and(eq(promotionDeliveries.promotionId, id), eq(promotionDeliveries.round, current.round), eq(promotionDeliveries.status, 'pending'))
+    await ctx.db.update(promotionDeliveries).set({ status: 'cancelled', lockedUntil: null }).where(and(ofRound, notHeld))
+    const inFlight = ctx.config.promotions.webhook === null ? 0 : await ctx.db.$count(promotionDeliveries, ofRound)
+    const [cancelled] = await ctx.db
+      .update(promotions)
+      .set({ status: 'cancelled', cancelledAt: sql`now()` })
+      // A round awaiting approval may be withdrawn too.
+      .where(and(eq(promotions.id, id), eq(promotions.round, current.round), inArray(promotions.status, ['queued', 'sending', 'awaiting'])))
+      .returning()
+    const [row] = cancelled === undefined ? await ctx.db.select().from(promotions).where(eq(promotions.id, id)) : [cancelled]
+    if (row === undefined) return notFound()
+    ctx.audit(id)
+    const { sent, failed, total } = row
+    if (cancelled !== undefined) ctx.afterSuccess(() => announce(ctx.realtime, progressOf(cancelled), true))
+    const posting = inFlight === 0 ? '' : `; ${inFlight} more ${inFlight === 1 ? 'was' : 'were'} being posted to the push service and will count as sent once it accepts them`
+    const message = cancelled === undefined ? `Nothing left to cancel: ${sent} of ${total} sent${posting}` : `Promotion cancelled: ${sent} of ${total} already sent${posting}`
+    return { status: 'success', message, sent, failed, total }
+  },
+
+  DeletePromotion: ({ id }, ctx) =>
+    deleteRecord(ctx, {
+      id,
+      message: PROMOTION_DELETED,
+      trash: promotionTrash,
+      remove: async (db) => {
+        // Deliveries first (the worker's lock order: a batch being recorded is waited for), then
+        // the promotion, whose recipients and delivered notifications go with it.
+        await db.delete(promotionDeliveries).where(eq(promotionDeliveries.promotionId, id))
+        return db.delete(promotions).where(eq(promotions.id, id)).returning({ id: promotions.id })
+      },
+    }),
+})

@@ -1,0 +1,12 @@
+/**
+ * The restrictions area: restricted countries.
+ * Found by server/kit/areas.ts; the declaration is this area's one registration.
+ */
+import * as restrictions from '#contract/restrictions'
+import { defineArea } from '../../kit/areas.ts'
+import { restrictionRoutes } from './routes.ts'
+
+export const area = defineArea({
+  contracts: [{ module: restrictions, label: 'Restricted countries' }],
+  routes: [restrictionRoutes],
+})

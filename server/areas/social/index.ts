@@ -1,0 +1,12 @@
+/**
+ * The social area: social links.
+ * Found by server/kit/areas.ts; the declaration is this area's one registration.
+ */
+import * as social from '#contract/social'
+import { defineArea } from '../../kit/areas.ts'
+import { socialRoutes } from './routes.ts'
+
+export const area = defineArea({
+  contracts: [{ module: social, label: 'Social links' }],
+  routes: [socialRoutes],
+})

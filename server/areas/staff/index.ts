@@ -1,0 +1,12 @@
+/**
+ * The staff area: users and access: sub-admins, their access and their sessions.
+ * Found by server/kit/areas.ts; the declaration is this area's one registration.
+ */
+import * as staff from '#contract/staff'
+import { defineArea } from '../../kit/areas.ts'
+import { staffRoutes } from './routes.ts'
+
+export const area = defineArea({
+  contracts: [{ module: staff, label: 'Users and Access' }],
+  routes: [staffRoutes],
+})

@@ -1,0 +1,174 @@
+/**
+ * Users and Access (contract/staff.ts): the sub-admin list, Create User, Edit User and the
+ * Active/DeActive toggle, with the rules the spec shows only in the UI enforced here:
+ * - a created user is always role subadmin; nobody edits or deactivates a superadmin;
+ * - the access rules of spec section 5 (Admin adds each chosen parent's child pages, View Only
+ *   removes child pages, edit always adds /profile and /resetpassword to a chosen list);
+ * - a privilege ceiling: nobody grants a level or a page they do not hold, or touches an admin
+ *   who holds more than they do. The contract's staff access already keeps role subadmin out, so
+ *   today only a superadmin passes; the ceiling keeps that true if other roles ever arrive;
+ * - an access change or a deactivation bumps the token version (older tokens stop working at
+ *   once) and emits LOGOUT to that admin's room.
+ */
+import { and, desc, eq, sql } from 'drizzle-orm'
+import * as staff from '#contract/staff'
+import { ApiFailure, failure, handlers, notFound, type Ctx } from '../../kit/api.ts'
+import { admins, type AdminRow } from '../../db/schema.ts'
+import { listPage } from '../../kit/paging.ts'
+import { uniqueField } from '../../kit/unique.ts'
+import { editVersion } from '../../kit/version.ts'
+import { secondFactor } from '../../kit/access/second-factor.ts'
+import { unlockEmail } from '../../kit/access/lockout.ts'
+import { recordForcedLogout } from '../../kit/access/events.ts'
+import { EMAIL_TAKEN, grantCheck, grantedPages, type Holder } from '../../kit/access/grants.ts'
+
+export const SUPERADMIN_UNTOUCHABLE = 'The superadmin cannot be changed'
+export const ABOVE_YOU = 'You cannot change a user who has more access than you'
+
+/** Whether `actor` may edit or toggle `target`: never a superadmin, never someone holding more. */
+export function touchCheck(actor: Holder, target: Holder): ApiFailure | null {
+  if (target.role === 'superadmin') return failure(SUPERADMIN_UNTOUCHABLE, undefined, 403)
+  return grantCheck(actor, target.accessLevel, target.restrictions) === null ? null : failure(ABOVE_YOU, undefined, 403)
+}
+
+/** Emails are stored lower-cased, so the unique index on the column is case-insensitive. */
+const staffEmails = uniqueField({ column: admins.email, id: admins.id, index: 'admins_email_key', field: 'email', message: EMAIL_TAKEN })
+
+/** A staff record as the list and Edit User show it: only these columns are read, so no hash, OTP or 2FA secret can reach an answer. */
+const staffFields = {
+  _id: admins.id,
+  name: admins.name,
+  email: admins.email,
+  accessLevel: admins.accessLevel,
+  role: admins.role,
+  restrictions: admins.restrictions,
+  activate: admins.activate,
+  version: admins.version,
+}
+const staffVersions = editVersion({ id: admins.id, version: admins.version })
+/** Staff records only: the superadmin is nobody's to edit, so neither the list nor Edit User offers it. */
+const staffOnly = eq(admins.role, 'subadmin')
+
+async function findTarget(ctx: Ctx, id: string, field: string): Promise<AdminRow | ApiFailure> {
+  const [target] = await ctx.db.select().from(admins).where(eq(admins.id, id)).limit(1)
+  return target ?? notFound(field)
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x) => b.includes(x))
+
+/** Ends a changed admin's sessions once the change is committed. */
+const logoutLater = (ctx: Ctx, adminId: string): void => ctx.afterSuccess(() => ctx.realtime?.logout(adminId))
+
+export const staffRoutes = handlers(staff, {
+  createSubAdminUsers: async ({ name, email, password, accessLevel, restrictions, twoFACode }, ctx) => {
+    const me = ctx.me()
+    const address = email.toLowerCase()
+    const granted = grantedPages(accessLevel, restrictions, false, 'Access is required')
+    if (granted instanceof ApiFailure) return granted
+    const ceiling = grantCheck(me, accessLevel, granted)
+    if (ceiling !== null) return ceiling
+    const taken = await staffEmails.check(ctx.db, address)
+    if (taken !== null) return taken
+    // Asked last, so a code is not spent on a form the server would refuse anyway.
+    const check = await secondFactor(ctx, me, twoFACode, 'twoFACode', true)
+    if (!check.ok) return check.answer
+    const passwordHash = await ctx.passwords.hash(password)
+    const [row] = await staffEmails.guard(() =>
+      ctx.db
+        .insert(admins)
+        .values({ name, email: address, passwordHash, role: 'subadmin', accessLevel, restrictions: granted })
+        .returning({ id: admins.id }),
+    )
+    ctx.audit(row?.id ?? null)
+    return { status: 'success', message: 'User created successfully' }
+  },
+
+  FetchSubAdminUsers: async (query, ctx) => {
+    const { rows, count } = await listPage(ctx.db, query, {
+      rows: ctx.db.select(staffFields).from(admins).$dynamic(),
+      search: [admins.name, admins.email],
+      filter: staffOnly,
+      orderBy: [desc(admins.createdAt), desc(admins.id)],
+    })
+    return { status: 'success', message: 'Users fetched', result: rows, count }
+  },
+
+  getSubAdminUser: async ({ _id }, ctx) => {
+    const [row] = await ctx.db.select(staffFields).from(admins).where(and(eq(admins.id, _id), staffOnly)).limit(1)
+    if (row === undefined) return notFound('_id')
+    return { status: 'success', message: 'User fetched', data: row }
+  },
+
+  UpdateSubAdminUsers: async ({ _id, name, email, accessLevel, restrictions, version }, ctx) => {
+    const me = ctx.me()
+    const target = await findTarget(ctx, _id, '_id')
+    if (target instanceof ApiFailure) return target
+    const refused = touchCheck(me, target)
+    if (refused !== null) return refused
+    const address = email.toLowerCase()
+    const granted = grantedPages(accessLevel, restrictions, true, 'Restrictions is required')
+    if (granted instanceof ApiFailure) return granted
+    const ceiling = grantCheck(me, accessLevel, granted)
+    if (ceiling !== null) return ceiling
+    const taken = await staffEmails.check(ctx.db, address, target.id)
+    if (taken !== null) return taken
+    const accessChanged = accessLevel !== target.accessLevel || !sameSet(granted, target.restrictions)
+    const updated = await staffEmails.guard(() =>
+      ctx.db
+        .update(admins)
+        .set({
+          name,
+          email: address,
+          accessLevel,
+          restrictions: granted,
+          ...(accessChanged ? { tokenVersion: sql`${admins.tokenVersion} + 1` } : {}),
+          version: staffVersions.next,
+        })
+        // The role is re-checked in the statement, in case it changed since it was read.
+        .where(and(staffVersions.matches(target.id, version), eq(admins.role, 'subadmin')))
+        .returning({ id: admins.id }),
+    )
+    if (updated.length === 0) return staffVersions.missed(ctx.db, target.id, '_id')
+    if (accessChanged) {
+      await recordForcedLogout(ctx.db, target.id, me.id, ctx.ip, 'access changed')
+      logoutLater(ctx, target.id)
+    }
+    ctx.audit(target.id)
+    return { status: 'success', message: 'User updated successfully' }
+  },
+
+  ActivateSubadminStatusUpdate: async ({ id, activate }, ctx) => {
+    const me = ctx.me()
+    const target = await findTarget(ctx, id, 'id')
+    if (target instanceof ApiFailure) return target
+    const refused = touchCheck(me, target)
+    if (refused !== null) return refused
+    // Decided in SQL, so two requests racing cannot both read "active": the state asked for, else
+    // the flip. Tokens are revoked only when an active admin becomes inactive.
+    const next = activate === undefined ? sql`case when ${admins.activate} = 1 then 0 else 1 end` : sql`${activate}::integer`
+    const [row] = await ctx.db
+      .update(admins)
+      .set({
+        activate: next,
+        tokenVersion: sql`case when ${admins.activate} = 1 and (${next}) <> 1 then ${admins.tokenVersion} + 1 else ${admins.tokenVersion} end`,
+      })
+      .where(and(eq(admins.id, target.id), eq(admins.role, 'subadmin')))
+      .returning({ activate: admins.activate, tokenVersion: admins.tokenVersion })
+    if (row === undefined) return notFound('id')
+    // Only a real revocation (an active admin made inactive) is a forced logout in the log.
+    if (row.tokenVersion !== target.tokenVersion) await recordForcedLogout(ctx.db, target.id, me.id, ctx.ip, 'deactivated')
+    if (row.activate !== 1) logoutLater(ctx, target.id)
+    ctx.audit(target.id)
+    return { status: 'success', message: row.activate === 1 ? 'User activated successfully' : 'User deactivated successfully' }
+  },
+
+  // Any admin, the superadmin included (locked out from one address, they may unlock it from
+  // another). The audit row is the registrar's, as for every write: /unlockAdmin and the admin's id.
+  unlockAdmin: async ({ id }, ctx) => {
+    const [target] = await ctx.db.select({ id: admins.id, email: admins.email }).from(admins).where(eq(admins.id, id)).limit(1)
+    if (target === undefined) return notFound('id')
+    await unlockEmail(ctx.db, target.email)
+    ctx.audit(target.id)
+    return { status: 'success', message: staff.ACCOUNT_UNLOCKED }
+  },
+})
