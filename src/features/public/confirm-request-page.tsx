@@ -6,12 +6,11 @@
 import { useEffect, useState } from 'react'
 import { Link, useSearch } from 'wouter'
 import { confirmAccessRequest } from '#contract/access-requests'
-import { ApiError, call } from '#src/lib/api.ts'
+import { call } from '#src/lib/api.ts'
 import { Button } from '#src/ui/button.tsx'
+import { Outcome, PublicPage, failedMessage } from './public-page.tsx'
 
 type State = { kind: 'asking'; busy: boolean } | { kind: 'done'; message: string } | { kind: 'failed'; message: string }
-
-const failedMessage = (error: unknown): string => (error instanceof ApiError && error.message !== '' ? error.message : 'Something went wrong. Please try again later.')
 
 export function ConfirmRequestPage() {
   const token = new URLSearchParams(useSearch()).get('token') ?? ''
@@ -32,35 +31,26 @@ export function ConfirmRequestPage() {
   }
 
   return (
-    <main className="mx-auto flex max-w-lg flex-col gap-4 px-5 py-16 leading-relaxed">
-      <h1 className="text-2xl font-semibold text-slate-900">Confirm your email address</h1>
-      <div aria-live="polite" className="flex flex-col gap-4">
-        {state.kind === 'asking' ? (
-          <>
-            <p className="text-slate-800">
-              You asked for access to the back office. Confirm that this email address is yours, and an administrator will review your request.
-            </p>
-            <div>
-              <Button onClick={() => void confirm()} disabled={state.busy}>
-                {state.busy ? 'Confirming…' : 'Confirm my email address'}
-              </Button>
-            </div>
-          </>
-        ) : state.kind === 'done' ? (
-          <p role="status" className="rounded-md border border-emerald-200 bg-emerald-50 px-4 py-3 text-emerald-900">
-            {state.message}
+    <PublicPage title="Confirm your email address">
+      {state.kind === 'asking' ? (
+        <>
+          <p className="text-slate-800">
+            You asked for access to the back office. Confirm that this email address is yours, and an administrator will review your request.
           </p>
-        ) : (
-          <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-red-900">
-            {state.message}
-          </p>
-        )}
-        <p className="text-sm text-slate-700">
-          <Link href="/login" className="font-medium text-indigo-700 underline-offset-4 hover:underline">
-            Back to Login
-          </Link>
-        </p>
-      </div>
-    </main>
+          <div>
+            <Button onClick={() => void confirm()} disabled={state.busy}>
+              {state.busy ? 'Confirming…' : 'Confirm my email address'}
+            </Button>
+          </div>
+        </>
+      ) : (
+        <Outcome kind={state.kind} message={state.message} />
+      )}
+      <p className="text-sm text-slate-700">
+        <Link href="/login" className="font-medium text-indigo-700 underline-offset-4 hover:underline">
+          Back to Login
+        </Link>
+      </p>
+    </PublicPage>
   )
 }

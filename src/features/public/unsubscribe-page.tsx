@@ -6,9 +6,10 @@
 import { useEffect, useState } from 'react'
 import { useSearch } from 'wouter'
 import { unsubscribe, unsubscribeStatus } from '#contract/newsletter'
-import { ApiError, call } from '#src/lib/api.ts'
+import { call } from '#src/lib/api.ts'
 import { Button } from '#src/ui/button.tsx'
 import { Spinner } from '#src/ui/spinner.tsx'
+import { Outcome, PublicPage, failedMessage } from './public-page.tsx'
 
 type State =
   | { kind: 'loading' }
@@ -16,8 +17,6 @@ type State =
   | { kind: 'not-subscribed'; email: string }
   | { kind: 'done'; message: string }
   | { kind: 'failed'; message: string }
-
-const failedMessage = (error: unknown): string => (error instanceof ApiError && error.message !== '' ? error.message : 'Something went wrong. Please try again later.')
 
 export function UnsubscribePage() {
   const token = new URLSearchParams(useSearch()).get('token') ?? ''
@@ -48,38 +47,29 @@ export function UnsubscribePage() {
   }
 
   return (
-    <main className="mx-auto flex max-w-lg flex-col gap-4 px-5 py-16 leading-relaxed">
-      <h1 className="text-2xl font-semibold text-slate-900">Unsubscribe from the newsletter</h1>
-      <div aria-live="polite" className="flex flex-col gap-4">
-        {state.kind === 'loading' ? (
-          <p className="flex items-center gap-2 text-slate-700">
-            <Spinner className="size-4 text-indigo-700" /> Checking your link…
-          </p>
-        ) : state.kind === 'asking' ? (
-          <>
-            <p className="text-slate-800">
-              Stop sending the newsletter to <strong>{state.email}</strong>? You will not receive it again.
-            </p>
-            <div>
-              <Button onClick={() => void confirm(state.email)} disabled={state.busy}>
-                {state.busy ? 'Unsubscribing…' : 'Unsubscribe'}
-              </Button>
-            </div>
-          </>
-        ) : state.kind === 'not-subscribed' ? (
+    <PublicPage title="Unsubscribe from the newsletter">
+      {state.kind === 'loading' ? (
+        <p className="flex items-center gap-2 text-slate-700">
+          <Spinner className="size-4 text-indigo-700" /> Checking your link…
+        </p>
+      ) : state.kind === 'asking' ? (
+        <>
           <p className="text-slate-800">
-            <strong>{state.email}</strong> is not subscribed to the newsletter: you will not receive it.
+            Stop sending the newsletter to <strong>{state.email}</strong>? You will not receive it again.
           </p>
-        ) : state.kind === 'done' ? (
-          <p role="status" className="rounded-md border border-emerald-200 bg-emerald-50 px-4 py-3 text-emerald-900">
-            {state.message}
-          </p>
-        ) : (
-          <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-red-900">
-            {state.message}
-          </p>
-        )}
-      </div>
-    </main>
+          <div>
+            <Button onClick={() => void confirm(state.email)} disabled={state.busy}>
+              {state.busy ? 'Unsubscribing…' : 'Unsubscribe'}
+            </Button>
+          </div>
+        </>
+      ) : state.kind === 'not-subscribed' ? (
+        <p className="text-slate-800">
+          <strong>{state.email}</strong> is not subscribed to the newsletter: you will not receive it.
+        </p>
+      ) : (
+        <Outcome kind={state.kind} message={state.message} />
+      )}
+    </PublicPage>
   )
 }
