@@ -1,17 +1,17 @@
 import { z } from 'zod/mini'
-import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, integer, ok, pageNumber, pageOf, required } from './common.ts'
+import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, integer, ok, pageNumber, pageOf, providers, required } from './common.ts'
 import { endpoint, publicAccess, reads, writes } from './define.ts'
 import { Deleted } from './undo.ts'
 
 /** Spec section 9: brand types web3auth and ipfs. */
-export const BrandType = z.enum(['web3auth', 'ipfs'], { error: 'type is required' })
+export const BrandType = z.enum(providers, { error: 'type is required' })
 export type BrandType = z.output<typeof BrandType>
 
 /** Spec section 3, Brand. */
 export const Brand = z.object({
   _id: z.string(),
   brandname: z.string(),
-  type: z.enum(['web3auth', 'ipfs']),
+  type: BrandType,
   /** Ours: the edit version (common.ts, RECORD_CHANGED). */
   version: RecordVersion,
 })

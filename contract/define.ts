@@ -88,6 +88,9 @@ export function endpoint<const N extends string, I extends z.ZodMiniType, O exte
   return e
 }
 
+/** Whether a module export is an endpoint (the server's areas and the contract's tests scan modules with it). */
+export const isEndpoint = (v: unknown): v is Endpoint => typeof v === 'object' && v !== null && 'path' in v && 'method' in v && 'access' in v
+
 export type Input<E extends Endpoint> = z.input<E['input']>
 export type ParsedInput<E extends Endpoint> = z.output<E['input']>
 export type Output<E extends Endpoint> = z.output<E['output']>

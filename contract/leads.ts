@@ -1,8 +1,8 @@
 import { z } from 'zod/mini'
-import { PageQuery, integer, ok, pageNumber, pageOf } from './common.ts'
+import { PageQuery, integer, ok, pageNumber, pageOf, providers } from './common.ts'
 import { endpoint, reads } from './define.ts'
 
-export const Provider = z.enum(['ipfs', 'web3auth'])
+export const Provider = z.enum(providers)
 
 /** Spec section 3, Lead/user. */
 export const Lead = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { Done, Id, PageQuery, boundedInt, integer, natural, ok, optionalText, pageNumber, pageOf, required } from './common.ts'
+import { Done, Id, PageQuery, boundedInt, integer, natural, ok, optionalText, pageNumber, pageOf, providers, required } from './common.ts'
 import { approves, endpoint, reads, writes } from './define.ts'
 import { Approval, ApprovalNeed } from './four-eyes.ts'
 import { IMAGE_KIND_MESSAGE, formFlag, formList, imageFiles } from './multipart.ts'
@@ -70,7 +70,7 @@ export const PROMOTION_PAGE_SIZE = 100
  */
 export const UserFilter = z.object({
   email: optionalText(254),
-  provider: z._default(z.union([z.enum(['ipfs', 'web3auth']), z.literal('')], { error: 'Incorrect format' }), ''),
+  provider: z._default(z.union([z.enum(providers), z.literal('')], { error: 'Incorrect format' }), ''),
   country: optionalText(100),
 })
 export type UserFilter = z.output<typeof UserFilter>
