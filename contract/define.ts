@@ -81,11 +81,16 @@ export interface Endpoint<
   ours?: string
 }
 
-/** Keeps literal types of an endpoint definition while checking its shape. */
+/**
+ * Declares an endpoint under its name, written once: the path defaults to `/${name}`, and is
+ * given only where the spec spells it differently. Keeps the literal types of the definition
+ * while checking its shape. contract/endpoint-table.test.ts holds every name, method and path.
+ */
 export function endpoint<const N extends string, I extends z.ZodMiniType, O extends z.ZodMiniType>(
-  e: Endpoint<I, O> & { name: N },
+  name: N,
+  e: Omit<Endpoint<I, O>, 'name' | 'path'> & { path?: string },
 ): Endpoint<I, O> & { name: N } {
-  return e
+  return { name, ...e, path: e.path ?? `/${name}` }
 }
 
 /** Whether a module export is an endpoint (the server's areas and the contract's tests scan modules with it). */

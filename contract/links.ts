@@ -66,10 +66,8 @@ function linkKind<
   return {
     record,
     ...named(
-      endpoint({
-        name: kind.names.add,
+      endpoint(kind.names.add, {
         method: 'POST',
-        path: `/${kind.names.add}`,
         input: z.object({ ...field(kind.addField, url), preference: AddPreference }),
         output: Done,
         access: writes(kind.route),
@@ -77,10 +75,8 @@ function linkKind<
       }),
     ),
     ...named(
-      endpoint({
-        name: kind.names.get,
+      endpoint(kind.names.get, {
         method: 'GET',
-        path: `/${kind.names.get}`,
         input: ById,
         output: ok({ data: record }),
         access: reads(kind.route),
@@ -88,21 +84,19 @@ function linkKind<
       }),
     ),
     ...named(
-      endpoint({ name: kind.names.list, method: 'POST', path: `/${kind.names.list}`, input: ListBody, output: pageOf(record), access: reads(kind.route) }),
+      endpoint(kind.names.list, { method: 'POST', input: ListBody, output: pageOf(record), access: reads(kind.route) }),
     ),
     // Edit List modal: Title (the record's field) and Preference. A preference above the record count is ignored.
     ...named(
-      endpoint({
-        name: kind.names.edit,
+      endpoint(kind.names.edit, {
         method: 'POST',
-        path: `/${kind.names.edit}`,
         input: z.object({ _id: Id, ...field(kind.recordField, url), preference: EditPreference, version: ExpectedVersion }),
         output: Done,
         access: writes(kind.route),
       }),
     ),
     ...named(
-      endpoint({ name: kind.names.remove, method: 'POST', path: `/${kind.names.remove}`, input: DeleteBody, output: Deleted, access: writes(kind.route) }),
+      endpoint(kind.names.remove, { method: 'POST', input: DeleteBody, output: Deleted, access: writes(kind.route) }),
     ),
   }
 }
