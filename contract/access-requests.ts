@@ -28,10 +28,8 @@ export type AccessRequest = z.output<typeof AccessRequest>
  * The register form. The answer is the same whether or not the email is known (an admin's, or
  * another pending request's), so the form tells nobody which emails exist; rate limited per address.
  */
-export const register = endpoint({
-  name: 'register',
+export const register = endpoint('register', {
   method: 'POST',
-  path: '/register',
   input: z
     .object({ name: StaffName, email: StaffEmail, password: StaffPassword, confirmPassword: ConfirmPassword })
     // Compared only once both passwords parsed, so the mismatch never hides their own messages.
@@ -56,10 +54,8 @@ export const ConfirmToken = z.string().check(z.trim(), z.minLength(1, 'This conf
  * its button posts here. The request becomes visible to staff managers. Single-use: a link used
  * once, replaced by a newer request for the address, or older than its 24 hours does nothing.
  */
-export const confirmAccessRequest = endpoint({
-  name: 'confirmAccessRequest',
+export const confirmAccessRequest = endpoint('confirmAccessRequest', {
   method: 'POST',
-  path: '/confirmAccessRequest',
   input: z.object({ token: ConfirmToken }),
   output: Done,
   access: publicAccess,
@@ -67,10 +63,8 @@ export const confirmAccessRequest = endpoint({
 })
 
 /** Confirmed pending requests, newest first; superadmin (staff management) only. */
-export const listAccessRequests = endpoint({
-  name: 'listAccessRequests',
+export const listAccessRequests = endpoint('listAccessRequests', {
   method: 'GET',
-  path: '/listAccessRequests',
   input: PageQuery,
   output: pageOf(AccessRequest),
   access: staffReads('/sub-admin'),
@@ -78,10 +72,8 @@ export const listAccessRequests = endpoint({
 })
 
 /** One pending request, for the approval form opened by URL (a reload, a shared link). */
-export const getAccessRequest = endpoint({
-  name: 'getAccessRequest',
+export const getAccessRequest = endpoint('getAccessRequest', {
   method: 'GET',
-  path: '/getAccessRequest',
   input: z.object({ id: Id }),
   output: ok({ data: AccessRequest }),
   access: staffReads('/sub-admin'),
@@ -92,10 +84,8 @@ export const getAccessRequest = endpoint({
  * Approves a request with the user type and access chosen on Edit User: the admin is created
  * (role subadmin, the requested name, email and password hash) and active; the request is removed.
  */
-export const approveAccessRequest = endpoint({
-  name: 'approveAccessRequest',
+export const approveAccessRequest = endpoint('approveAccessRequest', {
   method: 'POST',
-  path: '/approveAccessRequest',
   input: UpdateSubAdminInput,
   output: Done,
   access: staffWrites('/sub-admin'),
@@ -103,10 +93,8 @@ export const approveAccessRequest = endpoint({
 })
 
 /** Declines a request: it is deleted. */
-export const declineAccessRequest = endpoint({
-  name: 'declineAccessRequest',
+export const declineAccessRequest = endpoint('declineAccessRequest', {
   method: 'POST',
-  path: '/declineAccessRequest',
   input: z.object({ id: Id }),
   output: Done,
   access: staffWrites('/sub-admin'),

@@ -78,10 +78,8 @@ export type AuditFilter = z.output<typeof AuditFilter>
 
 export const AUDIT_PAGE_SIZE = 50
 
-export const listAudit = endpoint({
-  name: 'listAudit',
+export const listAudit = endpoint('listAudit', {
   method: 'GET',
-  path: '/listAudit',
   input: z.extend(z.extend(PageQuery, { limit: pageNumber(1, 100, AUDIT_PAGE_SIZE) }), AuditFilter.shape),
   output: pageOf(AuditEntry),
   access: reads('/audit'),
@@ -91,10 +89,8 @@ export const listAudit = endpoint({
 export const AuditOption = z.object({ value: z.string(), label: z.string() })
 
 /** The filters' choices: staff who appear in the log, the areas and the actions. */
-export const auditOptions = endpoint({
-  name: 'auditOptions',
+export const auditOptions = endpoint('auditOptions', {
   method: 'GET',
-  path: '/auditOptions',
   input: z.object({}),
   output: ok({ admins: z.array(AuditOption), areas: z.array(AuditOption), actions: z.array(AuditOption) }),
   access: reads('/audit'),
@@ -102,10 +98,8 @@ export const auditOptions = endpoint({
 })
 
 /** The filtered log as CSV, streamed (like the leads export): every matching row, newest first. */
-export const exportAudit = endpoint({
-  name: 'exportAudit',
+export const exportAudit = endpoint('exportAudit', {
   method: 'GET',
-  path: '/exportAudit',
   input: z.extend(AuditFilter, { search: PageQuery.shape.search }),
   output: z.string(),
   answer: 'csv',

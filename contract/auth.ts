@@ -36,10 +36,8 @@ export const Profile = z.object({
 })
 export type Profile = z.output<typeof Profile>
 
-export const login = endpoint({
-  name: 'login',
+export const login = endpoint('login', {
   method: 'POST',
-  path: '/login',
   input: z.object({
     email: LoginEmail,
     password: LoginPassword,
@@ -52,8 +50,7 @@ export const login = endpoint({
   access: publicAccess,
 })
 
-export const getProfile = endpoint({
-  name: 'getProfile',
+export const getProfile = endpoint('getProfile', {
   method: 'GET',
   path: '/get-profile',
   input: z.object({}),
@@ -61,8 +58,7 @@ export const getProfile = endpoint({
   access: sessionAccess,
 })
 
-export const editProfile = endpoint({
-  name: 'editProfile',
+export const editProfile = endpoint('editProfile', {
   method: 'POST',
   path: '/edit-profile',
   input: z.object({ name: required('Name is required', 100) }),
@@ -75,10 +71,8 @@ export const editProfile = endpoint({
  * refused from now on, and ends the sockets opened with it (LOGOUT). The admin's other sessions
  * (another browser) stay signed in. The PWA forgets the token whatever the answer.
  */
-export const logout = endpoint({
-  name: 'logout',
+export const logout = endpoint('logout', {
   method: 'POST',
-  path: '/logout',
   input: z.object({}),
   output: Done,
   access: sessionAccess,
@@ -89,8 +83,7 @@ export const logout = endpoint({
  * The PWA reports that its admin is active (pointer or keyboard) while no other call says so, at
  * most once a minute: a session unused past the idle limit is refused by the server too.
  */
-export const keepAlive = endpoint({
-  name: 'keepAlive',
+export const keepAlive = endpoint('keepAlive', {
   method: 'GET',
   path: '/keep-alive',
   input: z.object({}),

@@ -1,17 +1,17 @@
 import { z } from 'zod/mini'
-import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, integer, ok, pageNumber, pageOf, required } from './common.ts'
+import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, integer, ok, pageNumber, pageOf, providers, required } from './common.ts'
 import { endpoint, publicAccess, reads, writes } from './define.ts'
 import { Deleted } from './undo.ts'
 
 /** Spec section 9: brand types web3auth and ipfs. */
-export const BrandType = z.enum(['web3auth', 'ipfs'], { error: 'type is required' })
+export const BrandType = z.enum(providers, { error: 'type is required' })
 export type BrandType = z.output<typeof BrandType>
 
 /** Spec section 3, Brand. */
 export const Brand = z.object({
   _id: z.string(),
   brandname: z.string(),
-  type: z.enum(['web3auth', 'ipfs']),
+  type: BrandType,
   /** Ours: the edit version (common.ts, RECORD_CHANGED). */
   version: RecordVersion,
 })
@@ -26,19 +26,15 @@ export const BRAND_EMAILS_STEP = 2
 
 const Brandname = required('Brandname is required', 100)
 
-export const addBrand = endpoint({
-  name: 'addBrand',
+export const addBrand = endpoint('addBrand', {
   method: 'POST',
-  path: '/addBrand',
   input: z.object({ brandname: Brandname, type: BrandType }),
   output: Done,
   access: writes('/brand'),
 })
 
-export const listbrand = endpoint({
-  name: 'listbrand',
+export const listbrand = endpoint('listbrand', {
   method: 'GET',
-  path: '/listbrand',
   input: PageQuery,
   output: pageOf(Brand),
   access: reads('/brand'),
@@ -49,10 +45,8 @@ export const listbrand = endpoint({
  * Brand detail for View Brand: the brand as `record`, and the emails listed under it as
  * `result` with their total `count`. Load More asks for the next page.
  */
-export const listbrandUser = endpoint({
-  name: 'listbrandUser',
+export const listbrandUser = endpoint('listbrandUser', {
   method: 'POST',
-  path: '/listbrandUser',
   input: z.object({
     id: Id,
     page: pageNumber(1, 1_000_000, 1),
@@ -85,8 +79,7 @@ export const ReferralCode = z.string().check(z.trim(), z.minLength(1, 'code is r
  * A code that decodes to a known brand counts one visit for it; any other code counts nowhere and
  * gets the same success answer with `counted: false`, so the redirect never stops on it.
  */
-export const referralVisit = endpoint({
-  name: 'referralVisit',
+export const referralVisit = endpoint('referralVisit', {
   method: 'POST',
   path: '/referral-visit',
   input: z.object({ code: ReferralCode }),
@@ -95,19 +88,15 @@ export const referralVisit = endpoint({
   ours: 'Not in the spec: counts the visits of a brand referral link (View Brand shows them).',
 })
 
-export const editbrandUser = endpoint({
-  name: 'editbrandUser',
+export const editbrandUser = endpoint('editbrandUser', {
   method: 'POST',
-  path: '/editbrandUser',
   input: z.object({ _id: Id, brandname: Brandname, type: BrandType, version: ExpectedVersion }),
   output: Done,
   access: writes('/brand'),
 })
 
-export const deleteBrand = endpoint({
-  name: 'deleteBrand',
+export const deleteBrand = endpoint('deleteBrand', {
   method: 'POST',
-  path: '/deleteBrand',
   input: z.object({ id: Id }),
   output: Deleted,
   access: writes('/brand'),

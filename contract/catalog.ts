@@ -36,10 +36,8 @@ export const NO_FILE_SELECTED = 'No file selected.'
 
 const CategoryName = required('categoryName is required', 100)
 
-export const addcategory = endpoint({
-  name: 'addcategory',
+export const addcategory = endpoint('addcategory', {
   method: 'POST',
-  path: '/addcategory',
   input: z.object({ categoryName: CategoryName }),
   files: { image: categoryImage(true) },
   output: Done,
@@ -47,20 +45,16 @@ export const addcategory = endpoint({
   ours: 'Payload not shown beyond section 3: multipart categoryName + image.',
 })
 
-export const listCategory = endpoint({
-  name: 'listCategory',
+export const listCategory = endpoint('listCategory', {
   method: 'GET',
-  path: '/listCategory',
   input: PageQuery,
   output: pageOf(Category),
   access: reads('/category'),
 })
 
 /** The edit save. The image is optional here: without one the current image is kept. */
-export const editCategoryData = endpoint({
-  name: 'editCategoryData',
+export const editCategoryData = endpoint('editCategoryData', {
   method: 'POST',
-  path: '/editCategoryData',
   input: z.object({
     id: Id,
     categoryName: CategoryName,
@@ -74,29 +68,23 @@ export const editCategoryData = endpoint({
 })
 
 /** One category by id, for an edit screen opened by URL (a reload, a shared link). */
-export const getCategory = endpoint({
-  name: 'getCategory',
+export const getCategory = endpoint('getCategory', {
   method: 'GET',
-  path: '/getCategory',
   input: z.object({ id: Id }),
   output: ok({ data: Category }),
   access: reads('/category'),
   ours: 'Not in the spec: the get-one read of Edit Category (the spec passes the record in navigation state; editCategoryData is our edit save).',
 })
 
-export const deleteCategory = endpoint({
-  name: 'deleteCategory',
+export const deleteCategory = endpoint('deleteCategory', {
   method: 'POST',
-  path: '/deleteCategory',
   input: z.object({ id: Id }),
   output: Deleted,
   access: writes('/category'),
 })
 
-export const categoryDropdown = endpoint({
-  name: 'categoryDropdown',
+export const categoryDropdown = endpoint('categoryDropdown', {
   method: 'GET',
-  path: '/categoryDropdown',
   input: z.object({}),
   output: ok({ result: z.object({ data: z.array(z.pick(Category, { _id: true, categoryName: true })) }) }),
   // The games screens need the dropdown as well as the category screens.

@@ -7,6 +7,22 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/
 /** Spec section 5: 6-18 characters with a digit, an upper-case letter, a lower-case letter and a special character. */
 export const PASSWORD_PATTERN = /^(?=.*\d)(?=.*[a-z])(?=.*[A-Z])(?=.*[^A-Za-z0-9]).{6,18}$/
 
+/**
+ * Spec section 9: the sign-in providers a lead comes from, which are also the brand types. The
+ * database's enum (server/db/schema.ts) must list the same values.
+ */
+export const providers = ['web3auth', 'ipfs'] as const
+export type ProviderName = (typeof providers)[number]
+
+/**
+ * The PWA reports activity at most this often, and the server's idle grace allows for it: both
+ * sides read this one value so the grace can never fall shorter than the reports' spacing.
+ */
+export const ACTIVITY_REPORT_MS = 60_000
+
+/** "1 minute", "3 minutes": a count with its noun, plural unless the count is one. */
+export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
+
 /** Opaque record id: a string to the client. */
 export const Id = z.string().check(z.trim(), z.minLength(1, 'id is required'), z.maxLength(64, 'Incorrect format'))
 

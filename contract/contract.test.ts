@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { z } from 'zod/mini'
 import { fieldErrors } from './common.ts'
-import type { Endpoint } from './define.ts'
+import { isEndpoint, type Endpoint } from './define.ts'
 import { screens, screenPaths } from './routes.ts'
 import { addBridgeLink, addbuyLink, addsellLink, editBridgeink, editBuylink, editSellink, ListBuyLink } from './links.ts'
 import { addcms, Editcms, listCms } from './games.ts'
@@ -28,7 +28,6 @@ const modules: readonly Readonly<Record<string, unknown>>[] = await Promise.all(
     .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
     .map(async (file): Promise<Readonly<Record<string, unknown>>> => await import(pathToFileURL(join(import.meta.dirname, file)).href)),
 )
-const isEndpoint = (v: unknown): v is Endpoint => typeof v === 'object' && v !== null && 'path' in v && 'method' in v && 'access' in v
 const endpoints: readonly Endpoint[] = [...new Set(modules.flatMap((m) => Object.values(m).filter(isEndpoint)))]
 
 /** Every call of spec section 7, as the spec spells it. */

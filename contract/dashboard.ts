@@ -52,10 +52,8 @@ export type Dashboard = z.output<typeof Dashboard>
  * signed-in admin may ask; the answer holds only the cards of areas their access covers, so a
  * card outside it is absent from the answer, not only hidden by the screen.
  */
-export const getDashboard = endpoint({
-  name: 'getDashboard',
+export const getDashboard = endpoint('getDashboard', {
   method: 'GET',
-  path: '/getDashboard',
   input: z.object({}),
   output: Dashboard,
   access: sessionAccess,

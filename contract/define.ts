@@ -81,12 +81,20 @@ export interface Endpoint<
   ours?: string
 }
 
-/** Keeps literal types of an endpoint definition while checking its shape. */
+/**
+ * Declares an endpoint under its name, written once: the path defaults to `/${name}`, and is
+ * given only where the spec spells it differently. Keeps the literal types of the definition
+ * while checking its shape. contract/endpoint-table.test.ts holds every name, method and path.
+ */
 export function endpoint<const N extends string, I extends z.ZodMiniType, O extends z.ZodMiniType>(
-  e: Endpoint<I, O> & { name: N },
+  name: N,
+  e: Omit<Endpoint<I, O>, 'name' | 'path'> & { path?: string },
 ): Endpoint<I, O> & { name: N } {
-  return e
+  return { name, ...e, path: e.path ?? `/${name}` }
 }
+
+/** Whether a module export is an endpoint (the server's areas and the contract's tests scan modules with it). */
+export const isEndpoint = (v: unknown): v is Endpoint => typeof v === 'object' && v !== null && 'path' in v && 'method' in v && 'access' in v
 
 export type Input<E extends Endpoint> = z.input<E['input']>
 export type ParsedInput<E extends Endpoint> = z.output<E['input']>

@@ -110,10 +110,8 @@ function variableRules(v: { identifier: string; subject: string; content: string
 }
 
 /** The Automated Emails table: serial number and subject, paged like every other table. */
-export const getemail = endpoint({
-  name: 'getemail',
+export const getemail = endpoint('getemail', {
   method: 'GET',
-  path: '/getemail',
   input: PageQuery,
   output: pageOf(EmailTemplate),
   access: reads('/emailtemplates'),
@@ -126,20 +124,16 @@ export const getemail = endpoint({
  * previous subject and content are kept as a version, and the identifier cannot change: the server
  * finds each mail's template by it.
  */
-export const editTemplate = endpoint({
-  name: 'editTemplate',
+export const editTemplate = endpoint('editTemplate', {
   method: 'POST',
-  path: '/editTemplate',
   input: z.object({ id: Id, subject, identifier, content }).check(z.superRefine(variableRules)),
   output: Done,
   access: writes('/emailtemplates'),
 })
 
 /** The edit modal's record (ours: the spec passes the row along). */
-export const getTemplate = endpoint({
-  name: 'getTemplate',
+export const getTemplate = endpoint('getTemplate', {
   method: 'GET',
-  path: '/getTemplate',
   input: z.object({ id: Id }),
   output: ok({ data: EmailTemplate }),
   access: reads('/emailtemplates'),
@@ -160,10 +154,8 @@ export type TemplateVersion = z.output<typeof TemplateVersion>
 
 export const VERSIONS_PAGE_SIZE = 10
 
-export const listTemplateVersions = endpoint({
-  name: 'listTemplateVersions',
+export const listTemplateVersions = endpoint('listTemplateVersions', {
   method: 'GET',
-  path: '/listTemplateVersions',
   input: z.object({
     id: Id,
     page: pageNumber(1, 1_000_000, 1),
@@ -174,10 +166,8 @@ export const listTemplateVersions = endpoint({
   ours: 'Not in the spec: a template\'s earlier versions, newest first, paged.',
 })
 
-export const restoreTemplateVersion = endpoint({
-  name: 'restoreTemplateVersion',
+export const restoreTemplateVersion = endpoint('restoreTemplateVersion', {
   method: 'POST',
-  path: '/restoreTemplateVersion',
   input: z.object({ id: Id, versionId: Id }),
   output: Done,
   access: writes('/emailtemplates'),
@@ -189,10 +179,8 @@ export const RenderedMail = z.object({ subject: z.string(), html: z.string(), te
 export type RenderedMail = z.output<typeof RenderedMail>
 
 /** The modal's Preview: an unsaved subject and content rendered with the sample values. */
-export const previewTemplate = endpoint({
-  name: 'previewTemplate',
+export const previewTemplate = endpoint('previewTemplate', {
   method: 'POST',
-  path: '/previewTemplate',
   input: z.object({ subject, identifier, content: z.string().check(z.maxLength(100_000, 'Incorrect format')) }),
   output: ok({ data: RenderedMail }),
   access: reads('/emailtemplates'),
@@ -204,10 +192,8 @@ export const previewTemplate = endpoint({
  * saved template (`id`), or the modal's unsaved subject, content and identifier. Like the preview,
  * it renders what it is given: the variable rules bind saving, not trying.
  */
-export const sendTestTemplate = endpoint({
-  name: 'sendTestTemplate',
+export const sendTestTemplate = endpoint('sendTestTemplate', {
   method: 'POST',
-  path: '/sendTestTemplate',
   input: z
     .object({ id: z.optional(Id), subject: z.optional(subject), identifier: z.optional(identifier), content: z.optional(content) })
     .check(

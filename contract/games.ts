@@ -130,10 +130,8 @@ export const EditGameInput = z.object({
   version: ExpectedVersion,
 })
 
-export const addcms = endpoint({
-  name: 'addcms',
+export const addcms = endpoint('addcms', {
   method: 'POST',
-  path: '/addcms',
   input: AddGameInput,
   files: { image: gameImages(true), video: gameVideo },
   output: Done,
@@ -141,10 +139,8 @@ export const addcms = endpoint({
 })
 
 /** `category` is a category id, '' for all; `operatingsystem` '' for all. */
-export const listCms = endpoint({
-  name: 'listCms',
+export const listCms = endpoint('listCms', {
   method: 'GET',
-  path: '/listCms',
   input: z.extend(PageQuery, {
     category: optionalText(64),
     operatingsystem: z._default(z.union([OperatingSystem, z.literal('')], { error: 'Incorrect format' }), ''),
@@ -154,10 +150,8 @@ export const listCms = endpoint({
   ours: 'Each game also carries thumbnails, the small previews lists show.',
 })
 
-export const DeleteCms = endpoint({
-  name: 'DeleteCms',
+export const DeleteCms = endpoint('DeleteCms', {
   method: 'POST',
-  path: '/DeleteCms',
   input: z.object({ id: Id }),
   output: Deleted,
   access: writes('/cms'),
@@ -167,10 +161,8 @@ export const DeleteCms = endpoint({
  * The edit save. Images are optional here: the game keeps the stored images `keptImages` names
  * (all when absent) followed by the ones sent. A video, when sent, replaces the stored one.
  */
-export const Editcms = endpoint({
-  name: 'Editcms',
+export const Editcms = endpoint('Editcms', {
   method: 'POST',
-  path: '/Editcms',
   input: EditGameInput,
   files: { image: gameImages(false), video: gameVideo },
   output: Done,
@@ -179,10 +171,8 @@ export const Editcms = endpoint({
 })
 
 /** Flips the game's freeze flag (the button reads Freeze or UnFreeze) and answers the new state. */
-export const FreezeCms = endpoint({
-  name: 'FreezeCms',
+export const FreezeCms = endpoint('FreezeCms', {
   method: 'POST',
-  path: '/FreezeCms',
   input: z.object({ id: Id }),
   output: undoable({ freeze: z.boolean() }),
   access: writes('/cms'),
@@ -190,10 +180,8 @@ export const FreezeCms = endpoint({
 })
 
 /** One game by id, for Edit Games opened by URL (a reload, a shared link). */
-export const getCms = endpoint({
-  name: 'getCms',
+export const getCms = endpoint('getCms', {
   method: 'GET',
-  path: '/getCms',
   input: z.object({ _id: Id }),
   output: ok({ data: Game }),
   access: reads('/cms'),

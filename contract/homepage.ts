@@ -16,10 +16,8 @@ export type HomepagePreference = z.output<typeof HomepagePreference>
 const Link = requiredUrl('link is required')
 
 /** Spec section 5, add: 'Title is required' and the promotion-style image message. */
-export const addHomePageCms = endpoint({
-  name: 'addHomePageCms',
+export const addHomePageCms = endpoint('addHomePageCms', {
   method: 'POST',
-  path: '/addHomePageCms',
   input: z.object({ title: required('Title is required', 200), link: Link }),
   files: {
     image: imageFiles({ max: 1, required: true, requiredMessage: 'image is required', kind: IMAGE_KIND_MESSAGE, tooMany: IMAGE_KIND_MESSAGE }),
@@ -28,20 +26,16 @@ export const addHomePageCms = endpoint({
   access: writes('/homepage-content'),
 })
 
-export const listHomePageCms = endpoint({
-  name: 'listHomePageCms',
+export const listHomePageCms = endpoint('listHomePageCms', {
   method: 'GET',
-  path: '/listHomePageCms',
   input: PageQuery,
   output: pageOf(HomepageContent),
   access: reads('/homepage-content'),
 })
 
 /** One block by id, for Edit Homepage Content opened by URL (a reload, a shared link). */
-export const getHomePageCms = endpoint({
-  name: 'getHomePageCms',
+export const getHomePageCms = endpoint('getHomePageCms', {
   method: 'GET',
-  path: '/getHomePageCms',
   input: z.object({ _id: Id }),
   output: ok({ data: HomepageContent }),
   access: reads('/homepage-content'),
@@ -52,10 +46,8 @@ export const getHomePageCms = endpoint({
  * Spec section 5, edit: 'title is required' (lower case) and the category-style image message.
  * Without a new image the current one is kept.
  */
-export const editHomePageCms = endpoint({
-  name: 'editHomePageCms',
+export const editHomePageCms = endpoint('editHomePageCms', {
   method: 'POST',
-  path: '/editHomePageCms',
   input: z.object({ _id: Id, title: required('title is required', 200), link: Link, version: ExpectedVersion }),
   files: {
     image: imageFiles({
@@ -70,29 +62,23 @@ export const editHomePageCms = endpoint({
   access: writes('/homepage-content'),
 })
 
-export const deleteHomePageCms = endpoint({
-  name: 'deleteHomePageCms',
+export const deleteHomePageCms = endpoint('deleteHomePageCms', {
   method: 'POST',
-  path: '/deleteHomePageCms',
   input: z.object({ _id: Id }),
   output: Deleted,
   access: writes('/homepage-content'),
 })
 
 /** The landing-page switch: Show this CMS content on landing page. */
-export const updateHomepageCmsPreference = endpoint({
-  name: 'updateHomepageCmsPreference',
+export const updateHomepageCmsPreference = endpoint('updateHomepageCmsPreference', {
   method: 'POST',
-  path: '/updateHomepageCmsPreference',
   input: z.object({ status: z.boolean({ error: 'Incorrect format' }) }),
   output: Done,
   access: writes('/homepage-content'),
 })
 
-export const getHomepageCmsPreference = endpoint({
-  name: 'getHomepageCmsPreference',
+export const getHomepageCmsPreference = endpoint('getHomepageCmsPreference', {
   method: 'GET',
-  path: '/getHomepageCmsPreference',
   input: z.object({}),
   output: ok({ result: HomepagePreference }),
   access: reads('/homepage-content'),

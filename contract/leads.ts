@@ -1,8 +1,8 @@
 import { z } from 'zod/mini'
-import { PageQuery, integer, ok, pageNumber, pageOf } from './common.ts'
+import { PageQuery, integer, ok, pageNumber, pageOf, providers } from './common.ts'
 import { endpoint, reads } from './define.ts'
 
-export const Provider = z.enum(['ipfs', 'web3auth'])
+export const Provider = z.enum(providers)
 
 /** Spec section 3, Lead/user. */
 export const Lead = z.object({
@@ -30,30 +30,24 @@ export type ContactEnquiry = z.output<typeof ContactEnquiry>
 /** Leads page size is 50 (spec section 9). */
 export const LEADS_PAGE_SIZE = 50
 
-export const getuser = endpoint({
-  name: 'getuser',
+export const getuser = endpoint('getuser', {
   method: 'GET',
-  path: '/getuser',
   input: z.extend(PageQuery, { limit: pageNumber(1, 100, LEADS_PAGE_SIZE) }),
   output: ok({ data: z.array(Lead), count: integer() }),
   access: reads('/users'),
 })
 
 /** Streams every lead as CSV, saved as user.csv. */
-export const DownloadFile = endpoint({
-  name: 'DownloadFile',
+export const DownloadFile = endpoint('DownloadFile', {
   method: 'GET',
-  path: '/DownloadFile',
   input: z.object({}),
   output: z.string(),
   answer: 'csv',
   access: reads('/users'),
 })
 
-export const getContactUS = endpoint({
-  name: 'getContactUS',
+export const getContactUS = endpoint('getContactUS', {
   method: 'GET',
-  path: '/getContactUS',
   input: PageQuery,
   output: pageOf(ContactEnquiry),
   access: reads('/contactus'),

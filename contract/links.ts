@@ -13,20 +13,6 @@ const preference = integer()
 /** Ours: each record's edit version, which the edits may send back (common.ts, RECORD_CHANGED). */
 const version = RecordVersion
 
-/** Spec section 3, Buy link. */
-export const BuyLink = z.object({ _id: z.string(), buyLink: z.string(), preference, version })
-export type BuyLink = z.output<typeof BuyLink>
-/** Spec section 3, Swap out link. */
-export const SellLink = z.object({ _id: z.string(), selLink: z.string(), preference, version })
-export type SellLink = z.output<typeof SellLink>
-/** Spec section 3, Swap in link. */
-export const BridgeLink = z.object({ _id: z.string(), bridgeLink: z.string(), preference, version })
-export type BridgeLink = z.output<typeof BridgeLink>
-
-const BuyUrl = requiredUrl('buylink is required')
-const SellUrl = requiredUrl('swap out link is required')
-const BridgeUrl = requiredUrl('Swap in link is required')
-
 /** Optional on add (an empty field counts as absent): without one the link goes to the end of the list. */
 const AddPreference = preprocess((v: unknown) => (v === '' ? undefined : v), z.optional(count('preference is required')))
 /**
@@ -45,155 +31,127 @@ const DeleteBody = z.object({ id: Id })
 const LINK_FETCH_NOTE = 'Answer not shown: the record as data.'
 const LINK_ADD_NOTE = 'Payload from section 3: the add-form link field plus an optional preference.'
 
-// Buy links (/buy_list)
+/** `{ [key]: value }` with the key's literal type kept (a computed key alone widens to string). */
+const field = <K extends string, V>(key: K, value: V): Record<K, V> => ({ [key]: value }) as Record<K, V>
 
-export const addbuyLink = endpoint({
-  name: 'addbuyLink',
-  method: 'POST',
-  path: '/addbuyLink',
-  input: z.object({ buylink: BuyUrl, preference: AddPreference }),
-  output: Done,
-  access: writes('/buy_list'),
-  ours: LINK_ADD_NOTE,
-})
-
-export const getbuyLink = endpoint({
-  name: 'getbuyLink',
-  method: 'GET',
-  path: '/getbuyLink',
-  input: ById,
-  output: ok({ data: BuyLink }),
-  access: reads('/buy_list'),
-  ours: LINK_FETCH_NOTE,
-})
-
-export const ListBuyLink = endpoint({
-  name: 'ListBuyLink',
-  method: 'POST',
-  path: '/ListBuyLink',
-  input: ListBody,
-  output: pageOf(BuyLink),
-  access: reads('/buy_list'),
-})
-
-/** Edit List modal: Title (buyLink) and Preference. A preference above the record count is ignored. */
-export const editBuylink = endpoint({
-  name: 'editBuylink',
-  method: 'POST',
-  path: '/editBuylink',
-  input: z.object({ _id: Id, buyLink: BuyUrl, preference: EditPreference, version: ExpectedVersion }),
-  output: Done,
-  access: writes('/buy_list'),
-})
-
-export const DeleteBuyLink = endpoint({
-  name: 'DeleteBuyLink',
-  method: 'POST',
-  path: '/DeleteBuyLink',
-  input: DeleteBody,
-  output: Deleted,
-  access: writes('/buy_list'),
-})
-
-// Swap out links (/swapout_list)
-
-export const addsellLink = endpoint({
-  name: 'addsellLink',
-  method: 'POST',
-  path: '/addsellLink',
-  input: z.object({ sellink: SellUrl, preference: AddPreference }),
-  output: Done,
-  access: writes('/swapout_list'),
-  ours: LINK_ADD_NOTE,
-})
-
-export const getsellLink = endpoint({
-  name: 'getsellLink',
-  method: 'GET',
-  path: '/getsellLink',
-  input: ById,
-  output: ok({ data: SellLink }),
-  access: reads('/swapout_list'),
-  ours: LINK_FETCH_NOTE,
-})
-
-export const ListSelLink = endpoint({
-  name: 'ListSelLink',
-  method: 'POST',
-  path: '/ListSelLink',
-  input: ListBody,
-  output: pageOf(SellLink),
-  access: reads('/swapout_list'),
-})
-
-/** Edit List modal: Title (selLink) and Preference. A preference above the record count is ignored. */
-export const editSellink = endpoint({
-  name: 'editSellink',
-  method: 'POST',
-  path: '/editSellink',
-  input: z.object({ _id: Id, selLink: SellUrl, preference: EditPreference, version: ExpectedVersion }),
-  output: Done,
-  access: writes('/swapout_list'),
-})
-
-export const DeleteSellLink = endpoint({
-  name: 'DeleteSellLink',
-  method: 'POST',
-  path: '/DeleteSellLink',
-  input: DeleteBody,
-  output: Deleted,
-  access: writes('/swapout_list'),
-})
-
-// Swap in links (/swapin_list)
-
-export const addBridgeLink = endpoint({
-  name: 'addBridgeLink',
-  method: 'POST',
-  path: '/addBridgeLink',
-  input: z.object({ bridgelink: BridgeUrl, preference: AddPreference }),
-  output: Done,
-  access: writes('/swapin_list'),
-  ours: LINK_ADD_NOTE,
-})
-
-export const getBridgeLink = endpoint({
-  name: 'getBridgeLink',
-  method: 'GET',
-  path: '/getBridgeLink',
-  input: ById,
-  output: ok({ data: BridgeLink }),
-  access: reads('/swapin_list'),
-  ours: LINK_FETCH_NOTE,
-})
-
-export const ListBridgeLink = endpoint({
-  name: 'ListBridgeLink',
-  method: 'POST',
-  path: '/ListBridgeLink',
-  input: ListBody,
-  output: pageOf(BridgeLink),
-  access: reads('/swapin_list'),
-})
+/** An endpoint under its own name as key, so a kind's five calls are picked out by name. */
+const named = <E extends { name: string }>(e: E): { [K in E['name']]: E } => ({ [e.name]: e }) as { [K in E['name']]: E }
 
 /**
- * Edit List modal: Title (bridgeLink) and Preference. A preference above the record count is
- * ignored. The path's missing "L" (`editBridgeink`) is the spec's spelling, kept on purpose.
+ * One kind of link: its record, and its five calls under the spec's names. The names are data
+ * because the spec spells them irregularly (`ListSelLink`, `editSellink`, `editBridgeink`), and so
+ * are the add payload's field and the record's field (`sellink` against `selLink`).
  */
-export const editBridgeink = endpoint({
-  name: 'editBridgeink',
-  method: 'POST',
-  path: '/editBridgeink',
-  input: z.object({ _id: Id, bridgeLink: BridgeUrl, preference: EditPreference, version: ExpectedVersion }),
-  output: Done,
-  access: writes('/swapin_list'),
-})
+function linkKind<
+  const Add extends string,
+  const Get extends string,
+  const List extends string,
+  const Edit extends string,
+  const Remove extends string,
+  const AddField extends string,
+  const RecordField extends string,
+>(kind: {
+  /** The list screen whose permissions the calls take. */
+  route: string
+  names: { add: Add; get: Get; list: List; edit: Edit; remove: Remove }
+  /** The link field of the add payload. */
+  addField: AddField
+  /** The link field of the record and of the edit payload. */
+  recordField: RecordField
+  /** The spec's message for a missing link. */
+  required: string
+}) {
+  const url = requiredUrl(kind.required)
+  const record = z.object({ _id: z.string(), ...field(kind.recordField, z.string()), preference, version })
+  return {
+    record,
+    ...named(
+      endpoint(kind.names.add, {
+        method: 'POST',
+        input: z.object({ ...field(kind.addField, url), preference: AddPreference }),
+        output: Done,
+        access: writes(kind.route),
+        ours: LINK_ADD_NOTE,
+      }),
+    ),
+    ...named(
+      endpoint(kind.names.get, {
+        method: 'GET',
+        input: ById,
+        output: ok({ data: record }),
+        access: reads(kind.route),
+        ours: LINK_FETCH_NOTE,
+      }),
+    ),
+    ...named(
+      endpoint(kind.names.list, { method: 'POST', input: ListBody, output: pageOf(record), access: reads(kind.route) }),
+    ),
+    // Edit List modal: Title (the record's field) and Preference. A preference above the record count is ignored.
+    ...named(
+      endpoint(kind.names.edit, {
+        method: 'POST',
+        input: z.object({ _id: Id, ...field(kind.recordField, url), preference: EditPreference, version: ExpectedVersion }),
+        output: Done,
+        access: writes(kind.route),
+      }),
+    ),
+    ...named(
+      endpoint(kind.names.remove, { method: 'POST', input: DeleteBody, output: Deleted, access: writes(kind.route) }),
+    ),
+  }
+}
 
-export const DeleteBridgeLink = endpoint({
-  name: 'DeleteBridgeLink',
-  method: 'POST',
-  path: '/DeleteBridgeLink',
-  input: DeleteBody,
-  output: Deleted,
-  access: writes('/swapin_list'),
+// The exported names below must be the names given as data: a typo is a missing property, which
+// does not compile.
+
+// Buy links (/buy_list). Spec section 3, Buy link.
+export const {
+  record: BuyLink,
+  addbuyLink,
+  getbuyLink,
+  ListBuyLink,
+  editBuylink,
+  DeleteBuyLink,
+} = linkKind({
+  route: '/buy_list',
+  names: { add: 'addbuyLink', get: 'getbuyLink', list: 'ListBuyLink', edit: 'editBuylink', remove: 'DeleteBuyLink' },
+  addField: 'buylink',
+  recordField: 'buyLink',
+  required: 'buylink is required',
 })
+export type BuyLink = z.output<typeof BuyLink>
+
+// Swap out links (/swapout_list). Spec section 3, Swap out link.
+export const {
+  record: SellLink,
+  addsellLink,
+  getsellLink,
+  ListSelLink,
+  editSellink,
+  DeleteSellLink,
+} = linkKind({
+  route: '/swapout_list',
+  names: { add: 'addsellLink', get: 'getsellLink', list: 'ListSelLink', edit: 'editSellink', remove: 'DeleteSellLink' },
+  addField: 'sellink',
+  recordField: 'selLink',
+  required: 'swap out link is required',
+})
+export type SellLink = z.output<typeof SellLink>
+
+// Swap in links (/swapin_list). Spec section 3, Swap in link. The edit's missing "L"
+// (`editBridgeink`) is the spec's spelling, kept on purpose.
+export const {
+  record: BridgeLink,
+  addBridgeLink,
+  getBridgeLink,
+  ListBridgeLink,
+  editBridgeink,
+  DeleteBridgeLink,
+} = linkKind({
+  route: '/swapin_list',
+  names: { add: 'addBridgeLink', get: 'getBridgeLink', list: 'ListBridgeLink', edit: 'editBridgeink', remove: 'DeleteBridgeLink' },
+  addField: 'bridgelink',
+  recordField: 'bridgeLink',
+  required: 'Swap in link is required',
+})
+export type BridgeLink = z.output<typeof BridgeLink>

@@ -33,10 +33,8 @@ export type Subscriber = z.output<typeof Subscriber>
  * user base. `count` is the number the search matches; `total` every subscriber (what 'All
  * subscribers' means).
  */
-export const allUser = endpoint({
-  name: 'allUser',
+export const allUser = endpoint('allUser', {
   method: 'GET',
-  path: '/allUser',
   input: z.extend(PageQuery, { limit: pageNumber(1, 100, SUBSCRIBERS_PAGE_SIZE) }),
   output: ok({ result: z.array(Subscriber), count: integer(), total: integer() }),
   access: reads('/newsletter'),
@@ -69,10 +67,8 @@ const someoneChosen = () => z.refine<{ all: boolean; id: readonly string[] }>(ch
  * The exact number of subscribers a send to this choice would reach now (the confirmation asks
  * with it). A read made by POST, since the chosen ids may not fit in a query string.
  */
-export const countNewsletterRecipients = endpoint({
-  name: 'countNewsletterRecipients',
+export const countNewsletterRecipients = endpoint('countNewsletterRecipients', {
   method: 'POST',
-  path: '/countNewsletterRecipients',
   input: Recipients.check(someoneChosen()),
   /** `mailRate`: the mail queue's pace (MAIL_RATE_PER_SECOND, mails per second; 0 is unpaced). */
   output: ok({ count: integer(), mailRate: z.number(), ...ApprovalNeed }),
@@ -85,10 +81,8 @@ export const countNewsletterRecipients = endpoint({
  * whatever was chosen) and starts the durable job that mails them. `content` is rich text,
  * sanitised by the server before it is stored and again when each mail is rendered.
  */
-export const sendNewsletter = endpoint({
-  name: 'sendNewsletter',
+export const sendNewsletter = endpoint('sendNewsletter', {
   method: 'POST',
-  path: '/sendNewsletter',
   input: z
     .extend(Recipients, {
       subject: required(SUBJECT_REQUIRED, 200).check(z.refine((v) => placeholdersIn(v).every((name) => name === 'name'), SUBJECT_VARIABLES)),
@@ -133,10 +127,8 @@ export const NewsletterSend = z.object({
 export type NewsletterSend = z.output<typeof NewsletterSend>
 
 /** The sends, newest first (searched by subject), with their progress. */
-export const listNewsletterSends = endpoint({
-  name: 'listNewsletterSends',
+export const listNewsletterSends = endpoint('listNewsletterSends', {
   method: 'GET',
-  path: '/listNewsletterSends',
   input: PageQuery,
   output: ok({ result: z.array(NewsletterSend), count: integer() }),
   access: reads('/newsletter'),
@@ -145,30 +137,24 @@ export const listNewsletterSends = endpoint({
 
 const sendId = z.object({ id: Id })
 
-export const pauseNewsletter = endpoint({
-  name: 'pauseNewsletter',
+export const pauseNewsletter = endpoint('pauseNewsletter', {
   method: 'POST',
-  path: '/pauseNewsletter',
   input: sendId,
   output: Done,
   access: writes('/newsletter'),
   ours: 'Not in the spec: holds a running send; mails not yet handed to the SMTP server wait.',
 })
 
-export const resumeNewsletter = endpoint({
-  name: 'resumeNewsletter',
+export const resumeNewsletter = endpoint('resumeNewsletter', {
   method: 'POST',
-  path: '/resumeNewsletter',
   input: sendId,
   output: Done,
   access: writes('/newsletter'),
   ours: 'Not in the spec: carries on with a paused send.',
 })
 
-export const cancelNewsletter = endpoint({
-  name: 'cancelNewsletter',
+export const cancelNewsletter = endpoint('cancelNewsletter', {
   method: 'POST',
-  path: '/cancelNewsletter',
   input: sendId,
   output: Done,
   access: writes('/newsletter'),
@@ -180,10 +166,8 @@ export const cancelNewsletter = endpoint({
  * with the send's subject and body and a sample reader's name. What an approver looks at is what
  * goes out; a template saved since changes neither.
  */
-export const getNewsletterMail = endpoint({
-  name: 'getNewsletterMail',
+export const getNewsletterMail = endpoint('getNewsletterMail', {
   method: 'GET',
-  path: '/getNewsletterMail',
   input: sendId,
   output: ok({ data: z.object({ subject: z.string(), html: z.string(), sampleName: z.string() }) }),
   access: reads('/newsletter'),
@@ -191,20 +175,16 @@ export const getNewsletterMail = endpoint({
 })
 
 /** Four eyes: another administrator starts a send awaiting approval (a repeat starts nothing more). */
-export const approveNewsletter = endpoint({
-  name: 'approveNewsletter',
+export const approveNewsletter = endpoint('approveNewsletter', {
   method: 'POST',
-  path: '/approveNewsletter',
   input: sendId,
   output: ok({ started: z.boolean(), total: integer() }),
   access: approves('/newsletter'),
   ours: 'Not in the spec (four eyes): starts a send awaiting approval; started is false for a repeat. Only another administrator.',
 })
 
-export const rejectNewsletter = endpoint({
-  name: 'rejectNewsletter',
+export const rejectNewsletter = endpoint('rejectNewsletter', {
   method: 'POST',
-  path: '/rejectNewsletter',
   input: sendId,
   output: Done,
   access: approves('/newsletter'),
@@ -224,8 +204,7 @@ const UnsubscribeToken = z.object({
   token: z.string().check(z.trim(), z.minLength(1, 'This unsubscribe link is not valid'), z.maxLength(500, 'This unsubscribe link is not valid')),
 })
 
-export const unsubscribeStatus = endpoint({
-  name: 'unsubscribeStatus',
+export const unsubscribeStatus = endpoint('unsubscribeStatus', {
   method: 'GET',
   path: '/unsubscribe-status',
   input: UnsubscribeToken,
@@ -234,10 +213,8 @@ export const unsubscribeStatus = endpoint({
   ours: 'Not in the spec: what the unsubscribe page shows (the masked address, and whether it is still subscribed); changes nothing.',
 })
 
-export const unsubscribe = endpoint({
-  name: 'unsubscribe',
+export const unsubscribe = endpoint('unsubscribe', {
   method: 'POST',
-  path: '/unsubscribe',
   input: UnsubscribeToken,
   output: Done,
   access: publicAccess,

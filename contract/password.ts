@@ -43,8 +43,7 @@ const bothParsed = {
  * OTP from /send-mail. `email` must be the session's own address; the server refuses another.
  * Success revokes the admin's tokens (and so logs them out to /login).
  */
-export const changePassword = endpoint({
-  name: 'changePassword',
+export const changePassword = endpoint('changePassword', {
   method: 'POST',
   path: '/change-password',
   input: z
@@ -74,8 +73,7 @@ export const changePassword = endpoint({
  * An admin with 2FA enabled also needs a current code: without one the answer is status TWO_FA,
  * so a reset never skips the second factor. Success revokes every session of that admin.
  */
-export const forgotPassword = endpoint({
-  name: 'forgotPassword',
+export const forgotPassword = endpoint('forgotPassword', {
   method: 'POST',
   path: '/forgot-password',
   input: z
@@ -96,8 +94,7 @@ export const forgotPassword = endpoint({
  * Forgot screen, step 1 (Send OTP). The answer is the same for known and unknown addresses, so
  * it cannot be used to find out who has an account.
  */
-export const ForgotSendMail = endpoint({
-  name: 'ForgotSendMail',
+export const ForgotSendMail = endpoint('ForgotSendMail', {
   method: 'POST',
   path: '/ForgotSend-mail',
   input: z.object({ email: LoginEmail }),
@@ -106,8 +103,7 @@ export const ForgotSendMail = endpoint({
 })
 
 /** Reset Password screen's Send OTP: mails a code to the signed-in admin's own address. */
-export const sendMail = endpoint({
-  name: 'sendMail',
+export const sendMail = endpoint('sendMail', {
   method: 'POST',
   path: '/send-mail',
   input: z.object({}),

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { Done, Id, PageQuery, boundedInt, integer, natural, ok, optionalText, pageNumber, pageOf, required } from './common.ts'
+import { Done, Id, PageQuery, boundedInt, integer, natural, ok, optionalText, pageNumber, pageOf, providers, required } from './common.ts'
 import { approves, endpoint, reads, writes } from './define.ts'
 import { Approval, ApprovalNeed } from './four-eyes.ts'
 import { IMAGE_KIND_MESSAGE, formFlag, formList, imageFiles } from './multipart.ts'
@@ -70,7 +70,7 @@ export const PROMOTION_PAGE_SIZE = 100
  */
 export const UserFilter = z.object({
   email: optionalText(254),
-  provider: z._default(z.union([z.enum(['ipfs', 'web3auth']), z.literal('')], { error: 'Incorrect format' }), ''),
+  provider: z._default(z.union([z.enum(providers), z.literal('')], { error: 'Incorrect format' }), ''),
   country: optionalText(100),
 })
 export type UserFilter = z.output<typeof UserFilter>
@@ -103,10 +103,8 @@ export const AddPromotionInput = z
     ),
   )
 
-export const addNotification = endpoint({
-  name: 'addNotification',
+export const addNotification = endpoint('addNotification', {
   method: 'POST',
-  path: '/addNotification',
   input: AddPromotionInput,
   files: { image: imageFiles({ max: 1, required: false, kind: IMAGE_KIND_MESSAGE, tooMany: IMAGE_KIND_MESSAGE }) },
   output: ok({ _id: z.string(), total: integer(), awaitingApproval: z.boolean() }),
@@ -114,19 +112,15 @@ export const addNotification = endpoint({
   ours: `Answers the new promotion's _id, total (its recipients) and awaitingApproval (over the four-eyes threshold: nothing is sent until another Admin approves). With selectall the filter fields (email, provider, country) are also sent, so "select all" means all matching users; '${SELECT_A_USER}' is ours.`,
 })
 
-export const listNotification = endpoint({
-  name: 'listNotification',
+export const listNotification = endpoint('listNotification', {
   method: 'GET',
-  path: '/listNotification',
   input: PageQuery,
   output: pageOf(Promotion),
   access: reads('/notificationlist'),
 })
 
-export const DeletePromotion = endpoint({
-  name: 'DeletePromotion',
+export const DeletePromotion = endpoint('DeletePromotion', {
   method: 'POST',
-  path: '/DeletePromotion',
   input: z.object({ id: Id }),
   output: Deleted,
   access: writes('/notificationlist'),
@@ -145,10 +139,8 @@ export const Recipient = z.object({ _id: z.string(), email: z.string(), status: 
 export type Recipient = z.output<typeof Recipient>
 
 /** The view modal's recipient emails, 100 at a time (Load More asks for the next page). */
-export const listnotfiyuser = endpoint({
-  name: 'listnotfiyuser',
+export const listnotfiyuser = endpoint('listnotfiyuser', {
   method: 'POST',
-  path: '/listnotfiyuser',
   input: z.object({ id: Id, page, limit }),
   output: ok({ result: z.array(Recipient), count: integer() }),
   access: reads('/notificationlist'),
@@ -165,10 +157,8 @@ export const ResendOnly = z.enum(['all', 'failed'], { error: 'Incorrect format' 
  * answers success with `started: false`. While the current round still has pending deliveries
  * the call is refused ('This promotion is still being sent'): cancel it first.
  */
-export const ResendData = endpoint({
-  name: 'ResendData',
+export const ResendData = endpoint('ResendData', {
   method: 'POST',
-  path: '/ResendData',
   input: z.object({
     id: Id,
     round: boundedInt('Incorrect format', 1, 1_000_000),
@@ -180,10 +170,8 @@ export const ResendData = endpoint({
 })
 
 /** Stops the current round: pending deliveries are not sent. Answers how many already were. */
-export const cancelPromotion = endpoint({
-  name: 'cancelPromotion',
+export const cancelPromotion = endpoint('cancelPromotion', {
   method: 'POST',
-  path: '/cancelPromotion',
   input: z.object({ id: Id }),
   output: ok({ sent: integer(), failed: integer(), total: integer() }),
   access: writes('/notificationlist'),
@@ -201,10 +189,8 @@ const Decision = z.object({
   round: boundedInt('Incorrect format', 1, 1_000_000),
 })
 
-export const approvePromotion = endpoint({
-  name: 'approvePromotion',
+export const approvePromotion = endpoint('approvePromotion', {
   method: 'POST',
-  path: '/approvePromotion',
   input: Decision,
   output: ok({ started: z.boolean(), total: integer() }),
   access: approves('/notificationlist'),
@@ -212,10 +198,8 @@ export const approvePromotion = endpoint({
 })
 
 /** Rejects the current round awaiting approval: nothing of it is sent. */
-export const rejectPromotion = endpoint({
-  name: 'rejectPromotion',
+export const rejectPromotion = endpoint('rejectPromotion', {
   method: 'POST',
-  path: '/rejectPromotion',
   input: Decision,
   output: Done,
   access: approves('/notificationlist'),
@@ -226,10 +210,8 @@ export const rejectPromotion = endpoint({
  * The exact number of users a Submit with this selection would reach (checked ids that exist, or
  * with selectall every user matching the filter), shown by the modal before Submit.
  */
-export const countRecipients = endpoint({
-  name: 'countRecipients',
+export const countRecipients = endpoint('countRecipients', {
   method: 'POST',
-  path: '/countRecipients',
   input: z.extend(UserFilter, {
     id: z._default(z.array(Id, { error: SELECT_A_USER }).check(z.maxLength(100_000, 'Incorrect format')), []),
     selectall: z._default(z.boolean({ error: 'Incorrect format' }), false),
@@ -244,10 +226,8 @@ export const countRecipients = endpoint({
  * With `selectall: true` the filter is ignored and every user is listed, as the spec's
  * "data ... or selectall" reads.
  */
-export const FilterOption = endpoint({
-  name: 'FilterOption',
+export const FilterOption = endpoint('FilterOption', {
   method: 'POST',
-  path: '/FilterOption',
   input: z.object({
     page,
     limit,

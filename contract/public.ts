@@ -7,8 +7,7 @@ import { endpoint, publicAccess } from './define.ts'
  * contact (SUPPORT_EMAIL) and the store listing the referral redirect sends visitors to
  * (APP_STORE_URL). Both are public by nature; read at run time so one build fits every deployment.
  */
-export const publicInfo = endpoint({
-  name: 'publicInfo',
+export const publicInfo = endpoint('publicInfo', {
   method: 'GET',
   path: '/public-info',
   input: z.object({}),

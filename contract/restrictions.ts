@@ -25,10 +25,8 @@ const CountryName = z
  * The country options, for Add Restriction and the promotion's country filter. Any signed-in
  * admin may read it: it is a fixed public list, and two screens with separate permissions use it.
  */
-export const listCountry = endpoint({
-  name: 'listCountry',
+export const listCountry = endpoint('listCountry', {
   method: 'GET',
-  path: '/listCountry',
   input: z.object({}),
   output: ok({ result: z.array(z.string()) }),
   access: sessionAccess,
@@ -36,20 +34,16 @@ export const listCountry = endpoint({
 })
 
 /** Answers result[0].Restrictedcountry; result is empty before the first country is added. */
-export const FetchRestrictions = endpoint({
-  name: 'FetchRestrictions',
+export const FetchRestrictions = endpoint('FetchRestrictions', {
   method: 'GET',
-  path: '/FetchRestrictions',
   input: z.object({}),
   output: ok({ result: z.array(Restrictions) }),
   access: reads('/restriction'),
 })
 
 /** Adds countries (names from listCountry); ones already listed are kept once. */
-export const AddRestrictions = endpoint({
-  name: 'AddRestrictions',
+export const AddRestrictions = endpoint('AddRestrictions', {
   method: 'POST',
-  path: '/AddRestrictions',
   input: z.object({
     country: z.array(CountryName, { error: 'Country is required' }).check(z.minLength(1, 'Country is required'), z.maxLength(400, 'Incorrect format')),
   }),
@@ -59,10 +53,8 @@ export const AddRestrictions = endpoint({
 })
 
 /** Sets the hide flag of one listed country, named by its entry id. */
-export const HideRestrictions = endpoint({
-  name: 'HideRestrictions',
+export const HideRestrictions = endpoint('HideRestrictions', {
   method: 'POST',
-  path: '/HideRestrictions',
   input: z.object({ hide: z.boolean({ error: 'Incorrect format' }), country: Id }),
   output: Done,
   access: writes('/restriction'),
@@ -70,10 +62,8 @@ export const HideRestrictions = endpoint({
 })
 
 /** Delete All / the selected rows: removes the listed entries by id; one undo brings them all back. */
-export const CheckBoxDelete = endpoint({
-  name: 'CheckBoxDelete',
+export const CheckBoxDelete = endpoint('CheckBoxDelete', {
   method: 'POST',
-  path: '/CheckBoxDelete',
   input: z.object({
     deleteData: z
       .array(Id, { error: 'Select at least one country' })
@@ -92,8 +82,7 @@ export const PublicRestrictedCountry = z.object({ country: z.string(), code: z.s
  * by name. Public (the apps read it before anyone signs in) and kept by browsers and proxies for
  * a minute, so a change reaches every app within about a minute.
  */
-export const restrictedCountries = endpoint({
-  name: 'restrictedCountries',
+export const restrictedCountries = endpoint('restrictedCountries', {
   method: 'GET',
   path: '/restricted-countries',
   input: z.object({}),

@@ -15,10 +15,8 @@ export type SavedView = z.output<typeof SavedView>
 /** Views per admin and list: enough for real use, and a bound on what one admin can store. */
 export const MAX_VIEWS_PER_LIST = 20
 
-export const listSavedViews = endpoint({
-  name: 'listSavedViews',
+export const listSavedViews = endpoint('listSavedViews', {
   method: 'GET',
-  path: '/listSavedViews',
   input: z.object({}),
   output: ok({ result: z.array(SavedView) }),
   access: sessionAccess,
@@ -27,10 +25,8 @@ export const listSavedViews = endpoint({
 
 export const VIEW_NAME_TAKEN = 'A view with this name already exists for this list'
 
-export const saveView = endpoint({
-  name: 'saveView',
+export const saveView = endpoint('saveView', {
   method: 'POST',
-  path: '/saveView',
   input: z.object({
     route: z.string().check(z.trim(), z.minLength(1, 'route is required'), z.maxLength(100, 'Incorrect format')),
     name: required('Name is required', 60),
@@ -42,10 +38,8 @@ export const saveView = endpoint({
   ours: `A name already used for that list is refused ('${VIEW_NAME_TAKEN}'); at most ${MAX_VIEWS_PER_LIST} views per list.`,
 })
 
-export const deleteView = endpoint({
-  name: 'deleteView',
+export const deleteView = endpoint('deleteView', {
   method: 'POST',
-  path: '/deleteView',
   input: z.object({ id: Id }),
   output: Deleted,
   access: sessionAccess,

@@ -85,8 +85,7 @@ export const SettingsInput = z.object({
 })
 
 /** The Settings screen's read: result[0] is the record, as the version read answers. */
-export const getSettings = endpoint({
-  name: 'getSettings',
+export const getSettings = endpoint('getSettings', {
   method: 'GET',
   path: '/settings-get',
   input: z.object({}),
@@ -96,8 +95,7 @@ export const getSettings = endpoint({
 })
 
 /** Update Settings. Without a new logo the current one is kept. */
-export const updateSettings = endpoint({
-  name: 'updateSettings',
+export const updateSettings = endpoint('updateSettings', {
   method: 'POST',
   path: '/settings-update',
   input: SettingsInput,

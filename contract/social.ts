@@ -37,8 +37,7 @@ const SocialLinks = z.object({
 })
 
 /** Answers `data.data`, a list whose first item the screen uses (there is one record). */
-export const socialmediaGet = endpoint({
-  name: 'socialmediaGet',
+export const socialmediaGet = endpoint('socialmediaGet', {
   method: 'POST',
   path: '/socialmedia-get',
   input: z.object({}),
@@ -50,10 +49,8 @@ export const socialmediaGet = endpoint({
  * Saves the five links. `_id` is the record's id; it is absent before the first save, when the
  * server creates the one record.
  */
-export const updatesocialmedia = endpoint({
-  name: 'updatesocialmedia',
+export const updatesocialmedia = endpoint('updatesocialmedia', {
   method: 'POST',
-  path: '/updatesocialmedia',
   input: z.extend(SocialLinks, { _id: z.optional(Id), version: ExpectedVersion }),
   output: Done,
   access: writes('/social-links'),
@@ -65,8 +62,7 @@ export const updatesocialmedia = endpoint({
  * are not saved by a delete (spec section 4: edits are saved only by Update). Its undo writes the
  * link back.
  */
-export const DeleteSocialmedia = endpoint({
-  name: 'DeleteSocialmedia',
+export const DeleteSocialmedia = endpoint('DeleteSocialmedia', {
   method: 'POST',
   path: '/Delete-socialmedia',
   input: z.object({

@@ -89,10 +89,8 @@ export const UpdateSubAdminInput = z
   })
   .check(z.superRefine(updateRule.check, updateRule.params))
 
-export const createSubAdminUsers = endpoint({
-  name: 'createSubAdminUsers',
+export const createSubAdminUsers = endpoint('createSubAdminUsers', {
   method: 'POST',
-  path: '/createSubAdminUsers',
   input: CreateSubAdminInput,
   // status TWO_FA is the other non-failure answer; see TwoFactorNeeded in common.ts.
   output: Done,
@@ -100,30 +98,24 @@ export const createSubAdminUsers = endpoint({
   ours: 'role is not accepted (always subadmin); twoFACode added for a creator with 2FA enabled.',
 })
 
-export const FetchSubAdminUsers = endpoint({
-  name: 'FetchSubAdminUsers',
+export const FetchSubAdminUsers = endpoint('FetchSubAdminUsers', {
   method: 'GET',
-  path: '/FetchSubAdminUsers',
   input: PageQuery,
   output: pageOf(SubAdmin),
   access: reads('/sub-admin'),
 })
 
 /** One staff member by id, for Edit User opened by URL. */
-export const getSubAdminUser = endpoint({
-  name: 'getSubAdminUser',
+export const getSubAdminUser = endpoint('getSubAdminUser', {
   method: 'GET',
-  path: '/getSubAdminUser',
   input: z.object({ _id: Id }),
   output: ok({ data: SubAdmin }),
   access: reads('/sub-admin'),
   ours: 'Not in the spec: the get-one read of Edit User (the spec passes the record in navigation state).',
 })
 
-export const UpdateSubAdminUsers = endpoint({
-  name: 'UpdateSubAdminUsers',
+export const UpdateSubAdminUsers = endpoint('UpdateSubAdminUsers', {
   method: 'POST',
-  path: '/UpdateSubAdminUsers',
   input: UpdateSubAdminInput,
   output: Done,
   access: staffWrites('/sub-admin'),
@@ -135,10 +127,8 @@ export const UpdateSubAdminUsers = endpoint({
  * spec's plain toggle). Asking for the state makes a retried request harmless: a flip sent twice
  * would undo itself. Deactivating ends that admin's sessions at once.
  */
-export const ActivateSubadminStatusUpdate = endpoint({
-  name: 'ActivateSubadminStatusUpdate',
+export const ActivateSubadminStatusUpdate = endpoint('ActivateSubadminStatusUpdate', {
   method: 'POST',
-  path: '/ActivateSubadminStatusUpdate',
   input: z.object({ id: Id, activate: z.optional(z.union([z.literal(0), z.literal(1)], { error: 'Incorrect format' })) }),
   output: Done,
   access: staffWrites('/sub-admin'),
@@ -154,10 +144,8 @@ export const ACCOUNT_UNLOCKED = 'Account unlocked successfully'
  * and the day's one-time-code cap). Superadmin only, as every staff write: the
  * staff rule refuses role subadmin. Unlocking an account with no lock running changes nothing.
  */
-export const unlockAdmin = endpoint({
-  name: 'unlockAdmin',
+export const unlockAdmin = endpoint('unlockAdmin', {
   method: 'POST',
-  path: '/unlockAdmin',
   input: z.object({ id: Id }),
   output: Done,
   access: staffWrites('/sub-admin'),

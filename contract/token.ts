@@ -59,10 +59,8 @@ export const TokenInput = z.object({
 })
 
 /** The token record; the first read creates it empty, so the answer always carries a real `_id`. */
-export const getToken = endpoint({
-  name: 'getToken',
+export const getToken = endpoint('getToken', {
   method: 'GET',
-  path: '/getToken',
   input: z.object({}),
   output: ok({ data: TokenSettings }),
   access: reads('/cms'),
@@ -70,10 +68,8 @@ export const getToken = endpoint({
 })
 
 /** Saves the one token record in place. */
-export const updateToken = endpoint({
-  name: 'updateToken',
+export const updateToken = endpoint('updateToken', {
   method: 'POST',
-  path: '/updateToken',
   input: TokenInput,
   output: Done,
   access: writes('/cms'),

@@ -18,8 +18,7 @@ export const AuthenticatorCode = z
  * code yet) and answers it once, as an otpauth:// URI, as a QR code image (a PNG data URL) and as
  * text for typing into an app by hand. Refused while 2FA is already on (disable it first).
  */
-export const twofaSetup = endpoint({
-  name: 'twofaSetup',
+export const twofaSetup = endpoint('twofaSetup', {
   method: 'POST',
   path: '/twofa-setup',
   input: z.object({}),
@@ -33,8 +32,7 @@ export const twofaSetup = endpoint({
  * on login answers TWO_FA. The password keeps a stolen session from switching 2FA on with the
  * thief's app, which would lock the owner out of their account.
  */
-export const twofaEnable = endpoint({
-  name: 'twofaEnable',
+export const twofaEnable = endpoint('twofaEnable', {
   method: 'POST',
   path: '/twofa-enable',
   input: z.object({
@@ -47,8 +45,7 @@ export const twofaEnable = endpoint({
 })
 
 /** Turns 2FA off; needs a current code, so a stolen session alone cannot remove the second factor. */
-export const twofaDisable = endpoint({
-  name: 'twofaDisable',
+export const twofaDisable = endpoint('twofaDisable', {
   method: 'POST',
   path: '/twofa-disable',
   input: z.object({ code: AuthenticatorCode }),

@@ -29,10 +29,8 @@ export const UNDO_ORPHANED = 'This cannot be undone: a record it belongs to has 
 export const UNDO_GONE = 'This cannot be undone: the record has been deleted since'
 export const UNDO_CHANGED = 'This cannot be undone: the value has been changed since'
 
-export const undo = endpoint({
-  name: 'undo',
+export const undo = endpoint('undo', {
   method: 'POST',
-  path: '/undo',
   input: z.object({ token: z.string().check(z.trim(), z.minLength(1, 'token is required'), z.maxLength(64, 'Incorrect format')) }),
   output: Done,
   access: sessionAccess,

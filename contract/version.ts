@@ -13,30 +13,24 @@ import { Deleted } from './undo.ts'
 const Version = required('version is required', 50)
 
 /** The site settings read of the Version screen: result[0] holds _id and version. */
-export const getSiteSettings = endpoint({
-  name: 'getSiteSettings',
+export const getSiteSettings = endpoint('getSiteSettings', {
   method: 'GET',
-  path: '/getSiteSettings',
   input: z.object({}),
   output: ok({ result: z.array(z.pick(SiteSettings, { _id: true, version: true })) }),
   access: reads('/version'),
   ours: 'Path not shown: /getSiteSettings.',
 })
 
-export const updateVersion = endpoint({
-  name: 'updateVersion',
+export const updateVersion = endpoint('updateVersion', {
   method: 'POST',
-  path: '/updateVersion',
   input: z.object({ _id: Id, version: Version }),
   output: Done,
   access: writes('/version'),
 })
 
 /** The trash button: clears the version of the record named by `datas._id`; its undo writes it back. */
-export const DeleteVersion = endpoint({
-  name: 'DeleteVersion',
+export const DeleteVersion = endpoint('DeleteVersion', {
   method: 'POST',
-  path: '/DeleteVersion',
   input: z.object({ datas: z.object({ _id: Id }, { error: 'Incorrect format' }) }),
   output: Deleted,
   access: writes('/version'),
@@ -44,10 +38,8 @@ export const DeleteVersion = endpoint({
 })
 
 /** The current version alone ('' when cleared). */
-export const get_version = endpoint({
-  name: 'get_version',
+export const get_version = endpoint('get_version', {
   method: 'POST',
-  path: '/get_version',
   input: z.object({}),
   output: ok({ data: z.object({ version: z.string() }) }),
   access: reads('/version'),

@@ -30,7 +30,7 @@ import multipart from '@fastify/multipart'
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { fieldErrors, type FieldErrors, type Failure } from '#contract/common'
-import type { Endpoint, Output, ParsedInput } from '#contract/define'
+import { isEndpoint, type Endpoint, type Output, type ParsedInput } from '#contract/define'
 import { FORBIDDEN, UNAUTHORIZED, checkSession, type Passwords } from './access/auth.ts'
 import type { TokenRef } from './access/sessions.ts'
 import type { Config } from '../config.ts'
@@ -170,6 +170,9 @@ export interface Ctx {
   transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>
 }
 
+/** The stored name of a call's `image` upload, or null when the call sent none (an edit keeps its image). */
+export const imageOf = (ctx: Ctx): string | null => ctx.files['image']?.[0]?.name ?? null
+
 export type HandlerResult<E extends Endpoint> = Output<E> | TwoFactorAnswer | FileAnswer | ApiFailure
 export type Handler<E extends Endpoint> = (input: ParsedInput<E>, ctx: Ctx) => Promise<HandlerResult<E>>
 /**
@@ -196,7 +199,6 @@ export interface BoundHandler {
   rateLimit?: RateLimit
 }
 
-const isEndpoint = (v: unknown): v is Endpoint => typeof v === 'object' && v !== null && 'path' in v && 'method' in v && 'access' in v
 /** The map's value for an endpoint key is that endpoint's handler (HandlerMap's type says so). */
 const isHandler = (v: unknown): v is (input: unknown, ctx: Ctx) => Promise<unknown> => typeof v === 'function'
 const isPrepared = (v: unknown): v is { prepare: (input: unknown, ctx: Ctx) => Promise<(ctx: Ctx) => Promise<unknown>> } =>

@@ -18,7 +18,7 @@ import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { FastifyInstance } from 'fastify'
-import type { Endpoint } from '#contract/define'
+import { isEndpoint, type Endpoint } from '#contract/define'
 import type { BoundHandler, ContractIndex, JobDefinition, Services } from './api.ts'
 
 /** One contract module (`import * as x from '#contract/x'`) and the area's name for it in the audit log. */
@@ -45,8 +45,6 @@ export type Area = AreaDeclaration & { readonly [AREA]: true }
 export const defineArea = (declaration: AreaDeclaration): Area => ({ ...declaration, [AREA]: true })
 
 const isArea = (v: unknown): v is Area => typeof v === 'object' && v !== null && AREA in v
-
-export const isEndpoint = (v: unknown): v is Endpoint => typeof v === 'object' && v !== null && 'path' in v && 'method' in v && 'access' in v
 
 /** Every endpoint of one contract module, in its order. */
 export const endpointsOf = (module: object): Endpoint[] => Object.values(module).filter(isEndpoint)

@@ -34,7 +34,7 @@ import { z } from 'zod'
 import type { Endpoint } from '#contract/define'
 import * as undoArea from '#contract/undo'
 import { UNDO_CHANGED, UNDO_EXPIRED, UNDO_GONE, UNDO_NOT_YOURS, UNDO_ORPHANED, UNDO_TAKEN, type UndoTicket } from '#contract/undo'
-import type { Db } from '../db/index.ts'
+import { sqlState, type Db } from '../db/index.ts'
 import * as schema from '../db/schema.ts'
 import { trash, trashRows, uploadColumns } from '../db/schema.ts'
 import { FORBIDDEN, permits } from './access/auth.ts'
@@ -364,15 +364,6 @@ export async function undoableUpdate(
 
 const Parts = z.object({ parts: z.array(z.object({ table: z.string(), column: z.string().nullable() })) })
 const Change = z.object({ set: z.record(z.string(), z.unknown()), expect: z.record(z.string(), z.unknown()) })
-
-/** SQLSTATE of a database error, looking through drizzle's wrapper. */
-function sqlState(error: unknown): string | null {
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    const code: unknown = 'code' in e ? e.code : undefined
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code
-  }
-  return null
-}
 
 /** Runs a restore; a name taken meanwhile, or a parent deleted meanwhile, is a clear refusal (the whole call rolls back). */
 async function restoring<T>(work: () => Promise<T>): Promise<T> {

@@ -8,15 +8,13 @@
  */
 import { Suspense, lazy, useEffect, useRef, useState } from 'react'
 import { keepAlive } from '#contract/auth'
+import { ACTIVITY_REPORT_MS } from '#contract/common'
 import { call } from '#src/lib/api.ts'
 import { IDLE_WARNING_MS, lastActivity, recordActivity, subscribeActivity, trackActivity } from '#src/lib/activity.ts'
 import { endSession, logout } from '#src/lib/session.ts'
 
 // Radix's dialog comes with the first warning, not with the first screen.
 const IdleWarning = lazy(async () => ({ default: (await import('./idle-warning.tsx')).IdleWarning }))
-
-/** The server counts a call as activity; reported at most this often (its grace allows for it). */
-export const ACTIVITY_REPORT_MS = 60_000
 
 /** How long an idle session lasted, in words, for the message after it ends. */
 export const idleWords = (seconds: number): string => {

@@ -5,7 +5,7 @@
  */
 import { asc, count, eq } from 'drizzle-orm'
 import * as catalog from '#contract/catalog'
-import { failure, handlers, notFound, type ApiFailure, type Ctx } from '../../kit/api.ts'
+import { failure, handlers, imageOf, notFound, type ApiFailure } from '../../kit/api.ts'
 import { deleteRecord } from '../../kit/delete.ts'
 import { listPage } from '../../kit/paging.ts'
 import { keptPlace, preferenceOrder } from '../../kit/preference.ts'
@@ -42,7 +42,6 @@ const toCategory = (row: CategoryRow) => ({
 })
 
 /** The single image of a category call, if one was sent (the registrar enforces max 1 and required). */
-const imageOf = (ctx: Ctx): string | null => ctx.files['image']?.[0]?.name ?? null
 
 const GAMES_CATEGORY_FK = 'games_category_id_categories_id_fk'
 

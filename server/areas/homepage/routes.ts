@@ -9,7 +9,7 @@
  */
 import { desc, eq } from 'drizzle-orm'
 import * as homepage from '#contract/homepage'
-import { failure, handlers, notFound, type Ctx } from '../../kit/api.ts'
+import { failure, handlers, imageOf, notFound } from '../../kit/api.ts'
 import { deleteRecord } from '../../kit/delete.ts'
 import { listPage } from '../../kit/paging.ts'
 import { thumbUrl, uploadUrl } from '../../kit/uploads.ts'
@@ -33,7 +33,6 @@ const toContent = (row: HomepageContentRow) => ({
 })
 
 /** The single image of an add or edit, if one was sent (the registrar enforces the count and kind). */
-const imageOf = (ctx: Ctx): string | null => ctx.files['image']?.[0]?.name ?? null
 
 /** The site settings record, created empty on first use under the same lock as site.ts's. */
 const siteRecord = {

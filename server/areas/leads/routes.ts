@@ -24,21 +24,20 @@ const toLead = (row: LeadRow) => ({
   provider: row.provider,
 })
 
-export const CSV_COLUMNS = ['createdAt', 'name', 'email', 'operatingsystem', 'walletaddress', 'provider'] as const
+/**
+ * The export's text columns, after createdAt (which both SQL forms write as an ISO date): one list
+ * for the header and the two SQL forms of a line, so a column cannot be in one and not the others.
+ */
+const TEXT_COLUMNS = ['name', 'email', 'operatingsystem', 'walletaddress', 'provider'] as const
+
+export const CSV_COLUMNS = ['createdAt', ...TEXT_COLUMNS] as const
 
 /**
  * The export query for COPY: text cells neutralised in SQL, dates as ISO UTC (as toISOString).
  * No ORDER BY: walking the created_at index costs about a third of the export's time on a million
  * rows, and a spreadsheet sorts in a click, so rows come in storage order.
  */
-const COPY_SQL = `COPY (SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt", ${[
-  'name',
-  'email',
-  'operatingsystem',
-  'walletaddress',
-  'provider',
-]
-  .map((c) => `${neutraliseSql(c)} AS ${c}`)
+const COPY_SQL = `COPY (SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt", ${TEXT_COLUMNS.map((c) => `${neutraliseSql(c)} AS ${c}`)
   .join(', ')} FROM leads) TO STDOUT WITH (FORMAT csv, HEADER true)`
 
 /**
@@ -55,8 +54,7 @@ const EXPORT_BATCH = 800
  * One CSV line per lead, built in SQL as COPY ... CSV would write it (the same neutralising and
  * quoting as csvLine), so PGlite hands over one string per batch instead of ten thousand rows.
  */
-const LINE_SQL = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || ',' || ${['name', 'email', 'operatingsystem', 'walletaddress', 'provider']
-  .map(csvCellSql)
+const LINE_SQL = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || ',' || ${TEXT_COLUMNS.map(csvCellSql)
   .join(` || ',' || `)} || E'\\n'`
 /**
  * Streams every lead as CSV without holding them all: COPY on PostgreSQL, keyset pages on PGlite.

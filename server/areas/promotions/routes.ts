@@ -20,6 +20,7 @@
  */
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import { z } from 'zod'
+import { plural } from '#contract/common'
 import * as promotionsContract from '#contract/promotions'
 import type { Promotion, PromotionProgress, PromotionUser, UserFilter } from '#contract/promotions'
 import { ALREADY_APPROVED, ALREADY_REJECTED } from '#contract/four-eyes'
@@ -118,7 +119,6 @@ const toPromotion = (row: PromotionRow, approval: Promotion['approval']): Promot
   }
 }
 
-const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`
 
 /** A round's record in the four-eyes window (server/kit/four-eyes.ts). */
 const roundRef = (id: string, round: number): string => `promotion:${id}:${round}`

@@ -6,6 +6,7 @@
  * it removes in the trash (server/kit/undo.ts): one Undo brings every one of them back.
  */
 import { asc, eq, inArray } from 'drizzle-orm'
+import { plural } from '#contract/common'
 import * as restrictions from '#contract/restrictions'
 import type { RestrictedCountry } from '#contract/restrictions'
 import { failure, handlers, notFound } from '../../kit/api.ts'
@@ -19,7 +20,6 @@ export const RESTRICTIONS_ID = 'restricted-countries'
 
 const entryOf = (row: RestrictedCountryRow): RestrictedCountry => ({ _id: row.id, country: row.country, hide: row.hide })
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
 const countryTrash = restorable({
   name: 'restricted_countries',

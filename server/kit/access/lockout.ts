@@ -24,6 +24,7 @@
  * The counts follow the email, not the admin: an admin whose email is changed starts new counts.
  */
 import { and, eq, sql } from 'drizzle-orm'
+import { plural } from '#contract/common'
 import type { LockoutSettings } from '../../config.ts'
 import { addressKey } from '../address-key.ts'
 import type { Db } from '../../db/index.ts'
@@ -48,7 +49,6 @@ const PRUNE_BATCH = 20
 /** The key of an email in the counts (admins.email is stored the same way). */
 export const lockoutKey = (email: string): string => email.trim().toLowerCase()
 
-const plural = (n: number, unit: string): string => `${n} ${unit}${n === 1 ? '' : 's'}`
 
 /** The answer while a pair is locked: with the default ten minutes, "Try again in 10 minutes." */
 export const lockedMessage = (lockMs: number): string => `Too many failed attempts. Try again in ${plural(Math.ceil(lockMs / 60_000), 'minute')}.`

@@ -11,14 +11,13 @@
  * minute between two writes of `last_seen_at`, so a session the PWA still shows is never refused.
  */
 import { lt, sql } from 'drizzle-orm'
+import { ACTIVITY_REPORT_MS } from '#contract/common'
 import type { Config } from '../../config.ts'
 import type { Db } from '../../db/index.ts'
 import { sessionTokens } from '../../db/schema.ts'
 
 /** `last_seen_at` is written again only when it is at least this old (bounds writes to one a minute per token). */
 export const TOUCH_EVERY_MS = 60_000
-/** The PWA reports activity at most this often (src/lib/idle-timer.ts). */
-export const ACTIVITY_REPORT_MS = 60_000
 /** Added to the configured idle time on the server: a report's delay plus a touch's. */
 export const IDLE_GRACE_MS = ACTIVITY_REPORT_MS + TOUCH_EVERY_MS
 

@@ -1,5 +1,6 @@
 import { Suspense, lazy } from 'react'
 import { Controller } from 'react-hook-form'
+import { stringList } from '#src/lib/string-list.ts'
 import { MultiSelect } from '#src/ui/multi-select.tsx'
 import type { SelectOption } from '#src/ui/select.tsx'
 import { selectTriggerClass } from '#src/ui/select-trigger.tsx'
@@ -7,7 +8,6 @@ import type { OptionSource } from '../form-fields.ts'
 import { OptionsError } from './options-error.tsx'
 import type { FieldRenderProps, FieldType } from './types.ts'
 
-const stringList = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [])
 
 function MenuMultiSelect({ field, form, id, describedBy, invalid, disabled, readOnly }: FieldRenderProps<'multiselect'>) {
   return (

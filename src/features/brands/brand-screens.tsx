@@ -5,15 +5,13 @@
  */
 import { Brand, addBrand, deleteBrand, editbrandUser, listbrand, listbrandUser } from '#contract/brands'
 import { col, serial } from '#src/crud/columns.tsx'
+import { providers } from '#contract/common'
 import { defineForm } from '#src/crud/define-form.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
 import { select, text } from '#src/crud/form-fields.ts'
 
 /** Spec section 9: the brand types. */
-const brandTypes = [
-  { value: 'web3auth', label: 'web3auth' },
-  { value: 'ipfs', label: 'ipfs' },
-]
+const brandTypes = providers.map((p) => ({ value: p, label: p }))
 
 const fields = [text('brandname', 'Brand Name'), select('type', 'Type', brandTypes)] as const
 

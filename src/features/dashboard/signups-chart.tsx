@@ -3,12 +3,12 @@
  * as a chunk of its own. Screen readers get one sentence on the image and the numbers in a
  * visually hidden table; a pointer gets each bar's day and count as its title.
  */
+import { plural } from '#contract/common'
 import type { SignupDay } from '#contract/dashboard'
 
 const dayLabel = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' })
 const longDay = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' })
 const fmt = (day: string, format: Intl.DateTimeFormat): string => format.format(new Date(`${day}T00:00:00Z`))
-const plural = (n: number): string => `${n} sign-up${n === 1 ? '' : 's'}`
 
 const BAR = 8
 const GAP = 2
@@ -51,7 +51,7 @@ export function SignupsChart({ days }: { days: readonly SignupDay[] }) {
             const h = d.count === 0 ? 1 : Math.max(2, (d.count / max) * HEIGHT)
             return (
               <rect key={d.day} x={i * (BAR + GAP)} y={HEIGHT - h} width={BAR} height={h} className={d.count === 0 ? 'fill-slate-200' : 'fill-indigo-600'}>
-                <title>{`${fmt(d.day, longDay)}: ${plural(d.count)}`}</title>
+                <title>{`${fmt(d.day, longDay)}: ${plural(d.count, 'sign-up')}`}</title>
               </rect>
             )
           })}

@@ -7,6 +7,7 @@
 import { useId, useState } from 'react'
 import { Controller } from 'react-hook-form'
 import { useSWRConfig } from 'swr'
+import { plural } from '#contract/common'
 import type { Input } from '#contract/define'
 import { secondAdminNeeded } from '#contract/four-eyes'
 import { NO_SUBSCRIBERS, countNewsletterRecipients, sendNewsletter } from '#contract/newsletter'
@@ -15,6 +16,7 @@ import { fieldError, showFailure, useContractForm } from '#src/crud/form-hook.ts
 import { richText, text } from '#src/crud/form-fields.ts'
 import { refreshAfterWrite } from '#src/crud/refresh.ts'
 import { call } from '#src/lib/api.ts'
+import { stringList } from '#src/lib/string-list.ts'
 import { ConfirmDialog } from '#src/ui/alert-dialog.tsx'
 import { Button } from '#src/ui/button.tsx'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
@@ -38,8 +40,6 @@ interface Confirming {
   approval: string | null
 }
 
-const stringList = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [])
-const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`
 
 /** "about 3 minutes": how long `count` mails take at `rate` per second. */
 export function sendingTime(count: number, rate: number): string {

@@ -5,6 +5,7 @@
  */
 import { useCallback, useId, useMemo, useState, type FormEvent } from 'react'
 import { useLocation, useSearch } from 'wouter'
+import { providers, type ProviderName } from '#contract/common'
 import type { UserFilter } from '#contract/promotions'
 import { listCountry } from '#contract/restrictions'
 import { useCall } from '#src/lib/use-call.ts'
@@ -14,12 +15,11 @@ import { Label } from '#src/ui/label.tsx'
 import { SearchableSelect } from '#src/ui/searchable-select.tsx'
 import { Select } from '#src/ui/select.tsx'
 
-const PROVIDERS = ['ipfs', 'web3auth'] as const
 // Radix Select keeps '' for "no value", so "any provider" needs a value of its own.
 const ANY = 'any'
-const providerOptions = [{ value: ANY, label: 'Any provider' }, ...PROVIDERS.map((p) => ({ value: p, label: p }))]
+const providerOptions = [{ value: ANY, label: 'Any provider' }, ...providers.map((p) => ({ value: p, label: p }))]
 
-const isProvider = (v: string): v is (typeof PROVIDERS)[number] => PROVIDERS.some((p) => p === v)
+const isProvider = (v: string): v is ProviderName => providers.some((p) => p === v)
 
 /** The applied filter, read from and written to the URL (`?email=ann&provider=ipfs&country=France`). */
 export function useUserFilter(): [UserFilter, (next: UserFilter) => void] {
