@@ -1,12 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { join } from 'node:path'
-import { crc32 } from 'node:zlib'
 import { eq } from 'drizzle-orm'
 import pg from 'pg'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { categories, games } from '../../db/schema.ts'
-import { encodePng } from '../../db/png.ts'
+import { encodePng, pngChunk } from '../../db/png.ts'
 import { bodyOf, listOf, makeTestApp, multipart, type TestApp, type UploadFile } from '../../testing/test-app.ts'
 import { purgeTrashNow } from '../../testing/purge.ts'
 
@@ -30,19 +29,11 @@ const mp4 = (bytes = 4096, name = 'clip.mp4'): UploadFile => ({
 
 /** A PNG whose header declares 100,000 x 100,000 pixels (a decompression bomb's first bytes). */
 function hugePng(): UploadFile {
-  const chunk = (type: string, data: Buffer): Buffer => {
-    const length = Buffer.alloc(4)
-    length.writeUInt32BE(data.length)
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
-    const crc = Buffer.alloc(4)
-    crc.writeUInt32BE(crc32(body))
-    return Buffer.concat([length, body, crc])
-  }
   const ihdr = Buffer.alloc(13)
   ihdr.writeUInt32BE(100_000, 0)
   ihdr.writeUInt32BE(100_000, 4)
   ihdr.set([8, 2, 0, 0, 0], 8)
-  const content = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', Buffer.alloc(16)), chunk('IEND', Buffer.alloc(0))])
+  const content = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IDAT', Buffer.alloc(16)), pngChunk('IEND', Buffer.alloc(0))])
   return { field: 'image', name: 'bomb.png', type: 'image/png', content }
 }
 

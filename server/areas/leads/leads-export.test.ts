@@ -62,17 +62,25 @@ async function runningCopies(t: TestApp): Promise<number> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** A test app listening on a port of its own (the slow readers are real sockets), with the long leads. */
+async function listeningWithLeads(env: Record<string, string> = {}): Promise<{ t: TestApp; port: number }> {
+  const t = await makeTestApp({ env })
+  await t.app.listen({ port: 0, host: '127.0.0.1' })
+  const address = t.app.server.address()
+  const port = typeof address === 'object' && address !== null ? address.port : 0
+  await insertLongLeads(t)
+  return { t, port }
+}
+
 describe('the leads export under slow readers', () => {
   let t: TestApp
   let port: number
 
   beforeAll(async () => {
     // The defaults: 2 per admin, 4 per instance, a minute of idleness.
-    t = await makeTestApp()
-    await t.app.listen({ port: 0, host: '127.0.0.1' })
-    const address = t.app.server.address()
-    port = typeof address === 'object' && address !== null ? address.port : 0
-    await insertLongLeads(t)
+    const app = await listeningWithLeads()
+    t = app.t
+    port = app.port
   }, 60_000)
   afterAll(async () => {
     await t.close()
@@ -147,11 +155,9 @@ describe('the leads export idle timeout', () => {
   let port: number
 
   beforeAll(async () => {
-    t = await makeTestApp({ env: { EXPORT_IDLE_TIMEOUT_SECONDS: '1', EXPORT_MAX_PER_ADMIN: '1' } })
-    await t.app.listen({ port: 0, host: '127.0.0.1' })
-    const address = t.app.server.address()
-    port = typeof address === 'object' && address !== null ? address.port : 0
-    await insertLongLeads(t)
+    const app = await listeningWithLeads({ EXPORT_IDLE_TIMEOUT_SECONDS: '1', EXPORT_MAX_PER_ADMIN: '1' })
+    t = app.t
+    port = app.port
   }, 60_000)
   afterAll(async () => {
     await t.close()
