@@ -40,6 +40,8 @@ interface SuiteResult extends Counts {
   problem?: string
   /** The suite did not run, on purpose (no PostgreSQL here, no e2e yet). */
   skippedSuite?: string
+  /** The lines of the suite's output that say what went wrong, shown in the summary. */
+  details?: string[]
   /** How long it took, shown in the summary (the whole run should stay well under 20 minutes). */
   seconds?: number
 }
@@ -63,16 +65,46 @@ function banner(text: string): void {
   console.log(`\n=== ${text} ===`)
 }
 
-/** Runs a command with inherited stdio and resolves with its exit code (never rejects). */
+/**
+ * The last lines a suite printed, kept so that a suite that fails without a failed test (an
+ * unhandled error between tests, a file that does not load) can say why in the summary: CI
+ * shows only the end of the output.
+ */
+let lastLines: string[] = []
+const KEPT_LINES = 400
+
+/** Runs a command, its output shown as it comes (and its last lines kept); resolves with its exit code (never rejects). */
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  lastLines = []
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] })
+    const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const keep = (chunk: Buffer): void => {
+      lastLines.push(...chunk.toString('utf8').split('\n'))
+      if (lastLines.length > KEPT_LINES) lastLines = lastLines.slice(-KEPT_LINES)
+    }
+    child.stdout.on('data', (chunk: Buffer) => {
+      process.stdout.write(chunk)
+      keep(chunk)
+    })
+    child.stderr.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk)
+      keep(chunk)
+    })
     child.on('error', (err) => {
       console.error(`could not start ${cmd}: ${err.message}`)
       resolve(127)
     })
     child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)))
   })
+}
+
+/** What the last suite printed about errors outside its tests (vitest's "Unhandled Errors" block), at most 25 lines, colours removed. */
+function unhandledErrors(): string[] {
+  // eslint-disable-next-line no-control-regex -- the colour codes are control characters.
+  const plain = lastLines.map((l) => l.replace(/\x1b\[[0-9;]*m/g, ''))
+  const unhandled = plain.findIndex((l) => /Unhandled (Errors?|Rejection)/.test(l))
+  const start = unhandled !== -1 ? unhandled : plain.findIndex((l) => /Failed to load|Error: /.test(l))
+  return start === -1 ? [] : plain.slice(start, start + 25).filter((l) => l.trim() !== '')
 }
 
 function readJson(file: string): unknown {
@@ -100,6 +132,7 @@ function settle(name: string, code: number, counts: Counts | undefined): SuiteRe
     // e.g. a test file that does not load, or an unhandled error between tests.
     r.failed += 1
     r.problem = `exited ${code} although every counted test passed`
+    r.details = unhandledErrors()
   }
   return r
 }
@@ -287,6 +320,7 @@ async function main(): Promise<number> {
       ? `skipped (${r.skippedSuite})`
       : `${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}${r.problem ? ` — ${r.problem}` : ''}`
     console.log(`  ${r.name}: ${what}${r.seconds === undefined ? '' : ` (${minutes(r.seconds)})`}`)
+    for (const line of r.details ?? []) console.log(`      ${line}`)
   }
   const total = results.reduce<Counts>(
     (t, r) => ({ passed: t.passed + r.passed, failed: t.failed + r.failed, skipped: t.skipped + r.skipped }),

@@ -49,11 +49,14 @@ function holding(): { held: HeldMail; hold: Holding } {
   return { held: { arrived, release }, hold: { arrived: signal, released } }
 }
 
-/** `port`: listen on this one (e.g. to bring a "crashed" server back where the app expects it). */
-export async function startSmtpReceiver(options: { port?: number } = {}): Promise<SmtpReceiver> {
+/**
+ * `port`: listen on this one (e.g. to bring a "crashed" server back where the app expects it).
+ * `received`: the list to add arriving mail to (one the caller made before the receiver started).
+ */
+export async function startSmtpReceiver(options: { port?: number; received?: ReceivedMail[] } = {}): Promise<SmtpReceiver> {
   let refusing = 0
   let holdNext: Holding | null = null
-  const received: ReceivedMail[] = []
+  const received: ReceivedMail[] = options.received ?? []
   const taken = new Set<ReceivedMail>()
   const waiters: { to: string; resolve: (mail: ReceivedMail) => void }[] = []
 
@@ -140,17 +143,24 @@ export async function startSmtpReceiver(options: { port?: number } = {}): Promis
   }
 }
 
-/** The one-time code in a mail from server/areas/password/otp.ts. */
-/** The body as written, quoted-printable undone (soft line breaks joined, =XX decoded). */
-const unquoted = (raw: string): string => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+/** The mail as its reader sees it: quoted-printable undone (soft line breaks joined, =XX decoded). */
+export const readable = (mail: ReceivedMail): string =>
+  mail.raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+
+/** A header of the mail, its folded lines joined; '' when it has none. */
+export function header(mail: ReceivedMail, name: string): string {
+  const head = (mail.raw.split(/\r?\n\r?\n/)[0] ?? '').replace(/\r?\n[ \t]+/g, ' ')
+  return new RegExp(`^${name}: (.*)$`, 'im').exec(head)?.[1]?.trim() ?? ''
+}
 
 /** The token of the confirmation link in an access request's mail. */
 export function confirmTokenFrom(mail: ReceivedMail): string {
-  const match = /confirm-request\?token=([A-Za-z0-9_-]{43})/.exec(unquoted(mail.raw))
+  const match = /confirm-request\?token=([A-Za-z0-9_-]{43})/.exec(readable(mail))
   if (match?.[1] === undefined) throw new Error(`no confirmation link in the mail:\n${mail.raw.slice(0, 800)}`)
   return match[1]
 }
 
+/** The one-time code in a mail from server/areas/password/otp.ts. */
 export function otpFrom(mail: ReceivedMail): string {
   const match = /one-time code is: (\d{6})/.exec(mail.raw)
   if (match?.[1] === undefined) throw new Error(`no code in the mail:\n${mail.raw.slice(0, 500)}`)

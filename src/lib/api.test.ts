@@ -6,7 +6,7 @@ import { saveView } from '#contract/saved-views'
 import { ApiError, SecondFactorRequired, call, assetUrl } from './api.ts'
 import { WRITES_OFFLINE_MESSAGE } from './online.ts'
 import { TOKEN_KEY } from './token.ts'
-import { memoryStorage } from './memory-storage.test-helper.ts'
+import { memoryStorage } from '../testing/memory-storage.ts'
 
 let storage: ReturnType<typeof memoryStorage>
 const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>()

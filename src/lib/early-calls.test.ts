@@ -16,7 +16,7 @@ import {
 } from './early-calls.ts'
 import { BASE } from './base.ts'
 import { FIRST_CALLS_KEY } from './offline-store.ts'
-import { memoryStorage } from './memory-storage.test-helper.ts'
+import { memoryStorage } from '../testing/memory-storage.ts'
 import { TOKEN_KEY } from './token.ts'
 
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')

@@ -7,8 +7,8 @@
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
 import { PASSWORD } from './accounts.ts'
-import { test, expect, accounts, apiToken, signInPage, type Account } from './fixtures.ts'
-import { ownServerWithMail } from './own-server.ts'
+import { createStaff, uniqueEmail, test, expect, accounts, apiToken, signInPage } from './fixtures.ts'
+import { mailTo, ownServerWithMail, readable } from './own-server.ts'
 import { expectNoSevereViolations } from './axe.ts'
 
 const { mails } = ownServerWithMail('access-requests', (origin) => ({ PUBLIC_URL: origin }))
@@ -17,8 +17,6 @@ const REQUEST_RECEIVED = 'Your request has been received. Open the link we sent 
 const REQUEST_CONFIRMED = 'Your email address is confirmed. An administrator will review your request; you can log in once it is approved.'
 const ALREADY_CONFIRMED = 'This link has already been used: your email address is confirmed and your request is waiting for review.'
 const PENDING = 'Pending access requests'
-
-const unique = (label: string): string => `${label}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@e2e.test`
 
 const Pending = z.object({ result: z.array(z.object({ _id: z.string(), email: z.string() })), count: z.number() })
 const Answer = z.object({ status: z.string(), message: z.string(), errors: z.record(z.string(), z.string()).optional() })
@@ -36,21 +34,11 @@ async function pendingRequests(request: APIRequestContext, search = '') {
   return Pending.parse(await response.json())
 }
 
-/** The confirmation link of the newest mail to `address` (quoted-printable undone), once it has come. */
+/** The confirmation link of the newest mail to `address`, once it has come. */
+const CONFIRM_LINK = /https?:\/\/[^\s"<>]*\/admin\/confirm-request\?token=[A-Za-z0-9_-]{43}/
 async function mailedLink(address: string): Promise<string> {
-  let link = ''
-  await expect
-    .poll(
-      () => {
-        const raw = mails.findLast((m) => m.to.includes(address.toLowerCase()))?.raw ?? ''
-        const text = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=')
-        link = /https?:\/\/[^\s"<>]*\/admin\/confirm-request\?token=[A-Za-z0-9_-]{43}/.exec(text)?.[0] ?? ''
-        return link
-      },
-      { timeout: 15_000, message: `a confirmation mail to ${address}` },
-    )
-    .not.toBe('')
-  return link
+  const mail = await mailTo(mails, address, { having: (text) => CONFIRM_LINK.test(text) })
+  return CONFIRM_LINK.exec(readable(mail))?.[0] ?? ''
 }
 
 /** Sends an access request through the API, as the form does, and confirms it from its mail as the page's button does. */
@@ -100,7 +88,7 @@ test.describe('Request access (/register)', () => {
     for (const message of ['Name is required', 'Email is required', 'Password is required', 'Confirm password is required']) {
       await expect(page.getByText(message, { exact: true })).toBeVisible()
     }
-    const email = unique('newcomer')
+    const email = uniqueEmail('newcomer')
     await fillRequest(page, { name: 'Nora Newcomer', email: 'not-an-email', password: 'short', confirm: 'short' })
     await expect(page.getByText('Incorrect format', { exact: true })).toHaveCount(2)
     await fillRequest(page, { name: 'Nora Newcomer', email, password: PASSWORD, confirm: `${PASSWORD}x` })
@@ -142,7 +130,7 @@ test.describe('Request access (/register)', () => {
   })
 
   test('a link altered or replaced by a newer request says it is not valid', async ({ page }) => {
-    const email = unique('replaced')
+    const email = uniqueEmail('replaced')
     const register = () => page.request.post('/api/admin/register', { data: { name: 'Rhea Replaced', email, password: PASSWORD, confirmPassword: PASSWORD } })
     expect((await register()).ok()).toBe(true)
     const first = await mailedLink(email)
@@ -167,10 +155,10 @@ test.describe('Request access (/register)', () => {
   })
 
   test('refuses to log in with requested credentials exactly like a wrong password', async ({ page }) => {
-    const email = unique('waiting')
+    const email = uniqueEmail('waiting')
     expect((await requestAccess(page.request, 'Walt Waiting', email)).message).toBe(REQUEST_RECEIVED)
     const refused = await loginAnswer(page.request, email, PASSWORD)
-    const wrong = await loginAnswer(page.request, unique('nobody'), PASSWORD)
+    const wrong = await loginAnswer(page.request, uniqueEmail('nobody'), PASSWORD)
     expect(refused.body.status).toBe('failed')
     expect(refused).toEqual(wrong)
 
@@ -187,7 +175,7 @@ test.describe('Request access (/register)', () => {
     await page.getByRole('button', { name: 'Submit' }).click()
     await expect(page.getByText('Name is required')).toBeVisible()
     await expectNoSevereViolations(page)
-    await fillRequest(page, { name: 'Axel Axe', email: unique('axe'), password: PASSWORD, confirm: PASSWORD })
+    await fillRequest(page, { name: 'Axel Axe', email: uniqueEmail('axe'), password: PASSWORD, confirm: PASSWORD })
     await page.getByRole('button', { name: 'Submit' }).click()
     await expect(page.getByRole('heading', { name: 'Request sent' })).toBeVisible()
     await expectNoSevereViolations(page)
@@ -196,7 +184,7 @@ test.describe('Request access (/register)', () => {
 
 test.describe('Pending access requests in Users and Access', () => {
   test('are approved through Edit User; the new user is active and sees the chosen page only', async ({ adminPage: page, browser }) => {
-    const email = unique('approved')
+    const email = uniqueEmail('approved')
     const name = 'April Approved'
     await requestAccess(page.request, name, email)
 
@@ -260,7 +248,7 @@ test.describe('Pending access requests in Users and Access', () => {
   })
 
   test('open by link without the list still finds the request; a request already gone says so', async ({ adminPage: page }) => {
-    const email = unique('linked')
+    const email = uniqueEmail('linked')
     await requestAccess(page.request, 'Lina Linked', email)
     const [request] = (await pendingRequests(page.request, email)).result
     if (!request) throw new Error('the request was not stored')
@@ -273,7 +261,7 @@ test.describe('Pending access requests in Users and Access', () => {
   })
 
   test('a declined request disappears; with none left the section is gone', async ({ adminPage: page }) => {
-    const email = unique('declined')
+    const email = uniqueEmail('declined')
     await requestAccess(page.request, 'Dora Declined', email)
     await page.goto('/admin/sub-admin')
     const row = pendingSection(page).getByRole('row').filter({ hasText: email })
@@ -297,13 +285,8 @@ test.describe('Pending access requests in Users and Access', () => {
   })
 
   test('are not shown, nor asked for, to staff who do not manage staff', async ({ page }) => {
-    await requestAccess(page.request, 'Pia Pending', unique('hidden'))
-    const viewer: Account = { email: unique('viewer'), password: PASSWORD, name: 'Staff viewer', role: 'subadmin', accessLevel: 'View Only', restrictions: ['/sub-admin'] }
-    const created = await page.request.post('/api/admin/createSubAdminUsers', {
-      headers: await asSuperadmin(page.request),
-      data: { name: viewer.name, email: viewer.email, password: viewer.password, accessLevel: viewer.accessLevel, restrictions: viewer.restrictions },
-    })
-    expect(created.ok(), await created.text()).toBe(true)
+    await requestAccess(page.request, 'Pia Pending', uniqueEmail('hidden'))
+    const viewer = await createStaff(page.request, { name: 'Staff viewer', screens: ['/sub-admin'] })
     await signInPage(page, viewer)
     const asked: string[] = []
     page.on('request', (r) => {

@@ -10,26 +10,13 @@ import type { Page } from '@playwright/test'
 import { totpCode, totpStep } from '../../server/kit/access/two-factor-code.ts'
 import { accounts } from './accounts.ts'
 import { test, expect, signInPage, type Account } from './fixtures.ts'
-import { ownServerWithMail } from './own-server.ts'
+import { mailTo, otpFrom, ownServerWithMail } from './own-server.ts'
 import { expectNoSevereViolations } from './axe.ts'
 
 const { mails } = ownServerWithMail('account')
 
 /** The OTP of the newest mail to `address` that arrived after `since` mails. */
-async function otpFor(address: string, since: number): Promise<string> {
-  let code = ''
-  await expect
-    .poll(
-      () => {
-        const mail = mails.slice(since).findLast((m) => m.to.includes(address))
-        code = /one-time code is: (\d{6})/.exec(mail?.raw ?? '')?.[1] ?? ''
-        return code
-      },
-      { timeout: 15_000, message: `an OTP mail to ${address}` },
-    )
-    .not.toBe('')
-  return code
-}
+const otpFor = async (address: string, since: number): Promise<string> => otpFrom(await mailTo(mails, address, { since, having: (text) => text.includes('one-time code is:') }))
 
 /**
  * A code the server has not seen yet: each code is good once and only later steps count after

@@ -6,8 +6,8 @@
  */
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
-import { APP_STORE_URL, PASSWORD, SEEDED_BRAND, leadEmail } from './accounts.ts'
-import { test, expect, accounts, apiToken, signInPage, type Account } from './fixtures.ts'
+import { APP_STORE_URL, SEEDED_BRAND, leadEmail } from './accounts.ts'
+import { createStaff, test, expect, accounts, apiToken, signInPage } from './fixtures.ts'
 import { expectNoSevereViolations } from './axe.ts'
 
 const BrandPage = z.object({ result: z.array(z.object({ _id: z.string(), brandname: z.string(), type: z.string() })) })
@@ -32,7 +32,6 @@ async function brandsNamed(request: APIRequestContext, search: string): Promise<
 const bodyRows = (page: Page) => page.getByRole('table').locator('tbody tr')
 const visits = (page: Page) => page.locator('dt', { hasText: 'Visits' }).locator('+ dd')
 const emails = (page: Page) => page.getByRole('list', { name: 'Emails' }).getByRole('listitem')
-
 
 async function chooseType(page: Page, type: string): Promise<void> {
   await page.getByLabel('Type').click()
@@ -158,19 +157,7 @@ test.describe('View Brand', () => {
 
 test.describe('View Only staff on the brands', () => {
   test('read the list and View Brand (opened with the list alone) without Add, Edit or Delete, and get no form on the add page', async ({ page }) => {
-    const viewer: Account = {
-      email: `brands-viewer-${Date.now().toString(36)}@e2e.test`,
-      password: PASSWORD,
-      name: 'Bram Brands',
-      role: 'subadmin',
-      accessLevel: 'View Only',
-      restrictions: ['/brand'],
-    }
-    const created = await page.request.post('/api/admin/createSubAdminUsers', {
-      headers: await adminHeaders(page.request),
-      data: { name: viewer.name, email: viewer.email, password: viewer.password, accessLevel: viewer.accessLevel, restrictions: viewer.restrictions },
-    })
-    expect(created.ok(), await created.text()).toBe(true)
+    const viewer = await createStaff(page.request, { name: 'Bram Brands', screens: ['/brand'] })
     await signInPage(page, viewer)
 
     await page.goto(`/admin/brand?search=${encodeURIComponent(SEEDED_BRAND.brandname)}`)

@@ -11,8 +11,7 @@
  */
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
-import { PASSWORD } from './accounts.ts'
-import { test, expect, accounts, apiToken, signInPage, type Account } from './fixtures.ts'
+import { createStaff, test, expect, accounts, apiToken, signInPage } from './fixtures.ts'
 import { XSS_HOST, XSS_VECTORS } from './xss-vectors.ts'
 import { expectNoSevereViolations } from './axe.ts'
 
@@ -154,19 +153,7 @@ test.describe('Automated Emails', () => {
   })
 
   test('View Only staff read the list and a template, with nothing to edit, restore or send', async ({ page }) => {
-    const viewer: Account = {
-      email: `emails-viewer-${unique()}@e2e.test`,
-      password: PASSWORD,
-      name: 'Vivian Viewer',
-      role: 'subadmin',
-      accessLevel: 'View Only',
-      restrictions: ['/emailtemplates'],
-    }
-    const created = await page.request.post('/api/admin/createSubAdminUsers', {
-      headers: await adminHeaders(page.request),
-      data: { name: viewer.name, email: viewer.email, password: viewer.password, accessLevel: viewer.accessLevel, restrictions: viewer.restrictions },
-    })
-    expect(created.ok(), await created.text()).toBe(true)
+    const viewer = await createStaff(page.request, { name: 'Vivian Viewer', screens: ['/emailtemplates'] })
     await signInPage(page, viewer)
     await page.goto('/admin/emailtemplates')
     await expect(rows(page)).toHaveCount(4)

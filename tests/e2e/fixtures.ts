@@ -10,7 +10,7 @@ import { test as base, expect, type APIRequestContext, type Page } from '@playwr
 import { z } from 'zod'
 import { SocketEvents } from '#contract/socket'
 import { totpCode, totpStep } from '../../server/kit/access/two-factor-code.ts'
-import { accounts, type Account } from './accounts.ts'
+import { PASSWORD, accounts, type Account } from './accounts.ts'
 import { sharedServer } from './shared-servers.ts'
 
 export { expect, accounts }
@@ -30,6 +30,36 @@ export async function apiToken(request: APIRequestContext, account: Account): Pr
   const answer = LoginAnswer.safeParse(body)
   if (!answer.success) throw new Error(`login of ${account.email} failed: ${JSON.stringify(body)}`)
   return answer.data.token
+}
+
+/** A label no other test or run has used: the label, the time and a random tail. */
+export const unique = (label: string): string => `${label}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`
+
+/** An email address no other test or run has used. */
+export const uniqueEmail = (label: string): string => `${unique(label)}@e2e.test`
+
+/**
+ * A staff member made through the API by the superadmin (as Create User does), answered as an
+ * account to sign in with: View Only on `screens` unless `accessLevel` says otherwise.
+ */
+export async function createStaff(
+  request: APIRequestContext,
+  staff: { name: string; screens: string[]; accessLevel?: Account['accessLevel']; email?: string },
+): Promise<Account> {
+  const account: Account = {
+    email: staff.email ?? uniqueEmail(staff.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')),
+    password: PASSWORD,
+    name: staff.name,
+    role: 'subadmin',
+    accessLevel: staff.accessLevel ?? 'View Only',
+    restrictions: staff.screens,
+  }
+  const response = await request.post('/api/admin/createSubAdminUsers', {
+    headers: { authorization: `Bearer ${await apiToken(request, accounts.superadmin)}` },
+    data: { name: account.name, email: account.email, password: account.password, accessLevel: account.accessLevel, restrictions: account.restrictions },
+  })
+  expect(response.ok(), await response.text()).toBe(true)
+  return account
 }
 
 /** Stores a session for `account` in the page's origin, as a successful login does. */

@@ -8,30 +8,17 @@
  * Admin's open list shows a new request without a reload, with a toast leading to it, and the
  * audit log names both.
  */
-import type { APIRequestContext } from '@playwright/test'
 import { OWN_REQUEST } from '#contract/four-eyes'
-import { PASSWORD, SEEDED_LEADS, SUBSCRIBED_LEADS } from './accounts.ts'
-import { test, expect, accounts, apiToken, signInPage, socketJoined, type Account } from './fixtures.ts'
+import { SEEDED_LEADS, SUBSCRIBED_LEADS } from './accounts.ts'
+import { createStaff, test, expect, accounts, apiToken, signInPage, socketJoined } from './fixtures.ts'
 import { ownServerWithMail } from './own-server.ts'
 
 const THRESHOLD = 5
 const { mails } = ownServerWithMail('four-eyes', () => ({ FOUR_EYES_THRESHOLD: String(THRESHOLD), JOB_POLL_MS: '100' }))
 
-const requester: Account = { email: 'ada.admin@e2e.test', password: PASSWORD, name: 'Ada Admin', role: 'subadmin', accessLevel: 'Admin', restrictions: [] }
-const newsletterRequester: Account = { email: 'nora.news@e2e.test', password: PASSWORD, name: 'Nora News', role: 'subadmin', accessLevel: 'Admin', restrictions: [] }
-
-/** An Admin with every screen, made by the superadmin (this server's own data). */
-async function createAdmin(request: APIRequestContext, account: Account): Promise<void> {
-  const created = await request.post('/api/admin/createSubAdminUsers', {
-    headers: { authorization: `Bearer ${await apiToken(request, accounts.superadmin)}` },
-    data: { name: account.name, email: account.email, password: account.password, accessLevel: account.accessLevel, restrictions: account.restrictions },
-  })
-  expect(created.ok(), await created.text()).toBe(true)
-}
-
 test('a promotion over the threshold waits for a second Admin, who approves it; then it is delivered', async ({ browser, page, request }) => {
   test.setTimeout(120_000)
-  await createAdmin(request, requester)
+  const requester = await createStaff(request, { name: 'Ada Admin', screens: [], accessLevel: 'Admin' })
 
   // Ada asks: select all, and the modal says a second Admin must approve before Submit.
   await signInPage(page, requester)
@@ -93,7 +80,7 @@ test('a promotion over the threshold waits for a second Admin, who approves it; 
 
 test("a newsletter over the threshold waits; the second Admin's open list shows it without a reload, they approve it, and the audit log names both", async ({ browser, page, request }) => {
   test.setTimeout(120_000)
-  await createAdmin(request, newsletterRequester)
+  const newsletterRequester = await createStaff(request, { name: 'Nora News', screens: [], accessLevel: 'Admin' })
   const subject = `Four eyes news ${Date.now().toString(36)}`
   const mine = page.getByRole('row').filter({ hasText: subject })
 

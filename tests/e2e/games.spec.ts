@@ -6,8 +6,7 @@
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
 import { gradientIcon } from '../../server/db/png.ts'
-import { PASSWORD } from './accounts.ts'
-import { test, expect, accounts, apiToken, signInPage, type Account } from './fixtures.ts'
+import { createStaff, test, expect, accounts, apiToken, signInPage } from './fixtures.ts'
 import { expectNoSevereViolations } from './axe.ts'
 
 const run = Date.now().toString(36)
@@ -51,7 +50,6 @@ async function choose(page: Page, label: string, option: string): Promise<void> 
   await page.getByRole('combobox', { name: label }).click()
   await page.getByRole('option', { name: option, exact: true }).click()
 }
-
 
 test('Add Games shows the spec messages, then adds a game with several images and a video and returns to Games', async ({ adminPage: page }) => {
   await categoryId(page.request, 'Arcade E2E')
@@ -220,12 +218,7 @@ test('View Only staff read Games without Add, Edit, Delete, Freeze or Edit Token
   const arcade = await categoryId(page.request, 'Arcade E2E')
   const title = `Readable ${run}`
   await addGame(page.request, { title, category: arcade, operatingsystem: 'ios' })
-  const viewer: Account = { email: `games-viewer-${run}@e2e.test`, password: PASSWORD, name: 'Gail Games', role: 'subadmin', accessLevel: 'View Only', restrictions: ['/cms'] }
-  const created = await page.request.post('/api/admin/createSubAdminUsers', {
-    headers: await headers(page.request),
-    data: { name: viewer.name, email: viewer.email, password: viewer.password, accessLevel: viewer.accessLevel, restrictions: viewer.restrictions },
-  })
-  expect(created.ok(), await created.text()).toBe(true)
+  const viewer = await createStaff(page.request, { name: 'Gail Games', screens: ['/cms'] })
   await signInPage(page, viewer)
   await page.goto(`/admin/cms?search=${encodeURIComponent(title)}`)
   await expect(bodyRows(page).filter({ hasText: title })).toHaveCount(1)

@@ -6,7 +6,7 @@
  */
 import type { APIRequestContext, Page } from '@playwright/test'
 import { PASSWORD } from './accounts.ts'
-import { test, expect, accounts, apiToken } from './fixtures.ts'
+import { createStaff, test, expect, accounts } from './fixtures.ts'
 
 /** Collects console errors, page errors, CSP violations and Permissions-Policy warnings. */
 async function watchProblems(page: Page): Promise<string[]> {
@@ -60,20 +60,11 @@ test('walks the screens, a dialog, a menu, a select and the editor with no CSP v
   expect(problems).toEqual([])
 })
 
-async function createStaff(request: APIRequestContext, email: string): Promise<void> {
-  const token = await apiToken(request, accounts.superadmin)
-  const response = await request.post('/api/admin/createSubAdminUsers', {
-    headers: { authorization: `Bearer ${token}` },
-    data: { name: 'Locked Out', email, password: PASSWORD, accessLevel: 'View Only', restrictions: ['/users'] },
-  })
-  expect(response.ok(), await response.text()).toBe(true)
-}
-
 const loginAs = (request: APIRequestContext, email: string, password: string) => request.post('/api/admin/login', { data: { email, password, twoFACode: '' } })
 
 test('the superadmin unlocks an account that failed logins locked', async ({ adminPage: page }) => {
   const email = `locked-${Date.now().toString(36)}@e2e.test`
-  await createStaff(page.request, email)
+  await createStaff(page.request, { name: 'Locked Out', screens: ['/users'], email })
   for (let i = 0; i < 5; i++) expect((await loginAs(page.request, email, 'Wrong@1234')).status()).toBe(400)
   const locked = await loginAs(page.request, email, PASSWORD)
   expect(locked.status()).toBe(429)

@@ -9,8 +9,7 @@ import { join } from 'node:path'
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
 import { encodePng } from '../../server/db/png.ts'
-import { PASSWORD } from './accounts.ts'
-import { test, expect, accounts, apiToken, signInPage, type Account } from './fixtures.ts'
+import { createStaff, test, expect, accounts, apiToken, signInPage } from './fixtures.ts'
 import { expectNoSevereViolations } from './axe.ts'
 
 const SWITCH = 'Show this CMS content on landing page'
@@ -236,19 +235,7 @@ test.describe('View Only staff on Home Page Content and Edit Token', () => {
       multipart: { title, link: 'https://wallet.example/read-only', image: { name: 'block.png', mimeType: 'image/png', buffer: encodePng(4, 4, () => [10, 120, 200]) } },
     })
     expect(added.ok(), await added.text()).toBe(true)
-    const viewer: Account = {
-      email: `homepage-viewer-${Date.now().toString(36)}@e2e.test`,
-      password: PASSWORD,
-      name: 'Hana Homepage',
-      role: 'subadmin',
-      accessLevel: 'View Only',
-      restrictions: ['/homepage-content', '/cms'],
-    }
-    const created = await page.request.post('/api/admin/createSubAdminUsers', {
-      headers: { authorization: `Bearer ${token}` },
-      data: { name: viewer.name, email: viewer.email, password: viewer.password, accessLevel: viewer.accessLevel, restrictions: viewer.restrictions },
-    })
-    expect(created.ok(), await created.text()).toBe(true)
+    const viewer = await createStaff(page.request, { name: 'Hana Homepage', screens: ['/homepage-content', '/cms'] })
     await signInPage(page, viewer)
 
     await page.goto(`/admin/homepage-content?search=${encodeURIComponent(title)}`)

@@ -5,8 +5,7 @@
  */
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
-import { PASSWORD } from './accounts.ts'
-import { test, expect, accounts, apiToken, signInPage, type Account } from './fixtures.ts'
+import { createStaff, test, expect, accounts, apiToken, signInPage } from './fixtures.ts'
 import { expectNoSevereViolations } from './axe.ts'
 
 const CONFIRM = 'Are you sure you want to remove this Link'
@@ -39,7 +38,6 @@ const bodyRows = (page: Page) => page.getByRole('table').locator('tbody tr')
 
 /** A pattern matching `text` literally. */
 const literally = (text: string): RegExp => new RegExp(text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
-
 
 test.describe('Buy List', () => {
   test('Add shows the spec messages, then adds the link and returns to the list', async ({ adminPage: page }) => {
@@ -258,19 +256,7 @@ test.describe('View Only staff on the links', () => {
     const link = uniqueLink('readonly')
     const added = await page.request.post('/api/admin/addbuyLink', { headers: { authorization: `Bearer ${token}` }, data: { buylink: link } })
     expect(added.ok(), await added.text()).toBe(true)
-    const viewer: Account = {
-      email: `links-viewer-${Date.now().toString(36)}@e2e.test`,
-      password: PASSWORD,
-      name: 'Lina Links',
-      role: 'subadmin',
-      accessLevel: 'View Only',
-      restrictions: ['/buy_list', '/swapout_list', '/swapin_list'],
-    }
-    const created = await page.request.post('/api/admin/createSubAdminUsers', {
-      headers: { authorization: `Bearer ${token}` },
-      data: { name: viewer.name, email: viewer.email, password: viewer.password, accessLevel: viewer.accessLevel, restrictions: viewer.restrictions },
-    })
-    expect(created.ok(), await created.text()).toBe(true)
+    const viewer = await createStaff(page.request, { name: 'Lina Links', screens: ['/buy_list', '/swapout_list', '/swapin_list'] })
     await signInPage(page, viewer)
 
     await page.goto(`/admin/buy_list?search=${encodeURIComponent(link)}`)

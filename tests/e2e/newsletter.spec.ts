@@ -8,41 +8,14 @@
  * own (the same script as the shared one, on its own port, data folder and SMTP_URL), as the
  * account screens' tests do; the other specs' server and data stay as they were.
  */
-import { randomBytes } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import { SUBSCRIBED_LEADS, accounts, leadEmail } from './accounts.ts'
-import { test, expect, signInPage } from './fixtures.ts'
-import { ownServerWithMail, type Mail } from './own-server.ts'
+import { createStaff, test, expect, signInPage } from './fixtures.ts'
+import { header, mailTo, ownServerWithMail, readable } from './own-server.ts'
 import { expectNoSevereViolations } from './axe.ts'
 
 // The links in the mails lead back to this server, as the browser reaches it; the queue looks often.
 const { origin, mails } = ownServerWithMail('newsletter', (at) => ({ PUBLIC_URL: at, JOB_POLL_MS: '100' }))
-
-/** The newest mail to `address`, once it has arrived. */
-async function mailTo(address: string): Promise<Mail> {
-  let found: Mail | undefined
-  await expect
-    .poll(
-      () => {
-        found = mails.findLast((m) => m.to.includes(address))
-        return found !== undefined
-      },
-      { timeout: 20_000, message: `a mail to ${address}` },
-    )
-    .toBe(true)
-  if (found === undefined) throw new Error(`no mail to ${address}`)
-  return found
-}
-
-/** A header of the mail, its folded lines joined. */
-function header(mail: Mail, name: string): string {
-  const head = (mail.raw.split(/\r?\n\r?\n/)[0] ?? '').replace(/\r?\n[ \t]+/g, ' ')
-  return new RegExp(`^${name}: (.*)$`, 'im').exec(head)?.[1]?.trim() ?? ''
-}
-
-/** The mail as its reader sees it: quoted-printable soft breaks and escapes undone. */
-const readable = (mail: Mail): string =>
-  mail.raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
 
 async function chooseSubscriber(page: Page, search: string, option: string): Promise<void> {
   await page.getByPlaceholder('Search by name or email…').fill(search)
@@ -95,7 +68,7 @@ test('sends a newsletter from the screen; the mail arrives, and its unsubscribe 
   await expectNoSevereViolations(page)
 
   // The mail, as the SMTP receiver got it.
-  const mail = await mailTo(leadEmail(2))
+  const mail = await mailTo(mails, leadEmail(2))
   expect(header(mail, 'Subject')).toBe('Spring news for Lead 002')
   expect(header(mail, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click')
   const listed = /^<([^>]+)>, <mailto:[^>]+>$/.exec(header(mail, 'List-Unsubscribe'))?.[1] ?? ''
@@ -140,16 +113,7 @@ test('sends a newsletter from the screen; the mail arrives, and its unsubscribe 
 
 test('View Only sees the sends, without Send Newsletter, Pause or Cancel', async ({ page }) => {
   // A View Only account of this server's own, allowed the Newsletter screen.
-  await signInPage(page, accounts.superadmin)
-  const token = await page.evaluate(() => localStorage.getItem('admin_token'))
-  const email = `newsletter-viewer-${randomBytes(3).toString('hex')}@e2e.test`
-  const created = await page.request.post('/api/admin/createSubAdminUsers', {
-    headers: { authorization: token ?? '' },
-    data: { name: 'Nina Newsletter', email, password: accounts.viewOnly.password, accessLevel: 'View Only', restrictions: ['/newsletter'] },
-  })
-  expect(created.ok(), await created.text()).toBe(true)
-  await page.evaluate(() => localStorage.removeItem('admin_token'))
-  await signInPage(page, { ...accounts.viewOnly, email, restrictions: ['/newsletter'] })
+  await signInPage(page, await createStaff(page.request, { name: 'Nina Newsletter', screens: ['/newsletter'] }))
   await page.goto('/admin/newsletter')
   await expect(page.getByRole('heading', { level: 1, name: 'Newsletter' })).toBeVisible()
   await expect(page.getByRole('row').filter({ hasText: 'Spring news for {{name}}' })).toContainText('Done')

@@ -14,7 +14,6 @@ function cachedUrls(page: Page): Promise<string[]> {
   })
 }
 
-
 test('after visiting Leads, the shell and the list still appear offline, through two reloads', async ({ adminPage: page, context }) => {
   const newest = page.getByRole('cell', { name: leadEmail(1), exact: true })
   await expect(newest).toBeVisible()

@@ -11,14 +11,24 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
-import { SMTPServer } from 'smtp-server'
+import { header, otpFrom, readable, startSmtpReceiver, type ReceivedMail, type SmtpReceiver } from '../../server/testing/smtp-receiver.ts'
 import { APP_STORE_URL, SUPPORT_EMAIL, accounts } from './accounts.ts'
 import { test, expect } from './fixtures.ts'
 
-export interface Mail {
-  /** Envelope recipients, lower-cased. */
-  to: string[]
-  raw: string
+export type Mail = ReceivedMail
+export { header, otpFrom, readable }
+
+/**
+ * The newest mail to `address` among those that arrived after the first `since` (and, with
+ * `having`, whose readable text passes it), once one has.
+ */
+export async function mailTo(mails: readonly Mail[], address: string, options: { since?: number; having?: (text: string) => boolean } = {}): Promise<Mail> {
+  const to = address.toLowerCase()
+  const find = (): Mail | undefined => mails.slice(options.since ?? 0).findLast((m) => m.to.includes(to) && (options.having?.(readable(m)) ?? true))
+  await expect.poll(() => find() !== undefined, { timeout: 20_000, message: `a mail to ${address}` }).toBe(true)
+  const found = find()
+  if (found === undefined) throw new Error(`no mail to ${address}`)
+  return found
 }
 
 /** A free port, found by a child process since it is needed before any await (see test.use). */
@@ -37,32 +47,16 @@ function freePort(): number {
 export function ownServerWithMail(name: string, env: (origin: string) => Record<string, string> = () => ({})): { origin: string; mails: Mail[] } {
   // Chosen when the file loads: `test.use` needs the address before any hook runs.
   const port = freePort()
-  const smtpPort = freePort()
   const origin = `http://127.0.0.1:${port}`
   test.use({ baseURL: origin })
   const mails: Mail[] = []
-  let smtp: SMTPServer | undefined
+  let smtp: SmtpReceiver | undefined
   let server: ChildProcess | undefined
   let dataDir: string | undefined
 
   test.beforeAll(async () => {
     test.setTimeout(180_000)
-    smtp = new SMTPServer({
-      authOptional: true,
-      // Plain SMTP on loopback: no certificate to trust, no login to make up.
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = []
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk))
-        stream.on('end', () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw: Buffer.concat(chunks).toString('utf8') })
-          callback()
-        })
-      },
-    })
-    const receiver = smtp
-    await new Promise<void>((resolve) => receiver.listen(smtpPort, '127.0.0.1', resolve))
+    smtp = await startSmtpReceiver({ received: mails })
 
     dataDir = mkdtempSync(join(tmpdir(), `bo-e2e-${name}-`))
     const { DATABASE_URL: _notHere, ...inherited } = process.env
@@ -74,7 +68,7 @@ export function ownServerWithMail(name: string, env: (origin: string) => Record<
         PORT: String(port),
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
-        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        SMTP_URL: smtp.url,
         JWT_SECRET: randomBytes(32).toString('hex'),
         ADMIN_EMAIL: accounts.superadmin.email,
         ADMIN_PASSWORD: accounts.superadmin.password,
@@ -108,7 +102,7 @@ export function ownServerWithMail(name: string, env: (origin: string) => Record<
         // Already gone.
       }
     }
-    await new Promise<void>((resolve) => (smtp ? smtp.close(resolve) : resolve()))
+    await smtp?.close()
     if (dataDir) rmSync(dataDir, { recursive: true, force: true })
   })
 

@@ -7,10 +7,10 @@
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { APIRequestContext, Locator, Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import { z } from 'zod'
-import { PASSWORD, SEEDED_LEADS, leadEmail } from './accounts.ts'
-import { test, expect, accounts, apiToken, signInPage, socketJoined, type Account } from './fixtures.ts'
+import { SEEDED_LEADS, leadEmail } from './accounts.ts'
+import { createStaff, test, expect, signInPage, socketJoined } from './fixtures.ts'
 import { ownServerWithMail } from './own-server.ts'
 import { expectNoSevereViolations } from './axe.ts'
 
@@ -22,7 +22,6 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAE0lEQVQImWP4z8DwnwGM/zMwAAAf7gP9qS/A4gAAAABJRU5ErkJggg==',
   'base64',
 )
-
 
 const users = (page: Page) => page.getByRole('list', { name: 'Users' }).getByRole('listitem')
 const rowOf = (page: Page, title: string): Locator => page.getByRole('row').filter({ hasText: title })
@@ -43,16 +42,6 @@ async function submitPromotion(page: Page, title: string, image = false): Promis
   if (image) await dialog.getByLabel('Image').setInputFiles({ name: 'promo.png', mimeType: 'image/png', buffer: PNG })
   await dialog.getByRole('button', { name: 'Submit' }).click()
   await expect(page).toHaveURL(/\/admin\/notificationlist$/)
-}
-
-async function createViewer(request: APIRequestContext): Promise<Account> {
-  const account: Account = { email: `promo-viewer-${Date.now()}@e2e.test`, password: PASSWORD, name: 'Promo Viewer', role: 'subadmin', accessLevel: 'View Only', restrictions: ['/notificationlist'] }
-  const response = await request.post('/api/admin/createSubAdminUsers', {
-    headers: { authorization: `Bearer ${await apiToken(request, accounts.superadmin)}` },
-    data: { name: account.name, email: account.email, password: account.password, accessLevel: account.accessLevel, restrictions: account.restrictions },
-  })
-  expect(response.ok(), await response.text()).toBe(true)
-  return account
 }
 
 test.describe('Messaging and Add Promotion', () => {
@@ -163,7 +152,7 @@ test.describe('Messaging and Add Promotion', () => {
     const title = uniqueTitle('For viewers')
     await submitPromotion(page, title)
 
-    await signInPage(page, await createViewer(page.request))
+    await signInPage(page, await createStaff(page.request, { name: 'Promo Viewer', screens: ['/notificationlist'] }))
     const row = await openRow(page, title)
     await expect(page.getByRole('link', { name: 'Add', exact: true })).toHaveCount(0)
     await expect(row.getByRole('button', { name: new RegExp(`^(Delete|Resend|Cancel) `) })).toHaveCount(0)

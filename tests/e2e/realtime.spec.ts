@@ -1,24 +1,11 @@
 import { z } from 'zod'
-import { test, expect, accounts, apiToken, socketJoined, type Account } from './fixtures.ts'
-import { PASSWORD } from './accounts.ts'
+import { createStaff, test, expect, accounts, apiToken, socketJoined } from './fixtures.ts'
 
 const Page = z.object({ result: z.array(z.object({ _id: z.string(), email: z.string() })) })
 
 test('a LOGOUT from the server ends the open session within 2 seconds', async ({ page, signIn }) => {
   const root = { authorization: `Bearer ${await apiToken(page.request, accounts.superadmin)}` }
-  const staff: Account = {
-    email: `realtime-${Date.now()}@e2e.test`,
-    password: PASSWORD,
-    name: 'Rita Realtime',
-    role: 'subadmin',
-    accessLevel: 'Admin',
-    restrictions: [],
-  }
-  const created = await page.request.post('/api/admin/createSubAdminUsers', {
-    headers: root,
-    data: { name: staff.name, email: staff.email, password: staff.password, accessLevel: staff.accessLevel, restrictions: [] },
-  })
-  expect(created.ok(), await created.text()).toBe(true)
+  const staff = await createStaff(page.request, { name: 'Rita Realtime', screens: [], accessLevel: 'Admin' })
 
   const joined = socketJoined(page)
   await signIn(staff)

@@ -6,8 +6,7 @@
  */
 import type { APIRequestContext, Page, Request } from '@playwright/test'
 import { z } from 'zod'
-import { PASSWORD } from './accounts.ts'
-import { test, expect, accounts, apiToken, signInPage, type Account } from './fixtures.ts'
+import { createStaff, test, expect, accounts, apiToken, signInPage } from './fixtures.ts'
 import { expectNoSevereViolations } from './axe.ts'
 
 const CONFIRM = 'Are you sure you want to remove these countries'
@@ -39,7 +38,6 @@ async function emptyList(request: APIRequestContext): Promise<Awaited<ReturnType
 const bodyRows = (page: Page) => page.getByRole('table').locator('tbody tr')
 const countryField = (page: Page) => page.getByRole('button', { name: /^Country/ })
 const sentCountries = (request: Request) => Sent.parse(request.postDataJSON()).country
-
 
 test.describe('Restriction List', () => {
   test('adds one country found by a search, then every country with All, never sending * nor duplicating', async ({ adminPage: page }) => {
@@ -188,19 +186,7 @@ test.describe('View Only staff on the restrictions', () => {
     const token = await apiToken(page.request, accounts.superadmin)
     const japan = (await server.entries()).find((e) => e.country === 'Japan')
     await page.request.post('/api/admin/HideRestrictions', { headers: { authorization: `Bearer ${token}` }, data: { hide: true, country: japan?._id ?? '' } })
-    const viewer: Account = {
-      email: `countries-viewer-${Date.now().toString(36)}@e2e.test`,
-      password: PASSWORD,
-      name: 'Rhea Restrictions',
-      role: 'subadmin',
-      accessLevel: 'View Only',
-      restrictions: ['/restriction'],
-    }
-    const created = await page.request.post('/api/admin/createSubAdminUsers', {
-      headers: { authorization: `Bearer ${token}` },
-      data: { name: viewer.name, email: viewer.email, password: viewer.password, accessLevel: viewer.accessLevel, restrictions: viewer.restrictions },
-    })
-    expect(created.ok(), await created.text()).toBe(true)
+    const viewer = await createStaff(page.request, { name: 'Rhea Restrictions', screens: ['/restriction'] })
     await signInPage(page, viewer)
 
     await page.goto('/admin/restriction')

@@ -150,8 +150,6 @@ test.describe('layout', () => {
   })
 })
 
-
-
 test('loads login and Leads with no console error and no Content-Security-Policy violation', async ({ page, signIn }) => {
   const problems: string[] = []
   page.on('console', (message) => {

@@ -9,8 +9,7 @@ import { join } from 'node:path'
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
 import { encodePng } from '../../server/db/png.ts'
-import { PASSWORD } from './accounts.ts'
-import { test, expect, accounts, apiToken, signInPage, type Account } from './fixtures.ts'
+import { createStaff, test, expect, signInPage, type Account } from './fixtures.ts'
 import { expectNoSevereViolations } from './axe.ts'
 
 const Answer = z.object({ message: z.string() })
@@ -38,21 +37,7 @@ const SETTINGS_LABELS = [
 
 /** A View Only staff member who may open the three screens (created once per run). */
 async function viewOnlySiteStaff(request: APIRequestContext): Promise<Account> {
-  const account: Account = {
-    email: `site-viewer-${Date.now().toString(36)}@e2e.test`,
-    password: PASSWORD,
-    name: 'Sita Viewer',
-    role: 'subadmin',
-    accessLevel: 'View Only',
-    restrictions: ['/social-links', '/version', '/settings', '/profile', '/resetpassword'],
-  }
-  const token = await apiToken(request, accounts.superadmin)
-  const response = await request.post('/api/admin/createSubAdminUsers', {
-    headers: { authorization: `Bearer ${token}` },
-    data: { name: account.name, email: account.email, password: account.password, accessLevel: account.accessLevel, restrictions: account.restrictions },
-  })
-  expect(response.ok(), await response.text()).toBe(true)
-  return account
+  return createStaff(request, { name: 'Sita Viewer', screens: ['/social-links', '/version', '/settings', '/profile', '/resetpassword'] })
 }
 
 /** Runs `act` and returns the server's message of the call to `endpoint` it made. */

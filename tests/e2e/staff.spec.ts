@@ -6,7 +6,7 @@
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
 import { PASSWORD } from './accounts.ts'
-import { test, expect, accounts, apiToken, signInPage, socketJoined, type Account } from './fixtures.ts'
+import { createStaff, uniqueEmail, test, expect, accounts, apiToken, signInPage, socketJoined } from './fixtures.ts'
 import { expectNoSevereViolations } from './axe.ts'
 
 const Staff = z.object({
@@ -18,8 +18,6 @@ const Staff = z.object({
 })
 const StaffPage = z.object({ result: z.array(Staff), count: z.number() })
 
-const unique = (label: string): string => `${label}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@e2e.test`
-
 /** The stored record of a staff user, as the server lists it. */
 async function staffRecord(request: APIRequestContext, email: string): Promise<z.output<typeof Staff>> {
   const token = await apiToken(request, accounts.superadmin)
@@ -29,18 +27,6 @@ async function staffRecord(request: APIRequestContext, email: string): Promise<z
   const record = StaffPage.parse(await response.json()).result.find((r) => r.email === email)
   if (!record) throw new Error(`${email} is not in the staff list`)
   return record
-}
-
-/** Creates a staff user through the API (as the superadmin) and returns it as a fixture account. */
-async function createStaff(request: APIRequestContext, label: string, accessLevel: Account['accessLevel'], restrictions: string[]): Promise<Account> {
-  const account: Account = { email: unique(label), password: PASSWORD, name: `Staff ${label}`, role: 'subadmin', accessLevel, restrictions }
-  const token = await apiToken(request, accounts.superadmin)
-  const response = await request.post('/api/admin/createSubAdminUsers', {
-    headers: { authorization: `Bearer ${token}` },
-    data: { name: account.name, email: account.email, password: account.password, accessLevel, restrictions },
-  })
-  expect(response.ok(), await response.text()).toBe(true)
-  return account
 }
 
 async function chooseUserType(page: Page, type: 'Admin' | 'View Only'): Promise<void> {
@@ -77,7 +63,7 @@ async function findStaff(page: Page, email: string) {
 
 test.describe('Users and Access list', () => {
   test('shows S.No, Name, Email, User Type and Access: page titles, or -- only for every page', async ({ adminPage: page }) => {
-    const everyPage = await createStaff(page.request, 'every-page', 'Admin', [])
+    const everyPage = await createStaff(page.request, { name: 'Staff every-page', screens: [], accessLevel: 'Admin' })
     await page.goto('/admin/sub-admin')
     await expect(page.getByRole('heading', { name: 'Users and Access' })).toBeVisible()
     for (const header of ['S.No', 'Name', 'Email', 'User Type', 'Access', 'Action']) {
@@ -146,7 +132,7 @@ test.describe('Create User', () => {
   })
 
   test('creates a View Only user with the chosen pages and no child page, even after a switch to Admin and back', async ({ adminPage: page }) => {
-    const email = unique('viewer')
+    const email = uniqueEmail('viewer')
     await page.goto('/admin/sub-admin')
     await page.getByRole('link', { name: 'Add', exact: true }).click()
     await expect(page).toHaveURL(/\/admin\/add-subAdmin$/)
@@ -175,7 +161,7 @@ test.describe('Create User', () => {
   })
 
   test('creates an Admin user: Access hides, and every page is sent (--), not the earlier choice', async ({ adminPage: page }) => {
-    const email = unique('admin')
+    const email = uniqueEmail('admin')
     await page.goto('/admin/add-subAdmin')
     await page.getByLabel('Name').fill('Ada Admin')
     await page.getByLabel('Email').fill(email)
@@ -204,7 +190,7 @@ test.describe('Create User', () => {
 
 test.describe('Edit User', () => {
   test('shows its messages, applies the access rules and always keeps Profile and Reset Password', async ({ adminPage: page }) => {
-    const user = await createStaff(page.request, 'edit', 'View Only', ['/brand'])
+    const user = await createStaff(page.request, { name: 'Staff edit', screens: ['/brand'] })
     await page.goto(`/admin/sub-admin?search=${encodeURIComponent(user.email)}`)
     await staffRow(page, user.email).getByRole('button', { name: `Edit ${user.name}` }).click()
     await expect(page.getByRole('heading', { name: 'Edit User' })).toBeVisible()
@@ -250,7 +236,7 @@ test.describe('Edit User', () => {
   })
 
   test('saving an Admin restricted to some pages gives them every page: the list then shows --', async ({ adminPage: page }) => {
-    const user = await createStaff(page.request, 'restricted-admin', 'Admin', ['/category'])
+    const user = await createStaff(page.request, { name: 'Staff restricted-admin', screens: ['/category'], accessLevel: 'Admin' })
     await page.goto(`/admin/sub-admin?search=${encodeURIComponent(user.email)}`)
     const row = staffRow(page, user.email)
     await expect(row.getByRole('cell', { name: 'Category List, Add Category, Edit Category', exact: true })).toBeVisible()
@@ -267,7 +253,7 @@ test.describe('Edit User', () => {
 
 test.describe('Active/DeActive', () => {
   test('flips a user off and on; a deactivated user cannot log in', async ({ adminPage: page }) => {
-    const user = await createStaff(page.request, 'toggle', 'View Only', ['/users'])
+    const user = await createStaff(page.request, { name: 'Staff toggle', screens: ['/users'] })
     await page.goto(`/admin/sub-admin?search=${encodeURIComponent(user.email)}`)
     const toggle = page.getByRole('switch', { name: `Active ${user.name}` })
     await expect(toggle).toBeChecked()
@@ -287,7 +273,7 @@ test.describe('Active/DeActive', () => {
   })
 
   test('ends the session of a deactivated admin in their open browser within 2 seconds', async ({ adminPage: page, browser }) => {
-    const user = await createStaff(page.request, 'forced', 'Admin', [])
+    const user = await createStaff(page.request, { name: 'Staff forced', screens: [], accessLevel: 'Admin' })
     const other = await browser.newContext()
     const theirs = await other.newPage()
     try {
@@ -328,7 +314,7 @@ test.describe('a sub-admin', () => {
   })
 
   test('with Admin access but role subadmin reads the staff list without Add, edit or toggle', async ({ page }) => {
-    const user = await createStaff(page.request, 'subadmin', 'Admin', [])
+    const user = await createStaff(page.request, { name: 'Staff subadmin', screens: [], accessLevel: 'Admin' })
     await signInPage(page, user)
     await findStaff(page, accounts.viewOnly.email)
     await expect(page.getByRole('link', { name: 'Add', exact: true })).toHaveCount(0)

@@ -11,7 +11,6 @@ const sideMenu = (page: Page) =>
     return [getComputedStyle(menu).backgroundColor, link ? getComputedStyle(link).color : '']
   })
 
-
 test.describe('themes', () => {
   test('follows the system: dark when the system is dark, before any choice', async ({ browser }) => {
     const context = await browser.newContext({ colorScheme: 'dark' })
