@@ -26,6 +26,9 @@ import { openStorage } from './kit/storage.ts'
 import { serveUploads } from './kit/serve-uploads.ts'
 import { JobQueue } from './kit/queue.ts'
 import { openRedis } from './kit/redis.ts'
+import { holdDataDir, type DataDirHold } from './kit/backup/data-dir.ts'
+import { scheduleBackups, serverSnapshot } from './kit/backup/schedule.ts'
+import { removeStaleSnapshots } from './kit/backup/snapshot.ts'
 import { CSP_DIRECTIVES, registerPwa } from './pwa.ts'
 
 /**
@@ -99,9 +102,26 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     onConstructorPoisoning: 'error',
   })
 
-  const handle =
-    options.handle ??
-    (await openDb(config.database, (error) => app.log.warn({ err: error }, 'database connection lost; a new one is opened on the next query'), { statementTimeoutMs: config.statementTimeoutMs }))
+  // PGlite has no lock of its own: the data folder is taken first, so no second server, backup or
+  // restore opens it meanwhile (server/kit/backup/data-dir.ts). A start while one runs is refused.
+  const hold: DataDirHold | null = options.handle === undefined && config.database.kind === 'pglite' && config.database.dir !== null ? await holdDataDir(config.dataDir, 'server') : null
+  let handle: DbHandle
+  try {
+    handle =
+      options.handle ??
+      (await openDb(config.database, (error) => app.log.warn({ err: error }, 'database connection lost; a new one is opened on the next query'), { statementTimeoutMs: config.statementTimeoutMs }))
+  } catch (error) {
+    await hold?.release()
+    throw error
+  }
+  let stopBackups = (): void => {}
+  if (hold !== null && handle.kind === 'pglite') {
+    const client = handle.client
+    // `npm run backup` asks this process for a copy of its database rather than opening it.
+    hold.onSnapshot(() => serverSnapshot(client, config))
+    await removeStaleSnapshots(config.dataDir)
+    if (config.backups !== null) stopBackups = await scheduleBackups(client, config, config.backups, app.log)
+  }
   await mkdir(config.tmpDir, { recursive: true })
   const storage = await openStorage(config)
   // Leftovers of a crash (staging files, uploads no row names) are removed before serving.
@@ -124,8 +144,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await redis?.close()
     stopSweeps()
     stopMaintenance()
+    stopBackups()
     mailer.close()
     if (options.handle === undefined) await handle.close()
+    await hold?.release()
   })
 
   const created = await ensureSuperadmin(handle.db, config, passwords)

@@ -62,6 +62,11 @@ export interface Config {
   database: DatabaseConfig
   /** HS256 key for session tokens. */
   jwtSecret: Uint8Array
+  /**
+   * DATA_DIR/jwt-secret when the key was generated there (JWT_SECRET unset); null when JWT_SECRET
+   * gives it. A backup carries a generated key with the data sealed under it (server/kit/backup/).
+   */
+  jwtSecretFile: string | null
   /** Session token lifetime in seconds; never more than 12 hours. */
   tokenTtlSeconds: number
   /** A session unused this long ends: the PWA's idle timer, and the server's check with a grace. */
@@ -131,6 +136,18 @@ export interface Config {
    * every instance, and per-address limits count across them. Null: one instance, all in-process.
    */
   redisUrl: string | null
+  /** Scheduled backups of the embedded database (server/kit/backup/schedule.ts); null: none. */
+  backups: BackupSchedule | null
+}
+
+/** BACKUP_DIR and its companions. */
+export interface BackupSchedule {
+  /** Where the backup files are written. */
+  dir: string
+  /** A backup is due this long after the newest one in `dir`. */
+  everyMs: number
+  /** The newest this many backups are kept; older ones are removed after each new one. */
+  keep: number
 }
 
 export type TrustProxy = boolean | number | string[]
@@ -288,6 +305,9 @@ const Env = z.object({
     .pipe(z.number().int().max(100_000_000, 'FOUR_EYES_THRESHOLD is too large')),
   FOUR_EYES_WINDOW_HOURS: z.preprocess(emptyToUndefined, z.coerce.number().int('FOUR_EYES_WINDOW_HOURS must be a whole number of hours').min(0).max(24 * 31).default(24)),
   PUSH_WEBHOOK_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(120_000).default(10_000)),
+  BACKUP_DIR: optionalText,
+  BACKUP_EVERY_HOURS: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(24 * 366).default(24)),
+  BACKUP_KEEP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(7)),
 })
 
 /**
@@ -361,6 +381,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration:\n  PUSH_WEBHOOK_URL: must be an https:// address (plain http:// is allowed only for a receiver on this machine: localhost, 127.0.0.1 or ::1)',
     )
   }
+  if (e.BACKUP_DIR !== undefined && e.DATABASE_URL !== undefined) {
+    // Every instance would write its own copy on its own machine; PostgreSQL is backed up from
+    // one place (npm run backup from cron, or pg_dump), not from each server.
+    throw new ConfigError('Invalid configuration:\n  BACKUP_DIR: scheduled backups are for the embedded database only; with DATABASE_URL run `npm run backup -- FILE` from cron on one machine instead')
+  }
   const dataDir = resolve(e.DATA_DIR)
   mkdirSync(dataDir, { recursive: true })
   return {
@@ -375,6 +400,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     distDir: fileURLToPath(new URL('../dist', import.meta.url)),
     database: e.DATABASE_URL ? { kind: 'pg', url: e.DATABASE_URL } : { kind: 'pglite', dir: join(dataDir, 'db'), sharedBuffersMb: e.PGLITE_SHARED_BUFFERS_MB },
     jwtSecret: new TextEncoder().encode(e.JWT_SECRET ?? persistedSecret(dataDir)),
+    jwtSecretFile: e.JWT_SECRET === undefined ? join(dataDir, JWT_SECRET_FILE) : null,
     tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
     idleTimeoutSeconds: Math.round(e.IDLE_TIMEOUT_MINUTES * 60),
     adminEmail: e.ADMIN_EMAIL.toLowerCase(),
@@ -428,6 +454,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     undoSeconds: e.UNDO_SECONDS,
     jobs: { concurrency: e.JOB_CONCURRENCY, pollMs: e.JOB_POLL_MS, leaseMs: e.JOB_LEASE_SECONDS * 1000 },
     redisUrl: e.REDIS_URL ?? null,
+    backups: e.BACKUP_DIR === undefined ? null : { dir: resolve(e.BACKUP_DIR), everyMs: Math.round(e.BACKUP_EVERY_HOURS * 3_600_000), keep: e.BACKUP_KEEP },
   }
 }
 
@@ -452,8 +479,11 @@ function s3Settings(e: z.output<typeof Env>): S3Settings | null {
   }
 }
 
+/** The generated key's file in DATA_DIR. */
+export const JWT_SECRET_FILE = 'jwt-secret'
+
 function persistedSecret(dataDir: string): string {
-  const file = join(dataDir, 'jwt-secret')
+  const file = join(dataDir, JWT_SECRET_FILE)
   if (existsSync(file)) {
     const kept = readFileSync(file, 'utf8').trim()
     if (kept.length >= 32) return kept

@@ -21,7 +21,8 @@ export type DbHandle =
   | { kind: 'pglite'; db: Db; client: PGlite; close: () => Promise<void> }
   | { kind: 'pg'; db: Db; pool: pg.Pool; close: () => Promise<void> }
 
-const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
+/** The migrations the server applies at start (drizzle-kit's folder, with its meta/_journal.json). */
+export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 
 /** Pooled PostgreSQL connections kept open while idle (openDb). */
 export const WARM_CONNECTIONS = 3
@@ -41,6 +42,30 @@ export interface OpenOptions {
   statementTimeoutMs?: number
   /** PostgreSQL: how long a pooled connection beyond WARM_CONNECTIONS stays open idle (pg's default, 10 s). */
   idleTimeoutMs?: number
+  /**
+   * Another migrations folder than the server's: a restore migrates an empty database only as far
+   * as its backup's schema (a copy of this folder with a shorter journal), loads the rows, then
+   * opens it again to apply the rest.
+   */
+  migrationsFolder?: string
+}
+
+/**
+ * A PGlite of the configuration, without migrating it: openDb's engine, and what a backup reads a
+ * copy of the data folder with (server/kit/backup/), which must not change the copy's schema.
+ */
+export async function createPglite(config: Extract<DatabaseConfig, { kind: 'pglite' }>): Promise<PGlite> {
+  if (config.dir !== null) mkdirSync(config.dir, { recursive: true })
+  // PGlite (about 28 MiB of memory once loaded) loads only when it is the engine.
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite/contrib/pg_trgm')])
+  return PGlite.create({
+    ...(config.dir === null ? {} : { dataDir: config.dir }),
+    ...(config.image === undefined ? {} : { loadDataDir: config.image }),
+    // PGlite keeps its shared buffers in the process's own memory, filled as pages are read:
+    // fewer of them cost a little more file reading and keep a large database's server small.
+    ...(config.sharedBuffersMb === undefined ? {} : { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${config.sharedBuffersMb}MB`] }),
+    extensions: { pg_trgm },
+  })
 }
 
 /**
@@ -49,25 +74,12 @@ export interface OpenOptions {
  */
 export async function openDb(config: DatabaseConfig, onPoolError: PoolErrorSink = () => {}, options: OpenOptions = {}): Promise<DbHandle> {
   const timeout = Math.max(0, Math.floor(options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS))
+  const folder = options.migrationsFolder ?? migrationsFolder
   if (config.kind === 'pglite') {
-    if (config.dir !== null) mkdirSync(config.dir, { recursive: true })
-    // PGlite (about 28 MiB of memory once loaded) loads only when it is the engine.
-    const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
-      import('@electric-sql/pglite'),
-      import('@electric-sql/pglite/contrib/pg_trgm'),
-      import('drizzle-orm/pglite'),
-      import('drizzle-orm/pglite/migrator'),
-    ])
-    const client = await PGlite.create({
-      ...(config.dir === null ? {} : { dataDir: config.dir }),
-      ...(config.image === undefined ? {} : { loadDataDir: config.image }),
-      // PGlite keeps its shared buffers in the process's own memory, filled as pages are read:
-      // fewer of them cost a little more file reading and keep a large database's server small.
-      ...(config.sharedBuffersMb === undefined ? {} : { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${config.sharedBuffersMb}MB`] }),
-      extensions: { pg_trgm },
-    })
+    const client = await createPglite(config)
+    const [{ drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([import('drizzle-orm/pglite'), import('drizzle-orm/pglite/migrator')])
     const db = drizzlePglite({ client, schema })
-    await migratePglite(db, { migrationsFolder })
+    await migratePglite(db, { migrationsFolder: folder })
     // Set for the one session PGlite has. PGlite (WebAssembly, no timer signals) does not fire it
     // today: a query there runs on the event loop and nothing can interrupt it. It is set so the
     // limit holds wherever the engine honours it, and `show statement_timeout` tells the truth.
@@ -79,7 +91,7 @@ export async function openDb(config: DatabaseConfig, onPoolError: PoolErrorSink 
   survive(migrationPool, onPoolError)
   try {
     const migrationDb = drizzlePg({ client: migrationPool, schema })
-    await migrateOnce(migrationPool, () => migratePg(migrationDb, { migrationsFolder }))
+    await migrateOnce(migrationPool, () => migratePg(migrationDb, { migrationsFolder: folder }))
   } finally {
     await migrationPool.end()
   }
