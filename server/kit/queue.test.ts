@@ -234,6 +234,36 @@ describe(`job queue (${testEngine()})`, () => {
     expect(done).toBe(true)
   })
 
+  it('stop() also waits for the jobs of a claim that was on its way to the database', async () => {
+    let ran = 0
+    let finished = 0
+    const q = queue('t.claiming', async () => {
+      ran += 1
+      await new Promise((r) => setTimeout(r, 50))
+      finished += 1
+    })
+    await q.add(handle.db, 't.claiming', {})
+    // The jobs table locked: the worker's claim waits for it.
+    let release = (): void => {}
+    const gate = new Promise<void>((r) => (release = r))
+    let locked = (): void => {}
+    const lockTaken = new Promise<void>((r) => (locked = r))
+    const holding = handle.db.transaction(async (tx) => {
+      await tx.execute(sql`lock table ${jobs} in access exclusive mode`)
+      locked()
+      await gate
+    })
+    await lockTaken
+    q.start()
+    await new Promise((r) => setTimeout(r, 100))
+    const stopped = q.stop().then(() => ({ ran, finished }))
+    release()
+    await holding
+    expect(await stopped).toEqual({ ran: 1, finished: 1 })
+    await new Promise((r) => setTimeout(r, 100))
+    expect(ran).toBe(1)
+  })
+
   it('backs off exponentially, capped, with jitter', () => {
     for (let i = 0; i < 50; i++) {
       expect(backoffDelay(1, 1000, 60_000)).toBeGreaterThanOrEqual(750)

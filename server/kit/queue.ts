@@ -83,6 +83,8 @@ export class JobQueue {
   #timer: NodeJS.Timeout | null = null
   #started = false
   #ticking = false
+  /** The claim on its way to the database, if any: its jobs start when it answers. */
+  #claiming: Promise<number> | null = null
   #again = false
 
   constructor(
@@ -142,6 +144,9 @@ export class JobQueue {
     this.#started = false
     if (this.#timer !== null) clearTimeout(this.#timer)
     this.#timer = null
+    // A claim already sent starts the jobs it leased when it answers; waited for first, so those
+    // jobs are among the ones waited for, and none runs on after a close has ended the database.
+    await this.#claiming?.catch(() => 0)
     await Promise.allSettled([...this.#running])
   }
 
@@ -158,11 +163,15 @@ export class JobQueue {
     let claimed = 0
     try {
       const free = this.#concurrency - this.#running.size
-      if (free > 0 && this.#handlers.size > 0) claimed = await this.#claim(free)
+      if (free > 0 && this.#handlers.size > 0) {
+        this.#claiming = this.#claim(free)
+        claimed = await this.#claiming
+      }
     } catch (error) {
       this.log.warn({ err: error }, 'job queue: could not claim jobs')
     } finally {
       this.#ticking = false
+      this.#claiming = null
     }
     if (!this.#started) return
     // More may be due right away when this claim was full; otherwise wait for a poll or a wake.
