@@ -17,10 +17,11 @@ import { describeContents } from './format.ts'
 import { copyPglite, snapshotsDir } from './snapshot.ts'
 import { copyReader, sourceFacts, writeBackup, type BackupSummary } from './write.ts'
 
-/** A scheduled backup's name: its UTC time, so names sort as times do. */
-const SCHEDULED = /^back-office-(\d{8}-\d{6})\.backup$/
+/** A scheduled backup's name: its UTC time to the millisecond, so names sort as times do and never meet. */
+const SCHEDULED = /^back-office-\d{8}-\d{6}-\d{3}\.backup$/
 
-export const scheduledName = (at: Date): string => `back-office-${at.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}.backup`
+/** back-office-20260102-030405-678.backup */
+export const scheduledName = (at: Date): string => `back-office-${at.toISOString().replace(/[-:]/g, '').replace('T', '-').replace('.', '-').slice(0, 19)}.backup`
 
 /** Copies the running server's database and uploads into a new folder under DATA_DIR/snapshots. */
 export async function serverSnapshot(client: PGlite, config: Config): Promise<string> {
