@@ -105,6 +105,20 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: dir, LOGIN_LOCK_FAILURES: '0' })).toThrow(/LOGIN_LOCK_FAILURES/)
   })
 
+  it('reads the scheduled backups: off without BACKUP_DIR, every 24 hours keeping 7 by default, and only for the embedded database', () => {
+    expect(loadConfig({ DATA_DIR: dir }).backups).toBeNull()
+    expect(loadConfig({ DATA_DIR: dir, BACKUP_DIR: join(dir, 'backups') }).backups).toEqual({ dir: join(dir, 'backups'), everyMs: 24 * 3_600_000, keep: 7 })
+    expect(loadConfig({ DATA_DIR: dir, BACKUP_DIR: join(dir, 'backups'), BACKUP_EVERY_HOURS: '0.5', BACKUP_KEEP: '30' }).backups).toEqual({ dir: join(dir, 'backups'), everyMs: 1_800_000, keep: 30 })
+    expect(() => loadConfig({ DATA_DIR: dir, BACKUP_DIR: join(dir, 'backups'), BACKUP_KEEP: '0' })).toThrow(/BACKUP_KEEP/)
+    expect(() => loadConfig({ DATA_DIR: dir, BACKUP_DIR: join(dir, 'backups'), BACKUP_EVERY_HOURS: '0' })).toThrow(/BACKUP_EVERY_HOURS/)
+    expect(() => loadConfig({ DATA_DIR: dir, BACKUP_DIR: join(dir, 'backups'), DATABASE_URL: 'postgres://app@db.internal:5432/backoffice' })).toThrow(/BACKUP_DIR: scheduled backups are for the embedded database only/)
+  })
+
+  it('names the generated key file, for backups to carry; none when JWT_SECRET gives the key', () => {
+    expect(loadConfig({ DATA_DIR: dir }).jwtSecretFile).toBe(join(dir, 'jwt-secret'))
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: 'x'.repeat(40) }).jwtSecretFile).toBeNull()
+  })
+
   it('refuses bad values, naming each', () => {
     const bad = () => loadConfig({ DATA_DIR: dir, PORT: 'eighty', DATABASE_URL: 'mysql://x', JWT_SECRET: 'short', TOKEN_TTL_SECONDS: String(13 * 3600) })
     expect(bad).toThrow(ConfigError)

@@ -44,11 +44,13 @@ import * as schema from '../db/schema.ts'
 import { categories, mailOutbox, promotions } from '../db/schema.ts'
 import { seedDemo } from '../demo.ts'
 import { keyFingerprint } from '../kit/backup/format.ts'
+import { openStorage } from '../kit/storage.ts'
 import { RestoreRefused, restoreFromFile } from '../kit/backup/restore.ts'
 import { pgliteSession, postgresSession, readCatalog, type Session } from '../kit/backup/session.ts'
 import { backupToFile } from '../kit/backup/write.ts'
 import { makeFixtures, samples, send, type Payload } from './endpoint-samples.ts'
 import { startSmtpReceiver, type SmtpReceiver } from './smtp-receiver.ts'
+import { startS3 } from './s3-server.ts'
 import { PGLITE_IMAGE_ENV } from './template-db.ts'
 import { SUPERADMIN_EMAIL, TEST_PASSWORD, bodyOf, makeTestApp, testEngine, type TestApp } from './test-app.ts'
 
@@ -230,11 +232,24 @@ describe.sequential(`backup and restore of a populated ${testEngine() === 'pg' ?
     expect(await digestOfPostgres(database.url)).toEqual(source)
     expect(await filesIn(config.uploadsDir)).toEqual(sourceFiles)
     await servesRestored(config)
-    // A database a server has used is refused; --force drops its tables and restores again.
+    // A database a server has used is refused; --force drops its tables and restores again,
+    // this time with S3 storage: the backup's uploads go into the bucket.
     await expect(restoreFromFile(config, file)).rejects.toThrow(/The target is not empty:\n {2}the database holds \d+ tables \(\d+ with rows: /)
-    const forced = await restoreFromFile(config, file, { force: true })
+    const s3 = await startS3()
+    cleanups.push(s3.close)
+    const inBucket = targetConfig(await mkdtemp(join(work, 'pg-s3-')), database.url, s3.env)
+    const forced = await restoreFromFile(inBucket, file, { force: true })
     expect(forced.tables).toBe(schemaTables.length)
     expect(await digestOfPostgres(database.url)).toEqual(source)
+    const bucket = await openStorage(inBucket)
+    const stored: Record<string, string> = {}
+    for await (const object of bucket.list()) {
+      const hash = createHash('sha256')
+      for await (const piece of (await bucket.read(object.name)) as AsyncIterable<Buffer>) hash.update(piece)
+      stored[object.name] = hash.digest('hex')
+    }
+    expect(stored).toEqual(sourceFiles)
+    await servesRestored(inBucket)
   }, SLOW)
 
   it('refuses a backup whose migration is newer than this code, before touching the target', async () => {
@@ -260,8 +275,8 @@ describe.sequential(`backup and restore of a populated ${testEngine() === 'pg' ?
     expect(lines.at(-1)).toMatch(/"files":0\}$/)
   })
 
-  function targetConfig(dataDir: string, databaseUrl?: string): Config {
-    const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: secret, LOG_LEVEL: 'silent', LOGIN_RATE_LIMIT: '1000', ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }) })
+  function targetConfig(dataDir: string, databaseUrl?: string, s3: Record<string, string> = {}): Config {
+    const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: secret, LOG_LEVEL: 'silent', LOGIN_RATE_LIMIT: '1000', ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }), ...s3 })
     return { ...config, hashCost: { memoryCost: 1024, timeCost: 1, parallelism: 1 } }
   }
 
