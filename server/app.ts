@@ -59,6 +59,8 @@ declare module 'fastify' {
 /** The 503 answer while the database cannot be reached (restarting, down, connections lost). */
 export const DATABASE_UNAVAILABLE = 'The database is not available right now; please try again shortly'
 export const DATABASE_TIMEOUT = 'The database took too long to answer; please try again'
+/** A body over the limit; nginx in front answers the same past its own (deploy/nginx/back-office.conf). */
+export const BODY_TOO_LARGE = 'Request body is too large'
 
 /**
  * Browser features a back-office never uses, switched off for the page and anything it embeds.
@@ -253,7 +255,7 @@ function clientMessage(error: Error, status: number): string {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return 'Malformed JSON body'
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return 'Request body is too large'
+      return BODY_TOO_LARGE
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return 'Unsupported content type'
