@@ -96,6 +96,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger: { level: config.logLevel, ...(options.logStream === undefined ? {} : { stream: options.logStream }) },
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
+    // While it closes, an instance still answers the requests that reach it (on a balancer's
+    // kept-alive connection, or before it stops listening), each with "Connection: close": the
+    // database stays open until the last one is done. Fastify's default would answer them 503 in
+    // a shape of its own, which a balancer hands to the browser instead of trying the next instance.
+    return503OnClosing: false,
     // Keeps a hostile JSON body from reaching handlers with __proto__ / constructor tricks.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
@@ -118,6 +123,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const areas = await loadAreas()
   const services: Services = { contract: areas.index, handle, config, passwords, mailer, realtime, jobs, storage }
   app.decorate('services', services)
+  // From the first moment of a close (before the hooks below), so a balancer that watches /readyz stops sending.
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
   app.addHook('preClose', async () => {
     // Open sockets would keep the HTTP server from closing; running jobs finish or are left to their lease.
     await Promise.all([realtime?.close(), jobs.stop()])
@@ -194,10 +204,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // /healthz: the process answers (a load balancer restarts it otherwise). /readyz: it can serve
   // now: the database answers and it is not shutting down (a load balancer stops sending to it).
   app.get('/healthz', async (_request, reply) => reply.send({ status: 'success', message: 'ok' }))
-  let closing = false
-  app.addHook('onClose', async () => {
-    closing = true
-  })
   app.get('/readyz', async (_request, reply) => {
     if (closing) return reply.code(503).send({ status: 'failed', message: 'Shutting down' })
     await handle.db.execute(sql`select 1`)

@@ -65,9 +65,10 @@ const exited = (child: ChildProcess): Promise<void> =>
   child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((done) => child.once('exit', () => done()))
 
 /** Starts `server/main.ts` with the shared environment and its own port and data folder; resolves once /readyz answers 200. */
-async function startInstance(name: string, shared: Record<string, string>): Promise<Instance> {
-  const port = await freePort()
-  const dataDir = await mkdtemp(join(tmpdir(), `bo-cluster-${name}-`))
+async function startInstance(name: string, shared: Record<string, string>, again?: Instance): Promise<Instance> {
+  // Started again, an instance keeps its port (nginx's upstream) and its data folder.
+  const port = again?.port ?? (await freePort())
+  const dataDir = again?.dataDir ?? (await mkdtemp(join(tmpdir(), `bo-cluster-${name}-`)))
   const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'], HOME: process.env['HOME'], TMPDIR: process.env['TMPDIR'], ...shared, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir }
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'main.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let printed = ''
@@ -127,6 +128,7 @@ describe.runIf(redisUp)('two server processes sharing PostgreSQL, Redis and obje
   let nginx: Nginx
   const sockets: Socket[] = []
   let tablesAtStart = -1
+  let shared: Record<string, string> = {}
   const passwords = new Passwords({ memoryCost: 1024, timeCost: 1, parallelism: 1 })
 
   async function addAdmin(label: string): Promise<{ id: string; email: string }> {
@@ -150,7 +152,7 @@ describe.runIf(redisUp)('two server processes sharing PostgreSQL, Redis and obje
     db = drizzle({ client: pool, schema })
     const Tables = z.object({ rows: z.array(z.object({ n: z.coerce.number() })) })
     tablesAtStart = Tables.parse(await db.execute(sql`select count(*) as n from information_schema.tables where table_schema not in ('pg_catalog', 'information_schema')`)).rows[0]?.n ?? -1
-    const shared = {
+    shared = {
       ...s3.env,
       DATABASE_URL: scratch.database.url,
       REDIS_URL: TEST_REDIS_URL,
@@ -420,13 +422,42 @@ describe.runIf(redisUp)('two server processes sharing PostgreSQL, Redis and obje
     expect(counts).toEqual({ recipients: LEADS, notifications: LEADS, notified_leads: LEADS, sent_deliveries: LEADS, counted_sent: LEADS })
   }, 120_000)
 
+  it('B started again joins in, and a graceful stop of A under load loses no read through nginx', async () => {
+    b = await startInstance('b', shared, b)
+    const token = await tokenFrom(nginx, SUPERADMIN)
+    const read = () => api(nginx, '/listCountry', { headers: { authorization: token } })
+    // nginx tries B again once the 10 s for which its failure took it out have passed.
+    const seen = (await nginx.logged()).length
+    await until('nginx sends reads to B again', async () => (await read()).status === 200 && (await nginx.logged()).slice(seen).some((r) => r.instances.at(-1) === b.port), 15_000, 200)
+
+    const statuses: number[] = []
+    const loggedAtLoad = (await nginx.logged()).length
+    let stopped = false
+    const reader = async () => {
+      while (!stopped) statuses.push((await read()).status)
+    }
+    const readers = [reader(), reader(), reader(), reader()]
+    await new Promise((r) => setTimeout(r, 500))
+    const loggedAtStop = (await nginx.logged()).length
+    a.child.kill('SIGTERM')
+    await exited(a.child)
+    await new Promise((r) => setTimeout(r, 500))
+    stopped = true
+    await Promise.all(readers)
+    expect(statuses.length).toBeGreaterThan(20)
+    expect(statuses.filter((s) => s !== 200)).toEqual([])
+    // Both were answering before the stop.
+    const before = (await nginx.logged()).slice(loggedAtLoad, loggedAtStop).map((r) => r.instances.at(-1))
+    expect(new Set(before)).toEqual(new Set([a.port, b.port]))
+  }, 90_000)
+
   it('the leads export streams through nginx to its last row, compressed', async () => {
     const res = await api(nginx, '/DownloadFile', { headers: { authorization: await tokenFrom(nginx, SUPERADMIN), 'accept-encoding': 'gzip' } })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toContain('text/csv')
     expect(res.headers.get('content-encoding')).toBe('gzip')
     const rows = gunzipSync(Buffer.from(await res.arrayBuffer())).toString('utf8').trim().split('\n')
-    // The header, then every lead of the promotion test.
+    // B alone now. The header, then every lead of the promotion test.
     expect(rows).toHaveLength(LEADS + 1)
   })
 })
