@@ -16,7 +16,7 @@ import { loadConfig, type MediaLimits } from './config.ts'
 import { loadAreas } from './kit/areas.ts'
 import { byteLimit } from './kit/media.ts'
 import { formBounds } from './kit/uploads.ts'
-import { DEPLOY_NGINX, siteForTest } from './testing/nginx.ts'
+import { DEPLOY_NGINX, findNginx, siteForTest } from './testing/nginx.ts'
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)))
 const nginx = readFileSync(DEPLOY_NGINX, 'utf8')
@@ -81,6 +81,10 @@ describe('deploy/nginx/back-office.conf', () => {
     expect(location, 'the CSV exports location, with proxy_buffering off first').not.toBeNull()
     const listed = (location?.[1] ?? '').split('|').sort()
     expect(listed).toEqual(endpoints.filter((e) => e.answer === 'csv').map((e) => e.path.replace(/^\//, '')).sort())
+  })
+
+  it('is run by a cluster test that, without nginx, fails naming the Debian package', () => {
+    expect(() => findNginx('/nonexistent-a:/nonexistent-b', '/nonexistent/nginx')).toThrow(/Debian package nginx \(sudo apt-get install nginx\)/)
   })
 
   it('keeps the values the cluster test replaces written as that test expects', () => {

@@ -60,11 +60,11 @@ export function siteForTest(site: string, settings: SiteSettings): string {
 }
 
 /** Debian's nginx: on the PATH, else where the package puts it (/usr/sbin is not on every user's PATH). */
-export function findNginx(): string {
-  const candidates = [...(process.env['PATH'] ?? '').split(delimiter).filter((d) => d !== '').map((d) => join(d, 'nginx')), '/usr/sbin/nginx']
-  const found = candidates.find((path) => existsSync(path))
+export function findNginx(path = process.env['PATH'] ?? '', debian = '/usr/sbin/nginx'): string {
+  const candidates = [...path.split(delimiter).filter((d) => d !== '').map((d) => join(d, 'nginx')), debian]
+  const found = candidates.find((candidate) => existsSync(candidate))
   if (found === undefined) {
-    throw new Error('nginx is not installed (not on the PATH, not /usr/sbin/nginx): the cluster test runs behind it. Install the Debian package nginx (sudo apt-get install nginx); .ci/run installs it when missing')
+    throw new Error(`nginx is not installed (not on the PATH, not ${debian}): the cluster test runs behind it. Install the Debian package nginx (sudo apt-get install nginx); .ci/run installs it when missing`)
   }
   return found
 }
@@ -113,6 +113,7 @@ export interface Nginx {
 
 const LOG_FORMAT = '$request_method|$uri|$status|$upstream_addr|$remote_addr'
 
+/** Debian's /etc/nginx/nginx.conf, as far as a site sees it, with every path in `dir`. */
 function mainConfig(dir: string): string {
   return `worker_processes 1;
 pid ${dir}/nginx.pid;
@@ -121,6 +122,15 @@ events {
     worker_connections 256;
 }
 http {
+    # What Debian's nginx.conf sets around the sites it includes.
+    sendfile on;
+    tcp_nopush on;
+    types_hash_max_size 2048;
+    default_type application/octet-stream;
+    ssl_protocols TLSv1 TLSv1.1 TLSv1.2 TLSv1.3;
+    ssl_prefer_server_ciphers on;
+    gzip on;
+
     log_format instances '${LOG_FORMAT}';
     access_log ${dir}/access.log instances;
     client_body_temp_path ${dir}/body;
