@@ -62,6 +62,8 @@ declare module 'fastify' {
 /** The 503 answer while the database cannot be reached (restarting, down, connections lost). */
 export const DATABASE_UNAVAILABLE = 'The database is not available right now; please try again shortly'
 export const DATABASE_TIMEOUT = 'The database took too long to answer; please try again'
+/** A body over the limit; nginx in front answers the same past its own (deploy/nginx/back-office.conf). */
+export const BODY_TOO_LARGE = 'Request body is too large'
 
 /**
  * Browser features a back-office never uses, switched off for the page and anything it embeds.
@@ -97,6 +99,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger: { level: config.logLevel, ...(options.logStream === undefined ? {} : { stream: options.logStream }) },
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
+    // While it closes, an instance still answers the requests that reach it (on a balancer's
+    // kept-alive connection, or before it stops listening), each with "Connection: close": the
+    // database stays open until the last one is done. Fastify's default would answer them 503 in
+    // a shape of its own, which a balancer hands to the browser instead of trying the next instance.
+    return503OnClosing: false,
     // Keeps a hostile JSON body from reaching handlers with __proto__ / constructor tricks.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
@@ -136,6 +143,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const areas = await loadAreas()
   const services: Services = { contract: areas.index, handle, config, passwords, mailer, realtime, jobs, storage }
   app.decorate('services', services)
+  // From the first moment of a close (before the hooks below), so a balancer that watches /readyz stops sending.
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
   app.addHook('preClose', async () => {
     // Open sockets would keep the HTTP server from closing; running jobs finish or are left to their lease.
     await Promise.all([realtime?.close(), jobs.stop()])
@@ -214,10 +226,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // /healthz: the process answers (a load balancer restarts it otherwise). /readyz: it can serve
   // now: the database answers and it is not shutting down (a load balancer stops sending to it).
   app.get('/healthz', async (_request, reply) => reply.send({ status: 'success', message: 'ok' }))
-  let closing = false
-  app.addHook('onClose', async () => {
-    closing = true
-  })
   app.get('/readyz', async (_request, reply) => {
     if (closing) return reply.code(503).send({ status: 'failed', message: 'Shutting down' })
     await handle.db.execute(sql`select 1`)
@@ -275,7 +283,7 @@ function clientMessage(error: Error, status: number): string {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return 'Malformed JSON body'
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return 'Request body is too large'
+      return BODY_TOO_LARGE
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return 'Unsupported content type'
