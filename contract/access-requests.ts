@@ -1,8 +1,9 @@
 import { z } from 'zod/mini'
 import { Done, Id, PageQuery, ok, pageOf } from './common.ts'
-import { endpoint, publicAccess, staffReads, staffWrites } from './define.ts'
+import { endpoint, nameEndpoints, publicAccess, staffReads, staffWrites } from './define.ts'
 import { ConfirmPassword, CONFIRM_MISMATCH } from './password.ts'
 import { StaffEmail, StaffName, StaffPassword, UpdateSubAdminInput } from './staff.ts'
+import * as self from './access-requests.ts'
 
 /*
  * The spec's register screen (/register: name, email, password, confirm password) as an access
@@ -28,7 +29,7 @@ export type AccessRequest = z.output<typeof AccessRequest>
  * The register form. The answer is the same whether or not the email is known (an admin's, or
  * another pending request's), so the form tells nobody which emails exist; rate limited per address.
  */
-export const register = endpoint('register', {
+export const register = endpoint({
   method: 'POST',
   input: z
     .object({ name: StaffName, email: StaffEmail, password: StaffPassword, confirmPassword: ConfirmPassword })
@@ -54,7 +55,7 @@ export const ConfirmToken = z.string().check(z.trim(), z.minLength(1, 'This conf
  * its button posts here. The request becomes visible to staff managers. Single-use: a link used
  * once, replaced by a newer request for the address, or older than its 24 hours does nothing.
  */
-export const confirmAccessRequest = endpoint('confirmAccessRequest', {
+export const confirmAccessRequest = endpoint({
   method: 'POST',
   input: z.object({ token: ConfirmToken }),
   output: Done,
@@ -63,7 +64,7 @@ export const confirmAccessRequest = endpoint('confirmAccessRequest', {
 })
 
 /** Confirmed pending requests, newest first; superadmin (staff management) only. */
-export const listAccessRequests = endpoint('listAccessRequests', {
+export const listAccessRequests = endpoint({
   method: 'GET',
   input: PageQuery,
   output: pageOf(AccessRequest),
@@ -72,7 +73,7 @@ export const listAccessRequests = endpoint('listAccessRequests', {
 })
 
 /** One pending request, for the approval form opened by URL (a reload, a shared link). */
-export const getAccessRequest = endpoint('getAccessRequest', {
+export const getAccessRequest = endpoint({
   method: 'GET',
   input: z.object({ id: Id }),
   output: ok({ data: AccessRequest }),
@@ -84,7 +85,7 @@ export const getAccessRequest = endpoint('getAccessRequest', {
  * Approves a request with the user type and access chosen on Edit User: the admin is created
  * (role subadmin, the requested name, email and password hash) and active; the request is removed.
  */
-export const approveAccessRequest = endpoint('approveAccessRequest', {
+export const approveAccessRequest = endpoint({
   method: 'POST',
   input: UpdateSubAdminInput,
   output: Done,
@@ -93,10 +94,13 @@ export const approveAccessRequest = endpoint('approveAccessRequest', {
 })
 
 /** Declines a request: it is deleted. */
-export const declineAccessRequest = endpoint('declineAccessRequest', {
+export const declineAccessRequest = endpoint({
   method: 'POST',
   input: z.object({ id: Id }),
   output: Done,
   access: staffWrites('/sub-admin'),
   ours: 'Not in the spec: declines a pending access request.',
 })
+
+// Each endpoint is named by its export (its path defaults to '/' + that name).
+nameEndpoints(self)

@@ -1,6 +1,7 @@
 import { z } from 'zod/mini'
 import { PageQuery, ok, optionalText, pageNumber, pageOf } from './common.ts'
-import { endpoint, reads } from './define.ts'
+import { endpoint, nameEndpoints, reads } from './define.ts'
+import * as self from './audit.ts'
 
 /*
  * The staff audit log (ours: not in the spec). The server writes a row for every
@@ -78,7 +79,7 @@ export type AuditFilter = z.output<typeof AuditFilter>
 
 export const AUDIT_PAGE_SIZE = 50
 
-export const listAudit = endpoint('listAudit', {
+export const listAudit = endpoint({
   method: 'GET',
   input: z.extend(z.extend(PageQuery, { limit: pageNumber(1, 100, AUDIT_PAGE_SIZE) }), AuditFilter.shape),
   output: pageOf(AuditEntry),
@@ -89,7 +90,7 @@ export const listAudit = endpoint('listAudit', {
 export const AuditOption = z.object({ value: z.string(), label: z.string() })
 
 /** The filters' choices: staff who appear in the log, the areas and the actions. */
-export const auditOptions = endpoint('auditOptions', {
+export const auditOptions = endpoint({
   method: 'GET',
   input: z.object({}),
   output: ok({ admins: z.array(AuditOption), areas: z.array(AuditOption), actions: z.array(AuditOption) }),
@@ -98,7 +99,7 @@ export const auditOptions = endpoint('auditOptions', {
 })
 
 /** The filtered log as CSV, streamed (like the leads export): every matching row, newest first. */
-export const exportAudit = endpoint('exportAudit', {
+export const exportAudit = endpoint({
   method: 'GET',
   input: z.extend(AuditFilter, { search: PageQuery.shape.search }),
   output: z.string(),
@@ -106,3 +107,6 @@ export const exportAudit = endpoint('exportAudit', {
   access: reads('/audit'),
   ours: 'The audit log as CSV (audit-log.csv), with the list filters and search.',
 })
+
+// Each endpoint is named by its export (its path defaults to '/' + that name).
+nameEndpoints(self)

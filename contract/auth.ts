@@ -1,6 +1,7 @@
 import { z } from 'zod/mini'
 import { EMAIL_PATTERN, PASSWORD_PATTERN, Done, ok, required } from './common.ts'
-import { endpoint, publicAccess, sessionAccess } from './define.ts'
+import { endpoint, nameEndpoints, publicAccess, sessionAccess } from './define.ts'
+import * as self from './auth.ts'
 
 /** Spec section 5, Login: email. */
 export const LoginEmail = z
@@ -36,7 +37,7 @@ export const Profile = z.object({
 })
 export type Profile = z.output<typeof Profile>
 
-export const login = endpoint('login', {
+export const login = endpoint({
   method: 'POST',
   input: z.object({
     email: LoginEmail,
@@ -50,7 +51,7 @@ export const login = endpoint('login', {
   access: publicAccess,
 })
 
-export const getProfile = endpoint('getProfile', {
+export const getProfile = endpoint({
   method: 'GET',
   path: '/get-profile',
   input: z.object({}),
@@ -58,7 +59,7 @@ export const getProfile = endpoint('getProfile', {
   access: sessionAccess,
 })
 
-export const editProfile = endpoint('editProfile', {
+export const editProfile = endpoint({
   method: 'POST',
   path: '/edit-profile',
   input: z.object({ name: required('Name is required', 100) }),
@@ -71,7 +72,7 @@ export const editProfile = endpoint('editProfile', {
  * refused from now on, and ends the sockets opened with it (LOGOUT). The admin's other sessions
  * (another browser) stay signed in. The PWA forgets the token whatever the answer.
  */
-export const logout = endpoint('logout', {
+export const logout = endpoint({
   method: 'POST',
   input: z.object({}),
   output: Done,
@@ -83,7 +84,7 @@ export const logout = endpoint('logout', {
  * The PWA reports that its admin is active (pointer or keyboard) while no other call says so, at
  * most once a minute: a session unused past the idle limit is refused by the server too.
  */
-export const keepAlive = endpoint('keepAlive', {
+export const keepAlive = endpoint({
   method: 'GET',
   path: '/keep-alive',
   input: z.object({}),
@@ -91,3 +92,6 @@ export const keepAlive = endpoint('keepAlive', {
   access: sessionAccess,
   ours: 'Not in the spec: keeps an active session from reaching the idle limit on the server.',
 })
+
+// Each endpoint is named by its export (its path defaults to '/' + that name).
+nameEndpoints(self)

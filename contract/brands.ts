@@ -1,7 +1,8 @@
 import { z } from 'zod/mini'
 import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, integer, ok, pageNumber, pageOf, providers, required } from './common.ts'
-import { endpoint, publicAccess, reads, writes } from './define.ts'
+import { endpoint, nameEndpoints, publicAccess, reads, writes } from './define.ts'
 import { Deleted } from './undo.ts'
+import * as self from './brands.ts'
 
 /** Spec section 9: brand types web3auth and ipfs. */
 export const BrandType = z.enum(providers, { error: 'type is required' })
@@ -26,14 +27,14 @@ export const BRAND_EMAILS_STEP = 2
 
 const Brandname = required('Brandname is required', 100)
 
-export const addBrand = endpoint('addBrand', {
+export const addBrand = endpoint({
   method: 'POST',
   input: z.object({ brandname: Brandname, type: BrandType }),
   output: Done,
   access: writes('/brand'),
 })
 
-export const listbrand = endpoint('listbrand', {
+export const listbrand = endpoint({
   method: 'GET',
   input: PageQuery,
   output: pageOf(Brand),
@@ -45,7 +46,7 @@ export const listbrand = endpoint('listbrand', {
  * Brand detail for View Brand: the brand as `record`, and the emails listed under it as
  * `result` with their total `count`. Load More asks for the next page.
  */
-export const listbrandUser = endpoint('listbrandUser', {
+export const listbrandUser = endpoint({
   method: 'POST',
   input: z.object({
     id: Id,
@@ -79,7 +80,7 @@ export const ReferralCode = z.string().check(z.trim(), z.minLength(1, 'code is r
  * A code that decodes to a known brand counts one visit for it; any other code counts nowhere and
  * gets the same success answer with `counted: false`, so the redirect never stops on it.
  */
-export const referralVisit = endpoint('referralVisit', {
+export const referralVisit = endpoint({
   method: 'POST',
   path: '/referral-visit',
   input: z.object({ code: ReferralCode }),
@@ -88,17 +89,20 @@ export const referralVisit = endpoint('referralVisit', {
   ours: 'Not in the spec: counts the visits of a brand referral link (View Brand shows them).',
 })
 
-export const editbrandUser = endpoint('editbrandUser', {
+export const editbrandUser = endpoint({
   method: 'POST',
   input: z.object({ _id: Id, brandname: Brandname, type: BrandType, version: ExpectedVersion }),
   output: Done,
   access: writes('/brand'),
 })
 
-export const deleteBrand = endpoint('deleteBrand', {
+export const deleteBrand = endpoint({
   method: 'POST',
   input: z.object({ id: Id }),
   output: Deleted,
   access: writes('/brand'),
   ours: 'Payload not shown: {id}, as every other delete.',
 })
+
+// Each endpoint is named by its export (its path defaults to '/' + that name).
+nameEndpoints(self)

@@ -1,7 +1,8 @@
 import { z } from 'zod/mini'
 import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, count, integer, ok, pageOf, required } from './common.ts'
-import { endpoint, reads, writes, type FileRule } from './define.ts'
+import { endpoint, nameEndpoints, reads, writes, type FileRule } from './define.ts'
 import { Deleted } from './undo.ts'
+import * as self from './catalog.ts'
 
 /** Spec section 3, Category. `image` is the URL the server serves the upload at. */
 export const Category = z.object({
@@ -36,7 +37,7 @@ export const NO_FILE_SELECTED = 'No file selected.'
 
 const CategoryName = required('categoryName is required', 100)
 
-export const addcategory = endpoint('addcategory', {
+export const addcategory = endpoint({
   method: 'POST',
   input: z.object({ categoryName: CategoryName }),
   files: { image: categoryImage(true) },
@@ -45,7 +46,7 @@ export const addcategory = endpoint('addcategory', {
   ours: 'Payload not shown beyond section 3: multipart categoryName + image.',
 })
 
-export const listCategory = endpoint('listCategory', {
+export const listCategory = endpoint({
   method: 'GET',
   input: PageQuery,
   output: pageOf(Category),
@@ -53,7 +54,7 @@ export const listCategory = endpoint('listCategory', {
 })
 
 /** The edit save. The image is optional here: without one the current image is kept. */
-export const editCategoryData = endpoint('editCategoryData', {
+export const editCategoryData = endpoint({
   method: 'POST',
   input: z.object({
     id: Id,
@@ -68,7 +69,7 @@ export const editCategoryData = endpoint('editCategoryData', {
 })
 
 /** One category by id, for an edit screen opened by URL (a reload, a shared link). */
-export const getCategory = endpoint('getCategory', {
+export const getCategory = endpoint({
   method: 'GET',
   input: z.object({ id: Id }),
   output: ok({ data: Category }),
@@ -76,17 +77,20 @@ export const getCategory = endpoint('getCategory', {
   ours: 'Not in the spec: the get-one read of Edit Category (the spec passes the record in navigation state; editCategoryData is our edit save).',
 })
 
-export const deleteCategory = endpoint('deleteCategory', {
+export const deleteCategory = endpoint({
   method: 'POST',
   input: z.object({ id: Id }),
   output: Deleted,
   access: writes('/category'),
 })
 
-export const categoryDropdown = endpoint('categoryDropdown', {
+export const categoryDropdown = endpoint({
   method: 'GET',
   input: z.object({}),
   output: ok({ result: z.object({ data: z.array(z.pick(Category, { _id: true, categoryName: true })) }) }),
   // The games screens need the dropdown as well as the category screens.
   access: reads('/cms'),
 })
+
+// Each endpoint is named by its export (its path defaults to '/' + that name).
+nameEndpoints(self)

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { z } from 'zod/mini'
 import { fieldErrors } from './common.ts'
-import { isEndpoint, type Endpoint } from './define.ts'
+import { endpoint, isEndpoint, nameEndpoints, publicAccess, type Endpoint } from './define.ts'
 import { screens, screenPaths } from './routes.ts'
 import { addBridgeLink, addbuyLink, addsellLink, editBridgeink, editBuylink, editSellink, ListBuyLink } from './links.ts'
 import { addcms, Editcms, listCms } from './games.ts'
@@ -150,6 +150,16 @@ describe('the endpoint table', () => {
       }
     }
     expect(seen).toBe(endpoints.length)
+  })
+
+  it('names an endpoint by its export, defaults its path, and refuses one exported under two names', async () => {
+    const { z } = await import('zod/mini')
+    const definition = { method: 'GET', input: z.object({}), output: z.object({}), access: publicAccess } as const
+    const module = { getThing: endpoint(definition), spelled: endpoint({ ...definition, path: '/get_spelled' }) }
+    nameEndpoints(module)
+    expect([module.getThing.name, module.getThing.path, module.spelled.name, module.spelled.path]).toEqual(['getThing', '/getThing', 'spelled', '/get_spelled'])
+    const twice = endpoint(definition)
+    expect(() => nameEndpoints({ first: twice, second: twice })).toThrow('The endpoint second is also exported as first')
   })
 
   it('gives every endpoint an access rule naming a list screen', () => {

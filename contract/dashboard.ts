@@ -1,6 +1,7 @@
 import { z } from 'zod/mini'
 import { natural, ok } from './common.ts'
-import { endpoint, sessionAccess } from './define.ts'
+import { endpoint, nameEndpoints, sessionAccess } from './define.ts'
+import * as self from './dashboard.ts'
 
 /** The sign-ups chart covers this many UTC days, today included (the last bar). */
 export const SIGNUP_DAYS = 30
@@ -52,10 +53,13 @@ export type Dashboard = z.output<typeof Dashboard>
  * signed-in admin may ask; the answer holds only the cards of areas their access covers, so a
  * card outside it is absent from the answer, not only hidden by the screen.
  */
-export const getDashboard = endpoint('getDashboard', {
+export const getDashboard = endpoint({
   method: 'GET',
   input: z.object({}),
   output: Dashboard,
   access: sessionAccess,
   ours: 'The dashboard call: users { total, newLeads, signups[30] }, promotions { count, lastSentAt, inFlight }, links { buy, swapOut, swapIn }; each card only for an admin whose access covers its area.',
 })
+
+// Each endpoint is named by its export (its path defaults to '/' + that name).
+nameEndpoints(self)

@@ -82,15 +82,28 @@ export interface Endpoint<
 }
 
 /**
- * Declares an endpoint under its name, written once: the path defaults to `/${name}`, and is
- * given only where the spec spells it differently. Keeps the literal types of the definition
- * while checking its shape. contract/endpoint-table.test.ts holds every name, method and path.
+ * Declares an endpoint. Its name is the name it is exported under, written once: the module ends
+ * with `nameEndpoints(self)` (its own namespace), which names each endpoint by its export and
+ * gives it the path `/${name}` unless the definition spells one (where the spec spells it
+ * differently). Keeps the literal types of the definition while checking its shape.
+ * contract/endpoint-table.test.ts holds every name, method and path.
  */
-export function endpoint<const N extends string, I extends z.ZodMiniType, O extends z.ZodMiniType>(
-  name: N,
-  e: Omit<Endpoint<I, O>, 'name' | 'path'> & { path?: string },
-): Endpoint<I, O> & { name: N } {
-  return { name, ...e, path: e.path ?? `/${name}` }
+export function endpoint<I extends z.ZodMiniType, O extends z.ZodMiniType>(e: Omit<Endpoint<I, O>, 'name' | 'path'> & { path?: string }): Endpoint<I, O> {
+  return { ...e, name: '', path: e.path ?? '' }
+}
+
+/**
+ * Names every endpoint a contract module exports by its export name, and defaults its path; run
+ * once, at the end of the module (`import * as self from './this-module.ts'`), when every export
+ * is defined. An endpoint exported twice, or named elsewhere before, is refused.
+ */
+export function nameEndpoints(module: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(module)) {
+    if (!isEndpoint(value)) continue
+    if (value.name !== '') throw new Error(`The endpoint ${name} is also exported as ${value.name}`)
+    value.name = name
+    if (value.path === '') value.path = `/${name}`
+  }
 }
 
 /** Whether a module export is an endpoint (the server's areas and the contract's tests scan modules with it). */

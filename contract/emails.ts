@@ -1,6 +1,7 @@
 import { z } from 'zod/mini'
 import { Done, Id, PageQuery, integer, ok, pageNumber, pageOf, required } from './common.ts'
-import { endpoint, reads, writes } from './define.ts'
+import { endpoint, nameEndpoints, reads, writes } from './define.ts'
+import * as self from './emails.ts'
 
 /**
  * Spec section 3, Email template. `content` is rich text (HTML), sanitized by the server before
@@ -110,7 +111,7 @@ function variableRules(v: { identifier: string; subject: string; content: string
 }
 
 /** The Automated Emails table: serial number and subject, paged like every other table. */
-export const getemail = endpoint('getemail', {
+export const getemail = endpoint({
   method: 'GET',
   input: PageQuery,
   output: pageOf(EmailTemplate),
@@ -124,7 +125,7 @@ export const getemail = endpoint('getemail', {
  * previous subject and content are kept as a version, and the identifier cannot change: the server
  * finds each mail's template by it.
  */
-export const editTemplate = endpoint('editTemplate', {
+export const editTemplate = endpoint({
   method: 'POST',
   input: z.object({ id: Id, subject, identifier, content }).check(z.superRefine(variableRules)),
   output: Done,
@@ -132,7 +133,7 @@ export const editTemplate = endpoint('editTemplate', {
 })
 
 /** The edit modal's record (ours: the spec passes the row along). */
-export const getTemplate = endpoint('getTemplate', {
+export const getTemplate = endpoint({
   method: 'GET',
   input: z.object({ id: Id }),
   output: ok({ data: EmailTemplate }),
@@ -154,7 +155,7 @@ export type TemplateVersion = z.output<typeof TemplateVersion>
 
 export const VERSIONS_PAGE_SIZE = 10
 
-export const listTemplateVersions = endpoint('listTemplateVersions', {
+export const listTemplateVersions = endpoint({
   method: 'GET',
   input: z.object({
     id: Id,
@@ -166,7 +167,7 @@ export const listTemplateVersions = endpoint('listTemplateVersions', {
   ours: 'Not in the spec: a template\'s earlier versions, newest first, paged.',
 })
 
-export const restoreTemplateVersion = endpoint('restoreTemplateVersion', {
+export const restoreTemplateVersion = endpoint({
   method: 'POST',
   input: z.object({ id: Id, versionId: Id }),
   output: Done,
@@ -179,7 +180,7 @@ export const RenderedMail = z.object({ subject: z.string(), html: z.string(), te
 export type RenderedMail = z.output<typeof RenderedMail>
 
 /** The modal's Preview: an unsaved subject and content rendered with the sample values. */
-export const previewTemplate = endpoint('previewTemplate', {
+export const previewTemplate = endpoint({
   method: 'POST',
   input: z.object({ subject, identifier, content: z.string().check(z.maxLength(100_000, 'Incorrect format')) }),
   output: ok({ data: RenderedMail }),
@@ -192,7 +193,7 @@ export const previewTemplate = endpoint('previewTemplate', {
  * saved template (`id`), or the modal's unsaved subject, content and identifier. Like the preview,
  * it renders what it is given: the variable rules bind saving, not trying.
  */
-export const sendTestTemplate = endpoint('sendTestTemplate', {
+export const sendTestTemplate = endpoint({
   method: 'POST',
   input: z
     .object({ id: z.optional(Id), subject: z.optional(subject), identifier: z.optional(identifier), content: z.optional(content) })
@@ -210,3 +211,6 @@ export const sendTestTemplate = endpoint('sendTestTemplate', {
   access: writes('/emailtemplates'),
   ours: 'Not in the spec: a test mail to the signed-in admin; the answer names the address.',
 })
+
+// Each endpoint is named by its export (its path defaults to '/' + that name).
+nameEndpoints(self)

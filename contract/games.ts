@@ -1,8 +1,9 @@
 import { z } from 'zod/mini'
 import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, count, integer, ok, optionalText, pageOf, required, requiredUrl } from './common.ts'
-import { endpoint, reads, writes, type FileRule } from './define.ts'
+import { endpoint, nameEndpoints, reads, writes, type FileRule } from './define.ts'
 import { MB, formFlag, formList, imageFiles } from './multipart.ts'
 import { Deleted, undoable } from './undo.ts'
+import * as self from './games.ts'
 
 /** Spec section 9: Android, ios, both. */
 export const operatingSystems = ['Android', 'ios', 'both'] as const
@@ -130,7 +131,7 @@ export const EditGameInput = z.object({
   version: ExpectedVersion,
 })
 
-export const addcms = endpoint('addcms', {
+export const addcms = endpoint({
   method: 'POST',
   input: AddGameInput,
   files: { image: gameImages(true), video: gameVideo },
@@ -139,7 +140,7 @@ export const addcms = endpoint('addcms', {
 })
 
 /** `category` is a category id, '' for all; `operatingsystem` '' for all. */
-export const listCms = endpoint('listCms', {
+export const listCms = endpoint({
   method: 'GET',
   input: z.extend(PageQuery, {
     category: optionalText(64),
@@ -150,7 +151,7 @@ export const listCms = endpoint('listCms', {
   ours: 'Each game also carries thumbnails, the small previews lists show.',
 })
 
-export const DeleteCms = endpoint('DeleteCms', {
+export const DeleteCms = endpoint({
   method: 'POST',
   input: z.object({ id: Id }),
   output: Deleted,
@@ -161,7 +162,7 @@ export const DeleteCms = endpoint('DeleteCms', {
  * The edit save. Images are optional here: the game keeps the stored images `keptImages` names
  * (all when absent) followed by the ones sent. A video, when sent, replaces the stored one.
  */
-export const Editcms = endpoint('Editcms', {
+export const Editcms = endpoint({
   method: 'POST',
   input: EditGameInput,
   files: { image: gameImages(false), video: gameVideo },
@@ -171,7 +172,7 @@ export const Editcms = endpoint('Editcms', {
 })
 
 /** Flips the game's freeze flag (the button reads Freeze or UnFreeze) and answers the new state. */
-export const FreezeCms = endpoint('FreezeCms', {
+export const FreezeCms = endpoint({
   method: 'POST',
   input: z.object({ id: Id }),
   output: undoable({ freeze: z.boolean() }),
@@ -180,10 +181,13 @@ export const FreezeCms = endpoint('FreezeCms', {
 })
 
 /** One game by id, for Edit Games opened by URL (a reload, a shared link). */
-export const getCms = endpoint('getCms', {
+export const getCms = endpoint({
   method: 'GET',
   input: z.object({ _id: Id }),
   output: ok({ data: Game }),
   access: reads('/cms'),
   ours: 'Not in the spec: the get-one read of Edit Games (the spec passes the record in navigation state).',
 })
+
+// Each endpoint is named by its export (its path defaults to '/' + that name).
+nameEndpoints(self)

@@ -1,8 +1,9 @@
 import { z } from 'zod/mini'
 import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, ok, pageOf, required, requiredUrl } from './common.ts'
-import { endpoint, reads, writes } from './define.ts'
+import { endpoint, nameEndpoints, reads, writes } from './define.ts'
 import { IMAGE_KIND_MESSAGE, imageFiles } from './multipart.ts'
 import { Deleted } from './undo.ts'
+import * as self from './homepage.ts'
 
 /** Spec section 3, Homepage content. `image` is the URL the server serves the upload at. */
 /** `thumbnail` (ours) is the small preview the list shows; '' when the server has none. `version` (ours): common.ts, RECORD_CHANGED. */
@@ -16,7 +17,7 @@ export type HomepagePreference = z.output<typeof HomepagePreference>
 const Link = requiredUrl('link is required')
 
 /** Spec section 5, add: 'Title is required' and the promotion-style image message. */
-export const addHomePageCms = endpoint('addHomePageCms', {
+export const addHomePageCms = endpoint({
   method: 'POST',
   input: z.object({ title: required('Title is required', 200), link: Link }),
   files: {
@@ -26,7 +27,7 @@ export const addHomePageCms = endpoint('addHomePageCms', {
   access: writes('/homepage-content'),
 })
 
-export const listHomePageCms = endpoint('listHomePageCms', {
+export const listHomePageCms = endpoint({
   method: 'GET',
   input: PageQuery,
   output: pageOf(HomepageContent),
@@ -34,7 +35,7 @@ export const listHomePageCms = endpoint('listHomePageCms', {
 })
 
 /** One block by id, for Edit Homepage Content opened by URL (a reload, a shared link). */
-export const getHomePageCms = endpoint('getHomePageCms', {
+export const getHomePageCms = endpoint({
   method: 'GET',
   input: z.object({ _id: Id }),
   output: ok({ data: HomepageContent }),
@@ -46,7 +47,7 @@ export const getHomePageCms = endpoint('getHomePageCms', {
  * Spec section 5, edit: 'title is required' (lower case) and the category-style image message.
  * Without a new image the current one is kept.
  */
-export const editHomePageCms = endpoint('editHomePageCms', {
+export const editHomePageCms = endpoint({
   method: 'POST',
   input: z.object({ _id: Id, title: required('title is required', 200), link: Link, version: ExpectedVersion }),
   files: {
@@ -62,7 +63,7 @@ export const editHomePageCms = endpoint('editHomePageCms', {
   access: writes('/homepage-content'),
 })
 
-export const deleteHomePageCms = endpoint('deleteHomePageCms', {
+export const deleteHomePageCms = endpoint({
   method: 'POST',
   input: z.object({ _id: Id }),
   output: Deleted,
@@ -70,16 +71,19 @@ export const deleteHomePageCms = endpoint('deleteHomePageCms', {
 })
 
 /** The landing-page switch: Show this CMS content on landing page. */
-export const updateHomepageCmsPreference = endpoint('updateHomepageCmsPreference', {
+export const updateHomepageCmsPreference = endpoint({
   method: 'POST',
   input: z.object({ status: z.boolean({ error: 'Incorrect format' }) }),
   output: Done,
   access: writes('/homepage-content'),
 })
 
-export const getHomepageCmsPreference = endpoint('getHomepageCmsPreference', {
+export const getHomepageCmsPreference = endpoint({
   method: 'GET',
   input: z.object({}),
   output: ok({ result: HomepagePreference }),
   access: reads('/homepage-content'),
 })
+
+// Each endpoint is named by its export (its path defaults to '/' + that name).
+nameEndpoints(self)

@@ -1,6 +1,7 @@
 import { z } from 'zod/mini'
 import { PageQuery, integer, ok, pageNumber, pageOf, providers } from './common.ts'
-import { endpoint, reads } from './define.ts'
+import { endpoint, nameEndpoints, reads } from './define.ts'
+import * as self from './leads.ts'
 
 export const Provider = z.enum(providers)
 
@@ -30,7 +31,7 @@ export type ContactEnquiry = z.output<typeof ContactEnquiry>
 /** Leads page size is 50 (spec section 9). */
 export const LEADS_PAGE_SIZE = 50
 
-export const getuser = endpoint('getuser', {
+export const getuser = endpoint({
   method: 'GET',
   input: z.extend(PageQuery, { limit: pageNumber(1, 100, LEADS_PAGE_SIZE) }),
   output: ok({ data: z.array(Lead), count: integer() }),
@@ -38,7 +39,7 @@ export const getuser = endpoint('getuser', {
 })
 
 /** Streams every lead as CSV, saved as user.csv. */
-export const DownloadFile = endpoint('DownloadFile', {
+export const DownloadFile = endpoint({
   method: 'GET',
   input: z.object({}),
   output: z.string(),
@@ -46,10 +47,13 @@ export const DownloadFile = endpoint('DownloadFile', {
   access: reads('/users'),
 })
 
-export const getContactUS = endpoint('getContactUS', {
+export const getContactUS = endpoint({
   method: 'GET',
   input: PageQuery,
   output: pageOf(ContactEnquiry),
   access: reads('/contactus'),
   ours: 'Answer shape not shown in the spec: paged like every other list (result, count).',
 })
+
+// Each endpoint is named by its export (its path defaults to '/' + that name).
+nameEndpoints(self)

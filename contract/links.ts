@@ -1,6 +1,7 @@
 import { z } from 'zod/mini'
 import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, count, integer, ok, pageOf, preprocess, requiredUrl } from './common.ts'
-import { endpoint, reads, writes } from './define.ts'
+import { endpoint, nameEndpoints, reads, writes } from './define.ts'
+import * as self from './links.ts'
 import { Deleted } from './undo.ts'
 
 /*
@@ -34,26 +35,14 @@ const LINK_ADD_NOTE = 'Payload from section 3: the add-form link field plus an o
 /** `{ [key]: value }` with the key's literal type kept (a computed key alone widens to string). */
 const field = <K extends string, V>(key: K, value: V): Record<K, V> => ({ [key]: value }) as Record<K, V>
 
-/** An endpoint under its own name as key, so a kind's five calls are picked out by name. */
-const named = <E extends { name: string }>(e: E): { [K in E['name']]: E } => ({ [e.name]: e }) as { [K in E['name']]: E }
-
 /**
- * One kind of link: its record, and its five calls under the spec's names. The names are data
- * because the spec spells them irregularly (`ListSelLink`, `editSellink`, `editBridgeink`), and so
- * are the add payload's field and the record's field (`sellink` against `selLink`).
+ * One kind of link: its record, and its five calls, exported below under the spec's names (which
+ * it spells irregularly: `ListSelLink`, `editSellink`, `editBridgeink`). The add payload's field
+ * and the record's field are data too (`sellink` against `selLink`).
  */
-function linkKind<
-  const Add extends string,
-  const Get extends string,
-  const List extends string,
-  const Edit extends string,
-  const Remove extends string,
-  const AddField extends string,
-  const RecordField extends string,
->(kind: {
+function linkKind<const AddField extends string, const RecordField extends string>(kind: {
   /** The list screen whose permissions the calls take. */
   route: string
-  names: { add: Add; get: Get; list: List; edit: Edit; remove: Remove }
   /** The link field of the add payload. */
   addField: AddField
   /** The link field of the record and of the edit payload. */
@@ -65,56 +54,42 @@ function linkKind<
   const record = z.object({ _id: z.string(), ...field(kind.recordField, z.string()), preference, version })
   return {
     record,
-    ...named(
-      endpoint(kind.names.add, {
-        method: 'POST',
-        input: z.object({ ...field(kind.addField, url), preference: AddPreference }),
-        output: Done,
-        access: writes(kind.route),
-        ours: LINK_ADD_NOTE,
-      }),
-    ),
-    ...named(
-      endpoint(kind.names.get, {
-        method: 'GET',
-        input: ById,
-        output: ok({ data: record }),
-        access: reads(kind.route),
-        ours: LINK_FETCH_NOTE,
-      }),
-    ),
-    ...named(
-      endpoint(kind.names.list, { method: 'POST', input: ListBody, output: pageOf(record), access: reads(kind.route) }),
-    ),
+    add: endpoint({
+      method: 'POST',
+      input: z.object({ ...field(kind.addField, url), preference: AddPreference }),
+      output: Done,
+      access: writes(kind.route),
+      ours: LINK_ADD_NOTE,
+    }),
+    get: endpoint({
+      method: 'GET',
+      input: ById,
+      output: ok({ data: record }),
+      access: reads(kind.route),
+      ours: LINK_FETCH_NOTE,
+    }),
+    list: endpoint({ method: 'POST', input: ListBody, output: pageOf(record), access: reads(kind.route) }),
     // Edit List modal: Title (the record's field) and Preference. A preference above the record count is ignored.
-    ...named(
-      endpoint(kind.names.edit, {
-        method: 'POST',
-        input: z.object({ _id: Id, ...field(kind.recordField, url), preference: EditPreference, version: ExpectedVersion }),
-        output: Done,
-        access: writes(kind.route),
-      }),
-    ),
-    ...named(
-      endpoint(kind.names.remove, { method: 'POST', input: DeleteBody, output: Deleted, access: writes(kind.route) }),
-    ),
+    edit: endpoint({
+      method: 'POST',
+      input: z.object({ _id: Id, ...field(kind.recordField, url), preference: EditPreference, version: ExpectedVersion }),
+      output: Done,
+      access: writes(kind.route),
+    }),
+    remove: endpoint({ method: 'POST', input: DeleteBody, output: Deleted, access: writes(kind.route) }),
   }
 }
-
-// The exported names below must be the names given as data: a typo is a missing property, which
-// does not compile.
 
 // Buy links (/buy_list). Spec section 3, Buy link.
 export const {
   record: BuyLink,
-  addbuyLink,
-  getbuyLink,
-  ListBuyLink,
-  editBuylink,
-  DeleteBuyLink,
+  add: addbuyLink,
+  get: getbuyLink,
+  list: ListBuyLink,
+  edit: editBuylink,
+  remove: DeleteBuyLink,
 } = linkKind({
   route: '/buy_list',
-  names: { add: 'addbuyLink', get: 'getbuyLink', list: 'ListBuyLink', edit: 'editBuylink', remove: 'DeleteBuyLink' },
   addField: 'buylink',
   recordField: 'buyLink',
   required: 'buylink is required',
@@ -124,14 +99,13 @@ export type BuyLink = z.output<typeof BuyLink>
 // Swap out links (/swapout_list). Spec section 3, Swap out link.
 export const {
   record: SellLink,
-  addsellLink,
-  getsellLink,
-  ListSelLink,
-  editSellink,
-  DeleteSellLink,
+  add: addsellLink,
+  get: getsellLink,
+  list: ListSelLink,
+  edit: editSellink,
+  remove: DeleteSellLink,
 } = linkKind({
   route: '/swapout_list',
-  names: { add: 'addsellLink', get: 'getsellLink', list: 'ListSelLink', edit: 'editSellink', remove: 'DeleteSellLink' },
   addField: 'sellink',
   recordField: 'selLink',
   required: 'swap out link is required',
@@ -142,16 +116,18 @@ export type SellLink = z.output<typeof SellLink>
 // (`editBridgeink`) is the spec's spelling, kept on purpose.
 export const {
   record: BridgeLink,
-  addBridgeLink,
-  getBridgeLink,
-  ListBridgeLink,
-  editBridgeink,
-  DeleteBridgeLink,
+  add: addBridgeLink,
+  get: getBridgeLink,
+  list: ListBridgeLink,
+  edit: editBridgeink,
+  remove: DeleteBridgeLink,
 } = linkKind({
   route: '/swapin_list',
-  names: { add: 'addBridgeLink', get: 'getBridgeLink', list: 'ListBridgeLink', edit: 'editBridgeink', remove: 'DeleteBridgeLink' },
   addField: 'bridgelink',
   recordField: 'bridgeLink',
   required: 'Swap in link is required',
 })
 export type BridgeLink = z.output<typeof BridgeLink>
+
+// Each endpoint is named by its export (its path defaults to '/' + that name).
+nameEndpoints(self)

@@ -1,8 +1,9 @@
 import { z } from 'zod/mini'
 import { Done, Id, PageQuery, integer, ok, pageNumber, required } from './common.ts'
-import { approves, endpoint, publicAccess, reads, writes } from './define.ts'
+import { approves, endpoint, nameEndpoints, publicAccess, reads, writes } from './define.ts'
 import { Approval, ApprovalNeed } from './four-eyes.ts'
 import { placeholdersIn } from './emails.ts'
+import * as self from './newsletter.ts'
 
 /*
  * The Newsletter screen: a multi-select of subscribers and a Send button; its behaviour is not
@@ -33,7 +34,7 @@ export type Subscriber = z.output<typeof Subscriber>
  * user base. `count` is the number the search matches; `total` every subscriber (what 'All
  * subscribers' means).
  */
-export const allUser = endpoint('allUser', {
+export const allUser = endpoint({
   method: 'GET',
   input: z.extend(PageQuery, { limit: pageNumber(1, 100, SUBSCRIBERS_PAGE_SIZE) }),
   output: ok({ result: z.array(Subscriber), count: integer(), total: integer() }),
@@ -67,7 +68,7 @@ const someoneChosen = () => z.refine<{ all: boolean; id: readonly string[] }>(ch
  * The exact number of subscribers a send to this choice would reach now (the confirmation asks
  * with it). A read made by POST, since the chosen ids may not fit in a query string.
  */
-export const countNewsletterRecipients = endpoint('countNewsletterRecipients', {
+export const countNewsletterRecipients = endpoint({
   method: 'POST',
   input: Recipients.check(someoneChosen()),
   /** `mailRate`: the mail queue's pace (MAIL_RATE_PER_SECOND, mails per second; 0 is unpaced). */
@@ -81,7 +82,7 @@ export const countNewsletterRecipients = endpoint('countNewsletterRecipients', {
  * whatever was chosen) and starts the durable job that mails them. `content` is rich text,
  * sanitised by the server before it is stored and again when each mail is rendered.
  */
-export const sendNewsletter = endpoint('sendNewsletter', {
+export const sendNewsletter = endpoint({
   method: 'POST',
   input: z
     .extend(Recipients, {
@@ -127,7 +128,7 @@ export const NewsletterSend = z.object({
 export type NewsletterSend = z.output<typeof NewsletterSend>
 
 /** The sends, newest first (searched by subject), with their progress. */
-export const listNewsletterSends = endpoint('listNewsletterSends', {
+export const listNewsletterSends = endpoint({
   method: 'GET',
   input: PageQuery,
   output: ok({ result: z.array(NewsletterSend), count: integer() }),
@@ -137,7 +138,7 @@ export const listNewsletterSends = endpoint('listNewsletterSends', {
 
 const sendId = z.object({ id: Id })
 
-export const pauseNewsletter = endpoint('pauseNewsletter', {
+export const pauseNewsletter = endpoint({
   method: 'POST',
   input: sendId,
   output: Done,
@@ -145,7 +146,7 @@ export const pauseNewsletter = endpoint('pauseNewsletter', {
   ours: 'Not in the spec: holds a running send; mails not yet handed to the SMTP server wait.',
 })
 
-export const resumeNewsletter = endpoint('resumeNewsletter', {
+export const resumeNewsletter = endpoint({
   method: 'POST',
   input: sendId,
   output: Done,
@@ -153,7 +154,7 @@ export const resumeNewsletter = endpoint('resumeNewsletter', {
   ours: 'Not in the spec: carries on with a paused send.',
 })
 
-export const cancelNewsletter = endpoint('cancelNewsletter', {
+export const cancelNewsletter = endpoint({
   method: 'POST',
   input: sendId,
   output: Done,
@@ -166,7 +167,7 @@ export const cancelNewsletter = endpoint('cancelNewsletter', {
  * with the send's subject and body and a sample reader's name. What an approver looks at is what
  * goes out; a template saved since changes neither.
  */
-export const getNewsletterMail = endpoint('getNewsletterMail', {
+export const getNewsletterMail = endpoint({
   method: 'GET',
   input: sendId,
   output: ok({ data: z.object({ subject: z.string(), html: z.string(), sampleName: z.string() }) }),
@@ -175,7 +176,7 @@ export const getNewsletterMail = endpoint('getNewsletterMail', {
 })
 
 /** Four eyes: another administrator starts a send awaiting approval (a repeat starts nothing more). */
-export const approveNewsletter = endpoint('approveNewsletter', {
+export const approveNewsletter = endpoint({
   method: 'POST',
   input: sendId,
   output: ok({ started: z.boolean(), total: integer() }),
@@ -183,7 +184,7 @@ export const approveNewsletter = endpoint('approveNewsletter', {
   ours: 'Not in the spec (four eyes): starts a send awaiting approval; started is false for a repeat. Only another administrator.',
 })
 
-export const rejectNewsletter = endpoint('rejectNewsletter', {
+export const rejectNewsletter = endpoint({
   method: 'POST',
   input: sendId,
   output: Done,
@@ -204,7 +205,7 @@ const UnsubscribeToken = z.object({
   token: z.string().check(z.trim(), z.minLength(1, 'This unsubscribe link is not valid'), z.maxLength(500, 'This unsubscribe link is not valid')),
 })
 
-export const unsubscribeStatus = endpoint('unsubscribeStatus', {
+export const unsubscribeStatus = endpoint({
   method: 'GET',
   path: '/unsubscribe-status',
   input: UnsubscribeToken,
@@ -213,10 +214,13 @@ export const unsubscribeStatus = endpoint('unsubscribeStatus', {
   ours: 'Not in the spec: what the unsubscribe page shows (the masked address, and whether it is still subscribed); changes nothing.',
 })
 
-export const unsubscribe = endpoint('unsubscribe', {
+export const unsubscribe = endpoint({
   method: 'POST',
   input: UnsubscribeToken,
   output: Done,
   access: publicAccess,
   ours: 'Not in the spec: the unsubscribe page\'s button; ends the subscription of the lead the token names.',
 })
+
+// Each endpoint is named by its export (its path defaults to '/' + that name).
+nameEndpoints(self)

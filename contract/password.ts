@@ -1,7 +1,8 @@
 import { z } from 'zod/mini'
 import { Done, PASSWORD_PATTERN } from './common.ts'
-import { endpoint, publicAccess, sessionAccess } from './define.ts'
+import { endpoint, nameEndpoints, publicAccess, sessionAccess } from './define.ts'
 import { LoginEmail, TwoFACode } from './auth.ts'
+import * as self from './password.ts'
 
 /*
  * The spec gives the password flows' fields (section 7) but no messages for them. Ours:
@@ -43,7 +44,7 @@ const bothParsed = {
  * OTP from /send-mail. `email` must be the session's own address; the server refuses another.
  * Success revokes the admin's tokens (and so logs them out to /login).
  */
-export const changePassword = endpoint('changePassword', {
+export const changePassword = endpoint({
   method: 'POST',
   path: '/change-password',
   input: z
@@ -73,7 +74,7 @@ export const changePassword = endpoint('changePassword', {
  * An admin with 2FA enabled also needs a current code: without one the answer is status TWO_FA,
  * so a reset never skips the second factor. Success revokes every session of that admin.
  */
-export const forgotPassword = endpoint('forgotPassword', {
+export const forgotPassword = endpoint({
   method: 'POST',
   path: '/forgot-password',
   input: z
@@ -94,7 +95,7 @@ export const forgotPassword = endpoint('forgotPassword', {
  * Forgot screen, step 1 (Send OTP). The answer is the same for known and unknown addresses, so
  * it cannot be used to find out who has an account.
  */
-export const ForgotSendMail = endpoint('ForgotSendMail', {
+export const ForgotSendMail = endpoint({
   method: 'POST',
   path: '/ForgotSend-mail',
   input: z.object({ email: LoginEmail }),
@@ -103,7 +104,7 @@ export const ForgotSendMail = endpoint('ForgotSendMail', {
 })
 
 /** Reset Password screen's Send OTP: mails a code to the signed-in admin's own address. */
-export const sendMail = endpoint('sendMail', {
+export const sendMail = endpoint({
   method: 'POST',
   path: '/send-mail',
   input: z.object({}),
@@ -111,3 +112,6 @@ export const sendMail = endpoint('sendMail', {
   access: sessionAccess,
   ours: 'Payload and answer not shown: no payload (the address is the session\'s own), answer status and message.',
 })
+
+// Each endpoint is named by its export (its path defaults to '/' + that name).
+nameEndpoints(self)

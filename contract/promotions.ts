@@ -1,9 +1,10 @@
 import { z } from 'zod/mini'
 import { Done, Id, PageQuery, boundedInt, integer, natural, ok, optionalText, pageNumber, pageOf, providers, required } from './common.ts'
-import { approves, endpoint, reads, writes } from './define.ts'
+import { approves, endpoint, nameEndpoints, reads, writes } from './define.ts'
 import { Approval, ApprovalNeed } from './four-eyes.ts'
 import { IMAGE_KIND_MESSAGE, formFlag, formList, imageFiles } from './multipart.ts'
 import { Deleted } from './undo.ts'
+import * as self from './promotions.ts'
 
 /**
  * Where a promotion's delivery stands: `queued` (its round is stored, nothing delivered yet),
@@ -103,7 +104,7 @@ export const AddPromotionInput = z
     ),
   )
 
-export const addNotification = endpoint('addNotification', {
+export const addNotification = endpoint({
   method: 'POST',
   input: AddPromotionInput,
   files: { image: imageFiles({ max: 1, required: false, kind: IMAGE_KIND_MESSAGE, tooMany: IMAGE_KIND_MESSAGE }) },
@@ -112,14 +113,14 @@ export const addNotification = endpoint('addNotification', {
   ours: `Answers the new promotion's _id, total (its recipients) and awaitingApproval (over the four-eyes threshold: nothing is sent until another Admin approves). With selectall the filter fields (email, provider, country) are also sent, so "select all" means all matching users; '${SELECT_A_USER}' is ours.`,
 })
 
-export const listNotification = endpoint('listNotification', {
+export const listNotification = endpoint({
   method: 'GET',
   input: PageQuery,
   output: pageOf(Promotion),
   access: reads('/notificationlist'),
 })
 
-export const DeletePromotion = endpoint('DeletePromotion', {
+export const DeletePromotion = endpoint({
   method: 'POST',
   input: z.object({ id: Id }),
   output: Deleted,
@@ -139,7 +140,7 @@ export const Recipient = z.object({ _id: z.string(), email: z.string(), status: 
 export type Recipient = z.output<typeof Recipient>
 
 /** The view modal's recipient emails, 100 at a time (Load More asks for the next page). */
-export const listnotfiyuser = endpoint('listnotfiyuser', {
+export const listnotfiyuser = endpoint({
   method: 'POST',
   input: z.object({ id: Id, page, limit }),
   output: ok({ result: z.array(Recipient), count: integer() }),
@@ -157,7 +158,7 @@ export const ResendOnly = z.enum(['all', 'failed'], { error: 'Incorrect format' 
  * answers success with `started: false`. While the current round still has pending deliveries
  * the call is refused ('This promotion is still being sent'): cancel it first.
  */
-export const ResendData = endpoint('ResendData', {
+export const ResendData = endpoint({
   method: 'POST',
   input: z.object({
     id: Id,
@@ -170,7 +171,7 @@ export const ResendData = endpoint('ResendData', {
 })
 
 /** Stops the current round: pending deliveries are not sent. Answers how many already were. */
-export const cancelPromotion = endpoint('cancelPromotion', {
+export const cancelPromotion = endpoint({
   method: 'POST',
   input: z.object({ id: Id }),
   output: ok({ sent: integer(), failed: integer(), total: integer() }),
@@ -189,7 +190,7 @@ const Decision = z.object({
   round: boundedInt('Incorrect format', 1, 1_000_000),
 })
 
-export const approvePromotion = endpoint('approvePromotion', {
+export const approvePromotion = endpoint({
   method: 'POST',
   input: Decision,
   output: ok({ started: z.boolean(), total: integer() }),
@@ -198,7 +199,7 @@ export const approvePromotion = endpoint('approvePromotion', {
 })
 
 /** Rejects the current round awaiting approval: nothing of it is sent. */
-export const rejectPromotion = endpoint('rejectPromotion', {
+export const rejectPromotion = endpoint({
   method: 'POST',
   input: Decision,
   output: Done,
@@ -210,7 +211,7 @@ export const rejectPromotion = endpoint('rejectPromotion', {
  * The exact number of users a Submit with this selection would reach (checked ids that exist, or
  * with selectall every user matching the filter), shown by the modal before Submit.
  */
-export const countRecipients = endpoint('countRecipients', {
+export const countRecipients = endpoint({
   method: 'POST',
   input: z.extend(UserFilter, {
     id: z._default(z.array(Id, { error: SELECT_A_USER }).check(z.maxLength(100_000, 'Incorrect format')), []),
@@ -226,7 +227,7 @@ export const countRecipients = endpoint('countRecipients', {
  * With `selectall: true` the filter is ignored and every user is listed, as the spec's
  * "data ... or selectall" reads.
  */
-export const FilterOption = endpoint('FilterOption', {
+export const FilterOption = endpoint({
   method: 'POST',
   input: z.object({
     page,
@@ -237,3 +238,6 @@ export const FilterOption = endpoint('FilterOption', {
   output: ok({ data: z.array(PromotionUser), count: integer() }),
   access: reads('/notificationlist'),
 })
+
+// Each endpoint is named by its export (its path defaults to '/' + that name).
+nameEndpoints(self)

@@ -1,13 +1,14 @@
 import { z } from 'zod/mini'
 import { ok } from './common.ts'
-import { endpoint, publicAccess } from './define.ts'
+import { endpoint, nameEndpoints, publicAccess } from './define.ts'
+import * as self from './public.ts'
 
 /**
  * What the public pages need from the server's configuration: the data-deletion page's support
  * contact (SUPPORT_EMAIL) and the store listing the referral redirect sends visitors to
  * (APP_STORE_URL). Both are public by nature; read at run time so one build fits every deployment.
  */
-export const publicInfo = endpoint('publicInfo', {
+export const publicInfo = endpoint({
   method: 'GET',
   path: '/public-info',
   input: z.object({}),
@@ -23,3 +24,6 @@ export const publicInfo = endpoint('publicInfo', {
   access: publicAccess,
   ours: 'Not in the spec: the public pages read the support email and the app store listing from the server.',
 })
+
+// Each endpoint is named by its export (its path defaults to '/' + that name).
+nameEndpoints(self)

@@ -1,7 +1,8 @@
 import { z } from 'zod/mini'
 import { Done, Id, ok } from './common.ts'
-import { endpoint, publicAccess, reads, sessionAccess, writes } from './define.ts'
+import { endpoint, nameEndpoints, publicAccess, reads, sessionAccess, writes } from './define.ts'
 import { Deleted } from './undo.ts'
+import * as self from './restrictions.ts'
 
 /** One restricted country; `hide` is flipped by the trash button. */
 export const RestrictedCountry = z.object({ _id: z.string(), country: z.string(), hide: z.boolean() })
@@ -25,7 +26,7 @@ const CountryName = z
  * The country options, for Add Restriction and the promotion's country filter. Any signed-in
  * admin may read it: it is a fixed public list, and two screens with separate permissions use it.
  */
-export const listCountry = endpoint('listCountry', {
+export const listCountry = endpoint({
   method: 'GET',
   input: z.object({}),
   output: ok({ result: z.array(z.string()) }),
@@ -34,7 +35,7 @@ export const listCountry = endpoint('listCountry', {
 })
 
 /** Answers result[0].Restrictedcountry; result is empty before the first country is added. */
-export const FetchRestrictions = endpoint('FetchRestrictions', {
+export const FetchRestrictions = endpoint({
   method: 'GET',
   input: z.object({}),
   output: ok({ result: z.array(Restrictions) }),
@@ -42,7 +43,7 @@ export const FetchRestrictions = endpoint('FetchRestrictions', {
 })
 
 /** Adds countries (names from listCountry); ones already listed are kept once. */
-export const AddRestrictions = endpoint('AddRestrictions', {
+export const AddRestrictions = endpoint({
   method: 'POST',
   input: z.object({
     country: z.array(CountryName, { error: 'Country is required' }).check(z.minLength(1, 'Country is required'), z.maxLength(400, 'Incorrect format')),
@@ -53,7 +54,7 @@ export const AddRestrictions = endpoint('AddRestrictions', {
 })
 
 /** Sets the hide flag of one listed country, named by its entry id. */
-export const HideRestrictions = endpoint('HideRestrictions', {
+export const HideRestrictions = endpoint({
   method: 'POST',
   input: z.object({ hide: z.boolean({ error: 'Incorrect format' }), country: Id }),
   output: Done,
@@ -62,7 +63,7 @@ export const HideRestrictions = endpoint('HideRestrictions', {
 })
 
 /** Delete All / the selected rows: removes the listed entries by id; one undo brings them all back. */
-export const CheckBoxDelete = endpoint('CheckBoxDelete', {
+export const CheckBoxDelete = endpoint({
   method: 'POST',
   input: z.object({
     deleteData: z
@@ -82,7 +83,7 @@ export const PublicRestrictedCountry = z.object({ country: z.string(), code: z.s
  * by name. Public (the apps read it before anyone signs in) and kept by browsers and proxies for
  * a minute, so a change reaches every app within about a minute.
  */
-export const restrictedCountries = endpoint('restrictedCountries', {
+export const restrictedCountries = endpoint({
   method: 'GET',
   path: '/restricted-countries',
   input: z.object({}),
@@ -91,3 +92,6 @@ export const restrictedCountries = endpoint('restrictedCountries', {
   maxAge: 60,
   ours: 'Not in the spec: the public read of the restricted (not hidden) countries for the platform\'s apps.',
 })
+
+// Each endpoint is named by its export (its path defaults to '/' + that name).
+nameEndpoints(self)

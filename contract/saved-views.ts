@@ -1,7 +1,8 @@
 import { z } from 'zod/mini'
 import { Id, ok, required } from './common.ts'
-import { endpoint, sessionAccess } from './define.ts'
+import { endpoint, nameEndpoints, sessionAccess } from './define.ts'
 import { Deleted } from './undo.ts'
+import * as self from './saved-views.ts'
 
 /*
  * Saved views (ours): a list's filters, search and page size under a name, per admin,
@@ -15,7 +16,7 @@ export type SavedView = z.output<typeof SavedView>
 /** Views per admin and list: enough for real use, and a bound on what one admin can store. */
 export const MAX_VIEWS_PER_LIST = 20
 
-export const listSavedViews = endpoint('listSavedViews', {
+export const listSavedViews = endpoint({
   method: 'GET',
   input: z.object({}),
   output: ok({ result: z.array(SavedView) }),
@@ -25,7 +26,7 @@ export const listSavedViews = endpoint('listSavedViews', {
 
 export const VIEW_NAME_TAKEN = 'A view with this name already exists for this list'
 
-export const saveView = endpoint('saveView', {
+export const saveView = endpoint({
   method: 'POST',
   input: z.object({
     route: z.string().check(z.trim(), z.minLength(1, 'route is required'), z.maxLength(100, 'Incorrect format')),
@@ -38,10 +39,13 @@ export const saveView = endpoint('saveView', {
   ours: `A name already used for that list is refused ('${VIEW_NAME_TAKEN}'); at most ${MAX_VIEWS_PER_LIST} views per list.`,
 })
 
-export const deleteView = endpoint('deleteView', {
+export const deleteView = endpoint({
   method: 'POST',
   input: z.object({ id: Id }),
   output: Deleted,
   access: sessionAccess,
   ours: "Deletes one of the signed-in admin's views (undoable); another admin's answers 404.",
 })
+
+// Each endpoint is named by its export (its path defaults to '/' + that name).
+nameEndpoints(self)

@@ -1,7 +1,8 @@
 import { z } from 'zod/mini'
 import { Done, EMAIL_PATTERN, ExpectedVersion, RecordVersion, ok, optionalText, optionalUrl } from './common.ts'
-import { endpoint, reads, writes } from './define.ts'
+import { endpoint, nameEndpoints, reads, writes } from './define.ts'
 import { IMAGE_KIND_MESSAGE, imageFiles } from './multipart.ts'
+import * as self from './settings.ts'
 
 /** Spec section 9: forced liquidation is Enable or Disable. */
 export const ForcedLiquidation = z.enum(['Enable', 'Disable'], { error: 'Incorrect format' })
@@ -85,7 +86,7 @@ export const SettingsInput = z.object({
 })
 
 /** The Settings screen's read: result[0] is the record, as the version read answers. */
-export const getSettings = endpoint('getSettings', {
+export const getSettings = endpoint({
   method: 'GET',
   path: '/settings-get',
   input: z.object({}),
@@ -95,7 +96,7 @@ export const getSettings = endpoint('getSettings', {
 })
 
 /** Update Settings. Without a new logo the current one is kept. */
-export const updateSettings = endpoint('updateSettings', {
+export const updateSettings = endpoint({
   method: 'POST',
   path: '/settings-update',
   input: SettingsInput,
@@ -104,3 +105,6 @@ export const updateSettings = endpoint('updateSettings', {
   access: writes('/settings'),
   ours: "Path and payload not shown: multipart, the section 3 fields but version, with sitelogo as a file; the logo's message is the promotion image's.",
 })
+
+// Each endpoint is named by its export (its path defaults to '/' + that name).
+nameEndpoints(self)

@@ -1,7 +1,8 @@
 import { z } from 'zod/mini'
 import { Done, ExpectedVersion, Id, RecordVersion, ok, optionalUrl } from './common.ts'
-import { endpoint, reads, writes } from './define.ts'
+import { endpoint, nameEndpoints, reads, writes } from './define.ts'
 import { Deleted } from './undo.ts'
+import * as self from './social.ts'
 
 /** The five link fields of the Social Links screen, in its order. */
 export const socialLinkFields = [
@@ -37,7 +38,7 @@ const SocialLinks = z.object({
 })
 
 /** Answers `data.data`, a list whose first item the screen uses (there is one record). */
-export const socialmediaGet = endpoint('socialmediaGet', {
+export const socialmediaGet = endpoint({
   method: 'POST',
   path: '/socialmedia-get',
   input: z.object({}),
@@ -49,7 +50,7 @@ export const socialmediaGet = endpoint('socialmediaGet', {
  * Saves the five links. `_id` is the record's id; it is absent before the first save, when the
  * server creates the one record.
  */
-export const updatesocialmedia = endpoint('updatesocialmedia', {
+export const updatesocialmedia = endpoint({
   method: 'POST',
   input: z.extend(SocialLinks, { _id: z.optional(Id), version: ExpectedVersion }),
   output: Done,
@@ -62,7 +63,7 @@ export const updatesocialmedia = endpoint('updatesocialmedia', {
  * are not saved by a delete (spec section 4: edits are saved only by Update). Its undo writes the
  * link back.
  */
-export const DeleteSocialmedia = endpoint('DeleteSocialmedia', {
+export const DeleteSocialmedia = endpoint({
   method: 'POST',
   path: '/Delete-socialmedia',
   input: z.object({
@@ -73,3 +74,6 @@ export const DeleteSocialmedia = endpoint('DeleteSocialmedia', {
   access: writes('/social-links'),
   ours: 'Answer not shown: status and message.',
 })
+
+// Each endpoint is named by its export (its path defaults to '/' + that name).
+nameEndpoints(self)

@@ -1,8 +1,9 @@
 import { z } from 'zod/mini'
 import { Done, EMAIL_PATTERN, ExpectedVersion, Id, PASSWORD_PATTERN, PageQuery, RecordVersion, integer, ok, pageOf, required } from './common.ts'
-import { endpoint, reads, staffWrites } from './define.ts'
+import { endpoint, nameEndpoints, reads, staffWrites } from './define.ts'
 import { TwoFACode } from './auth.ts'
 import { screenPaths } from './routes.ts'
+import * as self from './staff.ts'
 
 export const accessLevels = ['Admin', 'View Only'] as const
 export const AccessLevel = z.enum(accessLevels)
@@ -89,7 +90,7 @@ export const UpdateSubAdminInput = z
   })
   .check(z.superRefine(updateRule.check, updateRule.params))
 
-export const createSubAdminUsers = endpoint('createSubAdminUsers', {
+export const createSubAdminUsers = endpoint({
   method: 'POST',
   input: CreateSubAdminInput,
   // status TWO_FA is the other non-failure answer; see TwoFactorNeeded in common.ts.
@@ -98,7 +99,7 @@ export const createSubAdminUsers = endpoint('createSubAdminUsers', {
   ours: 'role is not accepted (always subadmin); twoFACode added for a creator with 2FA enabled.',
 })
 
-export const FetchSubAdminUsers = endpoint('FetchSubAdminUsers', {
+export const FetchSubAdminUsers = endpoint({
   method: 'GET',
   input: PageQuery,
   output: pageOf(SubAdmin),
@@ -106,7 +107,7 @@ export const FetchSubAdminUsers = endpoint('FetchSubAdminUsers', {
 })
 
 /** One staff member by id, for Edit User opened by URL. */
-export const getSubAdminUser = endpoint('getSubAdminUser', {
+export const getSubAdminUser = endpoint({
   method: 'GET',
   input: z.object({ _id: Id }),
   output: ok({ data: SubAdmin }),
@@ -114,7 +115,7 @@ export const getSubAdminUser = endpoint('getSubAdminUser', {
   ours: 'Not in the spec: the get-one read of Edit User (the spec passes the record in navigation state).',
 })
 
-export const UpdateSubAdminUsers = endpoint('UpdateSubAdminUsers', {
+export const UpdateSubAdminUsers = endpoint({
   method: 'POST',
   input: UpdateSubAdminInput,
   output: Done,
@@ -127,7 +128,7 @@ export const UpdateSubAdminUsers = endpoint('UpdateSubAdminUsers', {
  * spec's plain toggle). Asking for the state makes a retried request harmless: a flip sent twice
  * would undo itself. Deactivating ends that admin's sessions at once.
  */
-export const ActivateSubadminStatusUpdate = endpoint('ActivateSubadminStatusUpdate', {
+export const ActivateSubadminStatusUpdate = endpoint({
   method: 'POST',
   input: z.object({ id: Id, activate: z.optional(z.union([z.literal(0), z.literal(1)], { error: 'Incorrect format' })) }),
   output: Done,
@@ -144,10 +145,13 @@ export const ACCOUNT_UNLOCKED = 'Account unlocked successfully'
  * and the day's one-time-code cap). Superadmin only, as every staff write: the
  * staff rule refuses role subadmin. Unlocking an account with no lock running changes nothing.
  */
-export const unlockAdmin = endpoint('unlockAdmin', {
+export const unlockAdmin = endpoint({
   method: 'POST',
   input: z.object({ id: Id }),
   output: Done,
   access: staffWrites('/sub-admin'),
   ours: 'Not in the spec: the superadmin lifts the sign-in locks of an account (the Unlock row action of Users and Access).',
 })
+
+// Each endpoint is named by its export (its path defaults to '/' + that name).
+nameEndpoints(self)

@@ -1,6 +1,7 @@
 import { z } from 'zod/mini'
 import { Done, ExpectedVersion, RecordVersion, integer, ok, preprocess, required } from './common.ts'
-import { endpoint, reads, writes } from './define.ts'
+import { endpoint, nameEndpoints, reads, writes } from './define.ts'
+import * as self from './token.ts'
 
 /*
  * Edit Token (/edit-token): the spec shows a screen with token name, price, product id and ticket
@@ -59,7 +60,7 @@ export const TokenInput = z.object({
 })
 
 /** The token record; the first read creates it empty, so the answer always carries a real `_id`. */
-export const getToken = endpoint('getToken', {
+export const getToken = endpoint({
   method: 'GET',
   input: z.object({}),
   output: ok({ data: TokenSettings }),
@@ -68,10 +69,13 @@ export const getToken = endpoint('getToken', {
 })
 
 /** Saves the one token record in place. */
-export const updateToken = endpoint('updateToken', {
+export const updateToken = endpoint({
   method: 'POST',
   input: TokenInput,
   output: Done,
   access: writes('/cms'),
   ours: 'Not in the spec, whose Edit Token submit is wired to nothing: saves tokenName, price (decimal text), productId, ticketCount.',
 })
+
+// Each endpoint is named by its export (its path defaults to '/' + that name).
+nameEndpoints(self)

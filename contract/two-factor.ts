@@ -1,6 +1,7 @@
 import { z } from 'zod/mini'
 import { Done, ok } from './common.ts'
-import { endpoint, sessionAccess } from './define.ts'
+import { endpoint, nameEndpoints, sessionAccess } from './define.ts'
+import * as self from './two-factor.ts'
 
 /*
  * Two-factor authentication (TOTP) for the signed-in admin, from the Profile screen. The spec only
@@ -18,7 +19,7 @@ export const AuthenticatorCode = z
  * code yet) and answers it once, as an otpauth:// URI, as a QR code image (a PNG data URL) and as
  * text for typing into an app by hand. Refused while 2FA is already on (disable it first).
  */
-export const twofaSetup = endpoint('twofaSetup', {
+export const twofaSetup = endpoint({
   method: 'POST',
   path: '/twofa-setup',
   input: z.object({}),
@@ -32,7 +33,7 @@ export const twofaSetup = endpoint('twofaSetup', {
  * on login answers TWO_FA. The password keeps a stolen session from switching 2FA on with the
  * thief's app, which would lock the owner out of their account.
  */
-export const twofaEnable = endpoint('twofaEnable', {
+export const twofaEnable = endpoint({
   method: 'POST',
   path: '/twofa-enable',
   input: z.object({
@@ -45,7 +46,7 @@ export const twofaEnable = endpoint('twofaEnable', {
 })
 
 /** Turns 2FA off; needs a current code, so a stolen session alone cannot remove the second factor. */
-export const twofaDisable = endpoint('twofaDisable', {
+export const twofaDisable = endpoint({
   method: 'POST',
   path: '/twofa-disable',
   input: z.object({ code: AuthenticatorCode }),
@@ -53,3 +54,6 @@ export const twofaDisable = endpoint('twofaDisable', {
   access: sessionAccess,
   ours: 'Not in the spec: turns TOTP off with a current code.',
 })
+
+// Each endpoint is named by its export (its path defaults to '/' + that name).
+nameEndpoints(self)

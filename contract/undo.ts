@@ -1,6 +1,7 @@
 import { z } from 'zod/mini'
 import { Done, ok } from './common.ts'
-import { endpoint, sessionAccess } from './define.ts'
+import { endpoint, nameEndpoints, sessionAccess } from './define.ts'
+import * as self from './undo.ts'
 
 /*
  * Undo (ours): a delete (every area: a bulk delete, a link or version cleared, a saved
@@ -29,7 +30,7 @@ export const UNDO_ORPHANED = 'This cannot be undone: a record it belongs to has 
 export const UNDO_GONE = 'This cannot be undone: the record has been deleted since'
 export const UNDO_CHANGED = 'This cannot be undone: the value has been changed since'
 
-export const undo = endpoint('undo', {
+export const undo = endpoint({
   method: 'POST',
   input: z.object({ token: z.string().check(z.trim(), z.minLength(1, 'token is required'), z.maxLength(64, 'Incorrect format')) }),
   output: Done,
@@ -38,3 +39,6 @@ export const undo = endpoint('undo', {
     'Undoes a delete or a freeze by the token its answer carried, within its seconds: only the admin who made the change ' +
     `(or the superadmin), who must still be allowed that change; later: '${UNDO_EXPIRED}'.`,
 })
+
+// Each endpoint is named by its export (its path defaults to '/' + that name).
+nameEndpoints(self)

@@ -1,8 +1,9 @@
 import { z } from 'zod/mini'
 import { Done, Id, ok, required } from './common.ts'
-import { endpoint, reads, writes } from './define.ts'
+import { endpoint, nameEndpoints, reads, writes } from './define.ts'
 import { SiteSettings } from './settings.ts'
 import { Deleted } from './undo.ts'
+import * as self from './version.ts'
 
 /*
  * The Version screen. Its calls treat status 'failed' as an error and show field errors when
@@ -13,7 +14,7 @@ import { Deleted } from './undo.ts'
 const Version = required('version is required', 50)
 
 /** The site settings read of the Version screen: result[0] holds _id and version. */
-export const getSiteSettings = endpoint('getSiteSettings', {
+export const getSiteSettings = endpoint({
   method: 'GET',
   input: z.object({}),
   output: ok({ result: z.array(z.pick(SiteSettings, { _id: true, version: true })) }),
@@ -21,7 +22,7 @@ export const getSiteSettings = endpoint('getSiteSettings', {
   ours: 'Path not shown: /getSiteSettings.',
 })
 
-export const updateVersion = endpoint('updateVersion', {
+export const updateVersion = endpoint({
   method: 'POST',
   input: z.object({ _id: Id, version: Version }),
   output: Done,
@@ -29,7 +30,7 @@ export const updateVersion = endpoint('updateVersion', {
 })
 
 /** The trash button: clears the version of the record named by `datas._id`; its undo writes it back. */
-export const DeleteVersion = endpoint('DeleteVersion', {
+export const DeleteVersion = endpoint({
   method: 'POST',
   input: z.object({ datas: z.object({ _id: Id }, { error: 'Incorrect format' }) }),
   output: Deleted,
@@ -38,10 +39,13 @@ export const DeleteVersion = endpoint('DeleteVersion', {
 })
 
 /** The current version alone ('' when cleared). */
-export const get_version = endpoint('get_version', {
+export const get_version = endpoint({
   method: 'POST',
   input: z.object({}),
   output: ok({ data: z.object({ version: z.string() }) }),
   access: reads('/version'),
   ours: 'Payload and answer not shown: no payload; data.version.',
 })
+
+// Each endpoint is named by its export (its path defaults to '/' + that name).
+nameEndpoints(self)
