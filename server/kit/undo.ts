@@ -57,7 +57,7 @@ import {
   UNDO_UNDER_WAY,
   type UndoTicket,
 } from '#contract/undo'
-import { sqlState, type Db } from '../db/index.ts'
+import { sqlState, type Db, type DbHandle } from '../db/index.ts'
 import * as schema from '../db/schema.ts'
 import { auditLog, trash, trashRows, uploadColumns } from '../db/schema.ts'
 import { FORBIDDEN, permits } from './access/auth.ts'
@@ -75,10 +75,12 @@ const PURGE_BATCH = 100
 
 /**
  * Rows one statement of a delete, an undo or the purge moves, and so one short transaction of a
- * big delete or undo. PGlite runs every statement on the event loop, so this bounds how long other
- * calls wait for one; on PostgreSQL it bounds a statement's work and its locks.
+ * big delete or undo. PGlite runs every statement on the event loop: 500 rows put back (the
+ * heavier way) take about 30 ms of CPU, so other calls wait that long at most. PostgreSQL runs
+ * them elsewhere, where a bigger batch only bounds a statement's work and locks, and means fewer
+ * transactions.
  */
-export const TRASH_BATCH = 1000
+export const TRASH_BATCH = { pglite: 500, pg: 2000 } as const
 /**
  * How long a run moving an entry's rows (a big delete or undo) holds it without a batch; each
  * batch renews it. Once it has passed, the run is taken for stopped and the purge finishes it.
@@ -95,13 +97,16 @@ export interface BatchStep {
   batches: number
 }
 
-const tuning: { batch: number; between: ((step: BatchStep) => Promise<void> | void) | undefined } = { batch: TRASH_BATCH, between: undefined }
+const tuning: { batch: number | undefined; between: ((step: BatchStep) => Promise<void> | void) | undefined } = { batch: undefined, between: undefined }
 
-/** For tests: a smaller batch (so a few rows make a big delete), and a look between two batches. */
-export function tuneTrash(options: { batch?: number; between?: ((step: BatchStep) => Promise<void> | void) | undefined }): void {
-  if (options.batch !== undefined) tuning.batch = options.batch
+/** For tests: a smaller batch (so a few rows make a big delete; undefined: the engine's), and a look between two batches. */
+export function tuneTrash(options: { batch?: number | undefined; between?: ((step: BatchStep) => Promise<void> | void) | undefined }): void {
+  if ('batch' in options) tuning.batch = options.batch
   if ('between' in options) tuning.between = options.between
 }
+
+/** The batch on this engine. */
+const batchOn = (handle: DbHandle): number => tuning.batch ?? TRASH_BATCH[handle.kind]
 
 /** A kind of record that can come back: its table, its order, who may put it back, and what undo then says. */
 export interface Restorable {
@@ -235,9 +240,9 @@ const countOf = (result: unknown): number => Count.parse(result).rows[0]?.n ?? 0
  * delivery being recorded) are left for a later pass instead of waited for. A `copy` (the records
  * themselves, a few) takes them all: they stay in their table until the area's own delete.
  */
-async function moveOut(tx: Db, entry: string, index: number, part: Part, skipLocked: boolean): Promise<number> {
+async function moveOut(tx: Db, entry: string, index: number, part: Part, skipLocked: boolean, size: number): Promise<number> {
   const { table } = part
-  const limit = part.mode === 'copy' ? sql`` : sql` limit ${tuning.batch}`
+  const limit = part.mode === 'copy' ? sql`` : sql` limit ${size}`
   const pick = sql`pick as materialized (select ${table}.ctid as at from ${table} where ${part.where}${limit} for update${skipLocked ? sql` skip locked` : sql``})`
   const picked = sql`ctid = any(array(select at from pick))`
   const into = sql`insert into ${trashRows} ("entry", "part", "row")`
@@ -396,10 +401,11 @@ export type Remove = (db: Db) => Promise<readonly unknown[]>
 async function keep(ctx: Ctx, tx: Db, kind: Restorable, key: PgColumn, entry: string, parts: readonly Part[], remove: Remove): Promise<{ id: string; expiresAt: Date; ids: string[] }> {
   const [records] = parts
   if (records === undefined) throw new Error('a delete without its records')
+  const size = batchOn(ctx.handle)
   const dependents = async (): Promise<void> => {
     for (let i = parts.length - 1; i >= 1; i--) {
       const part = parts[i] as Part
-      while ((await moveOut(tx, entry, i, part, false)) === tuning.batch) await yieldToLoop()
+      while ((await moveOut(tx, entry, i, part, false, size)) === size) await yieldToLoop()
     }
   }
   await dependents()
@@ -407,7 +413,7 @@ async function keep(ctx: Ctx, tx: Db, kind: Restorable, key: PgColumn, entry: st
     await tx.execute(sql`select count(*) from (select 1 from ${records.table} where ${records.where} for update) locked`)
     await dependents()
   }
-  await moveOut(tx, entry, 0, records, false)
+  await moveOut(tx, entry, 0, records, false, size)
   const removed = await remove(tx)
   if (removed.length === 0) throw new NothingTaken()
   // The records taken (those asked for that existed), and one record's place in its order.
@@ -504,11 +510,11 @@ export interface Taking {
 const RowCount = z.object({ rows: z.array(z.object({ n: z.coerce.number() })) })
 
 /** The dependent rows of a delete, counted up to one more than a batch (more: a big delete). */
-async function dependentRows(db: Db, parts: readonly Part[]): Promise<number> {
+async function dependentRows(db: Db, parts: readonly Part[], size: number): Promise<number> {
   let n = 0
   for (const part of parts.slice(1)) {
-    n += RowCount.parse(await db.execute(sql`select count(*)::int as n from (select 1 from ${part.table} where ${part.where} limit ${tuning.batch + 1}) r`)).rows[0]?.n ?? 0
-    if (n > tuning.batch) break
+    n += RowCount.parse(await db.execute(sql`select count(*)::int as n from (select 1 from ${part.table} where ${part.where} limit ${size + 1}) r`)).rows[0]?.n ?? 0
+    if (n > size) break
   }
   return n
 }
@@ -519,7 +525,7 @@ async function dependentRows(db: Db, parts: readonly Part[]): Promise<number> {
  * batch or more (rows added meanwhile, or held by another transaction then); what is left goes
  * with the records in the call's own transaction.
  */
-async function takeDependents(db: Db, entry: string, mover: string, parts: readonly Part[]): Promise<void> {
+async function takeDependents(db: Db, entry: string, mover: string, parts: readonly Part[], size: number): Promise<void> {
   let batches = 0
   for (let pass = 0; pass < TAKE_PASSES; pass++) {
     let moved = 0
@@ -528,14 +534,14 @@ async function takeDependents(db: Db, entry: string, mover: string, parts: reado
       for (;;) {
         const n = await db.transaction(async (tx) => {
           await hold(tx, entry, mover, 'taking')
-          return moveOut(tx, entry, i, part, true)
+          return moveOut(tx, entry, i, part, true, size)
         })
         moved += n
         await between({ entry, state: 'taking', batches: ++batches })
-        if (n < tuning.batch) break
+        if (n < size) break
       }
     }
-    if (moved < tuning.batch) break
+    if (moved < size) break
   }
 }
 
@@ -550,7 +556,8 @@ export async function startTaking(ctx: Ctx, kind: Restorable, ids: readonly stri
   const key = primaryKey(kind.table)
   if (key === undefined || ids.length === 0) return undefined
   const parts = partsFor(kind, key, ids)
-  if (parts.length === 1 || (await dependentRows(ctx.db, parts)) <= tuning.batch) return undefined
+  const size = batchOn(ctx.handle)
+  if (parts.length === 1 || (await dependentRows(ctx.db, parts, size)) <= size) return undefined
   const mover = randomUUID()
   const records = inArray(key, [...ids])
   const entry = await oneMoveAtATime(() =>
@@ -566,7 +573,7 @@ export async function startTaking(ctx: Ctx, kind: Restorable, ids: readonly stri
   )
   if (entry === undefined) return undefined
   try {
-    await takeDependents(ctx.db, entry, mover, parts)
+    await takeDependents(ctx.db, entry, mover, parts, size)
   } catch (error) {
     if (error instanceof Superseded) throw failure(DELETE_INTERRUPTED, undefined, 503)
     await rollBack(ctx, entry, mover)
@@ -608,7 +615,7 @@ async function rollBack(ctx: Ctx, entry: string, mover: string): Promise<void> {
       .where(and(eq(trash.id, entry), eq(trash.mover, mover), eq(trash.state, 'taking')))
       .returning({ rows: trash.rows })
     if (held === undefined) return
-    await restoreDependents(db, entry, mover, Parts.parse(held.rows).parts)
+    await restoreDependents(db, entry, mover, Parts.parse(held.rows).parts, batchOn(ctx.handle))
     await db.delete(trash).where(and(eq(trash.id, entry), eq(trash.mover, mover)))
   } catch (error) {
     // The purge that watches the entry puts the rows back once this run's lease has passed.
@@ -669,8 +676,8 @@ const present = (r: Reference): SQL => {
  * added since is kept rather than it. A cleared reference is set again where nothing was set
  * since.
  */
-async function moveBack(tx: Db, entry: string, index: number, t: PgTable, column: string | null): Promise<number> {
-  const pick = sql`pick as materialized (select ctid as at from ${trashRows} where ${trashRows.entry} = ${entry} and ${trashRows.part} = ${index}::int limit ${tuning.batch} for update)`
+async function moveBack(tx: Db, entry: string, index: number, t: PgTable, column: string | null, size: number): Promise<number> {
+  const pick = sql`pick as materialized (select ctid as at from ${trashRows} where ${trashRows.entry} = ${entry} and ${trashRows.part} = ${index}::int limit ${size} for update)`
   const moved = sql`moved as (delete from ${trashRows} where ctid = any(array(select at from pick)) returning "row")`
   const kept = sql`from moved, jsonb_populate_record(null::${t}, moved."row") kept`
   const references = referencesOf(t)
@@ -701,10 +708,10 @@ async function moveBack(tx: Db, entry: string, index: number, t: PgTable, column
 }
 
 /** Puts the deleted records back (one at its old place in its order), in `tx`. */
-async function restoreRecords(tx: Db, kind: Restorable, entry: typeof trash.$inferSelect): Promise<void> {
+async function restoreRecords(tx: Db, kind: Restorable, entry: typeof trash.$inferSelect, size: number): Promise<void> {
   const { order } = kind
   if (order === undefined) {
-    while ((await moveBack(tx, entry.id, 0, kind.table, null)) === tuning.batch) await yieldToLoop()
+    while ((await moveBack(tx, entry.id, 0, kind.table, null, size)) === size) await yieldToLoop()
     return
   }
   // An ordered kind is deleted one record at a time: last first, then moved to its old place
@@ -723,7 +730,7 @@ async function restoreRecords(tx: Db, kind: Restorable, entry: typeof trash.$inf
 }
 
 /** Moves every kept dependent row of an entry back, parents first, a batch per short transaction while `mover` holds it. */
-async function restoreDependents(db: Db, entry: string, mover: string, parts: PartNames): Promise<void> {
+async function restoreDependents(db: Db, entry: string, mover: string, parts: PartNames, size: number): Promise<void> {
   let batches = 0
   for (const [i, part] of parts.entries()) {
     if (i === 0) continue
@@ -731,10 +738,10 @@ async function restoreDependents(db: Db, entry: string, mover: string, parts: Pa
     for (;;) {
       const n = await db.transaction(async (tx) => {
         await hold(tx, entry, mover, 'restoring')
-        return moveBack(tx, entry, i, t, part.column)
+        return moveBack(tx, entry, i, t, part.column, size)
       })
       await between({ entry, state: 'restoring', batches: ++batches })
-      if (n < tuning.batch) break
+      if (n < size) break
     }
   }
 }
@@ -786,12 +793,13 @@ async function admit(ctx: Ctx, tx: Db, token: string): Promise<{ entry: typeof t
 /** An undo in the call's transaction: every row back, or the value written back, then the entry gone. */
 async function undoAtOnce(ctx: Ctx, token: string): Promise<{ status: 'success'; message: string }> {
   const { entry, kind } = await admit(ctx, ctx.db, token)
+  const size = batchOn(ctx.handle)
   if (entry.action === 'delete') {
     await restoring(async () => {
-      await restoreRecords(ctx.db, kind, entry)
+      await restoreRecords(ctx.db, kind, entry, size)
       for (const [i, part] of Parts.parse(entry.rows).parts.entries()) {
         if (i === 0) continue
-        while ((await moveBack(ctx.db, entry.id, i, table(part.table), part.column)) === tuning.batch) await yieldToLoop()
+        while ((await moveBack(ctx.db, entry.id, i, table(part.table), part.column, size)) === size) await yieldToLoop()
       }
     })
   } else {
@@ -820,11 +828,12 @@ const KeptRows = z.object({ rows: z.array(z.object({ action: z.string(), n: z.co
  * batch per short transaction. Undefined when the call's transaction can do it all.
  */
 async function startRestoring(ctx: Ctx, token: string): Promise<Restoring | undefined> {
+  const size = batchOn(ctx.handle)
   const [probe] = KeptRows.parse(
-    await ctx.db.execute(sql`select ${trash.action} as action, (select count(*)::int from (select 1 from ${trashRows} where ${trashRows.entry} = ${trash.id} limit ${tuning.batch + 1}) r) as n
+    await ctx.db.execute(sql`select ${trash.action} as action, (select count(*)::int from (select 1 from ${trashRows} where ${trashRows.entry} = ${trash.id} limit ${size + 1}) r) as n
       from ${trash} where ${trash.id} = ${token}`),
   ).rows
-  if (probe === undefined || probe.action !== 'delete' || probe.n <= tuning.batch) return undefined
+  if (probe === undefined || probe.action !== 'delete' || probe.n <= size) return undefined
   const mover = randomUUID()
   const me = ctx.me()
   const started = await restoring(() =>
@@ -832,7 +841,7 @@ async function startRestoring(ctx: Ctx, token: string): Promise<Restoring | unde
       ctx.transaction(async (tx) => {
         const { entry, kind } = await admit(ctx, tx, token)
         await tx.update(trash).set({ state: 'restoring', mover, restoredBy: me.id, expiresAt: lease }).where(eq(trash.id, token))
-        await restoreRecords(tx, kind, entry)
+        await restoreRecords(tx, kind, entry, size)
         await kind.afterRestore?.(tx, ctx, entry.recordId)
         await watch(ctx, tx, token)
         return entry
@@ -840,7 +849,7 @@ async function startRestoring(ctx: Ctx, token: string): Promise<Restoring | unde
     ),
   )
   try {
-    await restoreDependents(ctx.db, token, mover, Parts.parse(started.rows).parts)
+    await restoreDependents(ctx.db, token, mover, Parts.parse(started.rows).parts, size)
   } catch (error) {
     // Taken over (this run stalled past its lease): the purge completes the undo, and the call
     // answers as it would have. Anything else: the purge completes it once the lease has passed.
@@ -882,7 +891,8 @@ const PURGE_ROW_BATCHES = 50
  * the run failed and could not clean up): a delete's rows go back (its caller was never told it
  * happened), an undo is completed and recorded in the audit log. Answers whether there was one.
  */
-async function finishStopped(db: Db): Promise<boolean> {
+async function finishStopped(handle: DbHandle): Promise<boolean> {
+  const { db } = handle
   const mover = randomUUID()
   const stopped = sql`select ${trash.id} from ${trash} where ${trash.state} <> 'kept' and ${trash.expiresAt} <= now() order by ${trash.expiresAt} limit 1 for update skip locked`
   const [claimed] = await db
@@ -891,7 +901,7 @@ async function finishStopped(db: Db): Promise<boolean> {
     .where(sql`${trash.id} = (${stopped})`)
     .returning({ id: trash.id, rows: trash.rows, recordId: trash.recordId, restoredBy: trash.restoredBy })
   if (claimed === undefined) return false
-  await restoreDependents(db, claimed.id, mover, Parts.parse(claimed.rows).parts)
+  await restoreDependents(db, claimed.id, mover, Parts.parse(claimed.rows).parts, batchOn(handle))
   await db.transaction(async (tx) => {
     const gone = await tx.delete(trash).where(and(eq(trash.id, claimed.id), eq(trash.mover, mover))).returning({ id: trash.id })
     // An undo whose caller never heard the end of it: it happened, so it is recorded.
@@ -913,18 +923,19 @@ async function finishStopped(db: Db): Promise<boolean> {
  */
 export async function purgeExpired(services: Pick<Services, 'handle' | 'storage'>, watched?: string): Promise<JobResult> {
   const db = services.handle.db
-  if (await finishStopped(db)) return 'again'
+  const size = batchOn(services.handle)
+  if (await finishStopped(services.handle)) return 'again'
   const expired = sql`select ${trash.id} from ${trash} where ${trash.state} = 'kept' and ${trash.expiresAt} <= now() order by ${trash.expiresAt} limit ${PURGE_BATCH} for update skip locked`
   for (let batch = 0; ; batch++) {
     if (batch === PURGE_ROW_BATCHES) return 'again'
     const gone = countOf(
       await db.execute(sql`
         with gone as (
-          delete from ${trashRows} where ctid = any(array(select ctid from ${trashRows} where ${trashRows.entry} in (${expired}) limit ${tuning.batch}))
+          delete from ${trashRows} where ctid = any(array(select ctid from ${trashRows} where ${trashRows.entry} in (${expired}) limit ${size}))
           returning 1)
         select count(*)::int as n from gone`),
     )
-    if (gone < tuning.batch) break
+    if (gone < size) break
     await yieldToLoop()
   }
   // Only entries whose rows are gone: one whose rows an undo held a moment ago waits for the next run.

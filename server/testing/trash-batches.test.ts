@@ -11,7 +11,7 @@ import { DELETE_INTERRUPTED, TRASH_BUSY, UNDO_UNDER_WAY } from '#contract/undo'
 import { auditLog, brands, leadNotifications, leads, promotionDeliveries, promotionRecipients, promotions, trash, trashRows } from '../db/schema.ts'
 import { promotionJobs } from '../areas/promotions/routes.ts'
 import { bodyOf, makeTestApp, type TestApp } from './test-app.ts'
-import { TRASH_BATCH, purgeAtStart, tuneTrash, type BatchStep } from '../kit/undo.ts'
+import { purgeAtStart, tuneTrash, type BatchStep } from '../kit/undo.ts'
 
 let t: TestApp
 let root: Record<string, string>
@@ -102,7 +102,7 @@ afterEach(() => {
   tuneTrash({ between: undefined })
 })
 afterAll(async () => {
-  tuneTrash({ batch: TRASH_BATCH })
+  tuneTrash({ batch: undefined })
   await t.close()
 })
 
