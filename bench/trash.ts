@@ -11,6 +11,7 @@
  *     every 20 ms, and counts the answers and the worst answer time: other staff's calls go on.
  * After the server stops, it checks every delivery is back and the trash is empty.
  */
+import { request } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { z } from 'zod'
 import type { Engine } from './engines.ts'
@@ -93,11 +94,31 @@ async function measure(server: ServerChild, token: string, call: () => Promise<v
   return { seconds, rssBeforeMiB: watched.rssBeforeMiB, rssGrowthMiB: watched.peakRssMiB - watched.rssBeforeMiB, stallMs: await loopDelay(server), healthz, read }
 }
 
-async function post(url: string, token: string, body: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(url, { method: 'POST', headers: { authorization: bearer(token), 'content-type': 'application/json' }, body: JSON.stringify(body) })
-  const answer = z.record(z.string(), z.unknown()).parse(await res.json())
-  if (!res.ok || answer['status'] !== 'success') throw new Error(`POST ${url}: HTTP ${res.status} ${JSON.stringify(answer).slice(0, 300)}`)
-  return answer
+/**
+ * POSTs JSON and answers the parsed body. Not fetch: it gives up when the answer's headers take
+ * over 300 s, and a big delete on a busy machine takes longer.
+ */
+function post(url: string, token: string, body: unknown): Promise<Record<string, unknown>> {
+  const payload = JSON.stringify(body)
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { authorization: bearer(token), 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('error', reject)
+      res.on('end', () => {
+        try {
+          const answer = z.record(z.string(), z.unknown()).parse(JSON.parse(Buffer.concat(chunks).toString('utf8')))
+          const status = res.statusCode ?? 0
+          if (status !== 200 || answer['status'] !== 'success') throw new Error(`POST ${url}: HTTP ${status} ${JSON.stringify(answer).slice(0, 300)}`)
+          resolve(answer)
+        } catch (error) {
+          reject(error instanceof Error ? error : new Error(String(error)))
+        }
+      })
+    })
+    req.on('error', reject)
+    req.end(payload)
+  })
 }
 
 export async function benchTrash(e: Engine, deliveries: number, log: (s: string) => void): Promise<TrashResult> {

@@ -29,6 +29,14 @@ export const UNDO_TAKEN = 'This cannot be undone: a record added since then has 
 export const UNDO_ORPHANED = 'This cannot be undone: a record it belongs to has been deleted since'
 export const UNDO_GONE = 'This cannot be undone: the record has been deleted since'
 export const UNDO_CHANGED = 'This cannot be undone: the value has been changed since'
+/** An undo pressed again while the first one is still putting rows back. */
+export const UNDO_UNDER_WAY = 'This is being undone already'
+/** An undo whose rows stopped moving back halfway (a database error): the server completes it. */
+export const UNDO_INTERRUPTED = 'The undo was interrupted; the server completes it shortly'
+/** A delete, or a write that depends on the record's rows, while a delete or an undo moves them. */
+export const TRASH_BUSY = 'This record is being deleted or restored right now; try again in a moment'
+/** A big delete that stopped halfway: its rows were put back. */
+export const DELETE_INTERRUPTED = 'The delete was interrupted and nothing was deleted; please try again'
 
 export const undo = endpoint({
   method: 'POST',

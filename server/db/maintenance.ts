@@ -8,12 +8,18 @@
  * back while it runs; vacuum skips pages already all-visible, so after the first one it costs
  * what the table changed.
  *
+ * While a big delete or undo moves rows into or out of the trash (a batch per transaction,
+ * server/kit/undo.ts), it waits: the tables the move changes would be vacuumed again at every
+ * interval, each time a scan of the whole table and its indexes that holds the only connection
+ * (and so the event loop) for seconds. It runs once the move is done.
+ *
  * PostgreSQL has its own autovacuum: this does nothing there.
  */
-import { sql } from 'drizzle-orm'
+import { ne, sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import { z } from 'zod'
 import type { DbHandle } from './index.ts'
+import { trash } from './schema.ts'
 
 /** autovacuum's defaults: vacuum after 1000 + 20% inserted, or 50 + 20% dead; analyse after 50 + 10% changed. */
 const NEEDS_WORK = sql`
@@ -31,6 +37,7 @@ const Work = z.object({ rows: z.array(z.object({ table: z.string(), vacuum: z.bo
 export async function maintainTables(handle: DbHandle): Promise<{ vacuumed: string[]; analysed: string[] }> {
   const done = { vacuumed: [] as string[], analysed: [] as string[] }
   if (handle.kind !== 'pglite') return done
+  if ((await handle.db.$count(trash, ne(trash.state, 'kept'))) > 0) return done
   // Statistics reach pg_stat_user_tables at most once a second: the latest writes are flushed first.
   await handle.client.query('select pg_stat_force_next_flush()')
   const { rows } = Work.parse(await handle.db.execute(NEEDS_WORK))

@@ -707,6 +707,10 @@ export const leadNotifications = pgTable(
  * its delete cascaded to and the references it cleared, is kept in `trash_rows`, one row each,
  * exactly as stored; its files stay until the entry is purged. `action` says how undo restores:
  * 'delete' inserts the rows again, 'update' writes the kept column values back (a game's freeze flag).
+ *
+ * A big delete moves its rows in short transactions, and so does its undo: `state` says where
+ * the entry is ('taking' while a delete moves rows in, 'kept' for the undo window, 'restoring'
+ * while an undo moves them out). One record has at most one entry moving at a time.
  */
 export const trash = pgTable(
   'trash',
@@ -732,10 +736,23 @@ export const trash = pgTable(
     message: text('message').notNull(),
     deletedBy: text('deleted_by').notNull(),
     deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    /** Undo is refused after this; the purge removes the entry and its files. */
+    /**
+     * Kept: undo is refused after this, and the purge removes the entry and its files. Taking or
+     * restoring: the lease of the run moving its rows (each batch renews it); once it has passed,
+     * the run is taken for stopped and the purge finishes its work.
+     */
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    state: text('state', { enum: ['taking', 'kept', 'restoring'] }).notNull().default('kept'),
+    /** The run moving the rows now (taking or restoring): each batch checks it still holds the entry. */
+    mover: text('mover'),
+    /** Who asked for the undo now restoring (null while a stopped delete is put back): its audit row names them. */
+    restoredBy: text('restored_by'),
   },
-  (t) => [index('trash_expires_at_idx').on(t.expiresAt)],
+  (t) => [
+    index('trash_expires_at_idx').on(t.expiresAt),
+    // A record being moved into or out of the trash cannot be deleted again meanwhile.
+    uniqueIndex('trash_moving_record_key').on(t.kind, t.recordId).where(sql`${t.state} <> 'kept'`),
+  ],
 )
 
 /**

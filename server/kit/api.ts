@@ -155,6 +155,12 @@ export interface Ctx {
   /** Runs after the handler succeeded, before the answer (deleting a replaced file, LOGOUT, mail). */
   afterSuccess(task: () => Promise<void> | void): void
   /**
+   * Runs after the call failed by a throw (a write's transaction then rolled back), before the
+   * error is answered: undoes work a `prepare` phase committed in transactions of its own (the
+   * rows a big delete moved into the trash).
+   */
+  afterFailure(task: () => Promise<void> | void): void
+  /**
    * Queues a mail in the durable mail queue with `db` (pass a transaction to tie it to one): a
    * rolled-back write sends nothing. The queue sends it after success; the answer never waits for
    * the SMTP server, so its timing says nothing about whether a mail went out (the forgot flow
@@ -353,6 +359,7 @@ async function answer(bound: BoundHandler, services: Services, request: FastifyR
     if (!isWriteCall(endpoint)) contractIssues(endpoint, result)
   } catch (error) {
     await unstore(services.storage, stored)
+    await ctx.runAfterFailure()
     if (!(error instanceof BrokenAnswer)) throw error
     // The handler broke the contract: a bug to fix, reported loudly rather than sent on.
     request.log.error({ endpoint: endpoint.name, issues: error.issues }, 'answer does not match the contract')
@@ -413,6 +420,7 @@ class RequestContext implements Ctx {
   readonly #services: Services
   readonly #request: FastifyRequest
   readonly #after: (() => Promise<void> | void)[] = []
+  readonly #afterFailure: (() => Promise<void> | void)[] = []
   #auditRecord: string | null = null
   #auditActor: string | null = null
   #auditDetail = ''
@@ -488,6 +496,10 @@ class RequestContext implements Ctx {
     this.#after.push(task)
   }
 
+  afterFailure(task: () => Promise<void> | void): void {
+    this.#afterFailure.push(task)
+  }
+
   async sendMail(message: MailMessage, db: Db = this.db): Promise<void> {
     const mailer = this.#services.mailer
     await mailer.enqueue(db, message)
@@ -522,6 +534,17 @@ class RequestContext implements Ctx {
         this.#db = this.#services.handle.db
       }
     })
+  }
+
+  /** After a throw (and the rollback): the failure's tasks, whose own failures are only logged. */
+  async runAfterFailure(): Promise<void> {
+    for (const task of this.#afterFailure) {
+      try {
+        await task()
+      } catch (error) {
+        this.log.error({ err: error }, 'after-failure task failed')
+      }
+    }
   }
 
   /** After success (and the commit): the deferred tasks, whose failures are only logged. */

@@ -197,7 +197,8 @@ describe('delete, then undo', () => {
     expect(await t.handle.db.select().from(promotions).where(eq(promotions.id, id))).toEqual([promotion])
     expect({ deliveries: await deliveries(), recipients: await recipients() }).toEqual(before)
     expect(await t.handle.db.$count(trashRows, eq(trashRows.entry, token))).toBe(0)
-  })
+    // 40,000 rows each way, a batch per transaction: longer than the default on a busy machine.
+  }, 90_000)
 
   it("clears and sets again the brand of a brand's 5,000 leads, one kept row each", async () => {
     const [brand] = await t.handle.db.insert(brands).values({ brandname: 'Crowded brand', type: 'ipfs' }).returning()

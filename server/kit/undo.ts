@@ -1,20 +1,30 @@
 /**
  * Undo for destructive writes (contract/undo.ts). A delete does not destroy: the kit
- * (`deleteRecord`, server/kit/delete.ts) opens a `trash` entry inside the write's transaction and
- * moves the record's row, as stored, into `trash_rows`, with the rows its delete cascades to and
- * the references it clears (both found from the schema's foreign keys, so an area declares
- * nothing of them), one kept row per row, and leaves the files it held where they are. The rows
- * move inside the database, TRASH_BATCH per statement (DELETE ... RETURNING into INSERT), so a
- * promotion sent to a million leads costs this process no more memory than a small one, and no
- * statement runs long (PGlite runs each on the event loop). The window starts when the rows are
- * kept, not when the transaction began. The answer carries an undo ticket; for
- * UNDO_SECONDS (plus a grace, so an Undo pressed at the last moment still arrives in time) the
- * admin who deleted it, or the superadmin, may call `undo`, which puts every row back exactly
- * (same id, same columns; again in batches, by jsonb_populate_record) and the record at its old
- * place in a preference order. A purge job on the shared queue, due when the entry expires,
- * removes the entry's kept rows in batches, then the entry, then its files; a purge at
- * start takes whatever a stopped server left. Since the row really leaves its table, no list,
- * count or search sees it meanwhile, and none of them had to change.
+ * (`deleteRecord`, `deleting`: server/kit/delete.ts) opens a `trash` entry and moves the record's
+ * row, as stored, into `trash_rows`, with the rows its delete cascades to and the references it
+ * clears (both found from the schema's foreign keys, so an area declares nothing of them), one
+ * kept row per row, and leaves the files it held where they are. The rows move inside the
+ * database, a batch per statement (DELETE ... RETURNING into INSERT), so a promotion sent to a
+ * million leads costs this process no more memory than a small one. The answer carries an undo
+ * ticket; for UNDO_SECONDS (plus a grace, so an Undo pressed at the last moment still arrives in
+ * time) the admin who deleted it, or the superadmin, may call `undo`, which puts every row back
+ * exactly (same id, same columns, by jsonb_populate_record) and the record at its old place in a
+ * preference order. A purge job on the shared queue, due when the entry expires, removes the
+ * entry's kept rows in batches, then the entry, then its files. Since the row really leaves its
+ * table, no list, count or search sees it meanwhile, and none of them had to change.
+ *
+ * A delete that takes more than a batch of dependent rows, and its undo, are not one transaction:
+ * on PGlite a transaction holds the only connection, and a million rows take half a minute. The
+ * entry goes 'taking' (a short transaction that also refuses a second delete of the record), the
+ * dependent rows move a batch per short transaction, deepest first, and the call's own
+ * transaction takes what is left with the record itself and sets it 'kept'. An undo marks it
+ * 'restoring' and puts the record back in one short transaction, the dependent rows a batch per
+ * short transaction, parents first, and the call's transaction removes the empty entry. Other
+ * calls are served between two batches. A run that stops halfway (an error, a stopped server) is
+ * finished the safe way: a delete is rolled back (its rows put back: nobody was told it happened),
+ * an undo completed. Each batch renews the run's lease on the entry; a lease that passed means the
+ * run stopped, and the purge job finishes its work. Anything smaller is one transaction, as any
+ * write.
  *
  * A bulk delete (`moveAllToTrash`, the restricted countries' Delete All) keeps every record it
  * took in one entry: one undo puts them all back.
@@ -27,20 +37,34 @@
  *
  *     const gameTrash = restorable({ name: 'games', table: games, endpoint: gamesArea.DeleteCms, order, restored: 'Game restored successfully' })
  */
-import { and, eq, inArray, is, sql, type SQL } from 'drizzle-orm'
-import { PgTable, getTableConfig, type PgColumn } from 'drizzle-orm/pg-core'
+import { randomUUID } from 'node:crypto'
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
+import { and, eq, inArray, is, ne, sql, type SQL } from 'drizzle-orm'
+import { PgTable, getTableConfig, type PgColumn } from 'drizzle-orm/pg-core'
 import { z } from 'zod'
 import type { Endpoint } from '#contract/define'
 import * as undoArea from '#contract/undo'
-import { UNDO_CHANGED, UNDO_EXPIRED, UNDO_GONE, UNDO_NOT_YOURS, UNDO_ORPHANED, UNDO_TAKEN, type UndoTicket } from '#contract/undo'
-import { sqlState, type Db } from '../db/index.ts'
+import {
+  DELETE_INTERRUPTED,
+  TRASH_BUSY,
+  UNDO_CHANGED,
+  UNDO_EXPIRED,
+  UNDO_GONE,
+  UNDO_INTERRUPTED,
+  UNDO_NOT_YOURS,
+  UNDO_ORPHANED,
+  UNDO_TAKEN,
+  UNDO_UNDER_WAY,
+  type UndoTicket,
+} from '#contract/undo'
+import { sqlState, type Db, type DbHandle } from '../db/index.ts'
 import * as schema from '../db/schema.ts'
-import { trash, trashRows, uploadColumns } from '../db/schema.ts'
+import { auditLog, trash, trashRows, uploadColumns } from '../db/schema.ts'
 import { FORBIDDEN, permits } from './access/auth.ts'
-import { ApiFailure, defineJob, failure, handlers, type Ctx, type Services } from './api.ts'
+import { ApiFailure, auditRecordId, defineJob, failure, handlers, type Ctx, type Services } from './api.ts'
 import type { PreferenceOrder } from './preference.ts'
 import type { JobResult } from './queue.ts'
+import { violatedIndex } from './unique.ts'
 import { removeUpload } from './uploads.ts'
 
 /** Seconds the server keeps an entry beyond what the ticket tells the client. */
@@ -48,6 +72,41 @@ export const UNDO_GRACE_SECONDS = 5
 export const PURGE_JOB = 'trash.purge'
 /** Entries one purge run takes; more are taken by the next run at once. */
 const PURGE_BATCH = 100
+
+/**
+ * Rows one statement of a delete, an undo or the purge moves, and so one short transaction of a
+ * big delete or undo. PGlite runs every statement on the event loop: 500 rows put back (the
+ * heavier way) take about 30 ms of CPU, so other calls wait that long at most. PostgreSQL runs
+ * them elsewhere, where a bigger batch only bounds a statement's work and locks, and means fewer
+ * transactions.
+ */
+export const TRASH_BATCH = { pglite: 500, pg: 2000 } as const
+/**
+ * How long a run moving an entry's rows (a big delete or undo) holds it without a batch; each
+ * batch renews it. Once it has passed, the run is taken for stopped and the purge finishes it.
+ */
+export const TRASH_LEASE_SECONDS = 60
+/** Passes over a big delete's dependent rows before the call's own transaction takes what is left. */
+const TAKE_PASSES = 3
+
+/** Where a big delete or undo is, told between two batches (after the batch's commit). */
+export interface BatchStep {
+  entry: string
+  state: 'taking' | 'restoring'
+  /** Batches done so far by this run. */
+  batches: number
+}
+
+const tuning: { batch: number | undefined; between: ((step: BatchStep) => Promise<void> | void) | undefined } = { batch: undefined, between: undefined }
+
+/** For tests: a smaller batch (so a few rows make a big delete; undefined: the engine's), and a look between two batches. */
+export function tuneTrash(options: { batch?: number | undefined; between?: ((step: BatchStep) => Promise<void> | void) | undefined }): void {
+  if ('batch' in options) tuning.batch = options.batch
+  if ('between' in options) tuning.between = options.between
+}
+
+/** The batch on this engine. */
+const batchOn = (handle: DbHandle): number => tuning.batch ?? TRASH_BATCH[handle.kind]
 
 /** A kind of record that can come back: its table, its order, who may put it back, and what undo then says. */
 export interface Restorable {
@@ -62,8 +121,13 @@ export interface Restorable {
   restored: string | ((count: number) => string)
   /** Its edit version (server/kit/version.ts): an undo that writes a value back raises it, as any write does. */
   version?: PgColumn
-  /** Runs after the rows are back, in the same transaction (a promotion being sent is queued again). */
-  afterRestore?: (ctx: Ctx, recordId: string) => Promise<void>
+  /**
+   * Runs once the record is back, in `db`, the transaction that put it back; a throw refuses the
+   * undo. The rows that depend on it may still be on their way back (a big undo brings them
+   * after, a batch at a time): work that reads them waits while `moving` says so (a promotion
+   * being sent is queued again here, and its delivery job waits).
+   */
+  afterRestore?: (db: Db, ctx: Ctx, recordId: string) => Promise<void>
 }
 
 const kinds = new Map<string, Restorable>()
@@ -84,36 +148,34 @@ const tables: readonly PgTable[] = Object.values(schema as Record<string, unknow
 const tableNamed = new Map(tables.map((t) => [getTableConfig(t).name, t]))
 const primaryKey = (table: PgTable): PgColumn | undefined => getTableConfig(table).columns.find((c) => c.primary)
 
-interface Dependent {
+/** A one-column foreign key: the referring column, the column it refers to, and its delete rule. */
+interface Reference {
   table: PgTable
-  /** Its column that references the parent. */
   column: PgColumn
-  /** The parent's column it references. */
-  parentColumn: PgColumn
-  action: 'cascade' | 'set null'
+  target: PgColumn
+  onDelete: string | undefined
+}
+
+/** The one-column foreign keys of `table`. */
+function referencesOf(table: PgTable): Reference[] {
+  return getTableConfig(table).foreignKeys.flatMap((fk) => {
+    const ref = fk.reference()
+    const [column] = ref.columns
+    const [target] = ref.foreignColumns
+    return column === undefined || target === undefined || ref.columns.length !== 1 ? [] : [{ table, column, target, onDelete: fk.onDelete }]
+  })
 }
 
 /** The rows that refer to `table` and go (cascade) or lose the reference (set null) when a row of it is deleted. */
-function dependentsOf(table: PgTable): Dependent[] {
-  const found: Dependent[] = []
-  for (const child of tables) {
-    for (const fk of getTableConfig(child).foreignKeys) {
-      const ref = fk.reference()
-      const [column] = ref.columns
-      const [parentColumn] = ref.foreignColumns
-      if (ref.foreignTable !== table || column === undefined || parentColumn === undefined || ref.columns.length !== 1) continue
-      if (fk.onDelete === 'cascade' || fk.onDelete === 'set null') found.push({ table: child, column, parentColumn, action: fk.onDelete })
-    }
-  }
-  return found
+function dependentsOf(table: PgTable): Reference[] {
+  return tables.flatMap((child) => referencesOf(child).filter((r) => r.target.table === table && (r.onDelete === 'cascade' || r.onDelete === 'set null')))
 }
 
 /**
- * Rows one statement of a delete, an undo or the purge moves. PGlite runs every statement on the
- * event loop, so this bounds how long other calls wait for one; on PostgreSQL it bounds a
- * statement's work and what one answer carries (the batch's row addresses, nothing more).
+ * Whether a delete of this kind takes rows beyond the records themselves: then it is declared
+ * with `deleting` (server/kit/delete.ts), which moves them in short transactions of their own.
  */
-export const TRASH_BATCH = 1000
+export const takesDependents = (kind: Restorable): boolean => dependentsOf(kind.table).length > 0
 
 /**
  * What a delete takes: the records themselves (`copy`: kept, then deleted by the area's own
@@ -133,8 +195,8 @@ function partsOf(parent: PgTable, where: SQL, depth = 1): Part[] {
   if (depth > 4) return []
   const parts: Part[] = []
   for (const d of dependentsOf(parent)) {
-    const inParent = sql`${d.column} in (select ${d.parentColumn} from ${parent} where ${where})`
-    if (d.action === 'cascade') {
+    const inParent = sql`${d.column} in (select ${d.target} from ${parent} where ${where})`
+    if (d.onDelete === 'cascade') {
       parts.push({ table: d.table, where: inParent, mode: 'move' }, ...partsOf(d.table, inParent, depth + 1))
     } else {
       const key = primaryKey(d.table)
@@ -143,6 +205,12 @@ function partsOf(parent: PgTable, where: SQL, depth = 1): Part[] {
     }
   }
   return parts
+}
+
+/** A delete's parts: the records `ids` of the kind, then what their delete takes. */
+function partsFor(kind: Restorable, key: PgColumn, ids: readonly string[]): Part[] {
+  const records = inArray(key, [...ids])
+  return [{ table: kind.table, where: records, mode: 'copy' }, ...partsOf(kind.table, records)]
 }
 
 /** A JSON value's strings: a text column's value, or each element of a text array's. */
@@ -161,58 +229,49 @@ function filesIn(table: PgTable, rows: SQL): SQL | undefined {
   )
 }
 
-const Addresses = z.object({ rows: z.array(z.object({ at: z.string() })) })
+const Count = z.object({ rows: z.array(z.object({ n: z.coerce.number() })) })
+const countOf = (result: unknown): number => Count.parse(result).rows[0]?.n ?? 0
 
 /**
- * Runs `each` on the rows `select` finds (it answers their `ctid::text as at`), TRASH_BATCH at a
- * time, through a cursor: the query runs once, so a batch never scans again past the rows the
- * batches before it took, and only the batch's row addresses reach this process. The event loop
- * runs between two batches (on PGlite, other calls' non-database work goes on meanwhile).
+ * Keeps up to a batch of a part's rows in `trash_rows` (one row each, as stored, or a cleared
+ * reference's key and old value) and deletes them or clears their reference, in one statement;
+ * answers how many it kept. The rows are locked as they are picked, so a row another call changes
+ * meanwhile is kept as that call left it. `skipLocked`: rows another transaction holds (a
+ * delivery being recorded) are left for a later pass instead of waited for. A `copy` (the records
+ * themselves, a few) takes them all: they stay in their table until the area's own delete.
  */
-async function inBatches(tx: Db, select: SQL, each: (at: SQL) => Promise<void>): Promise<void> {
-  await tx.execute(sql`declare trash_batch no scroll cursor for ${select}`)
-  for (;;) {
-    const at = Addresses.parse(await tx.execute(sql.raw(`fetch ${TRASH_BATCH} from trash_batch`))).rows.map((r) => r.at)
-    if (at.length === 0) break
-    await each(sql`ctid = any(${sql.param(at)}::tid[])`)
-    await yieldToLoop()
-  }
-  await tx.execute(sql`close trash_batch`)
-}
-
-/**
- * Keeps a part's rows in `trash_rows` (one row each, as stored, or a cleared reference's key and
- * old value), and deletes them or clears their reference, a batch per statement. The cursor locks
- * each row as it reaches it (FOR UPDATE), so a row another call changes meanwhile is kept as that
- * call left it, and nothing changes it after.
- */
-async function takePart(tx: Db, entry: string, index: number, part: Part): Promise<void> {
+async function moveOut(tx: Db, entry: string, index: number, part: Part, skipLocked: boolean, size: number): Promise<number> {
   const { table } = part
+  const limit = part.mode === 'copy' ? sql`` : sql` limit ${size}`
+  const pick = sql`pick as materialized (select ${table}.ctid as at from ${table} where ${part.where}${limit} for update${skipLocked ? sql` skip locked` : sql``})`
+  const picked = sql`ctid = any(array(select at from pick))`
   const into = sql`insert into ${trashRows} ("entry", "part", "row")`
-  await inBatches(tx, sql`select ${table}.ctid::text as at from ${table} where ${part.where} for update`, async (batch) => {
-    if (part.cleared !== undefined) {
-      const column = sql.identifier(part.cleared.column.name)
-      const key = sql.identifier(part.cleared.key.name)
-      // Both read the same snapshot: `was` sees the values the update clears.
+  if (part.cleared !== undefined) {
+    const column = sql.identifier(part.cleared.column.name)
+    const key = sql.identifier(part.cleared.key.name)
+    // Both read the statement's snapshot: `was` sees the values the update clears.
+    return countOf(
       await tx.execute(sql`
-        with was as (select jsonb_build_object(${part.cleared.key.name}::text, ${key}, ${part.cleared.column.name}::text, ${column}) as r from ${table} where ${batch}),
-          cleared as (update ${table} set ${column} = null where ${batch})
-        ${into} select ${entry}::text, ${index}::int, r from was`)
-      return
-    }
-    const taken = part.mode === 'copy' ? sql`select to_jsonb(${table}) as r from ${table} where ${batch}` : sql`delete from ${table} where ${batch} returning to_jsonb(${table}) as r`
-    const files = filesIn(table, sql`kept`)
-    if (files === undefined) {
-      await tx.execute(sql`with taken as (${taken}) ${into} select ${entry}::text, ${index}::int, r from taken`)
-      return
-    }
-    // The files stay until the entry is purged (the upload sweep keeps what trash.files names).
+        with ${pick},
+          was as (select jsonb_build_object(${part.cleared.key.name}::text, ${key}, ${part.cleared.column.name}::text, ${column}) as r from ${table} where ${picked}),
+          cleared as (update ${table} set ${column} = null where ${picked}),
+          kept as (${into} select ${entry}::text, ${index}::int, r from was returning 1)
+        select count(*)::int as n from kept`),
+    )
+  }
+  const taken = part.mode === 'copy' ? sql`select to_jsonb(${table}) as r from ${table} where ${picked}` : sql`delete from ${table} where ${picked} returning to_jsonb(${table}) as r`
+  const files = filesIn(table, sql`kept`)
+  // The files stay until the entry is purged (the upload sweep keeps what trash.files names).
+  const named =
+    files === undefined
+      ? sql``
+      : sql`, named as (update ${trash} set "files" = array(select distinct f from (select unnest(${trash.files}) as f union all ${files}) fs where f <> '') where ${trash.id} = ${entry})`
+  return countOf(
     await tx.execute(sql`
-      with taken as (${taken}),
-        kept as (${into} select ${entry}::text, ${index}::int, r from taken returning "row")
-      update ${trash} set "files" = array(select distinct f from (select unnest(${trash.files}) as f union all ${files}) named where f <> '')
-      where ${trash.id} = ${entry}`)
-  })
+      with ${pick}, taken as (${taken}),
+        kept as (${into} select ${entry}::text, ${index}::int, r from taken returning "row")${named}
+      select count(*)::int as n from kept`),
+  )
 }
 
 /** A table's name as the trash keeps it. */
@@ -222,7 +281,59 @@ const IdRows = z.object({ rows: z.array(z.object({ id: z.string() })) })
 const TakenRows = z.object({ rows: z.array(z.object({ id: z.string(), place: z.number().nullable() })) })
 
 /** Thrown inside a delete's transaction when the area's delete found nothing: no entry is kept. */
-class NothingTaken extends Error {}
+export class NothingTaken extends Error {}
+
+/** Thrown in a batch of a run that no longer holds its entry: its lease passed, and the purge finishes its work. */
+class Superseded extends Error {
+  constructor() {
+    super('another run holds this trash entry now')
+  }
+}
+
+const lease = sql`now() + ${`${TRASH_LEASE_SECONDS} seconds`}::interval`
+
+/** Renews `mover`'s lease on the entry, in a batch's transaction; throws Superseded when the run no longer holds it. */
+async function hold(tx: Db, entry: string, mover: string, state: 'taking' | 'restoring'): Promise<void> {
+  const held = await tx
+    .update(trash)
+    .set({ expiresAt: lease })
+    .where(and(eq(trash.id, entry), eq(trash.mover, mover), eq(trash.state, state)))
+    .returning({ id: trash.id })
+  if (held.length === 0) throw new Superseded()
+}
+
+/** Between two batches: other calls go on (on PGlite they wait for the connection meanwhile). */
+async function between(step: BatchStep): Promise<void> {
+  await yieldToLoop()
+  await tuning.between?.(step)
+}
+
+/** The name of the index that lets one record have one entry moving at a time. */
+const MOVING_INDEX = 'trash_moving_record_key'
+
+/** A second delete (or undo) of a record whose rows are moving: the unique index's refusal, said plainly. */
+async function oneMoveAtATime<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    if (sqlState(error) === '23505' && violatedIndex(error) === MOVING_INDEX) throw failure(TRASH_BUSY, undefined, 409)
+    throw error
+  }
+}
+
+/** Whether a delete or an undo is moving the record's rows now (its entry is taking or restoring). */
+export async function moving(db: Db, kind: Restorable, id: string): Promise<boolean> {
+  return (await db.$count(trash, and(eq(trash.kind, kind.name), eq(trash.recordId, id), ne(trash.state, 'kept')))) > 0
+}
+
+/**
+ * Refuses (409) a write that depends on the record's dependent rows while a delete or an undo
+ * moves them (a promotion's Resend would start a round for half its recipients). Call it after
+ * locking the record's row: a big delete locks it while it opens its entry.
+ */
+export async function refuseWhileMoving(db: Db, kind: Restorable, id: string): Promise<void> {
+  if (await moving(db, kind, id)) throw failure(TRASH_BUSY, undefined, 409)
+}
 
 // ---------------------------------------------------------------------------------------------
 // Into the trash
@@ -238,8 +349,12 @@ interface Entry {
   message: string
 }
 
-/** Writes an entry for the undo window; answers its id and its end. */
-async function open(ctx: Ctx, db: Db, entry: Entry): Promise<{ id: string; expiresAt: Date }> {
+/**
+ * Writes an entry: an update's, kept for the undo window at once; a delete's, 'taking' until its
+ * rows are kept (`mover`: the run that moves them in transactions of their own, null when the
+ * call's transaction does it all). Answers its id and when it ends.
+ */
+async function open(ctx: Ctx, db: Db, entry: Entry, taking?: { mover: string | null }): Promise<{ id: string; expiresAt: Date }> {
   const seconds = ctx.config.undoSeconds
   const [row] = await db
     .insert(trash)
@@ -251,7 +366,9 @@ async function open(ctx: Ctx, db: Db, entry: Entry): Promise<{ id: string; expir
       rows: sql`${entry.json}::jsonb`,
       message: entry.message,
       deletedBy: ctx.me().id,
-      expiresAt: sql`now() + ${`${seconds + UNDO_GRACE_SECONDS} seconds`}::interval`,
+      state: taking === undefined ? 'kept' : 'taking',
+      mover: taking?.mover ?? null,
+      expiresAt: taking === undefined ? sql`now() + ${`${seconds + UNDO_GRACE_SECONDS} seconds`}::interval` : lease,
     })
     .returning({ id: trash.id, expiresAt: trash.expiresAt })
   if (row === undefined) throw new Error('the trash insert returned no row')
@@ -264,45 +381,80 @@ async function ticket(ctx: Ctx, kept: { id: string; expiresAt: Date }): Promise<
   return { token: kept.id, seconds: ctx.config.undoSeconds }
 }
 
+/** Queues a purge that watches a run moving the entry's rows, and finishes its work should it stop. */
+async function watch(ctx: Ctx, tx: Db, entry: string): Promise<void> {
+  await ctx.jobs.add(tx, PURGE_JOB, { watch: entry }, { runAt: new Date(Date.now() + (TRASH_LEASE_SECONDS + 1) * 1000) })
+}
+
 const restoredMessage = (kind: Restorable, count: number): string => (typeof kind.restored === 'string' ? kind.restored : kind.restored(count))
 
 /** The area's plain delete: deletes the records and answers the deleted rows (none: nothing was there). */
-type Remove = (db: Db) => Promise<readonly unknown[]>
+export type Remove = (db: Db) => Promise<readonly unknown[]>
 
 /**
- * Takes the records `ids` into a new trash entry, in `tx`: first the rows that depend on them,
- * deepest first (the order the deletes themselves lock in: a promotion's deliveries before the
- * promotion), then the records, which `remove` deletes. Everything moves inside the database, a
- * batch at a time; this process only ever holds a batch's row addresses. Undefined when none of
- * the records exists; throws NothingTaken when `remove` deleted nothing.
+ * The end of every delete, in the call's transaction `tx`: takes what is left of the dependent
+ * rows (deepest first: the order the deletes themselves lock in, a promotion's deliveries before
+ * the promotion), locks the records and takes again what was added meanwhile (none can be added
+ * after), keeps the records, which `remove` then deletes, and sets the entry 'kept': the window
+ * starts now, not when the delete began. Throws NothingTaken when `remove` deleted nothing.
  */
-async function take(ctx: Ctx, tx: Db, kind: Restorable, ids: readonly string[], remove: Remove): Promise<{ id: string; expiresAt: Date; ids: string[] } | undefined> {
-  const key = primaryKey(kind.table)
-  if (key === undefined || ids.length === 0) return undefined
-  const records = inArray(key, [...ids])
-  if ((await tx.$count(kind.table, records)) === 0) return undefined
-  const parts: Part[] = [{ table: kind.table, where: records, mode: 'copy' }, ...partsOf(kind.table, records)]
-  const json = JSON.stringify({ parts: parts.map((p) => ({ table: nameOf(p.table), column: p.cleared?.column.name ?? null })) })
-  const entry = await open(ctx, tx, { action: 'delete', kind, recordId: ids.join(','), endpoint: kind.endpoint, json, message: restoredMessage(kind, ids.length) })
-  for (let i = parts.length - 1; i >= 1; i--) await takePart(tx, entry.id, i, parts[i] as Part)
-  await takePart(tx, entry.id, 0, parts[0] as Part)
+async function keep(ctx: Ctx, tx: Db, kind: Restorable, key: PgColumn, entry: string, parts: readonly Part[], remove: Remove): Promise<{ id: string; expiresAt: Date; ids: string[] }> {
+  const [records] = parts
+  if (records === undefined) throw new Error('a delete without its records')
+  const size = batchOn(ctx.handle)
+  const dependents = async (): Promise<void> => {
+    for (let i = parts.length - 1; i >= 1; i--) {
+      const part = parts[i] as Part
+      while ((await moveOut(tx, entry, i, part, false, size)) === size) await yieldToLoop()
+    }
+  }
+  await dependents()
+  if (parts.length > 1) {
+    await tx.execute(sql`select count(*) from (select 1 from ${records.table} where ${records.where} for update) locked`)
+    await dependents()
+  }
+  await moveOut(tx, entry, 0, records, false, size)
   const removed = await remove(tx)
   if (removed.length === 0) throw new NothingTaken()
-  // The records taken (those of `ids` that existed), and one record's place in its order.
+  // The records taken (those asked for that existed), and one record's place in its order.
   const preference = kind.order === undefined ? sql`null::int` : sql`("row" ->> ${kind.order.preference.name}::text)::int`
   const taken = TakenRows.parse(
-    await tx.execute(sql`select "row" ->> ${key.name}::text as id, ${preference} as place from ${trashRows} where ${trashRows.entry} = ${entry.id} and ${trashRows.part} = 0 order by 1`),
+    await tx.execute(sql`select "row" ->> ${key.name}::text as id, ${preference} as place from ${trashRows} where ${trashRows.entry} = ${entry} and ${trashRows.part} = 0 order by 1`),
   ).rows
   const place = taken.length === 1 ? (taken[0]?.place ?? null) : null
   const found = taken.map((r) => r.id)
-  // The window starts now, not when the transaction began: moving a million rows takes a while.
   const [kept] = await tx
     .update(trash)
-    .set({ recordId: found.join(','), place, message: restoredMessage(kind, found.length), expiresAt: sql`clock_timestamp() + ${`${ctx.config.undoSeconds + UNDO_GRACE_SECONDS} seconds`}::interval` })
-    .where(eq(trash.id, entry.id))
+    .set({
+      state: 'kept',
+      mover: null,
+      recordId: found.join(','),
+      place,
+      message: restoredMessage(kind, found.length),
+      expiresAt: sql`clock_timestamp() + ${`${ctx.config.undoSeconds + UNDO_GRACE_SECONDS} seconds`}::interval`,
+    })
+    .where(eq(trash.id, entry))
     .returning({ id: trash.id, expiresAt: trash.expiresAt })
   if (kept === undefined) throw new Error('the trash entry went missing')
   return { ...kept, ids: found }
+}
+
+/** The parts a delete's entry names (`trash.rows`). */
+const Parts = z.object({ parts: z.array(z.object({ table: z.string(), column: z.string().nullable() })) })
+type PartNames = z.output<typeof Parts>['parts']
+const partNames = (parts: readonly Part[]): string => JSON.stringify({ parts: parts.map((p) => ({ table: nameOf(p.table), column: p.cleared?.column.name ?? null })) })
+
+/**
+ * Takes the records `ids` into a new entry, wholly in `tx` (the call's transaction). Undefined
+ * when none of them exists; throws NothingTaken when `remove` deleted nothing.
+ */
+async function takeAtOnce(ctx: Ctx, tx: Db, kind: Restorable, ids: readonly string[], remove: Remove): Promise<{ id: string; expiresAt: Date; ids: string[] } | undefined> {
+  const key = primaryKey(kind.table)
+  if (key === undefined || ids.length === 0) return undefined
+  if ((await tx.$count(kind.table, inArray(key, [...ids]))) === 0) return undefined
+  const parts = partsFor(kind, key, ids)
+  const entry = await open(ctx, tx, { action: 'delete', kind, recordId: ids.join(','), endpoint: kind.endpoint, json: partNames(parts), message: restoredMessage(kind, ids.length) }, { mover: null })
+  return keep(ctx, tx, kind, key, entry.id, parts, remove)
 }
 
 /** Runs a take; undefined when the area's delete found nothing (the transaction then kept nothing). */
@@ -316,17 +468,17 @@ async function taking<T>(work: () => Promise<T>): Promise<T | undefined> {
 }
 
 /**
- * Deletes a record into the trash: `remove` (the area's plain delete, answering the deleted rows)
- * runs in the record's order (which closes the gap) after the rows it takes are kept. Undefined
- * when nothing was deleted.
+ * Deletes a record into the trash in the call's transaction: `remove` (the area's plain delete,
+ * answering the deleted rows) runs in the record's order (which closes the gap) after the rows it
+ * takes are kept. Undefined when nothing was deleted.
  */
 export async function moveToTrash(ctx: Ctx, kind: Restorable, id: string, remove: Remove): Promise<UndoTicket | undefined> {
   const one = async (tx: Db) => {
-    const kept = await take(ctx, tx, kind, [id], remove)
+    const kept = await takeAtOnce(ctx, tx, kind, [id], remove)
     return kept === undefined ? [] : [kept]
   }
   // Inside the order's lock: an edit of the same list takes the lock before the row, and so does this.
-  const [kept] = (await taking(() => (kind.order === undefined ? ctx.transaction(one) : kind.order.remove(ctx.db, one)))) ?? []
+  const [kept] = (await oneMoveAtATime(() => taking(() => (kind.order === undefined ? ctx.transaction(one) : kind.order.remove(ctx.db, one))))) ?? []
   if (kept === undefined) return undefined
   return ticket(ctx, kept)
 }
@@ -334,14 +486,141 @@ export async function moveToTrash(ctx: Ctx, kind: Restorable, id: string, remove
 /**
  * A bulk delete into the trash, as one entry: one undo brings back every record it took. Answers
  * the ids of the records taken (those of `ids` that existed) with the ticket; undefined when none
- * was deleted. Kinds in a preference order are deleted one by one (their places close one gap at
+ * was deleted. One transaction: for kinds whose records take nothing with them (the restricted
+ * countries). Kinds in a preference order are deleted one by one (their places close one gap at
  * a time).
  */
 export async function moveAllToTrash(ctx: Ctx, kind: Restorable, ids: readonly string[], remove: Remove): Promise<{ ids: string[]; undo: UndoTicket } | undefined> {
   if (kind.order !== undefined) throw new Error(`${kind.name}: a kind in a preference order is deleted one record at a time`)
-  const kept = await taking(() => ctx.transaction((tx) => take(ctx, tx, kind, ids, remove)))
+  if (takesDependents(kind)) throw new Error(`${kind.name}: a bulk delete is one transaction, for records that take no rows with them`)
+  const kept = await oneMoveAtATime(() => taking(() => ctx.transaction((tx) => takeAtOnce(ctx, tx, kind, ids, remove))))
   if (kept === undefined) return undefined
   return { ids: kept.ids, undo: await ticket(ctx, kept) }
+}
+
+/** A big delete under way: its entry ('taking'), the run that holds it, and what it takes. */
+export interface Taking {
+  kind: Restorable
+  key: PgColumn
+  entry: string
+  mover: string
+  parts: readonly Part[]
+}
+
+const RowCount = z.object({ rows: z.array(z.object({ n: z.coerce.number() })) })
+
+/** The dependent rows of a delete, counted up to one more than a batch (more: a big delete). */
+async function dependentRows(db: Db, parts: readonly Part[], size: number): Promise<number> {
+  let n = 0
+  for (const part of parts.slice(1)) {
+    n += RowCount.parse(await db.execute(sql`select count(*)::int as n from (select 1 from ${part.table} where ${part.where} limit ${size + 1}) r`)).rows[0]?.n ?? 0
+    if (n > size) break
+  }
+  return n
+}
+
+/**
+ * Moves the dependent rows of a 'taking' entry into it, deepest first, a batch per short
+ * transaction, the event loop turning between two. Passes again while the last pass found a
+ * batch or more (rows added meanwhile, or held by another transaction then); what is left goes
+ * with the records in the call's own transaction.
+ */
+async function takeDependents(db: Db, entry: string, mover: string, parts: readonly Part[], size: number): Promise<void> {
+  let batches = 0
+  for (let pass = 0; pass < TAKE_PASSES; pass++) {
+    let moved = 0
+    for (let i = parts.length - 1; i >= 1; i--) {
+      const part = parts[i] as Part
+      for (;;) {
+        const n = await db.transaction(async (tx) => {
+          await hold(tx, entry, mover, 'taking')
+          return moveOut(tx, entry, i, part, true, size)
+        })
+        moved += n
+        await between({ entry, state: 'taking', batches: ++batches })
+        if (n < size) break
+      }
+    }
+    if (moved < size) break
+  }
+}
+
+/**
+ * The first phase of a delete declared with `deleting` (server/kit/delete.ts), before the call's
+ * transaction opens: when the records take more than a batch of rows with them, opens their entry
+ * ('taking': a second delete of them is refused meanwhile) and moves those rows into it in short
+ * transactions. Undefined when the call's transaction can do it all (`moveToTrash`). A run that
+ * fails halfway puts back what it moved.
+ */
+export async function startTaking(ctx: Ctx, kind: Restorable, ids: readonly string[]): Promise<Taking | undefined> {
+  const key = primaryKey(kind.table)
+  if (key === undefined || ids.length === 0) return undefined
+  const parts = partsFor(kind, key, ids)
+  const size = batchOn(ctx.handle)
+  if (parts.length === 1 || (await dependentRows(ctx.db, parts, size)) <= size) return undefined
+  const mover = randomUUID()
+  const records = inArray(key, [...ids])
+  const entry = await oneMoveAtATime(() =>
+    ctx.transaction(async (tx) => {
+      // The records locked: a write that locks one and then asks `moving` (a promotion's Resend)
+      // ran wholly before this, or sees the entry.
+      const found = RowCount.parse(await tx.execute(sql`select count(*)::int as n from (select 1 from ${kind.table} where ${records} for update) r`)).rows[0]?.n ?? 0
+      if (found === 0) return undefined
+      const opened = await open(ctx, tx, { action: 'delete', kind, recordId: ids.join(','), endpoint: kind.endpoint, json: partNames(parts), message: restoredMessage(kind, ids.length) }, { mover })
+      await watch(ctx, tx, opened.id)
+      return opened.id
+    }),
+  )
+  if (entry === undefined) return undefined
+  try {
+    await takeDependents(ctx.db, entry, mover, parts, size)
+  } catch (error) {
+    if (error instanceof Superseded) throw failure(DELETE_INTERRUPTED, undefined, 503)
+    await rollBack(ctx, entry, mover)
+    throw error
+  }
+  return { kind, key, entry, mover, parts }
+}
+
+/**
+ * The end of a big delete, in the call's transaction: what is left, the records, the area's
+ * `remove`, the entry kept. Should the call fail after all (a throw rolls this transaction back),
+ * the rows moved before are put back. Throws NothingTaken when `remove` deleted nothing (the
+ * caller throws its 404, so that the rows go back).
+ */
+export async function finishTaking(ctx: Ctx, run: Taking, remove: Remove): Promise<{ ids: string[]; undo: UndoTicket }> {
+  const { kind, entry, mover } = run
+  ctx.afterFailure(() => rollBack(ctx, entry, mover))
+  const one = async (tx: Db) => {
+    await hold(tx, entry, mover, 'taking')
+    return [await keep(ctx, tx, kind, run.key, entry, run.parts, remove)]
+  }
+  try {
+    const [kept] = kind.order === undefined ? await ctx.transaction(one) : await kind.order.remove(ctx.db, one)
+    if (kept === undefined) throw new NothingTaken()
+    return { ids: kept.ids, undo: await ticket(ctx, kept) }
+  } catch (error) {
+    if (error instanceof Superseded) throw failure(DELETE_INTERRUPTED, undefined, 503)
+    throw error
+  }
+}
+
+/** Puts back what a failed big delete moved, while this run still holds its entry: nothing was deleted. */
+async function rollBack(ctx: Ctx, entry: string, mover: string): Promise<void> {
+  const db = ctx.handle.db
+  try {
+    const [held] = await db
+      .update(trash)
+      .set({ state: 'restoring', expiresAt: lease })
+      .where(and(eq(trash.id, entry), eq(trash.mover, mover), eq(trash.state, 'taking')))
+      .returning({ rows: trash.rows })
+    if (held === undefined) return
+    await restoreDependents(db, entry, mover, Parts.parse(held.rows).parts, batchOn(ctx.handle))
+    await db.delete(trash).where(and(eq(trash.id, entry), eq(trash.mover, mover)))
+  } catch (error) {
+    // The purge that watches the entry puts the rows back once this run's lease has passed.
+    ctx.log.error({ err: error, entry }, 'could not put back the rows of a failed delete; the purge will')
+  }
 }
 
 /**
@@ -362,7 +641,6 @@ export async function undoableUpdate(
 // Out of the trash: undo
 // ---------------------------------------------------------------------------------------------
 
-const Parts = z.object({ parts: z.array(z.object({ table: z.string(), column: z.string().nullable() })) })
 const Change = z.object({ set: z.record(z.string(), z.unknown()), expect: z.record(z.string(), z.unknown()) })
 
 /** Runs a restore; a name taken meanwhile, or a parent deleted meanwhile, is a clear refusal (the whole call rolls back). */
@@ -383,53 +661,89 @@ const table = (name: string): PgTable => {
   return found
 }
 
+/** Whether the row `kept.<column>` names exists (or it names none). */
+const present = (r: Reference): SQL => {
+  const c = sql.identifier(r.column.name)
+  return sql`(kept.${c} is null or exists (select 1 from ${r.target.table} where ${r.target} = kept.${c}))`
+}
+
 /**
- * Moves a part's kept rows back, a batch per statement, out of `trash_rows` as they go: each row
- * inserted as stored (`jsonb_populate_record`: same id, same columns, timestamps and numerics
- * never through JavaScript), or a cleared reference set again where nothing was set since.
+ * Moves up to a batch of a part's kept rows back, out of `trash_rows` in the same statement;
+ * answers how many left the trash. The records themselves (part 0) go back as they were or not
+ * at all (a unique name taken meanwhile, a parent gone: the caller's refusal). A dependent row
+ * goes back unless a row it refers to has been deleted since: that delete would have taken it
+ * along (a reference cleared on delete comes back cleared instead), and a row with the same key
+ * added since is kept rather than it. A cleared reference is set again where nothing was set
+ * since.
  */
-async function putBack(tx: Db, entry: string, index: number, t: PgTable, column: string | null): Promise<void> {
-  const select = sql`select ctid::text as at from ${trashRows} where ${trashRows.entry} = ${entry} and ${trashRows.part} = ${index}::int`
-  await inBatches(tx, select, async (batch) => {
-    const moved = sql`delete from ${trashRows} where ${batch} returning "row"`
-    if (column === null) {
-      await tx.execute(sql`with moved as (${moved}) insert into ${t} select kept.* from moved, jsonb_populate_record(null::${t}, moved."row") kept`)
-      return
-    }
+async function moveBack(tx: Db, entry: string, index: number, t: PgTable, column: string | null, size: number): Promise<number> {
+  const pick = sql`pick as materialized (select ctid as at from ${trashRows} where ${trashRows.entry} = ${entry} and ${trashRows.part} = ${index}::int limit ${size} for update)`
+  const moved = sql`moved as (delete from ${trashRows} where ctid = any(array(select at from pick)) returning "row")`
+  const kept = sql`from moved, jsonb_populate_record(null::${t}, moved."row") kept`
+  const references = referencesOf(t)
+  let put: SQL
+  if (column !== null) {
     const key = primaryKey(t)
     if (key === undefined) throw new Error(`the trash names a reference in ${nameOf(t)}, which has no one-column key`)
     const c = sql.identifier(column)
     const k = sql.identifier(key.name)
-    await tx.execute(sql`with moved as (${moved}) update ${t} set ${c} = kept.${c} from moved, jsonb_populate_record(null::${t}, moved."row") kept where ${t}.${k} = kept.${k} and ${t}.${c} is null`)
-  })
+    const target = references.find((r) => r.column.name === column)
+    put = sql`update ${t} set ${c} = kept.${c} ${kept} where ${t}.${k} = kept.${k} and ${t}.${c} is null${target === undefined ? sql`` : sql` and ${present(target)}`}`
+  } else if (index === 0) {
+    put = sql`insert into ${t} select kept.* ${kept}`
+  } else {
+    const columns = getTableConfig(t).columns
+    const values = columns.map((col) => {
+      const c = sql.identifier(col.name)
+      const cleared = references.find((r) => r.column === col && r.onDelete === 'set null')
+      return cleared === undefined ? sql`kept.${c}` : sql`case when ${present(cleared)} then kept.${c} end`
+    })
+    const kept_ = references.filter((r) => r.onDelete !== 'set null').map(present)
+    put = sql`insert into ${t} (${sql.join(
+      columns.map((col) => sql.identifier(col.name)),
+      sql`, `,
+    )}) select ${sql.join(values, sql`, `)} ${kept} where ${kept_.length === 0 ? sql`true` : sql.join(kept_, sql` and `)} on conflict do nothing`
+  }
+  return countOf(await tx.execute(sql`with ${pick}, ${moved}, put as (${put}) select count(*)::int as n from moved`))
 }
 
-/** Puts deleted records' rows back: the records (one at its old place), the rows that went with them, the references they cleared. */
-async function restoreRows(ctx: Ctx, kind: Restorable, entry: typeof trash.$inferSelect): Promise<void> {
-  const { parts } = Parts.parse(entry.rows)
-  await restoring(async () => {
-    const { order } = kind
-    if (order === undefined) {
-      await ctx.transaction((tx) => putBack(tx, entry.id, 0, kind.table, null))
-    } else {
-      // An ordered kind is deleted one record at a time: last first, then moved to its old place
-      // (a place past the end of a shorter list: last).
-      await order.add(
-        ctx.db,
-        async (tx, last) => {
-          const at = JSON.stringify({ [order.preference.name]: last })
-          const record = sql`(select "row" from ${trashRows} where ${trashRows.entry} = ${entry.id} and ${trashRows.part} = 0)`
-          await tx.execute(sql`insert into ${kind.table} select * from jsonb_populate_record(null::${kind.table}, ${record} || ${at}::jsonb)`)
-          await tx.delete(trashRows).where(and(eq(trashRows.entry, entry.id), eq(trashRows.part, 0)))
-          return [{ id: entry.recordId }]
-        },
-        entry.place ?? undefined,
-      )
+/** Puts the deleted records back (one at its old place in its order), in `tx`. */
+async function restoreRecords(tx: Db, kind: Restorable, entry: typeof trash.$inferSelect, size: number): Promise<void> {
+  const { order } = kind
+  if (order === undefined) {
+    while ((await moveBack(tx, entry.id, 0, kind.table, null, size)) === size) await yieldToLoop()
+    return
+  }
+  // An ordered kind is deleted one record at a time: last first, then moved to its old place
+  // (a place past the end of a shorter list: last).
+  await order.add(
+    tx,
+    async (otx, last) => {
+      const at = JSON.stringify({ [order.preference.name]: last })
+      const record = sql`(select "row" from ${trashRows} where ${trashRows.entry} = ${entry.id} and ${trashRows.part} = 0)`
+      await otx.execute(sql`insert into ${kind.table} select * from jsonb_populate_record(null::${kind.table}, ${record} || ${at}::jsonb)`)
+      await otx.delete(trashRows).where(and(eq(trashRows.entry, entry.id), eq(trashRows.part, 0)))
+      return [{ id: entry.recordId }]
+    },
+    entry.place ?? undefined,
+  )
+}
+
+/** Moves every kept dependent row of an entry back, parents first, a batch per short transaction while `mover` holds it. */
+async function restoreDependents(db: Db, entry: string, mover: string, parts: PartNames, size: number): Promise<void> {
+  let batches = 0
+  for (const [i, part] of parts.entries()) {
+    if (i === 0) continue
+    const t = table(part.table)
+    for (;;) {
+      const n = await db.transaction(async (tx) => {
+        await hold(tx, entry, mover, 'restoring')
+        return moveBack(tx, entry, i, t, part.column, size)
+      })
+      await between({ entry, state: 'restoring', batches: ++batches })
+      if (n < size) break
     }
-    await ctx.transaction(async (tx) => {
-      for (const [i, part] of parts.entries()) if (i > 0) await putBack(tx, entry.id, i, table(part.table), part.column)
-    })
-  })
+  }
 }
 
 /**
@@ -454,29 +768,111 @@ async function restoreValue(ctx: Ctx, kind: Restorable, entry: typeof trash.$inf
   throw failure(exists ? UNDO_CHANGED : UNDO_GONE, undefined, 409)
 }
 
+/** The entry `token` locked in `tx`, once the caller may undo it now; its kind. Throws the refusal otherwise. */
+async function admit(ctx: Ctx, tx: Db, token: string): Promise<{ entry: typeof trash.$inferSelect; kind: Restorable }> {
+  const me = ctx.me()
+  const [row] = await tx
+    .select({ entry: trash, open: sql<boolean>`${trash.expiresAt} > now()` })
+    .from(trash)
+    .where(eq(trash.id, token))
+    .for('update')
+  // An unknown token and an expired one read alike: after the window the entry is purged anyway.
+  // A delete still taking its rows has given no token yet.
+  if (row === undefined || !row.open || row.entry.state === 'taking') throw failure(UNDO_EXPIRED, { token: UNDO_EXPIRED }, 410)
+  const { deletedBy } = row.entry
+  // Not 403: that is the Access rule's refusal, and undo is open to every session.
+  if (deletedBy !== me.id && me.role !== 'superadmin') throw failure(UNDO_NOT_YOURS, { token: UNDO_NOT_YOURS }, 404)
+  const endpoint = ctx.contract.endpoints.find((e) => e.name === row.entry.endpoint)
+  if (endpoint === undefined || !permits(endpoint.access, me)) throw new ApiFailure(403, FORBIDDEN)
+  if (row.entry.state === 'restoring') throw failure(UNDO_UNDER_WAY, { token: UNDO_UNDER_WAY }, 409)
+  const kind = kinds.get(row.entry.kind)
+  if (kind === undefined) throw new Error(`the trash names an unknown kind ${row.entry.kind}`)
+  return { entry: row.entry, kind }
+}
+
+/** An undo in the call's transaction: every row back, or the value written back, then the entry gone. */
+async function undoAtOnce(ctx: Ctx, token: string): Promise<{ status: 'success'; message: string }> {
+  const { entry, kind } = await admit(ctx, ctx.db, token)
+  const size = batchOn(ctx.handle)
+  if (entry.action === 'delete') {
+    await restoring(async () => {
+      await restoreRecords(ctx.db, kind, entry, size)
+      for (const [i, part] of Parts.parse(entry.rows).parts.entries()) {
+        if (i === 0) continue
+        while ((await moveBack(ctx.db, entry.id, i, table(part.table), part.column, size)) === size) await yieldToLoop()
+      }
+    })
+  } else {
+    await restoreValue(ctx, kind, entry)
+  }
+  await kind.afterRestore?.(ctx.db, ctx, entry.recordId)
+  await ctx.db.delete(trash).where(eq(trash.id, token))
+  ctx.audit(entry.recordId)
+  return { status: 'success', message: entry.message }
+}
+
+/** A big undo under way: its entry ('restoring') and the run that holds it. */
+interface Restoring {
+  token: string
+  mover: string
+  recordId: string
+  message: string
+}
+
+const KeptRows = z.object({ rows: z.array(z.object({ action: z.string(), n: z.coerce.number() })) })
+
+/**
+ * The first phase of an undo, before the call's transaction opens: an entry with more kept rows
+ * than a batch is marked 'restoring' and its records put back in one short transaction (with the
+ * kind's `afterRestore`: a refusal there leaves the entry as it was), then its dependent rows a
+ * batch per short transaction. Undefined when the call's transaction can do it all.
+ */
+async function startRestoring(ctx: Ctx, token: string): Promise<Restoring | undefined> {
+  const size = batchOn(ctx.handle)
+  const [probe] = KeptRows.parse(
+    await ctx.db.execute(sql`select ${trash.action} as action, (select count(*)::int from (select 1 from ${trashRows} where ${trashRows.entry} = ${trash.id} limit ${size + 1}) r) as n
+      from ${trash} where ${trash.id} = ${token}`),
+  ).rows
+  if (probe === undefined || probe.action !== 'delete' || probe.n <= size) return undefined
+  const mover = randomUUID()
+  const me = ctx.me()
+  const started = await restoring(() =>
+    oneMoveAtATime(() =>
+      ctx.transaction(async (tx) => {
+        const { entry, kind } = await admit(ctx, tx, token)
+        await tx.update(trash).set({ state: 'restoring', mover, restoredBy: me.id, expiresAt: lease }).where(eq(trash.id, token))
+        await restoreRecords(tx, kind, entry, size)
+        await kind.afterRestore?.(tx, ctx, entry.recordId)
+        await watch(ctx, tx, token)
+        return entry
+      }),
+    ),
+  )
+  try {
+    await restoreDependents(ctx.db, token, mover, Parts.parse(started.rows).parts, size)
+  } catch (error) {
+    // Taken over (this run stalled past its lease): the purge completes the undo, and the call
+    // answers as it would have. Anything else: the purge completes it once the lease has passed.
+    if (!(error instanceof Superseded)) {
+      ctx.log.error({ err: error, entry: token }, 'an undo stopped halfway; the purge completes it')
+      throw failure(UNDO_INTERRUPTED, undefined, 503)
+    }
+  }
+  return { token, mover, recordId: started.recordId, message: started.message }
+}
+
 export const undoRoutes = handlers(undoArea, {
-  undo: async ({ token }, ctx) => {
-    const me = ctx.me()
-    const [entry] = await ctx.db
-      .select({ entry: trash, open: sql<boolean>`${trash.expiresAt} > now()` })
-      .from(trash)
-      .where(eq(trash.id, token))
-      .for('update')
-    // An unknown token and an expired one read alike: after the window the entry is purged anyway.
-    if (entry === undefined || !entry.open) throw failure(UNDO_EXPIRED, { token: UNDO_EXPIRED }, 410)
-    const { recordId, deletedBy, action } = entry.entry
-    // Not 403: that is the Access rule's refusal, and undo is open to every session.
-    if (deletedBy !== me.id && me.role !== 'superadmin') throw failure(UNDO_NOT_YOURS, { token: UNDO_NOT_YOURS }, 404)
-    const endpoint = ctx.contract.endpoints.find((e) => e.name === entry.entry.endpoint)
-    if (endpoint === undefined || !permits(endpoint.access, me)) throw new ApiFailure(403, FORBIDDEN)
-    const kind = kinds.get(entry.entry.kind)
-    if (kind === undefined) throw new Error(`the trash names an unknown kind ${entry.entry.kind}`)
-    if (action === 'delete') await restoreRows(ctx, kind, entry.entry)
-    else await restoreValue(ctx, kind, entry.entry)
-    await kind.afterRestore?.(ctx, recordId)
-    await ctx.db.delete(trash).where(eq(trash.id, token))
-    ctx.audit(recordId)
-    return { status: 'success', message: entry.entry.message }
+  undo: {
+    prepare: async ({ token }, outside) => {
+      const run = await startRestoring(outside, token)
+      if (run === undefined) return (ctx) => undoAtOnce(ctx, token)
+      return async (ctx) => {
+        // Every row is back: only the empty entry is left (unless the purge finished the run).
+        await ctx.db.delete(trash).where(and(eq(trash.id, run.token), eq(trash.mover, run.mover)))
+        ctx.audit(run.recordId)
+        return { status: 'success', message: run.message }
+      }
+    },
   },
 })
 
@@ -485,32 +881,61 @@ export const undoRoutes = handlers(undoArea, {
 // ---------------------------------------------------------------------------------------------
 
 const FilesRows = z.object({ rows: z.array(z.object({ files: z.array(z.string()) })) })
-const Count = z.object({ rows: z.array(z.object({ n: z.number() })) })
+const Waiting = z.object({ rows: z.array(z.object({ state: z.string(), ms: z.coerce.number() })) })
 
 /** Batches of kept rows one purge run deletes; the next run, at once, goes on. */
 const PURGE_ROW_BATCHES = 50
 
 /**
- * Removes expired entries: first their kept rows, TRASH_BATCH per statement (each its own
+ * Finishes one run that stopped moving an entry's rows (its lease passed: the server stopped, or
+ * the run failed and could not clean up): a delete's rows go back (its caller was never told it
+ * happened), an undo is completed and recorded in the audit log. Answers whether there was one.
+ */
+async function finishStopped(handle: DbHandle): Promise<boolean> {
+  const { db } = handle
+  const mover = randomUUID()
+  const stopped = sql`select ${trash.id} from ${trash} where ${trash.state} <> 'kept' and ${trash.expiresAt} <= now() order by ${trash.expiresAt} limit 1 for update skip locked`
+  const [claimed] = await db
+    .update(trash)
+    .set({ state: 'restoring', mover, expiresAt: lease })
+    .where(sql`${trash.id} = (${stopped})`)
+    .returning({ id: trash.id, rows: trash.rows, recordId: trash.recordId, restoredBy: trash.restoredBy })
+  if (claimed === undefined) return false
+  await restoreDependents(db, claimed.id, mover, Parts.parse(claimed.rows).parts, batchOn(handle))
+  await db.transaction(async (tx) => {
+    const gone = await tx.delete(trash).where(and(eq(trash.id, claimed.id), eq(trash.mover, mover))).returning({ id: trash.id })
+    // An undo whose caller never heard the end of it: it happened, so it is recorded.
+    if (gone.length > 0 && claimed.restoredBy !== null) {
+      await tx.insert(auditLog).values({ adminId: claimed.restoredBy, action: undoArea.undo.path, recordId: auditRecordId(claimed.recordId), detail: 'completed by the server after the call stopped' })
+    }
+  })
+  return true
+}
+
+/**
+ * Removes expired entries: first their kept rows, a batch per statement (each its own
  * transaction, so none holds many rows' locks or, on PGlite, the event loop for long), then the
  * entries, then their files (a crash in between leaves orphan files, which the upload sweep
- * removes; never an entry whose files are gone). An entry an undo holds (it began before the
- * entry expired) is skipped: the undo removes it, or a later purge does. 'again' while more are
- * expired.
+ * removes; never an entry whose files are gone). An entry an undo holds is skipped: the undo
+ * removes it, or a later purge does. Before that, a run that stopped moving an entry's rows is
+ * finished. 'again' while more are expired; with `watched`, the entry of a run under way is
+ * looked at again until it is kept or gone.
  */
-export async function purgeExpired(services: Pick<Services, 'handle' | 'storage'>): Promise<JobResult> {
+export async function purgeExpired(services: Pick<Services, 'handle' | 'storage'>, watched?: string): Promise<JobResult> {
   const db = services.handle.db
-  const expired = sql`select ${trash.id} from ${trash} where ${trash.expiresAt} <= now() order by ${trash.expiresAt} limit ${PURGE_BATCH} for update skip locked`
+  const size = batchOn(services.handle)
+  if (await finishStopped(services.handle)) return 'again'
+  const expired = sql`select ${trash.id} from ${trash} where ${trash.state} = 'kept' and ${trash.expiresAt} <= now() order by ${trash.expiresAt} limit ${PURGE_BATCH} for update skip locked`
   for (let batch = 0; ; batch++) {
     if (batch === PURGE_ROW_BATCHES) return 'again'
-    const [gone] = Count.parse(
+    const gone = countOf(
       await db.execute(sql`
         with gone as (
-          delete from ${trashRows} where ctid = any(array(select ctid from ${trashRows} where ${trashRows.entry} in (${expired}) limit ${TRASH_BATCH}))
+          delete from ${trashRows} where ctid = any(array(select ctid from ${trashRows} where ${trashRows.entry} in (${expired}) limit ${size}))
           returning 1)
         select count(*)::int as n from gone`),
-    ).rows
-    if ((gone?.n ?? 0) < TRASH_BATCH) break
+    )
+    if (gone < size) break
     await yieldToLoop()
   }
   // Only entries whose rows are gone: one whose rows an undo held a moment ago waits for the next run.
@@ -519,13 +944,21 @@ export async function purgeExpired(services: Pick<Services, 'handle' | 'storage'
     returning ${trash.files} as files`)
   const rows = FilesRows.parse(result).rows
   for (const name of new Set(rows.flatMap((r) => r.files))) await removeUpload(services.storage, name)
-  return rows.length === PURGE_BATCH ? 'again' : undefined
+  if (rows.length === PURGE_BATCH) return 'again'
+  if (watched === undefined) return undefined
+  const [run] = Waiting.parse(
+    await db.execute(sql`select ${trash.state} as state, extract(epoch from (${trash.expiresAt} - now())) * 1000 as ms from ${trash} where ${trash.id} = ${watched}`),
+  ).rows
+  if (run === undefined || run.state === 'kept') return undefined
+  return { retryInMs: Math.max(1000, Math.ceil(run.ms) + 1000) }
 }
 
-/** The purge: one job per entry, due when it expires, each taking every expired entry. */
-export const undoJobs = [defineJob(PURGE_JOB, (_payload, _job, services) => purgeExpired(services))]
+const PurgePayload = z.object({ watch: z.string().optional() })
 
-/** At start: a purge for entries that expired while no server ran (their jobs may have failed for good). */
+/** The purge: one job per entry, due when it expires, each taking every expired entry; one per big delete or undo, watching its run. */
+export const undoJobs = [defineJob(PURGE_JOB, (payload, _job, services) => purgeExpired(services, PurgePayload.parse(payload).watch))]
+
+/** At start: a purge for entries that expired while no server ran (their jobs may have failed for good), and runs that stopped with it. */
 export async function purgeAtStart(services: Services): Promise<void> {
   await services.jobs.add(services.handle.db, PURGE_JOB, {})
   services.jobs.wake()

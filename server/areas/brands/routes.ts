@@ -9,7 +9,7 @@ import { desc, eq, sql } from 'drizzle-orm'
 import * as brands from '#contract/brands'
 import type { Brand } from '#contract/brands'
 import { handlers, notFound } from '../../kit/api.ts'
-import { deleteRecord } from '../../kit/delete.ts'
+import { deleting } from '../../kit/delete.ts'
 import { listPage } from '../../kit/paging.ts'
 import { decodeReferral, encodeReferral } from './referral.ts'
 import { uniqueField } from '../../kit/unique.ts'
@@ -92,14 +92,14 @@ export const brandsRoutes = handlers(
       return { status: 'success', message: 'Brand updated successfully' }
     },
 
-    deleteBrand: ({ id }, ctx) =>
-      deleteRecord(ctx, {
-        id,
-        message: 'Brand deleted successfully',
-        // The brand's leads stay: the foreign key clears their brand_id (and undo sets it again).
-        trash: brandTrash,
-        remove: (db) => db.delete(brandsTable).where(eq(brandsTable.id, id)).returning({ id: brandsTable.id }),
-      }),
+    // The brand's leads stay: the foreign key clears their brand_id (and undo sets it again), a
+    // batch at a time for a brand with many leads.
+    deleteBrand: deleting(({ id }) => ({
+      id,
+      message: 'Brand deleted successfully',
+      trash: brandTrash,
+      remove: (db) => db.delete(brandsTable).where(eq(brandsTable.id, id)).returning({ id: brandsTable.id }),
+    })),
 
     referralVisit: async ({ code }, ctx) => {
       const id = decodeReferral(code, ctx.config.referralKey)

@@ -27,8 +27,8 @@ import { ALREADY_APPROVED, ALREADY_REJECTED } from '#contract/four-eyes'
 import { SocketEvents } from '#contract/socket'
 import { defineJob, failure, handlers, notFound, type Ctx, type Services } from '../../kit/api.ts'
 import { COUNTRIES, countryNamed } from '../../kit/countries.ts'
-import { deleteRecord } from '../../kit/delete.ts'
-import { restorable } from '../../kit/undo.ts'
+import { deleting } from '../../kit/delete.ts'
+import { moving, refuseWhileMoving, restorable } from '../../kit/undo.ts'
 import { announceRequest, approvalNeed, approvalsOf, decisionDetail, decisionOn, forgetRequest, requestSend } from '../../kit/four-eyes.ts'
 import { containsPattern, listPage, offsetOf } from '../../kit/paging.ts'
 import { uploadUrl } from '../../kit/uploads.ts'
@@ -52,20 +52,24 @@ const countryNames = new Map(COUNTRIES.map((c) => [c.code, c.name]))
 
 /**
  * A deleted promotion comes back with its recipients, deliveries and notifications (undo,
- * server/kit/undo.ts); one deleted while being sent is queued again and goes on where it was.
+ * server/kit/undo.ts); one deleted while being sent is queued again and goes on where it was
+ * (its jobs wait while its deliveries are still on their way back).
  */
 const promotionTrash = restorable({
   name: 'promotions',
   table: promotions,
   endpoint: promotionsContract.DeletePromotion,
   restored: 'Promotion restored successfully',
-  afterRestore: async (ctx, id) => {
-    const [row] = await ctx.db.select({ round: promotions.round, status: promotions.status }).from(promotions).where(eq(promotions.id, id))
+  afterRestore: async (db, ctx, id) => {
+    const [row] = await db.select({ round: promotions.round, status: promotions.status }).from(promotions).where(eq(promotions.id, id))
     if (row === undefined || (row.status !== 'queued' && row.status !== 'sending')) return
-    await queueRound(ctx.db, ctx.jobs, id, row.round)
+    await queueRound(db, ctx.jobs, id, row.round)
     ctx.afterSuccess(() => ctx.jobs.wake())
   },
 })
+
+/** How soon a delivery job looks again while its promotion's rows move into or out of the trash. */
+const MOVING_RETRY_MS = 1000
 
 /**
  * The leads a filter matches. `email` is a case-insensitive part of the address: the first
@@ -149,6 +153,7 @@ async function promotionToDecide(ctx: Ctx, id: string, round: number): Promise<P
   const [row] = await ctx.db.select().from(promotions).where(eq(promotions.id, id)).for('update')
   if (row === undefined) throw notFound()
   if (round !== row.round) throw failure(INCORRECT_FORMAT, { round: INCORRECT_FORMAT })
+  await refuseWhileMoving(ctx.db, promotionTrash, id)
   return row
 }
 
@@ -206,13 +211,23 @@ function deliveryDeps(services: Services): DeliveryDeps {
 
 /** The delivery job (declared with the routes in this area's index.ts). */
 export const promotionJobs = [
-  defineJob(DELIVER_JOB, (payload, _job, services) => deliverBatch(deliveryDeps(services), DeliverPayload.parse(payload)), {
+  defineJob(
+    DELIVER_JOB,
+    async (payload, _job, services) => {
+      const p = DeliverPayload.parse(payload)
+      // A delete under way stops the send here (the promotion is gone once it is kept); an undo
+      // under way holds it until every delivery is back, or the round would look finished.
+      if (await moving(services.handle.db, promotionTrash, p.promotionId)) return { retryInMs: MOVING_RETRY_MS }
+      return deliverBatch(deliveryDeps(services), p)
+    },
+    {
     // A run fails only when the database does (a failed batch is recorded and retried by its
     // own backoff), so the job keeps trying for about an hour before it is kept as failed.
-    maxAttempts: 20,
-    backoffBaseMs: 1000,
-    backoffMaxMs: 5 * 60_000,
-  }),
+      maxAttempts: 20,
+      backoffBaseMs: 1000,
+      backoffMaxMs: 5 * 60_000,
+    },
+  ),
 ]
 
 /** Newest first, id as the tie-break, so pages never overlap. */
@@ -294,6 +309,8 @@ export const promotionsRoutes = handlers(promotionsContract, {
     // The lock makes two identical requests take turns: the second sees the round the first started.
     const [current] = await ctx.db.select().from(promotions).where(eq(promotions.id, id)).for('update')
     if (current === undefined) return notFound()
+    // A round for the recipients half moved into (or out of) the trash would miss the others.
+    await refuseWhileMoving(ctx.db, promotionTrash, id)
     if (round < current.round) {
       return { status: 'success', message: RESEND_REPEATED, started: false, round: current.round, total: current.total, awaitingApproval: current.status === 'awaiting' }
     }
@@ -374,6 +391,8 @@ export const promotionsRoutes = handlers(promotionsContract, {
   cancelPromotion: async ({ id }, ctx) => {
     const [current] = await ctx.db.select({ round: promotions.round }).from(promotions).where(eq(promotions.id, id))
     if (current === undefined) return notFound()
+    // Deliveries on their way into or out of the trash would stay pending in a cancelled round.
+    await refuseWhileMoving(ctx.db, promotionTrash, id)
     // Deliveries first, then the promotion: the worker's lock order. A batch a worker is
     // recording is waited for and counts as sent. A batch a worker holds (claimed, being handed
     // to the transport) is left to it: the webhook may have posted it already, and then it is
@@ -398,16 +417,12 @@ export const promotionsRoutes = handlers(promotionsContract, {
     return { status: 'success', message, sent, failed, total }
   },
 
-  DeletePromotion: ({ id }, ctx) =>
-    deleteRecord(ctx, {
-      id,
-      message: PROMOTION_DELETED,
-      trash: promotionTrash,
-      remove: async (db) => {
-        // Deliveries first (the worker's lock order: a batch being recorded is waited for), then
-        // the promotion, whose recipients and delivered notifications go with it.
-        await db.delete(promotionDeliveries).where(eq(promotionDeliveries.promotionId, id))
-        return db.delete(promotions).where(eq(promotions.id, id)).returning({ id: promotions.id })
-      },
-    }),
+  // Its deliveries, recipients and notifications go into the trash first, deepest first (a batch
+  // at a time for a big promotion), then the promotion; its delivery jobs wait meanwhile.
+  DeletePromotion: deleting(({ id }) => ({
+    id,
+    message: PROMOTION_DELETED,
+    trash: promotionTrash,
+    remove: (db) => db.delete(promotions).where(eq(promotions.id, id)).returning({ id: promotions.id }),
+  })),
 })

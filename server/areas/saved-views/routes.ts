@@ -22,10 +22,10 @@ const viewTrash = restorable({
   endpoint: savedViewsContract.deleteView,
   restored: 'View restored',
   // A view saved meanwhile may have filled the list: the undo is refused, and rolled back, as a save would be.
-  afterRestore: async (ctx, id) => {
-    const [view] = await ctx.db.select({ adminId: savedViews.adminId, route: savedViews.route }).from(savedViews).where(eq(savedViews.id, id))
+  afterRestore: async (db, _ctx, id) => {
+    const [view] = await db.select({ adminId: savedViews.adminId, route: savedViews.route }).from(savedViews).where(eq(savedViews.id, id))
     if (view === undefined) return
-    const held = await ctx.db.$count(savedViews, and(eq(savedViews.adminId, view.adminId), eq(savedViews.route, view.route)))
+    const held = await db.$count(savedViews, and(eq(savedViews.adminId, view.adminId), eq(savedViews.route, view.route)))
     if (held > MAX_VIEWS_PER_LIST) throw failure(fullMessage, undefined, 409)
   },
 })
