@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { Done, Id, PageQuery, ok, pageOf } from './common.ts'
+import { Done, Id, PageQuery, ok, pageOf, sortable } from './common.ts'
 import { endpoint, publicAccess, staffReads, staffWrites } from './define.ts'
 import { ConfirmPassword, CONFIRM_MISMATCH } from './password.ts'
 import { StaffEmail, StaffName, StaffPassword, UpdateSubAdminInput } from './staff.ts'
@@ -63,12 +63,15 @@ export const confirmAccessRequest = endpoint('confirmAccessRequest', {
 })
 
 /** Confirmed pending requests, newest first; superadmin (staff management) only. */
+const accessRequestSort = sortable(['name', 'email', 'createdAt', 'confirmedAt'], { by: 'createdAt', order: 'desc' })
+
 export const listAccessRequests = endpoint('listAccessRequests', {
   method: 'GET',
-  input: PageQuery,
+  input: z.extend(PageQuery, accessRequestSort.input),
   output: pageOf(AccessRequest),
   access: staffReads('/sub-admin'),
-  ours: 'Not in the spec: the pending access requests of /register, shown in Users and Access.',
+  sort: accessRequestSort,
+  ours: `Not in the spec: the pending access requests of /register, shown in Users and Access. ${accessRequestSort.note}`,
 })
 
 /** One pending request, for the approval form opened by URL (a reload, a shared link). */

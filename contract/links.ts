@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, count, integer, ok, pageOf, preprocess, requiredUrl } from './common.ts'
+import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, count, integer, ok, pageOf, preprocess, requiredUrl, sortable } from './common.ts'
 import { endpoint, reads, writes } from './define.ts'
 import { Deleted } from './undo.ts'
 
@@ -63,6 +63,7 @@ function linkKind<
 }) {
   const url = requiredUrl(kind.required)
   const record = z.object({ _id: z.string(), ...field(kind.recordField, z.string()), preference, version })
+  const linkSort = sortable([kind.recordField])
   return {
     record,
     ...named(
@@ -84,7 +85,7 @@ function linkKind<
       }),
     ),
     ...named(
-      endpoint(kind.names.list, { method: 'POST', input: ListBody, output: pageOf(record), access: reads(kind.route) }),
+      endpoint(kind.names.list, { method: 'POST', input: z.extend(ListBody, linkSort.input), output: pageOf(record), access: reads(kind.route), sort: linkSort, ours: linkSort.note }),
     ),
     // Edit List modal: Title (the record's field) and Preference. A preference above the record count is ignored.
     ...named(
