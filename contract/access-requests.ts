@@ -63,7 +63,7 @@ export const confirmAccessRequest = endpoint('confirmAccessRequest', {
 })
 
 /** Confirmed pending requests, newest first; superadmin (staff management) only. */
-const accessRequestSort = sortable(['name', 'email', 'createdAt', 'confirmedAt'], { by: 'createdAt', order: 'desc' })
+export const accessRequestSort = sortable(['name', 'email', 'createdAt', 'confirmedAt'], { by: 'createdAt', order: 'desc' })
 
 export const listAccessRequests = endpoint('listAccessRequests', {
   method: 'GET',
