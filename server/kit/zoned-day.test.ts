@@ -39,4 +39,11 @@ describe('addDays', () => {
     expect(addDays('2025-12-31', 1)).toBe('2026-01-01')
     expect(addDays('2026-03-01', -1)).toBe('2026-02-28')
   })
+
+  it('keeps the first and the last years a day can name', () => {
+    expect(addDays('9999-12-31', 1)).toBe('10000-01-01')
+    expect(iso('0001-01-01', 'UTC')).toBe('0001-01-01T00:00:00.000Z')
+    expect(iso('0050-06-01', 'Europe/Lisbon').slice(0, 10)).toMatch(/^0050-0[56]-/)
+    expect(startOfDay(addDays('9999-12-31', 1), 'Asia/Tokyo').getTime()).toBeGreaterThan(startOfDay('9999-12-31', 'Asia/Tokyo').getTime())
+  })
 })

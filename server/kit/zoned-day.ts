@@ -18,11 +18,31 @@ function formatIn(zone: string): Intl.DateTimeFormat {
   return format
 }
 
+/** Date.UTC without its mapping of the years 0 to 99 to 1900 to 1999. */
+function utc(year: number, month: number, day: number, hour = 0, minute = 0, second = 0): number {
+  const at = new Date(Date.UTC(2000, month - 1, day, hour, minute, second))
+  at.setUTCFullYear(year, month - 1, day)
+  return at.getTime()
+}
+
 /** The wall clock of `zone` at the instant `at`, written as if it were UTC (ms). */
 function wallClock(at: number, zone: string): number {
   const parts = formatIn(zone).formatToParts(at)
   const part = (type: Intl.DateTimeFormatPartTypes): number => Number(parts.find((p) => p.type === type)?.value ?? 0)
-  return Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'))
+  // Years before the common era come as 1, 2, ... with an era part: no lead is that old, the clock reads as the year given.
+  return utc(part('year'), part('month'), part('day'), part('hour'), part('minute'), part('second'))
+}
+
+/** Midnight UTC of `day` (YYYY-MM-DD, a real day: contract/common.ts calendarDay). */
+const midnight = (day: string): number => {
+  const [year = 0, month = 1, date = 1] = day.split('-').map(Number)
+  return utc(year, month, date)
+}
+
+/** YYYY-MM-DD of a UTC instant (years past 9999 keep their digits). */
+const dayOf = (at: number): string => {
+  const d = new Date(at)
+  return `${String(d.getUTCFullYear()).padStart(4, '0')}-${String(d.getUTCMonth() + 1).padStart(2, '0')}-${String(d.getUTCDate()).padStart(2, '0')}`
 }
 
 /** How far `zone`'s clock is ahead of UTC at `at` (ms; whole seconds). */
@@ -30,7 +50,7 @@ const offsetAt = (at: number, zone: string): number => wallClock(at, zone) - Mat
 
 /** `day` (YYYY-MM-DD) moved by `days`. */
 export function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10)
+  return dayOf(midnight(day) + days * DAY_MS)
 }
 
 /**
@@ -39,10 +59,10 @@ export function addDays(day: string, days: number): string {
  * at the second midnight.
  */
 export function startOfDay(day: string, zone: string): Date {
-  const wall = Date.parse(`${day}T00:00:00Z`)
+  const wall = midnight(day)
   if (zone === '' || zone === 'UTC') return new Date(wall)
   // The day's start is midnight less the offset in force then: one of the offsets around it.
   const candidates = [wall - DAY_MS, wall, wall + DAY_MS].map((near) => wall - offsetAt(near, zone)).sort((a, b) => a - b)
-  const inDay = candidates.filter((at) => new Date(wallClock(at, zone)).toISOString().startsWith(day))
+  const inDay = candidates.filter((at) => dayOf(wallClock(at, zone)) === day)
   return new Date(inDay[0] ?? candidates[0] ?? wall)
 }

@@ -120,6 +120,10 @@ describe('getuser filtered', () => {
     expect(await names('from=2026-03-05&to=2026-03-05&tz=America/New_York&sortBy=name')).toEqual(['CAROL', 'dave'])
     // In Tokyo (UTC+9) alice's 23:30 UTC on 4 March is already 5 March.
     expect(await names('from=2026-03-05&to=2026-03-05&tz=Asia/Tokyo&sortBy=name')).toEqual(['alice', 'Bob'])
+    // The calendar's first and last days, moved by a zone past the years a date is written in.
+    expect(await page('from=0001-01-01&to=9999-12-31&tz=Asia/Tokyo')).toMatchObject({ count: NAMED.length + TIES })
+    expect(await page('from=9999-12-31&tz=America/New_York')).toMatchObject({ count: 0 })
+    expect(await page('to=0001-01-01&tz=Asia/Tokyo')).toMatchObject({ count: 0 })
     // Open-ended on either side.
     expect(await names('from=2026-03-06&sortBy=name')).toEqual(['dave', 'Eve'])
     expect(await page('to=2026-03-04')).toMatchObject({ count: TIES + 1 })

@@ -40,8 +40,18 @@ function leadFilterWhere(filter: LeadFilter): SQL | undefined {
   const parts: SQL[] = []
   if (filter.provider !== '') parts.push(eq(leads.provider, filter.provider))
   if (filter.operatingsystem !== '') parts.push(sql`lower(${leads.operatingsystem}) = ${filter.operatingsystem.toLowerCase()}`)
-  if (filter.from !== '') parts.push(gte(leads.createdAt, startOfDay(filter.from, filter.tz)))
-  if (filter.to !== '') parts.push(lt(leads.createdAt, startOfDay(addDays(filter.to, 1), filter.tz)))
+  // Instants past the years a date can be written in (a day at the calendar's ends, moved by a
+  // zone) bound nothing, or everything.
+  if (filter.from !== '') {
+    const start = startOfDay(filter.from, filter.tz)
+    if (start.getUTCFullYear() > 9999) parts.push(sql`false`)
+    else if (start.getUTCFullYear() >= 1) parts.push(gte(leads.createdAt, start))
+  }
+  if (filter.to !== '') {
+    const end = startOfDay(addDays(filter.to, 1), filter.tz)
+    if (end.getUTCFullYear() < 1) parts.push(sql`false`)
+    else if (end.getUTCFullYear() <= 9999) parts.push(lt(leads.createdAt, end))
+  }
   return parts.length === 0 ? undefined : and(...parts)
 }
 
