@@ -17,10 +17,14 @@
  * then the PWA's budget (`budget`, bench/budget.ts): gzip size of the JS and CSS that /admin/login
  * and /admin/users load, and Lighthouse 12 scores. Prints tables and writes bench/results.json.
  *
+ *   - `sort` (bench/leads-sort.ts): --rows leads sorted by each sortable column (first pages,
+ *     p50/p95, against the targets), deep pages, the filters' first pages, DownloadFile of every lead
+ *     beside a filtered, sorted one (rows/s, peak RSS), and each sort index's size, build time and
+ *     insert cost;
  *   - `register` (bench/register.ts): /register's answer time for a new email, an unconfirmed or
  *     confirmed request's and an admin's (p50/p95 and the spread of the medians);
- * Options: --only=pglite,postgres,games,media,promotions,register,trash,budget (default all), --engines=pglite,postgres
- * (the engines of games, media, promotions, register and trash), --pg-shared-buffers=SIZE (the leads section's PostgreSQL
+ * Options: --only=pglite,postgres,sort,games,media,promotions,register,trash,budget (default all), --engines=pglite,postgres
+ * (the engines of sort, games, media, promotions, register and trash), --pg-shared-buffers=SIZE (the leads section's PostgreSQL
  * on a throwaway cluster with that shared_buffers), --rows=N (leads, default 1000000), --games=N (default 10000),
  * --video-mib=N (default 100), --uploads=N (default 3), --requests=N (default 20), --deliveries=N (default 1000000).
  * Not part of `npm test`: it takes minutes and measures, it does not judge.
@@ -32,10 +36,11 @@ import { z } from 'zod'
 import { BUDGET_TARGETS, runBudget, type BudgetResult, type LighthouseScore } from './budget.ts'
 import { withEngine, type EngineName } from './engines.ts'
 import { GAMES_LIMIT, GAMES_P95_TARGET_MS, benchGames, printGames, type GamesResult } from './games.ts'
-import { bearer, f1, latency, login, ms, printRows, prng, root, series, startServer, watchPeak, type Latency } from './lib.ts'
+import { bearer, exportCsv, f1, latency, login, ms, printRows, prng, root, series, startServer, type ExportResult, type Latency } from './lib.ts'
 import { GROWTH_TARGET_MIB, benchMedia, printMedia, type MediaResult } from './media.ts'
 import { REGISTER_SPREAD_TARGET, benchRegister, printRegister, type RegisterResult } from './register.ts'
 import { emailOf, seedLeads, type SeedReport } from './seed.ts'
+import { SORT_TARGETS, benchLeadsSort, printSort, type SortResult } from './leads-sort.ts'
 import { DELIVERY_TARGET_SECONDS, benchPromotions, printPromotions, type PromotionsResult } from './promotions.ts'
 import { TRASH_GROWTH_TARGET_MIB, TRASH_STALL_TARGET_MS, benchTrash, printTrash, type TrashResult } from './trash.ts'
 
@@ -45,7 +50,7 @@ const args = new Map(
     return [k ?? '', v ?? 'true'] as const
   }),
 )
-const SECTIONS = ['pglite', 'postgres', 'games', 'media', 'promotions', 'register', 'trash', 'budget'] as const
+const SECTIONS = ['pglite', 'postgres', 'sort', 'games', 'media', 'promotions', 'register', 'trash', 'budget'] as const
 const ENGINES: readonly EngineName[] = ['pglite', 'postgres']
 
 function option(name: string, fallback: number): number {
@@ -107,7 +112,7 @@ interface EngineResult {
   }
   /** /api/admin/getDashboard as the superadmin sees it: every card (leads' total and 30-day series, promotions, links). */
   dashboard: Latency
-  export: { seconds: number; rows: number; rowsPerSecond: number; bytes: number; peakRssMiB: number; rssBeforeMiB: number; peakFrom: string }
+  export: ExportResult
 }
 
 /** The targets for 1,000,000 leads (counts exact); p95 in ms, export in rows/s and MiB. */
@@ -167,7 +172,7 @@ async function measure(engine: EngineResult['engine'], version: string, env: Nod
     const dashboard = await series(Array.from({ length: REQUESTS }, () => dashboardUrl), token)
 
     log(`${engine}: DownloadFile of all rows`)
-    const exp = await exportAll(`${api}/DownloadFile`, token, server.pid)
+    const exp = await exportCsv(`${api}/DownloadFile`, token, server.pid)
     return {
       engine,
       version,
@@ -187,39 +192,6 @@ async function measure(engine: EngineResult['engine'], version: string, env: Nod
     }
   } finally {
     await server.stop()
-  }
-}
-
-/** Streams the whole CSV, counting rows by newlines, while watching the server's memory. */
-async function exportAll(url: string, token: string, pid: number): Promise<EngineResult['export']> {
-  const t0 = performance.now()
-  const watched = await watchPeak(pid, async () => {
-    const res = await fetch(url, { headers: { authorization: bearer(token) } })
-    if (!res.ok || !res.body) throw new Error(`DownloadFile: HTTP ${res.status}`)
-    let bytes = 0
-    let newlines = 0
-    const reader = res.body.getReader()
-    for (;;) {
-      const { done, value: buf } = await reader.read()
-      if (done) break
-      bytes += buf.length
-      // indexOf is a native scan: the client must not steal CPU from the server it measures.
-      const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength)
-      for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) newlines++
-    }
-    return { bytes, newlines }
-  })
-  const seconds = (performance.now() - t0) / 1000
-  // Seeded values hold no newline, so lines = rows + the header line.
-  const rows = watched.value.newlines - 1
-  return {
-    seconds,
-    rows,
-    rowsPerSecond: rows / seconds,
-    bytes: watched.value.bytes,
-    peakRssMiB: watched.peakRssMiB,
-    rssBeforeMiB: watched.rssBeforeMiB,
-    peakFrom: watched.peakFrom,
   }
 }
 
@@ -318,8 +290,10 @@ async function main(): Promise<void> {
   const promotions: PromotionsResult[] = []
   const register: RegisterResult[] = []
   const trash: TrashResult[] = []
+  const sorts: SortResult[] = []
   for (const engine of ENGINES) {
     if (!ON.has(engine)) continue
+    if (ONLY.has('sort')) keep(sorts, `sort on ${engine}`, await withEngine(engine, 'sort', (e) => benchLeadsSort(e, ROWS, REQUESTS, log)))
     if (ONLY.has('promotions')) keep(promotions, `promotions on ${engine}`, await withEngine(engine, 'promotions', (e) => benchPromotions(e, ROWS, REQUESTS, log)))
     if (ONLY.has('games')) keep(games, `games on ${engine}`, await withEngine(engine, 'games', (e) => benchGames(e, GAMES, REQUESTS, log)))
     if (ONLY.has('media')) keep(media, `media on ${engine}`, await withEngine(engine, 'media', (e) => benchMedia(e, VIDEO_MIB, UPLOADS, log)))
@@ -331,6 +305,7 @@ async function main(): Promise<void> {
   if (typeof budget === 'string') notes.push(`budget skipped: ${budget}`)
 
   if (results.length > 0) printTable(results)
+  if (sorts.length > 0) printSort(sorts, REQUESTS)
   if (games.length > 0) printGames(games, REQUESTS)
   if (media.length > 0) printMedia(media)
   if (promotions.length > 0) printPromotions(promotions, REQUESTS)
@@ -373,6 +348,7 @@ async function main(): Promise<void> {
       registerMedianSpread: REGISTER_SPREAD_TARGET,
       trashRssGrowthMiB: TRASH_GROWTH_TARGET_MIB,
       trashEventLoopStallMs: TRASH_STALL_TARGET_MS,
+      sortFirstPageP95Ms: SORT_TARGETS,
     },
     engines: results,
     games: {
@@ -390,6 +366,10 @@ async function main(): Promise<void> {
     register: {
       method: `/register with production argon2 settings: a new email, an unconfirmed request's, a confirmed request's and an admin's, interleaved round by round, each from its own address`,
       results: register,
+    },
+    sort: {
+      method: `getuser limit 50 sorted by each sortable column both ways, a deep page, filters; DownloadFile of every lead and of a filtered sorted set; sort indexes: pg_relation_size, CREATE INDEX time, and inserts of 10,000 leads 100 a statement with and without each (best of 2)`,
+      results: sorts,
     },
     trash: {
       method: `DeletePromotion then undo of a promotion with ${DELIVERIES} deliveries; growth = peak RSS during the call - RSS before it; stall = the server's monitorEventLoopDelay max during the call; /healthz and listNotification each asked every 20 ms meanwhile`,

@@ -49,7 +49,7 @@ export function emailOf(i: number): string {
 }
 
 /** One INSERT ... SELECT for rows [from, to]. Newest lead first: created_at falls as i grows. */
-function insertSql(from: number, to: number): string {
+export function insertSql(from: number, to: number): string {
   const f = FIRST.length
   const l = LAST.length
   return `

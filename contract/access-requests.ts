@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { Done, Id, PageQuery, ok, pageOf } from './common.ts'
+import { Done, Id, PageQuery, ok, pageOf, sortable } from './common.ts'
 import { endpoint, nameEndpoints, publicAccess, staffReads, staffWrites } from './define.ts'
 import { ConfirmPassword, CONFIRM_MISMATCH } from './password.ts'
 import { StaffEmail, StaffName, StaffPassword, UpdateSubAdminInput } from './staff.ts'
@@ -64,12 +64,15 @@ export const confirmAccessRequest = endpoint({
 })
 
 /** Confirmed pending requests, newest first; superadmin (staff management) only. */
+export const accessRequestSort = sortable(['name', 'email', 'createdAt', 'confirmedAt'], { by: 'createdAt', order: 'desc' })
+
 export const listAccessRequests = endpoint({
   method: 'GET',
-  input: PageQuery,
+  input: z.extend(PageQuery, accessRequestSort.input),
   output: pageOf(AccessRequest),
   access: staffReads('/sub-admin'),
-  ours: 'Not in the spec: the pending access requests of /register, shown in Users and Access.',
+  sort: accessRequestSort,
+  ours: `Not in the spec: the pending access requests of /register, shown in Users and Access. ${accessRequestSort.note}`,
 })
 
 /** One pending request, for the approval form opened by URL (a reload, a shared link). */

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { PageQuery, ok, optionalText, pageNumber, pageOf } from './common.ts'
+import { PageQuery, calendarDay, ok, optionalText, pageNumber, pageOf, sortable } from './common.ts'
 import { endpoint, nameEndpoints, reads } from './define.ts'
 import * as self from './audit.ts'
 
@@ -55,16 +55,6 @@ export const AuditEntry = z.object({
 })
 export type AuditEntry = z.output<typeof AuditEntry>
 
-/** A real calendar day (YYYY-MM-DD: 2026-02-30 is refused), or '' for none. */
-const day = z._default(
-  z.string().check(
-    z.trim(),
-    z.regex(/^(\d{4}-\d{2}-\d{2})?$/, 'Incorrect format'),
-    z.refine((v) => v === '' || (!Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v)), 'Incorrect format'),
-  ),
-  '',
-)
-
 /** The list's filters: each '' for any. Dates are whole UTC days, both ends included. */
 export const AuditFilter = z.object({
   admin: optionalText(64),
@@ -72,19 +62,22 @@ export const AuditFilter = z.object({
   action: optionalText(100),
   /** One record's rows (its id exactly, as `recordId` holds it): an edit page's History. */
   record: optionalText(64),
-  from: day,
-  to: day,
+  from: calendarDay,
+  to: calendarDay,
 })
 export type AuditFilter = z.output<typeof AuditFilter>
 
 export const AUDIT_PAGE_SIZE = 50
 
+const auditSort = sortable(['at'], { by: 'at', order: 'desc' })
+
 export const listAudit = endpoint({
   method: 'GET',
-  input: z.extend(z.extend(PageQuery, { limit: pageNumber(1, 100, AUDIT_PAGE_SIZE) }), AuditFilter.shape),
+  input: z.extend(z.extend(PageQuery, { limit: pageNumber(1, 100, AUDIT_PAGE_SIZE), ...auditSort.input }), AuditFilter.shape),
   output: pageOf(AuditEntry),
   access: reads('/audit'),
-  ours: 'Search matches the action, record id, address and detail; filters by admin, area, action, record and date range.',
+  sort: auditSort,
+  ours: `Search matches the action, record id, address and detail; filters by admin, area, action, record and date range. ${auditSort.note}`,
 })
 
 export const AuditOption = z.object({ value: z.string(), label: z.string() })

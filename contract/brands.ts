@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, integer, ok, pageNumber, pageOf, providers, required } from './common.ts'
+import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, integer, ok, pageNumber, pageOf, providers, required, sortable } from './common.ts'
 import { endpoint, nameEndpoints, publicAccess, reads, writes } from './define.ts'
 import { Deleted } from './undo.ts'
 import * as self from './brands.ts'
@@ -34,12 +34,15 @@ export const addBrand = endpoint({
   access: writes('/brand'),
 })
 
+const brandSort = sortable(['brandname', 'type'])
+
 export const listbrand = endpoint({
   method: 'GET',
-  input: PageQuery,
+  input: z.extend(PageQuery, brandSort.input),
   output: pageOf(Brand),
   access: reads('/brand'),
-  ours: 'Payload and answer not shown: paged like every other table (page, limit, search; result, count).',
+  sort: brandSort,
+  ours: `Payload and answer not shown: paged like every other table (page, limit, search; result, count). ${brandSort.note}`,
 })
 
 /**

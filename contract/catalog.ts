@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, count, integer, ok, pageOf, required } from './common.ts'
+import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, count, integer, ok, pageOf, required, sortable } from './common.ts'
 import { endpoint, nameEndpoints, reads, writes, type FileRule } from './define.ts'
 import { Deleted } from './undo.ts'
 import * as self from './catalog.ts'
@@ -46,11 +46,15 @@ export const addcategory = endpoint({
   ours: 'Payload not shown beyond section 3: multipart categoryName + image.',
 })
 
+const categorySort = sortable(['categoryName'])
+
 export const listCategory = endpoint({
   method: 'GET',
-  input: PageQuery,
+  input: z.extend(PageQuery, categorySort.input),
   output: pageOf(Category),
   access: reads('/category'),
+  sort: categorySort,
+  ours: categorySort.note,
 })
 
 /** The edit save. The image is optional here: without one the current image is kept. */

@@ -86,6 +86,71 @@ function blankIsMissing(v: unknown): unknown {
   return v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v
 }
 
+/** A real calendar day (YYYY-MM-DD: 2026-02-30 is refused), or '' for none. */
+export const calendarDay = z._default(
+  z.string().check(
+    z.trim(),
+    z.regex(/^(\d{4}-\d{2}-\d{2})?$/, 'Incorrect format'),
+    z.refine((v) => v === '' || (!Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v)), 'Incorrect format'),
+  ),
+  '',
+)
+
+/** Whether `name` is a time zone this runtime knows (an IANA name such as Europe/Lisbon, or UTC). */
+export function isTimeZone(name: string): boolean {
+  try {
+    return Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone !== ''
+  } catch {
+    return false
+  }
+}
+
+/** An IANA time zone name, or '' for UTC. */
+export const timeZone = z._default(
+  z.string().check(
+    z.trim(),
+    z.maxLength(64, 'Unknown time zone'),
+    z.refine((v) => v === '' || isTimeZone(v), 'Unknown time zone'),
+  ),
+  '',
+)
+
+/** The two directions of a sorted list. */
+export const SORT_ORDERS = ['asc', 'desc'] as const
+export type SortOrder = (typeof SORT_ORDERS)[number]
+
+/**
+ * The columns a list call sorts by, as data the PWA and the server share (the endpoint's `sort`,
+ * and `input`, the call's `sortBy` and `sortOrder`). `initial` is the list's default order when it
+ * is one of these columns, so the table shows its arrow before anyone clicks.
+ */
+export interface ListSort<C extends string = string> {
+  columns: readonly C[]
+  initial?: { by: C; order: SortOrder }
+}
+
+/**
+ * A list's sortable columns (record field names) and the inputs that choose among them:
+ * `sortBy`, one of the columns, and `sortOrder`, asc unless told. Both optional: absent, the list
+ * keeps its own default order. An unknown column or order is refused with a message naming the
+ * choices.
+ *
+ *     const leadSort = sortable(['createdAt', 'name', 'email'], { by: 'createdAt', order: 'desc' })
+ *     endpoint('getuser', { input: z.extend(PageQuery, leadSort.input), sort: leadSort, ... })
+ */
+export function sortable<const C extends readonly [string, ...string[]]>(columns: C, initial?: { by: C[number]; order: SortOrder }) {
+  return {
+    columns,
+    ...(initial === undefined ? {} : { initial }),
+    /** For the endpoint's `ours`: the inputs this adds to a call of the spec. */
+    note: `Optional sortBy (${columns.join(', ')}) and sortOrder (asc, desc) added.`,
+    input: {
+      sortBy: z.optional(z.enum(columns, { error: `sortBy must be one of: ${columns.join(', ')}` })),
+      sortOrder: z.optional(z.enum(SORT_ORDERS, { error: 'sortOrder must be asc or desc' })),
+    },
+  }
+}
+
 /** page, limit, search: every list call. */
 export const PageQuery = z.object({
   page: pageNumber(1, 1_000_000, 1),

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import type { z } from 'zod/mini'
+import { z } from 'zod/mini'
 import { fieldErrors } from './common.ts'
 import { endpoint, isEndpoint, nameEndpoints, publicAccess, type Endpoint } from './define.ts'
 import { screens, screenPaths } from './routes.ts'
@@ -198,6 +198,28 @@ describe('the endpoint table', () => {
     expect(ForgotSendMail.access.kind).toBe('public')
     expect(forgotPassword.access.kind).toBe('public')
     expect(changePassword.access.kind).toBe('session')
+  })
+
+  it('gives every sorted list call exactly its declared columns as sortBy, with sortOrder', () => {
+    const sorted = endpoints.filter((e) => e.sort !== undefined)
+    expect(sorted.length).toBeGreaterThan(10)
+    for (const e of endpoints) {
+      const schema = z.toJSONSchema(e.input, { io: 'input', unrepresentable: 'any' })
+      const properties = typeof schema === 'object' && 'properties' in schema ? (schema.properties ?? {}) : {}
+      const sortBy = properties['sortBy']
+      expect(sortBy === undefined, `${e.name}: sortBy in the input exactly when sort is declared`).toBe(e.sort === undefined)
+      if (e.sort === undefined) continue
+      expect(sortBy, e.name).toMatchObject({ enum: [...e.sort.columns] })
+      expect(properties['sortOrder'], e.name).toMatchObject({ enum: ['asc', 'desc'] })
+      if (e.sort.initial) expect(e.sort.columns, e.name).toContain(e.sort.initial.by)
+    }
+  })
+
+  it('refuses an unknown sort column with a message naming the columns', () => {
+    const parsed = listCms.input.safeParse({ sortBy: 'liveLink' })
+    expect(parsed.success).toBe(false)
+    if (!parsed.success) expect(fieldErrors(parsed.error)).toEqual({ sortBy: 'sortBy must be one of: title, categoryName' })
+    expect(listCms.input.safeParse({ sortBy: 'title', sortOrder: 'desc' }).success).toBe(true)
   })
 
   it('uses GET only for reads', () => {

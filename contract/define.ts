@@ -1,4 +1,5 @@
 import type { z } from 'zod/mini'
+import type { ListSort } from './common.ts'
 
 /**
  * Who may make a call.
@@ -79,6 +80,8 @@ export interface Endpoint<
   maxAge?: number
   /** Set where the spec does not show the payload or answer and this is our definition. */
   ours?: string
+  /** The sortable columns of a list call (or of an export of one): `sortable()` in common.ts; its input takes `sortBy` and `sortOrder`. */
+  sort?: ListSort
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { Done, Id, PageQuery, integer, ok, pageNumber, pageOf, required } from './common.ts'
+import { Done, Id, PageQuery, integer, ok, pageNumber, pageOf, required, sortable } from './common.ts'
 import { endpoint, nameEndpoints, reads, writes } from './define.ts'
 import * as self from './emails.ts'
 
@@ -111,12 +111,15 @@ function variableRules(v: { identifier: string; subject: string; content: string
 }
 
 /** The Automated Emails table: serial number and subject, paged like every other table. */
+const templateSort = sortable(['subject'])
+
 export const getemail = endpoint({
   method: 'GET',
-  input: PageQuery,
+  input: z.extend(PageQuery, templateSort.input),
   output: pageOf(EmailTemplate),
   access: reads('/emailtemplates'),
-  ours: 'Answer not shown: result and count; the optional page, limit, search (subject or identifier) default to the first 10.',
+  sort: templateSort,
+  ours: `Answer not shown: result and count; the optional page, limit, search (subject or identifier) default to the first 10. ${templateSort.note}`,
 })
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, count, integer, ok, optionalText, pageOf, required, requiredUrl } from './common.ts'
+import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, count, integer, ok, optionalText, pageOf, required, requiredUrl, sortable } from './common.ts'
 import { endpoint, nameEndpoints, reads, writes, type FileRule } from './define.ts'
 import { MB, formFlag, formList, imageFiles } from './multipart.ts'
 import { Deleted, undoable } from './undo.ts'
@@ -140,15 +140,19 @@ export const addcms = endpoint({
 })
 
 /** `category` is a category id, '' for all; `operatingsystem` '' for all. */
+const gameSort = sortable(['title', 'categoryName'])
+
 export const listCms = endpoint({
   method: 'GET',
   input: z.extend(PageQuery, {
     category: optionalText(64),
     operatingsystem: z._default(z.union([OperatingSystem, z.literal('')], { error: 'Incorrect format' }), ''),
+    ...gameSort.input,
   }),
   output: pageOf(Game),
   access: reads('/cms'),
-  ours: 'Each game also carries thumbnails, the small previews lists show.',
+  sort: gameSort,
+  ours: `Each game also carries thumbnails, the small previews lists show. ${gameSort.note}`,
 })
 
 export const DeleteCms = endpoint({

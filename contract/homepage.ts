@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, ok, pageOf, required, requiredUrl } from './common.ts'
+import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, ok, pageOf, required, requiredUrl, sortable } from './common.ts'
 import { endpoint, nameEndpoints, reads, writes } from './define.ts'
 import { IMAGE_KIND_MESSAGE, imageFiles } from './multipart.ts'
 import { Deleted } from './undo.ts'
@@ -27,11 +27,15 @@ export const addHomePageCms = endpoint({
   access: writes('/homepage-content'),
 })
 
+const homepageSort = sortable(['title', 'link'])
+
 export const listHomePageCms = endpoint({
   method: 'GET',
-  input: PageQuery,
+  input: z.extend(PageQuery, homepageSort.input),
   output: pageOf(HomepageContent),
   access: reads('/homepage-content'),
+  sort: homepageSort,
+  ours: homepageSort.note,
 })
 
 /** One block by id, for Edit Homepage Content opened by URL (a reload, a shared link). */

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { PageQuery, integer, ok, pageNumber, pageOf, providers } from './common.ts'
+import { PageQuery, calendarDay, integer, ok, optionalText, pageNumber, pageOf, providers, sortable, timeZone } from './common.ts'
 import { endpoint, nameEndpoints, reads } from './define.ts'
 import * as self from './leads.ts'
 
@@ -31,28 +31,68 @@ export type ContactEnquiry = z.output<typeof ContactEnquiry>
 /** Leads page size is 50 (spec section 9). */
 export const LEADS_PAGE_SIZE = 50
 
+/** The leads' sortable columns; by default the newest first. */
+export const leadSort = sortable(['createdAt', 'name', 'email'], { by: 'createdAt', order: 'desc' })
+
+/** The operating systems the leads' filter offers (what the wallet app reports). */
+export const LEAD_OPERATING_SYSTEMS = ['Android', 'ios'] as const
+
+/**
+ * The leads' filters beside the search, each '' for any: a provider, an operating system (any
+ * text, matched whole and ignoring case), and the days created from and to, both included, as
+ * calendar days in the time zone `tz` (an IANA name such as Europe/Lisbon; UTC when ''). The PWA
+ * sends the admin's own zone, so a day means the admin's day.
+ */
+export const LeadFilter = z.object({
+  provider: z._default(
+    z.string().check(z.refine((v) => v === '' || providers.some((p) => p === v), `provider must be one of: ${providers.join(', ')}`)),
+    '',
+  ),
+  operatingsystem: optionalText(50),
+  from: calendarDay,
+  to: calendarDay,
+  tz: timeZone,
+})
+export type LeadFilter = z.output<typeof LeadFilter>
+
+/** Said when `to` is a day before `from`. */
+export const DAYS_REVERSED = 'The to date must not be before the from date'
+
+const LEAD_INPUTS_NOTE =
+  'Optional inputs added (ours): sortBy (createdAt, name, email) and sortOrder (asc, desc); provider, operatingsystem, and from and to (days, both included, in the IANA time zone tz, UTC when absent).'
+
 export const getuser = endpoint({
   method: 'GET',
-  input: z.extend(PageQuery, { limit: pageNumber(1, 100, LEADS_PAGE_SIZE) }),
+  input: z.extend(PageQuery, { limit: pageNumber(1, 100, LEADS_PAGE_SIZE), ...leadSort.input, ...LeadFilter.shape }),
   output: ok({ data: z.array(Lead), count: integer() }),
   access: reads('/users'),
+  sort: leadSort,
+  ours: LEAD_INPUTS_NOTE,
 })
 
-/** Streams every lead as CSV, saved as user.csv. */
+/**
+ * Streams the leads as CSV, saved as user.csv: without inputs every lead (the spec's export), with
+ * a search, filters or an order exactly the rows the list shows for them, in its order.
+ */
 export const DownloadFile = endpoint({
   method: 'GET',
-  input: z.object({}),
+  input: z.object({ search: PageQuery.shape.search, ...leadSort.input, ...LeadFilter.shape }),
   output: z.string(),
   answer: 'csv',
   access: reads('/users'),
+  sort: leadSort,
+  ours: `${LEAD_INPUTS_NOTE} With any of them (or a search), the rows the list shows for the same inputs, all of them, in its order.`,
 })
+
+const contactSort = sortable(['name', 'email'])
 
 export const getContactUS = endpoint({
   method: 'GET',
-  input: PageQuery,
+  input: z.extend(PageQuery, contactSort.input),
   output: pageOf(ContactEnquiry),
   access: reads('/contactus'),
-  ours: 'Answer shape not shown in the spec: paged like every other list (result, count).',
+  sort: contactSort,
+  ours: `Answer shape not shown in the spec: paged like every other list (result, count). ${contactSort.note}`,
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, count, integer, ok, pageOf, preprocess, requiredUrl } from './common.ts'
+import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, count, integer, ok, pageOf, preprocess, requiredUrl, sortable } from './common.ts'
 import { endpoint, nameEndpoints, reads, writes } from './define.ts'
 import * as self from './links.ts'
 import { Deleted } from './undo.ts'
@@ -52,6 +52,7 @@ function linkKind<const AddField extends string, const RecordField extends strin
 }) {
   const url = requiredUrl(kind.required)
   const record = z.object({ _id: z.string(), ...field(kind.recordField, z.string()), preference, version })
+  const linkSort = sortable([kind.recordField])
   return {
     record,
     add: endpoint({
@@ -68,7 +69,7 @@ function linkKind<const AddField extends string, const RecordField extends strin
       access: reads(kind.route),
       ours: LINK_FETCH_NOTE,
     }),
-    list: endpoint({ method: 'POST', input: ListBody, output: pageOf(record), access: reads(kind.route) }),
+    list: endpoint({ method: 'POST', input: z.extend(ListBody, linkSort.input), output: pageOf(record), access: reads(kind.route), sort: linkSort, ours: linkSort.note }),
     // Edit List modal: Title (the record's field) and Preference. A preference above the record count is ignored.
     edit: endpoint({
       method: 'POST',

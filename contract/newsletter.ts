@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { Done, Id, PageQuery, integer, ok, pageNumber, required } from './common.ts'
+import { Done, Id, PageQuery, integer, ok, pageNumber, required, sortable } from './common.ts'
 import { approves, endpoint, nameEndpoints, publicAccess, reads, writes } from './define.ts'
 import { Approval, ApprovalNeed } from './four-eyes.ts'
 import { placeholdersIn } from './emails.ts'
@@ -128,12 +128,15 @@ export const NewsletterSend = z.object({
 export type NewsletterSend = z.output<typeof NewsletterSend>
 
 /** The sends, newest first (searched by subject), with their progress. */
+const sendSort = sortable(['createdAt', 'subject'], { by: 'createdAt', order: 'desc' })
+
 export const listNewsletterSends = endpoint({
   method: 'GET',
-  input: PageQuery,
+  input: z.extend(PageQuery, sendSort.input),
   output: ok({ result: z.array(NewsletterSend), count: integer() }),
   access: reads('/newsletter'),
-  ours: 'Not in the spec: the newsletters sent, with their progress (sent, failed, skipped, pending of total).',
+  sort: sendSort,
+  ours: `Not in the spec: the newsletters sent, with their progress (sent, failed, skipped, pending of total). ${sendSort.note}`,
 })
 
 const sendId = z.object({ id: Id })

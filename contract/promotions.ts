@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { Done, Id, PageQuery, boundedInt, integer, natural, ok, optionalText, pageNumber, pageOf, providers, required } from './common.ts'
+import { Done, Id, PageQuery, boundedInt, integer, natural, ok, optionalText, pageNumber, pageOf, providers, required, sortable } from './common.ts'
 import { approves, endpoint, nameEndpoints, reads, writes } from './define.ts'
 import { Approval, ApprovalNeed } from './four-eyes.ts'
 import { IMAGE_KIND_MESSAGE, formFlag, formList, imageFiles } from './multipart.ts'
@@ -113,11 +113,15 @@ export const addNotification = endpoint({
   ours: `Answers the new promotion's _id, total (its recipients) and awaitingApproval (over the four-eyes threshold: nothing is sent until another Admin approves). With selectall the filter fields (email, provider, country) are also sent, so "select all" means all matching users; '${SELECT_A_USER}' is ours.`,
 })
 
+const promotionSort = sortable(['title'])
+
 export const listNotification = endpoint({
   method: 'GET',
-  input: PageQuery,
+  input: z.extend(PageQuery, promotionSort.input),
   output: pageOf(Promotion),
   access: reads('/notificationlist'),
+  sort: promotionSort,
+  ours: promotionSort.note,
 })
 
 export const DeletePromotion = endpoint({

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { Done, EMAIL_PATTERN, ExpectedVersion, Id, PASSWORD_PATTERN, PageQuery, RecordVersion, integer, ok, pageOf, required } from './common.ts'
+import { Done, EMAIL_PATTERN, ExpectedVersion, Id, PASSWORD_PATTERN, PageQuery, RecordVersion, integer, ok, pageOf, required, sortable } from './common.ts'
 import { endpoint, nameEndpoints, reads, staffWrites } from './define.ts'
 import { TwoFACode } from './auth.ts'
 import { screenPaths } from './routes.ts'
@@ -99,11 +99,15 @@ export const createSubAdminUsers = endpoint({
   ours: 'role is not accepted (always subadmin); twoFACode added for a creator with 2FA enabled.',
 })
 
+const staffSort = sortable(['name', 'email', 'accessLevel'])
+
 export const FetchSubAdminUsers = endpoint({
   method: 'GET',
-  input: PageQuery,
+  input: z.extend(PageQuery, staffSort.input),
   output: pageOf(SubAdmin),
   access: reads('/sub-admin'),
+  sort: staffSort,
+  ours: staffSort.note,
 })
 
 /** One staff member by id, for Edit User opened by URL. */

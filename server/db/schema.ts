@@ -125,6 +125,10 @@ export const leads = pgTable(
     index('leads_brand_idx').on(t.brandId, t.createdAt.desc(), t.id.desc()),
     // Newest first, with id as the tie-break, for pages and the keyset-paged export.
     index('leads_created_at_id_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // The list sorted by name or email (alphabetical whatever the case: lower(), as
+    // server/kit/paging.ts `caseless` sorts), id the tie-break; read backwards for descending.
+    index('leads_name_sort_idx').on(sql`lower(${t.name})`, t.id),
+    index('leads_email_sort_idx').on(sql`lower(${t.email})`, t.id),
     // Substring search over name, email and wallet address stays fast on a million rows with a
     // trigram index; the query must use exactly this expression (see server/areas/leads/routes.ts).
     index('leads_search_trgm_idx').using(

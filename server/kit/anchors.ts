@@ -9,7 +9,8 @@
  *   anchor is kept only under the generation it was found at, and used only when the rows are
  *   read at that generation; otherwise the page is read from the top (always exact).
  * - Only orders made of columns all ascending or all descending (the row comparison `(a, b) < (x,
- *   y)` follows one direction) on a counted table; anything else is read from the top.
+ *   y)` follows one direction) on a counted table; anything else is read from the top. A sorted
+ *   list may also name its keys itself (`KeyedOrder`: lower(name), id), as text expressions.
  * - Key values travel as text and are cast back to their column's type, so a timestamp keeps its
  *   microseconds (a JavaScript Date would round them and move the anchor).
  */
@@ -24,6 +25,17 @@ export const ANCHOR_EVERY = 10_000
 const LISTS_KEPT = 200
 
 type Order = { columns: PgColumn[]; direction: 'asc' | 'desc' }
+
+/**
+ * An order given as its keys (a column, or an expression over one such as lower(name)) with the
+ * SQL type each key's text is cast back to, all in one direction.
+ */
+export interface KeyedOrder {
+  keys: readonly { value: PgColumn | SQL; type: string }[]
+  direction: 'asc' | 'desc'
+}
+
+const keyed = (order: Order): KeyedOrder => ({ keys: order.columns.map((column) => ({ value: column, type: column.getSQLType() })), direction: order.direction })
 
 /** The order's columns and their one direction, or null when it is not a plain column order. */
 export function plainOrder(orderBy: readonly (SQL | PgColumn)[]): Order | null {
@@ -69,19 +81,38 @@ export function forgetAnchors(): void {
   kept.clear()
 }
 
-/** Rows after `key` in `order`, with the key's values cast back to their columns' types. */
-function after(order: Order, key: string[]): SQL {
-  const values = order.columns.map((column, i) => sql`cast(${key[i] ?? null} as ${sql.raw(column.getSQLType())})`)
-  return sql`(${sql.join(order.columns, sql`, `)}) ${sql.raw(order.direction === 'desc' ? '<' : '>')} (${sql.join(values, sql`, `)})`
+/** A plain column order (see plainOrder) as its keys, or null when it is not one. */
+export function keyedOrderOf(orderBy: readonly (SQL | PgColumn)[]): KeyedOrder | null {
+  const plain = plainOrder(orderBy)
+  return plain === null ? null : keyed(plain)
+}
+
+/** Rows after `key` in `order`, with the key's values cast back to their keys' types. */
+export function rowsAfter(order: KeyedOrder, key: string[]): SQL {
+  const values = order.keys.map((k, i) => sql`cast(${key[i] ?? null} as ${sql.raw(k.type)})`)
+  return sql`(${sql.join(
+    order.keys.map((k) => k.value),
+    sql`, `,
+  )}) ${sql.raw(order.direction === 'desc' ? '<' : '>')} (${sql.join(values, sql`, `)})`
 }
 
 /**
  * The ids of the page at `offset` found from the nearest anchor, or null when anchors do not
  * apply here or could not be used at the rows' generation (the caller reads from the top).
+ * `keyedOrder` names the keys of `orderBy` when they are not plain columns.
  */
-export async function anchoredPageIds(db: Db, table: PgTable, id: PgColumn, where: SQL | undefined, orderBy: readonly (SQL | PgColumn)[], limit: number, offset: number): Promise<string[] | null> {
+export async function anchoredPageIds(
+  db: Db,
+  table: PgTable,
+  id: PgColumn,
+  where: SQL | undefined,
+  orderBy: readonly (SQL | PgColumn)[],
+  limit: number,
+  offset: number,
+  keyedOrder?: KeyedOrder,
+): Promise<string[] | null> {
   const name = getTableName(table)
-  const order = plainOrder(orderBy)
+  const order = keyedOrder ?? keyedOrderOf(orderBy)
   const k = Math.floor(offset / ANCHOR_EVERY)
   if (order === null || k === 0 || !COUNTED_TABLES.has(name)) return null
   const list = `${name}\u0000${where === undefined ? '' : sqlKey(where)}\u0000${sqlKey(sql.join([...orderBy], sql`, `))}`
@@ -93,11 +124,11 @@ export async function anchoredPageIds(db: Db, table: PgTable, id: PgColumn, wher
     let from = 0
     for (const known of anchors?.keys.keys() ?? []) if (known < k && known > from) from = known
     const start = from === 0 ? undefined : anchors?.keys.get(from)
-    const texts = order.columns.map((column) => sql<string>`${column}::text`)
+    const texts = order.keys.map((k) => sql<string>`(${k.value})::text`)
     const [found] = await db
       .select({ key: sql<string[]>`array[${sql.join(texts, sql`, `)}]`, generation: generationOf(name) })
       .from(table)
-      .where(and(where, start === undefined ? undefined : after(order, start)))
+      .where(and(where, start === undefined ? undefined : rowsAfter(order, start)))
       .orderBy(...orderBy)
       .limit(1)
       .offset((k - from) * ANCHOR_EVERY - 1)
@@ -116,7 +147,7 @@ export async function anchoredPageIds(db: Db, table: PgTable, id: PgColumn, wher
   const rows = await db
     .select({ id: sql<string>`${id}`, generation: generationOf(name) })
     .from(table)
-    .where(and(where, after(order, anchor)))
+    .where(and(where, rowsAfter(order, anchor)))
     .orderBy(...orderBy)
     .limit(limit)
     .offset(offset - k * ANCHOR_EVERY)

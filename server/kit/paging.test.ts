@@ -1,8 +1,9 @@
-import { asc, eq, sql } from 'drizzle-orm'
+import { asc, desc, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { categories, links } from '../db/schema.ts'
 import { makeTestApp, type TestApp } from '../testing/test-app.ts'
-import { containsPattern, listPage, offsetOf } from './paging.ts'
+import { ApiFailure } from './api.ts'
+import { SORT_ORDER_ALONE, caseless, containsPattern, listPage, offsetOf, type SortInput } from './paging.ts'
 
 let t: TestApp
 
@@ -60,6 +61,44 @@ describe('listPage', () => {
   it('refuses a select with a join, whose count would not match its rows', async () => {
     const joined = t.handle.db.select({ url: links.url }).from(links).innerJoin(categories, eq(categories.id, links.id)).$dynamic()
     await expect(listPage(t.handle.db, { page: 1, limit: 10, search: '' }, { rows: joined, search: [links.url], orderBy: [asc(links.id)] })).rejects.toThrow(/one table/)
+  })
+
+  it('sorts by the column asked for, both ways, text ignoring case, ties broken by the id the same way', async () => {
+    await t.handle.db.insert(links).values(['https://Same.example', 'https://same.example', 'https://SAME.example'].map((url, i) => ({ kind: 'bridge' as const, url, preference: 3 - i })))
+    const sorted = (query: SortInput<'url' | 'preference'>) =>
+      listPage(t.handle.db, { page: 1, limit: 10, search: '', ...query }, {
+        rows: t.handle.db.select({ id: links.id, url: links.url, preference: links.preference }).from(links).$dynamic(),
+        search: [links.url],
+        filter: eq(links.kind, 'bridge'),
+        orderBy: [asc(links.preference), asc(links.id)],
+        sort: { url: caseless(links.url), preference: links.preference },
+      })
+    const byId = (await t.handle.db.select({ id: links.id }).from(links).where(eq(links.kind, 'bridge')).orderBy(asc(links.id))).map((r) => r.id)
+    // All three read the same ignoring case: the id alone orders them, in the direction asked.
+    expect((await sorted({ sortBy: 'url' })).rows.map((r) => r.id)).toEqual(byId)
+    expect((await sorted({ sortBy: 'url', sortOrder: 'desc' })).rows.map((r) => r.id)).toEqual([...byId].reverse())
+    expect((await sorted({ sortBy: 'preference', sortOrder: 'desc' })).rows.map((r) => r.preference)).toEqual([3, 2, 1])
+    // No column asked for: the list's own order.
+    expect((await sorted({})).rows.map((r) => r.preference)).toEqual([1, 2, 3])
+    // A direction without a column is refused, with the field named.
+    const alone = await sorted({ sortOrder: 'desc' }).catch((error: unknown) => error)
+    expect(alone).toBeInstanceOf(ApiFailure)
+    expect(alone).toMatchObject({ statusCode: 400, message: SORT_ORDER_ALONE, errors: { sortOrder: SORT_ORDER_ALONE } })
+  })
+
+  it("sorts by an expression of the list's own", async () => {
+    const byLength = async (sortOrder: 'asc' | 'desc') =>
+      (
+        await listPage(t.handle.db, { page: 1, limit: 1, search: '', sortBy: 'length', sortOrder }, {
+          rows: t.handle.db.select({ url: links.url }).from(links).$dynamic(),
+          search: [links.url],
+          filter: eq(links.kind, 'buy'),
+          orderBy: [desc(links.id)],
+          sort: { length: sql`length(${links.url})` },
+        })
+      ).rows.map((r) => r.url)
+    expect(await byLength('desc')).toEqual(['https://100%_sure.example.com'])
+    expect(await byLength('asc')).toEqual(['www.gamma.example.com'])
   })
 
   it('counts pages from 1', () => {

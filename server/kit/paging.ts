@@ -6,16 +6,23 @@
  *       rows: ctx.db.select().from(categories).$dynamic(),
  *       search: [categories.categoryName],
  *       orderBy: [asc(categories.preference), desc(categories.createdAt)],
+ *       sort: { categoryName: caseless(categories.categoryName) },
  *     })
  *
  * The count is exact (the same where clause, no estimate; kept by triggers for the large tables,
  * server/kit/row-counts.ts), and the page and the count are asked for together.
+ *
+ * Sorting: a list whose contract declares sortable columns (contract/common.ts `sortable`) maps
+ * each to what it sorts by (`sort`); the call's `sortBy` and `sortOrder` then replace `orderBy` by
+ * that key in that direction, then the table's primary key in the same direction, so rows that
+ * tie keep one order and pages neither repeat nor skip a row.
  */
-import { and, getTableColumns, ilike, inArray, is, or, sql, type SQL } from 'drizzle-orm'
-import { PgTable, type PgColumn, type PgSelect } from 'drizzle-orm/pg-core'
-import type { PageQuery } from '#contract/common'
+import { and, asc, desc, getTableColumns, ilike, inArray, is, or, sql, type SQL } from 'drizzle-orm'
+import { PgColumn, PgTable, type PgSelect } from 'drizzle-orm/pg-core'
+import type { PageQuery, SortOrder } from '#contract/common'
 import type { Db } from '../db/index.ts'
-import { anchoredPageIds } from './anchors.ts'
+import { anchoredPageIds, type KeyedOrder } from './anchors.ts'
+import { failure } from './api.ts'
 import { exactCount } from './row-counts.ts'
 
 /** A LIKE pattern matching `term` anywhere, with LIKE's own wildcards escaped (backslash is the default escape). */
@@ -33,20 +40,78 @@ export const offsetOf = (page: number, limit: number): number => (page - 1) * li
  */
 export type Search = readonly PgColumn[] | ((term: string) => SQL | undefined)
 
+/**
+ * What a sortable column sorts by: the column itself (dates, numbers), `caseless(column)` for
+ * text (alphabetical whatever the case and the database's collation), or an expression of the
+ * list's own (a name read from another table).
+ */
+export type SortKey = PgColumn | CaselessKey | SQL
+
+interface CaselessKey {
+  caseless: PgColumn
+}
+
+/** Text sorted as people read it: by lower(column), so 'alice' and 'Bob' are in alphabetical order. */
+export const caseless = (column: PgColumn): CaselessKey => ({ caseless: column })
+
+/** The sort a call asked for: the list contract's `sortBy` (one of its columns) and `sortOrder`. */
+export interface SortInput<C extends string> {
+  sortBy?: C | undefined
+  sortOrder?: SortOrder | undefined
+}
+
+export const SORT_ORDER_ALONE = 'sortOrder needs sortBy'
+
 export interface ListSpec<Q extends PgSelect> {
   /** The rows' select, without where, order or paging: `db.select(...).from(table).$dynamic()`. */
   rows: Q
   search: Search
   /** Conditions every row of this list meets, searched or not (the staff list holds sub-admins only). */
   filter?: SQL
-  /** The order, ending in a unique column so that pages never overlap or skip a row. */
+  /** The default order, ending in a unique column so that pages never overlap or skip a row. */
   orderBy: readonly [SQL | PgColumn, ...(SQL | PgColumn)[]]
 }
+
+/** What each of the contract's sortable columns sorts by: every one of them, when the call has any. */
+export type SortSpec<C extends string> = [C] extends [never] ? { sort?: undefined } : { sort: Readonly<Record<C, SortKey>> }
 
 /** The where clause of a search over `search`, null-free; undefined when nothing narrows. */
 export function searchWhere(search: Search, term: string, filter?: SQL): SQL | undefined {
   const matched = term === '' ? undefined : typeof search === 'function' ? search(term) : or(...search.map((column) => ilike(column, containsPattern(term))))
   return filter === undefined ? matched : matched === undefined ? filter : and(filter, matched)
+}
+
+/** An order: its ORDER BY terms, and its keys when a deep page may start from a remembered one (anchors.ts). */
+export interface ListOrder {
+  orderBy: readonly [SQL | PgColumn, ...(SQL | PgColumn)[]]
+  keyed?: KeyedOrder
+}
+
+/**
+ * The order a call asked for: `sort[sortBy]` in `sortOrder` (asc unless told), then the table's
+ * primary key the same way; `orderBy` when no column is asked for. A `sortOrder` without
+ * `sortBy` is refused: there is nothing it could be the direction of.
+ */
+export function sortedOrder<C extends string>(query: SortInput<C>, sort: Readonly<Record<C, SortKey>> | undefined, table: PgTable, orderBy: ListOrder['orderBy']): ListOrder {
+  const { sortBy, sortOrder } = query
+  if (sortBy === undefined) {
+    if (sortOrder !== undefined) throw failure(SORT_ORDER_ALONE, { sortOrder: SORT_ORDER_ALONE })
+    return { orderBy }
+  }
+  const by = sort?.[sortBy]
+  // The contract refuses unknown columns before this; a list that declares a column it does not map is a bug.
+  if (by === undefined) throw new Error(`listPage(): no sort key for the column ${sortBy}`)
+  const key = primaryKeyOf(table)
+  const direction = sortOrder ?? 'asc'
+  const order = direction === 'asc' ? asc : desc
+  const last = { value: key, type: key.getSQLType() }
+  if ('caseless' in by) {
+    const lowered = sql`lower(${by.caseless})`
+    return { orderBy: [order(lowered), order(key)], keyed: { keys: [{ value: lowered, type: 'text' }, last], direction } }
+  }
+  if (is(by, PgColumn)) return { orderBy: [order(by), order(key)], keyed: { keys: [{ value: by, type: by.getSQLType() }, last], direction } }
+  // An expression of the list's own: read from the top at any depth (anchors need typed keys).
+  return { orderBy: [order(by), order(key)] }
 }
 
 /**
@@ -57,26 +122,38 @@ export function searchWhere(search: Search, term: string, filter?: SQL): SQL | u
 export const DEFERRED_JOIN_FROM = 1000
 
 /** One page of a list and the exact count of the rows the search matches (server/kit/row-counts.ts). */
-export async function listPage<Q extends PgSelect>(db: Db, query: PageQuery, spec: ListSpec<Q>): Promise<{ rows: Q['_']['result']; count: number }> {
+export async function listPage<Q extends PgSelect, C extends string = never>(
+  db: Db,
+  query: PageQuery & SortInput<C>,
+  spec: ListSpec<Q> & SortSpec<NoInfer<C>>,
+): Promise<{ rows: Q['_']['result']; count: number }> {
   const where = searchWhere(spec.search, query.search, spec.filter)
   const table = tableOf(spec.rows)
   const offset = offsetOf(query.page, query.limit)
-  const [rows, count] = await Promise.all([pageRows(db, spec, table, where, query.limit, offset), exactCount(db, table, where)])
+  const order = sortedOrder(query, spec.sort, table, spec.orderBy)
+  const [rows, count] = await Promise.all([pageRows(db, spec.rows, order, table, where, query.limit, offset), exactCount(db, table, where)])
   return { rows, count }
 }
 
-async function pageRows<Q extends PgSelect>(db: Db, spec: ListSpec<Q>, table: PgTable, where: SQL | undefined, limit: number, offset: number): Promise<Q['_']['result']> {
+async function pageRows<Q extends PgSelect>(db: Db, select: Q, order: ListOrder, table: PgTable, where: SQL | undefined, limit: number, offset: number): Promise<Q['_']['result']> {
   const key = getTableColumns(table)['id']
   if (offset < DEFERRED_JOIN_FROM || key === undefined) {
-    const rows: Q['_']['result'] = await spec.rows.where(where).orderBy(...spec.orderBy).limit(limit).offset(offset)
+    const rows: Q['_']['result'] = await select.where(where).orderBy(...order.orderBy).limit(limit).offset(offset)
     return rows
   }
   const ids =
-    (await anchoredPageIds(db, table, key, where, spec.orderBy, limit, offset)) ??
-    (await db.select({ id: sql<string>`${key}` }).from(table).where(where).orderBy(...spec.orderBy).limit(limit).offset(offset)).map((k) => k.id)
+    (await anchoredPageIds(db, table, key, where, order.orderBy, limit, offset, order.keyed)) ??
+    (await db.select({ id: sql<string>`${key}` }).from(table).where(where).orderBy(...order.orderBy).limit(limit).offset(offset)).map((k) => k.id)
   if (ids.length === 0) return []
-  const rows: Q['_']['result'] = await spec.rows.where(inArray(key, ids)).orderBy(...spec.orderBy)
+  const rows: Q['_']['result'] = await select.where(inArray(key, ids)).orderBy(...order.orderBy)
   return rows
+}
+
+/** The table's primary key (every table's `id`), the tie-break of a sorted order. */
+export function primaryKeyOf(table: PgTable): PgColumn {
+  const key = getTableColumns(table)['id']
+  if (key === undefined) throw new Error('listPage(): the table has no id column to break ties with')
+  return key
 }
 
 /** The table a dynamic select reads from: the count runs on the same one, so a join would make it lie. */

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { leads, rowCounts } from '../db/schema.ts'
 import { makeTestApp, type TestApp } from '../testing/test-app.ts'
 import { ANCHOR_EVERY, anchoredPageIds, forgetAnchors, plainOrder } from './anchors.ts'
-import { DEFERRED_JOIN_FROM, listPage, offsetOf } from './paging.ts'
+import { DEFERRED_JOIN_FROM, caseless, listPage, offsetOf, sortedOrder } from './paging.ts'
 import { COUNTED_TABLES, exactCount, forgetCounts } from './row-counts.ts'
 
 let t: TestApp
@@ -140,6 +140,30 @@ describe('anchored deep pages', () => {
     const searched = await listPage(db, { page: ANCHOR_EVERY / 10 + 1, limit: 10, search: 'anchor1' }, { rows: db.select({ id: leads.id }).from(leads).$dynamic(), search: [leads.name], orderBy: order })
     const plainSearched = await db.select({ id: leads.id }).from(leads).where(sql`${leads.name} ilike '%anchor1%'`).orderBy(...order).limit(10).offset(ANCHOR_EVERY)
     expect(searched.rows).toEqual(plainSearched)
+  })
+
+  it('serves deep pages of a list sorted by a text column ignoring case, both ways, from remembered keys', async () => {
+    const { db } = t.handle
+    await db.execute(sql`truncate leads cascade`)
+    const total = 2 * ANCHOR_EVERY + 700
+    // Names repeat (ties the id breaks) and differ in case from one row to the next.
+    await db.execute(
+      sql`insert into leads (name, email) select case when g % 2 = 0 then 'NAME ' else 'name ' end || lpad((g % 997)::text, 4, '0'), 'sorted' || g || '@example.com' from generate_series(1, ${total}) g`,
+    )
+    forgetAnchors()
+    const sort = { name: caseless(leads.name) }
+    for (const sortOrder of ['asc', 'desc'] as const) {
+      const plainOrder = sortOrder === 'asc' ? [asc(sql`lower(${leads.name})`), asc(leads.id)] : [desc(sql`lower(${leads.name})`), desc(leads.id)]
+      for (const [page, limit] of [[ANCHOR_EVERY / 10 + 3, 10], [2 * (ANCHOR_EVERY / 50) + 5, 50], [Math.ceil(total / 10), 10]] as const) {
+        const result = await listPage(db, { page, limit, search: '', sortBy: 'name', sortOrder }, { rows: db.select({ id: leads.id }).from(leads).$dynamic(), search: [leads.name], orderBy: [desc(leads.createdAt), desc(leads.id)], sort })
+        const plain = await db.select({ id: leads.id }).from(leads).orderBy(...plainOrder).limit(limit).offset(offsetOf(page, limit))
+        expect(result.rows, `${sortOrder} page ${page} of ${limit}`).toEqual(plain)
+      }
+      // The anchors serve this order (null would mean "read from the top").
+      const order = sortedOrder({ sortBy: 'name', sortOrder }, sort, leads, [desc(leads.createdAt)])
+      const ids = await anchoredPageIds(db, leads, leads.id, undefined, order.orderBy, 10, ANCHOR_EVERY + 20, order.keyed)
+      expect(ids).toEqual((await db.select({ id: leads.id }).from(leads).orderBy(...plainOrder).limit(10).offset(ANCHOR_EVERY + 20)).map((r) => r.id))
+    }
   })
 
   it('takes only orders of plain columns in one direction', () => {

@@ -195,8 +195,8 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   editProfile: () => ({ json: { name: `Name ${unique()}` } }),
   logout: () => ({ json: {} }),
   keepAlive: () => ({ json: {} }),
-  getuser: () => ({ json: { page: 1, limit: 10, search: '' } }),
-  DownloadFile: () => ({ json: {} }),
+  getuser: () => ({ json: { page: 1, limit: 10, search: '', sortBy: 'name', sortOrder: 'desc', provider: 'ipfs', operatingsystem: 'Android', from: '2026-01-01', to: '2026-12-31', tz: 'Europe/Lisbon' } }),
+  DownloadFile: () => ({ json: { search: 'a', sortBy: 'email', provider: 'web3auth', from: '2026-01-01', tz: 'America/New_York' } }),
   getContactUS: () => ({ json: {} }),
   addcategory: () => ({ form: { fields: { categoryName: `Category ${unique()}` }, files: [png()] } }),
   listCategory: () => ({ json: { page: 1, limit: 10 } }),
@@ -207,7 +207,7 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   getSubAdminUser: (f) => ({ json: { _id: f.victim.id } }),
   addbuyLink: () => ({ json: { buylink: `https://buy.example.com/${unique()}` } }),
   getbuyLink: (f) => ({ json: { _id: f.linkIds.buy.kept } }),
-  ListBuyLink: () => ({ json: { page: 1, limit: 10, search: '' } }),
+  ListBuyLink: () => ({ json: { page: 1, limit: 10, search: '', sortBy: 'buyLink', sortOrder: 'asc' } }),
   editBuylink: (f) => ({ json: { _id: f.linkIds.buy.kept, buyLink: `https://buy.example.com/${unique()}`, preference: 1 } }),
   DeleteBuyLink: (f) => ({ json: { id: f.linkIds.buy.deleted } }),
   addsellLink: () => ({ json: { sellink: `www.sell.example.com/${unique()}`, preference: 1 } }),
@@ -273,7 +273,7 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   addcms: (f) => ({
     form: { fields: { title: `Game ${unique()}`, description: 'A game', categoryName: f.gameIds.categoryId, operatingsystem: 'Android', liveLink: 'https://play.example/new', isGameBackend: 'true' }, files: [png()] },
   }),
-  listCms: (f) => ({ json: { page: 1, limit: 10, search: '', category: f.gameIds.categoryId, operatingsystem: '' } }),
+  listCms: (f) => ({ json: { page: 1, limit: 10, search: '', category: f.gameIds.categoryId, operatingsystem: '', sortBy: 'categoryName' } }),
   getCms: (f) => ({ json: { _id: f.gameIds.kept } }),
   Editcms: (f) => ({
     form: {

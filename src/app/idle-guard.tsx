@@ -11,7 +11,7 @@ import { keepAlive } from '#contract/auth'
 import { ACTIVITY_REPORT_MS } from '#contract/common'
 import { call } from '#src/lib/api.ts'
 import { IDLE_WARNING_MS, lastActivity, recordActivity, subscribeActivity, trackActivity } from '#src/lib/activity.ts'
-import { endSession, logout } from '#src/lib/session.ts'
+import { endSession, logoutAndReload } from '#src/lib/session.ts'
 
 // Radix's dialog comes with the first warning, not with the first screen.
 const IdleWarning = lazy(async () => ({ default: (await import('./idle-warning.tsx')).IdleWarning }))
@@ -77,7 +77,7 @@ export function IdleGuard({ idleSeconds }: { idleSeconds: number }) {
   if (left === null) return null
   return (
     <Suspense fallback={null}>
-      <IdleWarning secondsLeft={Math.ceil(left / 1000)} onStay={stay} onLogout={logout} />
+      <IdleWarning secondsLeft={Math.ceil(left / 1000)} onStay={stay} onLogout={logoutAndReload} />
     </Suspense>
   )
 }

@@ -12,7 +12,7 @@ import { OfflineBanner } from './offline-banner.tsx'
 import { isBuilt } from './route-table.ts'
 import { SideMenu } from './side-menu.tsx'
 import { SiteHeader } from './site-header.tsx'
-import { logout, useSession } from '#src/lib/session.ts'
+import { logoutAndReload, useSession } from '#src/lib/session.ts'
 import { SHOW_SHORTCUTS, keyIsTaken } from '#src/crud/list-keys.ts'
 import { usePendingUndos } from '#src/crud/undo.ts'
 
@@ -128,7 +128,7 @@ export function Layout({ children }: { children: ReactNode }) {
             level={session.role === 'superadmin' ? 'Super admin' : (session.accessLevel ?? '')}
             items={accountItems}
             onNavigate={navigate}
-            onLogout={logout}
+            onLogout={logoutAndReload}
           />
         </header>
         <OfflineBanner />

@@ -12,7 +12,7 @@ import { useOnline, WRITES_OFFLINE_MESSAGE } from '#src/lib/online.ts'
 import { cachedAnswers } from '#src/lib/swr-cache.ts'
 import type { PaletteReader } from '#src/crud/screens.ts'
 import { mayWrite, routes } from './route-table.ts'
-import { logout, useSession } from '#src/lib/session.ts'
+import { logoutAndReload, useSession } from '#src/lib/session.ts'
 import { THEMES, setTheme } from '#src/lib/theme.ts'
 import { promptInstall, useInstallable } from '#src/lib/install.ts'
 import { showShortcuts } from '#src/crud/list-keys.ts'
@@ -143,7 +143,7 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
     list.push(
       entry('Actions', 'logout', 'Logout', '', () => {
         onOpenChange(false)
-        logout()
+        logoutAndReload()
       }),
     )
     // Saved views (src/crud/saved-views.tsx), from the cached answer: readable offline too.

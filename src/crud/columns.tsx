@@ -31,6 +31,8 @@ export interface KeyColumn<K extends string> {
 export interface CustomColumn<R> {
   header: string
   cell: (row: R) => ReactNode
+  /** The list's sortable column this one shows (a key column sorts by its own key). */
+  sortBy?: string
   /** Visually hidden header text, for action-like columns whose content explains itself. */
   srOnlyHeader?: boolean
   priority?: Priority
@@ -94,6 +96,12 @@ function TableImage({ src, fallback, alt }: { src: string; fallback: string; alt
 export const serial = (header = 'S.No'): SerialColumn => ({ kind: 'serial', header })
 
 export const isCustom = <R,>(c: Column<R>): c is CustomColumn<R> => 'cell' in c
+
+/** The sortable column a table column shows, if it is one of `columns` (the list's sortable ones). */
+export function sortColumnOf<R>(c: Column<R>, columns: readonly string[]): string | undefined {
+  const name = isCustom(c) ? c.sortBy : c.kind === 'serial' ? undefined : c.key
+  return name !== undefined && columns.includes(name) ? name : undefined
+}
 
 export interface KeyField<K extends string> {
   key: K

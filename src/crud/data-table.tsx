@@ -4,14 +4,25 @@ import { Checkbox } from '#src/ui/checkbox.tsx'
 import { cn } from '#src/ui/cn.ts'
 import { Skeleton } from '#src/ui/skeleton.tsx'
 import { STICKY_END, Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from '#src/ui/table.tsx'
-import { isCustom, renderValue, type Column } from './columns.tsx'
+import { isCustom, renderValue, sortColumnOf, type Column } from './columns.tsx'
 import { FOLD_CLASS, isLow } from './fold.ts'
+import type { SortState } from './list-query.ts'
 import type { Row } from './list-types.ts'
 import { pageState, type Selection } from './selection.ts'
 
 /** The spec's empty text (sections 2 and 8). */
 export const NO_RECORD_FOUND = 'No Record Found'
 const SKELETON_ROWS = 5
+
+/** Headers that sort the list: the sortable columns, the order shown, and what a header's press asks for. */
+export interface TableSort {
+  /** The list's sortable columns (record field names). */
+  columns: readonly string[]
+  /** The order the rows are in, when it is one of the columns. */
+  shown: SortState | undefined
+  /** A sortable header was pressed (a click, or Enter or Space on its focused button). */
+  onSort: (by: string) => void
+}
 
 /** The checkbox column of a list with bulk actions. */
 export interface TableSelection<R> {
@@ -46,10 +57,44 @@ interface DataTableProps<R extends Row> {
   focusedIndex?: number
   /** A row took focus (a click or Tab into it): the keys go on from there. */
   onFocusRow?: (index: number) => void
+  /** Sortable headers; without it no header sorts. */
+  sort?: TableSort | undefined
 }
 
 function headerText<R>(c: Column<R>) {
   return isCustom(c) && c.srOnlyHeader ? <span className="sr-only">{c.header}</span> : c.header
+}
+
+/** ▲ ascending, ▼ descending, a faint ↕ for a column that sorts but does not now. */
+function SortArrow({ order }: { order: SortState['order'] | undefined }) {
+  const path = order === 'asc' ? 'M6 15l6-6 6 6' : order === 'desc' ? 'M6 9l6 6 6-6' : 'M8 9l4-4 4 4M8 15l4 4 4-4'
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className={cn('size-3.5 shrink-0', order === undefined ? 'text-slate-400' : 'text-indigo-700')} fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round">
+      <path d={path} />
+    </svg>
+  )
+}
+
+/**
+ * A header cell; a sortable column's holds a button (so a click, Enter and Space sort by it) and
+ * the cell says the order it is in (aria-sort).
+ */
+function HeaderCell<R>({ column, sort, className }: { column: Column<R>; sort: TableSort | undefined; className: string | undefined }) {
+  const by = sort === undefined ? undefined : sortColumnOf(column, sort.columns)
+  if (sort === undefined || by === undefined) return <TableHeader className={className}>{headerText(column)}</TableHeader>
+  const order = sort.shown?.by === by ? sort.shown.order : undefined
+  return (
+    <TableHeader className={className} aria-sort={order === 'asc' ? 'ascending' : order === 'desc' ? 'descending' : undefined}>
+      <button
+        type="button"
+        onClick={() => sort.onSort(by)}
+        className="-mx-1 inline-flex items-center gap-1 rounded px-1 font-semibold hover:text-slate-950 focus-visible:outline-2 focus-visible:outline-indigo-600"
+      >
+        {column.header}
+        <SortArrow order={order} />
+      </button>
+    </TableHeader>
+  )
 }
 
 function cell<R extends Row>(c: Column<R>, row: R, serial: number): ReactNode {
@@ -83,7 +128,7 @@ function PageCheckbox<R extends Row>({ rows, selection }: { rows: readonly R[] |
 }
 
 /** The one table of every list: headers, rows, and its loading, error and empty states. */
-export function DataTable<R extends Row>({ caption, columns, rows, serial, error, onRetry, busy, actions, selection, boxRef, focusedIndex = -1, onFocusRow }: DataTableProps<R>) {
+export function DataTable<R extends Row>({ caption, columns, rows, serial, error, onRetry, busy, actions, selection, boxRef, focusedIndex = -1, onFocusRow, sort }: DataTableProps<R>) {
   const rowElements = useRef(new Map<number, HTMLTableRowElement>())
   useEffect(() => {
     const row = rowElements.current.get(focusedIndex)
@@ -173,9 +218,7 @@ export function DataTable<R extends Row>({ caption, columns, rows, serial, error
             </TableHeader>
           ) : null}
           {columns.map((c) => (
-            <TableHeader key={c.header} className={fold(c)}>
-              {headerText(c)}
-            </TableHeader>
+            <HeaderCell key={c.header} column={c} sort={sort} className={fold(c)} />
           ))}
           {actions ? <TableHeader className={cn(STICKY_END, 'bg-slate-50')}>Action</TableHeader> : null}
         </TableRow>

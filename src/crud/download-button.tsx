@@ -5,7 +5,7 @@ import { toast } from '#src/ui/toast.ts'
 import { Button } from '#src/ui/button.tsx'
 
 /** A list's file download (the leads' CSV, the audit log's): busy while it streams, a toast if it fails. */
-export function DownloadButton<E extends Endpoint>({ endpoint, filename, label, input }: { endpoint: E; filename: string; label: string; input?: Input<E> }) {
+export function DownloadButton<E extends Endpoint>({ endpoint, filename, label, input, disabled = false }: { endpoint: E; filename: string; label: string; input?: Input<E>; disabled?: boolean }) {
   const [busy, setBusy] = useState(false)
   async function save() {
     setBusy(true)
@@ -18,7 +18,7 @@ export function DownloadButton<E extends Endpoint>({ endpoint, filename, label, 
     }
   }
   return (
-    <Button variant="outline" onClick={() => void save()} disabled={busy} aria-busy={busy}>
+    <Button variant="outline" onClick={() => void save()} disabled={busy || disabled} aria-busy={busy}>
       {busy ? 'Downloading…' : label}
     </Button>
   )

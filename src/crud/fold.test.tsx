@@ -60,3 +60,26 @@ describe('column folding', () => {
     expect(html).toContain('@container')
   })
 })
+
+describe('sortable headers', () => {
+  const table = (shown: { by: string; order: 'asc' | 'desc' } | undefined) =>
+    renderToStaticMarkup(
+      <DataTable caption="Leads" columns={columns} rows={[lead]} serial={(i) => i + 1} error={undefined} onRetry={() => undefined} busy={false} sort={{ columns: ['name', 'walletaddress'], shown, onSort: () => undefined }} />,
+    )
+
+  it('puts a button in each sortable header, and aria-sort on the one the rows are ordered by', () => {
+    const html = table({ by: 'name', order: 'desc' })
+    expect(html.match(/<th[^>]*aria-sort="descending"[^>]*><button type="button"[^>]*>Name<svg/g)).toHaveLength(1)
+    expect(html).toContain('>Wallet Address<svg')
+    expect(html.match(/aria-sort/g)).toHaveLength(1)
+    // S.No and Operating System do not sort here: plain text headers.
+    expect(html).toMatch(/<th[^>]*>S\.No<\/th>/)
+    expect(html).toMatch(/<th[^>]*>Operating System<\/th>/)
+    expect(table({ by: 'name', order: 'asc' })).toContain('aria-sort="ascending"')
+    expect(table(undefined)).not.toContain('aria-sort')
+  })
+
+  it("shows the spec's header text as written, without a case transform", () => {
+    expect(table(undefined)).not.toMatch(/uppercase/)
+  })
+})

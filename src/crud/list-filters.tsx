@@ -27,6 +27,8 @@ export interface ListFilter {
   options: readonly SelectOption[] | OptionSource | 'date'
   /** What the dropdown reads while nothing is chosen. */
   placeholder: string
+  /** A day of the admin's time zone: the call then also gets `tz`, the browser's zone (see `filterInput`). */
+  zoned?: boolean
 }
 
 export const listFilter = (name: string, label: string, options: readonly SelectOption[] | OptionSource, placeholder = 'All'): ListFilter => ({
@@ -36,8 +38,34 @@ export const listFilter = (name: string, label: string, options: readonly Select
   placeholder,
 })
 
-/** A day (`?from=2026-11-01`): the audit log's date range is two of these. */
-export const dateFilter = (name: string, label: string): ListFilter => ({ name, label, options: 'date', placeholder: '' })
+/**
+ * A day (`?from=2026-11-01`): the audit log's date range is two of these (UTC days). `zoned`: the
+ * day is the admin's, in the browser's time zone (the leads' created from and to).
+ */
+export const dateFilter = (name: string, label: string, options: { zoned?: boolean } = {}): ListFilter => ({
+  name,
+  label,
+  options: 'date',
+  placeholder: '',
+  ...(options.zoned === true ? { zoned: true } : {}),
+})
+
+/** The input that carries the time zone of zoned day filters. */
+export const TIME_ZONE_INPUT = 'tz'
+
+/** The browser's IANA time zone (the admin's), '' when the browser does not say. */
+export const browserTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone
+
+/**
+ * What the filters send to the list call: each filter's value ('' for none), and, while a zoned
+ * day is chosen, `tz`, so the server reads the days in the admin's time zone. The URL keeps the
+ * days only: a shared link or a saved view names days, read in the zone of whoever opens it.
+ */
+export function filterInput(filters: readonly ListFilter[] | undefined, values: Readonly<Record<string, string>>, zone: string = browserTimeZone()): Record<string, string> {
+  const input: Record<string, string> = { ...values }
+  if ((filters ?? []).some((f) => f.zoned === true && (values[f.name] ?? '') !== '')) input[TIME_ZONE_INPUT] = zone
+  return input
+}
 
 const MAX_FILTER_LENGTH = 100
 

@@ -3,11 +3,11 @@ import { Link } from 'wouter'
 import { toast } from '#src/ui/toast.ts'
 import { Button } from '#src/ui/button.tsx'
 import { Tooltip } from '#src/ui/tooltip.tsx'
-import type { ListModel, Row } from './list-types.ts'
+import type { ListModel, Row, ToolbarProps } from './list-types.ts'
 import type { WriteAccess } from './write-access.ts'
 
 /** The list's heading, its toolbar (for everyone) and the Admin-only Add button. */
-export function ListHeader<R extends Row>({ model, headingId, write }: { model: ListModel<R>; headingId: string; write: WriteAccess }) {
+export function ListHeader<R extends Row>({ model, headingId, write, toolbar }: { model: ListModel<R>; headingId: string; write: WriteAccess; toolbar: ToolbarProps }) {
   const { add, toolbar: Toolbar } = model
   let addButton: ReactNode = null
   if (write.allowed && add) {
@@ -31,7 +31,7 @@ export function ListHeader<R extends Row>({ model, headingId, write }: { model: 
         {model.title}
       </h1>
       <div className="flex items-center gap-2">
-        {Toolbar ? <Toolbar /> : null}
+        {Toolbar ? <Toolbar {...toolbar} /> : null}
         {addButton}
       </div>
     </div>

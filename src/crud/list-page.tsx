@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useId, useRef, useState } from 'react'
+import { Suspense, lazy, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useLocation } from 'wouter'
 import { useOnline } from '#src/lib/online.ts'
 import { Button } from '#src/ui/button.tsx'
@@ -9,9 +9,9 @@ import { DataTable, type TableSelection } from './data-table.tsx'
 import type { EditTarget } from './edit-dialog.tsx'
 import { errorMessage } from './error-message.ts'
 import { foldedColumns, withFolded } from './fold.ts'
-import { ListFilters, useListFilters } from './list-filters.tsx'
+import { ListFilters, filterInput, useListFilters } from './list-filters.tsx'
 import { ListHeader } from './list-header.tsx'
-import { serialNumber, settlePage } from './list-query.ts'
+import { nextSort, serialNumber, settlePage, shownSort } from './list-query.ts'
 import type { ListModel, Row } from './list-types.ts'
 import { PageSizeSelect, Pager } from './pager.tsx'
 import { editHref } from './record.ts'
@@ -51,9 +51,11 @@ function useDialogState<T>(): [T | null, (value: T | null) => void, boolean] {
 /** The generic list screen behind every `defineList`. */
 export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
   const headingId = useId()
-  const [query, setQuery] = useListQuery(model.pageSize ?? 10)
+  const sortable = model.source.sort
+  const [query, setQuery] = useListQuery(model.pageSize ?? 10, sortable)
   const filters = useListFilters(model.filters)
-  const { rows, count, allRows, error, isLoading, isValidating, retry } = model.source.useRows(query, filters.values)
+  const input = useMemo(() => filterInput(model.filters, filters.values), [model.filters, filters.values])
+  const { rows, count, allRows, error, isLoading, isValidating, retry } = model.source.useRows(query, input)
   const write = useWriteAccess(model.writeRule)
   const online = useOnline()
   const [location, navigate] = useLocation()
@@ -133,7 +135,12 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
 
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-4">
-      <ListHeader model={model} headingId={headingId} write={write} />
+      <ListHeader
+        model={model}
+        headingId={headingId}
+        write={write}
+        toolbar={{ query, filters: input, narrowed: query.search !== '' || Object.values(filters.values).some((v) => v !== ''), count }}
+      />
 
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div className="flex flex-wrap items-center gap-3">
@@ -178,6 +185,8 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
         boxRef={box}
         focusedIndex={keys.focused}
         onFocusRow={keys.setFocused}
+        // A new order starts again from page 1 (the page the admin was on means other rows now).
+        sort={sortable ? { columns: sortable.columns, shown: shownSort(query, sortable), onSort: (by) => setQuery({ ...query, page: 1, sort: nextSort(query, sortable, by) }) } : undefined}
       />
 
       {count !== undefined && count > 0 ? (

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { pageCount, pageWindow, readListQuery, serialNumber, settlePage, writeListQuery } from './list-query.ts'
+import { nextSort, pageCount, pageWindow, readListQuery, serialNumber, settlePage, shownSort, writeListQuery } from './list-query.ts'
+
+const leadSort = { columns: ['createdAt', 'name', 'email'], initial: { by: 'createdAt', order: 'desc' as const } }
 
 describe('readListQuery', () => {
   it('uses the defaults for an empty query', () => {
@@ -18,6 +20,42 @@ describe('readListQuery', () => {
 
   it('keeps the screen default limit even when the menu lacks it', () => {
     expect(readListQuery('?limit=25', 25).limit).toBe(25)
+  })
+})
+
+describe('the sort in the URL', () => {
+  it("reads one of the list's columns and its order, ascending unless it says descending", () => {
+    expect(readListQuery('?sortBy=name&sortOrder=desc', 50, leadSort).sort).toEqual({ by: 'name', order: 'desc' })
+    expect(readListQuery('?sortBy=email', 50, leadSort).sort).toEqual({ by: 'email', order: 'asc' })
+    expect(readListQuery('?sortBy=email&sortOrder=sideways', 50, leadSort).sort).toEqual({ by: 'email', order: 'asc' })
+  })
+
+  it('ignores a column the list does not sort by, and any sort on a list that has none', () => {
+    expect(readListQuery('?sortBy=walletaddress&sortOrder=desc', 50, leadSort).sort).toBeUndefined()
+    expect(readListQuery('?sortBy=name', 50).sort).toBeUndefined()
+  })
+
+  it('writes the sort, removes it when gone, and keeps other parameters', () => {
+    expect(writeListQuery('?provider=ipfs', { page: 1, limit: 50, search: '', sort: { by: 'name', order: 'desc' } }, 50)).toBe('?provider=ipfs&sortBy=name&sortOrder=desc')
+    expect(writeListQuery('?sortBy=name&sortOrder=desc&page=3', { page: 1, limit: 50, search: '' }, 50)).toBe('')
+    const q = { page: 2, limit: 50, search: 'ann', sort: { by: 'email', order: 'asc' as const } }
+    expect(readListQuery(writeListQuery('', q, 50), 50, leadSort)).toEqual(q)
+  })
+
+  it("shows the list's own order until a header is pressed", () => {
+    expect(shownSort({ page: 1, limit: 50, search: '' }, leadSort)).toEqual({ by: 'createdAt', order: 'desc' })
+    expect(shownSort({ page: 1, limit: 50, search: '', sort: { by: 'name', order: 'asc' } }, leadSort)).toEqual({ by: 'name', order: 'asc' })
+    expect(shownSort({ page: 1, limit: 10, search: '' }, { columns: ['title'] })).toBeUndefined()
+  })
+
+  it('a first press sorts a column ascending, the next reverses it; the default order leaves the URL plain', () => {
+    const plain = { page: 4, limit: 50, search: '' }
+    expect(nextSort(plain, leadSort, 'name')).toEqual({ by: 'name', order: 'asc' })
+    expect(nextSort({ ...plain, sort: { by: 'name', order: 'asc' } }, leadSort, 'name')).toEqual({ by: 'name', order: 'desc' })
+    expect(nextSort({ ...plain, sort: { by: 'name', order: 'desc' } }, leadSort, 'name')).toEqual({ by: 'name', order: 'asc' })
+    // Date Created is shown newest first already: a press turns it oldest first, the next back to the default.
+    expect(nextSort(plain, leadSort, 'createdAt')).toEqual({ by: 'createdAt', order: 'asc' })
+    expect(nextSort({ ...plain, sort: { by: 'createdAt', order: 'asc' } }, leadSort, 'createdAt')).toBeUndefined()
   })
 })
 

@@ -1,15 +1,49 @@
 /**
- * The list state every table keeps in the URL query (`?page=2&limit=20&search=ann`), so that a
- * reload, a shared link or the back button shows the same page. Pure functions, tested beside.
+ * The list state every table keeps in the URL query (`?page=2&limit=20&search=ann&sortBy=name&sortOrder=desc`),
+ * so that a reload, a shared link, a saved view or the back button shows the same page. Pure
+ * functions, tested beside.
  */
+import type { ListSort, SortOrder } from '#contract/common'
 
 /** Page sizes the menu offers (spec section 9). */
 export const PAGE_SIZES = [10, 20, 50] as const
+
+/** A list's chosen order: one of its sortable columns, and the direction. */
+export interface SortState {
+  by: string
+  order: SortOrder
+}
 
 export interface ListQuery {
   page: number
   limit: number
   search: string
+  /** The order chosen by a header; undefined for the list's own default order. */
+  sort?: SortState | undefined
+}
+
+/**
+ * The sort in a query string, when it names one of the list's columns (anything else is the
+ * default order, as a malformed page is page 1).
+ */
+function readSort(params: URLSearchParams, sort: ListSort | undefined): SortState | undefined {
+  const by = params.get('sortBy')
+  if (by === null || sort === undefined || !sort.columns.includes(by)) return undefined
+  return { by, order: params.get('sortOrder') === 'desc' ? 'desc' : 'asc' }
+}
+
+/** The order a table shows as chosen: the query's, else the list's default when it is a column. */
+export const shownSort = (query: ListQuery, sort: ListSort | undefined): SortState | undefined => query.sort ?? sort?.initial
+
+/**
+ * The order after a click on a column's header: that column's other direction when it is the
+ * shown order, else that column ascending; undefined when that is the list's default order (the
+ * URL stays plain).
+ */
+export function nextSort(query: ListQuery, sort: ListSort | undefined, by: string): SortState | undefined {
+  const shown = shownSort(query, sort)
+  const next: SortState = shown?.by === by ? { by, order: shown.order === 'asc' ? 'desc' : 'asc' } : { by, order: 'asc' }
+  return sort?.initial?.by === next.by && sort.initial.order === next.order ? undefined : next
 }
 
 const positiveInt = (raw: string | null): number | null => {
@@ -23,14 +57,16 @@ const positiveInt = (raw: string | null): number | null => {
  * defaults instead of failing: a hand-edited URL must still show a list. A limit outside the
  * menu is kept only if it is the screen's own default (leads use 50).
  */
-export function readListQuery(search: string, defaultLimit: number): ListQuery {
+export function readListQuery(search: string, defaultLimit: number, sort?: ListSort): ListQuery {
   const params = new URLSearchParams(search)
   const limit = positiveInt(params.get('limit'))
   const allowed: readonly number[] = PAGE_SIZES
+  const chosen = readSort(params, sort)
   return {
     page: positiveInt(params.get('page')) ?? 1,
     limit: limit !== null && (allowed.includes(limit) || limit === defaultLimit) ? limit : defaultLimit,
     search: (params.get('search') ?? '').slice(0, 200),
+    ...(chosen === undefined ? {} : { sort: chosen }),
   }
 }
 
@@ -47,6 +83,8 @@ export function writeListQuery(search: string, next: ListQuery, defaultLimit: nu
   set('page', String(next.page), next.page === 1)
   set('limit', String(next.limit), next.limit === defaultLimit)
   set('search', next.search, next.search === '')
+  set('sortBy', next.sort?.by ?? '', next.sort === undefined)
+  set('sortOrder', next.sort?.order ?? '', next.sort === undefined)
   const out = params.toString()
   return out === '' ? '' : `?${out}`
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { FetchRestrictions } from '#contract/restrictions'
 import { BulkBar, NOTHING_SELECTED } from './bulk-bar.tsx'
 import { listModel } from './define-list.tsx'
-import { isListSource, pageOfAll, wholeListSource } from './list-source.ts'
+import { isListSource, listInput, pageOfAll, wholeListSource } from './list-source.ts'
 import { col } from './columns.tsx'
 import { setPage } from './selection.ts'
 
@@ -12,6 +12,21 @@ const text = (row: { country: string }) => row.country
 const q = (page: number, limit: number, search = '') => ({ page, limit, search })
 
 describe('a list answered whole, paged on the client', () => {
+  it('sorts by a column ignoring case, both ways, before paging', () => {
+    const mixed = ['france', 'Chile', 'japan', 'South Africa', 'French Guiana'].map((country, i) => ({ _id: `m${i}`, country, hide: false }))
+    const byCountry = { country: text }
+    expect(pageOfAll(mixed, { ...q(1, 3), sort: { by: 'country', order: 'asc' } }, text, byCountry).rows.map(text)).toEqual(['Chile', 'france', 'French Guiana'])
+    expect(pageOfAll(mixed, { ...q(1, 2), sort: { by: 'country', order: 'desc' } }, text, byCountry).rows.map(text)).toEqual(['South Africa', 'japan'])
+    // No text for the column: the call's own order.
+    expect(pageOfAll(mixed, { ...q(1, 2), sort: { by: 'hide', order: 'desc' } }, text, byCountry).rows.map(text)).toEqual(['france', 'Chile'])
+    expect(wholeListSource(FetchRestrictions, {}, () => mixed, text, byCountry).sort).toEqual({ columns: ['country'] })
+  })
+
+  it('sends the sort to a paged call only when one is chosen', () => {
+    expect(listInput(q(2, 10, 'ann'))).toEqual({ page: 2, limit: 10, search: 'ann' })
+    expect(listInput({ ...q(1, 10), sort: { by: 'name', order: 'desc' } })).toEqual({ page: 1, limit: 10, search: '', sortBy: 'name', sortOrder: 'desc' })
+  })
+
   it('pages the rows and counts them all', () => {
     const first = pageOfAll(countries, q(1, 2), text)
     expect(first.rows.map(text)).toEqual(['Chile', 'France'])

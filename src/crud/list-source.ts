@@ -1,9 +1,9 @@
 /**
- * Where a list's rows come from. Most lists are paged by the server (`page`, `limit`, `search` in,
- * `result` + `count` out); a few calls answer the whole list at once (the restricted countries are
- * one record holding every entry, spec section 3). Those are paged and searched here, on the
- * client, with the same URL state, S.No, pager and "No Record Found" as any list, and, since every
- * row is known, a Select All that reaches past the visible page.
+ * Where a list's rows come from. Most lists are paged by the server (`page`, `limit`, `search`,
+ * `sortBy`, `sortOrder` in, `result` + `count` out); a few calls answer the whole list at once (the
+ * restricted countries are one record holding every entry, spec section 3). Those are paged,
+ * searched and sorted here, on the client, with the same URL state, S.No, pager and "No Record
+ * Found" as any list, and, since every row is known, a Select All that reaches past the visible page.
  */
 import { useEffect, useMemo } from 'react'
 import type { z } from 'zod/mini'
@@ -51,12 +51,19 @@ export function patchPage<R, P extends Paged<R>>(page: P, change: (row: R) => R 
   return 'result' in page ? { ...page, result: next } : { ...page, data: next }
 }
 
+/** The list call's input for a query: page, limit, search, and the sort when one is chosen. */
+export function listInput(query: ListQuery): { page: number; limit: number; search: string; sortBy?: string; sortOrder?: 'asc' | 'desc' } {
+  const { page, limit, search, sort } = query
+  return sort === undefined ? { page, limit, search } : { page, limit, search, sortBy: sort.by, sortOrder: sort.order }
+}
+
 /** A list call paged by the server; with `liveRows`, server events update the shown rows in place. */
 export function pagedSource<R>(endpoint: ListEndpoint<R>, liveRows?: LiveDef<R>): ListSource<R> {
   const pollWhile = liveRows?.pollWhile
   return {
+    sort: endpoint.sort,
     useRows(query, filters) {
-      const { data, error, isLoading, isValidating, mutate } = useCall(endpoint, { ...filters, ...query }, {
+      const { data, error, isLoading, isValidating, mutate } = useCall(endpoint, { ...filters, ...listInput(query) }, {
         keepPreviousData: true,
         ...(pollWhile ? { refreshInterval: (latest?: Paged<R>) => (latest && rowsOf(latest).some(pollWhile) ? LIVE_POLL_MS : 0) } : {}),
       })
@@ -73,24 +80,50 @@ export function pagedSource<R>(endpoint: ListEndpoint<R>, liveRows?: LiveDef<R>)
   }
 }
 
-/** The rows of `all` whose text contains the search (case-insensitive), then the page of `query`. */
-export function pageOfAll<R extends Row>(all: readonly R[], query: ListQuery, text: (row: R) => string): { rows: R[]; count: number; allRows: R[] } {
+/** Text sorted as people read it: case and accents aside, numbers by value. */
+const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true })
+
+/**
+ * The rows of `all` whose text contains the search (case-insensitive), in the order `query` asks
+ * for (`sortText` gives each sortable column's text; ties keep the call's order), then the page
+ * of `query`.
+ */
+export function pageOfAll<R extends Row>(
+  all: readonly R[],
+  query: ListQuery,
+  text: (row: R) => string,
+  sortText: Readonly<Record<string, (row: R) => string>> = {},
+): { rows: R[]; count: number; allRows: R[] } {
   const needle = query.search.trim().toLocaleLowerCase()
   const matching = needle === '' ? [...all] : all.filter((row) => text(row).toLocaleLowerCase().includes(needle))
+  const key = query.sort === undefined ? undefined : sortText[query.sort.by]
+  if (key !== undefined) {
+    const sign = query.sort?.order === 'desc' ? -1 : 1
+    // Array.prototype.sort is stable: rows that tie stay in the call's order.
+    matching.sort((a, b) => sign * collator.compare(key(a), key(b)))
+  }
   const start = (query.page - 1) * query.limit
   return { rows: matching.slice(start, start + query.limit), count: matching.length, allRows: matching }
 }
 
 /**
  * A call that answers the whole list: `pick` finds the rows in its answer, `text` is what the
- * search box searches in a row.
+ * search box searches in a row, `sortText` the text of each column the table sorts by.
  */
-export function wholeListSource<E extends Endpoint, R extends Row>(endpoint: E, input: Input<E>, pick: (answer: Output<E>) => R[], text: (row: NoInfer<R>) => string): ListSource<R> {
+export function wholeListSource<E extends Endpoint, R extends Row>(
+  endpoint: E,
+  input: Input<E>,
+  pick: (answer: Output<E>) => R[],
+  text: (row: NoInfer<R>) => string,
+  sortText: Readonly<Record<string, (row: NoInfer<R>) => string>> = {},
+): ListSource<R> {
+  const columns = Object.keys(sortText)
   return {
+    sort: columns.length === 0 ? undefined : { columns },
     useRows(query) {
       const { data, error, isLoading, isValidating, mutate } = useCall(endpoint, input, { keepPreviousData: true })
       const all = useMemo(() => (data === undefined ? undefined : pick(data)), [data])
-      const page = useMemo(() => (all === undefined ? undefined : pageOfAll(all, query, text)), [all, query])
+      const page = useMemo(() => (all === undefined ? undefined : pageOfAll(all, query, text, sortText)), [all, query])
       return { rows: page?.rows, count: page?.count, allRows: page?.allRows, error, isLoading, isValidating, retry: () => void mutate() }
     },
   }

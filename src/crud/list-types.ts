@@ -6,6 +6,7 @@
  */
 import type { ComponentType } from 'react'
 import type { z } from 'zod/mini'
+import type { ListSort } from '#contract/common'
 import type { Endpoint } from '#contract/define'
 import type { ScreenPath } from '#contract/routes'
 import type { ApiError } from '#src/lib/api.ts'
@@ -56,6 +57,19 @@ export interface ListRows<R> {
 export interface ListSource<R> {
   /** A hook: the page of `query`, narrowed by the list's declared filters (list-filters.tsx) when it has any. */
   useRows(query: ListQuery, filters?: Readonly<Record<string, string>>): ListRows<R>
+  /** The columns the rows can be sorted by (the list endpoint's `sort`), and its default order. */
+  sort?: ListSort | undefined
+}
+
+/** What a list's toolbar knows of the list: its query, its filters' inputs and how many rows they match. */
+export interface ToolbarProps {
+  query: ListQuery
+  /** The filters' inputs as the list call gets them (list-filters.tsx `filterInput`). */
+  filters: Readonly<Record<string, string>>
+  /** Whether a search or a filter narrows the list (a sort alone does not). */
+  narrowed: boolean
+  /** The rows the list matches, once its answer is in. */
+  count: number | undefined
 }
 
 /** A write whose input is `I` and whose answer carries the server's message (toasted). */
@@ -165,8 +179,8 @@ export interface ListDef<R extends Row, RI, TI, B extends readonly unknown[], E 
   live?: LiveDef<NoInfer<R>>
   /** Admin only: a checkbox per row, kept across pages and searches, and calls for the selection. */
   selection?: { bulk: { [K in keyof B]: BulkDef<B[K]> } }
-  /** Extra controls beside the title, for every session (e.g. Download CSV). */
-  toolbar?: ComponentType
+  /** Extra controls beside the title, for every session (e.g. Download CSV); told the list's query and count. */
+  toolbar?: ComponentType<ToolbarProps>
   /** Dropdowns beside the search whose choices go to the list call (list-filters.tsx). */
   filters?: readonly ListFilter[]
   /** Stricter than Admin access for every write control (staff: role other than subadmin). */

@@ -1,15 +1,17 @@
 import { useCallback, useMemo } from 'react'
 import { useLocation, useSearch } from 'wouter'
+import type { ListSort } from '#contract/common'
 import { type ListQuery, readListQuery, writeListQuery } from './list-query.ts'
 
 /**
- * page, limit and search of the current list, kept in the URL query. Paging pushes a history
- * entry (Back returns to the previous page); typing a search or a correction replaces it.
+ * page, limit, search and sort of the current list, kept in the URL query. Paging and sorting push
+ * a history entry (Back returns to the previous page or order); typing a search or a correction
+ * replaces it.
  */
-export function useListQuery(defaultLimit: number): [ListQuery, (next: ListQuery, how?: { replace?: boolean }) => void] {
+export function useListQuery(defaultLimit: number, sort?: ListSort): [ListQuery, (next: ListQuery, how?: { replace?: boolean }) => void] {
   const search = useSearch()
   const [location, navigate] = useLocation()
-  const query = useMemo(() => readListQuery(search, defaultLimit), [search, defaultLimit])
+  const query = useMemo(() => readListQuery(search, defaultLimit, sort), [search, defaultLimit, sort])
   const setQuery = useCallback(
     (next: ListQuery, how: { replace?: boolean } = {}) => {
       const target = location + writeListQuery(search, next, defaultLimit)

@@ -137,6 +137,16 @@ export function logout(): void {
 }
 
 /**
+ * The admin's Logout (the account menu, the palette, the idle warning's Log out): as `logout`,
+ * then the page reloads (spec section 4), so nothing of the session stays in this page's memory.
+ * The start without a session that follows wipes what the offline copy still holds.
+ */
+export function logoutAndReload(): void {
+  logout()
+  window.location.reload()
+}
+
+/**
  * A session ended by the server (its LOGOUT event) or by the idle timeout: the reason in a toast,
  * then Logout. One path for both, so an idle session ends exactly as a forced logout does.
  */

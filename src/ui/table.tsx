@@ -27,7 +27,8 @@ export function TableCaption({ className, ...props }: ComponentProps<'caption'>)
 }
 
 export function TableHead({ className, ...props }: ComponentProps<'thead'>) {
-  return <thead className={cn('bg-slate-50 text-xs font-semibold text-slate-700 uppercase', className)} {...props} />
+  // The spec's header text as it writes it ('S.No', 'Date Created'): no case transform.
+  return <thead className={cn('bg-slate-50 text-xs font-semibold text-slate-700', className)} {...props} />
 }
 
 export function TableBody(props: ComponentProps<'tbody'>) {

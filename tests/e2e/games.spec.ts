@@ -57,7 +57,7 @@ test('Add Games shows the spec messages, then adds a game with several images an
   await expect(page.getByRole('heading', { name: 'Games' })).toBeVisible()
   await expect(page.getByRole('columnheader')).toHaveText(
     ['S.No', 'Image', 'Title', 'Operating System', 'Category Name', 'Game ID', 'Category ID', 'Live Link', 'Game Backend', 'Action'],
-    { ignoreCase: true },
+    { useInnerText: true },
   )
   await expect(page.getByRole('link', { name: 'Edit Token' })).toBeVisible()
   await page.getByRole('link', { name: 'Add Games' }).click()

@@ -140,11 +140,15 @@ test.describe('layout', () => {
     await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0)
   })
 
-  test('logs out from the header menu: token and cached data gone, back to /login', async ({ adminPage: page }) => {
+  test('logs out from the header menu: token and cached data gone, the page reloaded, back to /login', async ({ adminPage: page }) => {
     await expect.poll(() => storedSnapshots(page)).toBeGreaterThan(0)
+    // Gone with the page's memory once it reloads (spec section 4: Logout reloads).
+    await page.evaluate(() => Object.assign(window, { beforeLogout: true }))
     await page.getByRole('button', { name: /Account menu/ }).click()
     await page.getByRole('menuitem', { name: 'Logout' }).click()
     await expect(page).toHaveURL(/\/admin\/login$/)
+    await expect(page.getByRole('button', { name: 'Login' })).toBeVisible()
+    await expect.poll(() => page.evaluate(() => 'beforeLogout' in window)).toBe(false)
     expect(await page.evaluate(() => localStorage.getItem('admin_token'))).toBeNull()
     await expect.poll(() => storedSnapshots(page)).toBe(0)
   })

@@ -28,7 +28,7 @@ import { z } from 'zod'
 import * as requests from '#contract/access-requests'
 import { ApiFailure, failure, handlers, notFound, type RateLimit } from '../../kit/api.ts'
 import { accessRequests, admins } from '../../db/schema.ts'
-import { listPage } from '../../kit/paging.ts'
+import { caseless, listPage } from '../../kit/paging.ts'
 import { uniqueField } from '../../kit/unique.ts'
 import { renderMail, TemplateUnavailable } from '../../kit/mail/templates.ts'
 import type { Config } from '../../config.ts'
@@ -147,6 +147,7 @@ export const accessRequestRoutes = handlers(
         filter: confirmed,
         search: [accessRequests.name, accessRequests.email],
         orderBy: [desc(accessRequests.createdAt), desc(accessRequests.id)],
+        sort: { name: caseless(accessRequests.name), email: caseless(accessRequests.email), createdAt: accessRequests.createdAt, confirmedAt: accessRequests.confirmedAt },
       })
       return { status: 'success', message: 'Access requests fetched', result: rows.map(asAnswer), count }
     },

@@ -143,6 +143,7 @@ export const auditRoutes = handlers(audit, {
       search: () => undefined,
       filter: auditWhere(areas, query, query.search),
       orderBy: [desc(auditLog.at), desc(auditLog.id)],
+      sort: { at: auditLog.at },
     })
     const staff = await staffOf(ctx.db, rows)
     return { status: 'success', message: 'Audit log fetched', result: rows.map((r) => entry(areas, r, staff)), count }

@@ -10,7 +10,7 @@ import * as brands from '#contract/brands'
 import type { Brand } from '#contract/brands'
 import { handlers, notFound } from '../../kit/api.ts'
 import { deleting } from '../../kit/delete.ts'
-import { listPage } from '../../kit/paging.ts'
+import { caseless, listPage } from '../../kit/paging.ts'
 import { decodeReferral, encodeReferral } from './referral.ts'
 import { uniqueField } from '../../kit/unique.ts'
 import { restorable } from '../../kit/undo.ts'
@@ -52,6 +52,7 @@ export const brandsRoutes = handlers(
         rows: ctx.db.select().from(brandsTable).$dynamic(),
         search: [brandsTable.brandname, brandsTable.type],
         orderBy: newestFirst,
+        sort: { brandname: caseless(brandsTable.brandname), type: brandsTable.type },
       })
       return { status: 'success', message: 'Brands fetched', result: rows.map(toBrand), count }
     },

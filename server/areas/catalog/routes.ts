@@ -7,7 +7,7 @@ import { asc, count, eq } from 'drizzle-orm'
 import * as catalog from '#contract/catalog'
 import { failure, handlers, imageOf, notFound, type ApiFailure } from '../../kit/api.ts'
 import { deleteRecord } from '../../kit/delete.ts'
-import { listPage } from '../../kit/paging.ts'
+import { caseless, listPage } from '../../kit/paging.ts'
 import { keptPlace, preferenceOrder } from '../../kit/preference.ts'
 import { uniqueField, violatedIndex } from '../../kit/unique.ts'
 import { restorable } from '../../kit/undo.ts'
@@ -75,6 +75,7 @@ export const catalogRoutes = handlers(catalog, {
       rows: ctx.db.select().from(categories).$dynamic(),
       search: [categories.categoryName],
       orderBy: categoryOrder.orderBy,
+      sort: { categoryName: caseless(categories.categoryName) },
     })
     return { status: 'success', message: 'Categories fetched', result: rows.map(toCategory), count }
   },

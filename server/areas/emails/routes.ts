@@ -14,7 +14,7 @@ import { and, asc, desc, eq, sql } from 'drizzle-orm'
 import * as emails from '#contract/emails'
 import { isTemplateIdentifier, templateProblems, type EmailTemplate } from '#contract/emails'
 import { failure, handlers, notFound, type Ctx, type RateLimit } from '../../kit/api.ts'
-import { listPage } from '../../kit/paging.ts'
+import { caseless, listPage } from '../../kit/paging.ts'
 import { sanitizeRichText } from '../../kit/sanitize.ts'
 import type { Db } from '../../db/index.ts'
 import { admins, emailTemplates, emailTemplateVersions, type EmailTemplateRow } from '../../db/schema.ts'
@@ -85,6 +85,7 @@ export const emailRoutes = handlers(
         rows: ctx.db.select().from(emailTemplates).$dynamic(),
         search: [emailTemplates.subject, emailTemplates.identifier],
         orderBy: [asc(emailTemplates.identifier), asc(emailTemplates.id)],
+        sort: { subject: caseless(emailTemplates.subject) },
       })
       return { status: 'success', message: 'Templates fetched', result: rows.map(toTemplate), count }
     },

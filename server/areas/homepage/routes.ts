@@ -11,7 +11,7 @@ import { desc, eq } from 'drizzle-orm'
 import * as homepage from '#contract/homepage'
 import { failure, handlers, imageOf, notFound } from '../../kit/api.ts'
 import { deleteRecord } from '../../kit/delete.ts'
-import { listPage } from '../../kit/paging.ts'
+import { caseless, listPage } from '../../kit/paging.ts'
 import { thumbUrl, uploadUrl } from '../../kit/uploads.ts'
 import { restorable } from '../../kit/undo.ts'
 import { editVersion, recordChanged } from '../../kit/version.ts'
@@ -58,6 +58,7 @@ export const homepageRoutes = handlers(homepage, {
       rows: ctx.db.select().from(homepageContent).$dynamic(),
       search: [homepageContent.title, homepageContent.link],
       orderBy: [desc(homepageContent.createdAt), desc(homepageContent.id)],
+      sort: { title: caseless(homepageContent.title), link: caseless(homepageContent.link) },
     })
     return { status: 'success', message: 'Homepage content fetched', result: rows.map(toContent), count }
   },

@@ -9,9 +9,10 @@
  */
 import { and, eq } from 'drizzle-orm'
 import * as links from '#contract/links'
+import type { PageQuery } from '#contract/common'
 import { handlers, notFound, type Ctx } from '../../kit/api.ts'
 import { deleteRecord } from '../../kit/delete.ts'
-import { listPage } from '../../kit/paging.ts'
+import { caseless, listPage, type SortInput, type SortKey } from '../../kit/paging.ts'
 import { keptPlace, preferenceOrder } from '../../kit/preference.ts'
 import { restorable } from '../../kit/undo.ts'
 import { editVersion } from '../../kit/version.ts'
@@ -64,12 +65,16 @@ function linkCalls<A extends string, F extends string>({ kind, addField, field, 
       return done(`${noun} added successfully`)
     },
 
-    list: async (query: { page: number; limit: number; search: string }, ctx: Ctx) => {
-      const { rows, count } = await listPage(ctx.db, query, {
+    list: async (query: { page: number; limit: number; search: string } & SortInput<F>, ctx: Ctx) => {
+      // The kind's link column (buyLink, selLink, bridgeLink) sorts by the url every kind keeps.
+      const sort: Record<string, SortKey> = { [field]: caseless(linksTable.url) }
+      const asked: PageQuery & SortInput<string> = query
+      const { rows, count } = await listPage(ctx.db, asked, {
         rows: ctx.db.select().from(linksTable).$dynamic(),
         search: [linksTable.url],
         filter: ofKind,
         orderBy: order.orderBy,
+        sort,
       })
       return { ...done(`${noun}s fetched`), result: rows.map((row) => recordOf(field, row)), count }
     },

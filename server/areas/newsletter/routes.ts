@@ -33,7 +33,7 @@ import type { Db } from '../../db/index.ts'
 import { admins, leads, newsletterRecipients, newsletterSends } from '../../db/schema.ts'
 import { failure, handlers, notFound } from '../../kit/api.ts'
 import { announceRequest, approvalNeed, approvalsOf, decisionDetail, decisionOn, forgetRequest, requestSend } from '../../kit/four-eyes.ts'
-import { listPage } from '../../kit/paging.ts'
+import { caseless, listPage } from '../../kit/paging.ts'
 import { sanitizeRichText } from '../../kit/sanitize.ts'
 import { cancelMailGroup, mailGroupCounts, pauseMailGroup } from '../../kit/mail/mail.ts'
 import { leadSearch } from '../../kit/leads-search.ts'
@@ -173,6 +173,7 @@ export const newsletterRoutes = handlers(newsletter, {
       rows: ctx.db.select().from(newsletterSends).$dynamic(),
       search: [newsletterSends.subject],
       orderBy: [desc(newsletterSends.createdAt), desc(newsletterSends.id)],
+      sort: { createdAt: newsletterSends.createdAt, subject: caseless(newsletterSends.subject) },
     })
     const authors = [...new Set(rows.flatMap((r) => (r.createdBy === null ? [] : [r.createdBy])))]
     const names = authors.length === 0 ? [] : await ctx.db.select({ id: admins.id, name: admins.name }).from(admins).where(inArray(admins.id, authors))

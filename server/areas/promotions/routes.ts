@@ -30,7 +30,7 @@ import { COUNTRIES, countryNamed } from '../../kit/countries.ts'
 import { deleting } from '../../kit/delete.ts'
 import { moving, refuseWhileMoving, restorable } from '../../kit/undo.ts'
 import { announceRequest, approvalNeed, approvalsOf, decisionDetail, decisionOn, forgetRequest, requestSend } from '../../kit/four-eyes.ts'
-import { containsPattern, listPage, offsetOf } from '../../kit/paging.ts'
+import { caseless, containsPattern, listPage, offsetOf } from '../../kit/paging.ts'
 import { uploadUrl } from '../../kit/uploads.ts'
 import { exactCount } from '../../kit/row-counts.ts'
 import type { Db } from '../../db/index.ts'
@@ -281,6 +281,7 @@ export const promotionsRoutes = handlers(promotionsContract, {
       rows: ctx.db.select().from(promotions).$dynamic(),
       search: [promotions.title, promotions.content],
       orderBy: [desc(promotions.createdAt), desc(promotions.id)],
+      sort: { title: caseless(promotions.title) },
     })
     const approval = await approvalsOf(ctx.db, rows)
     return { status: 'success', message: 'Promotions fetched', result: rows.map((r) => toPromotion(r, approval(r))), count }

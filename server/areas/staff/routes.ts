@@ -14,7 +14,7 @@ import { and, desc, eq, sql } from 'drizzle-orm'
 import * as staff from '#contract/staff'
 import { ApiFailure, failure, handlers, notFound, type Ctx } from '../../kit/api.ts'
 import { admins, type AdminRow } from '../../db/schema.ts'
-import { listPage } from '../../kit/paging.ts'
+import { caseless, listPage } from '../../kit/paging.ts'
 import { uniqueField } from '../../kit/unique.ts'
 import { editVersion } from '../../kit/version.ts'
 import { secondFactor } from '../../kit/access/second-factor.ts'
@@ -89,6 +89,7 @@ export const staffRoutes = handlers(staff, {
       search: [admins.name, admins.email],
       filter: staffOnly,
       orderBy: [desc(admins.createdAt), desc(admins.id)],
+      sort: { name: caseless(admins.name), email: caseless(admins.email), accessLevel: admins.accessLevel },
     })
     return { status: 'success', message: 'Users fetched', result: rows, count }
   },

@@ -16,7 +16,7 @@ export const AuditPage = defineList({
   endpoint: listAudit,
   pageSize: AUDIT_PAGE_SIZE,
   columns: [
-    { header: 'When', cell: (e: AuditEntry) => formatDate(e.at) },
+    { header: 'When', sortBy: 'at', cell: (e: AuditEntry) => formatDate(e.at) },
     { header: 'Who', cell: who },
     col('area', 'Area'),
     { header: 'Action', cell: action },

@@ -22,6 +22,7 @@ type TemplateRow = EmailTemplate & { _id: string }
 
 const pages = pagedSource(getemail)
 const templates: ListSource<TemplateRow> = {
+  sort: pages.sort,
   useRows(query) {
     const page = pages.useRows(query)
     const rows = useMemo(() => page.rows?.map((t) => ({ ...t, _id: t.id })), [page.rows])

@@ -46,7 +46,7 @@ export const GameListPage = defineList({
     low({ header: 'Image', cell: (g: Game) => <Thumbnail game={g} /> }),
     col('title', 'Title'),
     { header: 'Operating System', cell: osText },
-    { header: 'Category Name', cell: (g: Game) => g.categoryName.categoryName },
+    { header: 'Category Name', sortBy: 'categoryName', cell: (g: Game) => g.categoryName.categoryName },
     low(mono('_id', 'Game ID')),
     low({ header: 'Category ID', cell: (g: Game) => renderValue('mono', g.categoryName._id, '', true) }),
     low({ header: 'Live Link', cell: (g: Game) => <LiveLink href={g.liveLink} /> }),

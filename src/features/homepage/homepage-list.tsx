@@ -9,6 +9,7 @@ const hrefOf = (link: string): string => (/^https?:\/\//i.test(link) ? link : `h
 /** The link, openable, and wrapped rather than pushing the Image column out of sight. */
 const linkColumn: CustomColumn<HomepageContent> = {
   header: 'Link',
+  sortBy: 'link',
   cell: (row) => (
     <a href={hrefOf(row.link)} target="_blank" rel="noopener noreferrer" className="block max-w-[22rem] break-all text-indigo-800 underline-offset-2 hover:underline">
       {row.link}

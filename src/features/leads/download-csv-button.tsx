@@ -1,7 +1,25 @@
 import { DownloadFile } from '#contract/leads'
 import { DownloadButton } from '#src/crud/download-button.tsx'
+import type { ToolbarProps } from '#src/crud/list-types.ts'
 
-/** Spec: "A Download CSV button", saving every lead as user.csv. */
-export function DownloadCsvButton() {
-  return <DownloadButton endpoint={DownloadFile} filename="user.csv" label="Download CSV" />
+/** "Download 1,234 rows": the rows a narrowed list shows, counted as the list counts them. */
+export const rowsLabel = (count: number | undefined): string =>
+  count === undefined ? 'Download rows' : `Download ${count.toLocaleString('en-US')} ${count === 1 ? 'row' : 'rows'}`
+
+/**
+ * Spec: "A Download CSV button", saving every lead as user.csv. Once a search or a filter narrows
+ * the list, it saves exactly the rows the list shows (all of them, in its order) and says how many;
+ * a sort alone still saves every lead, in that order.
+ */
+export function DownloadCsvButton({ query, filters, narrowed, count }: ToolbarProps) {
+  const input: Record<string, string> = {}
+  if (query.search !== '') input['search'] = query.search
+  for (const [name, value] of Object.entries(filters)) if (value !== '') input[name] = value
+  if (query.sort) {
+    input['sortBy'] = query.sort.by
+    input['sortOrder'] = query.sort.order
+  }
+  return (
+    <DownloadButton endpoint={DownloadFile} filename="user.csv" label={narrowed ? rowsLabel(count) : 'Download CSV'} input={input} disabled={narrowed && count === 0} />
+  )
 }

@@ -1,9 +1,16 @@
-import { LEADS_PAGE_SIZE, getuser } from '#contract/leads'
+import { providers } from '#contract/common'
+import { LEADS_PAGE_SIZE, LEAD_OPERATING_SYSTEMS, getuser } from '#contract/leads'
 import { col, date, field, low, mono } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
+import { dateFilter, listFilter } from '#src/crud/list-filters.tsx'
 import { DownloadCsvButton } from './download-csv-button.tsx'
 
-/** Leads (/users): spec section 2, 50 per page (section 9). */
+const asOptions = (values: readonly string[]) => values.map((value) => ({ value, label: value }))
+
+/**
+ * Leads (/users): spec section 2, 50 per page (section 9), sorted by its headers, narrowed by
+ * provider, operating system and the days created (the admin's own days), all in the URL.
+ */
 export const LeadsPage = defineList({
   title: 'Leads',
   endpoint: getuser,
@@ -20,5 +27,11 @@ export const LeadsPage = defineList({
     title: 'User Details',
     fields: [field('name', 'Name'), field('email', 'Email'), field('provider', 'Provider'), field('walletaddress', 'Wallet Address', 'mono')],
   },
+  filters: [
+    listFilter('provider', 'Provider', asOptions(providers), 'All providers'),
+    listFilter('operatingsystem', 'Operating System', asOptions(LEAD_OPERATING_SYSTEMS), 'All systems'),
+    dateFilter('from', 'Created from', { zoned: true }),
+    dateFilter('to', 'Created to', { zoned: true }),
+  ],
   toolbar: DownloadCsvButton,
 })

@@ -29,6 +29,9 @@ function UserLine({ user, checked, disabled, onToggle }: { user: PromotionUser; 
   )
 }
 
+/** Spec section 8's client message: the user filter matched nobody. */
+export const NO_USER_FOUND = 'No user found!'
+
 export function AddPromotionPage() {
   const [filter, setFilter] = useUserFilter()
   const selection = useSelection()
@@ -84,6 +87,7 @@ export function AddPromotionPage() {
           )}
           moreLabel="View More"
           step={PROMOTION_PAGE_SIZE}
+          empty={NO_USER_FOUND}
         />
       </section>
       <PromotionDialog audience={audience} onClose={() => setAudience(null)} />

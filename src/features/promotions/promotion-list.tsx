@@ -16,6 +16,8 @@ import { assetUrl } from '#src/lib/api.ts'
 import { DeliveryProgress, RecipientStatus, isOpen } from './delivery.tsx'
 
 export const NO_IMAGE = 'No image in this promotion'
+/** Spec section 8's client message: a promotion with no recipient. */
+export const NO_RECORDS_FOUND = 'No Records found!'
 export const REMOVE_PROMOTION = 'Are you sure you want to remove this promotion'
 
 function Recipients({ promotion }: { promotion: Promotion }) {
@@ -35,6 +37,7 @@ function Recipients({ promotion }: { promotion: Promotion }) {
       )}
       moreLabel="Load More"
       step={PROMOTION_PAGE_SIZE}
+      empty={NO_RECORDS_FOUND}
     />
   )
 }

@@ -27,7 +27,7 @@ function Status({ hidden }: { hidden: boolean }) {
 export const RestrictionListPage = defineList({
   title: 'Restriction List',
   route: '/restriction',
-  endpoint: wholeListSource(FetchRestrictions, {}, entriesOf, (row) => row.country),
+  endpoint: wholeListSource(FetchRestrictions, {}, entriesOf, (row) => row.country, { country: (row) => row.country }),
   columns: [serial(), col('country', 'Country'), { header: 'Status', cell: (row) => <Status hidden={row.hide} /> }],
   add: { to: '/add-restriction', label: 'Add' },
   toggle: {

@@ -2,17 +2,17 @@
  * Users and Access: the pending access requests of /register, for staff managers only (Admin
  * access and a role other than subadmin; the server refuses everyone else). Hidden entirely when
  * there are none. Built from the kit's table, pager and confirmation, not defineList: the staff
- * list on the same screen owns the URL's page, limit and search, so this list pages on the server
- * with state of its own.
+ * list on the same screen owns the URL's page, limit, search and sort, so this list pages and
+ * sorts on the server with state of its own.
  */
 import { Suspense, lazy, useState } from 'react'
 import { useLocation } from 'wouter'
-import { declineAccessRequest, listAccessRequests, type AccessRequest } from '#contract/access-requests'
+import { accessRequestSort, declineAccessRequest, listAccessRequests, type AccessRequest } from '#contract/access-requests'
 import { col, date, type Column } from '#src/crud/columns.tsx'
 import type { PendingWrite } from '#src/crud/confirm-write-dialog.tsx'
 import { DataTable } from '#src/crud/data-table.tsx'
 import { errorMessage } from '#src/crud/error-message.ts'
-import { serialNumber, settlePage } from '#src/crud/list-query.ts'
+import { nextSort, serialNumber, settlePage, shownSort, type SortState } from '#src/crud/list-query.ts'
 import { Pager } from '#src/crud/pager.tsx'
 import { bind } from '#src/crud/row-writes.ts'
 import { useWriteAccess } from '#src/crud/write-access.ts'
@@ -42,6 +42,7 @@ export function PendingBadge() {
 const columns: readonly Column<AccessRequest>[] = [
   {
     header: 'Name',
+    sortBy: 'name',
     cell: (row) => (
       <span className="flex items-center gap-2 whitespace-nowrap">
         <span>{row.name}</span>
@@ -55,9 +56,11 @@ const columns: readonly Column<AccessRequest>[] = [
 ]
 
 /** A page of pending requests for a staff manager; for everyone else no call is made. */
-export function usePendingRequests(page: number) {
+export function usePendingRequests(page: number, sort?: SortState) {
   const write = useWriteAccess(managesStaff)
-  const input = write.allowed ? { page, limit: PENDING_PAGE_SIZE, search: '' } : null
+  const sortBy = accessRequestSort.columns.find((c) => c === sort?.by)
+  const order = sortBy === undefined || sort === undefined ? {} : { sortBy, sortOrder: sort.order }
+  const input = write.allowed ? { page, limit: PENDING_PAGE_SIZE, search: '', ...order } : null
   return { write, ...useCall(listAccessRequests, input, { keepPreviousData: true }) }
 }
 
@@ -92,7 +95,10 @@ function RowActions({ row, blockedReason, onDecline }: RowActionsProps) {
 
 export function PendingRequests() {
   const [page, setPage] = useState(1)
-  const { write, data, error, isLoading, isValidating, mutate } = usePendingRequests(page)
+  const [sort, setSort] = useState<SortState | undefined>()
+  const { write, data, error, isLoading, isValidating, mutate } = usePendingRequests(page, sort)
+  const sortable = accessRequestSort
+  const query = { page, limit: PENDING_PAGE_SIZE, search: '', sort }
   const online = useOnline()
   const [pending, setPending] = useState<PendingWrite | null>(null)
   const [confirmUsed, setConfirmUsed] = useState(false)
@@ -129,6 +135,14 @@ export function PendingRequests() {
         onRetry={() => void mutate()}
         busy={isLoading && data !== undefined}
         actions={(row) => <RowActions row={row} blockedReason={write.blockedReason} onDecline={setPending} />}
+        sort={{
+          columns: sortable.columns,
+          shown: shownSort(query, sortable),
+          onSort: (by) => {
+            setSort(nextSort(query, sortable, by))
+            setPage(1)
+          },
+        }}
       />
       {count !== undefined && count > PENDING_PAGE_SIZE ? <Pager page={page} limit={PENDING_PAGE_SIZE} count={count} onPage={setPage} /> : null}
       {confirmUsed ? (
