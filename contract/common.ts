@@ -136,7 +136,7 @@ export interface ListSort<C extends string = string> {
  * choices.
  *
  *     const leadSort = sortable(['createdAt', 'name', 'email'], { by: 'createdAt', order: 'desc' })
- *     endpoint('getuser', { input: z.extend(PageQuery, leadSort.input), sort: leadSort, ... })
+ *     export const getuser = endpoint({ input: z.extend(PageQuery, leadSort.input), sort: leadSort, ... })
  */
 export function sortable<const C extends readonly [string, ...string[]]>(columns: C, initial?: { by: C[number]; order: SortOrder }) {
   return {
