@@ -754,8 +754,9 @@ export const trash = pgTable(
   },
   (t) => [
     index('trash_expires_at_idx').on(t.expiresAt),
-    // A record being moved into or out of the trash cannot be deleted again meanwhile.
-    uniqueIndex('trash_moving_record_key').on(t.kind, t.recordId).where(sql`${t.state} <> 'kept'`),
+    // A record being moved into or out of the trash cannot be deleted again meanwhile. Keyed by
+    // the id's hash: a delete of many records names them all, longer than an index row may be.
+    uniqueIndex('trash_moving_record_key').on(t.kind, sql`md5(${t.recordId})`).where(sql`${t.state} <> 'kept'`),
   ],
 )
 

@@ -323,7 +323,7 @@ async function oneMoveAtATime<T>(work: () => Promise<T>): Promise<T> {
 
 /** Whether a delete or an undo is moving the record's rows now (its entry is taking or restoring). */
 export async function moving(db: Db, kind: Restorable, id: string): Promise<boolean> {
-  return (await db.$count(trash, and(eq(trash.kind, kind.name), eq(trash.recordId, id), ne(trash.state, 'kept')))) > 0
+  return (await db.$count(trash, and(eq(trash.kind, kind.name), sql`md5(${trash.recordId}) = md5(${id})`, eq(trash.recordId, id), ne(trash.state, 'kept')))) > 0
 }
 
 /**

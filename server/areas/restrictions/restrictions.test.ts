@@ -90,6 +90,15 @@ describe(`restricted countries on ${testEngine()}`, () => {
     expect(await names()).toHaveLength(all.length)
   })
 
+  it('removes every country at once (Select All, Delete All): one trash entry names them all', async () => {
+    const all = COUNTRIES.map((c) => c.name)
+    await add(all)
+    const ids = (await entries()).map((e) => e._id)
+    const res = await post('/CheckBoxDelete', { deleteData: ids })
+    expect(bodyOf(res)).toMatchObject({ status: 'success', message: `${all.length} countries removed from the restriction list` })
+    expect(await entries()).toEqual([])
+  })
+
   it('refuses a name that is not in the country list, adding nothing', async () => {
     const res = await add(['France', 'Atlantis'])
     expect(res.statusCode).toBe(400)
