@@ -69,7 +69,10 @@ function urlFor(endpoint: Endpoint, payload: unknown): string {
   const url = API_BASE + endpoint.path
   if (endpoint.method !== 'GET') return url
   const query = new URLSearchParams()
+  // An empty text is what the server assumes for an absent one (every optional text defaults to
+  // ''), so leaving it out keeps the address short and the same however many filters a list has.
   for (const [key, value] of entriesOf(payload)) {
+    if (value === '') continue
     if (Array.isArray(value)) for (const item of value) query.append(key, asField(item))
     else query.append(key, asField(value))
   }

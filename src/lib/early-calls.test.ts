@@ -25,7 +25,7 @@ const tokenWith = (claims: Record<string, unknown>) => `Bearer ${base64url({ alg
 const NOW = 1_800_000_000_000
 const LIVE = tokenWith({ _id: 'a1', exp: NOW / 1000 + 3600, idle: 1800 })
 
-const ROWS = '/api/admin/getuser?page=1&limit=50&search='
+const ROWS = '/api/admin/getuser?page=1&limit=50'
 const INFO = '/api/admin/public-info'
 const page = (status = 'success') => new Response(JSON.stringify({ status, message: 'Users fetched', data: [], count: 0 }), { headers: { 'Content-Type': 'application/json' } })
 

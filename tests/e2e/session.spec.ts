@@ -41,11 +41,11 @@ test.describe('Logout', () => {
   test('revokes the token on the server: a copy of it is refused afterwards', async ({ adminPage: page }) => {
     const authorization = (await page.evaluate(() => localStorage.getItem('admin_token'))) ?? ''
     expect(await profileStatus(page, authorization)).toBe(200)
-    const revoked = page.waitForResponse((r) => r.url().endsWith('/api/admin/logout'))
     await logOutFromMenu(page)
-    expect((await revoked).status()).toBe(200)
     expect(await page.evaluate(() => localStorage.getItem('admin_token'))).toBeNull()
-    expect(await profileStatus(page, authorization)).toBe(401)
+    // The revoke is a keepalive request that outlives the reload Logout makes, so the page may
+    // never report its answer: the server's refusal of the token is what shows it arrived.
+    await expect.poll(() => profileStatus(page, authorization), { timeout: 10_000 }).toBe(401)
   })
 
   test('still forgets the session when the server cannot be reached', async ({ adminPage: page }) => {
