@@ -78,6 +78,12 @@ export interface Endpoint<
    * max-age). Every other answer is per session and never kept.
    */
   maxAge?: number
+  /**
+   * Public reads only: the server answers from memory, computed once and forgotten at the next
+   * successful write on any instance (server/kit/public-cache.ts). For the calls the platform's
+   * apps make at the public's rate.
+   */
+  memo?: true
   /** Set where the spec does not show the payload or answer and this is our definition. */
   ours?: string
   /** The sortable columns of a list call (or of an export of one): `sortable()` in common.ts; its input takes `sortBy` and `sortOrder`. */

@@ -22,6 +22,8 @@ export const publicInfo = endpoint({
     }),
   }),
   access: publicAccess,
+  // Read by every visitor of a public page and every referral: answered from memory until a write.
+  memo: true,
   ours: 'Not in the spec: the public pages read the support email and the app store listing from the server.',
 })
 

@@ -90,6 +90,8 @@ export const restrictedCountries = endpoint({
   output: ok({ result: z.array(PublicRestrictedCountry) }),
   access: publicAccess,
   maxAge: 60,
+  // The platform's apps read it at the public's rate: answered from memory until a write.
+  memo: true,
   ours: 'Not in the spec: the public read of the restricted (not hidden) countries for the platform\'s apps.',
 })
 

@@ -24,6 +24,7 @@ import { scheduleMaintenance } from './db/maintenance.ts'
 import { purgeAtStart } from './kit/undo.ts'
 import { openStorage } from './kit/storage.ts'
 import { serveUploads } from './kit/serve-uploads.ts'
+import { PublicCache } from './kit/public-cache.ts'
 import { JobQueue } from './kit/queue.ts'
 import { openRedis } from './kit/redis.ts'
 import { holdDataDir, type DataDirHold } from './kit/backup/data-dir.ts'
@@ -141,7 +142,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const jobs = new JobQueue(handle.db, app.log, config.jobs)
   const mailer = new Mailer(config, handle.db, app.log, jobs)
   const areas = await loadAreas()
-  const services: Services = { contract: areas.index, handle, config, passwords, mailer, realtime, jobs, storage }
+  const publicCache = new PublicCache(redis?.client ?? null, app.log)
+  await publicCache.start()
+  const services: Services = { contract: areas.index, handle, config, passwords, mailer, realtime, jobs, storage, publicCache }
   app.decorate('services', services)
   // From the first moment of a close (before the hooks below), so a balancer that watches /readyz stops sending.
   let closing = false
@@ -153,6 +156,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await Promise.all([realtime?.close(), jobs.stop()])
   })
   app.addHook('onClose', async () => {
+    await publicCache.close()
     await redis?.close()
     stopSweeps()
     stopMaintenance()

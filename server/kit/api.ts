@@ -41,6 +41,7 @@ import type { Realtime } from './realtime.ts'
 import type { HandlerOptions, JobInfo, JobPayload, JobQueue, JobResult } from './queue.ts'
 import { FORM_TOO_LARGE, FormTooLarge, MULTIPART_LIMITS, UploadTooLarge, discard, formBounds, missingFiles, promote, readMultipart, removeUpload, unstore, type FormBounds, type StoredFile } from './uploads.ts'
 import type { ObjectStorage } from './storage.ts'
+import type { PublicCache } from './public-cache.ts'
 import { NUL_MESSAGE, nulField } from './text-input.ts'
 
 // The contract's schemas are zod/mini's, which brings no messages of its own: the checks the
@@ -108,6 +109,8 @@ export interface Services {
   jobs: JobQueue
   /** Where uploads are kept (server/kit/storage.ts). */
   storage: ObjectStorage
+  /** The public reads kept in memory until the next write (server/kit/public-cache.ts). */
+  publicCache: PublicCache
 }
 
 /**
@@ -260,6 +263,10 @@ export function registerApi(app: FastifyInstance, services: Services, tables: re
   for (const bound of tables.flat()) {
     if (!endpoints.includes(bound.endpoint)) throw new Error(`Handler ${bound.endpoint.name} has no endpoint in the areas' contracts`)
     if (byName.has(bound.endpoint.name)) throw new Error(`Two handlers for ${bound.endpoint.name}`)
+    // Kept in memory for everyone: only an answer that is the same for every caller may be.
+    if (bound.endpoint.memo === true && !(bound.endpoint.method === 'GET' && bound.endpoint.access.kind === 'public')) {
+      throw new Error(`${bound.endpoint.name} is kept in memory (memo) but is not a public read`)
+    }
     byName.set(bound.endpoint.name, bound)
   }
   app.decorateRequest('admin', null)
@@ -347,6 +354,13 @@ async function answer(bound: BoundHandler, services: Services, request: FastifyR
     return sendFailure(reply, failure(first, all, tooLarge ? 413 : 400))
   }
 
+  // A public read kept in memory is sent as it was first computed (the input, parsed, is its key).
+  const memo = endpoint.memo === true ? services.publicCache : null
+  const memoKey = memo === null ? '' : `${endpoint.name}?${JSON.stringify(parsed.data)}`
+  const kept = memo?.get(memoKey)
+  if (kept !== undefined) return sendJson(reply, endpoint, kept.body)
+  const since = memo?.now() ?? 0
+
   const stored = await promote(temps, services.storage)
   const files: Record<string, StoredFile[]> = {}
   for (const file of stored) (files[file.field] ??= []).push(file)
@@ -370,6 +384,7 @@ async function answer(bound: BoundHandler, services: Services, request: FastifyR
     return sendFailure(reply, result)
   }
   await ctx.runAfterSuccess()
+  if (isWriteCall(endpoint)) services.publicCache.forget()
 
   if (result instanceof FileAnswer) {
     return reply
@@ -377,8 +392,19 @@ async function answer(bound: BoundHandler, services: Services, request: FastifyR
       .header('Content-Disposition', `attachment; filename="${result.filename}"`)
       .send(result.body)
   }
+  if (memo !== null) {
+    const body = JSON.stringify(result)
+    memo.store(memoKey, since, body)
+    return sendJson(reply, endpoint, body)
+  }
   if (endpoint.maxAge !== undefined && endpoint.access.kind === 'public') reply.header('Cache-Control', `public, max-age=${endpoint.maxAge}`)
   return reply.send(result)
+}
+
+/** Sends an answer already serialized (a public read kept in memory). */
+function sendJson(reply: FastifyReply, endpoint: Endpoint, body: string): FastifyReply {
+  if (endpoint.maxAge !== undefined && endpoint.access.kind === 'public') void reply.header('Cache-Control', `public, max-age=${endpoint.maxAge}`)
+  return reply.type('application/json; charset=utf-8').send(body)
 }
 
 const isTwoFactor = (v: unknown): v is TwoFactorAnswer => typeof v === 'object' && v !== null && 'status' in v && v.status === 'TWO_FA'

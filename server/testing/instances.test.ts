@@ -157,6 +157,20 @@ describe.runIf(redisUp)('two instances sharing PostgreSQL and Redis', () => {
     expect(statuses.at(-1)).toBe(429)
   })
 
+  it('a public read kept in memory on B is forgotten when A writes', async () => {
+    const names = async (app: FastifyInstance) =>
+      z.object({ result: z.array(z.object({ country: z.string() })) }).parse((await app.inject({ method: 'GET', url: '/api/admin/restricted-countries' })).json()).result.map((c) => c.country)
+    const headers = await a.auth(a.superadmin)
+    const before = await names(b)
+    const country = ['Iceland', 'Norway'].find((c) => !before.includes(c))
+    if (country === undefined) throw new Error('both countries already listed')
+    // B keeps its answer; a row written behind both instances' backs does not change it.
+    expect(await names(b)).toEqual(before)
+    const res = await a.app.inject({ method: 'POST', url: '/api/admin/AddRestrictions', headers, payload: { country: [country] } })
+    expect(res.statusCode).toBe(200)
+    await expect.poll(() => names(b), { timeout: 2000, interval: 50 }).toContain(country)
+  })
+
   it('/readyz on each instance reports the database and Redis', async () => {
     expect((await a.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200)
     expect((await b.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200)

@@ -167,6 +167,21 @@ describe(`restricted countries on ${testEngine()}`, () => {
     expect((await get('/FetchRestrictions', {})).headers['cache-control']).toBe('no-store')
   })
 
+  it('answers the public read from memory until a write, then from the database again', async () => {
+    await add(['Japan'])
+    const publicNames = async () => (bodyOf(await get('/restricted-countries', {}))['result'] as { country: string }[]).map((c) => c.country)
+    expect(await publicNames()).toEqual(['Japan'])
+    // A row that no call of ours wrote (another tool, a restore) is not seen: the answer is kept.
+    await t.handle.db.insert(restrictedCountries).values({ country: 'Chile', code: 'CL' })
+    expect(await publicNames()).toEqual(['Japan'])
+    // Any successful write forgets it: the next read asks the database.
+    await add(['France'])
+    expect(await publicNames()).toEqual(['Chile', 'France', 'Japan'])
+    // A refused write changes nothing and forgets nothing it need not: the answer stays right.
+    expect((await post('/AddRestrictions', { country: ['Atlantis'] })).statusCode).toBe(400)
+    expect(await publicNames()).toEqual(['Chile', 'France', 'Japan'])
+  })
+
   it('lets View Only read the list and refuses its writes; staff without /restriction read nothing', async () => {
     await add(['France'])
     const viewer = await t.auth(await t.createAdmin({ accessLevel: 'View Only', restrictions: ['/restriction'] }))
