@@ -92,6 +92,8 @@ export default defineConfig({
       ADMIN_PASSWORD: accounts.superadmin.password,
       SUPPORT_EMAIL,
       APP_STORE_URL,
+      // Referral visits are written this often: a test reads them back without waiting a second.
+      REFERRAL_FLUSH_MS: '100',
       LOGIN_RATE_LIMIT: '10000',
       LOG_LEVEL: process.env['E2E_LOG_LEVEL'] ?? 'warn',
     },

@@ -78,6 +78,13 @@ export const listbrandUser = endpoint({
  */
 export const ReferralCode = z.string().check(z.trim(), z.minLength(1, 'code is required'), z.maxLength(512, 'Incorrect format'))
 
+/** The store listing with the referrer set (Google Play reads `referrer`): where the referral redirect sends a visitor. */
+export function storeListing(listing: string, code: string): string {
+  const url = new URL(listing)
+  url.searchParams.set('referrer', code)
+  return url.toString()
+}
+
 /**
  * Ours: the referral redirect (/app/:id) reports a visit before it sends the browser to the store.
  * A code that decodes to a known brand counts one visit for it; any other code counts nowhere and

@@ -155,7 +155,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Open sockets would keep the HTTP server from closing; running jobs finish or are left to their lease.
     await Promise.all([realtime?.close(), jobs.stop()])
   })
+  /** What the areas' own routes hold in memory (counted referral visits): written before the database closes. */
+  const areaStops: (() => Promise<void>)[] = []
   app.addHook('onClose', async () => {
+    await Promise.all(areaStops.map((stop) => stop()))
     await publicCache.close()
     await redis?.close()
     stopSweeps()
@@ -250,7 +253,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   serveUploads(app, storage)
 
   // Routes an area keeps outside the contract (the newsletter's RFC 8058 one-click unsubscribe).
-  for (const { area } of areas.areas) area.serve?.(app, services)
+  for (const { area } of areas.areas) {
+    const stop = area.serve?.(app, services)
+    if (stop !== undefined) areaStops.push(stop)
+  }
   registerPwa(app, config.distDir)
   return app
 }

@@ -79,6 +79,8 @@ export interface Config {
   /** The mail queue (server/kit/mail/mail.ts). */
   mail: MailSettings
   referralKey: string
+  /** How often counted referral visits are written (server/areas/brands/visits.ts). */
+  referralFlushMs: number
   appStoreUrl: string
   /**
    * The address the public reaches this server at, without a trailing slash: links in mails (the
@@ -248,6 +250,7 @@ const Env = z.object({
   SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.email('SUPPORT_EMAIL must be an email address').default('support@example.com')),
   // The referral key is public by nature (the client holds it), so a fixed default is no secret lost.
   REFERRAL_KEY: z.preprocess(emptyToUndefined, z.string().default('back-office-referral-key')),
+  REFERRAL_FLUSH_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(50).max(60_000).default(1000)),
   APP_STORE_URL: z.preprocess(emptyToUndefined, z.url().default('https://play.google.com/store/apps/details?id=com.example.wallet')),
   PUBLIC_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/, error: 'PUBLIC_URL must be an http(s) address' }).optional()),
   CORS_ORIGINS: z.preprocess(emptyToUndefined, z.string().default('')),
@@ -415,6 +418,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       logBodies: e.MAIL_LOG_BODIES === '1' || e.MAIL_LOG_BODIES === 'true',
     },
     referralKey: e.REFERRAL_KEY,
+    referralFlushMs: e.REFERRAL_FLUSH_MS,
     appStoreUrl: e.APP_STORE_URL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     corsOrigins: e.CORS_ORIGINS.split(',').map((o) => o.trim()).filter((o) => o !== ''),

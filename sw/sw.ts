@@ -28,8 +28,9 @@ const loginShell = createHandlerBoundToURL(`${BASE}login.html`)
 registerRoute(
   new NavigationRoute((options) => (options.url.pathname === `${BASE}login` ? loginShell(options) : appShell(options)), {
     allowlist: [new RegExp(`^${BASE}`)],
-    // Files that happen to be requested as a navigation (an opened upload) are not the app.
-    denylist: [/\/api\//, /\/uploads\//, /\.[a-z0-9]+$/i],
+    // Files that happen to be requested as a navigation (an opened upload) are not the app, and the
+    // referral redirect is the server's: it counts the visit and answers the store listing.
+    denylist: [/\/api\//, /\/uploads\//, /\.[a-z0-9]+$/i, new RegExp(`^${BASE}app/`)],
   }),
 )
 

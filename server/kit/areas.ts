@@ -34,8 +34,11 @@ export interface AreaDeclaration {
   routes: readonly (readonly BoundHandler[])[]
   /** Its kinds of background job (server/kit/queue.ts), made by `defineJob`. */
   jobs?: readonly JobDefinition[]
-  /** Routes outside the contract, registered after the API (the newsletter's one-click unsubscribe). */
-  serve?: (app: FastifyInstance, services: Services) => void
+  /**
+   * Routes outside the contract, registered after the API (the newsletter's one-click unsubscribe,
+   * the referral redirect). May answer a stop, run at a graceful close before the database closes.
+   */
+  serve?: (app: FastifyInstance, services: Services) => void | (() => Promise<void>)
 }
 
 const AREA = Symbol('area')

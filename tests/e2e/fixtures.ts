@@ -10,7 +10,7 @@ import { test as base, expect, type APIRequestContext, type Page } from '@playwr
 import { z } from 'zod'
 import { SocketEvents } from '#contract/socket'
 import { totpCode, totpStep } from '../../server/kit/access/two-factor-code.ts'
-import { PASSWORD, accounts, type Account } from './accounts.ts'
+import { APP_STORE_URL, PASSWORD, accounts, type Account } from './accounts.ts'
 import { sharedServer } from './shared-servers.ts'
 
 export { expect, accounts }
@@ -143,4 +143,23 @@ export function socketJoined(page: Page): Promise<void> {
       }),
     )
   })
+}
+
+/**
+ * Opens a referral link and answers the referrer the browser was sent to the store listing with.
+ * The store is not reachable from the test machine, and the server's redirect is followed by the
+ * browser itself (a route cannot answer a redirected request), so the request for the listing is
+ * what is looked at; the navigation's failure to reach it is expected.
+ */
+export async function referrerSentToStore(page: Page, path: string): Promise<string | null> {
+  // A tab of its own (same context, so same settings and session): the error page it ends on
+  // never interrupts what the test does next in `page`.
+  const tab = await page.context().newPage()
+  try {
+    const toStore = tab.waitForRequest((request) => request.url().startsWith(APP_STORE_URL) && request.isNavigationRequest())
+    await tab.goto(path).catch(() => undefined)
+    return new URL((await toStore).url()).searchParams.get('referrer')
+  } finally {
+    await tab.close()
+  }
 }

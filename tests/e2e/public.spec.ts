@@ -1,5 +1,5 @@
-import { test, expect } from './fixtures.ts'
-import { APP_STORE_URL, SUPPORT_EMAIL } from './accounts.ts'
+import { test, expect, referrerSentToStore } from './fixtures.ts'
+import { SUPPORT_EMAIL } from './accounts.ts'
 
 test('the data-deletion page works without login and gives the support email from the server', async ({ page }) => {
   await page.goto('/admin/data-deletion')
@@ -10,8 +10,20 @@ test('the data-deletion page works without login and gives the support email fro
 })
 
 test('the referral link sends the browser to the store listing with the referrer', async ({ page }) => {
-  // No network here: answer the store's request ourselves and look at where the browser went.
-  await page.route('https://play.google.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Store</title>' }))
-  await page.goto('/admin/app/REF-abc123')
-  await expect(page).toHaveURL((url) => url.href.startsWith(APP_STORE_URL) && url.searchParams.get('referrer') === 'REF-abc123')
+  expect(await referrerSentToStore(page, '/admin/app/REF-abc123')).toBe('REF-abc123')
+})
+
+test('the referral link needs no JavaScript: the server answers the redirect itself', async ({ browser }) => {
+  // An in-app browser or a phone with scripts off: nothing of the PWA may be needed on the way.
+  const context = await browser.newContext({ javaScriptEnabled: false })
+  try {
+    const page = await context.newPage()
+    const seen: string[] = []
+    context.on('request', (request) => seen.push(new URL(request.url()).pathname))
+    expect(await referrerSentToStore(page, '/admin/app/REF-no-script')).toBe('REF-no-script')
+    expect(seen).toContain('/admin/app/REF-no-script')
+    expect(seen.filter((path) => path.startsWith('/admin/assets/'))).toEqual([])
+  } finally {
+    await context.close()
+  }
 })

@@ -210,3 +210,42 @@ describe('Referral visits', () => {
     expect(await visitsOf(id)).toBe(30)
   })
 })
+
+describe('The referral redirect', () => {
+  const LISTING = 'https://play.google.com/store/apps/details?id=com.example.wallet'
+  const open = (app: TestApp, segment: string) => app.app.inject({ method: 'GET', url: `/admin/app/${segment}` })
+  const visitsIn = async (app: TestApp, id: string) => (await app.handle.db.select({ visits: brands.visits }).from(brands).where(eq(brands.id, id)))[0]?.visits
+
+  it('sends any code to the store listing with that referrer, without a page, and counts the visits of a known brand', async () => {
+    const id = await addBrand('Pi')
+    const code = encodeReferral(id, KEY)
+    for (let i = 0; i < 5; i++) {
+      const res = await open(t, encodeURIComponent(code))
+      expect(res.statusCode).toBe(302)
+      expect(res.headers['location']).toBe(`${LISTING}&referrer=${encodeURIComponent(code)}`)
+      expect(res.headers['cache-control']).toBe('no-store')
+      expect(res.body).not.toContain('<script')
+    }
+    // A code that names no brand goes to the store all the same, counted nowhere.
+    const foreign = await open(t, 'not-a-code')
+    expect(foreign.statusCode).toBe(302)
+    expect(foreign.headers['location']).toBe(`${LISTING}&referrer=not-a-code`)
+    // Counted in memory, written within the flush interval (1 s by default).
+    await expect.poll(() => visitsIn(t, id), { timeout: 5000, interval: 100 }).toBe(5)
+  })
+
+  it('writes the counted visits at a graceful stop, though the interval has not come', async () => {
+    const own = await makeTestApp({ env: { REFERRAL_KEY: KEY, REFERRAL_FLUSH_MS: '60000' } })
+    try {
+      const [row] = await own.handle.db.insert(brands).values({ brandname: 'Rho', type: 'web3auth' }).returning({ id: brands.id })
+      if (row === undefined) throw new Error('no brand')
+      const code = encodeURIComponent(encodeReferral(row.id, KEY))
+      for (let i = 0; i < 7; i++) expect((await open(own, code)).statusCode).toBe(302)
+      expect(await visitsIn(own, row.id)).toBe(0)
+      await own.app.close()
+      expect(await visitsIn(own, row.id)).toBe(7)
+    } finally {
+      await own.close()
+    }
+  })
+})

@@ -1,12 +1,14 @@
 /**
- * The brands area: brands and their referral codes.
+ * The brands area: brands, their referral codes and the referral redirect.
  * Found by server/kit/areas.ts; the declaration is this area's one registration.
  */
 import * as brands from '#contract/brands'
 import { defineArea } from '../../kit/areas.ts'
 import { brandsRoutes } from './routes.ts'
+import { serveReferralRedirect } from './visits.ts'
 
 export const area = defineArea({
   contracts: [{ module: brands, label: 'Brands' }],
   routes: [brandsRoutes],
+  serve: serveReferralRedirect,
 })

@@ -7,7 +7,7 @@
  * and goes on whatever it answers, so a slow or foreign server cannot keep a visitor from the store.
  */
 import { useEffect, useState } from 'react'
-import { referralVisit } from '#contract/brands'
+import { referralVisit, storeListing } from '#contract/brands'
 import { call } from '#src/lib/api.ts'
 import { usePublicInfo } from './use-public-info.ts'
 
@@ -15,12 +15,6 @@ import { usePublicInfo } from './use-public-info.ts'
 const REPORT_WAIT_MS = 1500
 const MAX_CODE = 512
 
-/** The store listing with the referrer set (Google Play reads `referrer`). */
-export function storeUrl(listing: string, code: string): string {
-  const url = new URL(listing)
-  url.searchParams.set('referrer', code)
-  return url.toString()
-}
 
 /**
  * The code as the brand's link was made: the router leaves '%2F', '%2B' and '%3D' encoded in a
@@ -54,7 +48,7 @@ export function ReferralRedirect({ code: segment }: { code: string }) {
   const code = referralCodeOf(segment)
   const info = usePublicInfo()
   const reported = useVisitReported(code)
-  const target = info.state === 'ready' ? storeUrl(info.info.appStoreUrl, code) : null
+  const target = info.state === 'ready' ? storeListing(info.info.appStoreUrl, code) : null
   useEffect(() => {
     // replace(): the back button should not bounce the visitor into the redirect again.
     if (target && reported) window.location.replace(target)
