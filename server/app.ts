@@ -30,6 +30,7 @@ import { holdDataDir, type DataDirHold } from './kit/backup/data-dir.ts'
 import { scheduleBackups, serverSnapshot } from './kit/backup/schedule.ts'
 import { removeStaleSnapshots } from './kit/backup/snapshot.ts'
 import { CSP_DIRECTIVES, registerPwa } from './pwa.ts'
+import { registerMetrics, type Metrics } from './kit/metrics.ts'
 
 /**
  * The kit's own background jobs; each area declares its jobs beside its routes
@@ -56,6 +57,8 @@ export interface BuildOptions {
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services
+    /** The Prometheus metrics (server/kit/metrics.ts); null when METRICS_TOKEN is unset. */
+    metrics: Metrics | null
   }
 }
 
@@ -196,6 +199,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('Permissions-Policy', PERMISSIONS_POLICY)
   })
+  // Before every route, so its request hook counts them all (server/kit/metrics.ts).
+  app.decorate('metrics', registerMetrics(app, services))
 
   app.addHook('onSend', async (request, reply) => {
     // API answers are per-session data: never kept by a browser, proxy or service worker. A
