@@ -31,6 +31,8 @@ import { scheduleBackups, serverSnapshot } from './kit/backup/schedule.ts'
 import { removeStaleSnapshots } from './kit/backup/snapshot.ts'
 import { CSP_DIRECTIVES, registerPwa } from './pwa.ts'
 import { registerMetrics, type Metrics } from './kit/metrics.ts'
+import { serveOpenApi } from './kit/openapi.ts'
+import packageJson from '../package.json' with { type: 'json' }
 
 /**
  * The kit's own background jobs; each area declares its jobs beside its routes
@@ -239,6 +241,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   })
 
   registerApi(app, services, [areas.routes])
+  // The API described as OpenAPI 3.1, from the same contract (docs/api.md).
+  serveOpenApi(app, services, packageJson.version)
   for (const definition of [...kitJobs, ...areas.jobs]) jobs.handle(definition.kind, (payload, job) => definition.run(payload, job, services), definition.options)
   if (options.jobs !== false) {
     app.addHook('onReady', async () => {
