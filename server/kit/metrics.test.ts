@@ -5,6 +5,7 @@
  */
 import { createServer } from 'node:net'
 import parsePrometheusTextFormat from 'parse-prometheus-text-format'
+import { io } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { ConfigError, loadConfig } from '../config.ts'
@@ -149,11 +150,33 @@ describe('metrics on', () => {
 describe('METRICS_PORT', () => {
   let t: TestApp
   let port: number
+  let url: string
   beforeAll(async () => {
     port = await freePort()
-    t = await makeTestApp({ env: { METRICS_TOKEN: TOKEN, METRICS_PORT: String(port), HOST: '127.0.0.1' } })
+    t = await makeTestApp({ realtime: true, env: { METRICS_TOKEN: TOKEN, METRICS_PORT: String(port), HOST: '127.0.0.1' } })
+    url = await t.app.listen({ port: 0, host: '127.0.0.1' })
   })
   afterAll(async () => await t.close())
+
+  const scrapePort = async (): Promise<Families> => {
+    const response = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    expect(response.status).toBe(200)
+    return parse(await response.text())
+  }
+
+  it('counts the open sockets of this instance', async () => {
+    expect(valueOf(await scrapePort(), 'backoffice_sockets_open')).toBe(0)
+    const socket = io(url, { auth: { token: `Bearer ${await t.tokenFor(t.superadmin)}` }, transports: ['websocket'], reconnection: false })
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve())
+      socket.once('connect_error', reject)
+    })
+    expect(valueOf(await scrapePort(), 'backoffice_sockets_open')).toBe(1)
+    const closed = new Promise<void>((resolve) => socket.once('disconnect', () => resolve()))
+    socket.close()
+    await closed
+    await expect.poll(async () => valueOf(await scrapePort(), 'backoffice_sockets_open')).toBe(0)
+  })
 
   it('serves /metrics there with the same token rule, and nothing else', async () => {
     expect(t.app.metrics?.portAddress()?.port).toBe(port)
