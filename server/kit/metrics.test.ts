@@ -147,6 +147,26 @@ describe('metrics on', () => {
   })
 })
 
+describe('metrics while the database is away', () => {
+  let t: TestApp
+  beforeAll(async () => (t = await makeTestApp({ env: { METRICS_TOKEN: TOKEN } })))
+  afterAll(async () => await t.close())
+
+  it('still answers the scrape: backoffice_database_up 0, the database gauges absent, the process ones there', async () => {
+    // The worker first: its next claim would fail on the closed database, to no purpose here.
+    await t.app.services.jobs.stop()
+    await t.handle.close()
+    const response = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })
+    expect(response.statusCode).toBe(200)
+    const families = parse(response.body)
+    expect(valueOf(families, 'backoffice_database_up')).toBe(0)
+    for (const name of ['backoffice_jobs', 'backoffice_mail_outbox', 'backoffice_newsletter_deliveries', 'backoffice_promotion_deliveries']) {
+      expect(valueOf(families, name), name).toBeUndefined()
+    }
+    expect(valueOf(families, 'process_resident_memory_bytes')).toBeGreaterThan(0)
+  })
+})
+
 describe('METRICS_PORT', () => {
   let t: TestApp
   let port: number
