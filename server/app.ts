@@ -31,6 +31,9 @@ import { holdDataDir, type DataDirHold } from './kit/backup/data-dir.ts'
 import { scheduleBackups, serverSnapshot } from './kit/backup/schedule.ts'
 import { removeStaleSnapshots } from './kit/backup/snapshot.ts'
 import { CSP_DIRECTIVES, registerPwa } from './pwa.ts'
+import { registerMetrics, type Metrics } from './kit/metrics.ts'
+import { serveOpenApi } from './kit/openapi.ts'
+import packageJson from '../package.json' with { type: 'json' }
 
 /**
  * The kit's own background jobs; each area declares its jobs beside its routes
@@ -57,6 +60,8 @@ export interface BuildOptions {
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services
+    /** The Prometheus metrics (server/kit/metrics.ts); null when METRICS_TOKEN is unset. */
+    metrics: Metrics | null
   }
 }
 
@@ -203,6 +208,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('Permissions-Policy', PERMISSIONS_POLICY)
   })
+  // Before every route, so its request hook counts them all (server/kit/metrics.ts).
+  app.decorate('metrics', registerMetrics(app, services))
 
   app.addHook('onSend', async (request, reply) => {
     // API answers are per-session data: never kept by a browser, proxy or service worker. A
@@ -241,6 +248,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   })
 
   registerApi(app, services, [areas.routes])
+  // The API described as OpenAPI 3.1, from the same contract (docs/api.md).
+  serveOpenApi(app, services, packageJson.version)
   for (const definition of [...kitJobs, ...areas.jobs]) jobs.handle(definition.kind, (payload, job) => definition.run(payload, job, services), definition.options)
   if (options.jobs !== false) {
     app.addHook('onReady', async () => {

@@ -140,6 +140,16 @@ export interface Config {
   redisUrl: string | null
   /** Scheduled backups of the embedded database (server/kit/backup/schedule.ts); null: none. */
   backups: BackupSchedule | null
+  /** The Prometheus metrics (server/kit/metrics.ts); null: off, /metrics answers 404. */
+  metrics: MetricsSettings | null
+}
+
+/** METRICS_TOKEN and METRICS_PORT. */
+export interface MetricsSettings {
+  /** The bearer token a scrape must send. */
+  token: string
+  /** A port of its own that serves /metrics too (same token rule); null: only the main port. */
+  port: number | null
 }
 
 /** BACKUP_DIR and its companions. */
@@ -311,6 +321,8 @@ const Env = z.object({
   BACKUP_DIR: optionalText,
   BACKUP_EVERY_HOURS: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(24 * 366).default(24)),
   BACKUP_KEEP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(7)),
+  METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().trim().min(16, 'METRICS_TOKEN must be at least 16 characters').optional()),
+  METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65535).optional()),
 })
 
 /**
@@ -389,6 +401,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // one place (npm run backup from cron, or pg_dump), not from each server.
     throw new ConfigError('Invalid configuration:\n  BACKUP_DIR: scheduled backups are for the embedded database only; with DATABASE_URL run `npm run backup -- FILE` from cron on one machine instead')
   }
+  if (e.METRICS_PORT !== undefined && e.METRICS_TOKEN === undefined) {
+    // A metrics port that answers nobody would look like a broken scrape; say what is missing instead.
+    throw new ConfigError('Invalid configuration:\n  METRICS_PORT: set METRICS_TOKEN too (the metrics are served only to a scrape that sends it)')
+  }
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) throw new ConfigError('Invalid configuration:\n  METRICS_PORT: must differ from PORT (the main port serves /metrics already)')
   const dataDir = resolve(e.DATA_DIR)
   mkdirSync(dataDir, { recursive: true })
   return {
@@ -459,6 +476,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobs: { concurrency: e.JOB_CONCURRENCY, pollMs: e.JOB_POLL_MS, leaseMs: e.JOB_LEASE_SECONDS * 1000 },
     redisUrl: e.REDIS_URL ?? null,
     backups: e.BACKUP_DIR === undefined ? null : { dir: resolve(e.BACKUP_DIR), everyMs: Math.round(e.BACKUP_EVERY_HOURS * 3_600_000), keep: e.BACKUP_KEEP },
+    metrics: e.METRICS_TOKEN === undefined ? null : { token: e.METRICS_TOKEN, port: e.METRICS_PORT ?? null },
   }
 }
 

@@ -391,6 +391,8 @@ export const mailOutbox = pgTable(
   (t) => [
     index('mail_outbox_created_at_idx').on(t.createdAt.desc()),
     index('mail_outbox_group_idx').on(t.group, t.status).where(sql`${t.group} is not null`),
+    // The metrics' counts by status (server/kit/metrics.ts): an index-only scan, not the table's.
+    index('mail_outbox_status_idx').on(t.status, t.group),
   ],
 )
 

@@ -150,6 +150,11 @@ export class JobQueue {
     await Promise.allSettled([...this.#running])
   }
 
+  /** The kinds this instance has handlers for (the metrics report each, at 0 when none waits). */
+  get kinds(): readonly string[] {
+    return [...this.#handlers.keys()]
+  }
+
   /** Whether this instance runs jobs now (for tests and /readyz). */
   get busy(): number {
     return this.#running.size

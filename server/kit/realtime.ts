@@ -159,6 +159,11 @@ export class Realtime {
     this.#io.to(APPROVERS).except(approverRoom(requesterId)).emit(event, payload)
   }
 
+  /** Sockets open on this instance (each instance reports its own; the metrics add them up). */
+  get openSockets(): number {
+    return this.#io.of('/').sockets.size
+  }
+
   close(): Promise<void> {
     return this.#io.close()
   }

@@ -1,0 +1,1 @@
+CREATE INDEX "mail_outbox_status_idx" ON "mail_outbox" USING btree ("status","send_group");
