@@ -23,10 +23,13 @@
  *     insert cost;
  *   - `register` (bench/register.ts): /register's answer time for a new email, an unconfirmed or
  *     confirmed request's and an admin's (p50/p95 and the spread of the medians);
- * Options: --only=pglite,postgres,sort,games,media,promotions,register,trash,budget (default all), --engines=pglite,postgres
- * (the engines of sort, games, media, promotions, register and trash), --pg-shared-buffers=SIZE (the leads section's PostgreSQL
+ *   - `public` (bench/public-calls.ts): the referral redirect, the restricted countries and
+ *     /public-info under 50 connections (autocannon), beside a bare Fastify in the same run
+ *     (requests/s, p50/p99), and the redirect's visits counted against the 302s answered;
+ * Options: --only=pglite,postgres,sort,games,media,promotions,register,trash,public,budget (default all), --engines=pglite,postgres
+ * (the engines of sort, games, media, promotions, register, trash and public), --pg-shared-buffers=SIZE (the leads section's PostgreSQL
  * on a throwaway cluster with that shared_buffers), --rows=N (leads, default 1000000), --games=N (default 10000),
- * --video-mib=N (default 100), --uploads=N (default 3), --requests=N (default 20), --deliveries=N (default 1000000).
+ * --video-mib=N (default 100), --uploads=N (default 3), --requests=N (default 20), --deliveries=N (default 1000000), --public-requests=N (default 50000).
  * Not part of `npm test`: it takes minutes and measures, it does not judge.
  */
 import { writeFileSync } from 'node:fs'
@@ -43,6 +46,7 @@ import { emailOf, seedLeads, type SeedReport } from './seed.ts'
 import { SORT_TARGETS, benchLeadsSort, printSort, type SortResult } from './leads-sort.ts'
 import { DELIVERY_TARGET_SECONDS, benchPromotions, printPromotions, type PromotionsResult } from './promotions.ts'
 import { TRASH_GROWTH_TARGET_MIB, TRASH_STALL_TARGET_MS, benchTrash, printTrash, type TrashResult } from './trash.ts'
+import { PUBLIC_P99_TARGET_MS, PUBLIC_RATIO_TARGET, benchPublic, printPublic, type PublicResult } from './public-calls.ts'
 
 const args = new Map(
   process.argv.slice(2).map((a) => {
@@ -50,7 +54,7 @@ const args = new Map(
     return [k ?? '', v ?? 'true'] as const
   }),
 )
-const SECTIONS = ['pglite', 'postgres', 'sort', 'games', 'media', 'promotions', 'register', 'trash', 'budget'] as const
+const SECTIONS = ['pglite', 'postgres', 'sort', 'games', 'media', 'promotions', 'register', 'trash', 'public', 'budget'] as const
 const ENGINES: readonly EngineName[] = ['pglite', 'postgres']
 
 function option(name: string, fallback: number): number {
@@ -73,6 +77,7 @@ const GAMES = option('games', 10_000)
 const VIDEO_MIB = option('video-mib', 100)
 const UPLOADS = option('uploads', 3)
 const DELIVERIES = option('deliveries', 1_000_000)
+const PUBLIC_REQUESTS = option('public-requests', 50_000)
 const ONLY = list('only', SECTIONS)
 /**
  * --pg-shared-buffers=1GB: the leads section's PostgreSQL is a throwaway cluster of the bench's own
@@ -290,6 +295,7 @@ async function main(): Promise<void> {
   const promotions: PromotionsResult[] = []
   const register: RegisterResult[] = []
   const trash: TrashResult[] = []
+  const publicCalls: PublicResult[] = []
   const sorts: SortResult[] = []
   for (const engine of ENGINES) {
     if (!ON.has(engine)) continue
@@ -299,6 +305,7 @@ async function main(): Promise<void> {
     if (ONLY.has('media')) keep(media, `media on ${engine}`, await withEngine(engine, 'media', (e) => benchMedia(e, VIDEO_MIB, UPLOADS, log)))
     if (ONLY.has('register')) keep(register, `register on ${engine}`, await withEngine(engine, 'register', (e) => benchRegister(e, REQUESTS, log)))
     if (ONLY.has('trash')) keep(trash, `trash on ${engine}`, await withEngine(engine, 'trash', (e) => benchTrash(e, DELIVERIES, log)))
+    if (ONLY.has('public')) keep(publicCalls, `public calls on ${engine}`, await withEngine(engine, 'public', (e) => benchPublic(e, PUBLIC_REQUESTS, log)))
   }
   let budget: BudgetResult | string | undefined
   if (ONLY.has('budget')) budget = await runBudget()
@@ -311,6 +318,7 @@ async function main(): Promise<void> {
   if (promotions.length > 0) printPromotions(promotions, REQUESTS)
   if (register.length > 0) printRegister(register)
   if (trash.length > 0) printTrash(trash)
+  if (publicCalls.length > 0) printPublic(publicCalls)
   if (budget !== undefined && typeof budget !== 'string') printBudget(budget)
   for (const n of notes) console.log(`note: ${n}`)
   console.log(`load average (1 min) at start ${loadAtStart[0]?.toFixed(2)}, at end ${os.loadavg()[0]?.toFixed(2)}, on ${os.cpus().length} CPUs`)
@@ -348,6 +356,8 @@ async function main(): Promise<void> {
       registerMedianSpread: REGISTER_SPREAD_TARGET,
       trashRssGrowthMiB: TRASH_GROWTH_TARGET_MIB,
       trashEventLoopStallMs: TRASH_STALL_TARGET_MS,
+      publicShareOfBareFastify: PUBLIC_RATIO_TARGET,
+      publicP99Ms: PUBLIC_P99_TARGET_MS,
       sortFirstPageP95Ms: SORT_TARGETS,
     },
     engines: results,
@@ -370,6 +380,10 @@ async function main(): Promise<void> {
     sort: {
       method: `getuser limit 50 sorted by each sortable column both ways, a deep page, filters; DownloadFile of every lead and of a filtered sorted set; sort indexes: pg_relation_size, CREATE INDEX time, and inserts of 10,000 leads 100 a statement with and without each (best of 2)`,
       results: sorts,
+    },
+    public: {
+      method: `autocannon, ${PUBLIC_REQUESTS} requests per call after 5000 to warm up, 50 connections, beside a bare Fastify answering a fixed JSON in a process of its own`,
+      results: publicCalls,
     },
     trash: {
       method: `DeletePromotion then undo of a promotion with ${DELIVERIES} deliveries; growth = peak RSS during the call - RSS before it; stall = the server's monitorEventLoopDelay max during the call; /healthz and listNotification each asked every 20 ms meanwhile`,

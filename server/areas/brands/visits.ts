@@ -71,15 +71,39 @@ export class VisitCounter {
   }
 }
 
+/**
+ * What a code leads to, kept: a campaign sends the same few codes again and again, and working one
+ * out (a key derivation, a decryption, the listing's address) costs more than the rest of the
+ * redirect.
+ */
+class KnownCodes {
+  private readonly known = new Map<string, { brandId: string | null; location: string }>()
+  constructor(
+    private readonly passphrase: string,
+    private readonly listing: string,
+  ) {}
+
+  of(code: string): { brandId: string | null; location: string } {
+    const kept = this.known.get(code)
+    if (kept !== undefined) return kept
+    const found = { brandId: decodeReferral(code, this.passphrase), location: storeListing(this.listing, code) }
+    // Bounded: a caller sending endless made-up codes only empties it now and then.
+    if (this.known.size >= MAX_KNOWN_CODES) this.known.clear()
+    this.known.set(code, found)
+    return found
+  }
+}
+const MAX_KNOWN_CODES = 10_000
+
 /** The redirect route; answers the counter, stopped by the area before the database closes. */
 export function serveReferralRedirect(app: FastifyInstance, services: Services): () => Promise<void> {
   const counter = new VisitCounter(services.handle.db, app.log, services.config.referralFlushMs)
+  const codes = new KnownCodes(services.config.referralKey, services.config.appStoreUrl)
   app.get<{ Params: { code: string } }>('/admin/app/:code', (request, reply) => {
-    const code = request.params.code.slice(0, MAX_CODE)
-    const brandId = decodeReferral(code, services.config.referralKey)
+    const { brandId, location } = codes.of(request.params.code.slice(0, MAX_CODE))
     if (brandId !== null) counter.add(brandId)
     // Each visit must reach the server to be counted: no browser or proxy keeps the redirect.
-    return reply.header('Cache-Control', 'no-store').redirect(storeListing(services.config.appStoreUrl, code), 302)
+    return reply.header('Cache-Control', 'no-store').redirect(location, 302)
   })
   return () => counter.stop()
 }
