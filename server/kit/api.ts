@@ -42,6 +42,7 @@ import type { HandlerOptions, JobInfo, JobPayload, JobQueue, JobResult } from '.
 import { FORM_TOO_LARGE, FormTooLarge, MULTIPART_LIMITS, UploadTooLarge, discard, formBounds, missingFiles, promote, readMultipart, removeUpload, unstore, type FormBounds, type StoredFile } from './uploads.ts'
 import type { ObjectStorage } from './storage.ts'
 import type { PublicCache } from './public-cache.ts'
+import type { Finder } from './finders.ts'
 import { NUL_MESSAGE, nulField } from './text-input.ts'
 
 // The contract's schemas are zod/mini's, which brings no messages of its own: the checks the
@@ -111,6 +112,8 @@ export interface Services {
   storage: ObjectStorage
   /** The public reads kept in memory until the next write (server/kit/public-cache.ts). */
   publicCache: PublicCache
+  /** How the palette's search finds each area's records (server/kit/finders.ts). */
+  finders: readonly Finder[]
 }
 
 /**
@@ -144,6 +147,8 @@ export interface Ctx {
   readonly files: Readonly<Record<string, readonly StoredFile[]>>
   readonly ip: string
   readonly log: FastifyBaseLogger
+  /** Every area's finders: the palette's search runs them (server/kit/finders.ts). */
+  readonly finders: readonly Finder[]
   /** The signed-in admin, or a 401 failure on a public call. */
   me(): AdminRow
   /** Names the record this write touched (and, on public calls like login, who acted) for the audit row. */
@@ -494,6 +499,9 @@ class RequestContext implements Ctx {
   }
   get ip(): string {
     return this.#request.ip
+  }
+  get finders(): readonly Finder[] {
+    return this.#services.finders
   }
   get log(): FastifyBaseLogger {
     return this.#request.log

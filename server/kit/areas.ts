@@ -20,6 +20,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { isEndpoint, type Endpoint } from '#contract/define'
 import type { BoundHandler, ContractIndex, JobDefinition, Services } from './api.ts'
+import type { Finder } from './finders.ts'
 
 /** One contract module (`import * as x from '#contract/x'`) and the area's name for it in the audit log. */
 export interface ContractPart {
@@ -34,6 +35,8 @@ export interface AreaDeclaration {
   routes: readonly (readonly BoundHandler[])[]
   /** Its kinds of background job (server/kit/queue.ts), made by `defineJob`. */
   jobs?: readonly JobDefinition[]
+  /** How the palette's server search finds this area's records (server/kit/finders.ts). */
+  find?: readonly Finder[]
   /**
    * Routes outside the contract, registered after the API (the newsletter's one-click unsubscribe,
    * the referral redirect). May answer a stop, run at a graceful close before the database closes.
@@ -66,6 +69,8 @@ export interface Areas {
   index: ContractIndex
   routes: readonly BoundHandler[]
   jobs: readonly JobDefinition[]
+  /** Every area's finders, in the areas' order. */
+  finders: readonly Finder[]
 }
 
 export const AREAS_DIR = fileURLToPath(new URL('../areas/', import.meta.url))
@@ -78,6 +83,7 @@ export function collectAreas(modules: readonly { name: string; file: string; mod
   const labels = new Map<Endpoint, string>()
   const routes: BoundHandler[] = []
   const jobs: JobDefinition[] = []
+  const finders: Finder[] = []
   for (const { name, file, module } of modules) {
     const { area } = module
     if (!isArea(area)) throw new Error(`${file} must export \`area = defineArea({...})\` (server/kit/areas.ts)`)
@@ -99,9 +105,10 @@ export function collectAreas(modules: readonly { name: string; file: string; mod
       routes.push(bound)
     }
     jobs.push(...(area.jobs ?? []))
+    finders.push(...(area.find ?? []))
     areas.push({ name, file, area })
   }
-  return { areas, index: { endpoints, areaLabels: labels }, routes, jobs }
+  return { areas, index: { endpoints, areaLabels: labels }, routes, jobs, finders }
 }
 
 const loaded = new Map<string, Promise<Areas>>()

@@ -319,6 +319,7 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   auditOptions: () => ({ json: {} }),
   exportAudit: () => ({ json: { action: '/login' } }),
   listSavedViews: () => ({ json: {} }),
+  findRecords: () => ({ json: { q: 'example' } }),
   saveView: () => ({ json: { route: '/profile', name: `View ${unique()}`, query: '?search=a' } }),
   deleteView: (f) => ({ json: { id: f.savedViewId } }),
   undo: (f) => ({ json: { token: f.undoToken } }),

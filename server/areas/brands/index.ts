@@ -4,11 +4,13 @@
  */
 import * as brands from '#contract/brands'
 import { defineArea } from '../../kit/areas.ts'
+import { brandFinders } from './find.ts'
 import { brandsRoutes } from './routes.ts'
 import { serveReferralRedirect } from './visits.ts'
 
 export const area = defineArea({
   contracts: [{ module: brands, label: 'Brands' }],
   routes: [brandsRoutes],
+  find: brandFinders,
   serve: serveReferralRedirect,
 })

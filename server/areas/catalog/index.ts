@@ -4,9 +4,11 @@
  */
 import * as catalog from '#contract/catalog'
 import { defineArea } from '../../kit/areas.ts'
+import { categoryFinders } from './find.ts'
 import { catalogRoutes } from './routes.ts'
 
 export const area = defineArea({
   contracts: [{ module: catalog, label: 'Categories' }],
   routes: [catalogRoutes],
+  find: categoryFinders,
 })

@@ -4,9 +4,11 @@
  */
 import * as games from '#contract/games'
 import { defineArea } from '../../kit/areas.ts'
+import { gameFinders } from './find.ts'
 import { gamesRoutes } from './routes.ts'
 
 export const area = defineArea({
   contracts: [{ module: games, label: 'Games' }],
   routes: [gamesRoutes],
+  find: gameFinders,
 })

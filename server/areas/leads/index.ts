@@ -4,9 +4,11 @@
  */
 import * as leads from '#contract/leads'
 import { defineArea } from '../../kit/areas.ts'
+import { leadFinders } from './find.ts'
 import { leadsRoutes } from './routes.ts'
 
 export const area = defineArea({
   contracts: [{ module: leads, label: 'Leads' }],
   routes: [leadsRoutes],
+  find: leadFinders,
 })

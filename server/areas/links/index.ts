@@ -4,9 +4,11 @@
  */
 import * as links from '#contract/links'
 import { defineArea } from '../../kit/areas.ts'
+import { linkFinders } from './find.ts'
 import { linksRoutes } from './routes.ts'
 
 export const area = defineArea({
   contracts: [{ module: links, label: 'Links' }],
   routes: [linksRoutes],
+  find: linkFinders,
 })

@@ -4,10 +4,12 @@
  */
 import * as promotions from '#contract/promotions'
 import { defineArea } from '../../kit/areas.ts'
+import { promotionFinders } from './find.ts'
 import { promotionJobs, promotionsRoutes } from './routes.ts'
 
 export const area = defineArea({
   contracts: [{ module: promotions, label: 'Messaging' }],
   routes: [promotionsRoutes],
+  find: promotionFinders,
   jobs: promotionJobs,
 })

@@ -4,9 +4,11 @@
  */
 import * as staff from '#contract/staff'
 import { defineArea } from '../../kit/areas.ts'
+import { staffFinders } from './find.ts'
 import { staffRoutes } from './routes.ts'
 
 export const area = defineArea({
   contracts: [{ module: staff, label: 'Users and Access' }],
   routes: [staffRoutes],
+  find: staffFinders,
 })

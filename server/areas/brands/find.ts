@@ -1,0 +1,18 @@
+/** The palette's search of brands by name. */
+import { brands } from '../../db/schema.ts'
+import { defineFinder } from '../../kit/finders.ts'
+import { containsAny } from '../../kit/record-search.ts'
+
+export const brandFinders = [
+  defineFinder({
+    screen: '/brand',
+    heading: 'Brands',
+    find: async (db, term, limit) =>
+      (await db.select({ id: brands.id, name: brands.brandname, type: brands.type }).from(brands).where(containsAny(term, [brands.brandname])).limit(limit)).map((b) => ({
+        id: b.id,
+        label: b.name,
+        detail: `Brand, ${b.type}`,
+        search: b.name,
+      })),
+  }),
+]

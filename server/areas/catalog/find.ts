@@ -1,0 +1,18 @@
+/** The palette's search of categories by name. */
+import { categories } from '../../db/schema.ts'
+import { defineFinder } from '../../kit/finders.ts'
+import { containsAny } from '../../kit/record-search.ts'
+
+export const categoryFinders = [
+  defineFinder({
+    screen: '/category',
+    heading: 'Categories',
+    find: async (db, term, limit) =>
+      (await db.select({ id: categories.id, name: categories.categoryName }).from(categories).where(containsAny(term, [categories.categoryName])).limit(limit)).map((c) => ({
+        id: c.id,
+        label: c.name,
+        detail: `Category ID ${c.id}`,
+        search: c.name,
+      })),
+  }),
+]

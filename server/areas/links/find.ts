@@ -1,0 +1,26 @@
+/** The palette's search of the three kinds of link, each on its own list, by the link itself. */
+import { and, eq } from 'drizzle-orm'
+import type { ScreenPath } from '#contract/routes'
+import { links } from '../../db/schema.ts'
+import { defineFinder } from '../../kit/finders.ts'
+import { containsAny } from '../../kit/record-search.ts'
+
+const KINDS = [
+  { kind: 'buy', screen: '/buy_list', heading: 'Buy links', list: 'Buy List' },
+  { kind: 'sell', screen: '/swapout_list', heading: 'Swap out links', list: 'Swap Out List' },
+  { kind: 'bridge', screen: '/swapin_list', heading: 'Swap in links', list: 'Swap in List' },
+] as const satisfies readonly { kind: (typeof links.kind.enumValues)[number]; screen: ScreenPath; heading: string; list: string }[]
+
+export const linkFinders = KINDS.map(({ kind, screen, heading, list }) =>
+  defineFinder({
+    screen,
+    heading,
+    find: async (db, term, limit) =>
+      (await db.select({ id: links.id, url: links.url, preference: links.preference }).from(links).where(and(eq(links.kind, kind), containsAny(term, [links.url]))).limit(limit)).map((l) => ({
+        id: l.id,
+        label: l.url,
+        detail: `${list}, preference ${l.preference}`,
+        search: l.url,
+      })),
+  }),
+)

@@ -1,0 +1,12 @@
+/** The palette's search of every area (contract/search.ts): the areas' finders, for this session. */
+import * as search from '#contract/search'
+import { handlers } from '../../kit/api.ts'
+import { findEverywhere } from '../../kit/record-search.ts'
+
+export const searchRoutes = handlers(search, {
+  findRecords: async ({ q }, ctx) => ({
+    status: 'success',
+    message: 'Records found',
+    result: await findEverywhere(ctx.finders, ctx.db, ctx.me(), q),
+  }),
+})

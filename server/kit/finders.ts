@@ -1,0 +1,22 @@
+/**
+ * How an area's records are found by the palette's server search (contract/search.ts,
+ * `findRecords`): each area declares its finders (`find` in its defineArea); server/kit/record-search.ts
+ * runs them. Types only here, so the request kit can name them without importing the search.
+ */
+import type { FoundRecord } from '#contract/search'
+import type { ScreenPath } from '#contract/routes'
+import type { Db } from '../db/index.ts'
+
+/** A record found: how the palette shows it, and the list search that shows it on its screen. */
+export type Found = Omit<FoundRecord, 'screen' | 'heading'>
+
+export interface Finder {
+  /** The list screen the records are on: found only for sessions that may open it. */
+  screen: ScreenPath
+  /** The palette's group heading, as the PWA's cached records of that screen use. */
+  heading: string
+  /** At most `limit` records matching `term`, in no particular order. */
+  find: (db: Db, term: string, limit: number) => Promise<Found[]>
+}
+
+export const defineFinder = (finder: Finder): Finder => finder
