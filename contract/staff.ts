@@ -157,5 +157,20 @@ export const unlockAdmin = endpoint({
   ours: 'Not in the spec: the superadmin lifts the sign-in locks of an account (the Unlock row action of Users and Access).',
 })
 
+export const SIGNED_OUT_EVERYWHERE = 'User signed out everywhere'
+
+/**
+ * Ends every session of a staff member (each device): their tokens answer 401 and their sockets
+ * get LOGOUT. A staff manager's write (the superadmin today), never on the superadmin or on
+ * someone holding more access than the caller.
+ */
+export const signOutStaff = endpoint({
+  method: 'POST',
+  input: z.object({ id: Id }),
+  output: Done,
+  access: staffWrites('/sub-admin'),
+  ours: 'Not in the spec: Sign out everywhere, the row action of Users and Access.',
+})
+
 // Each endpoint is named by its export (its path defaults to '/' + that name).
 nameEndpoints(self)

@@ -140,6 +140,8 @@ export interface Ctx {
   /** Uploaded files of a multipart call by field, already checked and stored. */
   readonly files: Readonly<Record<string, readonly StoredFile[]>>
   readonly ip: string
+  /** The call's User-Agent header (a sign-in records the device it names). */
+  readonly userAgent: string | undefined
   readonly log: FastifyBaseLogger
   /** The signed-in admin, or a 401 failure on a public call. */
   me(): AdminRow
@@ -468,6 +470,9 @@ class RequestContext implements Ctx {
   }
   get ip(): string {
     return this.#request.ip
+  }
+  get userAgent(): string | undefined {
+    return this.#request.headers['user-agent']
   }
   get log(): FastifyBaseLogger {
     return this.#request.log

@@ -195,6 +195,10 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   editProfile: () => ({ json: { name: `Name ${unique()}` } }),
   logout: () => ({ json: {} }),
   keepAlive: () => ({ json: {} }),
+  listSessions: () => ({ json: {} }),
+  // Nobody's session: an unknown id is answered 404, as another admin's is.
+  endSession: () => ({ json: { id: `no-session-${unique()}` } }),
+  endOtherSessions: () => ({ json: {} }),
   getuser: () => ({ json: { page: 1, limit: 10, search: '', sortBy: 'name', sortOrder: 'desc', provider: 'ipfs', operatingsystem: 'Android', from: '2026-01-01', to: '2026-12-31', tz: 'Europe/Lisbon' } }),
   DownloadFile: () => ({ json: { search: 'a', sortBy: 'email', provider: 'web3auth', from: '2026-01-01', tz: 'America/New_York' } }),
   getContactUS: () => ({ json: {} }),
@@ -228,6 +232,7 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   UpdateSubAdminUsers: (f) => ({ json: { _id: f.victim.id, name: `Victim ${unique()}`, email: f.victim.email, accessLevel: 'View Only', restrictions: ['/users', '/cms'] } }),
   ActivateSubadminStatusUpdate: (f) => ({ json: { id: f.victim.id } }),
   unlockAdmin: (f) => ({ json: { id: f.victim.id } }),
+  signOutStaff: (f) => ({ json: { id: f.victim.id } }),
   sendMail: () => ({ json: {} }),
   changePassword: () => ({ json: { otp: '123456', oldPassword: TEST_PASSWORD, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, email: SUPERADMIN_EMAIL } }),
   ForgotSendMail: () => ({ json: { email: `someone-${unique()}@example.com` } }),
