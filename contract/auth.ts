@@ -93,6 +93,25 @@ export const keepAlive = endpoint({
   ours: 'Not in the spec: keeps an active session from reaching the idle limit on the server.',
 })
 
+export const IDENTITY_PROVED = 'Identity confirmed'
+
+/**
+ * Step-up: the session's holder proves to be its owner with the password (and the current 2FA
+ * code when 2FA is on; without one the answer is status TWO_FA). The proof's time is kept on the
+ * session, and lets its `stepUp` calls through for STEP_UP_MINUTES. Wrong passwords and codes
+ * count towards the sign-in lockout; a lock ends the admin's sessions.
+ */
+export const proveIdentity = endpoint({
+  method: 'POST',
+  input: z.object({
+    password: z.string({ error: 'Password is required' }).check(z.minLength(1, 'Password is required'), z.maxLength(200, 'Incorrect format')),
+    twoFACode: TwoFACode,
+  }),
+  output: Done,
+  access: sessionAccess,
+  ours: 'Not in the spec: the step-up proof (password, and the 2FA code when on) asked before exporting every lead, changing staff access or approving a mass send.',
+})
+
 /** One open session of the signed-in admin (ours: the Active sessions of Profile). */
 export const ActiveSession = z.object({
   /** The session's id (its token's jti): what endSession names. */

@@ -96,6 +96,7 @@ export const createSubAdminUsers = endpoint({
   // status TWO_FA is the other non-failure answer; see TwoFactorNeeded in common.ts.
   output: Done,
   access: staffWrites('/sub-admin'),
+  stepUp: true,
   ours: 'role is not accepted (always subadmin); twoFACode added for a creator with 2FA enabled.',
 })
 
@@ -124,6 +125,8 @@ export const UpdateSubAdminUsers = endpoint({
   input: UpdateSubAdminInput,
   output: Done,
   access: staffWrites('/sub-admin'),
+  // Edit User sets the user type and the screens: a change of access asks for a recent proof.
+  stepUp: true,
   ours: 'role and password are not accepted on edit.',
 })
 

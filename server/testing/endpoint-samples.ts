@@ -196,6 +196,7 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   logout: () => ({ json: {} }),
   keepAlive: () => ({ json: {} }),
   listSessions: () => ({ json: {} }),
+  proveIdentity: () => ({ json: { password: TEST_PASSWORD, twoFACode: '' } }),
   // Nobody's session: an unknown id is answered 404, as another admin's is.
   endSession: () => ({ json: { id: `no-session-${unique()}` } }),
   endOtherSessions: () => ({ json: {} }),

@@ -15,11 +15,12 @@ import * as auth from '#contract/auth'
 import { UNAUTHORIZED, failure, handlers, notFound, twoFactorNeeded } from '../../kit/api.ts'
 import { issueToken } from '../../kit/access/auth.ts'
 import { admins } from '../../db/schema.ts'
-import { deviceOf, liveSessions, openSession, pruneExpiredTokens, revokeAdminTokens, revokeToken } from '../../kit/access/sessions.ts'
+import { deviceOf, liveSessions, openSession, pruneExpiredTokens, recordProof, revokeAdminTokens, revokeToken } from '../../kit/access/sessions.ts'
+import { countFailure, locked, secondFactor } from '../../kit/access/second-factor.ts'
 import { claimAttempt, clearFailures, failAttempt, lockoutKey, releaseAttempt } from '../../kit/access/lockout.ts'
 import { acceptTotpCode } from '../../kit/access/two-factor-secret.ts'
 import { recordFailedSignIn } from '../../kit/access/events.ts'
-import { ACCOUNT_DEACTIVATED, LOGIN_FAILED, WRONG_2FA } from '../../kit/access/sign-in-answers.ts'
+import { ACCOUNT_DEACTIVATED, LOGIN_FAILED, WRONG_2FA, WRONG_PASSWORD } from '../../kit/access/sign-in-answers.ts'
 
 
 export const authRoutes = handlers(
@@ -82,6 +83,33 @@ export const authRoutes = handlers(
       ctx.afterSuccess(() => ctx.realtime?.logoutToken(token.jti))
       ctx.audit(me.id)
       return { status: 'success', message: 'Logged out successfully' }
+    },
+
+    // Step-up (contract/auth.ts): the password is verified before the transaction opens, as at
+    // login; the attempt's slot and the code are taken inside. Wrong answers count towards the
+    // lockout, and a lock ends the sessions (whoever holds this one cannot prove to be its owner).
+    proveIdentity: {
+      prepare: async ({ password, twoFACode }, outside) => {
+        const me = outside.me()
+        const passwordOk = await outside.passwords.verify(me.passwordHash, password)
+        return async (ctx) => {
+          const token = ctx.token
+          // A session call always has its token; this only satisfies the type.
+          if (token === null) return failure(UNAUTHORIZED, undefined, 401)
+          const attempt = await claimAttempt(ctx.db, ctx.config.lockout, me.email, ctx.ip)
+          if (attempt.locked) return locked(attempt)
+          if (!passwordOk) {
+            await countFailure(ctx, me, attempt, true, 'wrong password')
+            return failure(WRONG_PASSWORD, { password: WRONG_PASSWORD })
+          }
+          await releaseAttempt(ctx.db, attempt)
+          const second = await secondFactor(ctx, me, twoFACode, 'twoFACode', true)
+          if (!second.ok) return second.answer
+          await recordProof(ctx.db, token, me.id)
+          ctx.audit(me.id)
+          return { status: 'success', message: auth.IDENTITY_PROVED }
+        }
+      },
     },
 
     listSessions: async (_input, ctx) => {
@@ -155,5 +183,5 @@ export const authRoutes = handlers(
       return { status: 'success', message: 'Profile updated successfully' }
     },
   },
-  { login: { max: (config) => config.loginRateLimit, timeWindow: 60_000 } },
+  { login: { max: (config) => config.loginRateLimit, timeWindow: 60_000 }, proveIdentity: { max: (config) => config.loginRateLimit, timeWindow: 60_000 } },
 )

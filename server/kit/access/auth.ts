@@ -132,7 +132,8 @@ export function bearerToken(header: string | undefined): string | null {
 }
 
 /** `endsAt`: when the session ends unless used again (sessions.ts, sessionEndsAt), in epoch milliseconds. */
-export type SessionCheck = { ok: true; admin: AdminRow; token: TokenRef; endsAt: number } | { ok: false; status: 401 | 403; message: string }
+/** `provedAt`: when the session last proved its owner (sign-in or step-up), or null (sessions.ts, stepUpFresh). */
+export type SessionCheck = { ok: true; admin: AdminRow; token: TokenRef; endsAt: number; provedAt: Date | null } | { ok: false; status: 401 | 403; message: string }
 
 export const UNAUTHORIZED = 'Unauthorized, please log in again'
 export const FORBIDDEN = 'You do not have permission to do this'
@@ -158,7 +159,7 @@ export async function checkSession(
   const claims = await verifyToken(config, token)
   if (claims === null) return { ok: false, status: 401, message: UNAUTHORIZED }
   const [row] = await db
-    .select({ admin: admins, lastSeenAt: sessionTokens.lastSeenAt, revokedAt: sessionTokens.revokedAt })
+    .select({ admin: admins, lastSeenAt: sessionTokens.lastSeenAt, revokedAt: sessionTokens.revokedAt, provedAt: sessionTokens.provedAt })
     .from(admins)
     .leftJoin(sessionTokens, eq(sessionTokens.jti, claims.jti))
     .where(eq(admins.id, claims._id))
@@ -173,7 +174,7 @@ export async function checkSession(
   if (!permits(access, admin)) return { ok: false, status: 403, message: FORBIDDEN }
   const touch = options.touch !== false && needsTouch(row, now)
   if (touch) await touchToken(db, ref, admin.id, now)
-  return { ok: true, admin, token: ref, endsAt: sessionEndsAt(config, ref, touch ? { ...row, lastSeenAt: new Date(now) } : row) }
+  return { ok: true, admin, token: ref, endsAt: sessionEndsAt(config, ref, touch ? { ...row, lastSeenAt: new Date(now) } : row), provedAt: row.provedAt }
 }
 
 /**

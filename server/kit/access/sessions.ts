@@ -126,6 +126,18 @@ export async function openSession(db: Db, token: Required<TokenRef>, adminId: st
   })
 }
 
+/** Whether a session's last proof of its owner is recent enough for a `stepUp` call (STEP_UP_MINUTES). */
+export const stepUpFresh = (config: Config, provedAt: Date | null, now: number): boolean => provedAt !== null && now - provedAt.getTime() <= config.stepUpMs
+
+/** Records that the session's holder just proved to be its owner (the step-up call). */
+export async function recordProof(db: Db, token: TokenRef, adminId: string): Promise<void> {
+  const version = token.tv === undefined ? {} : { tokenVersion: token.tv }
+  await db
+    .insert(sessionTokens)
+    .values({ jti: token.jti, adminId, expiresAt: new Date(token.exp * 1000), provedAt: sql`now()`, ...version })
+    .onConflictDoUpdate({ target: sessionTokens.jti, set: { provedAt: sql`now()` } })
+}
+
 /** One live session of an admin, as their session list shows it. */
 export interface LiveSession {
   jti: string
