@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { EMAIL_PATTERN, PASSWORD_PATTERN, Done, ok, required } from './common.ts'
+import { EMAIL_PATTERN, PASSWORD_PATTERN, Done, Id, ok, required } from './common.ts'
 import { endpoint, nameEndpoints, publicAccess, sessionAccess } from './define.ts'
 import * as self from './auth.ts'
 
@@ -91,6 +91,77 @@ export const keepAlive = endpoint({
   output: Done,
   access: sessionAccess,
   ours: 'Not in the spec: keeps an active session from reaching the idle limit on the server.',
+})
+
+export const IDENTITY_PROVED = 'Identity confirmed'
+
+/**
+ * Step-up: the session's holder proves to be its owner with the password (and the current 2FA
+ * code when 2FA is on; without one the answer is status TWO_FA). The proof's time is kept on the
+ * session, and lets its `stepUp` calls through for STEP_UP_MINUTES. Wrong passwords and codes
+ * count towards the sign-in lockout; a lock ends the admin's sessions.
+ */
+export const proveIdentity = endpoint({
+  method: 'POST',
+  input: z.object({
+    password: z.string({ error: 'Password is required' }).check(z.minLength(1, 'Password is required'), z.maxLength(200, 'Incorrect format')),
+    twoFACode: TwoFACode,
+  }),
+  output: Done,
+  access: sessionAccess,
+  ours: 'Not in the spec: the step-up proof (password, and the 2FA code when on) asked before exporting every lead, changing staff access or approving a mass send.',
+})
+
+/** One open session of the signed-in admin (ours: the Active sessions of Profile). */
+export const ActiveSession = z.object({
+  /** The session's id (its token's jti): what endSession names. */
+  _id: z.string(),
+  /** Browser and OS read from the sign-in's User-Agent; '' for a session that did not sign in through Login. */
+  device: z.string(),
+  /** The client address at sign-in; '' when unknown. */
+  address: z.string(),
+  /** ISO time of the sign-in; '' when unknown. */
+  signedInAt: z.string(),
+  /** ISO time of the last recorded use (written at most once a minute). */
+  lastActiveAt: z.string(),
+  /** The session of this call ("This device"). */
+  current: z.boolean(),
+})
+export type ActiveSession = z.output<typeof ActiveSession>
+
+/** The signed-in admin's sessions that still work (not ended, expired or idle), the current one marked. */
+export const listSessions = endpoint({
+  method: 'GET',
+  input: z.object({}),
+  output: ok({ data: z.array(ActiveSession) }),
+  access: sessionAccess,
+  ours: 'Not in the spec: the Active sessions of Profile, each with its device, address, sign-in time and last activity.',
+})
+
+export const SESSION_ENDED = 'Session signed out'
+export const OTHER_SESSIONS_ENDED = 'Signed out of all other sessions'
+/** endSession naming the call's own session: Logout does that. */
+export const USE_LOGOUT = 'Use Logout to end this session'
+
+/**
+ * Ends one of the signed-in admin's own sessions by id: its token answers 401 from now on and its
+ * open sockets get LOGOUT. Another admin's session id is answered as unknown (404).
+ */
+export const endSession = endpoint({
+  method: 'POST',
+  input: z.object({ id: Id }),
+  output: Done,
+  access: sessionAccess,
+  ours: 'Not in the spec: Sign out of one of your other sessions (Profile, Active sessions).',
+})
+
+/** Ends every session of the signed-in admin but this call's; `count` says how many ended. */
+export const endOtherSessions = endpoint({
+  method: 'POST',
+  input: z.object({}),
+  output: ok({ count: z.number() }),
+  access: sessionAccess,
+  ours: 'Not in the spec: Sign out of all other sessions (Profile, the command palette).',
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

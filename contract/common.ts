@@ -184,6 +184,22 @@ export const Failure = z.object({
 })
 export type Failure = z.output<typeof Failure>
 
+/**
+ * The refusal of a `stepUp` endpoint (contract/define.ts) when the session has not proved its
+ * owner recently: HTTP 403, the usual failure shape plus `code` and whether the proof needs a 2FA
+ * code besides the password (`twoFactor`). The PWA answers it with the proof dialog and repeats
+ * the call once (contract/auth.ts, proveIdentity).
+ */
+export const STEP_UP_REQUIRED = 'step-up-required'
+export const STEP_UP_MESSAGE = 'Confirm it is you: enter your password to continue'
+export const StepUpRefusal = z.object({
+  status: z.literal('failed'),
+  message: z.string(),
+  code: z.literal(STEP_UP_REQUIRED),
+  twoFactor: z.boolean(),
+})
+export type StepUpRefusal = z.output<typeof StepUpRefusal>
+
 /** Login and create-user may ask for a second factor instead of succeeding. */
 export const TwoFactorNeeded = z.object({ status: z.literal('TWO_FA'), message: z.string() })
 

@@ -189,6 +189,7 @@ describe('the endpoint table', () => {
       'declineAccessRequest',
       'getAccessRequest',
       'listAccessRequests',
+      'signOutStaff',
       'unlockAdmin',
     ])
     for (const name of ['addbuyLink', 'editBridgeink', 'DeleteCms', 'FreezeCms', 'deleteBrand', 'updateVersion']) {

@@ -88,6 +88,12 @@ export interface Endpoint<
   ours?: string
   /** The sortable columns of a list call (or of an export of one): `sortable()` in common.ts; its input takes `sortBy` and `sortOrder`. */
   sort?: ListSort
+  /**
+   * A risky call (exporting every lead, creating or changing staff access, approving a mass
+   * send): the server refuses it (403, `StepUpRefusal` in common.ts) unless the session proved its
+   * owner (sign-in, or `proveIdentity`'s password and 2FA code) within `STEP_UP_MINUTES`.
+   */
+  stepUp?: boolean
 }
 
 /**

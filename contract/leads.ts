@@ -81,6 +81,7 @@ export const DownloadFile = endpoint({
   answer: 'csv',
   access: reads('/users'),
   sort: leadSort,
+  stepUp: true,
   ours: `${LEAD_INPUTS_NOTE} With any of them (or a search), the rows the list shows for the same inputs, all of them, in its order.`,
 })
 

@@ -184,6 +184,7 @@ export const approveNewsletter = endpoint({
   input: sendId,
   output: ok({ started: z.boolean(), total: integer() }),
   access: approves('/newsletter'),
+  stepUp: true,
   ours: 'Not in the spec (four eyes): starts a send awaiting approval; started is false for a repeat. Only another administrator.',
 })
 

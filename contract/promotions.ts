@@ -199,6 +199,7 @@ export const approvePromotion = endpoint({
   input: Decision,
   output: ok({ started: z.boolean(), total: integer() }),
   access: approves('/notificationlist'),
+  stepUp: true,
   ours: 'Ours (four eyes): starts a round awaiting approval; started is false for a repeat. Only another administrator.',
 })
 

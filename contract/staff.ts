@@ -96,6 +96,7 @@ export const createSubAdminUsers = endpoint({
   // status TWO_FA is the other non-failure answer; see TwoFactorNeeded in common.ts.
   output: Done,
   access: staffWrites('/sub-admin'),
+  stepUp: true,
   ours: 'role is not accepted (always subadmin); twoFACode added for a creator with 2FA enabled.',
 })
 
@@ -124,6 +125,8 @@ export const UpdateSubAdminUsers = endpoint({
   input: UpdateSubAdminInput,
   output: Done,
   access: staffWrites('/sub-admin'),
+  // Edit User sets the user type and the screens: a change of access asks for a recent proof.
+  stepUp: true,
   ours: 'role and password are not accepted on edit.',
 })
 
@@ -155,6 +158,21 @@ export const unlockAdmin = endpoint({
   output: Done,
   access: staffWrites('/sub-admin'),
   ours: 'Not in the spec: the superadmin lifts the sign-in locks of an account (the Unlock row action of Users and Access).',
+})
+
+export const SIGNED_OUT_EVERYWHERE = 'User signed out everywhere'
+
+/**
+ * Ends every session of a staff member (each device): their tokens answer 401 and their sockets
+ * get LOGOUT. A staff manager's write (the superadmin today), never on the superadmin or on
+ * someone holding more access than the caller.
+ */
+export const signOutStaff = endpoint({
+  method: 'POST',
+  input: z.object({ id: Id }),
+  output: Done,
+  access: staffWrites('/sub-admin'),
+  ours: 'Not in the spec: Sign out everywhere, the row action of Users and Access.',
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

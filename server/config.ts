@@ -71,6 +71,8 @@ export interface Config {
   tokenTtlSeconds: number
   /** A session unused this long ends: the PWA's idle timer, and the server's check with a grace. */
   idleTimeoutSeconds: number
+  /** How long a proof of the session's owner (sign-in, or the step-up call) lets `stepUp` endpoints through. */
+  stepUpMs: number
   adminEmail: string
   /** When null on an empty database, a strong password is generated and printed once. */
   adminPassword: string | null
@@ -251,6 +253,7 @@ const Env = z.object({
   JWT_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional()),
   TOKEN_TTL_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(60).max(TWELVE_HOURS).default(TWELVE_HOURS)),
   IDLE_TIMEOUT_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().min(1).max(720).default(30)),
+  STEP_UP_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().min(0.05).max(720).default(5)),
   ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email('ADMIN_EMAIL must be an email address').default('admin@example.com')),
   ADMIN_PASSWORD: optionalText,
   SMTP_URL: z.preprocess(emptyToUndefined, z.string().regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional()),
@@ -423,6 +426,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jwtSecretFile: e.JWT_SECRET === undefined ? join(dataDir, JWT_SECRET_FILE) : null,
     tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
     idleTimeoutSeconds: Math.round(e.IDLE_TIMEOUT_MINUTES * 60),
+    stepUpMs: Math.round(e.STEP_UP_MINUTES * 60_000),
     adminEmail: e.ADMIN_EMAIL.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD ?? null,
     smtpUrl: e.SMTP_URL ?? null,

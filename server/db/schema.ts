@@ -450,8 +450,10 @@ export const jobs = pgTable(
 
 /**
  * Session tokens seen by the server, by their `jti` (server/kit/access/sessions.ts):
- * when the token was last used, for the idle limit, and whether Logout revoked it. A token gets
- * its row on first use; rows are pruned once the token has expired, when nothing can use it anyway.
+ * when the token was last used, for the idle limit, and whether Logout revoked it. Login writes the
+ * row with what the admin's session list shows (the device, the address, the sign-in time); a
+ * token issued otherwise gets its row on first use. Rows are pruned once the token has expired,
+ * when nothing can use it anyway.
  */
 export const sessionTokens = pgTable(
   'session_tokens',
@@ -462,8 +464,17 @@ export const sessionTokens = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    /** The token's version (`tv`): a row of an older version than its admin's is a session ended by force. */
+    tokenVersion: integer('token_version'),
+    /** Browser and OS as read from the sign-in's User-Agent ('Chrome 131 on Linux'); null when not signed in here. */
+    device: text('device'),
+    /** The client address at sign-in (as TRUST_PROXY decides it). */
+    address: text('address'),
+    signedInAt: timestamp('signed_in_at', { withTimezone: true, mode: 'date' }),
+    /** When the session's holder last proved to be its owner (sign-in, or a step-up proof). */
+    provedAt: timestamp('proved_at', { withTimezone: true, mode: 'date' }),
   },
-  (t) => [index('session_tokens_expires_at_idx').on(t.expiresAt)],
+  (t) => [index('session_tokens_expires_at_idx').on(t.expiresAt), index('session_tokens_admin_id_idx').on(t.adminId)],
 )
 
 // ---------------------------------------------------------------------------------------------

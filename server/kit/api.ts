@@ -29,10 +29,10 @@ import type { Readable } from 'node:stream'
 import multipart from '@fastify/multipart'
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import { fieldErrors, type FieldErrors, type Failure } from '#contract/common'
+import { STEP_UP_MESSAGE, STEP_UP_REQUIRED, fieldErrors, type FieldErrors, type Failure, type StepUpRefusal } from '#contract/common'
 import { isEndpoint, type Endpoint, type Output, type ParsedInput } from '#contract/define'
 import { FORBIDDEN, UNAUTHORIZED, checkSession, type Passwords } from './access/auth.ts'
-import type { TokenRef } from './access/sessions.ts'
+import { stepUpFresh, type TokenRef } from './access/sessions.ts'
 import type { Config } from '../config.ts'
 import type { Db, DbHandle } from '../db/index.ts'
 import { auditLog, type AdminRow } from '../db/schema.ts'
@@ -146,6 +146,8 @@ export interface Ctx {
   /** Uploaded files of a multipart call by field, already checked and stored. */
   readonly files: Readonly<Record<string, readonly StoredFile[]>>
   readonly ip: string
+  /** The call's User-Agent header (a sign-in records the device it names). */
+  readonly userAgent: string | undefined
   readonly log: FastifyBaseLogger
   /** Every area's finders: the palette's search runs them (server/kit/finders.ts). */
   readonly finders: readonly Finder[]
@@ -303,6 +305,12 @@ function route(app: FastifyInstance, services: Services, bound: BoundHandler, bo
       if (endpoint.access.kind === 'public') return
       const check = await checkSession(services.handle.db, services.config, request.headers.authorization, endpoint.access)
       if (!check.ok) return reply.code(check.status).send({ status: 'failed', message: check.message })
+      // A risky call needs a recent proof of the session's owner (contract/define.ts, stepUp):
+      // refused here, before the body is read, whatever the handler.
+      if (endpoint.stepUp === true && !stepUpFresh(services.config, check.provedAt, Date.now())) {
+        const refusal: StepUpRefusal = { status: 'failed', message: STEP_UP_MESSAGE, code: STEP_UP_REQUIRED, twoFactor: check.admin.totpEnabled && check.admin.totpSecret !== null }
+        return reply.code(403).send(refusal)
+      }
       request.admin = check.admin
       request.sessionToken = check.token
     },
@@ -502,6 +510,9 @@ class RequestContext implements Ctx {
   }
   get finders(): readonly Finder[] {
     return this.#services.finders
+  }
+  get userAgent(): string | undefined {
+    return this.#request.headers['user-agent']
   }
   get log(): FastifyBaseLogger {
     return this.#request.log

@@ -13,7 +13,8 @@ import { eq } from 'drizzle-orm'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { z } from 'zod'
 import { buildApp } from '../app.ts'
-import { signToken, type Passwords } from '../kit/access/auth.ts'
+import { issueToken, type Passwords } from '../kit/access/auth.ts'
+import { openSession } from '../kit/access/sessions.ts'
 import { loadConfig, type Config } from '../config.ts'
 import { openDb, type DbHandle } from '../db/index.ts'
 import { admins, loginFailures, type AdminRow, type LoginFailureRow } from '../db/schema.ts'
@@ -37,6 +38,7 @@ export interface TestApp {
   /** Inserts an admin (password TEST_PASSWORD unless given) and returns the row. */
   createAdmin(fields?: Partial<typeof admins.$inferInsert> & { password?: string }): Promise<AdminRow>
   /** A valid token for an admin, as the login call would issue it. */
+  /** A token as login gives it (its session row written, the sign-in its step-up proof). */
   tokenFor(admin: AdminRow): Promise<string>
   /** `{ authorization: 'Bearer <token>' }` for an admin. */
   auth(admin: AdminRow): Promise<{ authorization: string }>
@@ -81,6 +83,13 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   if (superadmin === undefined) throw new Error('the superadmin was not created')
 
   let counter = 0
+  // A token as login gives it: its session row is written, and the sign-in counts as the proof a
+  // step-up call needs (server/kit/access/sessions.ts, openSession).
+  const signedIn = async (admin: AdminRow): Promise<string> => {
+    const issued = await issueToken(config, admin)
+    await openSession(handle.db, issued.ref, admin.id, { device: 'Test client', address: '127.0.0.1' })
+    return issued.token
+  }
   return {
     app,
     config,
@@ -105,9 +114,9 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
       if (row === undefined) throw new Error('insert returned no row')
       return row
     },
-    tokenFor: (admin) => signToken(config, admin),
+    tokenFor: (admin) => signedIn(admin),
     async auth(admin) {
-      return { authorization: `Bearer ${await signToken(config, admin)}` }
+      return { authorization: `Bearer ${await signedIn(admin)}` }
     },
     async lockoutOf(email) {
       const [row] = await handle.db.select().from(loginFailures).where(eq(loginFailures.email, lockoutKey(email)))

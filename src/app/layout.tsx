@@ -15,8 +15,10 @@ import { SiteHeader } from './site-header.tsx'
 import { logoutAndReload, useSession } from '#src/lib/session.ts'
 import { SHOW_SHORTCUTS, keyIsTaken } from '#src/crud/list-keys.ts'
 import { usePendingUndos } from '#src/crud/undo.ts'
+import { useStepUpRequest } from '#src/lib/step-up.ts'
 
 const Palette = lazy(async () => ({ default: (await import('./palette.tsx')).Palette }))
+const StepUpDialog = lazy(async () => ({ default: (await import('./step-up-dialog.tsx')).StepUpDialog }))
 const ShortcutsDialog = lazy(async () => ({ default: (await import('#src/crud/shortcuts-dialog.tsx')).ShortcutsDialog }))
 // Radix's menu code comes with the first hover, focus or press of the trigger (ui/deferred.ts).
 const accountMenu = deferred(() => import('./account-menu.tsx'))
@@ -52,6 +54,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const [menuOpen, setMenuOpen] = useState(isWide)
   const [paletteOpen, setPaletteOpen] = useState(false)
   const [shortcutsOpen, setShortcutsOpen] = useState(false)
+  const stepUp = useStepUpRequest()
 
   // ? (outside fields and dialogs), or the palette's entry: the sheet of every shortcut. The key
   // listeners are bound before the first paint (layout effects): a key pressed as soon as the
@@ -144,6 +147,12 @@ export function Layout({ children }: { children: ReactNode }) {
       {shortcutsOpen ? (
         <Suspense fallback={null}>
           <ShortcutsDialog open={shortcutsOpen} onOpenChange={setShortcutsOpen} />
+        </Suspense>
+      ) : null}
+      {/* A risky call waiting for the admin to confirm it is them (src/lib/step-up.ts). */}
+      {stepUp ? (
+        <Suspense fallback={null}>
+          <StepUpDialog key={stepUp.message + String(stepUp.twoFactor)} request={stepUp} />
         </Suspense>
       ) : null}
     </div>

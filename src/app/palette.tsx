@@ -17,6 +17,8 @@ import { THEMES, setTheme } from '#src/lib/theme.ts'
 import { promptInstall, useInstallable } from '#src/lib/install.ts'
 import { showShortcuts } from '#src/crud/list-keys.ts'
 import { listSavedViews } from '#contract/saved-views'
+import { endOtherSessions } from '#contract/auth'
+import { call } from '#src/lib/api.ts'
 import { refreshAfterWrite } from '#src/crud/refresh.ts'
 import { toastWriteAnswer } from '#src/crud/undo.ts'
 import { toast } from '#src/ui/toast.ts'
@@ -140,6 +142,16 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
         setTheme(t.value)
       }))
     }
+    // Ends every other session of this admin on the server; like every write, not offline.
+    list.push(
+      entry('Actions', 'sign-out-others', 'Sign out of all other sessions', online ? '' : 'Needs a connection', () => {
+        onOpenChange(false)
+        call(endOtherSessions, {}).then(
+          (answer) => toast.success(answer.count === 0 ? 'There were no other sessions to sign out' : answer.message),
+          (error: unknown) => toast.error(error instanceof Error ? error.message : String(error)),
+        )
+      }, !online),
+    )
     list.push(
       entry('Actions', 'logout', 'Logout', '', () => {
         onOpenChange(false)

@@ -5,6 +5,9 @@ import { getuser } from '#contract/leads'
 import { saveView } from '#contract/saved-views'
 import { ApiError, SecondFactorRequired, call, assetUrl } from './api.ts'
 import { WRITES_OFFLINE_MESSAGE } from './online.ts'
+import { STEP_UP_CANCELLED, answerStepUp, currentStepUp, subscribeStepUp } from './step-up.ts'
+import { STEP_UP_MESSAGE, STEP_UP_REQUIRED } from '#contract/common'
+import { createSubAdminUsers } from '#contract/staff'
 import { TOKEN_KEY } from './token.ts'
 import { memoryStorage } from '../testing/memory-storage.ts'
 
@@ -132,6 +135,54 @@ describe('call', () => {
 })
 
 describe('assetUrl', () => {
+  describe('a step-up refusal', () => {
+    const refusal = () => json({ status: 'failed', message: STEP_UP_MESSAGE, code: STEP_UP_REQUIRED, twoFactor: true }, 403)
+    const staff = { name: 'Ann', email: 'ann@example.com', password: 'Passw0rd!', accessLevel: 'Admin' as const, restrictions: [], twoFACode: '' }
+
+    it('asks the admin, then sends the call once more when they proved it is them', async () => {
+      const asked: unknown[] = []
+      const stop = subscribeStepUp(() => {
+        const question = currentStepUp()
+        if (question === null) return
+        asked.push(question)
+        answerStepUp(true)
+      })
+      try {
+        fetchMock.mockResolvedValueOnce(refusal()).mockResolvedValueOnce(json({ status: 'success', message: 'User created successfully' }))
+        await expect(call(createSubAdminUsers, staff)).resolves.toEqual({ status: 'success', message: 'User created successfully' })
+        expect(asked).toEqual([{ message: STEP_UP_MESSAGE, twoFactor: true }])
+        expect(fetchMock).toHaveBeenCalledTimes(2)
+        // Refused again after the proof: no third try, the server's message.
+        fetchMock.mockResolvedValueOnce(refusal()).mockResolvedValueOnce(refusal())
+        await expect(call(createSubAdminUsers, staff)).rejects.toMatchObject({ status: 403, message: STEP_UP_MESSAGE })
+        expect(fetchMock).toHaveBeenCalledTimes(4)
+      } finally {
+        stop()
+      }
+    })
+
+    it('leaves the action undone with a clear message when the admin cancels', async () => {
+      const stop = subscribeStepUp(() => {
+        if (currentStepUp() !== null) answerStepUp(false)
+      })
+      try {
+        fetchMock.mockResolvedValueOnce(refusal())
+        await expect(call(createSubAdminUsers, staff)).rejects.toMatchObject({ status: 403, message: STEP_UP_CANCELLED })
+        expect(fetchMock).toHaveBeenCalledTimes(1)
+      } finally {
+        stop()
+      }
+    })
+
+    it('fails at once with nobody on screen to ask, and a plain 403 stays a plain failure', async () => {
+      fetchMock.mockResolvedValueOnce(refusal())
+      await expect(call(createSubAdminUsers, staff)).rejects.toMatchObject({ status: 403, message: STEP_UP_CANCELLED })
+      fetchMock.mockResolvedValueOnce(json({ status: 'failed', message: 'You do not have permission to do this' }, 403))
+      await expect(call(createSubAdminUsers, staff)).rejects.toMatchObject({ status: 403, message: 'You do not have permission to do this' })
+      expect(fetchMock).toHaveBeenCalledTimes(2)
+    })
+  })
+
   it('keeps absolute URLs and roots upload paths at the API origin', () => {
     expect(assetUrl('https://cdn.example.com/a.png')).toBe('https://cdn.example.com/a.png')
     expect(assetUrl('/uploads/a.png')).toBe('/uploads/a.png')

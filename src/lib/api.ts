@@ -5,7 +5,7 @@
  * screen ever handles an unchecked body.
  */
 import { z } from 'zod/mini'
-import { fieldErrors } from '#contract/common'
+import { StepUpRefusal, fieldErrors } from '#contract/common'
 import type { Endpoint, Input, Output } from '#contract/define'
 import { noteCall, takeEarlyCall } from './early-calls.ts'
 import { clearToken, readAuthorization } from './token.ts'
@@ -13,6 +13,7 @@ import { WRITES_OFFLINE_MESSAGE, isOnline } from './online.ts'
 
 import { API_BASE, API_ORIGIN } from './api-origin.ts'
 import { trackCall } from './idle.ts'
+import { STEP_UP_CANCELLED, askStepUp } from './step-up.ts'
 
 export { API_ORIGIN }
 
@@ -132,11 +133,27 @@ function failure(endpoint: Endpoint, response: Response, body: unknown): ApiErro
 }
 
 /**
+ * When the answer is the step-up refusal (contract/common.ts): asks the admin to confirm it is
+ * them (step-up.ts) and answers whether to send the call again; throws when they cancel, or when
+ * the call was already repeated once.
+ */
+async function provedAfterRefusal(response: Response, body: unknown, repeated: boolean): Promise<boolean> {
+  if (response.status !== 403) return false
+  const refusal = StepUpRefusal.safeParse(body)
+  if (!refusal.success) return false
+  if (repeated) throw new ApiError(403, refusal.data.message)
+  if (await askStepUp({ message: refusal.data.message, twoFactor: refusal.data.twoFactor })) return true
+  throw new ApiError(403, STEP_UP_CANCELLED)
+}
+
+/**
  * Makes one call of the contract.
  * - GET sends `input` as a query string; POST as JSON, or as multipart when the endpoint has
  *   file fields or `files` are given (object and array fields are sent as JSON strings).
  * - Throws `ApiError` on any failure, `SecondFactorRequired` on a TWO_FA answer.
  * - Writes are refused at once while offline: they are never queued for later.
+ * - A step-up refusal asks for the admin's password (and 2FA code) and repeats the call once;
+ *   cancelling throws `STEP_UP_CANCELLED`.
  */
 export async function call<E extends Endpoint>(
   endpoint: E,
@@ -153,6 +170,19 @@ export async function call<E extends Endpoint>(
   }
   const payload = checked.data
 
+  let repeated = false
+  for (;;) {
+    const answer = await callOnce(endpoint, payload, files)
+    if (!answer.forbidden) return answer.output
+    if (!(await provedAfterRefusal(answer.response, answer.body, repeated))) throw failure(endpoint, answer.response, answer.body)
+    repeated = true
+  }
+}
+
+type Attempt<E extends Endpoint> = { forbidden: false; output: Output<E> } | { forbidden: true; response: Response; body: unknown }
+
+/** Sends a checked payload once; a 403 comes back unthrown, for the step-up check (provedAfterRefusal). */
+async function callOnce<E extends Endpoint>(endpoint: E, payload: unknown, files: Record<string, File[]> | undefined): Promise<Attempt<E>> {
   const requestHeaders = headers()
   const init: RequestInit = { method: endpoint.method, headers: requestHeaders }
   if (endpoint.method === 'POST') {
@@ -171,9 +201,10 @@ export async function call<E extends Endpoint>(
   const url = urlFor(endpoint, payload)
   if (endpoint.method === 'GET' && endpoint.answer !== 'csv') noteCall(url)
   const response = await send(endpoint, init, url)
-  if (endpoint.answer === 'csv' && response.ok) return z.parse(output, await response.text())
+  if (endpoint.answer === 'csv' && response.ok) return { forbidden: false, output: z.parse(output, await response.text()) }
 
   const body = await readJson(response)
+  if (response.status === 403) return { forbidden: true, response, body }
   if (!response.ok) throw failure(endpoint, response, body)
   const second = SecondFactorBody.safeParse(body)
   if (second.success) throw new SecondFactorRequired(second.data.message)
@@ -186,7 +217,7 @@ export async function call<E extends Endpoint>(
     console.error(`Unexpected answer from ${endpoint.path}`, answer.error.issues)
     throw new ApiError(response.status, 'The server sent an answer this app does not understand.')
   }
-  return answer.data
+  return { forbidden: false, output: answer.data }
 }
 
 /** URL of an uploaded file (the server answers paths such as /uploads/<name>). */
@@ -206,8 +237,12 @@ export async function download<E extends Endpoint>(
   input?: Input<E>,
 ): Promise<void> {
   const payload = input === undefined ? {} : endpoint.input.parse(input)
-  const response = await send(endpoint, { method: endpoint.method, headers: headers() }, urlFor(endpoint, payload))
-  if (!response.ok) throw failure(endpoint, response, await readJson(response))
+  let response = await send(endpoint, { method: endpoint.method, headers: headers() }, urlFor(endpoint, payload))
+  for (let repeated = false; !response.ok; repeated = true) {
+    const body = await readJson(response)
+    if (!(await provedAfterRefusal(response, body, repeated))) throw failure(endpoint, response, body)
+    response = await send(endpoint, { method: endpoint.method, headers: headers() }, urlFor(endpoint, payload))
+  }
   const blob = await response.blob()
   const href = URL.createObjectURL(blob)
   const anchor = document.createElement('a')

@@ -12,14 +12,15 @@
  */
 import { eq, sql } from 'drizzle-orm'
 import * as auth from '#contract/auth'
-import { UNAUTHORIZED, failure, handlers, twoFactorNeeded } from '../../kit/api.ts'
-import { signToken } from '../../kit/access/auth.ts'
+import { UNAUTHORIZED, failure, handlers, notFound, twoFactorNeeded } from '../../kit/api.ts'
+import { issueToken } from '../../kit/access/auth.ts'
 import { admins } from '../../db/schema.ts'
-import { pruneExpiredTokens, revokeToken } from '../../kit/access/sessions.ts'
+import { deviceOf, liveSessions, openSession, pruneExpiredTokens, recordProof, revokeAdminTokens, revokeToken } from '../../kit/access/sessions.ts'
+import { countFailure, locked, secondFactor } from '../../kit/access/second-factor.ts'
 import { claimAttempt, clearFailures, failAttempt, lockoutKey, releaseAttempt } from '../../kit/access/lockout.ts'
 import { acceptTotpCode } from '../../kit/access/two-factor-secret.ts'
 import { recordFailedSignIn } from '../../kit/access/events.ts'
-import { ACCOUNT_DEACTIVATED, LOGIN_FAILED, WRONG_2FA } from '../../kit/access/sign-in-answers.ts'
+import { ACCOUNT_DEACTIVATED, LOGIN_FAILED, WRONG_2FA, WRONG_PASSWORD } from '../../kit/access/sign-in-answers.ts'
 
 
 export const authRoutes = handlers(
@@ -66,7 +67,9 @@ export const authRoutes = handlers(
           // Logins are few: a good time to drop the rows of tokens that have expired.
           await pruneExpiredTokens(ctx.db)
           ctx.audit(admin.id, admin.id)
-          return { status: 'success', message: 'Login successfully', token: await signToken(ctx.config, admin) }
+          const issued = await issueToken(ctx.config, admin)
+          await openSession(ctx.db, issued.ref, admin.id, { device: deviceOf(ctx.userAgent), address: ctx.ip })
+          return { status: 'success', message: 'Login successfully', token: issued.token }
         }
       },
     },
@@ -80,6 +83,76 @@ export const authRoutes = handlers(
       ctx.afterSuccess(() => ctx.realtime?.logoutToken(token.jti))
       ctx.audit(me.id)
       return { status: 'success', message: 'Logged out successfully' }
+    },
+
+    // Step-up (contract/auth.ts): the password is verified before the transaction opens, as at
+    // login; the attempt's slot and the code are taken inside. Wrong answers count towards the
+    // lockout, and a lock ends the sessions (whoever holds this one cannot prove to be its owner).
+    proveIdentity: {
+      prepare: async ({ password, twoFACode }, outside) => {
+        const me = outside.me()
+        const passwordOk = await outside.passwords.verify(me.passwordHash, password)
+        return async (ctx) => {
+          const token = ctx.token
+          // A session call always has its token; this only satisfies the type.
+          if (token === null) return failure(UNAUTHORIZED, undefined, 401)
+          const attempt = await claimAttempt(ctx.db, ctx.config.lockout, me.email, ctx.ip)
+          if (attempt.locked) return locked(attempt)
+          if (!passwordOk) {
+            await countFailure(ctx, me, attempt, true, 'wrong password')
+            return failure(WRONG_PASSWORD, { password: WRONG_PASSWORD })
+          }
+          await releaseAttempt(ctx.db, attempt)
+          const second = await secondFactor(ctx, me, twoFACode, 'twoFACode', true)
+          if (!second.ok) return second.answer
+          await recordProof(ctx.db, token, me.id)
+          ctx.audit(me.id)
+          return { status: 'success', message: auth.IDENTITY_PROVED }
+        }
+      },
+    },
+
+    listSessions: async (_input, ctx) => {
+      const me = ctx.me()
+      const mine = ctx.token?.jti
+      const rows = await liveSessions(ctx.db, ctx.config, me.id)
+      const data = rows.map((r) => ({
+        _id: r.jti,
+        device: r.device ?? '',
+        address: r.address ?? '',
+        signedInAt: r.signedInAt?.toISOString() ?? '',
+        lastActiveAt: r.lastSeenAt.toISOString(),
+        current: r.jti === mine,
+      }))
+      // This session first: the list reads "This device", then the others by last use.
+      data.sort((a, b) => Number(b.current) - Number(a.current))
+      return { status: 'success', message: 'Sessions fetched', data }
+    },
+
+    endSession: async ({ id }, ctx) => {
+      const me = ctx.me()
+      if (id === ctx.token?.jti) return failure(auth.USE_LOGOUT, { id: auth.USE_LOGOUT })
+      // The admin id is part of the statement: another admin's session id matches nothing, as an unknown one.
+      const ended = await revokeAdminTokens(ctx.db, me.id, { only: [id] })
+      if (ended.length === 0) return notFound()
+      ctx.afterSuccess(() => ctx.realtime?.logoutToken(id))
+      ctx.audit(me.id)
+      ctx.auditDetail(id)
+      return { status: 'success', message: auth.SESSION_ENDED }
+    },
+
+    endOtherSessions: async (_input, ctx) => {
+      const me = ctx.me()
+      const token = ctx.token
+      // A session call always has its token; this only satisfies the type.
+      if (token === null) return failure(UNAUTHORIZED, undefined, 401)
+      const ended = await revokeAdminTokens(ctx.db, me.id, { except: token.jti })
+      ctx.afterSuccess(() => {
+        for (const jti of ended) ctx.realtime?.logoutToken(jti)
+      })
+      ctx.audit(me.id)
+      ctx.auditDetail(`${ended.length} ended`)
+      return { status: 'success', message: auth.OTHER_SESSIONS_ENDED, count: ended.length }
     },
 
     // The access check already recorded the use (sessions.ts): nothing more to do.
@@ -110,5 +183,5 @@ export const authRoutes = handlers(
       return { status: 'success', message: 'Profile updated successfully' }
     },
   },
-  { login: { max: (config) => config.loginRateLimit, timeWindow: 60_000 } },
+  { login: { max: (config) => config.loginRateLimit, timeWindow: 60_000 }, proveIdentity: { max: (config) => config.loginRateLimit, timeWindow: 60_000 } },
 )

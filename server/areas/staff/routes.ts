@@ -20,6 +20,7 @@ import { editVersion } from '../../kit/version.ts'
 import { secondFactor } from '../../kit/access/second-factor.ts'
 import { unlockEmail } from '../../kit/access/lockout.ts'
 import { recordForcedLogout } from '../../kit/access/events.ts'
+import { revokeSessions } from '../../kit/access/auth.ts'
 import { EMAIL_TAKEN, grantCheck, grantedPages, type Holder } from '../../kit/access/grants.ts'
 
 export const SUPERADMIN_UNTOUCHABLE = 'The superadmin cannot be changed'
@@ -161,6 +162,21 @@ export const staffRoutes = handlers(staff, {
     if (row.activate !== 1) logoutLater(ctx, target.id)
     ctx.audit(target.id)
     return { status: 'success', message: row.activate === 1 ? 'User activated successfully' : 'User deactivated successfully' }
+  },
+
+  // Every session of the member ends: the token version moves on (each token of theirs answers
+  // 401) and LOGOUT reaches all their sockets, on any instance, once committed.
+  signOutStaff: async ({ id }, ctx) => {
+    const me = ctx.me()
+    const target = await findTarget(ctx, id, 'id')
+    if (target instanceof ApiFailure) return target
+    const refused = touchCheck(me, target)
+    if (refused !== null) return refused
+    await revokeSessions(ctx.db, target.id)
+    await recordForcedLogout(ctx.db, target.id, me.id, ctx.ip, 'signed out everywhere')
+    logoutLater(ctx, target.id)
+    ctx.audit(target.id)
+    return { status: 'success', message: staff.SIGNED_OUT_EVERYWHERE }
   },
 
   // Any admin, the superadmin included (locked out from one address, they may unlock it from

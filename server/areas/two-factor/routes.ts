@@ -15,14 +15,14 @@ import { admins } from '../../db/schema.ts'
 import { claimAttempt, clearFailures, releaseAttempt } from '../../kit/access/lockout.ts'
 import { newTotpSecret, totpUri, verifyTotp } from '../../kit/access/two-factor-code.ts'
 import { readTotpSecret, sealTotpSecret } from '../../kit/access/two-factor-secret.ts'
-import { WRONG_2FA } from '../../kit/access/sign-in-answers.ts'
+import { WRONG_2FA, WRONG_PASSWORD } from '../../kit/access/sign-in-answers.ts'
 import { countFailure, locked, secondFactor } from '../../kit/access/second-factor.ts'
 
 export const TWOFA_ISSUER = 'Back Office'
 export const ALREADY_ENABLED = 'Two-factor authentication is already enabled'
 export const NOT_ENABLED = 'Two-factor authentication is not enabled'
 export const SETUP_FIRST = 'Start the two-factor setup first'
-export const WRONG_PASSWORD = 'Incorrect password'
+export { WRONG_PASSWORD }
 
 
 export const twofaRoutes = handlers(twofa, {

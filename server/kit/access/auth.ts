@@ -75,12 +75,19 @@ export type TokenClaims = z.output<typeof TokenClaims>
  * A new token for an admin: HS256, a fresh jti each time, expiring within the configured life.
  * `issuedAt` (epoch milliseconds) is now, unless a test back-dates a token to watch it end.
  */
-export function signToken(config: Config, admin: AdminRow, issuedAt = Date.now()): Promise<string> {
+export async function signToken(config: Config, admin: AdminRow, issuedAt = Date.now()): Promise<string> {
+  return (await issueToken(config, admin, issuedAt)).token
+}
+
+/** A new token (as `signToken`) with the fields its session row keeps (sessions.ts, openSession). */
+export async function issueToken(config: Config, admin: AdminRow, issuedAt = Date.now()): Promise<{ token: string; ref: Required<TokenRef> }> {
   // One clock reading for both: `setIssuedAt()` and a relative `setExpirationTime` each read the
   // clock, and when a second turned between the two the token lived one second longer than the
   // configured life, which verifyToken refuses (a fresh login answered 401 on its first call).
   const now = Math.floor(issuedAt / 1000)
-  return new SignJWT({
+  const jti = randomUUID()
+  const exp = now + config.tokenTtlSeconds
+  const token = await new SignJWT({
     _id: admin.id,
     email: admin.email,
     role: admin.role,
@@ -91,9 +98,10 @@ export function signToken(config: Config, admin: AdminRow, issuedAt = Date.now()
   })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuedAt(now)
-    .setJti(randomUUID())
-    .setExpirationTime(now + config.tokenTtlSeconds)
+    .setJti(jti)
+    .setExpirationTime(exp)
     .sign(config.jwtSecret)
+  return { token, ref: { jti, iat: now, exp, tv: admin.tokenVersion } }
 }
 
 /**
@@ -124,7 +132,8 @@ export function bearerToken(header: string | undefined): string | null {
 }
 
 /** `endsAt`: when the session ends unless used again (sessions.ts, sessionEndsAt), in epoch milliseconds. */
-export type SessionCheck = { ok: true; admin: AdminRow; token: TokenRef; endsAt: number } | { ok: false; status: 401 | 403; message: string }
+/** `provedAt`: when the session last proved its owner (sign-in or step-up), or null (sessions.ts, stepUpFresh). */
+export type SessionCheck = { ok: true; admin: AdminRow; token: TokenRef; endsAt: number; provedAt: Date | null } | { ok: false; status: 401 | 403; message: string }
 
 export const UNAUTHORIZED = 'Unauthorized, please log in again'
 export const FORBIDDEN = 'You do not have permission to do this'
@@ -150,7 +159,7 @@ export async function checkSession(
   const claims = await verifyToken(config, token)
   if (claims === null) return { ok: false, status: 401, message: UNAUTHORIZED }
   const [row] = await db
-    .select({ admin: admins, lastSeenAt: sessionTokens.lastSeenAt, revokedAt: sessionTokens.revokedAt })
+    .select({ admin: admins, lastSeenAt: sessionTokens.lastSeenAt, revokedAt: sessionTokens.revokedAt, provedAt: sessionTokens.provedAt })
     .from(admins)
     .leftJoin(sessionTokens, eq(sessionTokens.jti, claims.jti))
     .where(eq(admins.id, claims._id))
@@ -159,13 +168,13 @@ export async function checkSession(
   if (row === undefined || admin === undefined || admin.activate !== 1 || admin.tokenVersion !== claims.tv) {
     return { ok: false, status: 401, message: UNAUTHORIZED }
   }
-  const ref: TokenRef = { jti: claims.jti, iat: claims.iat, exp: claims.exp }
+  const ref: TokenRef = { jti: claims.jti, iat: claims.iat, exp: claims.exp, tv: claims.tv }
   const now = Date.now()
   if (tokenRefusal(config, ref, row, now) !== null) return { ok: false, status: 401, message: UNAUTHORIZED }
   if (!permits(access, admin)) return { ok: false, status: 403, message: FORBIDDEN }
   const touch = options.touch !== false && needsTouch(row, now)
   if (touch) await touchToken(db, ref, admin.id, now)
-  return { ok: true, admin, token: ref, endsAt: sessionEndsAt(config, ref, touch ? { ...row, lastSeenAt: new Date(now) } : row) }
+  return { ok: true, admin, token: ref, endsAt: sessionEndsAt(config, ref, touch ? { ...row, lastSeenAt: new Date(now) } : row), provedAt: row.provedAt }
 }
 
 /**

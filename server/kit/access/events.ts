@@ -23,7 +23,7 @@ export const REFUSAL_EVENTS: ReadonlySet<string> = new Set<AuditEvent>(['sign-in
 export type FailureReason = 'wrong password' | 'wrong 2FA code' | 'wrong one-time code' | 'account deactivated'
 
 /** Why an admin's sessions were ended. */
-export type LogoutReason = 'deactivated' | 'access changed' | 'password changed' | 'password reset' | 'locked after wrong codes'
+export type LogoutReason = 'deactivated' | 'access changed' | 'password changed' | 'password reset' | 'locked after wrong codes' | 'signed out everywhere'
 
 /** An email as typed (already trimmed and lower-cased by the lockout key): kept, but never more than an address can be. */
 export const MAX_EMAIL_DETAIL = 254

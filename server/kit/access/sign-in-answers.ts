@@ -10,3 +10,5 @@ export const LOGIN_FAILED = 'Invalid email or password'
 export const ACCOUNT_LOCKED = lockedMessage(LOCK_MS)
 export const ACCOUNT_DEACTIVATED = 'Your account has been deactivated'
 export const WRONG_2FA = 'Invalid 2FA code'
+/** A signed-in admin's own password, asked again (2FA setup, the step-up proof), was wrong. */
+export const WRONG_PASSWORD = 'Incorrect password'

@@ -1,6 +1,7 @@
 /**
  * Profile (/profile, spec section 2): name and email read-only; an edit modal changes the name
- * only. Below, the two-factor section (ours: the spec shows the login code, not how it is set up).
+ * only. Below, the two-factor section (ours: the spec shows the login code, not how it is set up)
+ * and the Active sessions (ours: each sign-in, and signing out of the others).
  */
 import { useId, useState } from 'react'
 import { editProfile, getProfile, type Profile } from '#contract/auth'
@@ -18,6 +19,7 @@ import { Label } from '#src/ui/label.tsx'
 import { Skeleton } from '#src/ui/skeleton.tsx'
 import { LoadingOverlay } from '#src/ui/spinner.tsx'
 import { TwoFactorSection } from './two-factor-section.tsx'
+import { ActiveSessionsSection } from './active-sessions.tsx'
 
 function ReadOnly({ label, value }: { label: string; value: string }) {
   const id = useId()
@@ -86,6 +88,7 @@ export function ProfilePage() {
         {/* Mounted while open only, so the form starts from the current name every time. */}
         {editing ? <EditNameDialog profile={profile} open={editing} onClose={() => setEditing(false)} onSaved={() => void mutate()} /> : null}
         <TwoFactorSection enabled={profile.twoFactorEnabled} onChange={() => void mutate()} />
+        <ActiveSessionsSection />
       </>
     )
   } else if (error) {

@@ -1,4 +1,4 @@
-import { ActivateSubadminStatusUpdate, FetchSubAdminUsers, unlockAdmin } from '#contract/staff'
+import { ActivateSubadminStatusUpdate, FetchSubAdminUsers, signOutStaff, unlockAdmin } from '#contract/staff'
 import { col, serial } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
 import { accessLabel, managesStaff } from './access.ts'
@@ -7,7 +7,8 @@ import { accessLabel, managesStaff } from './access.ts'
  * Users and Access (/sub-admin, spec section 2). Add, edit and the Active/DeActive toggle are for
  * Admin access with a role other than subadmin; nobody edits or deactivates the superadmin.
  * Deactivating ends that admin's sessions at once on the server (the LOGOUT event). Unlock lifts
- * the sign-in locks of the row's email (failed logins or codes from some address).
+ * the sign-in locks of the row's email (failed logins or codes from some address). Sign out
+ * everywhere ends every session of the row's admin on the server (each device gets LOGOUT).
  */
 /** The state the switch asks for: the opposite of the row's. */
 const wantedState = (activate: number): 0 | 1 => (activate === 1 ? 0 : 1)
@@ -42,6 +43,13 @@ export const StaffListPage = defineList({
       confirm: () => 'Are you sure you want to unlock this account',
       detail: (row) => `Failed logins no longer block ${row.email}: they can log in again at once, from anywhere.`,
       choices: [{ label: 'Unlock', payload: (row) => ({ id: row._id }) }],
+    },
+    {
+      label: 'Sign out everywhere',
+      endpoint: signOutStaff,
+      confirm: () => 'Are you sure you want to sign this user out everywhere',
+      detail: (row) => `Every session of ${row.email} ends at once, on every device. They can log in again.`,
+      choices: [{ label: 'Sign out everywhere', payload: (row) => ({ id: row._id }) }],
     },
   ],
   writeRule: managesStaff,
