@@ -44,3 +44,19 @@ test.describe('side menu', () => {
     for (const absent of ['Newsletter', 'Restriction List', 'Settings', 'Users and Access']) await expect(menu.getByRole('link', { name: absent })).toHaveCount(0)
   })
 })
+
+test.describe('top bar', () => {
+  test('names the screen when the menu is folded at tablet width', async ({ adminPage: page }) => {
+    await page.setViewportSize({ width: 820, height: 1180 })
+    await page.goto('/admin/contactus')
+    const toggle = page.getByRole('button', { name: 'Toggle menu' })
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false')
+    const banner = page.getByRole('banner')
+    await expect(banner.getByText('Contact Us', { exact: true })).toBeVisible()
+    await page.goto('/admin/add-category')
+    await expect(banner.getByText('Add Category', { exact: true })).toBeVisible()
+    // With the menu open, the menu itself says where the admin is.
+    await toggle.click()
+    await expect(banner.getByText('Add Category', { exact: true })).toHaveCount(0)
+  })
+})
