@@ -1,14 +1,14 @@
-import { ENQUIRY_STATUSES, getContactUS, setContactStatus, type EnquiryStatus } from '#contract/leads'
-import { col, date, field } from '#src/crud/columns.tsx'
+import { ENQUIRY_STATUSES, getContactUS, setContactStatus, type ContactEnquiry, type EnquiryStatus } from '#contract/leads'
+import { col, date, field, low, type CustomColumn } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
 import { listFilter } from '#src/crud/list-filters.tsx'
 
 /** Open or Resolved, in words and colour, for every session; only an Admin gets the button that changes it. */
 function Status({ status }: { status: EnquiryStatus }) {
   return status === 'Open' ? (
-    <span className="inline-flex rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800">Open</span>
+    <span className="inline-flex rounded-full whitespace-nowrap bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800">Open</span>
   ) : (
-    <span className="inline-flex rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-800">Resolved</span>
+    <span className="inline-flex rounded-full whitespace-nowrap bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-800">Resolved</span>
   )
 }
 
@@ -26,8 +26,9 @@ export const ContactPage = defineList({
     date('createdAt', 'Received'),
     col('name', 'Name'),
     col('email', 'Email'),
-    // Messages can be long: the list shows two lines, the View modal the whole text.
-    { header: 'Message', cell: (row) => <span className="line-clamp-2 max-w-md break-words">{row.message}</span> },
+    // Messages can be long: the list shows two lines, the View modal the whole text (and, folded
+    // away on a tablet so the status keeps its room, the only text).
+    low<CustomColumn<ContactEnquiry>>({ header: 'Message', cell: (row) => <span className="line-clamp-2 max-w-md break-words">{row.message}</span> }),
     { header: 'Status', cell: (row) => <Status status={row.status} /> },
   ],
   view: {
