@@ -61,5 +61,26 @@ export const getDashboard = endpoint({
   ours: 'The dashboard call: users { total, newLeads, signups[30] }, promotions { count, lastSentAt, inFlight }, links { buy, swapOut, swapIn }; each card only for an admin whose access covers its area.',
 })
 
+/**
+ * The side menu's counts: open contact enquiries beside Contact Us, pending (confirmed) access
+ * requests beside Users and Access. Each is present only when the caller may read that screen's
+ * list, by the same rule as the list's own call.
+ */
+export const MenuCounts = ok({
+  counts: z.object({
+    contactus: z.optional(natural()),
+    accessRequests: z.optional(natural()),
+  }),
+})
+export type MenuCounts = z.output<typeof MenuCounts>
+
+export const getMenuCounts = endpoint({
+  method: 'GET',
+  input: z.object({}),
+  output: MenuCounts,
+  access: sessionAccess,
+  ours: 'Not in the spec: the side menu counts, counts { contactus (open enquiries), accessRequests (pending requests) }, each only for an admin who may read that list.',
+})
+
 // Each endpoint is named by its export (its path defaults to '/' + that name).
 nameEndpoints(self)

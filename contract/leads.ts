@@ -1,6 +1,6 @@
 import { z } from 'zod/mini'
-import { PageQuery, calendarDay, integer, ok, optionalText, pageNumber, pageOf, providers, sortable, timeZone } from './common.ts'
-import { endpoint, nameEndpoints, reads } from './define.ts'
+import { Done, Id, PageQuery, calendarDay, integer, ok, optionalText, pageNumber, pageOf, providers, sortable, timeZone } from './common.ts'
+import { endpoint, nameEndpoints, reads, writes } from './define.ts'
 import * as self from './leads.ts'
 
 export const Provider = z.enum(providers)
@@ -17,7 +17,12 @@ export const Lead = z.object({
 })
 export type Lead = z.output<typeof Lead>
 
-/** Spec section 3, Contact enquiry. */
+/** Where staff are with an enquiry (ours): every enquiry arrives Open; an Admin marks it Resolved, or Open again. */
+export const ENQUIRY_STATUSES = ['Open', 'Resolved'] as const
+export const EnquiryStatus = z.enum(ENQUIRY_STATUSES, { error: `status must be one of: ${ENQUIRY_STATUSES.join(', ')}` })
+export type EnquiryStatus = z.output<typeof EnquiryStatus>
+
+/** Spec section 3, Contact enquiry; with when it arrived and its status (ours). */
 export const ContactEnquiry = z.object({
   _id: z.string(),
   createdAt: z.string(),
@@ -25,6 +30,7 @@ export const ContactEnquiry = z.object({
   email: z.string(),
   phonenumber: z.string(),
   message: z.string(),
+  status: EnquiryStatus,
 })
 export type ContactEnquiry = z.output<typeof ContactEnquiry>
 
@@ -85,15 +91,31 @@ export const DownloadFile = endpoint({
   ours: `${LEAD_INPUTS_NOTE} With any of them (or a search), the rows the list shows for the same inputs, all of them, in its order.`,
 })
 
-const contactSort = sortable(['name', 'email'])
+/** The enquiries' sortable columns; by default the newest first. */
+export const contactSort = sortable(['createdAt', 'name', 'email'], { by: 'createdAt', order: 'desc' })
+
+/** The enquiries' filter beside the search: a status, '' for any. */
+export const ContactFilter = z.object({
+  status: z._default(z.enum(['', ...ENQUIRY_STATUSES], { error: `status must be one of: ${ENQUIRY_STATUSES.join(', ')}` }), ''),
+})
+export type ContactFilter = z.output<typeof ContactFilter>
 
 export const getContactUS = endpoint({
   method: 'GET',
-  input: z.extend(PageQuery, contactSort.input),
+  input: z.extend(PageQuery, { ...contactSort.input, ...ContactFilter.shape }),
   output: pageOf(ContactEnquiry),
   access: reads('/contactus'),
   sort: contactSort,
-  ours: `Answer shape not shown in the spec: paged like every other list (result, count). ${contactSort.note}`,
+  ours: `Answer shape not shown in the spec: paged like every other list (result, count), each enquiry with createdAt and status (Open or Resolved). Optional input status (Open, Resolved) keeps those only. ${contactSort.note}`,
+})
+
+/** Marks an enquiry Open or Resolved (Admin on Contact Us); audited like every write. */
+export const setContactStatus = endpoint({
+  method: 'POST',
+  input: z.object({ _id: Id, status: EnquiryStatus }),
+  output: Done,
+  access: writes('/contactus'),
+  ours: 'Not in the spec: sets the status (Open or Resolved) of one contact enquiry by _id.',
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

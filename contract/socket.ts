@@ -30,4 +30,10 @@ export const SocketEvents = {
    * screen), never its requester's.
    */
   approvalRequested: 'APPROVAL_REQUESTED',
+  /**
+   * Server to client (ours): a count the side menu shows changed (contract/dashboard.ts
+   * getMenuCounts), to admins who may open the screen it counts, with `{ screen }`. The PWA asks
+   * for the counts again; the call decides what the admin may see.
+   */
+  countsChanged: 'COUNTS_CHANGED',
 } as const

@@ -147,8 +147,14 @@ export const contactEnquiries = pgTable(
     email: text('email').notNull().default(''),
     phonenumber: text('phonenumber').notNull().default(''),
     message: text('message').notNull().default(''),
+    /** Whether staff still have to answer it (contract/leads.ts ENQUIRY_STATUSES); an Admin sets it. */
+    status: text('status', { enum: ['Open', 'Resolved'] }).notNull().default('Open'),
   },
-  (t) => [index('contact_enquiries_created_at_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())],
+  (t) => [
+    index('contact_enquiries_created_at_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // The list filtered by status, newest first, and the menu's count of open enquiries.
+    index('contact_enquiries_status_idx').on(t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+  ],
 )
 
 export const categories = pgTable(

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto'
 import type { LightMyRequestResponse } from 'fastify'
 import type { Endpoint } from '#contract/define'
 import { API_PREFIX } from '../kit/api.ts'
-import { accessRequests, brands, categories, emailTemplates, emailTemplateVersions, games, homepageContent, leads, links, newsletterRecipients, newsletterSends, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, siteSettings, socialMedia, type AdminRow, savedViews, trash } from '../db/schema.ts'
+import { accessRequests, brands, categories, contactEnquiries, emailTemplates, emailTemplateVersions, games, homepageContent, leads, links, newsletterRecipients, newsletterSends, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, siteSettings, socialMedia, type AdminRow, savedViews, trash } from '../db/schema.ts'
 import { eq } from 'drizzle-orm'
 import { newConfirmToken } from '../areas/access-requests/routes.ts'
 import { unsubscribeToken } from '../areas/newsletter/unsubscribe.ts'
@@ -35,6 +35,8 @@ export interface Fixtures {
   homepageIds: { kept: string; deleted: string }
   /** One brand to read and edit, one to delete. */
   brandIds: { kept: string; deleted: string }
+  /** A contact enquiry whose status is set. */
+  enquiryId: string
   /** Two restricted countries: one to hide, one to delete. */
   restrictionIds: { kept: string; deleted: string }
   /** Two games (in a category of their own, so deleteCategory's category stays unused): one to edit and freeze, one to delete. */
@@ -100,6 +102,8 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
     .returning({ id: restrictedCountries.id })
   if (keptCountry === undefined || deletedCountry === undefined) throw new Error('restricted country insert returned no row')
   const restrictionIds = { kept: keptCountry.id, deleted: deletedCountry.id }
+  const [enquiry] = await t.handle.db.insert(contactEnquiries).values({ name: 'Fixture Enquirer', email: `enquirer-${unique()}@example.com`, message: 'A question' }).returning({ id: contactEnquiries.id })
+  if (enquiry === undefined) throw new Error('no enquiry')
   const [gameCategory] = await t.handle.db.insert(categories).values({ categoryName: `Games ${unique()}`, image: 'fixture.png' }).returning({ id: categories.id })
   if (gameCategory === undefined) throw new Error('category insert returned no row')
   const [keptGame, deletedGame] = await t.handle.db
@@ -126,7 +130,7 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
     .values({ action: 'update', kind: 'games', recordId: keptGame.id, endpoint: 'FreezeCms', rows: { set: { freeze: false }, expect: { freeze: true } }, message: 'Game unfrozen successfully', deletedBy: t.superadmin.id, expiresAt: new Date(Date.now() + 3_600_000) })
     .returning({ id: trash.id })
   if (undoEntry === undefined) throw new Error('trash insert returned no row')
-  return { undoToken: undoEntry.id, savedViewId: view.id, fourEyes, newsletter, promotion, template, gameIds, restrictionIds, brandIds, homepageIds, linkIds, victim, categoryId: category.id, socialId: socialRow.id, settingsId: settingsRow.id, approveRequest: approve, declineRequestId: decline.id, confirmToken: link.token }
+  return { enquiryId: enquiry.id, undoToken: undoEntry.id, savedViewId: view.id, fourEyes, newsletter, promotion, template, gameIds, restrictionIds, brandIds, homepageIds, linkIds, victim, categoryId: category.id, socialId: socialRow.id, settingsId: settingsRow.id, approveRequest: approve, declineRequestId: decline.id, confirmToken: link.token }
 }
 
 async function newsletterFixtures(t: TestApp): Promise<Fixtures['newsletter']> {
@@ -202,7 +206,8 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   endOtherSessions: () => ({ json: {} }),
   getuser: () => ({ json: { page: 1, limit: 10, search: '', sortBy: 'name', sortOrder: 'desc', provider: 'ipfs', operatingsystem: 'Android', from: '2026-01-01', to: '2026-12-31', tz: 'Europe/Lisbon' } }),
   DownloadFile: () => ({ json: { search: 'a', sortBy: 'email', provider: 'web3auth', from: '2026-01-01', tz: 'America/New_York' } }),
-  getContactUS: () => ({ json: {} }),
+  getContactUS: () => ({ json: { page: 1, limit: 10, status: 'Open', sortBy: 'createdAt', sortOrder: 'asc' } }),
+  setContactStatus: (f) => ({ json: { _id: f.enquiryId, status: 'Resolved' } }),
   addcategory: () => ({ form: { fields: { categoryName: `Category ${unique()}` }, files: [png()] } }),
   listCategory: () => ({ json: { page: 1, limit: 10 } }),
   editCategoryData: (f) => ({ json: { id: f.categoryId, categoryName: `Renamed ${unique()}`, preference: 1 } }),
@@ -298,6 +303,7 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   previewTemplate: () => ({ json: { subject: 'Preview', identifier: 'change-password-otp', content: '<p>{{otp}}</p>' } }),
   sendTestTemplate: (f) => ({ json: { id: f.template.id } }),
   getDashboard: () => ({ json: {} }),
+  getMenuCounts: () => ({ json: {} }),
   allUser: () => ({ json: { page: 1, limit: 50, search: '' } }),
   countNewsletterRecipients: (f) => ({ json: { all: false, id: [f.newsletter.leadId] } }),
   sendNewsletter: (f) => ({ json: { all: false, id: [f.newsletter.leadId], subject: `News ${unique()}`, content: '<p>This month in the wallet.</p>' } }),

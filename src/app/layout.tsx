@@ -9,7 +9,7 @@ import { Button } from '#src/ui/button.tsx'
 import { deferred, useDeferredTrigger } from '#src/ui/deferred.ts'
 import type { AccountMenuProps } from './account-menu.tsx'
 import { OfflineBanner } from './offline-banner.tsx'
-import { isBuilt } from './route-table.ts'
+import { isBuilt, routeFor } from './route-table.ts'
 import { SideMenu } from './side-menu.tsx'
 import { SiteHeader } from './site-header.tsx'
 import { logoutAndReload, useSession } from '#src/lib/session.ts'
@@ -50,7 +50,7 @@ function AccountMenuSlot(props: AccountMenuSlotProps) {
 export function Layout({ children }: { children: ReactNode }) {
   const session = useSession()
   usePendingUndos(session.userId)
-  const [, navigate] = useLocation()
+  const [location, navigate] = useLocation()
   const [menuOpen, setMenuOpen] = useState(isWide)
   const [paletteOpen, setPaletteOpen] = useState(false)
   const [shortcutsOpen, setShortcutsOpen] = useState(false)
@@ -92,6 +92,7 @@ export function Layout({ children }: { children: ReactNode }) {
     if (!isWide()) setMenuOpen(false)
   }
 
+  const screenTitle = routeFor(location)?.title
   const accountItems = ACCOUNT_ITEMS.filter((item) => isBuilt(item.path) && session.mayOpen(item.path))
 
   return (
@@ -122,7 +123,13 @@ export function Layout({ children }: { children: ReactNode }) {
               <path d="M4 6h16M4 12h16M4 18h16" />
             </svg>
           </Button>
-          <Button variant="outline" size="sm" className="ml-auto text-slate-700" onClick={() => setPaletteOpen(true)} aria-keyshortcuts="Control+K Meta+K">
+          {/* With the menu folded nothing else says where the admin is: the screen's title, as the menu names it. */}
+          {!menuOpen && screenTitle !== undefined ? (
+            <p className="min-w-0 truncate text-sm font-medium text-slate-900" data-testid="screen-title">
+              {screenTitle}
+            </p>
+          ) : null}
+          <Button variant="outline" size="sm" className="ml-auto shrink-0 text-slate-700" onClick={() => setPaletteOpen(true)} aria-keyshortcuts="Control+K Meta+K">
             Search or jump to…
             <kbd className="rounded border border-slate-300 px-1 text-xs text-slate-600">Ctrl K</kbd>
           </Button>

@@ -6,6 +6,7 @@
 import { useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import { cn } from '#src/ui/cn.ts'
+import { useMenuCounts, type MenuCount } from './menu-counts.ts'
 import { routes, type RouteRow } from './route-table.ts'
 
 type Entry = { kind: 'item'; row: RouteRow } | { kind: 'group'; label: string; rows: RouteRow[] }
@@ -24,18 +25,30 @@ export function menuEntries(mayOpen: (path: string) => boolean): Entry[] {
 
 const linkClass = (active: boolean) =>
   cn(
-    'block rounded-md px-3 py-2 text-sm',
+    'flex items-center gap-2 rounded-md px-3 py-2 text-sm',
     'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white',
     active ? 'bg-indigo-600 font-medium text-white' : 'text-slate-200 hover:bg-slate-800 hover:text-white',
   )
 
-function MenuLink({ row, onNavigate }: { row: RouteRow; onNavigate: () => void }) {
+/** A count beside an entry; none at zero, so a number always means something to do. */
+function Badge({ value, active }: { value: MenuCount | undefined; active: boolean }) {
+  if (value === undefined || value.count === 0) return null
+  return (
+    <span className={cn('ml-auto rounded-full px-2 py-0.5 text-xs font-semibold tabular-nums', active ? 'bg-white text-indigo-700' : 'bg-indigo-500 text-white')}>
+      {value.count}
+      <span className="sr-only"> {value.noun}</span>
+    </span>
+  )
+}
+
+function MenuLink({ row, count, onNavigate }: { row: RouteRow; count?: MenuCount | undefined; onNavigate: () => void }) {
   const [location] = useLocation()
   // A child page (Add Category) keeps its parent's entry highlighted.
   const active = location.toLowerCase() === row.path.toLowerCase() || routes.some((r) => r.parent === row.path && r.path.toLowerCase() === location.toLowerCase())
   return (
     <Link href={row.path} className={linkClass(active)} aria-current={active ? 'page' : undefined} onClick={onNavigate}>
       {row.title}
+      <Badge value={count} active={active} />
     </Link>
   )
 }
@@ -43,6 +56,7 @@ function MenuLink({ row, onNavigate }: { row: RouteRow; onNavigate: () => void }
 export function SideMenu({ mayOpen, onNavigate }: { mayOpen: (path: string) => boolean; onNavigate: () => void }) {
   const [location] = useLocation()
   const entries = menuEntries(mayOpen)
+  const counts = useMenuCounts()
   const inCms = routes.some((r) => r.menu === 'cms' && (r.path === location || r.path === routes.find((c) => c.path === location)?.parent))
   const [cmsOpen, setCmsOpen] = useState(true)
   return (
@@ -51,7 +65,7 @@ export function SideMenu({ mayOpen, onNavigate }: { mayOpen: (path: string) => b
         {entries.map((entry) =>
           entry.kind === 'item' ? (
             <li key={entry.row.path}>
-              <MenuLink row={entry.row} onNavigate={onNavigate} />
+              <MenuLink row={entry.row} count={counts.get(entry.row.path)} onNavigate={onNavigate} />
             </li>
           ) : (
             <li key="cms-group">

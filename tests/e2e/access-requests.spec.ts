@@ -264,6 +264,10 @@ test.describe('Pending access requests in Users and Access', () => {
     const email = uniqueEmail('declined')
     await requestAccess(page.request, 'Dora Declined', email)
     await page.goto('/admin/sub-admin')
+    // The menu counts the pending requests, as the server lists them.
+    const entry = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Users and Access/ })
+    const pending = (await pendingRequests(page.request)).count
+    await expect(entry).toHaveAccessibleName(`Users and Access ${pending} pending access request${pending === 1 ? '' : 's'}`)
     const row = pendingSection(page).getByRole('row').filter({ hasText: email })
     await row.getByRole('button', { name: 'Decline Dora Declined' }).click()
     const dialog = page.getByRole('alertdialog', { name: 'Are you sure you want to decline this access request?' })
@@ -275,8 +279,12 @@ test.describe('Pending access requests in Users and Access', () => {
     await expect(row).toHaveCount(0)
     expect((await pendingRequests(page.request, email)).count).toBe(0)
 
-    // Decline whatever else is pending: with none, there is no section at all.
+    await expect(entry).toHaveAccessibleName(pending === 1 ? 'Users and Access' : `Users and Access ${pending - 1} pending access request${pending === 2 ? '' : 's'}`)
+
+    // Decline whatever else is pending (as another session would): the count goes without a
+    // reload; with none, there is no section at all.
     await declineAll(page.request)
+    await expect(entry).toHaveAccessibleName('Users and Access')
     await page.reload()
     await expect(page.getByRole('heading', { name: 'Users and Access' })).toBeVisible()
     await expect(page.getByRole('table', { name: 'Users and Access' }).getByRole('row').nth(1)).toBeVisible()
@@ -297,5 +305,7 @@ test.describe('Pending access requests in Users and Access', () => {
     await expect(page.getByRole('heading', { name: PENDING })).toHaveCount(0)
     await expect(page.getByRole('button', { name: 'Review requests' })).toHaveCount(0)
     expect(asked).toEqual([])
+    // Nor counted: their menu entry shows no number.
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Users and Access/ })).toHaveText('Users and Access')
   })
 })

@@ -68,7 +68,7 @@ test.describe('Home Page Content', () => {
   test('Add shows the add form’s messages, checks the image kind, then adds the block with a preview and returns to the list', async ({ adminPage: page }) => {
     const { png, gif } = await imageFiles()
     await page.goto('/admin/homepage-content')
-    await expect(page.getByRole('heading', { name: 'Home Page Content' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Homepage Content List' })).toBeVisible()
     await expect(page.getByRole('columnheader')).toHaveText(['S.No', 'Title', 'Link', 'Image', 'Action'], { useInnerText: true })
     await page.getByRole('link', { name: 'Add', exact: true }).click()
     await expect(page).toHaveURL(/\/admin\/add-homepage-content$/)

@@ -26,7 +26,8 @@ import { createHash, randomBytes } from 'node:crypto'
 import { and, desc, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import * as requests from '#contract/access-requests'
-import { ApiFailure, failure, handlers, notFound, type RateLimit } from '../../kit/api.ts'
+import { SocketEvents } from '#contract/socket'
+import { ApiFailure, failure, handlers, notFound, type Ctx, type RateLimit } from '../../kit/api.ts'
 import { accessRequests, admins } from '../../db/schema.ts'
 import { caseless, listPage } from '../../kit/paging.ts'
 import { uniqueField } from '../../kit/unique.ts'
@@ -79,6 +80,10 @@ const asAnswer = (row: { _id: string; name: string; email: string; createdAt: Da
 })
 
 /** What an approval's or decline's audit row says of the request it decided. */
+/** The side menu's count of pending requests changed: every open Users and Access asks for it again. */
+const countsChanged = (ctx: Ctx): void =>
+  ctx.afterSuccess(() => ctx.realtime?.toScreen('/sub-admin', SocketEvents.countsChanged, { screen: '/sub-admin' }))
+
 const requestDetail = (email: string, confirmedAt: Date | null): string =>
   `request from ${email}, ${confirmedAt === null ? 'unconfirmed' : `confirmed ${confirmedAt.toISOString()}`}`
 
@@ -138,6 +143,7 @@ export const accessRequestRoutes = handlers(
       await ctx.db.update(accessRequests).set({ confirmedAt: new Date(), confirmExpiresAt: null }).where(eq(accessRequests.id, request.id))
       // Nobody is signed in: the row names the request, and the address that opened the link.
       ctx.auditAnonymous(request.id)
+      countsChanged(ctx)
       return { status: 'success', message: REQUEST_CONFIRMED }
     },
 
@@ -192,6 +198,7 @@ export const accessRequestRoutes = handlers(
       // row says what it was.
       ctx.audit(approved.id)
       ctx.auditDetail(approved.detail)
+      countsChanged(ctx)
       return { status: 'success', message: REQUEST_APPROVED }
     },
 
@@ -200,6 +207,7 @@ export const accessRequestRoutes = handlers(
       if (removed === undefined) return notFound('id')
       ctx.audit(removed.id)
       ctx.auditDetail(requestDetail(removed.email, removed.confirmedAt))
+      countsChanged(ctx)
       return { status: 'success', message: REQUEST_DECLINED }
     },
   },

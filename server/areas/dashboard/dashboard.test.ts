@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { Dashboard, SIGNUP_DAYS } from '#contract/dashboard'
-import { admins, leads, links, promotions } from '../../db/schema.ts'
+import { Dashboard, MenuCounts, SIGNUP_DAYS } from '#contract/dashboard'
+import { accessRequests, admins, contactEnquiries, leads, links, promotions } from '../../db/schema.ts'
 import { bodyOf, makeTestApp, testEngine, type TestApp } from '../../testing/test-app.ts'
 import { signupsSince } from './routes.ts'
 
@@ -163,5 +163,46 @@ describe('the dashboard in Access', () => {
     expect(withLeads.statusCode, withLeads.body).toBe(200)
     const [row] = await t.handle.db.select({ restrictions: admins.restrictions }).from(admins).where(eq(admins.name, 'Dash'))
     expect(row?.restrictions).toEqual(['/users'])
+  })
+})
+
+describe('GET /getMenuCounts', () => {
+  const counts = async (headers: Record<string, string>) => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/admin/getMenuCounts', headers })
+    expect(res.statusCode, res.body).toBe(200)
+    return MenuCounts.parse(res.json()).counts
+  }
+
+  it('counts open enquiries and confirmed access requests, each only for those who may read its list', async () => {
+    await t.handle.db.delete(contactEnquiries)
+    await t.handle.db.delete(accessRequests)
+    const enquiries = await t.handle.db
+      .insert(contactEnquiries)
+      .values([{ name: 'A' }, { name: 'B' }, { name: 'C', status: 'Resolved' as const }])
+      .returning({ id: contactEnquiries.id })
+    await t.handle.db.insert(accessRequests).values([
+      { name: 'R1', email: 'r1@example.com', passwordHash: 'x', confirmedAt: new Date() },
+      { name: 'R2', email: 'r2@example.com', passwordHash: 'x', confirmedAt: new Date() },
+      // Not confirmed: staff never see it, so it is not counted either.
+      { name: 'R3', email: 'r3@example.com', passwordHash: 'x' },
+    ])
+    expect(await counts(admin)).toEqual({ contactus: 2, accessRequests: 2 })
+
+    // A subadmin never manages staff, whatever their access names (as listAccessRequests).
+    const enquiryStaff = await t.createAdmin({ accessLevel: 'View Only', restrictions: ['/contactus', '/sub-admin'] })
+    expect(await counts(await t.auth(enquiryStaff))).toEqual({ contactus: 2 })
+    const leadsOnly = await t.createAdmin({ restrictions: ['/users'] })
+    expect(await counts(await t.auth(leadsOnly))).toEqual({})
+
+    // Resolving one is seen at once.
+    const first = enquiries[0]
+    if (first === undefined) throw new Error('no enquiry')
+    const res = await t.app.inject({ method: 'POST', url: '/api/admin/setContactStatus', headers: admin, payload: { _id: first.id, status: 'Resolved' } })
+    expect(res.statusCode, res.body).toBe(200)
+    expect(await counts(admin)).toEqual({ contactus: 1, accessRequests: 2 })
+  })
+
+  it('is open to every signed-in admin and to nobody else', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/getMenuCounts' })).statusCode).toBe(401)
   })
 })

@@ -1,6 +1,6 @@
 /**
  * The dashboard (contract/dashboard.ts): one call answering the cards of the areas the caller's
- * access covers, decided here by the same rule as the areas' own reads (`permits`), so a card
+ * access covers, and the side menu's counts, each decided here by the same rule as the areas' own reads (`permits`), so a card
  * outside the caller's access is never computed, let alone sent.
  *
  * Leads may number a million: the total is the count the triggers keep (server/kit/row-counts.ts),
@@ -9,15 +9,15 @@
  * UTC day. "New" leads are the last 7 of those days, so the card's number is the sum of the
  * chart's last 7 bars.
  */
-import { count, gte, max, sql } from 'drizzle-orm'
+import { count, eq, gte, isNotNull, max, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import * as dashboard from '#contract/dashboard'
 import { NEW_LEADS_DAYS, SIGNUP_DAYS, type LinksCard, type PromotionsCard, type SignupDay, type UsersCard } from '#contract/dashboard'
-import { reads } from '#contract/define'
+import { reads, staffReads } from '#contract/define'
 import { handlers } from '../../kit/api.ts'
 import { permits } from '../../kit/access/auth.ts'
 import type { Db } from '../../db/index.ts'
-import { leads, links, promotions, type AdminRow } from '../../db/schema.ts'
+import { accessRequests, contactEnquiries, leads, links, promotions, type AdminRow } from '../../db/schema.ts'
 import { exactCount } from '../../kit/row-counts.ts'
 
 const DAY_MS = 86_400_000
@@ -87,6 +87,18 @@ async function linksCard(db: Db, admin: AdminRow): Promise<LinksCard | undefined
   return card
 }
 
+/** Open enquiries: one range of contact_enquiries_status_idx. */
+async function openEnquiries(db: Db): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(contactEnquiries).where(eq(contactEnquiries.status, 'Open'))
+  return row?.n ?? 0
+}
+
+/** Pending access requests as Users and Access lists them: those whose address was confirmed. */
+async function pendingRequests(db: Db): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(accessRequests).where(isNotNull(accessRequests.confirmedAt))
+  return row?.n ?? 0
+}
+
 export const dashboardRoutes = handlers(dashboard, {
   getDashboard: async (_input, ctx) => {
     const admin = ctx.me()
@@ -101,6 +113,22 @@ export const dashboardRoutes = handlers(dashboard, {
       ...(users === undefined ? {} : { users }),
       ...(promotionCounts === undefined ? {} : { promotions: promotionCounts }),
       ...(linkCounts === undefined ? {} : { links: linkCounts }),
+    }
+  },
+
+  // The side menu's counts, each decided by the rule of the list it counts (contract/leads.ts
+  // getContactUS, contract/access-requests.ts listAccessRequests), so a count is never sent to
+  // someone who may not read that list.
+  getMenuCounts: async (_input, ctx) => {
+    const admin = ctx.me()
+    const [contactus, requests] = await Promise.all([
+      permits(reads('/contactus'), admin) ? openEnquiries(ctx.db) : undefined,
+      permits(staffReads('/sub-admin'), admin) ? pendingRequests(ctx.db) : undefined,
+    ])
+    return {
+      status: 'success',
+      message: 'Counts fetched',
+      counts: { ...(contactus === undefined ? {} : { contactus }), ...(requests === undefined ? {} : { accessRequests: requests }) },
     }
   },
 })

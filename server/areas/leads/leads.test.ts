@@ -1,6 +1,7 @@
-import { sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { contactEnquiries, leads } from '../../db/schema.ts'
+import { auditLog, contactEnquiries, leads } from '../../db/schema.ts'
+import { RECORD_NOT_FOUND } from '../../kit/api.ts'
 import { csvLine, neutralise } from '../../kit/csv.ts'
 import { bodyOf, listOf, makeTestApp, type TestApp } from '../../testing/test-app.ts'
 
@@ -173,5 +174,58 @@ describe('GET /getContactUS', () => {
     const other = await t.createAdmin({ restrictions: ['/users'] })
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/getContactUS', headers: await t.auth(other) })).statusCode).toBe(403)
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/getContactUS?limit=1000', headers: admin })).statusCode).toBe(400)
+  })
+})
+
+describe('POST /setContactStatus', () => {
+  const setStatus = (json: Record<string, unknown>, headers: Record<string, string>) =>
+    t.app.inject({ method: 'POST', url: '/api/admin/setContactStatus', headers, payload: json })
+  const contactList = async (query: string) => bodyOf(await t.app.inject({ method: 'GET', url: `/api/admin/getContactUS${query}`, headers: admin }))
+
+  it('lets an Admin resolve an enquiry and open it again, audited, and the list filters by status', async () => {
+    const [row] = await t.handle.db
+      .insert(contactEnquiries)
+      .values({ createdAt: new Date(Date.UTC(2030, 0, 1)), name: 'Status Asker', email: 'status@example.com', message: 'Is this resolved?' })
+      .returning()
+    if (row === undefined) throw new Error('no enquiry')
+    const newest = listOf(await contactList('?page=1&limit=1'), 'result')[0]
+    expect(newest).toMatchObject({ _id: row.id, status: 'Open', createdAt: '2030-01-01T00:00:00.000Z' })
+
+    const staff = await t.createAdmin({ accessLevel: 'Admin', restrictions: ['/contactus'] })
+    const res = await setStatus({ _id: row.id, status: 'Resolved' }, await t.auth(staff))
+    expect(res.statusCode, res.body).toBe(200)
+    expect(bodyOf(res)).toMatchObject({ status: 'success', message: 'Enquiry marked Resolved' })
+    const audit = await t.handle.db.select().from(auditLog).where(and(eq(auditLog.recordId, row.id), eq(auditLog.action, '/setContactStatus')))
+    expect(audit).toMatchObject([{ adminId: staff.id, detail: 'status Resolved' }])
+
+    const resolved = await contactList('?status=Resolved&limit=100')
+    expect(listOf(resolved, 'result').map((e) => e['_id'])).toEqual([row.id])
+    const open = await contactList('?status=Open&limit=100')
+    expect(listOf(open, 'result').every((e) => e['status'] === 'Open')).toBe(true)
+    expect(listOf(open, 'result').map((e) => e['_id'])).not.toContain(row.id)
+    expect(Number(open['count']) + 1).toBe(Number((await contactList('?limit=1'))['count']))
+
+    expect(bodyOf(await setStatus({ _id: row.id, status: 'Open' }, admin))).toMatchObject({ status: 'success', message: 'Enquiry marked Open' })
+    expect(listOf(await contactList('?page=1&limit=1'), 'result')[0]).toMatchObject({ _id: row.id, status: 'Open' })
+  })
+
+  it('refuses View Only staff, leaving the status as it was', async () => {
+    const [row] = await t.handle.db.insert(contactEnquiries).values({ name: 'Viewer Case', email: 'viewer-case@example.com' }).returning()
+    if (row === undefined) throw new Error('no enquiry')
+    const viewer = await t.createAdmin({ accessLevel: 'View Only', restrictions: ['/contactus'] })
+    expect((await setStatus({ _id: row.id, status: 'Resolved' }, await t.auth(viewer))).statusCode).toBe(403)
+    const [after] = await t.handle.db.select().from(contactEnquiries).where(eq(contactEnquiries.id, row.id))
+    expect(after?.status).toBe('Open')
+    expect(await t.handle.db.select().from(auditLog).where(eq(auditLog.recordId, row.id))).toHaveLength(0)
+  })
+
+  it('answers an unknown id with the not-found message, and refuses a status that is not Open or Resolved', async () => {
+    const missing = await setStatus({ _id: '00000000-0000-4000-8000-000000000000', status: 'Resolved' }, admin)
+    expect(missing.statusCode).toBe(404)
+    expect(bodyOf(missing)).toMatchObject({ status: 'failed', message: RECORD_NOT_FOUND, errors: { _id: RECORD_NOT_FOUND } })
+    const [row] = await t.handle.db.insert(contactEnquiries).values({ name: 'Bad Status' }).returning()
+    if (row === undefined) throw new Error('no enquiry')
+    expect((await setStatus({ _id: row.id, status: 'Closed' }, admin)).statusCode).toBe(400)
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/getContactUS?status=Closed', headers: admin })).statusCode).toBe(400)
   })
 })

@@ -8,8 +8,9 @@ import pg from 'pg'
 import { z } from 'zod'
 import pgCopy from 'pg-copy-streams'
 import * as leadsContract from '#contract/leads'
-import { DAYS_REVERSED, type LeadFilter } from '#contract/leads'
-import { FileAnswer, failure, handlers } from '../../kit/api.ts'
+import { DAYS_REVERSED, type ContactFilter, type LeadFilter } from '#contract/leads'
+import { SocketEvents } from '#contract/socket'
+import { FileAnswer, failure, handlers, notFound } from '../../kit/api.ts'
 import { keyedOrderOf, rowsAfter, type KeyedOrder } from '../../kit/anchors.ts'
 import { csvCellSql, csvLine, neutraliseSql } from '../../kit/csv.ts'
 import { exportGate } from '../../kit/export-gate.ts'
@@ -54,6 +55,10 @@ function leadFilterWhere(filter: LeadFilter): SQL | undefined {
   }
   return parts.length === 0 ? undefined : and(...parts)
 }
+
+/** The enquiries the status filter keeps (undefined: every one). */
+const contactFilterWhere = (filter: ContactFilter): SQL | undefined =>
+  filter.status === '' ? undefined : eq(contactEnquiries.status, filter.status)
 
 /**
  * The export's text columns, after createdAt (which both SQL forms write as an ISO date): one list
@@ -223,8 +228,9 @@ export const leadsRoutes = handlers(leadsContract, {
     const { rows, count } = await listPage(ctx.db, query, {
       rows: ctx.db.select().from(contactEnquiries).$dynamic(),
       search: [contactEnquiries.name, contactEnquiries.email, contactEnquiries.message],
+      filter: contactFilterWhere(query),
       orderBy: [desc(contactEnquiries.createdAt), desc(contactEnquiries.id)],
-      sort: { name: caseless(contactEnquiries.name), email: caseless(contactEnquiries.email) },
+      sort: { createdAt: contactEnquiries.createdAt, name: caseless(contactEnquiries.name), email: caseless(contactEnquiries.email) },
     })
     return {
       status: 'success',
@@ -236,8 +242,19 @@ export const leadsRoutes = handlers(leadsContract, {
         email: r.email,
         phonenumber: r.phonenumber,
         message: r.message,
+        status: r.status,
       })),
       count,
     }
+  },
+
+  setContactStatus: async ({ _id, status }, ctx) => {
+    const [row] = await ctx.db.update(contactEnquiries).set({ status }).where(eq(contactEnquiries.id, _id)).returning({ id: contactEnquiries.id })
+    if (row === undefined) return notFound('_id')
+    ctx.audit(row.id)
+    ctx.auditDetail(`status ${status}`)
+    // The menu's count of open enquiries, in every open PWA that shows it.
+    ctx.afterSuccess(() => ctx.realtime?.toScreen('/contactus', SocketEvents.countsChanged, { screen: '/contactus' }))
+    return { status: 'success', message: status === 'Resolved' ? 'Enquiry marked Resolved' : 'Enquiry marked Open' }
   },
 })

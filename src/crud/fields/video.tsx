@@ -8,6 +8,7 @@ import type { FieldRenderProps } from './types.ts'
 /**
  * One video (mp4, m4a, webm): the saved or chosen one plays in a preview beside the file input,
  * with Remove video (a field with `keep` then sends no kept video, and the saved one goes).
+ * The preview well is dark in both themes (`scheme-light`), as a player is.
  */
 function VideoControl(props: FieldRenderProps<'video'>) {
   const { items, saved, set, cancelled, rule } = useFileValue(props)
@@ -17,7 +18,7 @@ function VideoControl(props: FieldRenderProps<'video'>) {
   const shown = chosen ? previews.urlOf(chosen) : savedUrl ? assetUrl(savedUrl) : undefined
   return (
     <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
-      <div className="flex aspect-video w-60 shrink-0 items-center justify-center overflow-hidden rounded-md border border-slate-300 bg-slate-900 text-xs text-slate-200">
+      <div className="flex aspect-video w-60 shrink-0 items-center justify-center overflow-hidden rounded-md border border-slate-300 bg-slate-900 text-xs text-slate-200 scheme-light">
         {shown ? (
           <video src={shown} controls preload="metadata" aria-label={chosen ? 'Preview of the chosen video' : 'Current video'} className="size-full">
             <track kind="captions" />

@@ -22,7 +22,8 @@ const linkColumn: CustomColumn<HomepageContent> = {
  * Admin only: the landing-page switch, Add, and edit and delete per row (delete takes `{_id}`).
  */
 export const HomepageContentPage = defineList({
-  title: 'Home Page Content',
+  // The spec names the list so (section 2); the menu and the Access options say Home Page Content.
+  title: 'Homepage Content List',
   endpoint: listHomePageCms,
   columns: [serial(), col('title', 'Title'), linkColumn, image('image', 'Image', 'title', 'thumbnail')],
   toolbar: LandingPageSwitch,

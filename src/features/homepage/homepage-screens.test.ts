@@ -8,7 +8,7 @@ describe('home page content and edit token screens', () => {
     expect(forms.AddHomepageContentPage.displayName).toBe('Form(Add Homepage Content)')
     expect(forms.EditHomepageContentPage.displayName).toBe('Form(Edit Homepage Content)')
     const list = await import('./homepage-list.tsx')
-    expect(list.HomepageContentPage.displayName).toBe('List(Home Page Content)')
+    expect(list.HomepageContentPage.displayName).toBe('List(Homepage Content List)')
   })
 
   it('makes Edit Token a child of Games, never an Access option of its own', () => {

@@ -1,19 +1,46 @@
-import { getContactUS } from '#contract/leads'
-import { col, field } from '#src/crud/columns.tsx'
+import { ENQUIRY_STATUSES, getContactUS, setContactStatus, type ContactEnquiry, type EnquiryStatus } from '#contract/leads'
+import { col, date, field, low, type CustomColumn } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
+import { listFilter } from '#src/crud/list-filters.tsx'
 
-/** Contact Us enquiries (/contactus): spec section 2. */
+/** Open or Resolved, in words and colour, for every session; only an Admin gets the button that changes it. */
+function Status({ status }: { status: EnquiryStatus }) {
+  return status === 'Open' ? (
+    <span className="inline-flex rounded-full whitespace-nowrap bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800">Open</span>
+  ) : (
+    <span className="inline-flex rounded-full whitespace-nowrap bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-800">Resolved</span>
+  )
+}
+
+const flipped = (status: EnquiryStatus): EnquiryStatus => (status === 'Open' ? 'Resolved' : 'Open')
+
+/**
+ * Contact Us enquiries (/contactus): spec section 2, newest first with when each arrived and its
+ * status (ours), narrowed by status in the URL. An Admin marks an enquiry Resolved or opens it again.
+ */
 export const ContactPage = defineList({
   title: 'Contact Us',
+  route: '/contactus',
   endpoint: getContactUS,
   columns: [
+    date('createdAt', 'Received'),
     col('name', 'Name'),
     col('email', 'Email'),
-    // Messages can be long: the list shows two lines, the View modal the whole text.
-    { header: 'Message', cell: (row) => <span className="line-clamp-2 max-w-md break-words">{row.message}</span> },
+    // Messages can be long: the list shows two lines, the View modal the whole text (and, folded
+    // away on a tablet so the status keeps its room, the only text).
+    low<CustomColumn<ContactEnquiry>>({ header: 'Message', cell: (row) => <span className="line-clamp-2 max-w-md break-words">{row.message}</span> }),
+    { header: 'Status', cell: (row) => <Status status={row.status} /> },
   ],
   view: {
     title: 'Contact Details',
     fields: [field('name', 'Name'), field('phonenumber', 'Contact Number'), field('message', 'Message')],
+  },
+  filters: [listFilter('status', 'Status', ENQUIRY_STATUSES.map((value) => ({ value, label: value })), 'All statuses')],
+  toggle: {
+    kind: 'button',
+    endpoint: setContactStatus,
+    payload: (row) => ({ _id: row._id, status: flipped(row.status) }),
+    isOn: (row) => row.status === 'Resolved',
+    label: (row) => (row.status === 'Open' ? 'Mark Resolved' : 'Reopen'),
   },
 })

@@ -1,0 +1,2 @@
+ALTER TABLE "contact_enquiries" ADD COLUMN "status" text DEFAULT 'Open' NOT NULL;--> statement-breakpoint
+CREATE INDEX "contact_enquiries_status_idx" ON "contact_enquiries" USING btree ("status","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);

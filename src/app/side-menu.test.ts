@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest'
+import { mayOpen } from '#contract/routes'
+import { menuEntries } from './side-menu.tsx'
+
+const labels = (open: (path: string) => boolean): string[] =>
+  menuEntries(open).map((e) => (e.kind === 'item' ? e.row.title : e.label))
+
+describe('the side menu', () => {
+  it("keeps the spec's entries in its order, and places every other screen among them", () => {
+    const all = labels(() => true)
+    expect(all).toEqual([
+      'Dashboard',
+      'Leads',
+      'Contact Us',
+      'CMS',
+      'Messaging',
+      'Newsletter',
+      'Automated Emails',
+      'Brand Tab',
+      'Version',
+      'Users and Access',
+      'Audit Log',
+      'Restriction List',
+      'Settings',
+    ])
+    const spec = ['Leads', 'CMS', 'Messaging', 'Automated Emails', 'Brand Tab', 'Version', 'Users and Access']
+    expect(all.filter((l) => spec.includes(l))).toEqual(spec)
+    const cms = menuEntries(() => true).find((e) => e.kind === 'group')
+    expect(cms?.kind === 'group' ? cms.rows.map((r) => r.title) : []).toEqual([
+      'Category List',
+      'Games',
+      'Social links',
+      'Buy List',
+      'Swap out',
+      'Swap in',
+      'Home Page Content',
+    ])
+  })
+
+  it('shows a restricted member of staff only the screens they may open', () => {
+    expect(labels((path) => mayOpen(['/contactus', '/settings'], path))).toEqual(['Dashboard', 'Contact Us', 'Settings'])
+  })
+})
