@@ -1,16 +1,18 @@
 /**
  * The command palette (cmdk, Ctrl/Cmd+K): screens this session may open, actions it may take
- * (no write actions for View Only, and none offline), and records already in the cache. It reads
- * nothing from the network, so it works offline.
+ * (no write actions for View Only, and none offline), and records: those already in the cache at
+ * once, offline too, and with the network up those the server finds (server-search.ts), joining
+ * their groups when they arrive without moving the highlighted entry.
  */
-import { use, useEffect, useMemo, useState } from 'react'
+import { use, useCallback, useEffect, useMemo, useState } from 'react'
 import { Command } from 'cmdk'
 import { useSWRConfig } from 'swr'
 import { useLocation } from 'wouter'
 import { Dialog as DialogPrimitive } from 'radix-ui'
 import { useOnline, WRITES_OFFLINE_MESSAGE } from '#src/lib/online.ts'
 import { cachedAnswers } from '#src/lib/swr-cache.ts'
-import type { PaletteReader } from '#src/crud/screens.ts'
+import { withSearch, type PaletteReader } from '#src/crud/screens.ts'
+import { useServerSearch } from './server-search.ts'
 import { mayWrite, routes } from './route-table.ts'
 import { logoutAndReload, useSession } from '#src/lib/session.ts'
 import { THEMES, setTheme } from '#src/lib/theme.ts'
@@ -94,14 +96,18 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
   const sources = use(loadSources())
   const installable = useInstallable()
   const { mutate } = useSWRConfig()
+  const server = useServerSearch(search, online)
   useEffect(() => retryFailedSources, [])
+  const go = useCallback(
+    (href: string) => () => {
+      onOpenChange(false)
+      navigate(href)
+    },
+    [onOpenChange, navigate],
+  )
 
   // Built once per opening: the palette shows the cache as it was when opened.
   const entries = useMemo((): Entry[] => {
-    const go = (href: string) => () => {
-      onOpenChange(false)
-      navigate(href)
-    }
     const entry = (group: string, key: string, label: string, detail: string, run: () => void, disabled = false): Entry => ({
       value: `${group}:${key}`,
       group,
@@ -196,14 +202,31 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
       }
     }
     return list
-  }, [session, online, navigate, onOpenChange, sources, installable, mutate])
+  }, [session, online, go, onOpenChange, sources, installable, mutate])
+
+  // What the server found: already matched by it (a wallet address too), so not filtered again.
+  const found = useMemo(
+    (): Entry[] =>
+      server.state !== 'done'
+        ? []
+        : server.found.map((r) => ({
+            value: `${r.heading}:${r.id}`,
+            group: r.heading,
+            label: r.label,
+            detail: r.detail,
+            haystack: '',
+            disabled: false,
+            run: go(withSearch(r.screen, r.search)),
+          })),
+    [server, go],
+  )
 
   // Our own filter (cmdk's is off): substring words, few records per group, and the first match
   // highlighted on every keystroke so Enter always acts on what is shown.
   const shown = useMemo(() => {
     const words = search.toLowerCase().split(/\s+/).filter(Boolean)
     const perGroup = new Map<string, number>()
-    return entries.filter((e) => {
+    const cached = entries.filter((e) => {
       if (!matches(e, words)) return false
       const n = perGroup.get(e.group) ?? 0
       const isRecord = e.group !== 'Screens' && e.group !== 'Actions'
@@ -211,15 +234,29 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
       perGroup.set(e.group, n + 1)
       return true
     })
-  }, [entries, search])
+    // The server's records after the cached ones of their group (one the cache holds is not repeated).
+    const present = new Set(cached.map((e) => e.value))
+    const joined = [...cached]
+    for (const e of found) {
+      const n = perGroup.get(e.group) ?? 0
+      if (present.has(e.value) || n >= MAX_SHOWN) continue
+      perGroup.set(e.group, n + 1)
+      const lastOfGroup = joined.findLastIndex((x) => x.group === e.group)
+      joined.splice(lastOfGroup === -1 ? joined.length : lastOfGroup + 1, 0, e)
+    }
+    return joined
+  }, [entries, found, search])
   const firstEnabled = shown.find((e) => !e.disabled)?.value ?? ''
-  const [selected, setSelected] = useState(firstEnabled)
+  const [chosen, setSelected] = useState(firstEnabled)
   const [selectedFor, setSelectedFor] = useState(search)
   if (selectedFor !== search) {
     // A new query highlights its first match (React's pattern for state following other state).
     setSelectedFor(search)
     setSelected(firstEnabled)
   }
+  // Results joining later keep the highlighted entry; only when nothing was highlightable (no
+  // match yet) does the first of them take the highlight, so Enter always acts on what is shown.
+  const selected = shown.some((e) => e.value === chosen && !e.disabled) ? chosen : firstEnabled
   const groups = [...new Set(shown.map((e) => e.group))]
 
   return (
@@ -258,6 +295,15 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
                 </Command.Group>
               ))}
             </Command.List>
+            <p aria-live="polite" className="empty:hidden border-t border-slate-200 px-4 py-2 text-xs text-slate-600">
+              {server.state === 'offline'
+                ? 'Server search is unavailable offline: the records shown are those this device holds.'
+                : server.state === 'searching'
+                  ? 'Searching every list…'
+                  : server.state === 'failed'
+                    ? `Server search failed: ${server.message}`
+                    : ''}
+            </p>
             {online || !session.canWrite ? null : (
               <p className="border-t border-slate-200 px-4 py-2 text-xs text-amber-900">{WRITES_OFFLINE_MESSAGE}</p>
             )}
