@@ -23,10 +23,12 @@
  *     insert cost;
  *   - `register` (bench/register.ts): /register's answer time for a new email, an unconfirmed or
  *     confirmed request's and an admin's (p50/p95 and the spread of the medians);
+ *   - `search` (bench/record-search.ts): the palette's server search on --rows leads (p50/p95 per
+ *     query); `palette`: the palette's filter over 5,000 cached records, per keystroke;
  *   - `public` (bench/public-calls.ts): the referral redirect, the restricted countries and
  *     /public-info under 50 connections (autocannon), beside a bare Fastify in the same run
  *     (requests/s, p50/p99), and the redirect's visits counted against the 302s answered;
- * Options: --only=pglite,postgres,sort,games,media,promotions,register,trash,public,budget (default all), --engines=pglite,postgres
+ * Options: --only=pglite,postgres,sort,games,media,promotions,register,trash,public,search,palette,budget (default all), --engines=pglite,postgres
  * (the engines of sort, games, media, promotions, register, trash and public), --pg-shared-buffers=SIZE (the leads section's PostgreSQL
  * on a throwaway cluster with that shared_buffers), --rows=N (leads, default 1000000), --games=N (default 10000),
  * --video-mib=N (default 100), --uploads=N (default 3), --requests=N (default 20), --deliveries=N (default 1000000), --public-requests=N (default 50000).
@@ -47,6 +49,7 @@ import { SORT_TARGETS, benchLeadsSort, printSort, type SortResult } from './lead
 import { DELIVERY_TARGET_SECONDS, benchPromotions, printPromotions, type PromotionsResult } from './promotions.ts'
 import { TRASH_GROWTH_TARGET_MIB, TRASH_STALL_TARGET_MS, benchTrash, printTrash, type TrashResult } from './trash.ts'
 import { PUBLIC_P99_TARGET_MS, PUBLIC_RATIO_TARGET, benchPublic, printPublic, type PublicResult } from './public-calls.ts'
+import { KEYSTROKE_TARGET_MS, SEARCH_TARGETS, benchPaletteFilter, benchRecordSearch, printPaletteFilter, printRecordSearch, type PaletteFilterResult, type SearchResult } from './record-search.ts'
 
 const args = new Map(
   process.argv.slice(2).map((a) => {
@@ -54,7 +57,7 @@ const args = new Map(
     return [k ?? '', v ?? 'true'] as const
   }),
 )
-const SECTIONS = ['pglite', 'postgres', 'sort', 'games', 'media', 'promotions', 'register', 'trash', 'public', 'budget'] as const
+const SECTIONS = ['pglite', 'postgres', 'sort', 'games', 'media', 'promotions', 'register', 'trash', 'public', 'search', 'palette', 'budget'] as const
 const ENGINES: readonly EngineName[] = ['pglite', 'postgres']
 
 function option(name: string, fallback: number): number {
@@ -297,6 +300,8 @@ async function main(): Promise<void> {
   const register: RegisterResult[] = []
   const trash: TrashResult[] = []
   const publicCalls: PublicResult[] = []
+  const searches: SearchResult[] = []
+  const paletteFilter: PaletteFilterResult | null = ONLY.has('palette') ? benchPaletteFilter() : null
   const sorts: SortResult[] = []
   for (const engine of ENGINES) {
     if (!ON.has(engine)) continue
@@ -306,6 +311,7 @@ async function main(): Promise<void> {
     if (ONLY.has('media')) keep(media, `media on ${engine}`, await withEngine(engine, 'media', (e) => benchMedia(e, VIDEO_MIB, UPLOADS, log)))
     if (ONLY.has('register')) keep(register, `register on ${engine}`, await withEngine(engine, 'register', (e) => benchRegister(e, REQUESTS, log)))
     if (ONLY.has('trash')) keep(trash, `trash on ${engine}`, await withEngine(engine, 'trash', (e) => benchTrash(e, DELIVERIES, log)))
+    if (ONLY.has('search')) keep(searches, `search on ${engine}`, await withEngine(engine, 'search', (e) => benchRecordSearch(e, ROWS, REQUESTS, log)))
     if (ONLY.has('public')) keep(publicCalls, `public calls on ${engine}`, await withEngine(engine, 'public', (e) => benchPublic(e, PUBLIC_REQUESTS, log)))
   }
   let budget: BudgetResult | string | undefined
@@ -320,6 +326,8 @@ async function main(): Promise<void> {
   if (register.length > 0) printRegister(register)
   if (trash.length > 0) printTrash(trash)
   if (publicCalls.length > 0) printPublic(publicCalls)
+  if (searches.length > 0) printRecordSearch(searches)
+  if (paletteFilter !== null) printPaletteFilter(paletteFilter)
   if (budget !== undefined && typeof budget !== 'string') printBudget(budget)
   for (const n of notes) console.log(`note: ${n}`)
   console.log(`load average (1 min) at start ${loadAtStart[0]?.toFixed(2)}, at end ${os.loadavg()[0]?.toFixed(2)}, on ${os.cpus().length} CPUs`)
@@ -359,6 +367,8 @@ async function main(): Promise<void> {
       trashEventLoopStallMs: TRASH_STALL_TARGET_MS,
       publicShareOfBareFastify: PUBLIC_RATIO_TARGET,
       publicP99Ms: PUBLIC_P99_TARGET_MS,
+      searchP95Ms: SEARCH_TARGETS,
+      paletteKeystrokeMs: KEYSTROKE_TARGET_MS,
       sortFirstPageP95Ms: SORT_TARGETS,
     },
     engines: results,
@@ -382,6 +392,8 @@ async function main(): Promise<void> {
       method: `getuser limit 50 sorted by each sortable column both ways, a deep page, filters; DownloadFile of every lead and of a filtered sorted set; sort indexes: pg_relation_size, CREATE INDEX time, and inserts of 10,000 leads 100 a statement with and without each (best of 2)`,
       results: sorts,
     },
+    search: { method: `findRecords for each query, --requests times after 2 to warm up, on --rows leads`, results: searches },
+    palette: { method: `the palette filter over 5000 cached records, one call per keystroke`, results: paletteFilter },
     public: {
       method: `autocannon, ${PUBLIC_REQUESTS} requests per call after 5000 to warm up, 50 connections, beside a bare Fastify answering a fixed JSON in a process of its own`,
       results: publicCalls,

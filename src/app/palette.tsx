@@ -13,6 +13,7 @@ import { useOnline, WRITES_OFFLINE_MESSAGE } from '#src/lib/online.ts'
 import { cachedAnswers } from '#src/lib/swr-cache.ts'
 import { withSearch, type PaletteReader } from '#src/crud/screens.ts'
 import { useServerSearch } from './server-search.ts'
+import { visibleEntries, type Entry } from './palette-filter.ts'
 import { mayWrite, routes } from './route-table.ts'
 import { logoutAndReload, useSession } from '#src/lib/session.ts'
 import { THEMES, setTheme } from '#src/lib/theme.ts'
@@ -25,23 +26,9 @@ import { refreshAfterWrite } from '#src/crud/refresh.ts'
 import { toastWriteAnswer } from '#src/crud/undo.ts'
 import { toast } from '#src/ui/toast.ts'
 
-/** Records per source kept from the cache; matches shown per group while typing. */
+/** Records per source kept from the cache. */
 const MAX_RECORDS = 500
-const MAX_SHOWN = 8
 
-interface Entry {
-  /** Unique: cmdk tracks the highlighted entry by it. */
-  value: string
-  group: string
-  label: string
-  detail: string
-  /** Lower-case text the query is matched against. */
-  haystack: string
-  disabled: boolean
-  run: () => void
-  /** The keys that do the same outside the palette (shown beside the entry). */
-  shortcut?: string
-}
 
 interface LoadedSource {
   /** The screen the records belong to: the session must be allowed to open it. */
@@ -81,8 +68,6 @@ function retryFailedSources(): void {
   sourcesLoad = undefined
 }
 
-/** Every word of the query appears somewhere in the entry (case-insensitive). */
-const matches = (entry: Entry, words: string[]): boolean => words.every((w) => entry.haystack.includes(w))
 
 const itemClass =
   'flex cursor-pointer items-center justify-between gap-3 rounded-md px-3 py-2 text-sm text-slate-800 data-[selected=true]:bg-indigo-50 data-[selected=true]:text-indigo-900 data-[disabled=true]:cursor-not-allowed data-[disabled=true]:opacity-60'
@@ -223,29 +208,7 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
 
   // Our own filter (cmdk's is off): substring words, few records per group, and the first match
   // highlighted on every keystroke so Enter always acts on what is shown.
-  const shown = useMemo(() => {
-    const words = search.toLowerCase().split(/\s+/).filter(Boolean)
-    const perGroup = new Map<string, number>()
-    const cached = entries.filter((e) => {
-      if (!matches(e, words)) return false
-      const n = perGroup.get(e.group) ?? 0
-      const isRecord = e.group !== 'Screens' && e.group !== 'Actions'
-      if (isRecord && (words.length === 0 || n >= MAX_SHOWN)) return false
-      perGroup.set(e.group, n + 1)
-      return true
-    })
-    // The server's records after the cached ones of their group (one the cache holds is not repeated).
-    const present = new Set(cached.map((e) => e.value))
-    const joined = [...cached]
-    for (const e of found) {
-      const n = perGroup.get(e.group) ?? 0
-      if (present.has(e.value) || n >= MAX_SHOWN) continue
-      perGroup.set(e.group, n + 1)
-      const lastOfGroup = joined.findLastIndex((x) => x.group === e.group)
-      joined.splice(lastOfGroup === -1 ? joined.length : lastOfGroup + 1, 0, e)
-    }
-    return joined
-  }, [entries, found, search])
+  const shown = useMemo(() => visibleEntries(entries, found, search), [entries, found, search])
   const firstEnabled = shown.find((e) => !e.disabled)?.value ?? ''
   const [chosen, setSelected] = useState(firstEnabled)
   const [selectedFor, setSelectedFor] = useState(search)
