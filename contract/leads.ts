@@ -118,5 +118,46 @@ export const setContactStatus = endpoint({
   ours: 'Not in the spec: sets the status (Open or Resolved) of one contact enquiry by _id.',
 })
 
+/** Deliveries shown on a lead's page: the latest first. */
+export const LEAD_DELIVERIES_SHOWN = 100
+/** Enquiries shown on a lead's page: the latest first. */
+export const LEAD_ENQUIRIES_SHOWN = 50
+
+/** One promotion round's delivery to a lead, as its page shows it. */
+export const LeadDelivery = z.object({
+  promotionId: z.string(),
+  title: z.string(),
+  round: integer(),
+  status: z.enum(['pending', 'sent', 'failed', 'cancelled']),
+  /** When it was sent ('' until then). */
+  sentAt: z.string(),
+  attempts: integer(),
+})
+
+/**
+ * One lead as its own page shows it: every field, the brand it came through, its contact
+ * enquiries (by its email), each promotion delivery with its outcome, and the newsletter.
+ */
+export const getLead = endpoint({
+  method: 'GET',
+  input: z.object({ id: Id }),
+  output: ok({
+    record: z.extend(Lead, {
+      country: z.string(),
+      brand: z.nullable(z.object({ _id: z.string(), brandname: z.string() })),
+      subscribed: z.boolean(),
+      /** When the lead last subscribed or unsubscribed ('' never). */
+      subscribedAt: z.string(),
+      unsubscribedAt: z.string(),
+    }),
+    enquiries: z.array(ContactEnquiry),
+    deliveries: z.array(LeadDelivery),
+    /** All of the lead's deliveries, of which the latest LEAD_DELIVERIES_SHOWN are listed. */
+    deliveryCount: integer(),
+  }),
+  access: reads('/users'),
+  ours: `Not in the spec: one lead's page (every field, its brand, its contact enquiries by email, the latest ${LEAD_DELIVERIES_SHOWN} promotion deliveries with their outcome, the newsletter); 404 'Record not found' for an unknown id.`,
+})
+
 // Each endpoint is named by its export (its path defaults to '/' + that name).
 nameEndpoints(self)

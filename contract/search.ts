@@ -12,7 +12,7 @@ export const FOUND_PER_KIND = 5
 
 /**
  * One record the server found for the palette: the screen whose list holds it (the session may
- * open it), the palette's group heading, and what the list is searched for to show it.
+ * open it), the palette's group heading, and where it opens.
  */
 export const FoundRecord = z.object({
   screen: z.string(),
@@ -20,8 +20,8 @@ export const FoundRecord = z.object({
   id: z.string(),
   label: z.string(),
   detail: z.string(),
-  /** The list's search that shows this record (the screen opened with `?search=`). */
-  search: z.string(),
+  /** Where the record opens: its own page, or its list searched for it. */
+  href: z.string(),
 })
 export type FoundRecord = z.output<typeof FoundRecord>
 

@@ -692,6 +692,8 @@ export const promotionDeliveries = pgTable(
     // a batch's update by (promotion, round, lead) then has only the primary key to use, whatever
     // the planner's estimates (a new promotion's rows have no statistics yet).
     index('promotion_deliveries_failed_idx').on(t.promotionId, t.round).where(sql`${t.status} = 'failed'`),
+    // A lead's page lists what was sent to that lead, across every promotion.
+    index('promotion_deliveries_lead_idx').on(t.leadId),
   ],
 )
 

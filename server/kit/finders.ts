@@ -8,13 +8,15 @@ import type { ScreenPath } from '#contract/routes'
 import type { Db } from '../db/index.ts'
 
 /** A record found: how the palette shows it, and the list search that shows it on its screen. */
-export type Found = Omit<FoundRecord, 'screen' | 'heading'>
+export type Found = Omit<FoundRecord, 'screen' | 'heading' | 'href'> & { search: string }
 
 export interface Finder {
   /** The list screen the records are on: found only for sessions that may open it. */
   screen: ScreenPath
   /** The palette's group heading, as the PWA's cached records of that screen use. */
   heading: string
+  /** A page of each record's own (`?id=`); without one, a record opens as its list searched for it. */
+  page?: ScreenPath
   /** At most `limit` records matching `term`, in no particular order. */
   find: (db: Db, term: string, limit: number) => Promise<Found[]>
 }

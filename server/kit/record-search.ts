@@ -19,6 +19,15 @@ export const containsAny = (term: string, columns: readonly PgColumn[]): SQL | u
 /** Each finder's few records, for the screens `admin` may open, in the areas' order. */
 export async function findEverywhere(finders: readonly Finder[], db: Db, admin: Pick<AdminRow, 'role' | 'accessLevel' | 'restrictions'>, term: string): Promise<FoundRecord[]> {
   const allowed = finders.filter((f) => permits(reads(f.screen), admin))
-  const found = await Promise.all(allowed.map(async (f) => (await f.find(db, term, FOUND_PER_KIND)).map((r) => ({ ...r, screen: f.screen, heading: f.heading }))))
+  const found = await Promise.all(
+    allowed.map(async (f) =>
+      (await f.find(db, term, FOUND_PER_KIND)).map(({ search, ...r }) => ({
+        ...r,
+        screen: f.screen,
+        heading: f.heading,
+        href: f.page === undefined ? `${f.screen}?search=${encodeURIComponent(search)}` : `${f.page}?id=${encodeURIComponent(r.id)}`,
+      })),
+    ),
+  )
   return found.flat()
 }

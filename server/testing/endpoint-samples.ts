@@ -214,6 +214,7 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   deleteCategory: (f) => ({ json: { id: f.categoryId } }),
   categoryDropdown: () => ({ json: {} }),
   getCategory: (f) => ({ json: { id: f.categoryId } }),
+  getLead: (f) => ({ json: { id: f.promotion.leadId } }),
   getSubAdminUser: (f) => ({ json: { _id: f.victim.id } }),
   addbuyLink: () => ({ json: { buylink: `https://buy.example.com/${unique()}` } }),
   getbuyLink: (f) => ({ json: { _id: f.linkIds.buy.kept } }),

@@ -11,7 +11,7 @@ import { useLocation } from 'wouter'
 import { Dialog as DialogPrimitive } from 'radix-ui'
 import { useOnline, WRITES_OFFLINE_MESSAGE } from '#src/lib/online.ts'
 import { cachedAnswers } from '#src/lib/swr-cache.ts'
-import { withSearch, type PaletteReader } from '#src/crud/screens.ts'
+import type { PaletteReader } from '#src/crud/screens.ts'
 import { useServerSearch } from './server-search.ts'
 import { visibleEntries, type Entry } from './palette-filter.ts'
 import { mayWrite, routes } from './route-table.ts'
@@ -201,7 +201,7 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
             detail: r.detail,
             haystack: '',
             disabled: false,
-            run: go(withSearch(r.screen, r.search)),
+            run: go(r.href),
           })),
     [server, go],
   )

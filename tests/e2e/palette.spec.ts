@@ -15,7 +15,7 @@ test('opens with Ctrl+K and goes to a screen with the keyboard', async ({ adminP
   await expect(page).toHaveURL(/\/admin\/category$/)
 })
 
-test('finds a lead already in the cache and opens the list searched for it', async ({ adminPage: page }) => {
+test('finds a lead already in the cache and opens its page', async ({ adminPage: page }) => {
   await expect(page.getByRole('cell', { name: leadEmail(3), exact: true })).toBeVisible()
   await page.keyboard.press('Control+k')
   const palette = page.getByRole('dialog', { name: 'Command palette' })
@@ -24,7 +24,8 @@ test('finds a lead already in the cache and opens the list searched for it', asy
   // Enter acts on the highlighted option, as a user would see it.
   await expect(palette.getByRole('option', { name: new RegExp(leadEmail(3)) })).toHaveAttribute('aria-selected', 'true')
   await page.keyboard.press('Enter')
-  await expect(page).toHaveURL(new RegExp(`/admin/users\\?search=${encodeURIComponent(leadEmail(3))}$`))
+  await expect(page).toHaveURL(/\/admin\/lead\?id=/)
+  await expect(page.locator('dl').getByText(leadEmail(3), { exact: true })).toBeVisible()
 })
 
 test('lists Add Category for an Admin and no write action for View Only staff', async ({ page, signIn }) => {
@@ -191,8 +192,9 @@ test('finds a lead no list has read by asking the server, opens it, and says ser
   await expect(option).toHaveAttribute('aria-selected', 'true')
   await expect(palette.getByRole('group', { name: 'Leads' })).toBeVisible()
   await page.keyboard.press('Enter')
-  await expect(page).toHaveURL(new RegExp(`/admin/users\\?search=${encodeURIComponent(leadEmail(5))}$`))
-  await expect(page.getByRole('cell', { name: leadEmail(5), exact: true })).toBeVisible()
+  // A lead opens on its own page.
+  await expect(page).toHaveURL(/\/admin\/lead\?id=/)
+  await expect(page.locator('dl').getByText(leadEmail(5), { exact: true })).toBeVisible()
 
   await context.setOffline(true)
   const offline = await openPalette(page)

@@ -8,6 +8,7 @@ export const leadFinders = [
   defineFinder({
     screen: '/users',
     heading: 'Leads',
+    page: '/lead',
     find: async (db, term, limit) =>
       (await db.select({ id: leads.id, email: leads.email, name: leads.name }).from(leads).where(leadSearch(term)).limit(limit)).map((l) => ({ id: l.id, label: l.email, detail: l.name, search: l.email })),
   }),

@@ -15,7 +15,7 @@ import { keyedOrderOf, rowsAfter, type KeyedOrder } from '../../kit/anchors.ts'
 import { csvCellSql, csvLine, neutraliseSql } from '../../kit/csv.ts'
 import { exportGate } from '../../kit/export-gate.ts'
 import type { Db, DbHandle } from '../../db/index.ts'
-import { contactEnquiries, leads, type LeadRow } from '../../db/schema.ts'
+import { brands, contactEnquiries, leads, promotionDeliveries, promotions, type LeadRow } from '../../db/schema.ts'
 import { caseless, listPage, searchWhere, sortedOrder, type ListOrder, type SortInput } from '../../kit/paging.ts'
 import { leadSearch } from '../../kit/leads-search.ts'
 import { addDays, startOfDay } from '../../kit/zoned-day.ts'
@@ -245,6 +245,51 @@ export const leadsRoutes = handlers(leadsContract, {
         status: r.status,
       })),
       count,
+    }
+  },
+
+  getLead: async ({ id }, ctx) => {
+    const [row] = await ctx.db
+      .select({ lead: leads, brandname: brands.brandname })
+      .from(leads)
+      .leftJoin(brands, eq(brands.id, leads.brandId))
+      .where(eq(leads.id, id))
+      .limit(1)
+    if (row === undefined) return notFound('id')
+    const { lead } = row
+    const [enquiries, deliveries, [counted]] = await Promise.all([
+      lead.email === ''
+        ? []
+        : ctx.db
+            .select()
+            .from(contactEnquiries)
+            .where(sql`lower(${contactEnquiries.email}) = ${lead.email.toLowerCase()}`)
+            .orderBy(desc(contactEnquiries.createdAt), desc(contactEnquiries.id))
+            .limit(leadsContract.LEAD_ENQUIRIES_SHOWN),
+      ctx.db
+        .select({ promotionId: promotionDeliveries.promotionId, title: promotions.title, round: promotionDeliveries.round, status: promotionDeliveries.status, sentAt: promotionDeliveries.sentAt, attempts: promotionDeliveries.attempts, createdAt: promotions.createdAt })
+        .from(promotionDeliveries)
+        .innerJoin(promotions, eq(promotions.id, promotionDeliveries.promotionId))
+        .where(eq(promotionDeliveries.leadId, id))
+        .orderBy(desc(promotions.createdAt), desc(promotionDeliveries.round))
+        .limit(leadsContract.LEAD_DELIVERIES_SHOWN),
+      ctx.db.select({ n: sql<number>`count(*)::int` }).from(promotionDeliveries).where(eq(promotionDeliveries.leadId, id)),
+    ])
+    const iso = (d: Date | null) => d?.toISOString() ?? ''
+    return {
+      status: 'success',
+      message: 'Lead fetched',
+      record: {
+        ...toLead(lead),
+        country: lead.country,
+        brand: lead.brandId === null || row.brandname === null ? null : { _id: lead.brandId, brandname: row.brandname },
+        subscribed: lead.subscribed,
+        subscribedAt: iso(lead.subscribedAt),
+        unsubscribedAt: iso(lead.unsubscribedAt),
+      },
+      enquiries: enquiries.map((r) => ({ _id: r.id, createdAt: r.createdAt.toISOString(), name: r.name, email: r.email, phonenumber: r.phonenumber, message: r.message, status: r.status })),
+      deliveries: deliveries.map((d) => ({ promotionId: d.promotionId, title: d.title, round: d.round, status: d.status, sentAt: iso(d.sentAt), attempts: d.attempts })),
+      deliveryCount: counted?.n ?? 0,
     }
   },
 

@@ -23,7 +23,7 @@ afterAll(async () => {
 })
 
 const find = async (q: string, headers: Record<string, string>) => t.app.inject({ method: 'GET', url: '/api/admin/findRecords', query: { q }, headers })
-type Found = { screen: string; heading: string; id: string; label: string; detail: string; search: string }
+type Found = { screen: string; heading: string; id: string; label: string; detail: string; href: string }
 const found = async (q: string, headers: Record<string, string>): Promise<Found[]> => {
   const res = await find(q, headers)
   expect(res.statusCode).toBe(200)
@@ -34,7 +34,8 @@ describe(`the palette's server search on ${testEngine()}`, () => {
   it('finds records of every area by the words their lists search, each with the list search that shows it', async () => {
     const result = await found('zed', await t.auth(t.superadmin))
     const byHeading = (h: string) => result.filter((r) => r.heading === h)
-    expect(byHeading('Leads')).toEqual([expect.objectContaining({ screen: '/users', label: 'zed.palette@example.com', detail: 'Zed Palette', search: 'zed.palette@example.com' })])
+    expect(byHeading('Leads')).toEqual([expect.objectContaining({ screen: '/users', label: 'zed.palette@example.com', detail: 'Zed Palette', href: expect.stringMatching(/^\/lead\?id=/) })])
+    expect(byHeading('Brands')[0]?.href).toBe('/brand?search=Zedbrand')
     expect(byHeading('Brands').map((r) => r.label)).toEqual(['Zedbrand'])
     expect(byHeading('Categories').map((r) => r.label)).toEqual(['Zed Arcade'])
     expect(byHeading('Games')).toEqual([expect.objectContaining({ screen: '/cms', label: 'Zed Racer', detail: expect.stringContaining('Zed Arcade') })])

@@ -2,15 +2,8 @@ import { ENQUIRY_STATUSES, getContactUS, setContactStatus, type ContactEnquiry, 
 import { col, date, field, low, type CustomColumn } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
 import { listFilter } from '#src/crud/list-filters.tsx'
+import { Status } from './enquiry-status.tsx'
 
-/** Open or Resolved, in words and colour, for every session; only an Admin gets the button that changes it. */
-function Status({ status }: { status: EnquiryStatus }) {
-  return status === 'Open' ? (
-    <span className="inline-flex rounded-full whitespace-nowrap bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800">Open</span>
-  ) : (
-    <span className="inline-flex rounded-full whitespace-nowrap bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-800">Resolved</span>
-  )
-}
 
 const flipped = (status: EnquiryStatus): EnquiryStatus => (status === 'Open' ? 'Resolved' : 'Open')
 

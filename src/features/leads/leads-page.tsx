@@ -1,5 +1,6 @@
 import { providers } from '#contract/common'
-import { LEADS_PAGE_SIZE, LEAD_OPERATING_SYSTEMS, getuser } from '#contract/leads'
+import { Link } from 'wouter'
+import { LEADS_PAGE_SIZE, LEAD_OPERATING_SYSTEMS, getuser, type Lead } from '#contract/leads'
 import { col, date, field, low, mono } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
 import { dateFilter, listFilter } from '#src/crud/list-filters.tsx'
@@ -18,7 +19,8 @@ export const LeadsPage = defineList({
   columns: [
     date('createdAt', 'Date Created'),
     col('name', 'Name'),
-    col('email', 'Email'),
+    // The email opens the lead's own page (lead-page.tsx); View keeps the spec's modal.
+    { header: 'Email', sortBy: 'email', cell: (lead: Lead) => <Link className="font-medium text-indigo-700 underline-offset-2 hover:underline" href={`/lead?id=${encodeURIComponent(lead._id)}`}>{lead.email}</Link> },
     // Folded away on a tablet; the view modal then shows them.
     low(col('operatingsystem', 'Operating System')),
     low(mono('walletaddress', 'Wallet Address')),

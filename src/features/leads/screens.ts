@@ -6,9 +6,10 @@ export const screens = declareScreens([
     kind: 'page',
     component: lazyScreen(() => import('./leads-page.tsx'), 'LeadsPage'),
     records: paletteRecords('Leads', async () => (await import('#contract/leads')).getuser, (answer) =>
-      answer.data.map((lead) => ({ id: lead._id, label: lead.email, detail: lead.name, href: withSearch('/users', lead.email) })),
+      answer.data.map((lead) => ({ id: lead._id, label: lead.email, detail: lead.name, href: `/lead?id=${encodeURIComponent(lead._id)}` })),
     ),
   },
+  { path: '/lead', kind: 'view', component: lazyScreen(() => import('./lead-page.tsx'), 'LeadPage') },
   {
     path: '/contactus',
     kind: 'page',

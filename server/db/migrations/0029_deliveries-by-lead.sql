@@ -1,0 +1,1 @@
+CREATE INDEX "promotion_deliveries_lead_idx" ON "promotion_deliveries" USING btree ("lead_id");
