@@ -201,10 +201,14 @@ export class JobQueue {
       returning ${jobs.id} as id, ${jobs.kind} as kind, ${jobs.payload} as payload, ${jobs.attempts} as attempts`)
     const claimed = Rows.parse(result).rows
     for (const job of claimed) {
-      const running = this.#run(job).finally(() => {
-        this.#running.delete(running)
-        this.wake()
-      })
+      const running = this.#run(job)
+        // Recording how the job ended failed (the database went away): its lease passes and the
+        // job is claimed again, as after a crash. Said, never left as an unhandled rejection.
+        .catch((error: unknown) => this.log.error({ err: error, job: job.id, kind: job.kind }, 'job queue: could not record how a job ended; it runs again once its lease passes'))
+        .finally(() => {
+          this.#running.delete(running)
+          this.wake()
+        })
       this.#running.add(running)
     }
     return claimed.length
