@@ -64,7 +64,7 @@ const newUser = (fields: Record<string, unknown> = {}) => ({
 
 describe('access rules (spec section 5)', () => {
   it('adds the child pages of each chosen parent for Admin and removes child pages for View Only', () => {
-    expect(normalizeRestrictions('Admin', ['/category', '/users'], false)).toEqual(['/users', '/category', '/add-category', '/edit-category'])
+    expect(normalizeRestrictions('Admin', ['/category', '/users'], false)).toEqual(['/users', '/lead', '/category', '/add-category', '/edit-category'])
     expect(normalizeRestrictions('View Only', ['/category', '/add-category', '/edit-cms', '/sub-admin'], false)).toEqual(['/category', '/sub-admin'])
     expect(normalizeRestrictions('Admin', [], false)).toEqual([])
   })
@@ -119,7 +119,7 @@ describe('POST /createSubAdminUsers', () => {
     expect(res.statusCode).toBe(200)
     expect(bodyOf(res)).toEqual({ status: 'success', message: 'User created successfully' })
     const row = await byEmail(email)
-    expect(row).toMatchObject({ name: 'Ann Lee', role: 'subadmin', accessLevel: 'Admin', activate: 1, restrictions: ['/users', '/category', '/add-category', '/edit-category'] })
+    expect(row).toMatchObject({ name: 'Ann Lee', role: 'subadmin', accessLevel: 'Admin', activate: 1, restrictions: ['/users', '/lead', '/category', '/add-category', '/edit-category'] })
     expect(row?.passwordHash).toMatch(/^\$argon2id\$/)
     expect(await t.passwords.verify(row?.passwordHash ?? '', 'Passw0rd!')).toBe(true)
     const [audit] = await t.handle.db.select().from(auditLog).where(and(eq(auditLog.action, '/createSubAdminUsers'), eq(auditLog.recordId, row?.id ?? '')))

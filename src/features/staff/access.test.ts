@@ -16,7 +16,7 @@ describe('accessOptions', () => {
 
 describe('normalizeAccess', () => {
   it('adds the child pages of each chosen parent for Admin', () => {
-    expect(normalizeAccess(['/category', '/users'], 'Admin')).toEqual(['/category', '/add-category', '/edit-category', '/users'])
+    expect(normalizeAccess(['/category', '/users'], 'Admin')).toEqual(['/category', '/add-category', '/edit-category', '/users', '/lead'])
   })
 
   it('removes every child page for View Only', () => {
@@ -24,7 +24,7 @@ describe('normalizeAccess', () => {
   })
 
   it('drops a child page whose parent is no longer chosen', () => {
-    expect(normalizeAccess(['/add-category', '/edit-category', '/users'], 'Admin')).toEqual(['/users'])
+    expect(normalizeAccess(['/add-category', '/edit-category', '/users'], 'Admin')).toEqual(['/users', '/lead'])
   })
 
   it('keeps paths that are not options, such as Profile', () => {
