@@ -5,6 +5,7 @@ import { cn } from '#src/ui/cn.ts'
 import { Skeleton } from '#src/ui/skeleton.tsx'
 import { STICKY_END, Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from '#src/ui/table.tsx'
 import { isCustom, renderValue, sortColumnOf, type Column } from './columns.tsx'
+import { columnId } from './column-choice.ts'
 import { FOLD_CLASS, isLow } from './fold.ts'
 import type { SortState } from './list-query.ts'
 import type { Row } from './list-types.ts'
@@ -59,6 +60,8 @@ interface DataTableProps<R extends Row> {
   onFocusRow?: (index: number) => void
   /** Sortable headers; without it no header sorts. */
   sort?: TableSort | undefined
+  /** Low-priority columns (by column id) the admin brought back: they do not fold on a narrow table. */
+  kept?: readonly string[]
 }
 
 function headerText<R>(c: Column<R>) {
@@ -128,7 +131,7 @@ function PageCheckbox<R extends Row>({ rows, selection }: { rows: readonly R[] |
 }
 
 /** The one table of every list: headers, rows, and its loading, error and empty states. */
-export function DataTable<R extends Row>({ caption, columns, rows, serial, error, onRetry, busy, actions, selection, boxRef, focusedIndex = -1, onFocusRow, sort }: DataTableProps<R>) {
+export function DataTable<R extends Row>({ caption, columns, rows, serial, error, onRetry, busy, actions, selection, boxRef, focusedIndex = -1, onFocusRow, sort, kept = [] }: DataTableProps<R>) {
   const rowElements = useRef(new Map<number, HTMLTableRowElement>())
   useEffect(() => {
     const row = rowElements.current.get(focusedIndex)
@@ -145,7 +148,7 @@ export function DataTable<R extends Row>({ caption, columns, rows, serial, error
       </TableCell>
     </TableRow>
   )
-  const fold = (c: Column<R>) => (isLow(c) ? FOLD_CLASS : undefined)
+  const fold = (c: Column<R>) => (isLow(c) && !kept.includes(columnId(c)) ? FOLD_CLASS : undefined)
 
   let body: ReactNode
   if (rows === undefined && error !== undefined) {
