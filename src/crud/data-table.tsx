@@ -91,7 +91,7 @@ function HeaderCell<R>({ column, sort, className }: { column: Column<R>; sort: T
       <button
         type="button"
         onClick={() => sort.onSort(by)}
-        className="-mx-1 inline-flex items-center gap-1 rounded px-1 font-semibold hover:text-slate-950 focus-visible:outline-2 focus-visible:outline-indigo-600"
+        className="-mx-1 inline-flex items-center gap-1 rounded px-1 text-left font-semibold hover:text-slate-950 focus-visible:outline-2 focus-visible:outline-indigo-600"
       >
         {column.header}
         <SortArrow order={order} />
@@ -103,10 +103,11 @@ function HeaderCell<R>({ column, sort, className }: { column: Column<R>; sort: T
 function cell<R extends Row>(c: Column<R>, row: R, serial: number): ReactNode {
   if (isCustom(c)) return c.cell(row)
   if (c.kind === 'serial') return serial
-  const alt = c.altKey === undefined ? '' : String(row[c.altKey])
+  // An identifier's "alt" names it for its copy button ('Copy Game ID').
+  const alt = c.altKey === undefined ? (c.kind === 'mono' ? c.header : '') : String(row[c.altKey])
   const thumb = c.thumbKey === undefined ? '' : String(row[c.thumbKey])
   const value = renderValue(c.kind, row[c.key], alt, true, thumb, c.empty)
-  return c.wrap ? <span className="line-clamp-3 max-w-xs min-w-40 break-words">{value}</span> : value
+  return c.wrap ? <span className="line-clamp-3 max-w-xs min-w-24 break-words">{value}</span> : value
 }
 
 /**
@@ -223,7 +224,7 @@ export function DataTable<R extends Row>({ caption, columns, rows, serial, error
           {columns.map((c) => (
             <HeaderCell key={c.header} column={c} sort={sort} className={fold(c)} />
           ))}
-          {actions ? <TableHeader className={cn(STICKY_END, 'bg-slate-50')}>Action</TableHeader> : null}
+          {actions ? <TableHeader className={cn(STICKY_END, 'bg-slate-50 whitespace-nowrap')}>Action</TableHeader> : null}
         </TableRow>
       </TableHead>
       <TableBody>{body}</TableBody>

@@ -17,12 +17,12 @@ const png = (name: string, hue: number) => ({ name, mimeType: 'image/png', buffe
 /** A game with a long title and link, so the table is as wide as real ones get. */
 async function addLongGame(page: Page): Promise<string> {
   const auth = { authorization: `Bearer ${await apiToken(page.request, accounts.superadmin)}` }
-  const categoryName = unique('Columns category')
+  const categoryName = `Racing ${Math.random().toString(36).slice(2, 6)}`
   const added = await page.request.post('/api/admin/addcategory', { headers: auth, multipart: { categoryName, image: png('category.png', 90) } })
   expect(added.ok(), await added.text()).toBe(true)
   const listed = (await (await page.request.get('/api/admin/categoryDropdown', { headers: auth })).json()) as { result: { data: Array<{ _id: string; categoryName: string }> } }
   const category = listed.result.data.find((c) => c.categoryName === categoryName)?._id ?? ''
-  const title = unique('A racing game with a rather long title')
+  const title = `A racing game with a rather long title ${Math.random().toString(36).slice(2, 6)}`
   const game = await page.request.post('/api/admin/addcms', {
     headers: auth,
     multipart: {
@@ -58,12 +58,12 @@ async function expectHeadersOnScreen(page: Page, names: readonly string[]) {
       windowWidth: window.innerWidth,
       cells: cells.map((th) => {
         const r = th.getBoundingClientRect()
-        return { text: (th.textContent ?? '').trim(), scroll: th.scrollWidth, client: th.clientWidth, right: r.right, beforeLast: last === undefined || r.right <= last.left + 1 || th === cells.at(-1) }
+        return { text: (th.textContent ?? '').trim(), width: Math.round(r.width), scroll: th.scrollWidth, client: th.clientWidth, right: r.right, beforeLast: last === undefined || r.right <= last.left + 1 || th === cells.at(-1) }
       }),
     }
   })
   expect(measured.cells.map((c) => c.text)).toEqual(names)
-  expect(measured.boxScroll, 'the table scrolls sideways').toBeLessThanOrEqual(measured.boxWidth)
+  expect(measured.boxScroll, `the table scrolls sideways: ${measured.cells.map((c) => `${c.text} ${c.width}`).join(', ')}`).toBeLessThanOrEqual(measured.boxWidth)
   expect(measured.boxRight).toBeLessThanOrEqual(measured.windowWidth)
   for (const cell of measured.cells) {
     expect(cell.scroll, `header "${cell.text}" is cut`).toBeLessThanOrEqual(cell.client)
