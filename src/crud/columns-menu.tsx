@@ -38,7 +38,9 @@ export function ColumnsMenu<R>({ trigger, columns, choice, onChange, narrowNow, 
   }
   const folds = narrow && columns.some(isLow)
   return (
-    <DropdownMenu defaultOpen={openOnArrival !== null} onOpenChange={(open) => (open ? setNarrow(narrowNow()) : undefined)}>
+    // Not modal: the table a choice changes stays readable to screen readers (a modal menu hides
+    // the rest of the page); Escape, Tab or a click elsewhere closes it.
+    <DropdownMenu modal={false} defaultOpen={openOnArrival !== null} onOpenChange={(open) => (open ? setNarrow(narrowNow()) : undefined)}>
       <DropdownMenuTrigger asChild>{trigger}</DropdownMenuTrigger>
       <DropdownMenuContent align="start" onFocus={onContentFocus} className="max-h-[70vh] w-72 overflow-y-auto">
         <DropdownMenuLabel>{folds ? 'Columns on screen. A folded column shows in the view modal; checking it brings it back here and the table scrolls sideways.' : 'Columns on screen'}</DropdownMenuLabel>

@@ -6,6 +6,7 @@
  */
 import type { Page } from '@playwright/test'
 import { gradientIcon } from '../../server/db/png.ts'
+import { expectNoSevereViolations } from './axe.ts'
 import { accounts, apiToken, createStaff, expect, signInPage, test, unique } from './fixtures.ts'
 
 const GAMES = ['S.No', 'Image', 'Title', 'Operating System', 'Category Name', 'Game ID', 'Category ID', 'Live Link', 'Game Backend', 'Action']
@@ -96,18 +97,18 @@ test.describe('table columns', () => {
     await row.getByRole('button', { name: 'Copy Game ID' }).click()
     await expect(page.getByText('Copied', { exact: true })).toBeVisible()
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await gameId.getAttribute('title'))
-    await page.screenshot({ path: '.tmp/columns-games-1280.png' })
+    await page.screenshot({ path: '.tmp/columns-games-1280.png', animations: 'disabled' })
     await page.emulateMedia({ colorScheme: 'dark' })
-    await page.screenshot({ path: '.tmp/columns-games-1280-dark.png' })
+    await page.screenshot({ path: '.tmp/columns-games-1280-dark.png', animations: 'disabled' })
     await page.emulateMedia({ colorScheme: 'light' })
 
     await page.goto('/admin/users')
     await expectHeadersOnScreen(page, LEADS)
-    await page.screenshot({ path: '.tmp/columns-leads-1280.png' })
+    await page.screenshot({ path: '.tmp/columns-leads-1280.png', animations: 'disabled' })
 
     await page.goto('/admin/audit')
     await expectHeadersOnScreen(page, AUDIT)
-    await page.screenshot({ path: '.tmp/columns-audit-1280.png' })
+    await page.screenshot({ path: '.tmp/columns-audit-1280.png', animations: 'disabled' })
   })
 
   test('a hidden column stays hidden after a reload, a saved view restores its columns, the last column stays', async ({ page }) => {
@@ -184,7 +185,8 @@ test.describe('table columns', () => {
     await expect(wallet).toHaveAttribute('aria-checked', 'false')
     await expect(columnsMenu(page).getByRole('menuitemcheckbox', { name: /Operating System/ })).toContainText('folded at this width')
     await expect(columnsMenu(page).getByRole('menuitemcheckbox', { name: 'Email' })).not.toContainText('folded')
-    await page.screenshot({ path: '.tmp/columns-leads-820-menu.png' })
+    await page.screenshot({ path: '.tmp/columns-leads-820-menu.png', animations: 'disabled' })
+    await expectNoSevereViolations(page, 'the Columns menu')
     await wallet.click()
     await expect(wallet).toHaveAttribute('aria-checked', 'true')
     await expect(wallet).not.toContainText('folded at this width')
@@ -193,7 +195,7 @@ test.describe('table columns', () => {
     await expect(header(page, 'Operating System')).toBeHidden()
     await page.reload()
     await expect(header(page, 'Wallet Address')).toBeVisible()
-    await page.screenshot({ path: '.tmp/columns-leads-820.png' })
+    await page.screenshot({ path: '.tmp/columns-leads-820.png', animations: 'disabled' })
 
     await page.goto(`/admin/cms?search=${encodeURIComponent(title)}`)
     await expect(page.getByRole('table').locator('tbody tr')).toHaveCount(1)
@@ -204,10 +206,10 @@ test.describe('table columns', () => {
     await columnsMenu(page).getByRole('menuitemcheckbox', { name: /^Live Link/ }).click()
     await page.keyboard.press('Escape')
     await expect(header(page, 'Live Link')).toBeVisible()
-    await page.screenshot({ path: '.tmp/columns-games-820.png' })
+    await page.screenshot({ path: '.tmp/columns-games-820.png', animations: 'disabled' })
     await page.emulateMedia({ colorScheme: 'dark' })
-    await page.screenshot({ path: '.tmp/columns-games-820-dark.png' })
+    await page.screenshot({ path: '.tmp/columns-games-820-dark.png', animations: 'disabled' })
     await openColumns(page)
-    await page.screenshot({ path: '.tmp/columns-games-820-menu-dark.png' })
+    await page.screenshot({ path: '.tmp/columns-games-820-menu-dark.png', animations: 'disabled' })
   })
 })
