@@ -163,6 +163,12 @@ test.describe('table columns', () => {
     await expect(columnsMenu(page).getByRole('menuitemcheckbox', { name: 'Wallet Address' })).toHaveAttribute('aria-disabled', 'true')
     await page.keyboard.press('Escape')
     await expect(page.getByRole('table').getByRole('columnheader')).toHaveText(['Wallet Address', 'Action'])
+    // Hidden columns are read in the view modal.
+    await page.getByRole('table').locator('tbody tr').first().getByRole('button', { name: /^View / }).click()
+    const details = page.getByRole('dialog', { name: 'User Details' })
+    await expect(details).toContainText('Date Created')
+    await expect(details).toContainText('Operating System')
+    await page.keyboard.press('Escape')
 
     // Another staff member on this browser has their own columns.
     const other = await createStaff(page.request, { name: 'Columns Other', screens: ['/users'] })
