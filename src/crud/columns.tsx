@@ -7,6 +7,9 @@
  */
 import { useState, type ReactNode } from 'react'
 import { assetUrl } from '#src/lib/api.ts'
+import { copyText } from '#src/lib/copy-text.ts'
+import { toast } from '#src/ui/toast.ts'
+import { errorMessage } from './error-message.ts'
 
 export type CellKind = 'text' | 'mono' | 'date' | 'image' | 'yesno'
 
@@ -59,7 +62,7 @@ export const wrapped = <C extends KeyColumn<string>>(column: C): C => ({ ...colu
 
 /** Plain text; an empty value shows '--' (as the spec does for an empty operating system). */
 export const col = <K extends string>(key: K, header: string): KeyColumn<K> => ({ kind: 'text', key, header })
-/** Identifiers such as wallet addresses: monospaced; shortened in tables, whole in the view modal. */
+/** Identifiers such as wallet addresses: monospaced; shortened in tables (see IdText), whole in the view modal. */
 export const mono = <K extends string>(key: K, header: string): KeyColumn<K> => ({ kind: 'mono', key, header })
 export const date = <K extends string>(key: K, header: string): KeyColumn<K> => ({ kind: 'date', key, header })
 export const yesNo = <K extends string>(key: K, header: string): KeyColumn<K> => ({ kind: 'yesno', key, header })
@@ -131,13 +134,61 @@ const asText = (value: unknown): string => {
   return JSON.stringify(value)
 }
 
-/** `0x1234ab…9f2c`: a long identifier shortened in the middle, where it is least telling. */
-export const middleEllipsis = (text: string, keep = 8): string =>
-  text.length <= keep * 2 + 1 ? text : `${text.slice(0, keep)}…${text.slice(-keep + 2)}`
+/** Characters of a long identifier a table shows before its ellipsis. */
+export const SHORT_ID_LENGTH = 8
 
 /**
- * Renders one value the way its kind asks; `alt` describes an image. In a table (`compact`) long
- * identifiers are shortened on screen, while screen readers and the tooltip get the whole value.
+ * `0x529084…`: a long identifier as every table shows it, its first characters and an ellipsis
+ * (ids and addresses differ early: a Mongo id's first characters are its creation time).
+ */
+export const shortId = (text: string, keep = SHORT_ID_LENGTH): string => (text.length <= keep + 1 ? text : `${text.slice(0, keep)}…`)
+
+/**
+ * A table's identifier: shortened on screen with the whole value in its tooltip and for screen
+ * readers, and a button that copies the whole value ('Copied').
+ */
+export function IdText({ value, label }: { value: string; label: string }) {
+  if (value === '') return '--'
+  const short = shortId(value)
+  async function copy() {
+    try {
+      await copyText(value)
+      toast.success('Copied')
+    } catch (error) {
+      toast.error(`Could not copy: ${errorMessage(error)}`)
+    }
+  }
+  return (
+    <span className="inline-flex items-center gap-0.5 whitespace-nowrap">
+      {short === value ? (
+        <span className="font-mono text-xs">{value}</span>
+      ) : (
+        <>
+          <span aria-hidden="true" title={value} className="font-mono text-xs">
+            {short}
+          </span>
+          <span className="sr-only">{value}</span>
+        </>
+      )}
+      <button
+        type="button"
+        aria-label={`Copy ${label}`}
+        title={`Copy ${label}`}
+        onClick={() => void copy()}
+        className="inline-flex size-5 shrink-0 items-center justify-center rounded text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600"
+      >
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="size-3.5" fill="none" stroke="currentColor" strokeWidth="2.25" strokeLinecap="round" strokeLinejoin="round">
+          <rect x="9" y="9" width="12" height="12" rx="2" />
+          <path d="M5 15H4a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1h10a1 1 0 0 1 1 1v1" />
+        </svg>
+      </button>
+    </span>
+  )
+}
+
+/**
+ * Renders one value the way its kind asks; `alt` describes an image, or names an identifier for its
+ * copy button. In a table (`compact`) long identifiers are shortened on screen (IdText).
  */
 export function renderValue(kind: CellKind, value: unknown, alt = '', compact = false, thumb = '', empty?: string): ReactNode {
   const text = asText(value)
@@ -167,15 +218,8 @@ export function renderValue(kind: CellKind, value: unknown, alt = '', compact = 
       )
     case 'mono':
       if (!text) return '--'
-      if (!compact || middleEllipsis(text) === text) return <span className="font-mono text-xs break-all">{text}</span>
-      return (
-        <>
-          <span aria-hidden="true" title={text} className="font-mono text-xs">
-            {middleEllipsis(text)}
-          </span>
-          <span className="sr-only">{text}</span>
-        </>
-      )
+      if (!compact) return <span className="font-mono text-xs break-all">{text}</span>
+      return <IdText value={text} label={alt} />
     case 'text':
       return text === '' ? '--' : text
   }

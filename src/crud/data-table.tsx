@@ -5,6 +5,7 @@ import { cn } from '#src/ui/cn.ts'
 import { Skeleton } from '#src/ui/skeleton.tsx'
 import { STICKY_END, Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from '#src/ui/table.tsx'
 import { isCustom, renderValue, sortColumnOf, type Column } from './columns.tsx'
+import { columnId } from './column-choice.ts'
 import { FOLD_CLASS, isLow } from './fold.ts'
 import type { SortState } from './list-query.ts'
 import type { Row } from './list-types.ts'
@@ -59,6 +60,8 @@ interface DataTableProps<R extends Row> {
   onFocusRow?: (index: number) => void
   /** Sortable headers; without it no header sorts. */
   sort?: TableSort | undefined
+  /** Low-priority columns (by column id) the admin brought back: they do not fold on a narrow table. */
+  kept?: readonly string[]
 }
 
 function headerText<R>(c: Column<R>) {
@@ -88,7 +91,7 @@ function HeaderCell<R>({ column, sort, className }: { column: Column<R>; sort: T
       <button
         type="button"
         onClick={() => sort.onSort(by)}
-        className="-mx-1 inline-flex items-center gap-1 rounded px-1 font-semibold hover:text-slate-950 focus-visible:outline-2 focus-visible:outline-indigo-600"
+        className="-mx-1 inline-flex items-center gap-1 rounded px-1 text-left font-semibold hover:text-slate-950 focus-visible:outline-2 focus-visible:outline-indigo-600"
       >
         {column.header}
         <SortArrow order={order} />
@@ -100,10 +103,11 @@ function HeaderCell<R>({ column, sort, className }: { column: Column<R>; sort: T
 function cell<R extends Row>(c: Column<R>, row: R, serial: number): ReactNode {
   if (isCustom(c)) return c.cell(row)
   if (c.kind === 'serial') return serial
-  const alt = c.altKey === undefined ? '' : String(row[c.altKey])
+  // An identifier's "alt" names it for its copy button ('Copy Game ID').
+  const alt = c.altKey === undefined ? (c.kind === 'mono' ? c.header : '') : String(row[c.altKey])
   const thumb = c.thumbKey === undefined ? '' : String(row[c.thumbKey])
   const value = renderValue(c.kind, row[c.key], alt, true, thumb, c.empty)
-  return c.wrap ? <span className="line-clamp-3 max-w-xs min-w-40 break-words">{value}</span> : value
+  return c.wrap ? <span className="line-clamp-3 max-w-xs min-w-24 break-words">{value}</span> : value
 }
 
 /**
@@ -128,7 +132,7 @@ function PageCheckbox<R extends Row>({ rows, selection }: { rows: readonly R[] |
 }
 
 /** The one table of every list: headers, rows, and its loading, error and empty states. */
-export function DataTable<R extends Row>({ caption, columns, rows, serial, error, onRetry, busy, actions, selection, boxRef, focusedIndex = -1, onFocusRow, sort }: DataTableProps<R>) {
+export function DataTable<R extends Row>({ caption, columns, rows, serial, error, onRetry, busy, actions, selection, boxRef, focusedIndex = -1, onFocusRow, sort, kept = [] }: DataTableProps<R>) {
   const rowElements = useRef(new Map<number, HTMLTableRowElement>())
   useEffect(() => {
     const row = rowElements.current.get(focusedIndex)
@@ -145,7 +149,7 @@ export function DataTable<R extends Row>({ caption, columns, rows, serial, error
       </TableCell>
     </TableRow>
   )
-  const fold = (c: Column<R>) => (isLow(c) ? FOLD_CLASS : undefined)
+  const fold = (c: Column<R>) => (isLow(c) && !kept.includes(columnId(c)) ? FOLD_CLASS : undefined)
 
   let body: ReactNode
   if (rows === undefined && error !== undefined) {
@@ -220,7 +224,7 @@ export function DataTable<R extends Row>({ caption, columns, rows, serial, error
           {columns.map((c) => (
             <HeaderCell key={c.header} column={c} sort={sort} className={fold(c)} />
           ))}
-          {actions ? <TableHeader className={cn(STICKY_END, 'bg-slate-50')}>Action</TableHeader> : null}
+          {actions ? <TableHeader className={cn(STICKY_END, 'bg-slate-50 whitespace-nowrap')}>Action</TableHeader> : null}
         </TableRow>
       </TableHead>
       <TableBody>{body}</TableBody>

@@ -135,4 +135,10 @@ describe('definitions the types cannot refuse', () => {
     expect(() => listModel({ title: 'Buy List', endpoint: ListBuyLink, columns: [], editDialog })).toThrow(/needs the list's route/)
     expect(() => listModel({ title: 'Buy List', route: '/buy_list', endpoint: ListBuyLink, columns: [], edit: '/edit-category', editDialog })).toThrow(/not both/)
   })
+
+  it('refuses two columns of one name, or a name with a comma: the column choice could not tell them apart', () => {
+    expect(() => listModel({ title: 'Buy List', endpoint: ListBuyLink, columns: [col('buyLink', 'Link'), col('buyLink', 'Link again')] })).toThrow(/"buyLink" is not a unique name/)
+    expect(() => listModel({ title: 'Buy List', endpoint: ListBuyLink, columns: [{ header: 'Link, shortened', cell: (row: typeof link) => row.buyLink }] })).toThrow(/without commas/)
+    expect(() => listModel({ title: 'Buy List', endpoint: ListBuyLink, columns: [col('buyLink', 'Link'), { header: 'Buy Link', cell: (row: typeof link) => row.buyLink }] })).not.toThrow()
+  })
 })

@@ -6,6 +6,7 @@
  */
 import type { ComponentType } from 'react'
 import type { FormEndpoint } from './form-def.ts'
+import { columnId } from './column-choice.ts'
 import { isLow } from './fold.ts'
 import { ListPage } from './list-page.tsx'
 import { isListSource, pagedSource } from './list-source.ts'
@@ -24,6 +25,10 @@ export function listModel<R extends Row, RI, TI, B extends readonly unknown[], E
     // A folded column must stay readable somewhere: the view modal is where it goes.
     throw new Error(`${def.title}: a low-priority column needs a view modal to fold into`)
   }
+  const ids = def.columns.map(columnId)
+  // A column's id names it in the admin's column choice (column-choice.ts), comma-separated.
+  const clash = ids.find((id, i) => ids.indexOf(id) !== i || id.includes(','))
+  if (clash !== undefined) throw new Error(`${def.title}: column "${clash}" is not a unique name without commas`)
   if (editDialog && def.edit) throw new Error(`${def.title}: edit on a page or in a dialog, not both`)
   const route = def.route
   if (editDialog && !route) throw new Error(`${def.title}: an edit dialog needs the list's route`)

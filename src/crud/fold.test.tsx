@@ -59,6 +59,24 @@ describe('column folding', () => {
     expect(cells.filter((c) => c.includes('sticky right-0'))).toHaveLength(2)
     expect(html).toContain('@container')
   })
+
+  it('a low column the admin brought back does not fold; the other still does', () => {
+    const html = renderToStaticMarkup(
+      <DataTable caption="Leads" columns={columns} rows={[lead]} serial={(i) => i + 1} error={undefined} onRetry={() => {}} busy={false} kept={['walletaddress']} />,
+    )
+    const folded = [...html.matchAll(/<(td|th)[^>]*class="([^"]*)"[^>]*>(.*?)<\/\1>/g)].filter((m) => (m[2] ?? '').includes(FOLD_CLASS)).map((m) => m[3])
+    expect(folded).toEqual(['Operating System', 'ios'])
+  })
+
+  it('a long id shows its first 8 characters, whole in its tooltip and for screen readers, with a copy button', () => {
+    const wallet = '0x52908400098527886E0F7030069857D2E4169EE7'
+    const html = renderToStaticMarkup(
+      <DataTable caption="Leads" columns={columns} rows={[{ ...lead, walletaddress: wallet }]} serial={(i) => i + 1} error={undefined} onRetry={() => {}} busy={false} />,
+    )
+    expect(html).toContain(`title="${wallet}" class="font-mono text-xs">0x529084…</span>`)
+    expect(html).toContain(`<span class="sr-only">${wallet}</span>`)
+    expect(html).toContain('aria-label="Copy Wallet Address"')
+  })
 })
 
 describe('sortable headers', () => {

@@ -1,14 +1,17 @@
-import { Suspense, lazy, useEffect, useId, useMemo, useRef, useState } from 'react'
+import { Suspense, cloneElement, lazy, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useLocation } from 'wouter'
 import { useOnline } from '#src/lib/online.ts'
 import { Button } from '#src/ui/button.tsx'
+import { deferred, useDeferredTrigger } from '#src/ui/deferred.ts'
 import { BulkBar } from './bulk-bar.tsx'
+import { columnId, shownColumns } from './column-choice.ts'
 import { viewLines, type ViewLine } from './columns.tsx'
+import type { ColumnsMenuProps } from './columns-menu.tsx'
 import type { PendingWrite } from './confirm-write-dialog.tsx'
 import { DataTable, type TableSelection } from './data-table.tsx'
 import type { EditTarget } from './edit-dialog.tsx'
 import { errorMessage } from './error-message.ts'
-import { foldedColumns, withFolded } from './fold.ts'
+import { foldedColumns, foldsAt, withFolded } from './fold.ts'
 import { ListFilters, filterInput, useListFilters } from './list-filters.tsx'
 import { ListHeader } from './list-header.tsx'
 import { nextSort, serialNumber, settlePage, shownSort } from './list-query.ts'
@@ -21,6 +24,7 @@ import { useSelection } from './selection.ts'
 import { useListQuery } from './use-list-query.ts'
 import { useListKeys } from './list-keys.ts'
 import { SavedViews } from './saved-views.tsx'
+import { useColumnChoice } from './use-column-choice.ts'
 import { useWriteAccess } from './write-access.ts'
 
 // The dialogs (Radix Dialog and AlertDialog, and the form kit for an edit dialog) are fetched the
@@ -28,6 +32,21 @@ import { useWriteAccess } from './write-access.ts'
 const ViewDialog = lazy(async () => ({ default: (await import('./view-dialog.tsx')).ViewDialog }))
 const EditDialog = lazy(async () => ({ default: (await import('./edit-dialog.tsx')).EditDialog }))
 const ConfirmWriteDialog = lazy(async () => ({ default: (await import('./confirm-write-dialog.tsx')).ConfirmWriteDialog }))
+
+// Radix's menu code comes with the first hover, focus or press of the Columns button (ui/deferred.ts).
+const columnsMenu = deferred(() => import('./columns-menu.tsx'))
+
+/** The Columns menu, or until its code arrives a button that looks, reads and responds the same. */
+function ColumnsMenuSlot<R>(props: Omit<ColumnsMenuProps<R>, 'trigger' | 'openOnArrival'>) {
+  const { module, openOnArrival, slot, placeholder } = useDeferredTrigger(columnsMenu, { openKeys: ['Enter', ' ', 'ArrowDown'] })
+  const trigger = (
+    <Button variant="outline" size="sm" {...slot}>
+      Columns
+    </Button>
+  )
+  if (module) return <module.ColumnsMenu {...props} trigger={trigger} openOnArrival={openOnArrival} />
+  return cloneElement(trigger, { 'aria-haspopup': 'menu', 'aria-expanded': false, 'data-state': 'closed', ...placeholder })
+}
 
 /** Text that names a record for screen readers: its first text column's value. */
 function subjectOf<R extends Row>(model: ListModel<R>, row: R): string {
@@ -64,6 +83,8 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
   const [viewing, setViewing, viewUsed] = useDialogState<readonly ViewLine[]>()
   const [editing, setEditing, editUsed] = useDialogState<EditTarget>()
   const [pending, setPending, pendingUsed] = useDialogState<PendingWrite>()
+  const [choice, setChoice] = useColumnChoice(model.columns, location)
+  const shown = useMemo(() => shownColumns(model.columns, choice), [model.columns, choice])
 
   // Spec section 4: a page size at least the total count resets to page 1; a page past the end
   // (after a delete, or a stale link) moves to the last page.
@@ -84,9 +105,13 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
       return
     }
     if (!view) return
-    // Columns folded away on a narrow table are read in the modal instead.
-    const folded = foldedColumns(model.columns, box.current?.clientWidth)
-    setViewing(viewLines(withFolded(view.fields, folded), row))
+    // Columns folded away on a narrow table, and the ones the admin hid, are read in the modal instead.
+    const folded = foldedColumns(
+      shown.filter((c) => !choice.kept.includes(columnId(c))),
+      box.current?.clientWidth,
+    )
+    const hidden = model.columns.filter((c) => choice.hidden.includes(columnId(c)))
+    setViewing(viewLines(withFolded(view.fields, [...folded, ...hidden]), row))
   }
   // The dialog's values follow the row as the list shows it now (fresh after a Reload).
   const editRow = editing && rows ? rows.find((row) => row._id === editing.id) : undefined
@@ -146,7 +171,8 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
         <div className="flex flex-wrap items-center gap-3">
           <SearchBox value={query.search} onSearch={(search) => setQuery({ ...query, search, page: 1 }, { replace: true })} />
           {model.filters ? <ListFilters filters={model.filters} values={filters.values} onChange={filters.set} onClear={filters.clear} /> : null}
-          <SavedViews route={location} />
+          <SavedViews route={location} columns={{ choice, ids: model.columns.map(columnId) }} />
+          <ColumnsMenuSlot<R> columns={model.columns} choice={choice} onChange={setChoice} narrowNow={() => foldsAt(box.current?.clientWidth)} />
         </div>
         <PageSizeSelect limit={query.limit} onChange={(limit) => setQuery({ ...query, limit, page: 1 })} />
       </div>
@@ -174,7 +200,8 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
 
       <DataTable
         caption={model.title}
-        columns={model.columns}
+        columns={shown}
+        kept={choice.kept}
         rows={rows}
         serial={(index) => serialNumber(query, index)}
         error={error ? errorMessage(error) : undefined}

@@ -25,12 +25,11 @@ export function ActionButton({ icon, label, subject, onClick, blockedReason }: A
     <Tooltip content={blockedReason ?? label}>
       <Button
         variant="ghost"
-        size="icon"
+        size="icon-sm"
         aria-label={`${label} ${subject}`.trim()}
         aria-disabled={blockedReason ? true : undefined}
         onClick={() => (blockedReason ? toast.error(blockedReason) : onClick())}
         className={cn(
-          'h-8 w-8',
           icon === 'remove' ? 'text-red-700 hover:bg-red-50' : 'text-slate-700',
           blockedReason ? 'cursor-not-allowed opacity-50' : '',
         )}

@@ -7,7 +7,7 @@ import { Input } from '#src/ui/input.tsx'
 import { Label } from '#src/ui/label.tsx'
 import { errorMessage } from './error-message.ts'
 
-/** Names the list's current filters, search and page size, and saves them. */
+/** Names the list's current filters, search, page size and columns, and saves them. */
 export function SaveViewDialog({ route, query, onClose, onSaved }: { route: string; query: string; onClose: () => void; onSaved: (name: string) => Promise<void> }) {
   const [name, setName] = useState('')
   const [error, setError] = useState<string | null>(null)
@@ -36,7 +36,7 @@ export function SaveViewDialog({ route, query, onClose, onSaved }: { route: stri
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Save view</DialogTitle>
-          <DialogDescription>Keeps this list's filters, search and page size under a name, for you only.</DialogDescription>
+          <DialogDescription>Keeps this list's filters, search, page size and columns under a name, for you only.</DialogDescription>
         </DialogHeader>
         <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-3" noValidate>
           <div className="flex flex-col gap-1">

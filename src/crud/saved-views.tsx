@@ -1,5 +1,5 @@
 /**
- * Saved views: a list's filters, search and page size (its URL query) kept under a name
+ * Saved views: a list's filters, search, page size and columns (its URL query) kept under a name
  * on the server, per admin; chosen from this dropdown, from the palette, and readable offline like
  * the lists (the answer is cached with them). Delete view asks nothing: its toast offers Undo.
  */
@@ -14,12 +14,14 @@ import { useSession } from '#src/lib/session.ts'
 import { Button } from '#src/ui/button.tsx'
 import { DeferredSelect } from '#src/ui/deferred-select.tsx'
 import { toast } from '#src/ui/toast.ts'
+import { isCurrentView, withChoice, type ColumnChoice } from './column-choice.ts'
 import { errorMessage } from './error-message.ts'
 import { toastWriteAnswer } from './undo.ts'
 
 const SaveViewDialog = lazy(async () => ({ default: (await import('./save-view-dialog.tsx')).SaveViewDialog }))
 
-export function SavedViews({ route }: { route: string }) {
+/** `columns`: the list's column choice, kept in a view it saves and compared with the views it lists. */
+export function SavedViews({ route, columns }: { route: string; columns: { choice: ColumnChoice; ids: readonly string[] } }) {
   const search = useSearch()
   const query = search === '' ? '' : `?${search}`
   const [, navigate] = useLocation()
@@ -29,7 +31,7 @@ export function SavedViews({ route }: { route: string }) {
   const { userId } = useSession()
   const [saving, setSaving] = useState(false)
   const views = (data?.result ?? []).filter((v) => v.route === route)
-  const current = views.find((v) => v.query === query)
+  const current = views.find((v) => isCurrentView(v.query, query, columns.choice, columns.ids))
 
   async function remove() {
     if (!current) return
@@ -69,7 +71,7 @@ export function SavedViews({ route }: { route: string }) {
         <Suspense fallback={null}>
           <SaveViewDialog
             route={route}
-            query={query}
+            query={withChoice(query, columns.choice)}
             onClose={() => setSaving(false)}
             onSaved={async (name) => {
               setSaving(false)

@@ -13,6 +13,8 @@ const sizes = {
   md: 'h-9 px-4 text-sm',
   sm: 'h-8 px-3 text-sm',
   icon: 'h-9 w-9',
+  /** A table row's icon buttons: a dense row, still a 32 px target. */
+  'icon-sm': 'h-8 w-8',
 } as const
 
 export type ButtonProps = ComponentProps<'button'> & {

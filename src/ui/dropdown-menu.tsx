@@ -37,3 +37,26 @@ export function DropdownMenuLabel({ className, ...props }: ComponentProps<typeof
 export function DropdownMenuSeparator({ className, ...props }: ComponentProps<typeof Menu.Separator>) {
   return <Menu.Separator className={cn('my-1 h-px bg-slate-200', className)} {...props} />
 }
+
+/** A menu line with a check mark: the Columns menu's one per column. */
+export function DropdownMenuCheckboxItem({ className, children, ...props }: ComponentProps<typeof Menu.CheckboxItem>) {
+  return (
+    <Menu.CheckboxItem
+      className={cn(
+        'flex cursor-pointer items-center gap-2 rounded py-2 pr-3 pl-2 text-sm text-slate-800 outline-none select-none',
+        'data-[highlighted]:bg-slate-100 data-[disabled]:cursor-default data-[disabled]:opacity-60',
+        className,
+      )}
+      {...props}
+    >
+      <span aria-hidden="true" className="flex size-4 shrink-0 items-center justify-center rounded border border-slate-400 bg-white">
+        <Menu.ItemIndicator>
+          <svg viewBox="0 0 24 24" className="size-3.5 text-indigo-700" fill="none" stroke="currentColor" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round">
+            <path d="M5 12l5 5 9-10" />
+          </svg>
+        </Menu.ItemIndicator>
+      </span>
+      {children}
+    </Menu.CheckboxItem>
+  )
+}

@@ -39,10 +39,14 @@ export function TableRow({ className, ...props }: ComponentProps<'tr'>) {
   return <tr className={cn('border-b border-slate-200 last:border-b-0', className)} {...props} />
 }
 
+/**
+ * A header's words may wrap (never within a word): where a wide table must fit beside the side
+ * menu, a two-line 'Operating System' is better than a column pushed out of sight or a header cut.
+ */
 export function TableHeader({ className, scope = 'col', ...props }: ComponentProps<'th'>) {
-  return <th scope={scope} className={cn('px-3 py-2 font-semibold whitespace-nowrap', className)} {...props} />
+  return <th scope={scope} className={cn('px-2 py-2 align-bottom font-semibold', className)} {...props} />
 }
 
 export function TableCell({ className, ...props }: ComponentProps<'td'>) {
-  return <td className={cn('px-3 py-1.5 align-middle text-slate-900', className)} {...props} />
+  return <td className={cn('px-2 py-1.5 align-middle text-slate-900', className)} {...props} />
 }

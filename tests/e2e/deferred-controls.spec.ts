@@ -1,6 +1,6 @@
 /**
  * The controls a list's first render does without (src/ui/deferred.ts): the account menu, the
- * page-size select and the row tooltips fetch their Radix code on first use. These tests slow that
+ * Columns menu, the page-size select and the row tooltips fetch their Radix code on first use. These tests slow that
  * code down, so every press lands on the placeholder, and check the user still gets what Radix
  * gives: the control opens, the keyboard and the focus behave, the tooltip shows.
  */
@@ -32,7 +32,7 @@ test.describe('deferred controls on a list', () => {
     )
     expect(scripts.length).toBeGreaterThan(0)
     // Chunks are named after their first module, plus a hash of 8 characters.
-    const deferredChunk = /\/(account-menu|select|tooltip-radix|view-dialog)-[\w-]{8}\.js$/
+    const deferredChunk = /\/(account-menu|columns-menu|dropdown-menu|select|tooltip-radix|view-dialog)-[\w-]{8}\.js$/
     expect(scripts.filter((name) => deferredChunk.test(name))).toEqual([])
   })
 
@@ -61,6 +61,19 @@ test.describe('deferred controls on a list', () => {
     await trigger.focus()
     await page.keyboard.press('Enter')
     await expect(page.getByRole('menuitem').first()).toBeFocused()
+    await page.keyboard.press('Escape')
+    await expect(trigger).toBeFocused()
+  })
+
+  test('Enter on the Columns button before its code arrives opens it on its first column, and Space takes that away', async ({ adminPage: page }) => {
+    const trigger = page.getByRole('button', { name: 'Columns', exact: true })
+    await trigger.focus()
+    await page.keyboard.press('Enter')
+    const first = page.getByRole('menuitemcheckbox', { name: 'Date Created' })
+    await expect(first).toBeFocused()
+    await page.keyboard.press(' ')
+    await expect(first).toHaveAttribute('aria-checked', 'false')
+    await expect(page.getByRole('table').getByRole('columnheader', { name: 'Date Created' })).toHaveCount(0)
     await page.keyboard.press('Escape')
     await expect(trigger).toBeFocused()
   })

@@ -1,5 +1,5 @@
 import { AUDIT_PAGE_SIZE, auditActionName, listAudit, type AuditEntry } from '#contract/audit'
-import { col, field, formatDate, low } from '#src/crud/columns.tsx'
+import { IdText, col, field, formatDate, low } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
 import { dateFilter, listFilter } from '#src/crud/list-filters.tsx'
 import { auditWho as who } from '#src/crud/record-history.tsx'
@@ -20,7 +20,7 @@ export const AuditPage = defineList({
     { header: 'Who', cell: who },
     col('area', 'Area'),
     { header: 'Action', cell: action },
-    low({ header: 'Record', cell: (e: AuditEntry) => <span className="font-mono text-xs">{or(e.recordId)}</span> }),
+    low({ header: 'Record', cell: (e: AuditEntry) => <IdText value={e.recordId} label="Record" /> }),
     low({ header: 'Address', cell: (e: AuditEntry) => or(e.ip) }),
   ],
   view: {

@@ -11,12 +11,13 @@ import { useSearch } from 'wouter'
 import { BRAND_EMAILS_STEP, listbrandUser } from '#contract/brands'
 import { errorMessage } from '#src/crud/error-message.ts'
 import { FormFrame, RecordUnloaded } from '#src/crud/form-frame.tsx'
+import { copyText } from '#src/lib/copy-text.ts'
 import { useCall } from '#src/lib/use-call.ts'
 import { Button } from '#src/ui/button.tsx'
 import { Input } from '#src/ui/input.tsx'
 import { toast } from '#src/ui/toast.ts'
 import { BrandEmails } from './brand-emails.tsx'
-import { copyText, referralLink } from './referral-link.ts'
+import { referralLink } from './referral-link.ts'
 
 function Detail({ term, children }: { term: string; children: ReactNode }) {
   return (

@@ -1,12 +1,12 @@
 import { deleteCategory, listCategory } from '#contract/catalog'
-import { col, image } from '#src/crud/columns.tsx'
+import { col, image, mono } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
 
 /** Category List (/category): spec section 2; add, edit and delete for Admin only. */
 export const CategoryListPage = defineList({
   title: 'Category List',
   endpoint: listCategory,
-  columns: [col('categoryName', 'Category Name'), col('_id', 'Category ID'), image('image', 'Image', 'categoryName', 'thumbnail')],
+  columns: [col('categoryName', 'Category Name'), mono('_id', 'Category ID'), image('image', 'Image', 'categoryName', 'thumbnail')],
   add: { to: '/add-category', label: 'Add Category' },
   edit: '/edit-category',
   remove: { endpoint: deleteCategory, confirm: 'Are you sure you want to remove this Category' },

@@ -1,6 +1,6 @@
 import { Link } from 'wouter'
 import { DeleteCms, FreezeCms, listCms, type Game } from '#contract/games'
-import { col, field, low, mono, renderValue, serial, yesNo } from '#src/crud/columns.tsx'
+import { IdText, col, field, low, mono, serial, wrapped, yesNo } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
 import { listFilter } from '#src/crud/list-filters.tsx'
 import { useWriteAccess } from '#src/crud/write-access.ts'
@@ -14,15 +14,22 @@ const osText = (g: Game): string => (g.operatingsystem === '' ? '--' : g.operati
 function Thumbnail({ game }: { game: Game }) {
   const thumb = game.thumbnails[0]
   if (thumb === undefined) return <span aria-hidden="true">--</span>
-  return <img src={assetUrl(thumb)} alt={game.title} width={48} height={48} loading="lazy" className="size-12 rounded object-cover" />
+  return <img src={assetUrl(thumb)} alt={game.title} width={40} height={40} loading="lazy" className="size-10 rounded object-cover" />
 }
 
-/** A long link shortened to the column's width; the whole address in its tooltip and for screen readers. */
+/**
+ * A long link shortened to the column's width, without its scheme (every live link has one, so it
+ * says nothing); the whole address in its tooltip and for screen readers.
+ */
 function LiveLink({ href }: { href: string }) {
+  const shown = href.replace(/^https?:\/\//, '')
   return (
-    <span title={href} className="block max-w-48 truncate">
-      {href}
-    </span>
+    <>
+      <span aria-hidden="true" title={href} className="block max-w-24 truncate">
+        {shown}
+      </span>
+      <span className="sr-only">{href}</span>
+    </>
   )
 }
 
@@ -44,11 +51,12 @@ export const GameListPage = defineList({
   columns: [
     serial(),
     low({ header: 'Image', cell: (g: Game) => <Thumbnail game={g} /> }),
-    col('title', 'Title'),
+    // Long titles wrap, so the columns after them stay on screen beside the sidebar at 1280 px.
+    wrapped(col('title', 'Title')),
     { header: 'Operating System', cell: osText },
     { header: 'Category Name', sortBy: 'categoryName', cell: (g: Game) => g.categoryName.categoryName },
     low(mono('_id', 'Game ID')),
-    low({ header: 'Category ID', cell: (g: Game) => renderValue('mono', g.categoryName._id, '', true) }),
+    low({ header: 'Category ID', cell: (g: Game) => <IdText value={g.categoryName._id} label="Category ID" /> }),
     low({ header: 'Live Link', cell: (g: Game) => <LiveLink href={g.liveLink} /> }),
     low(yesNo('isGameBackend', 'Game Backend')),
   ],
