@@ -12,6 +12,7 @@ import { getLead, LEAD_DELIVERIES_SHOWN } from '#contract/leads'
 import { errorMessage } from '#src/crud/error-message.ts'
 import { formatDate } from '#src/crud/columns.tsx'
 import { FormFrame, RecordUnloaded } from '#src/crud/form-frame.tsx'
+import { copyText } from '#src/lib/copy-text.ts'
 import { useCall } from '#src/lib/use-call.ts'
 import { useSession } from '#src/lib/session.ts'
 import { Button } from '#src/ui/button.tsx'
@@ -33,7 +34,7 @@ function Copyable({ value, label, mono = false }: { value: string; label: string
   if (value === '') return <span className="text-slate-600">--</span>
   async function copy() {
     try {
-      await navigator.clipboard.writeText(value)
+      await copyText(value)
       toast.success('Copied')
     } catch (error) {
       toast.error(`Could not copy: ${errorMessage(error)}`)
