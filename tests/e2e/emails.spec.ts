@@ -233,6 +233,9 @@ const NEEDS: Record<string, string> = {
   'forgot-password-otp': '<p>{{otp}}</p>',
   'access-request-confirm': '<p><a href="{{confirmUrl}}">Confirm</a></p>',
   newsletter: '<p>{{content}} <a href="{{unsubscribeUrl}}">Unsubscribe</a></p>',
+  'new-device-sign-in': '<p>{{time}} {{device}}</p>',
+  'password-changed': '<p>{{time}}</p>',
+  'access-changed': '<p>{{change}} {{time}}</p>',
 }
 
 test.describe('XSS', () => {
