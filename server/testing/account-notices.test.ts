@@ -197,6 +197,17 @@ describe('access changed by a staff manager', () => {
     expect(mails[0]?.text).toContain('contact an administrator')
   })
 
+  it('a change of sign-in email is mailed to the new address and the old one', async () => {
+    const staff = await t.createAdmin()
+    const address = `moved-${staff.email}`
+    expect((await update(staff, { email: address })).statusCode).toBe(200)
+    for (const to of [address, staff.email]) {
+      const mails = await mailsTo(to, 'access-changed')
+      expect(mails).toHaveLength(1)
+      expect(mails[0]?.text).toContain(`Sign-in email: ${staff.email} → ${address}.`)
+    }
+  })
+
   it('a refused or stale change mails nothing', async () => {
     const staff = await t.createAdmin({ accessLevel: 'View Only', restrictions: ['/users'] })
     // An edit made from a form loaded at an older version is a conflict: nothing is written.

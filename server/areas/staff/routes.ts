@@ -9,7 +9,8 @@
  *   today only a superadmin passes; the ceiling keeps that true if other roles ever arrive;
  * - an access change or a deactivation bumps the token version (older tokens stop working at
  *   once) and emits LOGOUT to that admin's room;
- * - an access change, a deactivation and an activation are mailed to the staff member
+ * - an access change, a change of sign-in email, a deactivation and an activation are mailed to
+ *   the staff member
  *   (kit/mail/account-notices.ts), queued in the write's transaction.
  */
 import { and, desc, eq, sql } from 'drizzle-orm'
@@ -137,11 +138,14 @@ export const staffRoutes = handlers(staff, {
     if (accessChanged) {
       await recordForcedLogout(ctx.db, target.id, me.id, ctx.ip, 'access changed')
       logoutLater(ctx, target.id)
-      // To the address the account signs in with from now on; a changed address is named too, so
-      // its owner sees it.
-      const moved = address === target.email ? '' : ` Sign-in email: ${target.email} → ${address}.`
-      const change = describeAccessChange(target, { accessLevel, restrictions: granted }) + moved
-      await queueAccountNotice(ctx, ctx.db, 'access-changed', address, { name, change, by: me.name, time: noticeTime(new Date()) })
+    }
+    const moved = address !== target.email
+    if (accessChanged || moved) {
+      // To the address the account signs in with from now on and, when that changed, to the old
+      // one as well: its owner is the one who would notice an address they do not know.
+      const change = [describeAccessChange(target, { accessLevel, restrictions: granted }), moved ? `Sign-in email: ${target.email} → ${address}.` : ''].filter((p) => p !== '').join(' ')
+      const values = { name, change, by: me.name, time: noticeTime(new Date()) }
+      for (const to of moved ? [address, target.email] : [address]) await queueAccountNotice(ctx, ctx.db, 'access-changed', to, values)
     }
     ctx.audit(target.id)
     return { status: 'success', message: 'User updated successfully' }
