@@ -56,6 +56,28 @@ export const TEMPLATE_VARIABLES = {
     { name: 'confirmUrl', description: 'the link that confirms the request', sample: 'https://backoffice.example/admin/confirm-request?token=sample', required: true },
     { name: 'hours', description: 'how many hours the link stays valid', sample: '24', required: false },
   ],
+  /** To an admin who signed in from a device none of their earlier sign-ins used (server/kit/mail/account-notices.ts). */
+  'new-device-sign-in': [
+    { name: 'name', description: "the admin's name", sample: 'Jane Doe', required: false },
+    { name: 'time', description: 'when it happened (UTC)', sample: '26 Nov 2026, 18:11 UTC', required: true },
+    { name: 'device', description: 'browser and system of the sign-in', sample: 'Firefox 133 on Windows 10', required: true },
+    { name: 'address', description: 'the network address it came from', sample: '203.0.113.7', required: false },
+  ],
+  /** To an admin whose password was changed (Reset Password) or reset (Forgot Password). */
+  'password-changed': [
+    { name: 'name', description: "the admin's name", sample: 'Jane Doe', required: false },
+    { name: 'how', description: 'how the password was set', sample: 'changed with Reset Password while signed in', required: false },
+    { name: 'time', description: 'when it happened (UTC)', sample: '26 Nov 2026, 18:11 UTC', required: true },
+    { name: 'device', description: 'browser and system it was done from', sample: 'Chrome 131 on macOS Sonoma', required: false },
+    { name: 'address', description: 'the network address it came from', sample: '203.0.113.7', required: false },
+  ],
+  /** To a staff member whose access level, screens or active status a manager changed (Users and Access). */
+  'access-changed': [
+    { name: 'name', description: "the staff member's name", sample: 'Jane Doe', required: false },
+    { name: 'change', description: 'what changed', sample: 'Access level: View Only → Admin. Screens: Leads, Promotions', required: true },
+    { name: 'by', description: 'the name of the admin who made the change', sample: 'Sam Lee', required: false },
+    { name: 'time', description: 'when it happened (UTC)', sample: '26 Nov 2026, 18:11 UTC', required: true },
+  ],
   /** The Newsletter screen's mail (contract/newsletter.ts NEWSLETTER_TEMPLATE). */
   newsletter: [
     { name: 'name', description: "the subscriber's name", sample: 'Olivia Okafor', required: false },

@@ -483,6 +483,24 @@ export const sessionTokens = pgTable(
   (t) => [index('session_tokens_expires_at_idx').on(t.expiresAt), index('session_tokens_admin_id_idx').on(t.adminId)],
 )
 
+/**
+ * The devices each admin has signed in from (the `device` string of their sign-ins), kept beyond
+ * the session rows, which are pruned when their tokens expire: a sign-in from a device not listed
+ * here is mailed to the admin (server/kit/mail/account-notices.ts). Goes with its admin.
+ */
+export const adminDevices = pgTable(
+  'admin_devices',
+  {
+    adminId: text('admin_id')
+      .notNull()
+      .references(() => admins.id, { onDelete: 'cascade' }),
+    device: text('device').notNull(),
+    firstSeenAt: timestamp('first_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.adminId, t.device] })],
+)
+
 // ---------------------------------------------------------------------------------------------
 // Automated Emails (contract/emails.ts, server/areas/emails/routes.ts, server/kit/mail/templates.ts)
 // ---------------------------------------------------------------------------------------------

@@ -321,6 +321,8 @@ async function populate(t: TestApp, smtp: SmtpReceiver): Promise<string> {
   }
   // A wrong password (the sign-in limits and their audit), then the one-time code flow: its mail goes out over SMTP.
   await send(t, login, {}, { json: { email: SUPERADMIN_EMAIL, password: 'Wrong#2024x', twoFACode: '' } })
+  // A real sign-in: it records the device it came from (admin_devices).
+  await ok(login, { json: { email: SUPERADMIN_EMAIL, password: TEST_PASSWORD, twoFACode: '' } })
   await ok(ForgotSendMail, { json: { email: SUPERADMIN_EMAIL } })
   await smtp.next(SUPERADMIN_EMAIL)
   await until('the OTP mail marked sent', async () => (await t.handle.db.select({ status: mailOutbox.status }).from(mailOutbox)).some((m) => m.status === 'sent'))

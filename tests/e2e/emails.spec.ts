@@ -14,12 +14,15 @@ import { z } from 'zod'
 import { createStaff, test, expect, accounts, apiToken, signInPage } from './fixtures.ts'
 import { XSS_HOST, XSS_VECTORS } from './xss-vectors.ts'
 import { expectNoSevereViolations } from './axe.ts'
+import { TEMPLATE_VARIABLES } from '#contract/emails'
 
 const Template = z.object({ id: z.string(), subject: z.string(), identifier: z.string(), content: z.string(), langCode: z.string(), status: z.string() })
 type Template = z.output<typeof Template>
 const TemplatePage = z.object({ result: z.array(Template), count: z.number() })
 
 const CHANGE = 'change-password-otp'
+/** One template per mail the server sends, all on the list's first page. */
+const TEMPLATE_COUNT = Object.keys(TEMPLATE_VARIABLES).length
 
 async function adminHeaders(request: APIRequestContext): Promise<{ authorization: string }> {
   return { authorization: `Bearer ${await apiToken(request, accounts.superadmin)}` }
@@ -65,7 +68,7 @@ test.describe('Automated Emails', () => {
       await page.goto('/admin/emailtemplates')
       await expect(page.getByRole('heading', { name: 'Automated Emails' })).toBeVisible()
       await expect(page.getByRole('columnheader')).toHaveText(['S.No', 'Subject', 'Action'], { useInnerText: true })
-      await expect(rows(page)).toHaveCount(4)
+      await expect(rows(page)).toHaveCount(TEMPLATE_COUNT)
       // The editor is a chunk of its own: not loaded with the list, only when the modal opens.
       expect(await editorChunks(page)).toEqual([])
 
@@ -156,7 +159,7 @@ test.describe('Automated Emails', () => {
     const viewer = await createStaff(page.request, { name: 'Vivian Viewer', screens: ['/emailtemplates'] })
     await signInPage(page, viewer)
     await page.goto('/admin/emailtemplates')
-    await expect(rows(page)).toHaveCount(4)
+    await expect(rows(page)).toHaveCount(TEMPLATE_COUNT)
     await expect(page.getByRole('button', { name: /^Edit\b/ })).toHaveCount(0)
     const newsletter = byIdentifier(await allTemplates(page.request), 'newsletter')
     await page.getByRole('button', { name: `View ${newsletter.subject}` }).click()
@@ -177,7 +180,7 @@ test.describe('Automated Emails', () => {
 
   test('the list and the modal have no serious or critical accessibility violation', async ({ adminPage: page }) => {
     await page.goto('/admin/emailtemplates')
-    await expect(rows(page)).toHaveCount(4)
+    await expect(rows(page)).toHaveCount(TEMPLATE_COUNT)
     await page.getByRole('button', { name: /^Edit\b/ }).first().click()
     await expect(page.getByRole('dialog').getByRole('textbox', { name: 'Content' })).toBeVisible()
     await expectNoSevereViolations(page)
@@ -233,6 +236,9 @@ const NEEDS: Record<string, string> = {
   'forgot-password-otp': '<p>{{otp}}</p>',
   'access-request-confirm': '<p><a href="{{confirmUrl}}">Confirm</a></p>',
   newsletter: '<p>{{content}} <a href="{{unsubscribeUrl}}">Unsubscribe</a></p>',
+  'new-device-sign-in': '<p>{{time}} {{device}}</p>',
+  'password-changed': '<p>{{time}}</p>',
+  'access-changed': '<p>{{change}} {{time}}</p>',
 }
 
 test.describe('XSS', () => {

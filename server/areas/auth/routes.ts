@@ -20,6 +20,7 @@ import { countFailure, locked, secondFactor } from '../../kit/access/second-fact
 import { claimAttempt, clearFailures, failAttempt, lockoutKey, releaseAttempt } from '../../kit/access/lockout.ts'
 import { acceptTotpCode } from '../../kit/access/two-factor-secret.ts'
 import { recordFailedSignIn } from '../../kit/access/events.ts'
+import { noticeTime, queueAccountNotice, rememberDevice } from '../../kit/mail/account-notices.ts'
 import { ACCOUNT_DEACTIVATED, LOGIN_FAILED, WRONG_2FA, WRONG_PASSWORD } from '../../kit/access/sign-in-answers.ts'
 
 
@@ -68,7 +69,12 @@ export const authRoutes = handlers(
           await pruneExpiredTokens(ctx.db)
           ctx.audit(admin.id, admin.id)
           const issued = await issueToken(ctx.config, admin)
-          await openSession(ctx.db, issued.ref, admin.id, { device: deviceOf(ctx.userAgent), address: ctx.ip })
+          const device = deviceOf(ctx.userAgent)
+          await openSession(ctx.db, issued.ref, admin.id, { device, address: ctx.ip })
+          // In the sign-in's transaction: a sign-in that fails after this point mails nothing.
+          if ((await rememberDevice(ctx.db, admin.id, device)) === 'new') {
+            await queueAccountNotice(ctx, ctx.db, 'new-device-sign-in', admin.email, { name: admin.name, time: noticeTime(new Date()), device, address: ctx.ip })
+          }
           return { status: 'success', message: 'Login successfully', token: issued.token }
         }
       },

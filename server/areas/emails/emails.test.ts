@@ -82,14 +82,22 @@ const dangerous = (html: string): string[] =>
 describe('getemail and getTemplate', () => {
   it('lists one template per mail of the server with serial order, count and search, for View Only too', async () => {
     const body = bodyOf(await get('/getemail', { page: '1', limit: '10' }, viewOnly))
-    expect(body).toMatchObject({ status: 'success', count: 4 })
-    expect(listOf(body, 'result').map((r) => r['identifier'])).toEqual(['access-request-confirm', 'change-password-otp', 'forgot-password-otp', 'newsletter'])
-    expect(listOf(body, 'result')[3]).toMatchObject({ subject: DEFAULT_TEMPLATES.newsletter.subject, langCode: 'en', status: 'active' })
+    expect(body).toMatchObject({ status: 'success', count: 7 })
+    expect(listOf(body, 'result').map((r) => r['identifier'])).toEqual([
+      'access-changed',
+      'access-request-confirm',
+      'change-password-otp',
+      'forgot-password-otp',
+      'new-device-sign-in',
+      'newsletter',
+      'password-changed',
+    ])
+    expect(listOf(body, 'result')[5]).toMatchObject({ subject: DEFAULT_TEMPLATES.newsletter.subject, langCode: 'en', status: 'active' })
     const searched = bodyOf(await get('/getemail', { search: 'NEWS' }))
     expect(listOf(searched, 'result').map((r) => r['identifier'])).toEqual(['newsletter'])
     const second = bodyOf(await get('/getemail', { page: '2', limit: '2' }))
-    expect(second).toMatchObject({ count: 4 })
-    expect(listOf(second, 'result').map((r) => r['identifier'])).toEqual(['forgot-password-otp', 'newsletter'])
+    expect(second).toMatchObject({ count: 7 })
+    expect(listOf(second, 'result').map((r) => r['identifier'])).toEqual(['change-password-otp', 'forgot-password-otp'])
   })
 
   it('reads one template, and says which id is unknown', async () => {

@@ -18,6 +18,8 @@ import { clearFailures } from '../../kit/access/lockout.ts'
 import { recordForcedLogout } from '../../kit/access/events.ts'
 import { checkOtp, consumeOtp, issueOtp, otpMail, otpSendAllowed, type OtpCheck, type OtpPurpose } from './otp.ts'
 import { secondFactor } from '../../kit/access/second-factor.ts'
+import { deviceOf } from '../../kit/access/sessions.ts'
+import { noticeTime, queueAccountNotice } from '../../kit/mail/account-notices.ts'
 
 export const OTP_SENT = 'OTP sent to your email'
 export const FORGOT_OTP_SENT = 'If this email belongs to an account, an OTP has been sent to it'
@@ -47,7 +49,8 @@ async function sendCode(ctx: Ctx, email: string, purpose: OtpPurpose, mailTo: st
 }
 
 /**
- * Sets the new password, uses up the code and revokes every token, in one transaction; then
+ * Sets the new password, uses up the code, revokes every token and queues the mail that tells the
+ * admin (account-notices.ts), in one transaction; then
  * LOGOUT reaches the admin's open apps. A code used by a racing request changes nothing.
  */
 async function setPassword(ctx: Ctx, admin: AdminRow, otpId: string, newPassword: string, clearLock: boolean): Promise<void> {
@@ -61,6 +64,13 @@ async function setPassword(ctx: Ctx, admin: AdminRow, otpId: string, newPassword
     // A reset proves the mailbox (and the second factor when on): the account opens again.
     if (clearLock) await clearFailures(tx, admin.email)
     await recordForcedLogout(tx, admin.id, admin.id, ctx.ip, clearLock ? 'password reset' : 'password changed')
+    await queueAccountNotice(ctx, tx, 'password-changed', admin.email, {
+      name: admin.name,
+      how: clearLock ? 'reset with Forgot Password' : 'changed with Reset Password while signed in',
+      time: noticeTime(new Date()),
+      device: deviceOf(ctx.userAgent),
+      address: ctx.ip,
+    })
   })
   ctx.afterSuccess(() => ctx.realtime?.logout(admin.id))
 }

@@ -8,7 +8,10 @@
  *   who holds more than they do. The contract's staff access already keeps role subadmin out, so
  *   today only a superadmin passes; the ceiling keeps that true if other roles ever arrive;
  * - an access change or a deactivation bumps the token version (older tokens stop working at
- *   once) and emits LOGOUT to that admin's room.
+ *   once) and emits LOGOUT to that admin's room;
+ * - an access change, a change of sign-in email, a deactivation and an activation are mailed to
+ *   the staff member
+ *   (kit/mail/account-notices.ts), queued in the write's transaction.
  */
 import { and, desc, eq, sql } from 'drizzle-orm'
 import * as staff from '#contract/staff'
@@ -21,6 +24,7 @@ import { secondFactor } from '../../kit/access/second-factor.ts'
 import { unlockEmail } from '../../kit/access/lockout.ts'
 import { recordForcedLogout } from '../../kit/access/events.ts'
 import { revokeSessions } from '../../kit/access/auth.ts'
+import { describeAccessChange, noticeTime, queueAccountNotice } from '../../kit/mail/account-notices.ts'
 import { EMAIL_TAKEN, grantCheck, grantedPages, type Holder } from '../../kit/access/grants.ts'
 
 export const SUPERADMIN_UNTOUCHABLE = 'The superadmin cannot be changed'
@@ -135,6 +139,14 @@ export const staffRoutes = handlers(staff, {
       await recordForcedLogout(ctx.db, target.id, me.id, ctx.ip, 'access changed')
       logoutLater(ctx, target.id)
     }
+    const moved = address !== target.email
+    if (accessChanged || moved) {
+      // To the address the account signs in with from now on and, when that changed, to the old
+      // one as well: its owner is the one who would notice an address they do not know.
+      const change = [describeAccessChange(target, { accessLevel, restrictions: granted }), moved ? `Sign-in email: ${target.email} → ${address}.` : ''].filter((p) => p !== '').join(' ')
+      const values = { name, change, by: me.name, time: noticeTime(new Date()) }
+      for (const to of moved ? [address, target.email] : [address]) await queueAccountNotice(ctx, ctx.db, 'access-changed', to, values)
+    }
     ctx.audit(target.id)
     return { status: 'success', message: 'User updated successfully' }
   },
@@ -160,6 +172,10 @@ export const staffRoutes = handlers(staff, {
     // Only a real revocation (an active admin made inactive) is a forced logout in the log.
     if (row.tokenVersion !== target.tokenVersion) await recordForcedLogout(ctx.db, target.id, me.id, ctx.ip, 'deactivated')
     if (row.activate !== 1) logoutLater(ctx, target.id)
+    if ((row.activate === 1) !== (target.activate === 1)) {
+      const change = row.activate === 1 ? 'Your account was activated: you can sign in again.' : 'Your account was deactivated: you can no longer sign in.'
+      await queueAccountNotice(ctx, ctx.db, 'access-changed', target.email, { name: target.name, change, by: me.name, time: noticeTime(new Date()) })
+    }
     ctx.audit(target.id)
     return { status: 'success', message: row.activate === 1 ? 'User activated successfully' : 'User deactivated successfully' }
   },

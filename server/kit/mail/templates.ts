@@ -58,6 +58,36 @@ export const DEFAULT_TEMPLATES: Readonly<Record<TemplateIdentifier, TemplateText
       '<p>If you did not ask for access, ignore this mail: nothing happens without the link.</p>',
     ].join(''),
   },
+  'new-device-sign-in': {
+    subject: 'New sign-in to your back-office account',
+    content: [
+      '<p>Hello {{name}},</p>',
+      '<p>Your back-office account was signed in to from a device it had not been used from before.</p>',
+      '<p>When: {{time}}<br>Device: {{device}}<br>Address: {{address}}</p>',
+      '<p>If this was you, there is nothing to do.</p>',
+      '<p>If it was not you, someone knows your password: set a new one at once with Forgot Password on the sign-in page, and tell an administrator, who can end every session of your account.</p>',
+    ].join(''),
+  },
+  'password-changed': {
+    subject: 'Your back-office password was changed',
+    content: [
+      '<p>Hello {{name}},</p>',
+      '<p>The password of your back-office account was {{how}}. Every session of your account was signed out.</p>',
+      '<p>When: {{time}}<br>Device: {{device}}<br>Address: {{address}}</p>',
+      '<p>If this was you, there is nothing to do.</p>',
+      '<p>If it was not you, set a new password at once with Forgot Password on the sign-in page, and tell an administrator: someone may have your password or your mailbox.</p>',
+    ].join(''),
+  },
+  'access-changed': {
+    subject: 'Your back-office access was changed',
+    content: [
+      '<p>Hello {{name}},</p>',
+      '<p>{{by}} changed your access to the back office.</p>',
+      '<p>{{change}}</p>',
+      '<p>When: {{time}}</p>',
+      '<p>If you did not expect this change, contact an administrator.</p>',
+    ].join(''),
+  },
   newsletter: {
     subject: 'News from the wallet',
     content: [
