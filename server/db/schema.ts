@@ -6,7 +6,7 @@
  * request simply matches no row instead of raising a cast error.
  */
 import { sql } from 'drizzle-orm'
-import { bigint, boolean, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { bigint, bigserial, boolean, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 
 const id = () =>
   text('id')
@@ -815,8 +815,13 @@ export const trashRows = pgTable(
     part: integer('part').notNull(),
     /** The row as stored (`to_jsonb`), or a cleared reference: its key and the old value. */
     row: jsonb('row').notNull(),
+    /**
+     * The order rows are moved back in: each batch of an undo starts after the last one's, so it
+     * never walks the index over the rows already moved (dead until a vacuum).
+     */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
   },
-  (t) => [index('trash_rows_entry_idx').on(t.entry, t.part)],
+  (t) => [index('trash_rows_entry_idx').on(t.entry, t.part, t.seq)],
 )
 
 /**

@@ -676,9 +676,11 @@ const present = (r: Reference): SQL => {
  * added since is kept rather than it. A cleared reference is set again where nothing was set
  * since.
  */
-async function moveBack(tx: Db, entry: string, index: number, t: PgTable, column: string | null, size: number): Promise<number> {
-  const pick = sql`pick as materialized (select ctid as at from ${trashRows} where ${trashRows.entry} = ${entry} and ${trashRows.part} = ${index}::int limit ${size} for update)`
-  const moved = sql`moved as (delete from ${trashRows} where ctid = any(array(select at from pick)) returning "row")`
+async function moveBack(tx: Db, entry: string, index: number, t: PgTable, column: string | null, size: number, after: number): Promise<Moved> {
+  // From the last batch's `seq` on, in its order: the index walk starts past the rows already moved
+  // back, rather than over them again (dead until a vacuum, which waits while rows move).
+  const pick = sql`pick as materialized (select ctid as at from ${trashRows} where ${trashRows.entry} = ${entry} and ${trashRows.part} = ${index}::int and ${trashRows.seq} > ${after} order by ${trashRows.seq} limit ${size} for update)`
+  const moved = sql`moved as (delete from ${trashRows} where ctid = any(array(select at from pick)) returning "row", "seq")`
   const kept = sql`from moved, jsonb_populate_record(null::${t}, moved."row") kept`
   const references = referencesOf(t)
   let put: SQL
@@ -704,14 +706,33 @@ async function moveBack(tx: Db, entry: string, index: number, t: PgTable, column
       sql`, `,
     )}) select ${sql.join(values, sql`, `)} ${kept} where ${kept_.length === 0 ? sql`true` : sql.join(kept_, sql` and `)} on conflict do nothing`
   }
-  return countOf(await tx.execute(sql`with ${pick}, ${moved}, put as (${put}) select count(*)::int as n from moved`))
+  const [done] = MovedRows.parse(await tx.execute(sql`with ${pick}, ${moved}, put as (${put}) select count(*)::int as n, coalesce(max(seq), 0)::bigint::text as last from moved`)).rows
+  return { n: done?.n ?? 0, last: Number(done?.last ?? after) }
+}
+
+/** How many rows a batch moved back, and the `seq` of the last: the next batch starts after it. */
+interface Moved {
+  n: number
+  last: number
+}
+const MovedRows = z.object({ rows: z.array(z.object({ n: z.coerce.number(), last: z.coerce.string() })) })
+
+/** Moves every kept row of a part back, a batch at a time (each in `batch`'s transaction, or in `db`). */
+async function moveAllBack(size: number, batch: (after: number) => Promise<Moved>): Promise<void> {
+  let after = 0
+  for (;;) {
+    const { n, last } = await batch(after)
+    if (n < size) return
+    after = last
+    await yieldToLoop()
+  }
 }
 
 /** Puts the deleted records back (one at its old place in its order), in `tx`. */
 async function restoreRecords(tx: Db, kind: Restorable, entry: typeof trash.$inferSelect, size: number): Promise<void> {
   const { order } = kind
   if (order === undefined) {
-    while ((await moveBack(tx, entry.id, 0, kind.table, null, size)) === size) await yieldToLoop()
+    await moveAllBack(size, (after) => moveBack(tx, entry.id, 0, kind.table, null, size, after))
     return
   }
   // An ordered kind is deleted one record at a time: last first, then moved to its old place
@@ -735,14 +756,14 @@ async function restoreDependents(db: Db, entry: string, mover: string, parts: Pa
   for (const [i, part] of parts.entries()) {
     if (i === 0) continue
     const t = table(part.table)
-    for (;;) {
-      const n = await db.transaction(async (tx) => {
+    await moveAllBack(size, async (after) => {
+      const moved = await db.transaction(async (tx) => {
         await hold(tx, entry, mover, 'restoring')
-        return moveBack(tx, entry, i, t, part.column, size)
+        return moveBack(tx, entry, i, t, part.column, size, after)
       })
       await between({ entry, state: 'restoring', batches: ++batches })
-      if (n < size) break
-    }
+      return moved
+    })
   }
 }
 
@@ -799,7 +820,7 @@ async function undoAtOnce(ctx: Ctx, token: string): Promise<{ status: 'success';
       await restoreRecords(ctx.db, kind, entry, size)
       for (const [i, part] of Parts.parse(entry.rows).parts.entries()) {
         if (i === 0) continue
-        while ((await moveBack(ctx.db, entry.id, i, table(part.table), part.column, size)) === size) await yieldToLoop()
+        await moveAllBack(size, (after) => moveBack(ctx.db, entry.id, i, table(part.table), part.column, size, after))
       }
     })
   } else {
