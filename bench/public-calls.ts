@@ -20,7 +20,7 @@ export const PUBLIC_RATIO_TARGET = 0.5
 /** p99 under this, in ms. */
 export const PUBLIC_P99_TARGET_MS = 20
 const CONNECTIONS = 50
-const WARMUP_REQUESTS = 5_000
+const WARMUP_SECONDS = 2
 const REFERRAL_KEY = 'bench-referral-key'
 
 export interface LoadFigures {
@@ -36,6 +36,8 @@ export interface LoadFigures {
 export interface PublicResult {
   engine: Engine['engine']
   version: string
+  seconds: number
+  /** Redirects sent in the exactness run (a fixed number, so every answer is counted). */
   requests: number
   bare: LoadFigures
   calls: LoadFigures[]
@@ -44,16 +46,20 @@ export interface PublicResult {
   redirectsAnswered: number
 }
 
-async function load(call: string, url: string, amount: number): Promise<LoadFigures> {
-  await autocannon({ url, connections: CONNECTIONS, amount: WARMUP_REQUESTS })
-  const result = await autocannon({ url, connections: CONNECTIONS, amount })
+const statusesOf = (result: autocannon.Result): Record<string, number> => {
   const statuses: Record<string, number> = {}
   for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = stat.count ?? 0
+  return statuses
+}
+
+/** Throughput and latency over `seconds` of load (autocannon samples answers per second). */
+async function load(call: string, url: string, seconds: number): Promise<LoadFigures> {
+  await autocannon({ url, connections: CONNECTIONS, duration: WARMUP_SECONDS })
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds })
+  const statuses = statusesOf(result)
   return {
     call,
-    // The mean over the run: with a fixed amount, total answers over the time it took (autocannon's
-    // own `duration` is rounded to whole seconds).
-    requestsPerSecond: result.requests.total / ((result.finish.getTime() - result.start.getTime()) / 1000),
+    requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     statuses,
@@ -83,46 +89,52 @@ async function bareFastify(): Promise<{ url: string; stop: () => void }> {
   return { url, stop: () => child.kill('SIGTERM') }
 }
 
+const SECONDS = 10
+
 export async function benchPublic(e: Engine, requests: number, log: (s: string) => void): Promise<PublicResult> {
-  // Seeded before the server opens the database (PGlite has one connection).
-  const brandId = await e.session(async (sql) => {
-    const rows = await sql.query(`insert into brands (brandname, type) values ('Bench Referral Brand', 'web3auth') returning id`)
+  // Seeded before the server opens the database (PGlite has one connection): one brand for the
+  // throughput run, one for the exactness run.
+  const [brandId, countedId] = await e.session(async (sql) => {
+    const rows = await sql.query(`insert into brands (brandname, type) values ('Bench Referral Brand', 'web3auth'), ('Bench Counted Brand', 'ipfs') returning id`)
     await sql.exec(`insert into restricted_countries (country, code) values ('France', 'FR'), ('Japan', 'JP'), ('Chile', 'CL')`)
-    const [row] = rows.rows
-    if (typeof row !== 'object' || row === null || !('id' in row) || typeof row.id !== 'string') throw new Error('no brand inserted')
-    return row.id
+    const ids = rows.rows.map((row) => (typeof row === 'object' && row !== null && 'id' in row && typeof row.id === 'string' ? row.id : ''))
+    if (ids.length !== 2 || ids.includes('')) throw new Error('no brands inserted')
+    return ids
   })
-  const code = encodeURIComponent(encodeReferral(brandId, REFERRAL_KEY))
+  const code = encodeURIComponent(encodeReferral(brandId ?? '', REFERRAL_KEY))
+  const counted = encodeURIComponent(encodeReferral(countedId ?? '', REFERRAL_KEY))
   const bare = await bareFastify()
   const server = await startServer({ ...e.env, REFERRAL_KEY, REFERRAL_FLUSH_MS: '1000', LOG_LEVEL: 'warn' })
   try {
-    log(`${e.engine}: ${requests} requests per call, ${CONNECTIONS} connections (after ${WARMUP_REQUESTS} to warm up), bare Fastify first`)
-    const bareFigures = await load('bare Fastify, fixed JSON', bare.url, requests)
+    log(`${e.engine}: ${SECONDS} s per call, ${CONNECTIONS} connections (after ${WARMUP_SECONDS} s to warm up), bare Fastify first`)
+    const bareFigures = await load('bare Fastify, fixed JSON', bare.url, SECONDS)
     const calls = [
-      await load('referral redirect /admin/app/:code', `${server.base}/admin/app/${code}`, requests),
-      await load('GET /api/admin/restricted-countries', `${server.base}/api/admin/restricted-countries`, requests),
-      await load('GET /api/admin/public-info', `${server.base}/api/admin/public-info`, requests),
+      await load('referral redirect /admin/app/:code', `${server.base}/admin/app/${code}`, SECONDS),
+      await load('GET /api/admin/restricted-countries', `${server.base}/api/admin/restricted-countries`, SECONDS),
+      await load('GET /api/admin/public-info', `${server.base}/api/admin/public-info`, SECONDS),
     ]
-    const redirect = calls[0]
+    // Exactness: a fixed number of redirects to a brand of its own, every answer awaited.
+    log(`${e.engine}: ${requests} redirects to count`)
+    const exact = await autocannon({ url: `${server.base}/admin/app/${counted}`, connections: CONNECTIONS, amount: requests })
     // Two flush intervals: what the redirect counted is written by then.
     await new Promise((r) => setTimeout(r, 2_500))
     const token = await login(server.base)
     const res = await fetch(`${server.base}/api/admin/listbrandUser`, {
       method: 'POST',
       headers: { authorization: bearer(token), 'content-type': 'application/json' },
-      body: JSON.stringify({ id: brandId }),
+      body: JSON.stringify({ id: countedId }),
     })
     const body: unknown = await res.json()
     const visits = typeof body === 'object' && body !== null && 'visits' in body && typeof body.visits === 'number' ? body.visits : -1
     return {
       engine: e.engine,
       version: e.version,
+      seconds: SECONDS,
       requests,
       bare: bareFigures,
       calls,
       visitsCounted: visits,
-      // The warm-up's redirects are visits too.
-      redirectsAnswered: (redirect?.statuses['302'] ?? 0) + WARMUP_REQUESTS,
+      redirectsAnswered: statusesOf(exact)['302'] ?? 0,
     }
   } finally {
     bare.stop()
@@ -133,7 +145,7 @@ export async function benchPublic(e: Engine, requests: number, log: (s: string) 
 export function printPublic(results: readonly PublicResult[]): void {
   const first = results[0]
   if (first === undefined) return
-  console.log(`\nPublic calls, ${first.requests} requests each, ${CONNECTIONS} connections (targets: at least ${PUBLIC_RATIO_TARGET * 100} % of bare Fastify's requests/s, p99 under ${PUBLIC_P99_TARGET_MS} ms)`)
+  console.log(`\nPublic calls, ${first.seconds} s each, ${CONNECTIONS} connections (targets: at least ${PUBLIC_RATIO_TARGET * 100} % of bare Fastify's requests/s, p99 under ${PUBLIC_P99_TARGET_MS} ms)`)
   const rows: string[][] = []
   for (const r of results) {
     rows.push([r.version, r.bare.call, f1(r.bare.requestsPerSecond), '100 %', `${f1(r.bare.p50)} / ${f1(r.bare.p99)}`, statusText(r.bare), ''])

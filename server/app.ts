@@ -5,7 +5,6 @@
  */
 import { mkdir } from 'node:fs/promises'
 import cors from '@fastify/cors'
-import helmet from '@fastify/helmet'
 import rateLimit from '@fastify/rate-limit'
 import { sql } from 'drizzle-orm'
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
@@ -25,6 +24,7 @@ import { purgeAtStart } from './kit/undo.ts'
 import { openStorage } from './kit/storage.ts'
 import { serveUploads } from './kit/serve-uploads.ts'
 import { PublicCache } from './kit/public-cache.ts'
+import { helmetHeaders, sendSecurityHeaders } from './kit/security-headers.ts'
 import { JobQueue } from './kit/queue.ts'
 import { openRedis } from './kit/redis.ts'
 import { holdDataDir, type DataDirHold } from './kit/backup/data-dir.ts'
@@ -183,13 +183,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const installed = await ensureTemplates(handle.db)
   if (installed > 0) app.log.info({ installed }, 'installed the default email templates')
 
-  await app.register(helmet, {
-    // The policy and its style nonce are the PWA's concern: server/pwa.ts says what each directive allows and why.
-    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
-    referrerPolicy: { policy: 'no-referrer' },
-    // A PWA on another origin (CORS configured) must still be able to show uploaded images.
-    crossOriginResourcePolicy: { policy: config.corsOrigins.length > 0 ? 'cross-origin' : 'same-origin' },
-  })
+  sendSecurityHeaders(
+    app,
+    await helmetHeaders({
+      // The policy and its style nonce are the PWA's concern: server/pwa.ts says what each directive allows and why.
+      contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+      referrerPolicy: { policy: 'no-referrer' },
+      // A PWA on another origin (CORS configured) must still be able to show uploaded images.
+      crossOriginResourcePolicy: { policy: config.corsOrigins.length > 0 ? 'cross-origin' : 'same-origin' },
+    }),
+  )
   if (config.corsOrigins.length > 0) {
     await app.register(cors, { origin: config.corsOrigins, methods: ['GET', 'POST'], allowedHeaders: ['Authorization', 'Content-Type'] })
   }
