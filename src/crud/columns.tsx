@@ -147,17 +147,20 @@ export const shortId = (text: string, keep = SHORT_ID_LENGTH): string => (text.l
  * A table's identifier: shortened on screen with the whole value in its tooltip and for screen
  * readers, and a button that copies the whole value ('Copied').
  */
+/** Copies a value whole and says so (or why not): the id cells' and the record pages' Copy buttons. */
+export async function copyAndSay(value: string): Promise<void> {
+  try {
+    await copyText(value)
+    toast.success('Copied')
+  } catch (error) {
+    toast.error(`Could not copy: ${errorMessage(error)}`)
+  }
+}
+
 export function IdText({ value, label }: { value: string; label: string }) {
   if (value === '') return '--'
   const short = shortId(value)
-  async function copy() {
-    try {
-      await copyText(value)
-      toast.success('Copied')
-    } catch (error) {
-      toast.error(`Could not copy: ${errorMessage(error)}`)
-    }
-  }
+  const copy = () => copyAndSay(value)
   return (
     <span className="inline-flex items-center gap-0.5 whitespace-nowrap">
       {short === value ? (

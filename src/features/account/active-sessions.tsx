@@ -14,7 +14,7 @@ import { errorMessage } from '#src/crud/error-message.ts'
 import { formatDate } from '#src/crud/columns.tsx'
 import { Button } from '#src/ui/button.tsx'
 import { ConfirmDialog } from '#src/ui/alert-dialog.tsx'
-import { Skeleton } from '#src/ui/skeleton.tsx'
+import { RecordUnloaded } from '#src/crud/form-frame.tsx'
 
 export const ACTIVE_SESSIONS = 'Active sessions'
 export const SIGN_OUT_OTHERS = 'Sign out of all other sessions'
@@ -110,23 +110,9 @@ export function ActiveSessionsSection() {
         </div>
       </>
     )
-  } else if (error) {
-    body = (
-      <div role="alert" className="flex items-center justify-between gap-3 text-sm">
-        <span>Could not load your sessions: {errorMessage(error)}</span>
-        <Button variant="outline" size="sm" onClick={() => void mutate()}>
-          Retry
-        </Button>
-      </div>
-    )
   } else {
-    body = (
-      <div aria-busy="true" className="flex flex-col gap-2">
-        <span className="sr-only">Loading your sessions…</span>
-        <Skeleton className="h-10" />
-        <Skeleton className="h-10" />
-      </div>
-    )
+    const state = error ? { status: 'error' as const, message: errorMessage(error) } : { status: 'loading' as const }
+    body = <RecordUnloaded state={state} what="your sessions" rows={2} retry={() => void mutate()} />
   }
 
   return (

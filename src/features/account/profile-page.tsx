@@ -16,7 +16,7 @@ import { Button } from '#src/ui/button.tsx'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
 import { Input } from '#src/ui/input.tsx'
 import { Label } from '#src/ui/label.tsx'
-import { Skeleton } from '#src/ui/skeleton.tsx'
+import { RecordUnloaded } from '#src/crud/form-frame.tsx'
 import { LoadingOverlay } from '#src/ui/spinner.tsx'
 import { TwoFactorSection } from './two-factor-section.tsx'
 import { ActiveSessionsSection } from './active-sessions.tsx'
@@ -91,23 +91,9 @@ export function ProfilePage() {
         <ActiveSessionsSection />
       </>
     )
-  } else if (error) {
-    body = (
-      <div role="alert" className="flex items-center justify-between gap-3 rounded-md border border-slate-200 bg-white p-6 text-sm">
-        <span>Could not load your profile: {errorMessage(error)}</span>
-        <Button variant="outline" size="sm" onClick={() => void mutate()}>
-          Retry
-        </Button>
-      </div>
-    )
   } else {
-    body = (
-      <div aria-busy="true" className="flex flex-col gap-4 rounded-md border border-slate-200 bg-white p-6">
-        <span className="sr-only">Loading your profile…</span>
-        <Skeleton className="h-9" />
-        <Skeleton className="h-9" />
-      </div>
-    )
+    const state = error ? { status: 'error' as const, message: errorMessage(error) } : { status: 'loading' as const }
+    body = <RecordUnloaded state={state} what="your profile" rows={2} retry={() => void mutate()} />
   }
 
   return (

@@ -10,14 +10,12 @@ import type { ReactNode } from 'react'
 import { Link, useSearch } from 'wouter'
 import { getLead, LEAD_DELIVERIES_SHOWN } from '#contract/leads'
 import { errorMessage } from '#src/crud/error-message.ts'
-import { formatDate } from '#src/crud/columns.tsx'
+import { copyAndSay, formatDate } from '#src/crud/columns.tsx'
 import { FormFrame, RecordUnloaded } from '#src/crud/form-frame.tsx'
-import { copyText } from '#src/lib/copy-text.ts'
 import { useCall } from '#src/lib/use-call.ts'
 import { useSession } from '#src/lib/session.ts'
 import { Button } from '#src/ui/button.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#src/ui/table.tsx'
-import { toast } from '#src/ui/toast.ts'
 import { Status } from './enquiry-status.tsx'
 
 function Detail({ term, children }: { term: string; children: ReactNode }) {
@@ -32,18 +30,10 @@ function Detail({ term, children }: { term: string; children: ReactNode }) {
 /** A value with a button that copies it whole (ids and wallet addresses are read out over chat). */
 function Copyable({ value, label, mono = false }: { value: string; label: string; mono?: boolean }) {
   if (value === '') return <span className="text-slate-600">--</span>
-  async function copy() {
-    try {
-      await copyText(value)
-      toast.success('Copied')
-    } catch (error) {
-      toast.error(`Could not copy: ${errorMessage(error)}`)
-    }
-  }
   return (
     <span className="flex flex-wrap items-center gap-2">
       <span className={mono ? 'font-mono text-xs break-all' : undefined}>{value}</span>
-      <Button type="button" variant="outline" size="sm" onClick={() => void copy()} aria-label={`Copy ${label}`}>
+      <Button type="button" variant="outline" size="sm" onClick={() => void copyAndSay(value)} aria-label={`Copy ${label}`}>
         Copy
       </Button>
     </span>
