@@ -22,7 +22,7 @@ const zodAlias = { find: /^zod\/mini$/, replacement: fileURLToPath(new URL('./sr
  * Writes .br and .gz beside every JS, CSS, SVG and manifest file, at the highest levels, once per
  * build: the server sends them to browsers that accept them (@fastify/static `preCompressed`)
  * without compressing on each request. Every file gets both, the smallest chunks included: a file
- * without them is sent as it is, and "served compressed" must hold for every asset (issue 12).
+ * without them is sent as it is, and "served compressed" must hold for every asset.
  * Runs last (after the service worker is written). The HTML shells are left out: the server
  * puts a fresh nonce in each one it sends and compresses them then.
  */
@@ -82,7 +82,7 @@ function afterWrite(name: string, work: (at: { outDir: string; root: string; bas
 }
 
 /**
- * The login screen painted before its code runs (issue 12): renders the real App at /admin/login
+ * The login screen painted before its code runs: renders the real App at /admin/login
  * with react-dom/static (the lazy login chunk resolved) and writes `login.html`: the built
  * index.html with that markup in #root and the stylesheet inlined, so the first paint needs no
  * request after the document. main.tsx hydrates it; the server (and the service worker, which
@@ -148,7 +148,7 @@ function prerenderLogin(): Plugin {
 }
 
 /**
- * The signed-in shell's early calls (issue 12, src/lib/early-calls.ts): src/boot/early-calls.ts
+ * The signed-in shell's early calls (src/lib/early-calls.ts): src/boot/early-calls.ts
  * built on its own as a small classic script, written under assets/ with its hash and added to
  * index.html before the app's module script, deferred: it runs as soon as it has arrived and the
  * document is parsed, before the app's code, and sends the page's first calls and asks for its
@@ -185,7 +185,7 @@ function earlyCallsScript(): Plugin {
 }
 
 /**
- * Fewer requests for a signed-in visit's first load (issue 12). Left to itself the bundler cut
+ * Fewer requests for a signed-in visit's first load. Left to itself the bundler cut
  * what the first list screen needs into some 35 chunks, many under 1 KiB; over HTTP/1.1 a
  * browser takes six at a time, so on a slow link each six cost a round trip before the screen
  * could ask for its data. Three chunks gather them instead, from the module graph once it is
@@ -292,7 +292,7 @@ export default defineConfig({
           { src: 'icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
           { src: 'icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
         ],
-        // The installed app's jump list (issue 13): the screens staff open most.
+        // The installed app's jump list: the screens staff open most.
         shortcuts: [
           { name: 'Leads', url: '/admin/users', icons: [{ src: 'icon-192.png', sizes: '192x192', type: 'image/png' }] },
           { name: 'Games', url: '/admin/cms', icons: [{ src: 'icon-192.png', sizes: '192x192', type: 'image/png' }] },
