@@ -277,14 +277,25 @@ async function serveFolder(dir: string): Promise<{ origin: string; stop: () => P
   return { origin: `http://127.0.0.1:${port}`, stop: () => new Promise((resolve) => server.close(() => resolve())) }
 }
 
-export async function runBudget(): Promise<BudgetResult | string> {
-  const chrome = process.env.CHROME_PATH || '/usr/bin/chromium'
+/** The system Chromium (never a downloaded one). */
+export const chromiumPath = (): string => process.env.CHROME_PATH || '/usr/bin/chromium'
+
+/** Builds the PWA into dist/ for a bench that loads it; what went wrong, or undefined. */
+export function buildPwa(): string | undefined {
+  const chrome = chromiumPath()
   if (!existsSync(chrome)) return `no Chromium at ${chrome} (Debian package chromium, or set CHROME_PATH)`
   if (!existsSync(path.join(root, 'vite.config.ts'))) return 'no PWA yet (vite.config.ts missing)'
-  log('budget: vite build')
+  log('vite build')
   const built = spawnSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' })
   if (built.status !== 0) return `vite build exited ${built.status}`
   if (!existsSync(path.join(root, 'dist', 'index.html'))) return 'vite build wrote no dist/index.html'
+  return undefined
+}
+
+export async function runBudget(): Promise<BudgetResult | string> {
+  const chrome = chromiumPath()
+  const built = buildPwa()
+  if (built !== undefined) return built
 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-budget-'))
   const userDir = mkdtempSync(path.join(os.tmpdir(), 'bench-chromium-'))

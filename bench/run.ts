@@ -28,7 +28,7 @@
  *   - `public` (bench/public-calls.ts): the referral redirect, the restricted countries and
  *     /public-info under 50 connections (autocannon), beside a bare Fastify in the same run
  *     (requests/s, p50/p99), and the redirect's visits counted against the 302s answered;
- * Options: --only=pglite,postgres,sort,games,media,promotions,register,trash,public,search,palette,budget (default all), --engines=pglite,postgres
+ * Options: --only=pglite,postgres,sort,games,media,promotions,register,trash,public,search,palette,budget,reopen (default all), --engines=pglite,postgres
  * (the engines of sort, games, media, promotions, register, trash and public), --pg-shared-buffers=SIZE (the leads section's PostgreSQL
  * on a throwaway cluster with that shared_buffers), --rows=N (leads, default 1000000), --games=N (default 10000),
  * --video-mib=N (default 100), --uploads=N (default 3), --requests=N (default 20), --deliveries=N (default 1000000), --public-requests=N (redirects counted for exactness, default 20000).
@@ -39,6 +39,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
 import { BUDGET_TARGETS, runBudget, type BudgetResult, type LighthouseScore } from './budget.ts'
+import { printReopen, runReopen, type ReopenResult } from './reopen.ts'
 import { withEngine, type EngineName } from './engines.ts'
 import { GAMES_LIMIT, GAMES_P95_TARGET_MS, benchGames, printGames, type GamesResult } from './games.ts'
 import { bearer, exportCsv, f1, latency, login, ms, printRows, prng, root, series, startServer, type ExportResult, type Latency } from './lib.ts'
@@ -57,7 +58,7 @@ const args = new Map(
     return [k ?? '', v ?? 'true'] as const
   }),
 )
-const SECTIONS = ['pglite', 'postgres', 'sort', 'games', 'media', 'promotions', 'register', 'trash', 'public', 'search', 'palette', 'budget'] as const
+const SECTIONS = ['pglite', 'postgres', 'sort', 'games', 'media', 'promotions', 'register', 'trash', 'public', 'search', 'palette', 'budget', 'reopen'] as const
 const ENGINES: readonly EngineName[] = ['pglite', 'postgres']
 
 function option(name: string, fallback: number): number {
@@ -317,6 +318,9 @@ async function main(): Promise<void> {
   let budget: BudgetResult | string | undefined
   if (ONLY.has('budget')) budget = await runBudget()
   if (typeof budget === 'string') notes.push(`budget skipped: ${budget}`)
+  let reopen: ReopenResult | string | undefined
+  if (ONLY.has('reopen')) reopen = await runReopen()
+  if (typeof reopen === 'string') notes.push(`reopen skipped: ${reopen}`)
 
   if (results.length > 0) printTable(results)
   if (sorts.length > 0) printSort(sorts, REQUESTS)
@@ -329,6 +333,7 @@ async function main(): Promise<void> {
   if (searches.length > 0) printRecordSearch(searches)
   if (paletteFilter !== null) printPaletteFilter(paletteFilter)
   if (budget !== undefined && typeof budget !== 'string') printBudget(budget)
+  if (reopen !== undefined && typeof reopen !== 'string') printReopen(reopen)
   for (const n of notes) console.log(`note: ${n}`)
   console.log(`load average (1 min) at start ${loadAtStart[0]?.toFixed(2)}, at end ${os.loadavg()[0]?.toFixed(2)}, on ${os.cpus().length} CPUs`)
 
@@ -403,6 +408,7 @@ async function main(): Promise<void> {
       results: trash,
     },
     budget,
+    reopen: reopen === undefined || typeof reopen === 'string' ? reopen : { method: 'Chromium, 4x CPU, 150 ms RTT, 1.6 Mbps down; ms from navigation start to the first frame with a lead row; cold: fresh profile per load; warm: a profile that visited Leads; offline: that profile offline', ...reopen },
     notes,
   }
   writeFileSync(path.join(root, 'bench', 'results.json'), JSON.stringify(out, null, 2) + '\n')

@@ -81,6 +81,39 @@ const PURGE_BATCH = 100
  * transactions.
  */
 export const TRASH_BATCH = { pglite: 500, pg: 2000 } as const
+
+/**
+ * How long one batch of a big delete or undo may hold PGlite (the event loop) before the next is
+ * made smaller. A row's cost varies with its table (indexes, foreign keys checked on the way
+ * back), the machine and its load: 500 deliveries put back took 30 ms quiet and 170 to 380 ms
+ * beside other work, so a count alone cannot bound the stall. PostgreSQL runs the batches
+ * elsewhere: its batches keep their count.
+ */
+export const TRASH_BATCH_MS = { pglite: 60, pg: undefined } as const
+const SMALLEST_BATCH = 20
+
+/**
+ * The size of each batch of one run, from how long the last one took: smaller at once when a
+ * batch passed `targetMs` (in proportion), larger again (up to `start`) after two that took under
+ * half of it. Without a target, always `start`.
+ */
+export function pace(start: number, targetMs: number | undefined): { size: () => number; took: (rows: number, ms: number) => void } {
+  let size = start
+  let quick = 0
+  return {
+    size: () => size,
+    took: (rows, ms) => {
+      if (targetMs === undefined || rows < size) return
+      if (ms > targetMs) {
+        size = Math.max(Math.min(SMALLEST_BATCH, start), Math.floor((size * targetMs) / ms))
+        quick = 0
+      } else if (ms < targetMs / 2 && ++quick >= 2) {
+        size = Math.min(start, size * 2)
+        quick = 0
+      }
+    },
+  }
+}
 /**
  * How long a run moving an entry's rows (a big delete or undo) holds it without a batch; each
  * batch renews it. Once it has passed, the run is taken for stopped and the purge finishes it.
@@ -107,6 +140,9 @@ export function tuneTrash(options: { batch?: number | undefined; between?: ((ste
 
 /** The batch on this engine. */
 const batchOn = (handle: DbHandle): number => tuning.batch ?? TRASH_BATCH[handle.kind]
+
+/** The pace of one batched run on this engine (a test's smaller batch keeps its count). */
+const paceOn = (handle: DbHandle): ReturnType<typeof pace> => pace(batchOn(handle), tuning.batch === undefined ? TRASH_BATCH_MS[handle.kind] : undefined)
 
 /** A kind of record that can come back: its table, its order, who may put it back, and what undo then says. */
 export interface Restorable {
@@ -525,23 +561,26 @@ async function dependentRows(db: Db, parts: readonly Part[], size: number): Prom
  * batch or more (rows added meanwhile, or held by another transaction then); what is left goes
  * with the records in the call's own transaction.
  */
-async function takeDependents(db: Db, entry: string, mover: string, parts: readonly Part[], size: number): Promise<void> {
+async function takeDependents(db: Db, entry: string, mover: string, parts: readonly Part[], speed: ReturnType<typeof pace>): Promise<void> {
   let batches = 0
   for (let pass = 0; pass < TAKE_PASSES; pass++) {
     let moved = 0
     for (let i = parts.length - 1; i >= 1; i--) {
       const part = parts[i] as Part
       for (;;) {
+        const size = speed.size()
+        const t0 = performance.now()
         const n = await db.transaction(async (tx) => {
           await hold(tx, entry, mover, 'taking')
           return moveOut(tx, entry, i, part, true, size)
         })
+        speed.took(n, performance.now() - t0)
         moved += n
         await between({ entry, state: 'taking', batches: ++batches })
         if (n < size) break
       }
     }
-    if (moved < size) break
+    if (moved < speed.size()) break
   }
 }
 
@@ -573,7 +612,7 @@ export async function startTaking(ctx: Ctx, kind: Restorable, ids: readonly stri
   )
   if (entry === undefined) return undefined
   try {
-    await takeDependents(ctx.db, entry, mover, parts, size)
+    await takeDependents(ctx.db, entry, mover, parts, paceOn(ctx.handle))
   } catch (error) {
     if (error instanceof Superseded) throw failure(DELETE_INTERRUPTED, undefined, 503)
     await rollBack(ctx, entry, mover)
@@ -615,7 +654,7 @@ async function rollBack(ctx: Ctx, entry: string, mover: string): Promise<void> {
       .where(and(eq(trash.id, entry), eq(trash.mover, mover), eq(trash.state, 'taking')))
       .returning({ rows: trash.rows })
     if (held === undefined) return
-    await restoreDependents(db, entry, mover, Parts.parse(held.rows).parts, batchOn(ctx.handle))
+    await restoreDependents(db, entry, mover, Parts.parse(held.rows).parts, paceOn(ctx.handle))
     await db.delete(trash).where(and(eq(trash.id, entry), eq(trash.mover, mover)))
   } catch (error) {
     // The purge that watches the entry puts the rows back once this run's lease has passed.
@@ -719,9 +758,17 @@ const MovedRows = z.object({ rows: z.array(z.object({ n: z.coerce.number(), last
 
 /** Moves every kept row of a part back, a batch at a time (each in `batch`'s transaction, or in `db`). */
 async function moveAllBack(size: number, batch: (after: number) => Promise<Moved>): Promise<void> {
+  await moveAllBackPaced(pace(size, undefined), (after) => batch(after))
+}
+
+/** moveAllBack with each batch's size from `speed`. */
+async function moveAllBackPaced(speed: ReturnType<typeof pace>, batch: (after: number, size: number) => Promise<Moved>): Promise<void> {
   let after = 0
   for (;;) {
-    const { n, last } = await batch(after)
+    const size = speed.size()
+    const t0 = performance.now()
+    const { n, last } = await batch(after, size)
+    speed.took(n, performance.now() - t0)
     if (n < size) return
     after = last
     await yieldToLoop()
@@ -751,12 +798,12 @@ async function restoreRecords(tx: Db, kind: Restorable, entry: typeof trash.$inf
 }
 
 /** Moves every kept dependent row of an entry back, parents first, a batch per short transaction while `mover` holds it. */
-async function restoreDependents(db: Db, entry: string, mover: string, parts: PartNames, size: number): Promise<void> {
+async function restoreDependents(db: Db, entry: string, mover: string, parts: PartNames, speed: ReturnType<typeof pace>): Promise<void> {
   let batches = 0
   for (const [i, part] of parts.entries()) {
     if (i === 0) continue
     const t = table(part.table)
-    await moveAllBack(size, async (after) => {
+    await moveAllBackPaced(speed, async (after, size) => {
       const moved = await db.transaction(async (tx) => {
         await hold(tx, entry, mover, 'restoring')
         return moveBack(tx, entry, i, t, part.column, size, after)
@@ -870,7 +917,7 @@ async function startRestoring(ctx: Ctx, token: string): Promise<Restoring | unde
     ),
   )
   try {
-    await restoreDependents(ctx.db, token, mover, Parts.parse(started.rows).parts, size)
+    await restoreDependents(ctx.db, token, mover, Parts.parse(started.rows).parts, paceOn(ctx.handle))
   } catch (error) {
     // Taken over (this run stalled past its lease): the purge completes the undo, and the call
     // answers as it would have. Anything else: the purge completes it once the lease has passed.
@@ -922,7 +969,7 @@ async function finishStopped(handle: DbHandle): Promise<boolean> {
     .where(sql`${trash.id} = (${stopped})`)
     .returning({ id: trash.id, rows: trash.rows, recordId: trash.recordId, restoredBy: trash.restoredBy })
   if (claimed === undefined) return false
-  await restoreDependents(db, claimed.id, mover, Parts.parse(claimed.rows).parts, batchOn(handle))
+  await restoreDependents(db, claimed.id, mover, Parts.parse(claimed.rows).parts, paceOn(handle))
   await db.transaction(async (tx) => {
     const gone = await tx.delete(trash).where(and(eq(trash.id, claimed.id), eq(trash.mover, mover))).returning({ id: trash.id })
     // An undo whose caller never heard the end of it: it happened, so it is recorded.
