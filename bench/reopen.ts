@@ -18,7 +18,7 @@ import { chromium, type BrowserContext, type CDPSession, type Page } from '@play
 import { loadConfig } from '../server/config.ts'
 import { openDb } from '../server/db/index.ts'
 import { buildPwa, CHROMIUM_FLAGS, chromiumPath } from './budget.ts'
-import { login, startServer } from './lib.ts'
+import { login, root, startServer } from './lib.ts'
 import { seedLeads } from './seed.ts'
 
 /** Targets: p95 of the warm and the offline reopen, to the first lead row painted. Cold: as before or better. */
@@ -57,27 +57,24 @@ interface FirstRow {
   age: boolean
 }
 
-/** Installed before any page script: notes the first frame after a lead row appears, and whether an age notice was there. */
-function watchFirstRow(): void {
-  const w = window as unknown as { __firstRow?: { ms: number; age: boolean } }
-  const ageShown = (): boolean => document.querySelector('[data-rows-age]') !== null
-  const check = (): boolean => {
-    const rows = document.querySelectorAll('tbody tr')
-    for (const row of rows) {
-      if (!(row.textContent ?? '').includes('@')) continue
-      const age = ageShown()
-      requestAnimationFrame(() => {
-        w.__firstRow ??= { ms: performance.now(), age }
-      })
+/**
+ * Installed before any page script: notes the first frame after a lead row appears, and whether
+ * the rows' age was on screen with it. A string, not a function: tsx would wrap the function's
+ * inner functions in a helper that does not exist in the page.
+ */
+const WATCH_FIRST_ROW = `(() => {
+  const check = () => {
+    for (const row of document.querySelectorAll('tbody tr')) {
+      if (!(row.textContent || '').includes('@')) continue
+      const age = document.querySelector('[data-rows-age]') !== null
+      requestAnimationFrame(() => { if (window.__firstRow === undefined) window.__firstRow = { ms: performance.now(), age } })
       return true
     }
     return false
   }
-  const observer = new MutationObserver(() => {
-    if (check()) observer.disconnect()
-  })
+  const observer = new MutationObserver(() => { if (check()) observer.disconnect() })
   observer.observe(document, { childList: true, subtree: true })
-}
+})()`
 
 async function throttle(cdp: CDPSession, offline: boolean): Promise<void> {
   await cdp.send('Network.enable')
@@ -96,7 +93,13 @@ async function timeLoad(page: Page, cdp: CDPSession, url: string, offline: boole
   await throttle(cdp, offline)
   try {
     await page.goto(url, { waitUntil: 'commit', timeout: 60_000 })
-    await page.waitForFunction(() => (window as unknown as { __firstRow?: unknown }).__firstRow !== undefined, null, { timeout: 60_000, polling: 50 })
+    try {
+      await page.waitForFunction(() => (window as unknown as { __firstRow?: unknown }).__firstRow !== undefined, null, { timeout: 60_000, polling: 50 })
+    } catch (error) {
+      const shot = path.join(root, '.tmp', 'bench-reopen-no-row.png')
+      await page.screenshot({ path: shot }).catch(() => undefined)
+      throw new Error(`no lead row within 60 s at ${page.url()} (screenshot: ${path.relative(root, shot)})`, { cause: error })
+    }
     return await page.evaluate(() => (window as unknown as { __firstRow: FirstRow }).__firstRow)
   } finally {
     await unthrottle(cdp)
@@ -105,7 +108,7 @@ async function timeLoad(page: Page, cdp: CDPSession, url: string, offline: boole
 
 async function openProfile(dir: string): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession }> {
   const context = await chromium.launchPersistentContext(dir, { executablePath: chromiumPath(), headless: true, viewport: { width: 1280, height: 800 }, args: CHROMIUM_FLAGS })
-  await context.addInitScript(watchFirstRow)
+  await context.addInitScript(WATCH_FIRST_ROW)
   const page = context.pages()[0] ?? (await context.newPage())
   const cdp = await context.newCDPSession(page)
   return { context, page, cdp }

@@ -36,8 +36,9 @@ async function start(): Promise<void> {
   if (session.isAuth) {
     // The offline copy must be in memory before the first render, or an offline reload would
     // show empty lists and then overwrite the copy with nothing.
-    const [cache, early] = await Promise.all([import('./lib/swr-cache.ts'), import('./lib/early-calls.ts')])
+    const [cache, early, rows] = await Promise.all([import('./lib/swr-cache.ts'), import('./lib/early-calls.ts'), import('./lib/rows-snapshot.ts')])
     await Promise.all([cache.hydrate(session.scope), chunks])
+    rows.keepRowsOnLeave(() => early.pageKey(window.location), readAuthorization, cache.shownDataTime)
     // What this page asks for first is sent before its code next time (src/lib/early-calls.ts).
     early.noteFirstCalls(early.pageKey(window.location))
     afterLoadAndIdle(() => early.saveFirstCalls(early.pageKey(window.location)))

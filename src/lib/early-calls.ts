@@ -93,10 +93,16 @@ function tokenIsLive(authorization: string, now: number): boolean {
   return !(typeof idle === 'number' && idleExpired(idle, now))
 }
 
+/** The stored token while its session is live (unexpired, not idle), else null. */
+export function liveAuthorization(now: number): string | null {
+  const authorization = readAuthorization()
+  return authorization !== null && tokenIsLive(authorization, now) ? authorization : null
+}
+
 /** The early script's work: sends the calls noted for this page with the stored token. */
 export function startEarlyCalls(now = Date.now()): EarlyCalls | undefined {
-  const authorization = readAuthorization()
-  if (authorization === null || !tokenIsLive(authorization, now)) return undefined
+  const authorization = liveAuthorization(now)
+  if (authorization === null) return undefined
   const urls = readFirstCalls()[pageKey(window.location)] ?? []
   if (urls.length === 0) return undefined
   const calls = new Map<string, Promise<Response>>()

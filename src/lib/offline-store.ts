@@ -18,6 +18,12 @@ export const store = createStore('back-office-cache', 'swr')
  */
 export const FIRST_CALLS_KEY = 'admin_first_calls'
 
+/**
+ * The markup of the last rows each list showed (src/lib/rows-snapshot.ts): local storage, as the
+ * early script paints it before any code could open IndexedDB. It holds what the rows held.
+ */
+export const SNAPSHOTS_KEY = 'admin_rows_snapshots'
+
 /** The service worker's cache of uploaded images (sw/sw.ts): the images the last session's lists showed. */
 const UPLOADS_CACHE = 'uploads'
 
@@ -26,10 +32,11 @@ let pending: Promise<void> = Promise.resolve()
 /** Resolves once every wipe asked for so far has finished (hydrate waits for it). */
 export const wipesDone = (): Promise<void> => pending
 
-/** Deletes every stored snapshot, the cached uploads and the first calls' notes. Failures are logged: the app still works online. */
+/** Deletes every stored snapshot, the cached uploads, the first calls' notes and the rows' markup. Failures are logged: the app still works online. */
 export function wipeStored(): Promise<void> {
   try {
     window.localStorage.removeItem(FIRST_CALLS_KEY)
+    window.localStorage.removeItem(SNAPSHOTS_KEY)
   } catch {
     // Storage refused: there are no notes either.
   }

@@ -1,0 +1,141 @@
+/**
+ * The last rows a list showed, painted again the moment the app is reopened.
+ *
+ * Reopened (the installed app, a reload), a list could show its rows only once the app's code had
+ * been read and run: about a second on a mid-range phone, for rows the device already holds. So
+ * when a page with rows is left or hidden, its screen's markup is kept, per page (path and query),
+ * and the early script (src/boot/early-calls.ts) paints it into #root before the app's code has
+ * arrived, inert, with a notice saying how old the rows are. The app's first render replaces it
+ * (React empties #root) with the same rows from the offline copy, and the network refreshes them.
+ *
+ * What is kept is what was on screen, as text the browser serialised (so escaped as it was
+ * shown): the same data the offline copy holds, kept as long as it is and wiped with it when a
+ * session ends or the app starts without one (offline-store.ts). It is painted only for the
+ * session that saved it (the token's signature must match) while that session is live. Inline
+ * style attributes are not allowed by the policy (server/pwa.ts), so they are kept aside and put
+ * back through the CSSOM.
+ */
+import { SNAPSHOTS_KEY } from './offline-store.ts'
+
+/** Pages kept (the oldest goes first), and the largest markup kept for one. */
+export const MAX_SNAPSHOT_PAGES = 6
+export const MAX_SNAPSHOT_CHARS = 400_000
+/** Where a painted snapshot's notice is (tests and the bench look for it). */
+export const AGE_ATTRIBUTE = 'data-rows-age'
+const STYLE_ATTRIBUTE = 'data-snapshot-style'
+
+interface Snapshot {
+  /** The last characters of the token it was saved under (its signature): another session's token never paints it. */
+  session: string
+  /** When its rows were fetched. */
+  at: number
+  html: string
+}
+type Snapshots = Record<string, Snapshot>
+
+const sessionMark = (authorization: string): string => authorization.slice(-24)
+
+function storage(): Storage | null {
+  try {
+    return window.localStorage
+  } catch {
+    return null
+  }
+}
+
+function readSnapshots(): Snapshots {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(storage()?.getItem(SNAPSHOTS_KEY) ?? '{}')
+  } catch {
+    return {}
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {}
+  const out: Snapshots = {}
+  for (const [page, value] of Object.entries(parsed as Record<string, unknown>)) {
+    if (typeof value !== 'object' || value === null) continue
+    const { session, at, html } = value as Record<string, unknown>
+    if (typeof session === 'string' && typeof at === 'number' && typeof html === 'string') out[page] = { session, at, html }
+  }
+  return out
+}
+
+/** The screen's markup when it shows rows of data, else null (a loading state, a form, an empty list, a painted snapshot). */
+export function screenMarkup(root: HTMLElement): string | null {
+  if (root.querySelector(`[${AGE_ATTRIBUTE}]`) !== null || root.querySelector('main tbody tr td + td') === null) return null
+  const copy = root.cloneNode(true) as HTMLElement
+  for (const element of copy.querySelectorAll<HTMLElement>('[style]')) {
+    element.setAttribute(STYLE_ATTRIBUTE, element.getAttribute('style') ?? '')
+    element.removeAttribute('style')
+  }
+  const html = copy.innerHTML
+  return html.length > MAX_SNAPSHOT_CHARS ? null : html
+}
+
+/** Keeps what `root` shows for `page`, fetched at `at`, under the session `authorization`. */
+export function saveSnapshot(page: string, root: HTMLElement, authorization: string, at: number): void {
+  const html = screenMarkup(root)
+  if (html === null) return
+  const snapshots = readSnapshots()
+  delete snapshots[page]
+  snapshots[page] = { session: sessionMark(authorization), at, html }
+  const pages = Object.keys(snapshots)
+  for (const old of pages.slice(0, Math.max(0, pages.length - MAX_SNAPSHOT_PAGES))) delete snapshots[old]
+  try {
+    storage()?.setItem(SNAPSHOTS_KEY, JSON.stringify(snapshots))
+  } catch {
+    // Storage full or refused: the next visit waits for the app, as before.
+  }
+}
+
+/** How long ago `at` was, in words of the browser's language ('3 minutes ago'). */
+export function ageInWords(at: number, now: number): string {
+  const seconds = Math.max(0, Math.round((now - at) / 1000))
+  const words = new Intl.RelativeTimeFormat(undefined, { numeric: 'always' })
+  if (seconds < 60) return words.format(-seconds, 'second')
+  if (seconds < 3600) return words.format(-Math.floor(seconds / 60), 'minute')
+  if (seconds < 86_400) return words.format(-Math.floor(seconds / 3600), 'hour')
+  return words.format(-Math.floor(seconds / 86_400), 'day')
+}
+
+/**
+ * Paints the snapshot of `page` into `root`, inert, with its age, when the live session
+ * `authorization` saved it. Whether it painted.
+ */
+export function paintSnapshot(page: string, root: HTMLElement, authorization: string, now: number, online: boolean): boolean {
+  const snapshot = readSnapshots()[page]
+  if (snapshot === undefined || snapshot.session !== sessionMark(authorization)) return false
+  root.innerHTML = snapshot.html
+  for (const element of root.querySelectorAll<HTMLElement>(`[${STYLE_ATTRIBUTE}]`)) {
+    element.style.cssText = element.getAttribute(STYLE_ATTRIBUTE) ?? ''
+    element.removeAttribute(STYLE_ATTRIBUTE)
+  }
+  // Nothing in it works until the app has started: it can be read, not used.
+  for (const child of root.children) child.setAttribute('inert', '')
+  const notice = document.createElement('p')
+  notice.setAttribute(AGE_ATTRIBUTE, '')
+  notice.setAttribute('role', 'status')
+  notice.className = 'fixed bottom-4 left-1/2 z-50 -translate-x-1/2 rounded-full border border-slate-300 bg-white px-4 py-2 text-sm text-slate-700 shadow'
+  const age = ageInWords(snapshot.at, now)
+  notice.textContent = online ? `Rows from ${age}, updating…` : `Offline: rows from ${age}`
+  notice.title = new Date(snapshot.at).toLocaleString()
+  root.appendChild(notice)
+  return true
+}
+
+/**
+ * Keeps the screen's rows whenever the page is left or hidden (closed, reloaded, sent to the
+ * background), under the session then stored: a page left after logout keeps nothing.
+ */
+export function keepRowsOnLeave(page: () => string, authorization: () => string | null, dataTime: () => number | undefined): void {
+  const keep = (): void => {
+    const auth = authorization()
+    const root = document.getElementById('root')
+    if (auth === null || root === null) return
+    saveSnapshot(page(), root, auth, dataTime() ?? Date.now())
+  }
+  window.addEventListener('pagehide', keep)
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') keep()
+  })
+}
