@@ -5,7 +5,7 @@
  */
 import type { Page, Route } from '@playwright/test'
 import { leadName } from './accounts.ts'
-import { expect, test } from './fixtures.ts'
+import { expect, serviceWorkerReady, test } from './fixtures.ts'
 
 const bodyRows = (page: Page) => page.getByRole('table').locator('tbody tr')
 const pager = (page: Page) => page.getByText(/^Showing /)
@@ -76,5 +76,23 @@ test.describe('Leads: rows first, then the count', () => {
     await page.goto('/admin/users?search=ead&limit=20')
     await expect(pager(page)).toHaveText('Showing 1–20 of 120')
     expect(asked).toHaveLength(1)
+  })
+
+  test('keeps the count it was given in the offline copy of the page', async ({ adminPage: page, context }) => {
+    await serviceWorkerReady(page)
+    const { release, asked } = await holdCounts(page)
+    // '2e.te' is in every lead's email, and asked for nowhere else.
+    await page.goto('/admin/users?search=2e.te&limit=20')
+    await expect(pager(page)).toHaveText('Showing 1–20 of counting…')
+    release()
+    await expect(pager(page)).toHaveText('Showing 1–20 of 120')
+    expect(asked).toHaveLength(1)
+
+    await context.setOffline(true)
+    await page.reload()
+    await expect(page.getByRole('status').filter({ hasText: /You are offline — showing data from / })).toBeVisible()
+    await expect(bodyRows(page).first()).toContainText(leadName(1))
+    await expect(pager(page)).toHaveText('Showing 1–20 of 120')
+    await context.setOffline(false)
   })
 })
