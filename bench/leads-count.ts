@@ -5,10 +5,11 @@
  *
  * - rows first: /api/admin/getuser?count=later for a broad term asked for the first time (each a
  *   mail domain written another way, so each is a new search of about an eighth of the leads:
- *   'gmail.com', '@gmail.com', 'gmail.co', ...), then at once /api/admin/getuserCount for it, as
- *   the PWA does: the rows' time, the count call's time, and both together (the count on screen);
+ *   'gmail.com', '@gmail.com', 'outlook.com', ...), then at once /api/admin/getuserCount for it,
+ *   as the PWA does: the rows' time, the count call's time, and both together (the count on screen);
  * - the same terms again (a repeat: the list answers the count it kept, in one call);
- * - as before, on new terms of the same breadth: getuser with the count (count=now, the spec's call).
+ * - as before, on new terms of the same breadth and shape ('gmail.co', '@gmail.co', ...): getuser
+ *   with the count (count=now, the spec's call).
  */
 import { z } from 'zod'
 import type { Engine } from './engines.ts'
@@ -20,10 +21,13 @@ const LIMIT = 50
 export const ROWS_FIRST_TARGETS = { postgres: 30, pglite: 100 } as const
 /** The seed's mail domains (bench/seed.ts): each is an eighth of the leads. */
 const DOMAINS = ['gmail.com', 'outlook.com', 'yahoo.com', 'proton.me', 'icloud.com', 'mail.ru', 'gmx.de', 'example.org'] as const
-/** Each domain written four ways: four new searches of the same leads. */
-const ROWS_FIRST_TERMS = DOMAINS.flatMap((d) => [d, `@${d}`, d.slice(0, -1), `@${d.slice(0, -1)}`])
-/** Two more ways, for the count=now series (new searches again); not 'mail.', which gmail.com holds too. */
-const COUNT_NOW_TERMS = DOMAINS.filter((d) => d !== 'mail.ru').flatMap((d) => [`${d.split('.')[0]}.`, `@${d.split('.')[0]}.`])
+/**
+ * Each domain written two ways for the rows-first series and two more of the same shape (one
+ * letter shorter) for the count=now series: new searches of the same leads, with as many
+ * trigrams to look up, so the two series count the same work.
+ */
+const ROWS_FIRST_TERMS = DOMAINS.flatMap((d) => [d, `@${d}`])
+const COUNT_NOW_TERMS = DOMAINS.flatMap((d) => [d.slice(0, -1), `@${d.slice(0, -1)}`])
 const WARMUP_TERMS = ['smith', 'olivia'] as const
 
 export interface CountingResult {

@@ -401,7 +401,7 @@ async function main(): Promise<void> {
       results: sorts,
     },
     counting: {
-      method: `getuser limit 50 with count=later for a new broad term (a mail domain written another way each time), then getuserCount for it at once; the same terms again; getuser with count=now on other new terms of the same breadth`,
+      method: `getuser limit 50 with count=later for a new broad term (a mail domain, with and without @), then getuserCount for it at once; the same terms again; getuser with count=now on new terms of the same breadth and shape (each domain one letter shorter, with and without @)`,
       results: counting,
     },
     search: { method: `findRecords for each query, --requests times after 2 to warm up, on --rows leads`, results: searches },
