@@ -160,11 +160,12 @@ export const PageQuery = z.object({
 export type PageQuery = z.output<typeof PageQuery>
 
 /**
- * When a list call's count comes (ours): `now`, the default and the spec's answer, waits for the
- * exact count; `later` answers the rows first, with `count: null` when counting would take a
- * while (a broad search on a million rows), and the list's count call (`countOf`) answers it.
+ * When a list call's count comes (ours): `now`, as when absent (the spec's call, its URL as it
+ * was), waits for the exact count; `later` answers the rows first, with `count: null` when
+ * counting would take a while (a broad search on a million rows), and the list's count call
+ * (getuserCount for getuser) answers it.
  */
-export const CountLater = { count: z._default(z.enum(['now', 'later'], { error: 'count must be now or later' }), 'now') }
+export const CountLater = { count: z.optional(z.enum(['now', 'later'], { error: 'count must be now or later' })) }
 
 /** For a list's `ours`: what CountLater adds to a call of the spec. */
 export const COUNT_LATER_NOTE =
