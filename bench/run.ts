@@ -15,7 +15,9 @@
  *     and undone through the API (seconds, the server's RSS growth and longest event-loop stall,
  *     other calls answered meanwhile);
  * then the PWA's budget (`budget`, bench/budget.ts): gzip size of the JS and CSS that /admin/login
- * and /admin/users load, and Lighthouse 12 scores. Prints tables and writes bench/results.json.
+ * and /admin/users load, and Lighthouse 12 scores; then reopening Leads (`reopen`, bench/reopen.ts):
+ * cold, warm and offline loads in throttled Chromium to the first lead row. Prints tables and
+ * writes bench/results.json.
  *
  *   - `sort` (bench/leads-sort.ts): --rows leads sorted by each sortable column (first pages,
  *     p50/p95, against the targets), deep pages, the filters' first pages, DownloadFile of every lead
@@ -23,13 +25,16 @@
  *     insert cost;
  *   - `register` (bench/register.ts): /register's answer time for a new email, an unconfirmed or
  *     confirmed request's and an admin's (p50/p95 and the spread of the medians);
+ *   - `counting` (bench/leads-count.ts): a new broad term's first page rows first (getuser
+ *     count=later) and its count call (getuserCount) on --rows leads (p50/p95, against the
+ *     targets), a repeat, and the same breadth with the count as before (count=now);
  *   - `search` (bench/record-search.ts): the palette's server search on --rows leads (p50/p95 per
  *     query); `palette`: the palette's filter over 5,000 cached records, per keystroke;
  *   - `public` (bench/public-calls.ts): the referral redirect, the restricted countries and
  *     /public-info under 50 connections (autocannon), beside a bare Fastify in the same run
  *     (requests/s, p50/p99), and the redirect's visits counted against the 302s answered;
- * Options: --only=pglite,postgres,sort,games,media,promotions,register,trash,public,search,palette,budget,reopen (default all), --engines=pglite,postgres
- * (the engines of sort, games, media, promotions, register, trash and public), --pg-shared-buffers=SIZE (the leads section's PostgreSQL
+ * Options: --only=pglite,postgres,sort,counting,games,media,promotions,register,trash,public,search,palette,budget,reopen (default all), --engines=pglite,postgres
+ * (the engines of sort, counting, games, media, promotions, register, trash and public), --pg-shared-buffers=SIZE (the leads section's PostgreSQL
  * on a throwaway cluster with that shared_buffers), --rows=N (leads, default 1000000), --games=N (default 10000),
  * --video-mib=N (default 100), --uploads=N (default 3), --requests=N (default 20), --deliveries=N (default 1000000), --public-requests=N (redirects counted for exactness, default 20000).
  * Not part of `npm test`: it takes minutes and measures, it does not judge.
@@ -47,6 +52,7 @@ import { GROWTH_TARGET_MIB, benchMedia, printMedia, type MediaResult } from './m
 import { REGISTER_SPREAD_TARGET, benchRegister, printRegister, type RegisterResult } from './register.ts'
 import { emailOf, seedLeads, type SeedReport } from './seed.ts'
 import { SORT_TARGETS, benchLeadsSort, printSort, type SortResult } from './leads-sort.ts'
+import { ROWS_FIRST_TARGETS, benchCounting, printCounting, type CountingResult } from './leads-count.ts'
 import { DELIVERY_TARGET_SECONDS, benchPromotions, printPromotions, type PromotionsResult } from './promotions.ts'
 import { TRASH_GROWTH_TARGET_MIB, TRASH_STALL_TARGET_MS, benchTrash, printTrash, type TrashResult } from './trash.ts'
 import { PUBLIC_P99_TARGET_MS, PUBLIC_RATIO_TARGET, benchPublic, printPublic, type PublicResult } from './public-calls.ts'
@@ -58,7 +64,7 @@ const args = new Map(
     return [k ?? '', v ?? 'true'] as const
   }),
 )
-const SECTIONS = ['pglite', 'postgres', 'sort', 'games', 'media', 'promotions', 'register', 'trash', 'public', 'search', 'palette', 'budget', 'reopen'] as const
+const SECTIONS = ['pglite', 'postgres', 'sort', 'counting', 'games', 'media', 'promotions', 'register', 'trash', 'public', 'search', 'palette', 'budget', 'reopen'] as const
 const ENGINES: readonly EngineName[] = ['pglite', 'postgres']
 
 function option(name: string, fallback: number): number {
@@ -304,9 +310,11 @@ async function main(): Promise<void> {
   const searches: SearchResult[] = []
   const paletteFilter: PaletteFilterResult | null = ONLY.has('palette') ? benchPaletteFilter() : null
   const sorts: SortResult[] = []
+  const counting: CountingResult[] = []
   for (const engine of ENGINES) {
     if (!ON.has(engine)) continue
     if (ONLY.has('sort')) keep(sorts, `sort on ${engine}`, await withEngine(engine, 'sort', (e) => benchLeadsSort(e, ROWS, REQUESTS, log)))
+    if (ONLY.has('counting')) keep(counting, `counting on ${engine}`, await withEngine(engine, 'counting', (e) => benchCounting(e, ROWS, REQUESTS, log)))
     if (ONLY.has('promotions')) keep(promotions, `promotions on ${engine}`, await withEngine(engine, 'promotions', (e) => benchPromotions(e, ROWS, REQUESTS, log)))
     if (ONLY.has('games')) keep(games, `games on ${engine}`, await withEngine(engine, 'games', (e) => benchGames(e, GAMES, REQUESTS, log)))
     if (ONLY.has('media')) keep(media, `media on ${engine}`, await withEngine(engine, 'media', (e) => benchMedia(e, VIDEO_MIB, UPLOADS, log)))
@@ -324,6 +332,7 @@ async function main(): Promise<void> {
 
   if (results.length > 0) printTable(results)
   if (sorts.length > 0) printSort(sorts, REQUESTS)
+  if (counting.length > 0) printCounting(counting)
   if (games.length > 0) printGames(games, REQUESTS)
   if (media.length > 0) printMedia(media)
   if (promotions.length > 0) printPromotions(promotions, REQUESTS)
@@ -375,6 +384,7 @@ async function main(): Promise<void> {
       searchP95Ms: SEARCH_TARGETS,
       paletteKeystrokeMs: KEYSTROKE_TARGET_MS,
       sortFirstPageP95Ms: SORT_TARGETS,
+      rowsFirstP95Ms: ROWS_FIRST_TARGETS,
     },
     engines: results,
     games: {
@@ -396,6 +406,10 @@ async function main(): Promise<void> {
     sort: {
       method: `getuser limit 50 sorted by each sortable column both ways, a deep page, filters; DownloadFile of every lead and of a filtered sorted set; sort indexes: pg_relation_size, CREATE INDEX time, and inserts of 10,000 leads 100 a statement with and without each (best of 2)`,
       results: sorts,
+    },
+    counting: {
+      method: `getuser limit 50 with count=later for a new broad term (a mail domain, with and without @), then getuserCount for it at once; the same terms again; getuser with count=now on new terms of the same breadth and shape (each domain one letter shorter, with and without @)`,
+      results: counting,
     },
     search: { method: `findRecords for each query, --requests times after 2 to warm up, on --rows leads`, results: searches },
     palette: { method: `the palette filter over 5000 cached records, one call per keystroke`, results: paletteFilter },

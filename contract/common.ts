@@ -159,12 +159,27 @@ export const PageQuery = z.object({
 })
 export type PageQuery = z.output<typeof PageQuery>
 
+/**
+ * When a list call's count comes (ours): `now`, as when absent (the spec's call, its URL as it
+ * was), waits for the exact count; `later` answers the rows first, with `count: null` when
+ * counting would take a while (a broad search on a million rows), and the list's count call
+ * (getuserCount for getuser) answers it.
+ */
+export const CountLater = { count: z.optional(z.enum(['now', 'later'], { error: 'count must be now or later' })) }
+
+/** For a list's `ours`: what CountLater adds to a call of the spec. */
+export const COUNT_LATER_NOTE =
+  "Optional input count (now, later) added: with later, count is null when it is not known yet (the rows come first, the list's count call answers it); it is still answered when known at once (no search or filter, a repeat of a counted search, a last page)."
+
 /** The answer statuses the spec names. */
 export const Status = z.enum(['success', 'failed', 'error', 'TWO_FA'])
 
 /** `{ status: 'success', message }` plus the call's own fields. */
 export const ok = <S extends z.core.$ZodLooseShape>(shape: S) =>
   z.object({ status: z.literal('success'), message: z.string(), ...shape })
+
+/** A list's count call's answer: the exact number of rows its list finds for the same search and filters. */
+export const CountAnswer = ok({ count: natural() })
 
 /** A plain success answer. */
 export const Done = ok({})

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { Done, Id, PageQuery, calendarDay, integer, ok, optionalText, pageNumber, pageOf, providers, sortable, timeZone } from './common.ts'
+import { COUNT_LATER_NOTE, CountAnswer, CountLater, Done, Id, PageQuery, calendarDay, integer, ok, optionalText, pageNumber, pageOf, providers, sortable, timeZone } from './common.ts'
 import { endpoint, nameEndpoints, reads, writes } from './define.ts'
 import * as self from './leads.ts'
 
@@ -69,11 +69,20 @@ const LEAD_INPUTS_NOTE =
 
 export const getuser = endpoint({
   method: 'GET',
-  input: z.extend(PageQuery, { limit: pageNumber(1, 100, LEADS_PAGE_SIZE), ...leadSort.input, ...LeadFilter.shape }),
-  output: ok({ data: z.array(Lead), count: integer() }),
+  input: z.extend(PageQuery, { limit: pageNumber(1, 100, LEADS_PAGE_SIZE), ...leadSort.input, ...LeadFilter.shape, ...CountLater }),
+  output: ok({ data: z.array(Lead), count: z.nullable(integer()) }),
   access: reads('/users'),
   sort: leadSort,
-  ours: LEAD_INPUTS_NOTE,
+  ours: `${LEAD_INPUTS_NOTE} ${COUNT_LATER_NOTE}`,
+})
+
+/** The exact count of the leads getuser finds for a search and filters: what a getuser with `count: 'later'` left out. */
+export const getuserCount = endpoint({
+  method: 'GET',
+  input: z.object({ search: PageQuery.shape.search, ...LeadFilter.shape }),
+  output: CountAnswer,
+  access: reads('/users'),
+  ours: 'Not in the spec: the exact number of leads getuser finds for search, provider, operatingsystem, from, to and tz (the same inputs), for a getuser called with count=later that answered count null.',
 })
 
 /**

@@ -10,7 +10,9 @@
  *     })
  *
  * The count is exact (the same where clause, no estimate; kept by triggers for the large tables,
- * server/kit/row-counts.ts), and the page and the count are asked for together.
+ * server/kit/row-counts.ts), and the page and the count are asked for together; or, for a list
+ * whose contract takes `count: 'later'`, the rows first and the count by a call of its own
+ * (`listPageRowsFirst` and `listCount`), so a broad search shows its rows before it is counted.
  *
  * Sorting: a list whose contract declares sortable columns (contract/common.ts `sortable`) maps
  * each to what it sorts by (`sort`); the call's `sortBy` and `sortOrder` then replace `orderBy` by
@@ -23,7 +25,7 @@ import type { PageQuery, SortOrder } from '#contract/common'
 import type { Db } from '../db/index.ts'
 import { anchoredPageIds, type KeyedOrder } from './anchors.ts'
 import { failure } from './api.ts'
-import { exactCount } from './row-counts.ts'
+import { countSoon, exactCount, knownCount } from './row-counts.ts'
 
 /** A LIKE pattern matching `term` anywhere, with LIKE's own wildcards escaped (backslash is the default escape). */
 export function containsPattern(term: string): string {
@@ -133,6 +135,41 @@ export async function listPage<Q extends PgSelect, C extends string = never>(
   const order = sortedOrder(query, spec.sort, table, spec.orderBy)
   const [rows, count] = await Promise.all([pageRows(db, spec.rows, order, table, where, query.limit, offset), exactCount(db, table, where)])
   return { rows, count }
+}
+
+/**
+ * One page of a list, answered without waiting for its count when counting would take a while
+ * (the contract's `count: 'later'`, contract/common.ts CountLater): a broad search on a million
+ * rows finds its first 50 in a few milliseconds and its count in a hundred.
+ *
+ * The count is still answered when it costs nothing: unfiltered (row_counts), a search already
+ * counted at this generation (the next pages, a repeat), or a page that is not full, whose rows
+ * end the list (offset + rows). Otherwise it is null, and counting starts at once, so the list's
+ * count call (listCount) joins it rather than starting again.
+ */
+export async function listPageRowsFirst<Q extends PgSelect, C extends string = never>(
+  db: Db,
+  query: PageQuery & SortInput<C>,
+  spec: ListSpec<Q> & SortSpec<NoInfer<C>>,
+): Promise<{ rows: Q['_']['result']; count: number | null }> {
+  const where = searchWhere(spec.search, query.search, spec.filter)
+  const table = tableOf(spec.rows)
+  const offset = offsetOf(query.page, query.limit)
+  const order = sortedOrder(query, spec.sort, table, spec.orderBy)
+  const [rows, known] = await Promise.all([pageRows(db, spec.rows, order, table, where, query.limit, offset), knownCount(db, table, where)])
+  if (known !== null) return { rows, count: known }
+  // An empty page past the end says nothing of how many rows come before it.
+  if (rows.length < query.limit && (rows.length > 0 || offset === 0)) return { rows, count: offset + rows.length }
+  countSoon(db, table, where)
+  return { rows, count: null }
+}
+
+/** What a list's count call needs of its list: the rows' table, the search and the filters (the page and the order do not change a count). */
+export type CountSpec<Q extends PgSelect> = Pick<ListSpec<Q>, 'rows' | 'search' | 'filter'>
+
+/** The exact count of the rows a list shows for `search` and its filters: the count a rows-first page left out. */
+export async function listCount<Q extends PgSelect>(db: Db, query: { search: string }, spec: CountSpec<Q>): Promise<number> {
+  return exactCount(db, tableOf(spec.rows), searchWhere(spec.search, query.search, spec.filter))
 }
 
 async function pageRows<Q extends PgSelect>(db: Db, select: Q, order: ListOrder, table: PgTable, where: SQL | undefined, limit: number, offset: number): Promise<Q['_']['result']> {

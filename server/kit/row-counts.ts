@@ -50,11 +50,47 @@ export function forgetCounts(): void {
   cache.clear()
 }
 
+/**
+ * Counts being computed, per database: a list answered without its count starts it (countSoon),
+ * and the count call that follows a moment later joins it instead of counting again.
+ */
+const counting = new WeakMap<Db, Map<string, Promise<number>>>()
+
+const keyOf = (name: string, where: SQL): string => `${name}\u0000${sqlKey(where)}`
+
+/**
+ * The exact count of `table` meeting `where` when it costs no counting: every row of a counted
+ * table (one row of row_counts), or a search counted at the table's present generation. Null
+ * otherwise: counting it would take a scan of the matching rows.
+ */
+export async function knownCount(db: Db, table: PgTable, where: SQL | undefined): Promise<number | null> {
+  const name = getTableName(table)
+  if (!COUNTED_TABLES.has(name)) return null
+  const key = where === undefined ? null : keyOf(name, where)
+  const known = key === null ? undefined : cache.get(key)
+  if (key !== null && known === undefined) return null
+  const [state] = await db.select({ n: rowCounts.n, generation: rowCounts.generation }).from(rowCounts).where(eq(rowCounts.tableName, name))
+  if (state === undefined) return null
+  if (key === null) return state.n
+  if (known === undefined || known.generation !== state.generation) return null
+  remember(key, known)
+  return known.count
+}
+
+/**
+ * Starts counting `where` without waiting for it: the list answered its rows first, and the count
+ * call about to come joins this count (exactCount) or, once done, reads it from the cache. A
+ * failure is the count call's to report: it counts again.
+ */
+export function countSoon(db: Db, table: PgTable, where: SQL | undefined): void {
+  exactCount(db, table, where).catch(() => {})
+}
+
 /** The exact number of rows of `table` meeting `where` (every row when undefined). */
 export async function exactCount(db: Db, table: PgTable, where: SQL | undefined): Promise<number> {
   const name = getTableName(table)
   if (!COUNTED_TABLES.has(name)) return db.$count(table, where)
-  const key = where === undefined ? null : `${name}\u0000${sqlKey(where)}`
+  const key = where === undefined ? null : keyOf(name, where)
   const known = key === null ? undefined : cache.get(key)
   if (where === undefined || known !== undefined) {
     const [state] = await db.select({ n: rowCounts.n, generation: rowCounts.generation }).from(rowCounts).where(eq(rowCounts.tableName, name))
@@ -66,7 +102,20 @@ export async function exactCount(db: Db, table: PgTable, where: SQL | undefined)
       return known.count
     }
   }
-  // A search not counted at this generation: counted now, with the generation in the same statement.
+  if (key === null) return countNow(db, table, name, where, null)
+  // The same search being counted already (its list answered a moment ago) is joined: it counts at
+  // the snapshot that list's rows were read at, or one a moment later.
+  let running = counting.get(db)
+  if (running === undefined) counting.set(db, (running = new Map()))
+  const joined = running.get(key)
+  if (joined !== undefined) return joined
+  const started = countNow(db, table, name, where, key).finally(() => running.delete(key))
+  running.set(key, started)
+  return started
+}
+
+/** A search not counted at this generation: counted now, with the generation in the same statement. */
+async function countNow(db: Db, table: PgTable, name: string, where: SQL | undefined, key: string | null): Promise<number> {
   const [counted] = await db
     .select({
       generation: generationOf(name),

@@ -204,7 +204,8 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   // Nobody's session: an unknown id is answered 404, as another admin's is.
   endSession: () => ({ json: { id: `no-session-${unique()}` } }),
   endOtherSessions: () => ({ json: {} }),
-  getuser: () => ({ json: { page: 1, limit: 10, search: '', sortBy: 'name', sortOrder: 'desc', provider: 'ipfs', operatingsystem: 'Android', from: '2026-01-01', to: '2026-12-31', tz: 'Europe/Lisbon' } }),
+  getuser: () => ({ json: { page: 1, limit: 10, search: '', sortBy: 'name', sortOrder: 'desc', provider: 'ipfs', operatingsystem: 'Android', from: '2026-01-01', to: '2026-12-31', tz: 'Europe/Lisbon', count: 'later' } }),
+  getuserCount: () => ({ json: { search: 'a', provider: 'ipfs', operatingsystem: 'Android', from: '2026-01-01', to: '2026-12-31', tz: 'Europe/Lisbon' } }),
   DownloadFile: () => ({ json: { search: 'a', sortBy: 'email', provider: 'web3auth', from: '2026-01-01', tz: 'America/New_York' } }),
   getContactUS: () => ({ json: { page: 1, limit: 10, status: 'Open', sortBy: 'createdAt', sortOrder: 'asc' } }),
   setContactStatus: (f) => ({ json: { _id: f.enquiryId, status: 'Resolved' } }),

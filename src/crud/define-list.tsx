@@ -20,7 +20,7 @@ import { bulkModel, removeRequest, rowActionModel, toggleModel } from './row-wri
 export function listModel<R extends Row, RI, TI, B extends readonly unknown[], E extends FormEndpoint, const A extends readonly unknown[] = []>(
   def: ListDef<R, RI, TI, B, E, A>,
 ): ListModel<R> {
-  const { remove, toggle, selection, editDialog, endpoint, actions, live, ...shown } = def
+  const { remove, toggle, selection, editDialog, endpoint, actions, live, count, ...shown } = def
   if (def.columns.some(isLow) && !def.view) {
     // A folded column must stay readable somewhere: the view modal is where it goes.
     throw new Error(`${def.title}: a low-priority column needs a view modal to fold into`)
@@ -29,12 +29,13 @@ export function listModel<R extends Row, RI, TI, B extends readonly unknown[], E
   // A column's id names it in the admin's column choice (column-choice.ts), comma-separated.
   const clash = ids.find((id, i) => ids.indexOf(id) !== i || id.includes(','))
   if (clash !== undefined) throw new Error(`${def.title}: column "${clash}" is not a unique name without commas`)
+  if (count && isListSource(endpoint)) throw new Error(`${def.title}: a count call goes with a list call paged by the server`)
   if (editDialog && def.edit) throw new Error(`${def.title}: edit on a page or in a dialog, not both`)
   const route = def.route
   if (editDialog && !route) throw new Error(`${def.title}: an edit dialog needs the list's route`)
   return {
     ...shown,
-    source: isListSource(endpoint) ? endpoint : pagedSource(endpoint, live),
+    source: isListSource(endpoint) ? endpoint : pagedSource(endpoint, live, count),
     actions: actions?.map((a) => rowActionModel(a)),
     remove: remove ? { confirm: remove.confirm, request: removeRequest(remove) } : undefined,
     toggle: toggle ? toggleModel(toggle) : undefined,

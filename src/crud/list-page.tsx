@@ -74,7 +74,7 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
   const [query, setQuery] = useListQuery(model.pageSize ?? 10, sortable)
   const filters = useListFilters(model.filters)
   const input = useMemo(() => filterInput(model.filters, filters.values), [model.filters, filters.values])
-  const { rows, count, allRows, error, isLoading, isValidating, retry } = model.source.useRows(query, input)
+  const { rows, count, counting = false, countFailed = false, allRows, error, isLoading, isValidating, retry } = model.source.useRows(query, input)
   const write = useWriteAccess(model.writeRule)
   const online = useOnline()
   const [location, navigate] = useLocation()
@@ -217,7 +217,10 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
       />
 
       {count !== undefined && count > 0 ? (
-        <Pager page={query.page} limit={query.limit} count={count} onPage={(page) => setQuery({ ...query, page })} />
+        <Pager page={query.page} limit={query.limit} count={count} shown={rows?.length ?? 0} onPage={(page) => setQuery({ ...query, page })} />
+      ) : (counting || countFailed) && rows !== undefined ? (
+        // The rows came first: their count follows (list-source.ts useLaterCount).
+        <Pager page={query.page} limit={query.limit} count={null} shown={rows.length} countFailed={countFailed ? { retry } : undefined} onPage={(page) => setQuery({ ...query, page })} />
       ) : null}
 
       {view && viewUsed ? (

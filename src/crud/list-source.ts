@@ -5,13 +5,15 @@
  * searched and sorted here, on the client, with the same URL state, S.No, pager and "No Record
  * Found" as any list, and, since every row is known, a Select All that reaches past the visible page.
  */
-import { useEffect, useMemo } from 'react'
+import { useEffect, useMemo, useState } from 'react'
+import { useSWRConfig } from 'swr'
 import type { z } from 'zod/mini'
 import type { Endpoint, Input, Output } from '#contract/define'
+import { call } from '#src/lib/api.ts'
 import { onRealtime } from '#src/lib/realtime-events.ts'
 import { useCall } from '#src/lib/use-call.ts'
 import type { ListQuery } from './list-query.ts'
-import { rowsOf, type ListEndpoint, type ListSource, type LiveDef, type Paged, type Row } from './list-types.ts'
+import { rowsOf, type CountEndpoint, type ListEndpoint, type ListSource, type LiveDef, type Paged, type Row } from './list-types.ts'
 
 export type { ListRows, ListSource } from './list-types.ts'
 
@@ -57,13 +59,66 @@ export function listInput(query: ListQuery): { page: number; limit: number; sear
   return sort === undefined ? { page, limit, search } : { page, limit, search, sortBy: sort.by, sortOrder: sort.order }
 }
 
-/** A list call paged by the server; with `liveRows`, server events update the shown rows in place. */
-export function pagedSource<R>(endpoint: ListEndpoint<R>, liveRows?: LiveDef<R>): ListSource<R> {
+/**
+ * The count of a page answered without it (count null), asked of the list's count call and
+ * written into that very answer in the cache: the pager shows it with those rows only, never with
+ * another search's, and offline the cached page keeps it. `counting` until then.
+ */
+function useLaterCount<R>(
+  countEndpoint: CountEndpoint | undefined,
+  key: readonly [string, unknown],
+  countInput: { search: string },
+  page: { data: Paged<R> | undefined; lagging: boolean },
+): { counting: boolean; countFailed: boolean; retryCount: () => void } {
+  const { mutate } = useSWRConfig()
+  const [failed, setFailed] = useState<Paged<R> | null>(null)
+  const [attempt, setAttempt] = useState(0)
+  const { data, lagging } = page
+  // Asked only for the answer of the query shown: a previous query's page kept on screen while
+  // the new one loads (keepPreviousData) is not this query's to count.
+  const wanted = countEndpoint !== undefined && data !== undefined && data.count === null && !lagging ? data : null
+  // The list call's key and the count's input, as text: they change with `wanted`, not at every render.
+  const asked = JSON.stringify({ key, countInput })
+  useEffect(() => {
+    if (wanted === null || countEndpoint === undefined) return
+    const { key: at, countInput: input } = JSON.parse(asked) as { key: [string, unknown]; countInput: { search: string } }
+    let live = true
+    call(countEndpoint, input).then(
+      ({ count }) => {
+        // Into the cached answer the count was asked for, if it is still that answer (a refetch
+        // since then brought a count of its own, or asks again).
+        void mutate(at, (current: Paged<R> | undefined) => (current === wanted ? { ...current, count } : current), { revalidate: false })
+      },
+      () => {
+        if (live) setFailed(wanted)
+      },
+    )
+    return () => {
+      live = false
+    }
+  }, [wanted, asked, attempt, countEndpoint, mutate])
+  const countFailed = wanted !== null && failed === wanted
+  return {
+    counting: wanted !== null && !countFailed,
+    countFailed,
+    retryCount: () => {
+      setFailed(null)
+      setAttempt((n) => n + 1)
+    },
+  }
+}
+
+/**
+ * A list call paged by the server; with `liveRows`, server events update the shown rows in place.
+ * With `countEndpoint`, the list asks for its rows first (count 'later') and its count by that call.
+ */
+export function pagedSource<R>(endpoint: ListEndpoint<R>, liveRows?: LiveDef<R>, countEndpoint?: CountEndpoint): ListSource<R> {
   const pollWhile = liveRows?.pollWhile
   return {
     sort: endpoint.sort,
     useRows(query, filters) {
-      const { data, error, isLoading, isValidating, mutate } = useCall(endpoint, { ...filters, ...listInput(query) }, {
+      const input = { ...filters, ...listInput(query), ...(countEndpoint === undefined ? {} : { count: 'later' }) }
+      const { data, error, isLoading, isValidating, mutate } = useCall(endpoint, input, {
         keepPreviousData: true,
         ...(pollWhile ? { refreshInterval: (latest?: Paged<R>) => (latest && rowsOf(latest).some(pollWhile) ? LIVE_POLL_MS : 0) } : {}),
       })
@@ -75,7 +130,21 @@ export function pagedSource<R>(endpoint: ListEndpoint<R>, liveRows?: LiveDef<R>)
           if (change) void mutate((page) => (page ? patchPage(page, change) : page), { revalidate: false })
         })
       }, [mutate])
-      return { rows: data ? rowsOf(data) : undefined, count: data?.count, allRows: undefined, error, isLoading, isValidating, retry: () => void mutate() }
+      const later = useLaterCount(countEndpoint, [endpoint.name, input], { ...filters, search: query.search }, { data, lagging: isLoading && data !== undefined })
+      return {
+        rows: data ? rowsOf(data) : undefined,
+        count: data?.count ?? undefined,
+        counting: later.counting,
+        countFailed: later.countFailed,
+        allRows: undefined,
+        error,
+        isLoading,
+        isValidating,
+        retry: () => {
+          if (later.countFailed) later.retryCount()
+          else void mutate()
+        },
+      }
     },
   }
 }

@@ -22,8 +22,12 @@ export interface Row {
   _id: string
 }
 
-/** A page of records: `result` + `count` (most lists) or `data` + `count` (leads). */
-export type Paged<R> = { result: R[]; count: number } | { data: R[]; count: number }
+/**
+ * A page of records: `result` + `count` (most lists) or `data` + `count` (leads). The count is
+ * null only in the answer of a list asked for its rows first (count 'later', contract/common.ts
+ * CountLater) when the server did not know it yet: its count call answers it.
+ */
+export type Paged<R> = { result: R[]; count: number | null } | { data: R[]; count: number | null }
 
 /** The query every list call accepts (contract/common.ts PageQuery). */
 export interface ListInput {
@@ -33,6 +37,9 @@ export interface ListInput {
 }
 
 export type ListEndpoint<R> = Endpoint<z.ZodMiniType<unknown, ListInput>, z.ZodMiniType<Paged<R>>>
+
+/** A list's count call: the list's search and filters in, the exact count out (contract/common.ts CountAnswer). */
+export type CountEndpoint = Endpoint<z.ZodMiniType<unknown, { search?: string }>, z.ZodMiniType<{ count: number }>>
 
 /** One call ready to send: the endpoint, the input it will get, and the sending itself. */
 export interface BoundCall {
@@ -45,7 +52,12 @@ export interface BoundCall {
 export interface ListRows<R> {
   /** undefined while the first answer loads. */
   rows: R[] | undefined
+  /** undefined while the first answer loads, and while the rows' count is being counted (`counting`). */
   count: number | undefined
+  /** The rows are shown and their count is still being counted (a list with a count call). */
+  counting?: boolean
+  /** The count call failed: the rows are shown without a count; `retry` asks again. */
+  countFailed?: boolean
   /** Every row the search matches, on every page; only a whole-list source knows them. */
   allRows: R[] | undefined
   error: ApiError | undefined
@@ -156,6 +168,12 @@ export interface ListDef<R extends Row, RI, TI, B extends readonly unknown[], E 
   route?: ScreenPath
   /** The list call, paged by the server; or a `wholeListSource` for a call that answers every row at once. */
   endpoint: ListEndpoint<R> | ListSource<R>
+  /**
+   * The list's count call, for a list call that takes `count: 'later'`: the page then asks for
+   * its rows first, shows them with "counting…" in the pager, and fills in the exact count when
+   * this call answers (a broad search on a million rows counts in a tenth of a second).
+   */
+  count?: CountEndpoint
   columns: readonly Column<NoInfer<R>>[]
   /** Default page size; 10 unless the spec says otherwise (leads: 50). */
   pageSize?: number

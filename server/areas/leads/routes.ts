@@ -16,7 +16,7 @@ import { csvCellSql, csvLine, neutraliseSql } from '../../kit/csv.ts'
 import { exportGate } from '../../kit/export-gate.ts'
 import type { Db, DbHandle } from '../../db/index.ts'
 import { brands, contactEnquiries, leads, promotionDeliveries, promotions, type LeadRow } from '../../db/schema.ts'
-import { caseless, listPage, searchWhere, sortedOrder, type ListOrder, type SortInput } from '../../kit/paging.ts'
+import { caseless, listCount, listPage, listPageRowsFirst, searchWhere, sortedOrder, type ListOrder, type SortInput } from '../../kit/paging.ts'
 import { leadSearch } from '../../kit/leads-search.ts'
 import { addDays, startOfDay } from '../../kit/zoned-day.ts'
 
@@ -208,14 +208,14 @@ const asksForEverything = (input: { search: string } & SortInput<string> & LeadF
 
 export const leadsRoutes = handlers(leadsContract, {
   getuser: async (query, ctx) => {
-    const { rows, count } = await listPage(ctx.db, query, {
-      rows: ctx.db.select().from(leads).$dynamic(),
-      search: leadSearch,
-      filter: leadFilterWhere(query),
-      orderBy: NEWEST_FIRST,
-      sort: LEAD_SORT,
-    })
+    const spec = { rows: ctx.db.select().from(leads).$dynamic(), search: leadSearch, filter: leadFilterWhere(query), orderBy: NEWEST_FIRST, sort: LEAD_SORT }
+    const { rows, count } = query.count === 'later' ? await listPageRowsFirst(ctx.db, query, spec) : await listPage(ctx.db, query, spec)
     return { status: 'success', message: 'Users fetched', data: rows.map(toLead), count }
+  },
+
+  getuserCount: async (query, ctx) => {
+    const count = await listCount(ctx.db, query, { rows: ctx.db.select().from(leads).$dynamic(), search: leadSearch, filter: leadFilterWhere(query) })
+    return { status: 'success', message: 'Users counted', count }
   },
 
   DownloadFile: async (input, ctx) => {
