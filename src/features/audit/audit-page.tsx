@@ -1,6 +1,7 @@
 import { AUDIT_PAGE_SIZE, auditActionName, listAudit, type AuditEntry } from '#contract/audit'
-import { IdText, col, field, formatDate, low } from '#src/crud/columns.tsx'
+import { IdText, col, field, low } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
+import { When } from '#src/crud/when.tsx'
 import { dateFilter, listFilter } from '#src/crud/list-filters.tsx'
 import { auditWho as who } from '#src/crud/record-history.tsx'
 import { actionOptions, adminOptions, areaOptions } from './audit-options.ts'
@@ -16,7 +17,7 @@ export const AuditPage = defineList({
   endpoint: listAudit,
   pageSize: AUDIT_PAGE_SIZE,
   columns: [
-    { header: 'When', sortBy: 'at', cell: (e: AuditEntry) => formatDate(e.at) },
+    { header: 'When', sortBy: 'at', cell: (e: AuditEntry) => <When at={e.at} /> },
     { header: 'Who', cell: who },
     col('area', 'Area'),
     { header: 'Action', cell: action },
