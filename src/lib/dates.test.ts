@@ -1,7 +1,4 @@
-import { createElement } from 'react'
-import { renderToStaticMarkup } from 'react-dom/server'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { When } from '#src/crud/when.tsx'
 import { RECENT_MS, currentNow, describeWhen, formatDateTime, formatDay, formatExact, formatRelative, minuteTimerState, subscribeMinute, timeOf } from './dates.ts'
 
 /** Thursday 26 November 2026, 20:21:19 UTC: the fixed "now" of every case. */
@@ -85,23 +82,5 @@ describe('the minute timer', () => {
     for (const stop of stops) stop()
     expect(minuteTimerState()).toEqual({ listeners: 0, running: false })
     expect(vi.getTimerCount()).toBe(0)
-  })
-})
-
-describe('<When>', () => {
-  afterEach(() => {
-    vi.useRealTimers()
-  })
-
-  it('shows a recent moment relative, with the exact one as its title and for screen readers', () => {
-    vi.useFakeTimers({ now: NOW })
-    const at = iso(NOW - 3 * MIN)
-    const html = renderToStaticMarkup(createElement(When, { at }))
-    const exact = formatExact(at)
-    expect(html).toContain(`dateTime="${at}"`)
-    expect(html).toContain(`title="${exact}"`)
-    expect(html).toContain('<span aria-hidden="true">3 minutes ago</span>')
-    expect(html).toContain(`<span class="sr-only">3 minutes ago, ${exact}</span>`)
-    expect(renderToStaticMarkup(createElement(When, { at: '' }))).toBe('--')
   })
 })
