@@ -4,7 +4,7 @@
  * record filter. Only staff who may read the audit log see the control: the superadmin and staff
  * granted its page. Each page of rows is a cached read, so history already seen opens offline.
  */
-import { AUDIT_PAGE_SIZE, auditActionName, listAudit, type AuditEntry } from '#contract/audit'
+import { AUDIT_PAGE_SIZE, listAudit, type AuditEntry } from '#contract/audit'
 import { useSession } from '#src/lib/session.ts'
 import { Button } from '#src/ui/button.tsx'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '#src/ui/dialog.tsx'
@@ -24,7 +24,7 @@ function HistoryLine({ entry }: { entry: AuditEntry }) {
   return (
     <div className="flex flex-col gap-0.5">
       <div className="flex flex-wrap items-baseline justify-between gap-x-3">
-        <span className="font-medium text-slate-900">{auditActionName(entry.action)}</span>
+        <span className="font-medium text-slate-900">{entry.event}</span>
         <When at={entry.at} className="text-xs text-slate-600" />
       </div>
       <span className="text-slate-700">{auditWho(entry)}</span>
