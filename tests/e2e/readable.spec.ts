@@ -5,7 +5,7 @@
  * against its page, disabled controls against their background), measured from computed styles.
  */
 import type { Locator, Page } from '@playwright/test'
-import { test, expect, accounts, signInPage } from './fixtures.ts'
+import { test, expect, accounts, apiToken, signInPage, unique } from './fixtures.ts'
 import { expectNoSevereViolations } from './axe.ts'
 
 const WIDTHS = [
@@ -129,6 +129,9 @@ for (const viewport of WIDTHS) {
 
       test('Audit Log: headers once each, events in words, a recent date relative with the exact moment to hover', async ({ page }) => {
         await signInPage(page, accounts.superadmin)
+        // A write of its own to find beside the sign-ins: a buy link added through the API.
+        const auth = { authorization: `Bearer ${await apiToken(page.request, accounts.superadmin)}` }
+        expect((await page.request.post('/api/admin/addbuyLink', { headers: auth, data: { buylink: `https://example.com/${unique('audit')}` } })).ok()).toBe(true)
         await page.goto('/admin/audit')
         await expect(page.getByRole('heading', { name: 'Audit Log' })).toBeVisible()
         const table = page.getByRole('table')
@@ -144,6 +147,8 @@ for (const viewport of WIDTHS) {
         expect(cells.length).toBeGreaterThan(0)
         for (const text of cells) expect(text, 'an event reads as words, not a path').toMatch(/^[A-Z][a-z]+( [A-Za-z-]+)*$/)
         expect(await table.locator('td .font-mono').filter({ hasText: /^\// }).count()).toBe(0)
+        await expect(table.getByRole('row').filter({ hasText: 'Buy link added' }).first()).toBeVisible()
+        await expect(table.getByRole('row').filter({ hasText: 'Signed in' }).first()).toBeVisible()
 
         const newest = table.getByRole('row').nth(1).locator('time').first()
         await expect(newest).toHaveText(/^(now|\d+ (second|minute|hour)s? ago)/)
@@ -181,3 +186,54 @@ for (const viewport of WIDTHS) {
     })
   }
 }
+
+/** Every list of the kit: its toolbar's rows are counted at each width. */
+const LISTS = ['/users', '/contactus', '/category', '/cms', '/buy_list', '/swapout_list', '/swapin_list', '/homepage-content', '/notificationlist', '/newsletter', '/emailtemplates', '/brand', '/sub-admin', '/audit', '/restriction']
+
+/** How many rows the controls of a list's toolbar take: their tops, grouped. */
+async function toolbarRows(page: Page): Promise<number> {
+  return page.locator('[data-list-toolbar]').evaluate((bar) => {
+    const tops = [...bar.querySelectorAll('input, button, [role="combobox"]')]
+      .map((e) => e.getBoundingClientRect())
+      .filter((r) => r.width > 0 && r.height > 0)
+      .map((r) => r.top + r.height / 2)
+      .sort((a, b) => a - b)
+    let rows = 0
+    let last = -Infinity
+    for (const middle of tops) {
+      if (middle - last > 12) rows += 1
+      last = middle
+    }
+    return rows
+  })
+}
+
+test.describe('list toolbars', () => {
+  for (const { width, height, most } of [
+    { width: 1280, height: 800, most: 1 },
+    { width: 820, height: 1000, most: 2 },
+  ]) {
+    test(`take ${most === 1 ? 'one row' : 'two rows at most'} at ${width} px on every list; an empty saved-views menu is not disabled`, async ({ page }) => {
+      test.setTimeout(90_000)
+      await page.setViewportSize({ width, height })
+      await signInPage(page, accounts.superadmin)
+      for (const path of LISTS) {
+        await page.goto(`/admin${path}`)
+        const bar = page.locator('[data-list-toolbar]').first()
+        await expect(bar).toBeVisible()
+        await expect(bar.getByRole('button', { name: 'Columns' })).toBeVisible()
+        expect(await toolbarRows(page), `${path} at ${width} px`).toBeLessThanOrEqual(most)
+        if (path === '/audit') await page.screenshot({ path: `.tmp/toolbar-audit-${width}.png`, animations: 'disabled' })
+      }
+      await page.goto('/admin/brand')
+      const views = page.getByRole('combobox', { name: 'Saved views' })
+      await expect(views).toBeEnabled()
+      await expect(views).not.toHaveAttribute('aria-disabled', 'true')
+      if (((await views.textContent()) ?? '').includes('No saved views')) {
+        await views.click()
+        await expect(page.getByText("None yet: Save view keeps this list's filters, search and columns under a name.")).toBeVisible()
+        await page.keyboard.press('Escape')
+      }
+    })
+  }
+})
