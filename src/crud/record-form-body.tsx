@@ -168,11 +168,12 @@ export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ 
 /**
  * A long form's save bar: the last thing in the form, stuck to the bottom of the viewport while the
  * form runs past it, so Save is always in reach. It says whether there is anything to save; Save
- * waits for a change.
+ * waits for a change. Sticky positions stop at the scrolling main's padding: the negative bottom
+ * (that padding, src/app/layout.tsx) puts the bar on the screen's edge, with nothing showing under it.
  */
 function SaveBar({ label, dirty, saving, blocked }: { label: string; dirty: boolean; saving: boolean; blocked: boolean }) {
   return (
-    <div data-save-bar="" className="sticky bottom-0 z-10 -mx-6 -mb-6 flex flex-wrap items-center justify-end gap-3 rounded-b-md border-t border-slate-200 bg-white px-6 py-3 shadow-[0_-4px_8px_-6px_rgb(0_0_0/0.25)]">
+    <div data-save-bar="" className="sticky -bottom-4 z-10 md:-bottom-6 -mx-6 -mb-6 flex flex-wrap items-center justify-end gap-3 rounded-b-md border-t border-slate-200 bg-white px-6 py-3 shadow-[0_-4px_8px_-6px_rgb(0_0_0/0.25)]">
       <p aria-live="polite" className="mr-auto text-sm text-slate-700">
         {saving ? 'Saving…' : dirty ? 'You have unsaved changes.' : 'No changes to save.'}
       </p>

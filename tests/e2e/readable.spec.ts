@@ -110,6 +110,9 @@ for (const viewport of WIDTHS) {
         const form = page.locator('form').filter({ has: bar })
         expect((await form.boundingBox())?.height ?? 0).toBeGreaterThan(viewport.height)
         expect(await inViewport(page, bar)).toBe(true)
+        // On the screen's bottom edge, not a strip above it with the form showing through beneath.
+        const barBox = await bar.boundingBox()
+        expect(Math.abs((barBox?.y ?? 0) + (barBox?.height ?? 0) - viewport.height)).toBeLessThan(2)
         await page.screenshot({ path: `.tmp/settings-${viewport.width}-${theme}-top.png`, animations: 'disabled' })
         await scrollAll(page, 'bottom')
         await expect(page.getByRole('combobox', { name: 'Forced Liquidation' })).toBeInViewport()
@@ -166,6 +169,7 @@ for (const viewport of WIDTHS) {
           await page.goto(path)
           const card = page.getByRole('heading', { level: 1 }).locator('xpath=ancestor::div[contains(@class, "rounded-lg")][1]')
           await expect(card).toBeVisible()
+          if (path === '/admin/login') await page.screenshot({ path: `.tmp/login-${viewport.width}-${theme}.png`, animations: 'disabled' })
           const ratio = await contrast(card, 'background')
           // Apart by colour in both themes (the same colour in dark made the card vanish); the light card also has its border and shadow.
           expect(ratio, `${path}: card against page`).toBeGreaterThanOrEqual(theme === 'dark' ? 1.1 : 1.02)
