@@ -20,7 +20,7 @@ const SECTIONS = ['Contact', 'Site', 'Links', 'Legal', 'Trading']
  * against what is painted behind it: colours are resolved by a canvas (computed styles are
  * oklch here), translucent backgrounds composited over their ancestors' up to the page's.
  */
-async function contrast(target: Locator, what: 'text' | 'background'): Promise<number> {
+async function contrast(target: Locator, what: 'text' | 'background' | 'file-button' | 'luminance'): Promise<number> {
   return target.evaluate((el, part) => {
     const canvas = document.createElement('canvas')
     canvas.width = 1
@@ -59,6 +59,13 @@ async function contrast(target: Locator, what: 'text' | 'background'): Promise<n
     const ratio = (a: [number, number, number], b: [number, number, number]) => {
       const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number]
       return (hi + 0.05) / (lo + 0.05)
+    }
+    if (part === 'luminance') return luminance(backdrop(el))
+    if (part === 'file-button') {
+      // A file input's own button: its text against its background, over the input's.
+      const button = getComputedStyle(el, '::file-selector-button')
+      const face = over(rgba(button.backgroundColor), backdrop(el))
+      return ratio(over(rgba(button.color), face), face)
     }
     if (part === 'text') return ratio(over(rgba(getComputedStyle(el).color), backdrop(el)), backdrop(el))
     return ratio(backdrop(el), backdrop(el.parentElement))
@@ -174,6 +181,18 @@ for (const viewport of WIDTHS) {
           // Apart by colour in both themes (the same colour in dark made the card vanish); the light card also has its border and shadow.
           expect(ratio, `${path}: card against page`).toBeGreaterThanOrEqual(theme === 'dark' ? 1.1 : 1.02)
         }
+      })
+
+      test('a file input and an empty video well follow the theme', async ({ page }) => {
+        await signInPage(page, accounts.superadmin)
+        await page.goto('/admin/add-cms')
+        const well = page.getByText('No video', { exact: true })
+        await expect(well).toBeVisible()
+        const light = (await contrast(well, 'luminance')) > 0.5
+        expect(light, 'the empty well is light in light, dark in dark').toBe(theme === 'light')
+        const files = page.locator('input[type="file"]')
+        expect(await files.count()).toBeGreaterThan(0)
+        for (const input of await files.all()) expect(await contrast(input, 'file-button')).toBeGreaterThanOrEqual(4.5)
       })
 
       test('a disabled input has 3:1 against its background', async ({ page }) => {
