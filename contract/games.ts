@@ -180,7 +180,7 @@ export const Editcms = endpoint({
 
 /** Flips the game's freeze flag (the button reads Freeze or UnFreeze) and answers the new state. */
 export const FreezeCms = endpoint({
-  logAs: 'Game frozen or unfrozen',
+  logAs: 'Game freeze switched',
   method: 'POST',
   input: z.object({ id: Id }),
   output: undoable({ freeze: z.boolean() }),

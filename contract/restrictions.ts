@@ -56,7 +56,7 @@ export const AddRestrictions = endpoint({
 
 /** Sets the hide flag of one listed country, named by its entry id. */
 export const HideRestrictions = endpoint({
-  logAs: 'Restricted country hidden or shown',
+  logAs: 'Country visibility switched',
   method: 'POST',
   input: z.object({ hide: z.boolean({ error: 'Incorrect format' }), country: Id }),
   output: Done,

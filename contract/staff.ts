@@ -138,7 +138,7 @@ export const UpdateSubAdminUsers = endpoint({
  * would undo itself. Deactivating ends that admin's sessions at once.
  */
 export const ActivateSubadminStatusUpdate = endpoint({
-  logAs: 'User activated or deactivated',
+  logAs: 'User activation switched',
   method: 'POST',
   input: z.object({ id: Id, activate: z.optional(z.union([z.literal(0), z.literal(1)], { error: 'Incorrect format' })) }),
   output: Done,
