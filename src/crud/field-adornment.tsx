@@ -3,7 +3,7 @@ import { cn } from '#src/ui/cn.ts'
 import { FieldIcon } from './fields/field-icons.tsx'
 import type { FieldAction, FormField, Values } from './form-fields.ts'
 
-// Unavailable icons turn grey rather than fade: faded red fell under 3:1 against the form.
+// Unavailable icons turn grey rather than fade: faded red falls under 3:1 against the form.
 const iconButton =
   'inline-flex size-9 items-center justify-center rounded-md transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:pointer-events-none disabled:text-slate-500'
 

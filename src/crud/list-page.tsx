@@ -197,7 +197,8 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
           actions={bulk}
           blockedReason={write.blockedReason}
           onClear={selection.clear}
-          onSelectAll={allRows ? () => selection.select(allRows.filter(writable).map((row) => row._id)) : undefined}
+          // Nothing to select on an empty list: no Select All that would do nothing.
+          onSelectAll={allRows && allRows.some(writable) ? () => selection.select(allRows.filter(writable).map((row) => row._id)) : undefined}
           onRun={(action) => setPending({ question: action.confirm, request: action.request([...selection.selected]), onDone: selection.clear })}
         />
       ) : null}

@@ -135,6 +135,13 @@ for (const viewport of WIDTHS) {
         await site.fill(before)
         await expect(save).toBeDisabled()
         if (viewport.width === 1280) await expectNoSevereViolations(page, `Settings (${theme})`)
+
+        // The other side says the same: which five links these are, and that Settings keeps its own.
+        await page.goto('/admin/social-links')
+        await expect(page.getByRole('heading', { name: 'Social Links', level: 1 })).toBeVisible()
+        await expect(page.getByText('These five links (Discord, Facebook, Twitter, Instagram, Telegram) are the social media settings.', { exact: false })).toBeVisible()
+        await expect(page.getByText('Settings keeps a separate set of five with the site settings (Twitter, Medium, Telegram, Facebook, Linkedin)', { exact: false })).toBeVisible()
+        await page.screenshot({ path: `.tmp/social-${viewport.width}-${theme}.png`, animations: 'disabled' })
       })
 
       test('Audit Log: headers once each, events in words, a recent date relative with the exact moment to hover', async ({ page }) => {
@@ -168,6 +175,11 @@ for (const viewport of WIDTHS) {
         await expect(newest.locator('.sr-only')).toContainText(exact)
         await expect(newest).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}T/)
         await page.screenshot({ path: `.tmp/audit-${viewport.width}-${theme}.png`, animations: 'disabled' })
+        await page.goto('/admin/restriction')
+        await expect(page.getByRole('heading', { name: 'Restriction List' })).toBeVisible()
+        // Nothing selected: no bulk bar (Select All alone).
+        await expect(page.getByRole('region', { name: 'Selected rows' })).toHaveCount(0)
+        await page.screenshot({ path: `.tmp/restriction-${viewport.width}-${theme}.png`, animations: 'disabled' })
         if (viewport.width === 1280) await expectNoSevereViolations(page, `Audit Log (${theme})`)
       })
 
@@ -178,7 +190,7 @@ for (const viewport of WIDTHS) {
           await expect(card).toBeVisible()
           if (path === '/admin/login') await page.screenshot({ path: `.tmp/login-${viewport.width}-${theme}.png`, animations: 'disabled' })
           const ratio = await contrast(card, 'background')
-          // Apart by colour in both themes (the same colour in dark made the card vanish); the light card also has its border and shadow.
+          // Apart by colour in both themes (the same colour in dark would hide the card); the light card also has its border and shadow.
           expect(ratio, `${path}: card against page`).toBeGreaterThanOrEqual(theme === 'dark' ? 1.1 : 1.02)
         }
       })
