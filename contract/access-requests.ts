@@ -30,6 +30,7 @@ export type AccessRequest = z.output<typeof AccessRequest>
  * another pending request's), so the form tells nobody which emails exist; rate limited per address.
  */
 export const register = endpoint({
+  logAs: 'Access requested',
   method: 'POST',
   input: z
     .object({ name: StaffName, email: StaffEmail, password: StaffPassword, confirmPassword: ConfirmPassword })
@@ -56,6 +57,7 @@ export const ConfirmToken = z.string().check(z.trim(), z.minLength(1, 'This conf
  * once, replaced by a newer request for the address, or older than its 24 hours does nothing.
  */
 export const confirmAccessRequest = endpoint({
+  logAs: 'Access request confirmed',
   method: 'POST',
   input: z.object({ token: ConfirmToken }),
   output: Done,
@@ -89,6 +91,7 @@ export const getAccessRequest = endpoint({
  * (role subadmin, the requested name, email and password hash) and active; the request is removed.
  */
 export const approveAccessRequest = endpoint({
+  logAs: 'Access request approved',
   method: 'POST',
   input: UpdateSubAdminInput,
   output: Done,
@@ -98,6 +101,7 @@ export const approveAccessRequest = endpoint({
 
 /** Declines a request: it is deleted. */
 export const declineAccessRequest = endpoint({
+  logAs: 'Access request declined',
   method: 'POST',
   input: z.object({ id: Id }),
   output: Done,

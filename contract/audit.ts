@@ -1,6 +1,6 @@
 import { z } from 'zod/mini'
 import { PageQuery, calendarDay, ok, optionalText, pageNumber, pageOf, sortable } from './common.ts'
-import { endpoint, nameEndpoints, reads } from './define.ts'
+import { endpoint, nameEndpoints, reads, type Endpoint } from './define.ts'
 import * as self from './audit.ts'
 
 /*
@@ -20,25 +20,14 @@ export const AUDIT_EVENTS = {
   'forced-logout': 'Forced logout',
 } as const
 
-/** Writes the log names in words rather than by their path. */
-export const AUDIT_WRITE_NAMES: Readonly<Record<string, string>> = {
-  '/login': 'Signed in',
-  '/logout': 'Logged out',
-  '/unlockAdmin': 'Account unlocked',
-  '/endSession': 'Session signed out',
-  '/endOtherSessions': 'Other sessions signed out',
-  '/signOutStaff': 'Signed out everywhere',
-  '/confirmAccessRequest': 'Access request confirmed',
-  '/approveAccessRequest': 'Access request approved',
-  '/declineAccessRequest': 'Access request declined',
-}
-
-const eventNames: Readonly<Record<string, string>> = AUDIT_EVENTS
 /** Own keys only: an action such as "constructor" is a path, not a name on the prototype. */
-const own = (names: Readonly<Record<string, string>>, key: string): string | undefined => (Object.hasOwn(names, key) ? names[key] : undefined)
+const eventName = (action: string): string | undefined => (Object.hasOwn(AUDIT_EVENTS, action) ? AUDIT_EVENTS[action as keyof typeof AUDIT_EVENTS] : undefined)
 
-/** An action as the log shows it: an event's or a named write's words, else the endpoint's path. */
-export const auditActionName = (action: string): string => own(eventNames, action) ?? own(AUDIT_WRITE_NAMES, action) ?? action
+/**
+ * An action in words: an event's name, else the call's own (`logAs` beside its definition, found by
+ * `callOf`), else the path as stored (a call removed since the row was written).
+ */
+export const auditEventName = (action: string, callOf: (path: string) => Endpoint | undefined): string => eventName(action) ?? callOf(action)?.logAs ?? action
 
 export const AuditEntry = z.object({
   _id: z.string(),
@@ -49,6 +38,8 @@ export const AuditEntry = z.object({
   adminEmail: z.string(),
   /** An endpoint path (/addcategory) or an event key of AUDIT_EVENTS. */
   action: z.string(),
+  /** The action in words ('Category added', 'Failed sign-in'): `auditEventName`. */
+  event: z.string(),
   /** The contract area of the action (Categories and games, Brands...), or Sign-in for events. */
   area: z.string(),
   recordId: z.string(),

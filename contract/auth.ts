@@ -38,6 +38,7 @@ export const Profile = z.object({
 export type Profile = z.output<typeof Profile>
 
 export const login = endpoint({
+  logAs: 'Signed in',
   method: 'POST',
   input: z.object({
     email: LoginEmail,
@@ -60,6 +61,7 @@ export const getProfile = endpoint({
 })
 
 export const editProfile = endpoint({
+  logAs: 'Profile name changed',
   method: 'POST',
   path: '/edit-profile',
   input: z.object({ name: required('Name is required', 100) }),
@@ -73,6 +75,7 @@ export const editProfile = endpoint({
  * (another browser) stay signed in. The PWA forgets the token whatever the answer.
  */
 export const logout = endpoint({
+  logAs: 'Logged out',
   method: 'POST',
   input: z.object({}),
   output: Done,
@@ -102,6 +105,7 @@ export const IDENTITY_PROVED = 'Identity confirmed'
  * count towards the sign-in lockout; a lock ends the admin's sessions.
  */
 export const proveIdentity = endpoint({
+  logAs: 'Identity confirmed',
   method: 'POST',
   input: z.object({
     password: z.string({ error: 'Password is required' }).check(z.minLength(1, 'Password is required'), z.maxLength(200, 'Incorrect format')),
@@ -148,6 +152,7 @@ export const USE_LOGOUT = 'Use Logout to end this session'
  * open sockets get LOGOUT. Another admin's session id is answered as unknown (404).
  */
 export const endSession = endpoint({
+  logAs: 'Session signed out',
   method: 'POST',
   input: z.object({ id: Id }),
   output: Done,
@@ -157,6 +162,7 @@ export const endSession = endpoint({
 
 /** Ends every session of the signed-in admin but this call's; `count` says how many ended. */
 export const endOtherSessions = endpoint({
+  logAs: 'Other sessions signed out',
   method: 'POST',
   input: z.object({}),
   output: ok({ count: z.number() }),

@@ -28,6 +28,7 @@ export const BRAND_EMAILS_STEP = 2
 const Brandname = required('Brandname is required', 100)
 
 export const addBrand = endpoint({
+  logAs: 'Brand added',
   method: 'POST',
   input: z.object({ brandname: Brandname, type: BrandType }),
   output: Done,
@@ -91,6 +92,7 @@ export function storeListing(listing: string, code: string): string {
  * gets the same success answer with `counted: false`, so the redirect never stops on it.
  */
 export const referralVisit = endpoint({
+  logAs: 'Referral link visited',
   method: 'POST',
   path: '/referral-visit',
   input: z.object({ code: ReferralCode }),
@@ -100,6 +102,7 @@ export const referralVisit = endpoint({
 })
 
 export const editbrandUser = endpoint({
+  logAs: 'Brand edited',
   method: 'POST',
   input: z.object({ _id: Id, brandname: Brandname, type: BrandType, version: ExpectedVersion }),
   output: Done,
@@ -107,6 +110,7 @@ export const editbrandUser = endpoint({
 })
 
 export const deleteBrand = endpoint({
+  logAs: 'Brand deleted',
   method: 'POST',
   input: z.object({ id: Id }),
   output: Deleted,

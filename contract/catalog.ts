@@ -38,6 +38,7 @@ export const NO_FILE_SELECTED = 'No file selected.'
 const CategoryName = required('categoryName is required', 100)
 
 export const addcategory = endpoint({
+  logAs: 'Category added',
   method: 'POST',
   input: z.object({ categoryName: CategoryName }),
   files: { image: categoryImage(true) },
@@ -59,6 +60,7 @@ export const listCategory = endpoint({
 
 /** The edit save. The image is optional here: without one the current image is kept. */
 export const editCategoryData = endpoint({
+  logAs: 'Category edited',
   method: 'POST',
   input: z.object({
     id: Id,
@@ -82,6 +84,7 @@ export const getCategory = endpoint({
 })
 
 export const deleteCategory = endpoint({
+  logAs: 'Category deleted',
   method: 'POST',
   input: z.object({ id: Id }),
   output: Deleted,

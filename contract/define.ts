@@ -86,6 +86,11 @@ export interface Endpoint<
   memo?: true
   /** Set where the spec does not show the payload or answer and this is our definition. */
   ours?: string
+  /**
+   * What the audit log calls a successful call, in words ('Category added'): every call that
+   * writes an audit row has one (contract/contract.test.ts), so the log never shows a path.
+   */
+  logAs?: string
   /** The sortable columns of a list call (or of an export of one): `sortable()` in common.ts; its input takes `sortBy` and `sortOrder`. */
   sort?: ListSort
   /**
@@ -127,6 +132,12 @@ export const isEndpoint = (v: unknown): v is Endpoint => typeof v === 'object' &
 export type Input<E extends Endpoint> = z.input<E['input']>
 export type ParsedInput<E extends Endpoint> = z.output<E['input']>
 export type Output<E extends Endpoint> = z.output<E['output']>
+
+/**
+ * Calls that run as a write with an audit row (server/kit/api.ts): every POST but a screen's read
+ * by POST (ListBuyLink, get_version).
+ */
+export const isAuditedCall = (e: Endpoint): boolean => e.method === 'POST' && !(e.access.kind === 'screen' && !e.access.write)
 
 /** Answer of a permission or token failure, or any refused call. */
 export const isWrite = (e: Endpoint): boolean => e.access.kind === 'screen' && e.access.write

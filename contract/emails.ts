@@ -151,6 +151,7 @@ export const getemail = endpoint({
  * finds each mail's template by it.
  */
 export const editTemplate = endpoint({
+  logAs: 'Email template edited',
   method: 'POST',
   input: z.object({ id: Id, subject, identifier, content }).check(z.superRefine(variableRules)),
   output: Done,
@@ -193,6 +194,7 @@ export const listTemplateVersions = endpoint({
 })
 
 export const restoreTemplateVersion = endpoint({
+  logAs: 'Email template version restored',
   method: 'POST',
   input: z.object({ id: Id, versionId: Id }),
   output: Done,
@@ -219,6 +221,7 @@ export const previewTemplate = endpoint({
  * it renders what it is given: the variable rules bind saving, not trying.
  */
 export const sendTestTemplate = endpoint({
+  logAs: 'Test email sent',
   method: 'POST',
   input: z
     .object({ id: z.optional(Id), subject: z.optional(subject), identifier: z.optional(identifier), content: z.optional(content) })

@@ -132,6 +132,7 @@ export const EditGameInput = z.object({
 })
 
 export const addcms = endpoint({
+  logAs: 'Game added',
   method: 'POST',
   input: AddGameInput,
   files: { image: gameImages(true), video: gameVideo },
@@ -156,6 +157,7 @@ export const listCms = endpoint({
 })
 
 export const DeleteCms = endpoint({
+  logAs: 'Game deleted',
   method: 'POST',
   input: z.object({ id: Id }),
   output: Deleted,
@@ -167,6 +169,7 @@ export const DeleteCms = endpoint({
  * (all when absent) followed by the ones sent. A video, when sent, replaces the stored one.
  */
 export const Editcms = endpoint({
+  logAs: 'Game edited',
   method: 'POST',
   input: EditGameInput,
   files: { image: gameImages(false), video: gameVideo },
@@ -177,6 +180,7 @@ export const Editcms = endpoint({
 
 /** Flips the game's freeze flag (the button reads Freeze or UnFreeze) and answers the new state. */
 export const FreezeCms = endpoint({
+  logAs: 'Game freeze switched',
   method: 'POST',
   input: z.object({ id: Id }),
   output: undoable({ freeze: z.boolean() }),

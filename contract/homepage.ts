@@ -18,6 +18,7 @@ const Link = requiredUrl('link is required')
 
 /** Spec section 5, add: 'Title is required' and the promotion-style image message. */
 export const addHomePageCms = endpoint({
+  logAs: 'Homepage content added',
   method: 'POST',
   input: z.object({ title: required('Title is required', 200), link: Link }),
   files: {
@@ -52,6 +53,7 @@ export const getHomePageCms = endpoint({
  * Without a new image the current one is kept.
  */
 export const editHomePageCms = endpoint({
+  logAs: 'Homepage content edited',
   method: 'POST',
   input: z.object({ _id: Id, title: required('title is required', 200), link: Link, version: ExpectedVersion }),
   files: {
@@ -68,6 +70,7 @@ export const editHomePageCms = endpoint({
 })
 
 export const deleteHomePageCms = endpoint({
+  logAs: 'Homepage content deleted',
   method: 'POST',
   input: z.object({ _id: Id }),
   output: Deleted,
@@ -76,6 +79,7 @@ export const deleteHomePageCms = endpoint({
 
 /** The landing-page switch: Show this CMS content on landing page. */
 export const updateHomepageCmsPreference = endpoint({
+  logAs: 'Landing page visibility changed',
   method: 'POST',
   input: z.object({ status: z.boolean({ error: 'Incorrect format' }) }),
   output: Done,

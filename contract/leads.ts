@@ -120,6 +120,7 @@ export const getContactUS = endpoint({
 
 /** Marks an enquiry Open or Resolved (Admin on Contact Us); audited like every write. */
 export const setContactStatus = endpoint({
+  logAs: 'Enquiry status changed',
   method: 'POST',
   input: z.object({ _id: Id, status: EnquiryStatus }),
   output: Done,

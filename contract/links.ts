@@ -49,6 +49,8 @@ function linkKind<const AddField extends string, const RecordField extends strin
   recordField: RecordField
   /** The spec's message for a missing link. */
   required: string
+  /** The link as the audit log names it in words ('Buy link'). */
+  noun: string
 }) {
   const url = requiredUrl(kind.required)
   const record = z.object({ _id: z.string(), ...field(kind.recordField, z.string()), preference, version })
@@ -60,6 +62,7 @@ function linkKind<const AddField extends string, const RecordField extends strin
       input: z.object({ ...field(kind.addField, url), preference: AddPreference }),
       output: Done,
       access: writes(kind.route),
+      logAs: `${kind.noun} added`,
       ours: LINK_ADD_NOTE,
     }),
     get: endpoint({
@@ -76,8 +79,9 @@ function linkKind<const AddField extends string, const RecordField extends strin
       input: z.object({ _id: Id, ...field(kind.recordField, url), preference: EditPreference, version: ExpectedVersion }),
       output: Done,
       access: writes(kind.route),
+      logAs: `${kind.noun} edited`,
     }),
-    remove: endpoint({ method: 'POST', input: DeleteBody, output: Deleted, access: writes(kind.route) }),
+    remove: endpoint({ method: 'POST', input: DeleteBody, output: Deleted, access: writes(kind.route), logAs: `${kind.noun} deleted` }),
   }
 }
 
@@ -94,6 +98,7 @@ export const {
   addField: 'buylink',
   recordField: 'buyLink',
   required: 'buylink is required',
+  noun: 'Buy link',
 })
 export type BuyLink = z.output<typeof BuyLink>
 
@@ -110,6 +115,7 @@ export const {
   addField: 'sellink',
   recordField: 'selLink',
   required: 'swap out link is required',
+  noun: 'Swap out link',
 })
 export type SellLink = z.output<typeof SellLink>
 
@@ -127,6 +133,7 @@ export const {
   addField: 'bridgelink',
   recordField: 'bridgeLink',
   required: 'Swap in link is required',
+  noun: 'Swap in link',
 })
 export type BridgeLink = z.output<typeof BridgeLink>
 

@@ -83,6 +83,7 @@ export const countNewsletterRecipients = endpoint({
  * sanitised by the server before it is stored and again when each mail is rendered.
  */
 export const sendNewsletter = endpoint({
+  logAs: 'Newsletter sent',
   method: 'POST',
   input: z
     .extend(Recipients, {
@@ -142,6 +143,7 @@ export const listNewsletterSends = endpoint({
 const sendId = z.object({ id: Id })
 
 export const pauseNewsletter = endpoint({
+  logAs: 'Newsletter paused',
   method: 'POST',
   input: sendId,
   output: Done,
@@ -150,6 +152,7 @@ export const pauseNewsletter = endpoint({
 })
 
 export const resumeNewsletter = endpoint({
+  logAs: 'Newsletter resumed',
   method: 'POST',
   input: sendId,
   output: Done,
@@ -158,6 +161,7 @@ export const resumeNewsletter = endpoint({
 })
 
 export const cancelNewsletter = endpoint({
+  logAs: 'Newsletter cancelled',
   method: 'POST',
   input: sendId,
   output: Done,
@@ -180,6 +184,7 @@ export const getNewsletterMail = endpoint({
 
 /** Four eyes: another administrator starts a send awaiting approval (a repeat starts nothing more). */
 export const approveNewsletter = endpoint({
+  logAs: 'Newsletter approved',
   method: 'POST',
   input: sendId,
   output: ok({ started: z.boolean(), total: integer() }),
@@ -189,6 +194,7 @@ export const approveNewsletter = endpoint({
 })
 
 export const rejectNewsletter = endpoint({
+  logAs: 'Newsletter rejected',
   method: 'POST',
   input: sendId,
   output: Done,
@@ -219,6 +225,7 @@ export const unsubscribeStatus = endpoint({
 })
 
 export const unsubscribe = endpoint({
+  logAs: 'Newsletter unsubscribed',
   method: 'POST',
   input: UnsubscribeToken,
   output: Done,

@@ -45,6 +45,7 @@ const bothParsed = {
  * Success revokes the admin's tokens (and so logs them out to /login).
  */
 export const changePassword = endpoint({
+  logAs: 'Password changed',
   method: 'POST',
   path: '/change-password',
   input: z
@@ -75,6 +76,7 @@ export const changePassword = endpoint({
  * so a reset never skips the second factor. Success revokes every session of that admin.
  */
 export const forgotPassword = endpoint({
+  logAs: 'Password reset',
   method: 'POST',
   path: '/forgot-password',
   input: z
@@ -96,6 +98,7 @@ export const forgotPassword = endpoint({
  * it cannot be used to find out who has an account.
  */
 export const ForgotSendMail = endpoint({
+  logAs: 'Password reset code sent',
   method: 'POST',
   path: '/ForgotSend-mail',
   input: z.object({ email: LoginEmail }),
@@ -105,6 +108,7 @@ export const ForgotSendMail = endpoint({
 
 /** Reset Password screen's Send OTP: mails a code to the signed-in admin's own address. */
 export const sendMail = endpoint({
+  logAs: 'Password change code sent',
   method: 'POST',
   path: '/send-mail',
   input: z.object({}),

@@ -105,6 +105,7 @@ export const AddPromotionInput = z
   )
 
 export const addNotification = endpoint({
+  logAs: 'Promotion added',
   method: 'POST',
   input: AddPromotionInput,
   files: { image: imageFiles({ max: 1, required: false, kind: IMAGE_KIND_MESSAGE, tooMany: IMAGE_KIND_MESSAGE }) },
@@ -125,6 +126,7 @@ export const listNotification = endpoint({
 })
 
 export const DeletePromotion = endpoint({
+  logAs: 'Promotion deleted',
   method: 'POST',
   input: z.object({ id: Id }),
   output: Deleted,
@@ -163,6 +165,7 @@ export const ResendOnly = z.enum(['all', 'failed'], { error: 'Incorrect format' 
  * the call is refused ('This promotion is still being sent'): cancel it first.
  */
 export const ResendData = endpoint({
+  logAs: 'Promotion resent',
   method: 'POST',
   input: z.object({
     id: Id,
@@ -176,6 +179,7 @@ export const ResendData = endpoint({
 
 /** Stops the current round: pending deliveries are not sent. Answers how many already were. */
 export const cancelPromotion = endpoint({
+  logAs: 'Promotion cancelled',
   method: 'POST',
   input: z.object({ id: Id }),
   output: ok({ sent: integer(), failed: integer(), total: integer() }),
@@ -195,6 +199,7 @@ const Decision = z.object({
 })
 
 export const approvePromotion = endpoint({
+  logAs: 'Promotion approved',
   method: 'POST',
   input: Decision,
   output: ok({ started: z.boolean(), total: integer() }),
@@ -205,6 +210,7 @@ export const approvePromotion = endpoint({
 
 /** Rejects the current round awaiting approval: nothing of it is sent. */
 export const rejectPromotion = endpoint({
+  logAs: 'Promotion rejected',
   method: 'POST',
   input: Decision,
   output: Done,

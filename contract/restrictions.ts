@@ -44,6 +44,7 @@ export const FetchRestrictions = endpoint({
 
 /** Adds countries (names from listCountry); ones already listed are kept once. */
 export const AddRestrictions = endpoint({
+  logAs: 'Restricted countries added',
   method: 'POST',
   input: z.object({
     country: z.array(CountryName, { error: 'Country is required' }).check(z.minLength(1, 'Country is required'), z.maxLength(400, 'Incorrect format')),
@@ -55,6 +56,7 @@ export const AddRestrictions = endpoint({
 
 /** Sets the hide flag of one listed country, named by its entry id. */
 export const HideRestrictions = endpoint({
+  logAs: 'Country visibility switched',
   method: 'POST',
   input: z.object({ hide: z.boolean({ error: 'Incorrect format' }), country: Id }),
   output: Done,
@@ -64,6 +66,7 @@ export const HideRestrictions = endpoint({
 
 /** Delete All / the selected rows: removes the listed entries by id; one undo brings them all back. */
 export const CheckBoxDelete = endpoint({
+  logAs: 'Restricted countries deleted',
   method: 'POST',
   input: z.object({
     deleteData: z

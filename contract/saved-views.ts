@@ -27,6 +27,7 @@ export const listSavedViews = endpoint({
 export const VIEW_NAME_TAKEN = 'A view with this name already exists for this list'
 
 export const saveView = endpoint({
+  logAs: 'View saved',
   method: 'POST',
   input: z.object({
     route: z.string().check(z.trim(), z.minLength(1, 'route is required'), z.maxLength(100, 'Incorrect format')),
@@ -40,6 +41,7 @@ export const saveView = endpoint({
 })
 
 export const deleteView = endpoint({
+  logAs: 'Saved view deleted',
   method: 'POST',
   input: z.object({ id: Id }),
   output: Deleted,

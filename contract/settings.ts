@@ -97,6 +97,7 @@ export const getSettings = endpoint({
 
 /** Update Settings. Without a new logo the current one is kept. */
 export const updateSettings = endpoint({
+  logAs: 'Settings updated',
   method: 'POST',
   path: '/settings-update',
   input: SettingsInput,

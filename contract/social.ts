@@ -51,6 +51,7 @@ export const socialmediaGet = endpoint({
  * server creates the one record.
  */
 export const updatesocialmedia = endpoint({
+  logAs: 'Social links updated',
   method: 'POST',
   input: z.extend(SocialLinks, { _id: z.optional(Id), version: ExpectedVersion }),
   output: Done,
@@ -64,6 +65,7 @@ export const updatesocialmedia = endpoint({
  * link back.
  */
 export const DeleteSocialmedia = endpoint({
+  logAs: 'Social link deleted',
   method: 'POST',
   path: '/Delete-socialmedia',
   input: z.object({

@@ -91,6 +91,7 @@ export const UpdateSubAdminInput = z
   .check(z.superRefine(updateRule.check, updateRule.params))
 
 export const createSubAdminUsers = endpoint({
+  logAs: 'User created',
   method: 'POST',
   input: CreateSubAdminInput,
   // status TWO_FA is the other non-failure answer; see TwoFactorNeeded in common.ts.
@@ -121,6 +122,7 @@ export const getSubAdminUser = endpoint({
 })
 
 export const UpdateSubAdminUsers = endpoint({
+  logAs: 'User edited',
   method: 'POST',
   input: UpdateSubAdminInput,
   output: Done,
@@ -136,6 +138,7 @@ export const UpdateSubAdminUsers = endpoint({
  * would undo itself. Deactivating ends that admin's sessions at once.
  */
 export const ActivateSubadminStatusUpdate = endpoint({
+  logAs: 'User activation switched',
   method: 'POST',
   input: z.object({ id: Id, activate: z.optional(z.union([z.literal(0), z.literal(1)], { error: 'Incorrect format' })) }),
   output: Done,
@@ -153,6 +156,7 @@ export const ACCOUNT_UNLOCKED = 'Account unlocked successfully'
  * staff rule refuses role subadmin. Unlocking an account with no lock running changes nothing.
  */
 export const unlockAdmin = endpoint({
+  logAs: 'Account unlocked',
   method: 'POST',
   input: z.object({ id: Id }),
   output: Done,
@@ -168,6 +172,7 @@ export const SIGNED_OUT_EVERYWHERE = 'User signed out everywhere'
  * someone holding more access than the caller.
  */
 export const signOutStaff = endpoint({
+  logAs: 'Signed out everywhere',
   method: 'POST',
   input: z.object({ id: Id }),
   output: Done,

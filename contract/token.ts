@@ -70,6 +70,7 @@ export const getToken = endpoint({
 
 /** Saves the one token record in place. */
 export const updateToken = endpoint({
+  logAs: 'Token updated',
   method: 'POST',
   input: TokenInput,
   output: Done,

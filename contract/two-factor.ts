@@ -20,6 +20,7 @@ export const AuthenticatorCode = z
  * text for typing into an app by hand. Refused while 2FA is already on (disable it first).
  */
 export const twofaSetup = endpoint({
+  logAs: 'Two-factor sign-in set up',
   method: 'POST',
   path: '/twofa-setup',
   input: z.object({}),
@@ -34,6 +35,7 @@ export const twofaSetup = endpoint({
  * thief's app, which would lock the owner out of their account.
  */
 export const twofaEnable = endpoint({
+  logAs: 'Two-factor sign-in turned on',
   method: 'POST',
   path: '/twofa-enable',
   input: z.object({
@@ -47,6 +49,7 @@ export const twofaEnable = endpoint({
 
 /** Turns 2FA off; needs a current code, so a stolen session alone cannot remove the second factor. */
 export const twofaDisable = endpoint({
+  logAs: 'Two-factor sign-in turned off',
   method: 'POST',
   path: '/twofa-disable',
   input: z.object({ code: AuthenticatorCode }),

@@ -39,6 +39,7 @@ export const TRASH_BUSY = 'This record is being deleted or restored right now; t
 export const DELETE_INTERRUPTED = 'The delete was interrupted and nothing was deleted; please try again'
 
 export const undo = endpoint({
+  logAs: 'Undone',
   method: 'POST',
   input: z.object({ token: z.string().check(z.trim(), z.minLength(1, 'token is required'), z.maxLength(64, 'Incorrect format')) }),
   output: Done,

@@ -23,6 +23,7 @@ export const getSiteSettings = endpoint({
 })
 
 export const updateVersion = endpoint({
+  logAs: 'Version updated',
   method: 'POST',
   input: z.object({ _id: Id, version: Version }),
   output: Done,
@@ -31,6 +32,7 @@ export const updateVersion = endpoint({
 
 /** The trash button: clears the version of the record named by `datas._id`; its undo writes it back. */
 export const DeleteVersion = endpoint({
+  logAs: 'Version deleted',
   method: 'POST',
   input: z.object({ datas: z.object({ _id: Id }, { error: 'Incorrect format' }) }),
   output: Deleted,

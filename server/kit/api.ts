@@ -30,7 +30,7 @@ import multipart from '@fastify/multipart'
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { STEP_UP_MESSAGE, STEP_UP_REQUIRED, fieldErrors, type FieldErrors, type Failure, type StepUpRefusal } from '#contract/common'
-import { isEndpoint, type Endpoint, type Output, type ParsedInput } from '#contract/define'
+import { isAuditedCall, isEndpoint, type Endpoint, type Output, type ParsedInput } from '#contract/define'
 import { FORBIDDEN, UNAUTHORIZED, checkSession, type Passwords } from './access/auth.ts'
 import { stepUpFresh, type TokenRef } from './access/sessions.ts'
 import type { Config } from '../config.ts'
@@ -319,7 +319,7 @@ function route(app: FastifyInstance, services: Services, bound: BoundHandler, bo
 }
 
 /** Writes run in a transaction with their audit row; the spec's reads by POST (ListBuyLink, get_version, ...) change nothing. */
-const isWriteCall = (endpoint: Endpoint): boolean => endpoint.method === 'POST' && !(endpoint.access.kind === 'screen' && !endpoint.access.write)
+const isWriteCall = isAuditedCall
 
 /** Thrown inside a write's transaction when the answer breaks the contract: the write is rolled back. */
 class BrokenAnswer extends Error {

@@ -3,9 +3,6 @@ import { Button } from '#src/ui/button.tsx'
 import { Tooltip } from '#src/ui/tooltip.tsx'
 import type { BulkModel } from './list-types.ts'
 
-/** Said by a bulk action pressed before any row is chosen. */
-export const NOTHING_SELECTED = 'Select at least one row first'
-
 interface BulkBarProps {
   /** Selected rows, on every page. */
   count: number
@@ -21,11 +18,22 @@ interface BulkBarProps {
   onSelectAll?: (() => void) | undefined
 }
 
-/** "3 selected", Select All and Clear, and the list's bulk actions. */
+/**
+ * "3 selected", Select All and Clear, and the list's bulk actions, shown once a row is selected.
+ * Before that, a list that can select every row offers only Select All (the spec's Select All;
+ * its Delete All follows a selection). Bulk actions remove rows, each after a confirmation:
+ * they take the one danger style.
+ */
 export function BulkBar({ count, actions, blockedReason, onClear, onRun, onSelectAll }: BulkBarProps) {
-  if (count === 0 && !onSelectAll) return null
-  // A bulk action with nothing to act on says so when pressed, instead of sitting there disabled.
-  const unavailable = blockedReason ?? (count === 0 ? NOTHING_SELECTED : undefined)
+  if (count === 0) {
+    return onSelectAll ? (
+      <div>
+        <Button variant="outline" size="sm" onClick={onSelectAll}>
+          Select All
+        </Button>
+      </div>
+    ) : null
+  }
   return (
     <div role="region" aria-label="Selected rows" className="flex flex-wrap items-center gap-2 rounded-md border border-indigo-200 bg-indigo-50 px-3 py-2 text-sm">
       <p role="status" className="font-medium text-indigo-950">
@@ -36,21 +44,19 @@ export function BulkBar({ count, actions, blockedReason, onClear, onRun, onSelec
           Select All
         </Button>
       ) : null}
-      {count > 0 ? (
-        <Button variant="ghost" size="sm" onClick={onClear}>
-          Clear
-        </Button>
-      ) : null}
+      <Button variant="ghost" size="sm" onClick={onClear}>
+        Clear
+      </Button>
       <div className="ml-auto flex flex-wrap gap-2">
         {actions.map((action) =>
-          unavailable ? (
-            <Tooltip key={action.label} content={unavailable}>
-              <Button size="sm" aria-disabled onClick={() => toast.error(unavailable)} className="cursor-not-allowed opacity-50">
+          blockedReason ? (
+            <Tooltip key={action.label} content={blockedReason}>
+              <Button variant="destructive" size="sm" aria-disabled onClick={() => toast.error(blockedReason)}>
                 {action.label}
               </Button>
             </Tooltip>
           ) : (
-            <Button key={action.label} size="sm" onClick={() => onRun(action)}>
+            <Button key={action.label} variant="destructive" size="sm" onClick={() => onRun(action)}>
               {action.label}
             </Button>
           ),

@@ -10,6 +10,7 @@ import { assetUrl } from '#src/lib/api.ts'
 import { copyText } from '#src/lib/copy-text.ts'
 import { toast } from '#src/ui/toast.ts'
 import { errorMessage } from './error-message.ts'
+import { When } from './when.tsx'
 
 export type CellKind = 'text' | 'mono' | 'date' | 'image' | 'yesno'
 
@@ -119,14 +120,6 @@ export interface CustomField<R> {
 export type ViewField<R> = KeyField<keyof R & string> | CustomField<R>
 export const field = <K extends string>(key: K, label: string, kind: CellKind = 'text'): KeyField<K> => ({ key, label, kind })
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
-
-/** Text of a date value; unparseable input is shown as it came rather than as "Invalid Date". */
-export function formatDate(value: string): string {
-  const time = Date.parse(value)
-  return Number.isNaN(time) ? value : dateFormat.format(time)
-}
-
 const asText = (value: unknown): string => {
   if (value === null || value === undefined) return ''
   if (typeof value === 'string') return value
@@ -200,13 +193,7 @@ export function renderValue(kind: CellKind, value: unknown, alt = '', compact = 
     case 'yesno':
       return value === true || text === 'true' ? 'Yes' : 'No'
     case 'date':
-      return text ? (
-        <time dateTime={text}>
-          {formatDate(text)}
-        </time>
-      ) : (
-        '--'
-      )
+      return <When at={text} />
     case 'image':
       if (text && compact && thumb) return <TableImage src={thumb} fallback={text} alt={alt} />
       return text ? (

@@ -3,8 +3,9 @@ import { cn } from '#src/ui/cn.ts'
 import { FieldIcon } from './fields/field-icons.tsx'
 import type { FieldAction, FormField, Values } from './form-fields.ts'
 
+// Unavailable icons turn grey rather than fade: faded red falls under 3:1 against the form.
 const iconButton =
-  'inline-flex size-9 items-center justify-center rounded-md transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:pointer-events-none disabled:opacity-40'
+  'inline-flex size-9 items-center justify-center rounded-md transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:pointer-events-none disabled:text-slate-500'
 
 interface AdornmentProps {
   field: FormField<string>
@@ -38,7 +39,7 @@ export function FieldAdornment({ field, form, open, onToggle, onAction, blocked 
       {action ? (
         <button
           type="button"
-          className={cn(iconButton, 'text-red-700 hover:bg-red-50 aria-disabled:cursor-not-allowed aria-disabled:opacity-50')}
+          className={cn(iconButton, 'text-red-700 hover:bg-red-50 aria-disabled:cursor-not-allowed aria-disabled:text-slate-500')}
           aria-label={`${action.label} ${field.label}`}
           title={action.label}
           disabled={empty}

@@ -32,8 +32,9 @@ function Renderer<K extends FieldKind>(props: FieldRenderProps<K>) {
 export function FieldControl({ field, form, rule, disabled = false, readOnly = false, adornment }: FieldControlProps) {
   const id = useId()
   const errorId = `${id}-error`
+  const hintId = `${id}-hint`
   const error = fieldError(form, field.name)
-  const describedBy = error ? errorId : undefined
+  const describedBy = [field.hint === undefined ? '' : hintId, error ? errorId : ''].filter((d) => d !== '').join(' ') || undefined
   const control = <Renderer field={field} form={form} rule={rule} disabled={disabled} readOnly={readOnly} id={id} describedBy={describedBy} invalid={error !== undefined} />
 
   return (
@@ -49,6 +50,11 @@ export function FieldControl({ field, form, rule, disabled = false, readOnly = f
         </div>
       ) : (
         control
+      )}
+      {field.hint === undefined ? null : (
+        <p id={hintId} className="text-sm text-slate-600">
+          {field.hint}
+        </p>
       )}
       {error ? (
         <p id={errorId} className="text-sm text-red-700">

@@ -81,4 +81,30 @@ export interface RecordFormDef<S extends FormEndpoint, G extends Endpoint, R> {
   /** Two columns on wide screens (a long form such as Settings); text areas and files take both. */
   columns?: 1 | 2
   writeRule?: WriteRule
+  /** One line under the screen's title saying what the record is (Social Links: which five links these are). */
+  description?: string
+  /**
+   * A long form in titled groups, each naming its fields (every field in exactly one). A form with
+   * sections saves from one bar kept in view at the bottom of the screen, enabled once something changed.
+   */
+  sections?: readonly FormSection[]
+}
+
+/** A titled group of a record form's fields, with an optional line saying what they are. */
+export interface FormSection {
+  title: string
+  description?: string
+  fields: readonly string[]
+}
+
+/** Throws unless the sections name every field exactly once, so a field cannot vanish from the form. */
+export function checkSections(title: string, fields: readonly FormField<string>[], sections: readonly FormSection[]): void {
+  const named = sections.flatMap((s) => s.fields)
+  const all = fields.map((f) => f.name)
+  const twice = named.filter((n, i) => named.indexOf(n) !== i)
+  const unknown = named.filter((n) => !all.includes(n))
+  const left = all.filter((n) => !named.includes(n))
+  if (twice.length + unknown.length + left.length > 0) {
+    throw new Error(`${title}: sections name fields twice (${twice.join(', ')}), unknown (${unknown.join(', ')}) or leave some out (${left.join(', ')})`)
+  }
 }

@@ -112,6 +112,8 @@ interface Common<K extends FieldKind, N extends string> {
    */
   guard?: 'lock' | 'pencil'
   action?: FieldAction
+  /** A short line under the field saying what it does (Forced Liquidation); read with the field by screen readers. */
+  hint?: string
 }
 
 /** A field of kind K; file kinds take any name (checked against the endpoint's files instead). */
@@ -119,8 +121,8 @@ export type FieldOf<K extends FieldKind, N extends string = string> = Common<K, 
 
 export type FormField<N extends string> = { [K in FieldKind]: FieldOf<K, N> }[FieldKind]
 
-type Extra = Pick<Common<'text', string>, 'placeholder' | 'when' | 'guard' | 'action'> & { autoComplete?: string }
-type Shared = Pick<Common<'text', string>, 'placeholder' | 'when' | 'guard' | 'action'>
+type Extra = Pick<Common<'text', string>, 'placeholder' | 'when' | 'guard' | 'action' | 'hint'> & { autoComplete?: string }
+type Shared = Pick<Common<'text', string>, 'placeholder' | 'when' | 'guard' | 'action' | 'hint'>
 
 export const text = <N extends string>(name: N, label: string, extra: Extra = {}): FieldOf<'text', N> => ({ kind: 'text', name, label, ...extra })
 export const email = <N extends string>(name: N, label: string, extra: Extra = {}): FieldOf<'email', N> => ({ kind: 'email', name, label, ...extra })

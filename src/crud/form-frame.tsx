@@ -7,7 +7,22 @@ import { cn } from '#src/ui/cn.ts'
 import { Skeleton } from '#src/ui/skeleton.tsx'
 
 /** The screen's heading, its own controls (an edit page's History) and, for a page reached from a list, a Back link to it. */
-export function FormFrame({ title, back, wide = false, actions, children }: { title: string; back?: string; wide?: boolean; actions?: ReactNode; children: ReactNode }) {
+export function FormFrame({
+  title,
+  description,
+  back,
+  wide = false,
+  actions,
+  children,
+}: {
+  title: string
+  /** A line under the title saying what the screen's record is. */
+  description?: string | undefined
+  back?: string
+  wide?: boolean
+  actions?: ReactNode
+  children: ReactNode
+}) {
   const headingId = useId()
   return (
     <section aria-labelledby={headingId} className={cn('flex flex-col gap-4', wide ? 'max-w-4xl' : 'max-w-2xl')}>
@@ -24,6 +39,7 @@ export function FormFrame({ title, back, wide = false, actions, children }: { ti
           ) : null}
         </div>
       </div>
+      {description === undefined ? null : <p className="-mt-2 text-sm text-slate-700">{description}</p>}
       {children}
     </section>
   )

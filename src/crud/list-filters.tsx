@@ -119,7 +119,7 @@ function FilterSelect({ filter, value, onChange, options, unavailable }: FilterP
       placeholder={unavailable ?? filter.placeholder}
       disabled={unavailable !== undefined}
       onValueChange={onChange}
-      className="w-48"
+      className="w-44"
     />
   )
 }

@@ -15,7 +15,7 @@ export function ListHeader<R extends Row>({ model, headingId, write, toolbar }: 
     const blocked = write.blockedReason
     addButton = blocked ? (
       <Tooltip content={blocked}>
-        <Button aria-disabled onClick={() => toast.error(blocked)} className="opacity-50">
+        <Button aria-disabled onClick={() => toast.error(blocked)}>
           {label}
         </Button>
       </Tooltip>

@@ -167,15 +167,19 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
         toolbar={{ query, filters: input, narrowed: query.search !== '' || Object.values(filters.values).some((v) => v !== ''), count }}
       />
 
-      <div className="flex flex-wrap items-center justify-between gap-3">
+      {/*
+        The toolbar holds the list's own tools, the same on every list, in one row at a desk and two
+        at most on a tablet; the filters, as many as the list has, get the row beneath.
+      */}
+      <div data-list-toolbar="" className="flex flex-wrap items-center justify-between gap-3">
         <div className="flex flex-wrap items-center gap-3">
           <SearchBox value={query.search} onSearch={(search) => setQuery({ ...query, search, page: 1 }, { replace: true })} />
-          {model.filters ? <ListFilters filters={model.filters} values={filters.values} onChange={filters.set} onClear={filters.clear} /> : null}
           <SavedViews route={location} columns={{ choice, ids: model.columns.map(columnId) }} />
           <ColumnsMenuSlot<R> columns={model.columns} choice={choice} onChange={setChoice} narrowNow={() => foldsAt(box.current?.clientWidth)} />
         </div>
         <PageSizeSelect limit={query.limit} onChange={(limit) => setQuery({ ...query, limit, page: 1 })} />
       </div>
+      {model.filters ? <ListFilters filters={model.filters} values={filters.values} onChange={filters.set} onClear={filters.clear} /> : null}
 
       {/* Offline, the shell's banner already says so, with the time of the data shown: one notice. */}
       {error && rows && online ? (
@@ -193,7 +197,8 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
           actions={bulk}
           blockedReason={write.blockedReason}
           onClear={selection.clear}
-          onSelectAll={allRows ? () => selection.select(allRows.filter(writable).map((row) => row._id)) : undefined}
+          // Nothing to select on an empty list: no Select All that would do nothing.
+          onSelectAll={allRows && allRows.some(writable) ? () => selection.select(allRows.filter(writable).map((row) => row._id)) : undefined}
           onRun={(action) => setPending({ question: action.confirm, request: action.request([...selection.selected]), onDone: selection.clear })}
         />
       ) : null}

@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { FetchRestrictions } from '#contract/restrictions'
-import { BulkBar, NOTHING_SELECTED } from './bulk-bar.tsx'
+import { BulkBar } from './bulk-bar.tsx'
 import { listModel } from './define-list.tsx'
 import { isListSource, listInput, pageOfAll, wholeListSource } from './list-source.ts'
 import { col } from './columns.tsx'
@@ -60,15 +60,13 @@ describe('the bulk bar', () => {
   const actions = [{ label: 'Delete All', confirm: 'Are you sure you want to remove these countries', request: () => ({ endpoint: FetchRestrictions, input: {}, send: async () => ({ message: '' }) }) }]
   const noop = () => {}
 
-  it('stays hidden with nothing selected unless the list offers Select All', () => {
+  it('stays hidden with nothing selected: a list that can select every row offers Select All alone', () => {
     expect(renderToStaticMarkup(<BulkBar count={0} actions={actions} blockedReason={undefined} onClear={noop} onRun={noop} />)).toBe('')
     const html = renderToStaticMarkup(<BulkBar count={0} actions={actions} blockedReason={undefined} onClear={noop} onRun={noop} onSelectAll={noop} />)
     expect(html).toContain('Select All')
-    expect(html).toContain('0 selected')
-    expect(html).not.toContain('Clear')
-    // Delete All is there, announced unavailable, and explains itself when pressed.
-    expect(html).toMatch(/aria-disabled="true"[^>]*>Delete All/)
-    expect(NOTHING_SELECTED).toBe('Select at least one row first')
+    expect(html).not.toContain('selected')
+    expect(html).not.toContain('Delete All')
+    expect(html).not.toContain('Selected rows')
   })
 
   it('offers Clear and a usable Delete All once rows are selected', () => {
@@ -76,5 +74,8 @@ describe('the bulk bar', () => {
     expect(html).toContain('3 selected')
     expect(html).toContain('Clear')
     expect(html).not.toMatch(/aria-disabled="true"[^>]*>Delete All/)
+    // A removal: the danger style, not the primary one.
+    expect(html).toMatch(/<button[^>]*bg-red-700[^>]*>Delete All/)
+    expect(html).not.toMatch(/<button[^>]*bg-indigo-700[^>]*>Delete All/)
   })
 })

@@ -87,48 +87,67 @@ export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ 
   }
 
   const blocked = write.blockedReason
+  const field = (f: (typeof def.fields)[number]) => {
+    const isOpen = open.has(f.name)
+    const adornment =
+      write.allowed && (f.guard || f.action) ? (
+        <FieldAdornment
+          field={f}
+          form={form}
+          open={isOpen}
+          blocked={blocked !== undefined}
+          onToggle={() => toggle(f.name)}
+          onAction={(action) => (blocked ? toast.error(blocked) : setPending({ name: f.name, action }))}
+        />
+      ) : null
+    return (
+      <div key={f.name} className={grid && WIDE.has(f.kind) ? 'md:col-span-2' : undefined}>
+        <FieldControl
+          field={f}
+          form={form}
+          rule={rules[f.name]}
+          readOnly={!write.allowed || (f.guard === 'lock' && !isOpen)}
+          disabled={write.allowed && f.guard === 'pencil' && !isOpen}
+          adornment={adornment}
+        />
+      </div>
+    )
+  }
+  const columns = grid ? 'md:grid-cols-2 md:gap-x-6' : ''
+  const sections = def.sections
+  const label = def.submitLabel ?? 'Update'
   return (
     <form
       noValidate
       onSubmit={engine.onSubmit}
       aria-busy={isSubmitting}
-      className={cn('relative grid gap-4 rounded-md border border-slate-200 bg-white p-6', grid ? 'md:grid-cols-2 md:gap-x-6' : '')}
+      className={cn('relative rounded-md border border-slate-200 bg-white p-6', sections ? 'flex flex-col gap-6' : cn('grid gap-4', columns))}
     >
       {write.allowed ? null : (
         <p className="rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-700 md:col-span-full">Your access is View Only: you can read this section but not change it.</p>
       )}
-      {def.fields.map((f) => {
-        const isOpen = open.has(f.name)
-        const adornment =
-          write.allowed && (f.guard || f.action) ? (
-            <FieldAdornment
-              field={f}
-              form={form}
-              open={isOpen}
-              blocked={blocked !== undefined}
-              onToggle={() => toggle(f.name)}
-              onAction={(action) => (blocked ? toast.error(blocked) : setPending({ name: f.name, action }))}
-            />
-          ) : null
-        return (
-          <div key={f.name} className={grid && WIDE.has(f.kind) ? 'md:col-span-2' : undefined}>
-            <FieldControl
-              field={f}
-              form={form}
-              rule={rules[f.name]}
-              readOnly={!write.allowed || (f.guard === 'lock' && !isOpen)}
-              disabled={write.allowed && f.guard === 'pencil' && !isOpen}
-              adornment={adornment}
-            />
-          </div>
-        )
-      })}
-      {write.allowed ? (
+      {sections
+        ? sections.map((section, i) => (
+            <fieldset key={section.title} className={cn('min-w-0', i > 0 ? 'border-t border-slate-200 pt-6' : '')}>
+              <legend className="float-left w-full">
+                <h2 className="text-base font-semibold text-slate-900">{section.title}</h2>
+              </legend>
+              {section.description === undefined ? null : <p className="clear-left pt-1 text-sm text-slate-700">{section.description}</p>}
+              <div className={cn('clear-left grid gap-4 pt-4', columns)}>{def.fields.filter((f) => section.fields.includes(f.name)).map(field)}</div>
+            </fieldset>
+          ))
+        : def.fields.map(field)}
+      {write.allowed && sections ? (
+        <>
+          <FormNotices engine={engine} blockedReason={blocked} onReload={onReload} />
+          <SaveBar label={label} dirty={form.formState.isDirty} saving={isSubmitting} blocked={blocked !== undefined} />
+        </>
+      ) : write.allowed ? (
         <div className="flex flex-col gap-4 md:col-span-full">
           <FormNotices engine={engine} blockedReason={blocked} onReload={onReload} />
           <div>
             <Button type="submit" disabled={isSubmitting || blocked !== undefined}>
-              {def.submitLabel ?? 'Update'}
+              {label}
             </Button>
           </div>
         </div>
@@ -143,5 +162,24 @@ export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ 
         onConfirm={() => void runAction()}
       />
     </form>
+  )
+}
+
+/**
+ * A long form's save bar: the last thing in the form, stuck to the bottom of the viewport while the
+ * form runs past it, so Save is always in reach. It says whether there is anything to save; Save
+ * waits for a change. Sticky positions stop at the scrolling main's padding: the negative bottom
+ * (that padding, src/app/layout.tsx) puts the bar on the screen's edge, with nothing showing under it.
+ */
+function SaveBar({ label, dirty, saving, blocked }: { label: string; dirty: boolean; saving: boolean; blocked: boolean }) {
+  return (
+    <div data-save-bar="" className="sticky -bottom-4 z-10 md:-bottom-6 -mx-6 -mb-6 flex flex-wrap items-center justify-end gap-3 rounded-b-md border-t border-slate-200 bg-white px-6 py-3 shadow-[0_-4px_8px_-6px_rgb(0_0_0/0.25)]">
+      <p aria-live="polite" className="mr-auto text-sm text-slate-700">
+        {saving ? 'Saving…' : dirty ? 'You have unsaved changes.' : 'No changes to save.'}
+      </p>
+      <Button type="submit" disabled={!dirty || saving || blocked}>
+        {label}
+      </Button>
+    </div>
   )
 }

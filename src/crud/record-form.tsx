@@ -13,7 +13,7 @@ import type { Endpoint, Input } from '#contract/define'
 import { call } from '#src/lib/api.ts'
 import { useCall } from '#src/lib/use-call.ts'
 import { errorMessage } from './error-message.ts'
-import { checkFileFields, type FormEndpoint, type RecordFormDef } from './form-def.ts'
+import { checkFileFields, checkSections, type FormEndpoint, type RecordFormDef } from './form-def.ts'
 import type { FieldAction, Values } from './form-fields.ts'
 import { FormFrame, RecordUnloaded } from './form-frame.tsx'
 import { RecordFormBody } from './record-form-body.tsx'
@@ -69,7 +69,7 @@ function RecordFormPage<S extends FormEndpoint, G extends Endpoint, R>({ def }: 
     content = <RecordUnloaded state={state} what={def.title} rows={def.fields.length} retry={() => void mutate()} />
   }
   return (
-    <FormFrame title={def.title} wide={def.columns === 2} actions={recordId === '' ? null : <RecordHistory recordId={recordId} />}>
+    <FormFrame title={def.title} description={def.description} wide={def.columns === 2} actions={recordId === '' ? null : <RecordHistory recordId={recordId} />}>
       {content}
     </FormFrame>
   )
@@ -78,6 +78,7 @@ function RecordFormPage<S extends FormEndpoint, G extends Endpoint, R>({ def }: 
 /** Builds the screen component; a file field the save endpoint does not declare fails at once. */
 export function defineRecordForm<S extends FormEndpoint, G extends Endpoint, R>(def: RecordFormDef<S, G, R>): ComponentType {
   checkFileFields(def.title, def.save, def.fields)
+  if (def.sections) checkSections(def.title, def.fields, def.sections)
   function DefinedRecordForm() {
     return <RecordFormPage def={def} />
   }

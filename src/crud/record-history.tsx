@@ -4,11 +4,11 @@
  * record filter. Only staff who may read the audit log see the control: the superadmin and staff
  * granted its page. Each page of rows is a cached read, so history already seen opens offline.
  */
-import { AUDIT_PAGE_SIZE, auditActionName, listAudit, type AuditEntry } from '#contract/audit'
+import { AUDIT_PAGE_SIZE, listAudit, type AuditEntry } from '#contract/audit'
 import { useSession } from '#src/lib/session.ts'
 import { Button } from '#src/ui/button.tsx'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '#src/ui/dialog.tsx'
-import { formatDate } from './columns.tsx'
+import { When } from './when.tsx'
 import { LoadMoreList } from './load-more-list.tsx'
 
 /** The audit log's screen: reading it is what History needs. */
@@ -24,10 +24,8 @@ function HistoryLine({ entry }: { entry: AuditEntry }) {
   return (
     <div className="flex flex-col gap-0.5">
       <div className="flex flex-wrap items-baseline justify-between gap-x-3">
-        <span className="font-medium text-slate-900">{auditActionName(entry.action)}</span>
-        <time dateTime={entry.at} className="text-xs text-slate-600">
-          {formatDate(entry.at)}
-        </time>
+        <span className="font-medium text-slate-900">{entry.event}</span>
+        <When at={entry.at} className="text-xs text-slate-600" />
       </div>
       <span className="text-slate-700">{auditWho(entry)}</span>
       {entry.detail === '' ? null : <span className="text-xs text-slate-600">{entry.detail}</span>}

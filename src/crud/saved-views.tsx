@@ -52,7 +52,8 @@ export function SavedViews({ route, columns }: { route: string; columns: { choic
         value={current?._id ?? ''}
         options={views.map((v) => ({ value: v._id, label: v.name }))}
         placeholder={views.length === 0 ? 'No saved views' : 'Saved views'}
-        disabled={views.length === 0}
+        // Open even when empty, and looking it: it says how a view is made, where a disabled one would say nothing.
+        empty="None yet: Save view keeps this list's filters, search and columns under a name."
         onValueChange={(id) => {
           const view = views.find((v) => v._id === id)
           if (view) navigate(view.route + view.query)

@@ -28,7 +28,11 @@ export function Button({ className, variant = 'default', size = 'md', asChild = 
   const classes = cn(
     'inline-flex items-center justify-center gap-2 rounded-md font-medium whitespace-nowrap transition-colors',
     'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600',
-    'disabled:pointer-events-none disabled:opacity-50',
+    // Disabled is drawn in its own colours, not faded: faded text falls under 3:1 against its
+    // background in both themes; slate-600 on slate-200 stays above it in both.
+    'disabled:pointer-events-none disabled:border-slate-300 disabled:bg-slate-200 disabled:text-slate-600',
+    // Announced unavailable but still pressable (it says why when pressed): the same look.
+    'aria-disabled:cursor-not-allowed aria-disabled:border-slate-300 aria-disabled:bg-slate-200 aria-disabled:text-slate-600',
     variants[variant],
     sizes[size],
     className,

@@ -24,6 +24,8 @@ interface SelectProps {
   defaultOpen?: boolean
   /** Marks the trigger for deferred-select.tsx (see deferred.ts). */
   'data-deferred-slot'?: string
+  /** Said in the open menu when there is no option (a list with no saved view yet). */
+  empty?: string
 }
 
 /**
@@ -31,7 +33,7 @@ interface SelectProps {
  * combobox). Radix reserves the empty string for "no value", so an empty `value` shows the
  * placeholder.
  */
-export function Select({ id, value, onValueChange, options, placeholder = 'Select', className, onBlur, defaultOpen, ...aria }: SelectProps) {
+export function Select({ id, value, onValueChange, options, placeholder = 'Select', className, onBlur, defaultOpen, empty, ...aria }: SelectProps) {
   return (
     <RadixSelect.Root value={value === '' ? undefined : value} onValueChange={onValueChange} disabled={aria.disabled} defaultOpen={defaultOpen}>
       <RadixSelect.Trigger
@@ -56,6 +58,7 @@ export function Select({ id, value, onValueChange, options, placeholder = 'Selec
         >
           {/* The viewport brings a style element of its own: it needs the page's style nonce (src/ui/csp-nonce.ts). */}
           <RadixSelect.Viewport className="p-1" nonce={cspNonce()}>
+            {options.length === 0 && empty !== undefined ? <p className="max-w-64 px-3 py-1.5 text-sm text-slate-700">{empty}</p> : null}
             {options.map((o) => (
               <RadixSelect.Item
                 key={o.value}

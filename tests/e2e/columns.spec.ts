@@ -11,7 +11,7 @@ import { accounts, apiToken, createStaff, expect, signInPage, test, unique } fro
 
 const GAMES = ['S.No', 'Image', 'Title', 'Operating System', 'Category Name', 'Game ID', 'Category ID', 'Live Link', 'Game Backend', 'Action']
 const LEADS = ['Date Created', 'Name', 'Email', 'Operating System', 'Wallet Address', 'Action']
-const AUDIT = ['When', 'Who', 'Area', 'Action', 'Record', 'Address', 'Action']
+const AUDIT = ['When', 'Who', 'Area', 'Event', 'Record', 'Address', 'Action']
 
 const png = (name: string, hue: number) => ({ name, mimeType: 'image/png', buffer: gradientIcon(64, [hue, 80, 160], [40, hue, 200]) })
 

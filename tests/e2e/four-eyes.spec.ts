@@ -162,9 +162,9 @@ test("a newsletter over the threshold waits; the second Admin's open list shows 
 
     // The audit log: the send is Nora's, the approval the superadmin's, naming Nora.
     await second.goto(`/admin/audit?search=${id}`)
-    const asked = second.getByRole('row').filter({ hasText: '/sendNewsletter' })
+    const asked = second.getByRole('row').filter({ hasText: 'Newsletter sent' })
     await expect(asked).toContainText(`Nora News (${newsletterRequester.email})`)
-    const approved = second.getByRole('row').filter({ hasText: '/approveNewsletter' })
+    const approved = second.getByRole('row').filter({ hasText: 'Newsletter approved' })
     await expect(approved).toContainText(`Super Admin (${accounts.superadmin.email})`)
     await approved.getByRole('button', { name: /^View / }).click()
     await expect(second.getByRole('dialog', { name: 'Audit Entry' })).toContainText(

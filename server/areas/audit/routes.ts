@@ -7,7 +7,7 @@
 import { Readable } from 'node:stream'
 import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm'
 import * as audit from '#contract/audit'
-import { AUDIT_EVENTS, auditActionName, type AuditEntry, type AuditFilter } from '#contract/audit'
+import { AUDIT_EVENTS, auditEventName, type AuditEntry, type AuditFilter } from '#contract/audit'
 import { login } from '#contract/auth'
 import { isWrite, type Endpoint } from '#contract/define'
 import { handlers, FileAnswer, type ContractIndex } from '../../kit/api.ts'
@@ -22,6 +22,8 @@ const eventKeys = new Set(Object.keys(AUDIT_EVENTS))
 interface AuditAreas {
   actionArea: ReadonlyMap<string, string>
   writes: readonly string[]
+  /** The served calls by path: an action's words are its call's `logAs`. */
+  byPath: ReadonlyMap<string, Endpoint>
 }
 
 /**
@@ -48,13 +50,14 @@ const auditAreasOf = (() => {
       const e = byPath.get(path)
       return e !== undefined && (isWrite(e) || e.access.kind !== 'screen')
     }
-    const areas = { actionArea, writes: [...actionArea.keys()].filter((a) => eventKeys.has(a) || isWriteAction(a)) }
+    const areas = { actionArea, writes: [...actionArea.keys()].filter((a) => eventKeys.has(a) || isWriteAction(a)), byPath }
     made.set(contract, areas)
     return areas
   }
 })()
 
 const areaOf = (areas: AuditAreas, action: string): string => areas.actionArea.get(action) ?? ''
+const eventOf = (areas: AuditAreas, action: string): string => auditEventName(action, (path) => areas.byPath.get(path))
 const actionsOf = (areas: AuditAreas, area: string): string[] => [...areas.actionArea].filter(([, a]) => a === area).map(([action]) => action)
 
 /** The where clause of the filters and the search ('' is any). */
@@ -97,6 +100,7 @@ function entry(areas: AuditAreas, row: AuditRow, staff: Staff): AuditEntry {
     adminName: who?.name ?? '',
     adminEmail: who?.email ?? '',
     action: row.action,
+    event: eventOf(areas, row.action),
     area: areaOf(areas, row.action),
     recordId: row.recordId ?? '',
     ip: row.ip ?? '',
@@ -151,13 +155,14 @@ export const auditRoutes = handlers(audit, {
 
   auditOptions: async (_input, ctx) => {
     const staff = await ctx.db.select({ id: admins.id, name: admins.name, email: admins.email }).from(admins).orderBy(asc(admins.name))
-    const { actionArea, writes } = auditAreasOf(ctx.contract)
+    const areas = auditAreasOf(ctx.contract)
+    const { actionArea, writes } = areas
     return {
       status: 'success',
       message: 'Audit options fetched',
       admins: staff.map((a) => ({ value: a.id, label: `${a.name} (${a.email})` })),
       areas: [...new Set(actionArea.values())].sort().map((a) => ({ value: a, label: a })),
-      actions: writes.map((a) => ({ value: a, label: auditActionName(a) })).sort((a, b) => a.label.localeCompare(b.label)),
+      actions: writes.map((a) => ({ value: a, label: eventOf(areas, a) })).sort((a, b) => a.label.localeCompare(b.label)),
     }
   },
 

@@ -1,5 +1,6 @@
 import { assetUrl } from '#src/lib/api.ts'
 import { Button } from '#src/ui/button.tsx'
+import { cn } from '#src/ui/cn.ts'
 import { chosenFiles } from '../file-check.ts'
 import { FileInput } from '../image-input.tsx'
 import { fileType, useFileValue, usePreviews } from './files.ts'
@@ -8,7 +9,8 @@ import type { FieldRenderProps } from './types.ts'
 /**
  * One video (mp4, m4a, webm): the saved or chosen one plays in a preview beside the file input,
  * with Remove video (a field with `keep` then sends no kept video, and the saved one goes).
- * The preview well is dark in both themes (`scheme-light`), as a player is.
+ * With a video the well is dark in both themes (`scheme-light`), as a player is; empty, it is
+ * drawn like the image fields' (it follows the theme).
  */
 function VideoControl(props: FieldRenderProps<'video'>) {
   const { items, saved, set, cancelled, rule } = useFileValue(props)
@@ -18,7 +20,12 @@ function VideoControl(props: FieldRenderProps<'video'>) {
   const shown = chosen ? previews.urlOf(chosen) : savedUrl ? assetUrl(savedUrl) : undefined
   return (
     <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
-      <div className="flex aspect-video w-60 shrink-0 items-center justify-center overflow-hidden rounded-md border border-slate-300 bg-slate-900 text-xs text-slate-200 scheme-light">
+      <div
+        className={cn(
+          'flex aspect-video w-60 shrink-0 items-center justify-center overflow-hidden rounded-md border border-slate-300 text-xs',
+          shown ? 'bg-slate-900 text-slate-200 scheme-light' : 'bg-slate-50 text-slate-600',
+        )}
+      >
         {shown ? (
           <video src={shown} controls preload="metadata" aria-label={chosen ? 'Preview of the chosen video' : 'Current video'} className="size-full">
             <track kind="captions" />

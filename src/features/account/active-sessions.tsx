@@ -11,7 +11,7 @@ import { useOnline, WRITES_OFFLINE_MESSAGE } from '#src/lib/online.ts'
 import { useCall } from '#src/lib/use-call.ts'
 import { toast } from '#src/ui/toast.ts'
 import { errorMessage } from '#src/crud/error-message.ts'
-import { formatDate } from '#src/crud/columns.tsx'
+import { When } from '#src/crud/when.tsx'
 import { Button } from '#src/ui/button.tsx'
 import { ConfirmDialog } from '#src/ui/alert-dialog.tsx'
 import { RecordUnloaded } from '#src/crud/form-frame.tsx'
@@ -36,8 +36,8 @@ function SessionRow({ session, offline, busy, onSignOut }: { session: ActiveSess
         </span>
         <span className="text-slate-700">
           {session.address === '' ? 'Address unknown' : session.address}
-          {' · '}Signed in {session.signedInAt === '' ? 'at an unknown time' : <time dateTime={session.signedInAt}>{formatDate(session.signedInAt)}</time>}
-          {' · '}Last active <time dateTime={session.lastActiveAt}>{formatDate(session.lastActiveAt)}</time>
+          {' · '}Signed in {session.signedInAt === '' ? 'at an unknown time' : <When at={session.signedInAt} />}
+          {' · '}Last active <When at={session.lastActiveAt} />
         </span>
       </div>
       {session.current ? null : (

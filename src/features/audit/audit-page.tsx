@@ -1,13 +1,14 @@
-import { AUDIT_PAGE_SIZE, auditActionName, listAudit, type AuditEntry } from '#contract/audit'
-import { IdText, col, field, formatDate, low } from '#src/crud/columns.tsx'
+import { AUDIT_PAGE_SIZE, listAudit, type AuditEntry } from '#contract/audit'
+import { IdText, col, field, low } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
+import { When } from '#src/crud/when.tsx'
 import { dateFilter, listFilter } from '#src/crud/list-filters.tsx'
 import { auditWho as who } from '#src/crud/record-history.tsx'
 import { actionOptions, adminOptions, areaOptions } from './audit-options.ts'
 import { ExportAuditButton } from './export-button.tsx'
 
-/** Events and sign-in writes by name (Failed sign-in, Signed in), other writes by their path. */
-const action = (e: AuditEntry) => <span className="font-mono text-xs">{auditActionName(e.action)}</span>
+/** What happened, in words ('Category added', 'Failed sign-in'): the server names it from the contract. */
+const event = (e: AuditEntry) => e.event
 const or = (text: string): string => (text === '' ? '--' : text)
 
 /** The staff audit log (/audit): who did what to which record, and when. */
@@ -16,10 +17,11 @@ export const AuditPage = defineList({
   endpoint: listAudit,
   pageSize: AUDIT_PAGE_SIZE,
   columns: [
-    { header: 'When', sortBy: 'at', cell: (e: AuditEntry) => formatDate(e.at) },
+    { header: 'When', sortBy: 'at', cell: (e: AuditEntry) => <When at={e.at} /> },
     { header: 'Who', cell: who },
     col('area', 'Area'),
-    { header: 'Action', cell: action },
+    // 'Event', not 'Action': the row's own View button sits under the list's Action header.
+    { header: 'Event', cell: event },
     low({ header: 'Record', cell: (e: AuditEntry) => <IdText value={e.recordId} label="Record" /> }),
     low({ header: 'Address', cell: (e: AuditEntry) => or(e.ip) }),
   ],
@@ -29,7 +31,7 @@ export const AuditPage = defineList({
       field('at', 'When', 'date'),
       { label: 'Who', value: who },
       field('area', 'Area'),
-      { label: 'Action', value: action },
+      { label: 'Event', value: event },
       { label: 'Record', value: (e: AuditEntry) => or(e.recordId) },
       { label: 'Address', value: (e: AuditEntry) => or(e.ip) },
       { label: 'Detail', value: (e: AuditEntry) => or(e.detail) },
@@ -38,7 +40,7 @@ export const AuditPage = defineList({
   filters: [
     listFilter('admin', 'Admin', adminOptions, 'All staff'),
     listFilter('area', 'Area', areaOptions, 'All areas'),
-    listFilter('action', 'Action', actionOptions, 'All actions'),
+    listFilter('action', 'Event', actionOptions, 'All events'),
     dateFilter('from', 'From'),
     dateFilter('to', 'To'),
   ],

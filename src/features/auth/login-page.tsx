@@ -113,8 +113,8 @@ export function LoginPage({ hasAuthRoute }: { hasAuthRoute: (path: AuthPath) => 
   }
 
   return (
-    <main className="grid min-h-full place-items-center bg-slate-100 p-4">
-      <div className="w-full max-w-sm rounded-lg bg-white p-8 shadow">
+    <main className="grid min-h-full place-items-center bg-slate-50 p-4">
+      <div className="w-full max-w-sm rounded-lg border border-slate-200 bg-white p-8 shadow">
         <p className="text-center text-sm font-semibold tracking-wide text-indigo-700 uppercase">Back Office</p>
         <h1 className="mt-1 mb-6 text-center text-2xl font-semibold">Login</h1>
         <form

@@ -8,6 +8,7 @@ import { Link } from 'wouter'
 import { getDashboard, NEW_LEADS_DAYS, SIGNUP_DAYS, type LinksCard, type PromotionsCard, type UsersCard } from '#contract/dashboard'
 import type { ScreenPath } from '#contract/routes'
 import { errorMessage } from '#src/crud/error-message.ts'
+import { When } from '#src/crud/when.tsx'
 import { useCall } from '#src/lib/use-call.ts'
 import { Button } from '#src/ui/button.tsx'
 import { Skeleton } from '#src/ui/skeleton.tsx'
@@ -15,7 +16,6 @@ import { Skeleton } from '#src/ui/skeleton.tsx'
 const SignupsChart = lazy(async () => ({ default: (await import('./signups-chart.tsx')).SignupsChart }))
 
 const number = new Intl.NumberFormat()
-const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 
 function Card({ title, to, linkLabel, wide = false, children }: { title: string; to: ScreenPath; linkLabel: string; wide?: boolean; children: ReactNode }) {
   const headingId = useId()
@@ -66,7 +66,7 @@ function PromotionsCardView({ card }: { card: PromotionsCard }) {
         <Figure term="Promotions" value={number.format(card.count)} />
         <Figure term="Deliveries in flight" value={number.format(card.inFlight)} />
       </dl>
-      <p className="text-sm text-slate-700">Last sent: {card.lastSentAt === null ? 'never' : when.format(new Date(card.lastSentAt))}</p>
+      <p className="text-sm text-slate-700">Last sent: {card.lastSentAt === null ? 'never' : <When at={card.lastSentAt} />}</p>
     </Card>
   )
 }

@@ -5,10 +5,7 @@
  */
 import { plural } from '#contract/common'
 import type { SignupDay } from '#contract/dashboard'
-
-const dayLabel = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' })
-const longDay = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' })
-const fmt = (day: string, format: Intl.DateTimeFormat): string => format.format(new Date(`${day}T00:00:00Z`))
+import { formatDay } from '#src/lib/dates.ts'
 
 const BAR = 8
 const GAP = 2
@@ -20,10 +17,10 @@ export function chartSummary(days: readonly SignupDay[]): string {
   const last = days[days.length - 1]
   if (first === undefined || last === undefined) return 'No sign-up data'
   const total = days.reduce((sum, d) => sum + d.count, 0)
-  const range = `Sign-ups per day from ${fmt(first.day, longDay)} to ${fmt(last.day, longDay)}`
+  const range = `Sign-ups per day from ${formatDay(first.day, 'long')} to ${formatDay(last.day, 'long')}`
   if (total === 0) return `${range}: none.`
   const busiest = days.reduce((best, d) => (d.count > best.count ? d : best), first)
-  return `${range}: ${total} in total, the most on ${fmt(busiest.day, longDay)} (${busiest.count}).`
+  return `${range}: ${total} in total, the most on ${formatDay(busiest.day, 'long')} (${busiest.count}).`
 }
 
 export function SignupsChart({ days }: { days: readonly SignupDay[] }) {
@@ -51,7 +48,7 @@ export function SignupsChart({ days }: { days: readonly SignupDay[] }) {
             const h = d.count === 0 ? 1 : Math.max(2, (d.count / max) * HEIGHT)
             return (
               <rect key={d.day} x={i * (BAR + GAP)} y={HEIGHT - h} width={BAR} height={h} className={d.count === 0 ? 'fill-slate-200' : 'fill-indigo-600'}>
-                <title>{`${fmt(d.day, longDay)}: ${plural(d.count, 'sign-up')}`}</title>
+                <title>{`${formatDay(d.day, 'long')}: ${plural(d.count, 'sign-up')}`}</title>
               </rect>
             )
           })}
@@ -59,8 +56,8 @@ export function SignupsChart({ days }: { days: readonly SignupDay[] }) {
       </div>
       {first && last ? (
         <figcaption aria-hidden="true" className="flex justify-between pl-10 text-xs text-slate-500">
-          <span>{fmt(first.day, dayLabel)}</span>
-          <span>{fmt(last.day, dayLabel)}</span>
+          <span>{formatDay(first.day, 'short')}</span>
+          <span>{formatDay(last.day, 'short')}</span>
         </figcaption>
       ) : null}
       <table className="sr-only">
@@ -74,7 +71,7 @@ export function SignupsChart({ days }: { days: readonly SignupDay[] }) {
         <tbody>
           {days.map((d) => (
             <tr key={d.day}>
-              <td>{fmt(d.day, longDay)}</td>
+              <td>{formatDay(d.day, 'long')}</td>
               <td>{d.count}</td>
             </tr>
           ))}

@@ -1,7 +1,8 @@
 import { useState } from 'react'
 import { useSWRConfig } from 'swr'
 import { VERSIONS_PAGE_SIZE, listTemplateVersions, restoreTemplateVersion, type TemplateVersion } from '#contract/emails'
-import { formatDate } from '#src/crud/columns.tsx'
+import { When } from '#src/crud/when.tsx'
+import { formatDateTime } from '#src/lib/dates.ts'
 import { errorMessage } from '#src/crud/error-message.ts'
 import { refreshAfterWrite } from '#src/crud/refresh.ts'
 import { call } from '#src/lib/api.ts'
@@ -72,13 +73,13 @@ export function TemplateVersions({ id, canRestore, blockedReason, onRestored }: 
     <div className="flex flex-col gap-3">
       <ol aria-label="Versions" className="flex flex-col divide-y divide-slate-200 rounded-md border border-slate-200">
         {data.result.map((v) => {
-          const when = formatDate(v.savedAt)
+          const when = formatDateTime(v.savedAt)
           return (
             <li key={v._id} className="flex flex-col gap-2 px-3 py-2">
               <div className="flex flex-wrap items-center justify-between gap-2">
                 <div className="min-w-0 text-sm">
                   <p className="font-medium text-slate-900">
-                    {when} <span className="font-normal text-slate-600">{savedBy(v)}</span>
+                    <When at={v.savedAt} /> <span className="font-normal text-slate-600">{savedBy(v)}</span>
                   </p>
                   <p className="break-words text-slate-700">Subject: {v.subject}</p>
                 </div>

@@ -10,7 +10,8 @@ import type { ReactNode } from 'react'
 import { Link, useSearch } from 'wouter'
 import { getLead, LEAD_DELIVERIES_SHOWN } from '#contract/leads'
 import { errorMessage } from '#src/crud/error-message.ts'
-import { copyAndSay, formatDate } from '#src/crud/columns.tsx'
+import { copyAndSay } from '#src/crud/columns.tsx'
+import { When } from '#src/crud/when.tsx'
 import { FormFrame, RecordUnloaded } from '#src/crud/form-frame.tsx'
 import { useCall } from '#src/lib/use-call.ts'
 import { useSession } from '#src/lib/session.ts'
@@ -40,7 +41,6 @@ function Copyable({ value, label, mono = false }: { value: string; label: string
   )
 }
 
-const when = (iso: string): string => (iso === '' ? '--' : formatDate(iso))
 
 const OUTCOME: Record<'pending' | 'sent' | 'failed' | 'cancelled', string> = { pending: 'Pending', sent: 'Sent', failed: 'Failed', cancelled: 'Cancelled' }
 
@@ -68,7 +68,7 @@ export function LeadPage() {
     body = (
       <div className="flex flex-col gap-8 rounded-md border border-slate-200 bg-white p-6">
         <dl className="flex flex-col gap-4">
-          <Detail term="Date Created">{formatDate(lead.createdAt)}</Detail>
+          <Detail term="Date Created"><When at={lead.createdAt} /></Detail>
           <Detail term="Name">{lead.name || '--'}</Detail>
           <Detail term="Email">
             <Copyable value={lead.email} label="email" />
@@ -92,8 +92,8 @@ export function LeadPage() {
           </Detail>
           <Detail term="Newsletter">
             {lead.subscribed
-              ? `Receives the newsletter${lead.subscribedAt ? ` (subscribed ${formatDate(lead.subscribedAt)})` : ''}`
-              : `Does not receive the newsletter${lead.unsubscribedAt ? ` (unsubscribed ${formatDate(lead.unsubscribedAt)})` : ''}`}
+              ? <>Receives the newsletter{lead.subscribedAt ? <> (subscribed <When at={lead.subscribedAt} />)</> : null}</>
+              : <>Does not receive the newsletter{lead.unsubscribedAt ? <> (unsubscribed <When at={lead.unsubscribedAt} />)</> : null}</>}
           </Detail>
           <Detail term="Lead ID">
             <Copyable value={lead._id} label="lead ID" mono />
@@ -115,7 +115,7 @@ export function LeadPage() {
               <TableBody>
                 {enquiries.map((e) => (
                   <TableRow key={e._id}>
-                    <TableCell className="whitespace-nowrap">{formatDate(e.createdAt)}</TableCell>
+                    <TableCell className="whitespace-nowrap"><When at={e.createdAt} /></TableCell>
                     <TableCell className="whitespace-pre-wrap">{e.message}</TableCell>
                     <TableCell>
                       <Status status={e.status} />
@@ -153,7 +153,7 @@ export function LeadPage() {
                       <TableCell>{d.title}</TableCell>
                       <TableCell>{d.round}</TableCell>
                       <TableCell>{OUTCOME[d.status]}</TableCell>
-                      <TableCell className="whitespace-nowrap">{when(d.sentAt)}</TableCell>
+                      <TableCell className="whitespace-nowrap"><When at={d.sentAt} /></TableCell>
                       <TableCell>{d.attempts}</TableCell>
                     </TableRow>
                   ))}

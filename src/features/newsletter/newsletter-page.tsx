@@ -47,7 +47,7 @@ function SendNewsletterButton() {
     <>
       {blocked ? (
         <Tooltip content={blocked}>
-          <Button aria-disabled onClick={() => toast.error(blocked)} className="opacity-50">
+          <Button aria-disabled onClick={() => toast.error(blocked)}>
             Send Newsletter
           </Button>
         </Tooltip>

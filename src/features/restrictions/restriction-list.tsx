@@ -14,7 +14,7 @@ function Status({ hidden }: { hidden: boolean }) {
   return hidden ? (
     <span className="inline-flex rounded-full bg-slate-200 px-2 py-0.5 text-xs font-medium text-slate-800">Hidden</span>
   ) : (
-    <span className="inline-flex rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-800">Restricted</span>
+    <span className="inline-flex rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-900">Restricted</span>
   )
 }
 

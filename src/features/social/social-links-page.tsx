@@ -37,6 +37,8 @@ const removeLink = (name: SocialLinkField, label: string) =>
  */
 export const SocialLinksPage = defineRecordForm({
   title: 'Social Links',
+  description:
+    'These five links (Discord, Facebook, Twitter, Instagram, Telegram) are the social media settings. Settings keeps a separate set of five with the site settings (Twitter, Medium, Telegram, Facebook, Linkedin); saving one set leaves the other as it is.',
   read: socialmediaGet,
   readInput: {},
   pick: (answer) => answer.data.data[0],

@@ -8,7 +8,7 @@
  * address, and the server refuses another one.
  */
 import { approveAccessRequest, type AccessRequest } from '#contract/access-requests'
-import { formatDate } from '#src/crud/columns.tsx'
+import { When } from '#src/crud/when.tsx'
 import type { FormDef } from '#src/crud/define-form.tsx'
 import { FormBody } from '#src/crud/form-body.tsx'
 import { email, multiSelect, select, text } from '#src/crud/form-fields.ts'
@@ -51,11 +51,11 @@ function RequestSummary({ request }: { request: AccessRequest }) {
         <dd className="break-all">{request.email}</dd>
         <dt className="text-slate-700">Requested At</dt>
         <dd>
-          <time dateTime={request.createdAt}>{formatDate(request.createdAt)}</time>
+          <When at={request.createdAt} />
         </dd>
         <dt className="text-slate-700">Email Confirmed At</dt>
         <dd>
-          <time dateTime={request.confirmedAt}>{formatDate(request.confirmedAt)}</time>
+          <When at={request.confirmedAt} />
         </dd>
       </dl>
       <p className="text-slate-800">

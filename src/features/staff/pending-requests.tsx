@@ -74,7 +74,7 @@ function RowActions({ row, blockedReason, onDecline }: RowActionsProps) {
   const [, navigate] = useLocation()
   // Offline the buttons stay, marked unavailable, and say why when pressed (as the kit's do).
   const guard = (act: () => void) => () => (blockedReason ? toast.error(blockedReason) : act())
-  const blocked = blockedReason ? { 'aria-disabled': true, className: 'cursor-not-allowed opacity-50' } : {}
+  const blocked = blockedReason ? { 'aria-disabled': true } : {}
   return (
     <div className="flex items-center gap-2">
       <Button size="sm" aria-label={`Approve ${row.name}`} {...blocked} onClick={guard(() => navigate(approveHref(row._id), { state: { record: row } }))}>
