@@ -1,4 +1,10 @@
-import { describeWhen, useMinuteNow } from '#src/lib/dates.ts'
+import { useSyncExternalStore } from 'react'
+import { currentNow, describeWhen, subscribeMinute } from '#src/lib/dates.ts'
+
+/** The current time, updated once a minute by the page's shared timer (src/lib/dates.ts). */
+function useMinuteNow(): number {
+  return useSyncExternalStore(subscribeMinute, currentNow, currentNow)
+}
 
 /**
  * A moment as the staff member reads it (src/lib/dates.ts): '3 minutes ago' within the last day, its

@@ -2,12 +2,11 @@
  * Every date the app shows goes through here, in the staff member's locale and time zone (the
  * browser's, unless a caller names others, as the unit tests do). A moment of the last day reads
  * relative ('3 min ago'), an older one as its date and time; either way the exact moment is there
- * to hover and for screen readers (`<When>` in src/crud/when.tsx). Calendar days (a chart's
+ * to hover and for screen readers (`<When>` in src/crud/when.tsx). Free of React, so the early
+ * script (src/lib/rows-snapshot.ts) says the kept rows' age the same way. Calendar days (a chart's
  * buckets, which the server counts in UTC) keep their own day whatever the zone. CSV exports and
  * values sent to the server never pass through here: they stay ISO.
  */
-import { useSyncExternalStore } from 'react'
-
 /** Moments younger than this read relative ('3 minutes ago'); older ones read as their date. */
 export const RECENT_MS = 24 * 60 * 60 * 1000
 
@@ -139,11 +138,6 @@ export function subscribeMinute(listener: () => void): () => void {
 export function currentNow(): number {
   if (timer === undefined && Math.abs(Date.now() - now) >= MINUTE) now = Date.now()
   return now
-}
-
-/** The current time, updated once a minute by the shared timer. */
-export function useMinuteNow(): number {
-  return useSyncExternalStore(subscribeMinute, currentNow, currentNow)
 }
 
 /** How many components listen to the shared timer, and whether it runs (the unit tests read it). */

@@ -15,6 +15,7 @@
  * style attributes are not allowed by the policy (server/pwa.ts), so they are kept aside and put
  * back through the CSSOM.
  */
+import { describeWhen } from './dates.ts'
 import { SNAPSHOTS_KEY } from './offline-store.ts'
 
 /** Pages kept (the oldest goes first), and the largest markup kept for one. */
@@ -88,16 +89,6 @@ export function saveSnapshot(page: string, root: HTMLElement, authorization: str
   }
 }
 
-/** How long ago `at` was, in words of the browser's language ('3 minutes ago'). */
-export function ageInWords(at: number, now: number): string {
-  const seconds = Math.max(0, Math.round((now - at) / 1000))
-  const words = new Intl.RelativeTimeFormat(undefined, { numeric: 'always' })
-  if (seconds < 60) return words.format(-seconds, 'second')
-  if (seconds < 3600) return words.format(-Math.floor(seconds / 60), 'minute')
-  if (seconds < 86_400) return words.format(-Math.floor(seconds / 3600), 'hour')
-  return words.format(-Math.floor(seconds / 86_400), 'day')
-}
-
 /**
  * Paints the snapshot of `page` into `root`, inert, with its age, when the live session
  * `authorization` saved it. Whether it painted.
@@ -116,9 +107,9 @@ export function paintSnapshot(page: string, root: HTMLElement, authorization: st
   notice.setAttribute(AGE_ATTRIBUTE, '')
   notice.setAttribute('role', 'status')
   notice.className = 'fixed bottom-4 left-1/2 z-50 -translate-x-1/2 rounded-full border border-slate-300 bg-white px-4 py-2 text-sm text-slate-700 shadow'
-  const age = ageInWords(snapshot.at, now)
-  notice.textContent = online ? `Rows from ${age}, updating…` : `Offline: rows from ${age}`
-  notice.title = new Date(snapshot.at).toLocaleString()
+  const age = describeWhen(snapshot.at, now)
+  notice.textContent = online ? `Rows as of ${age.text}, updating…` : `Offline: rows as of ${age.text}`
+  notice.title = age.exact
   root.appendChild(notice)
   return true
 }

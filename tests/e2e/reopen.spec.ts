@@ -31,7 +31,7 @@ test('a reopened list paints its last rows with their age before the app runs, t
   const release = await holdTheApp(page)
   await page.reload({ waitUntil: 'commit' })
   const notice = page.locator('[data-rows-age]')
-  await expect(notice).toHaveText(/^Rows from .+, updating…$/)
+  await expect(notice).toHaveText(/^Rows as of .+, updating…$/)
   await expect(notice).toHaveAttribute('title', /\d/)
   await expect(page.locator('main tbody tr').first()).toContainText(email)
   // Read only: nothing painted can be used before the app runs (the entry is still held, so
