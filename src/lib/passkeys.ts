@@ -61,10 +61,14 @@ export async function createPasskey(name: string): Promise<string> {
 /**
  * Signs in with a passkey and opens the session, as the password's login does; answers the
  * server's message. `autofill`: the request waits on the email field's autofill (conditional
- * mediation) instead of opening the browser's prompt.
+ * mediation) instead of opening the browser's prompt. `wanted` is asked once the options are
+ * there, before the browser is: false gives up (PasskeyCancelled).
  */
-export async function signInWithPasskey(autofill = false): Promise<string> {
+export async function signInWithPasskey(autofill = false, wanted: () => boolean = () => true): Promise<string> {
   const { options } = await call(passkeySignInOptions, {})
+  // Starting a request ends the one waiting: an autofill request whose options arrive after the
+  // passkey button was pressed must not end the button's.
+  if (!wanted()) throw new PasskeyCancelled()
   const response = await ceremony(() => startAuthentication({ optionsJSON: options, useBrowserAutofill: autofill }))
   const answer = await call(passkeySignIn, { response: { ...response, clientExtensionResults: { ...response.clientExtensionResults } } })
   await login(answer.token)

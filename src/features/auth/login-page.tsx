@@ -82,6 +82,8 @@ export function LoginPage({ hasAuthRoute }: { hasAuthRoute: (path: AuthPath) => 
   // Checked on every change once a submit has been tried, as the kit's forms are.
   const tried = useRef(false)
   const [passkeyBusy, setPasskeyBusy] = useState(false)
+  // Set while the passkey button's request runs: an autofill request then stays away.
+  const passkeyPressed = useRef(false)
   // The autofill's passkey request, while one waits (at most one at a time).
   const autofillWaiting = useRef(false)
   const mounted = useRef(true)
@@ -102,12 +104,12 @@ export function LoginPage({ hasAuthRoute }: { hasAuthRoute: (path: AuthPath) => 
 
   /** Waits for a passkey chosen in the email field's autofill, where the browser offers that. */
   const startAutofill = async (): Promise<void> => {
-    if (autofillWaiting.current || !online) return
+    if (autofillWaiting.current || passkeyPressed.current || !online) return
     autofillWaiting.current = true
     try {
       const lib = await loadPasskeys()
       if (!(await lib.autofillSupported()) || !mounted.current) return
-      const message = await lib.signInWithPasskey(true)
+      const message = await lib.signInWithPasskey(true, () => mounted.current && !passkeyPressed.current)
       if (mounted.current) signedIn(message)
     } catch (error) {
       // Closing the autofill, or the passkey button taking over, is no failure to report.
@@ -121,12 +123,14 @@ export function LoginPage({ hasAuthRoute }: { hasAuthRoute: (path: AuthPath) => 
   const signInWithPasskey = async (): Promise<void> => {
     if (passkeyBusy || isSubmitting) return
     setPasskeyBusy(true)
+    passkeyPressed.current = true
     try {
       const lib = await loadPasskeys()
       signedIn(await lib.signInWithPasskey(false))
     } catch (error) {
       toast.error(error instanceof Error ? error.message : PASSKEY_SIGN_IN_FAILED)
     } finally {
+      passkeyPressed.current = false
       if (mounted.current) setPasskeyBusy(false)
     }
   }
@@ -179,9 +183,10 @@ export function LoginPage({ hasAuthRoute }: { hasAuthRoute: (path: AuthPath) => 
         <form
           onSubmit={(event) => void submit(event)}
           onChange={(event) => void recheck(event.currentTarget)}
-          onFocus={() => {
+          onFocus={(event) => {
             void Promise.all([loadRules(), loadCodeField()])
-            void startAutofill()
+            // The autofill's passkeys are offered in the email field: its request starts there.
+            if (event.target instanceof HTMLInputElement && event.target.name === 'email') void startAutofill()
           }}
           noValidate
           className="grid gap-4"
