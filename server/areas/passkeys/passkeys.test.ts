@@ -13,6 +13,7 @@ import { PASSKEY_ALREADY_ADDED, PASSKEY_FAILED } from '#contract/passkeys'
 import { loadConfig } from '../../config.ts'
 import { adminPasskeys, admins, auditLog, mailOutbox, passkeyChallenges, sessionTokens, type AdminRow } from '../../db/schema.ts'
 import { ACCOUNT_DEACTIVATED } from '../../kit/access/sign-in-answers.ts'
+import { NO_RELYING_PARTY } from '../../kit/access/passkeys.ts'
 import { PRESENT_ONLY, SoftPasskey } from '../../testing/soft-authenticator.ts'
 import { TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from '../../testing/test-app.ts'
 
@@ -316,6 +317,12 @@ describe('step-up', () => {
 })
 
 describe('the relying party', () => {
+  it('refuses a Host header that names no host, without PUBLIC_URL', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/admin/passkeySignInOptions', headers: { host: 'bad host' }, payload: {} })
+    expect([res.statusCode, bodyOf(res)['message']]).toEqual([400, NO_RELYING_PARTY])
+  })
+
+
   it('is PUBLIC_URL\'s origin and host name when it is set, and the call\'s own address otherwise', () => {
     const base = { JWT_SECRET: 'x'.repeat(64), DATA_DIR: '/tmp/unused' }
     expect(loadConfig({ ...base, PUBLIC_URL: 'https://backoffice.example.com/admin/' }).passkeyRelyingParty).toEqual({ origin: 'https://backoffice.example.com', id: 'backoffice.example.com' })

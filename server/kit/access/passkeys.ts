@@ -30,10 +30,12 @@ import { decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpe
 import { relyingPartyOf, type RelyingParty } from '../../config.ts'
 import type { Db } from '../../db/index.ts'
 import { adminPasskeys, passkeyChallenges, type AdminRow } from '../../db/schema.ts'
-import type { Ctx } from '../api.ts'
+import { failure, type Ctx } from '../api.ts'
 
 /** How long a challenge may be answered (and the browser's timeout for the ceremony). */
 export const PASSKEY_CHALLENGE_MS = 5 * 60_000
+/** Without PUBLIC_URL, the call's Host header names the relying party; one that names no host is refused. */
+export const NO_RELYING_PARTY = 'Passkeys cannot be used at this address'
 /** The relying party's name, shown by some authenticators beside the account. */
 export const RP_NAME = 'Back Office'
 
@@ -42,7 +44,13 @@ export type PasskeyRow = typeof adminPasskeys.$inferSelect
 
 /** The relying party of this call: PUBLIC_URL's, or the call's own address when PUBLIC_URL is unset. */
 export function relyingParty(ctx: Pick<Ctx, 'config' | 'requestOrigin'>): RelyingParty {
-  return ctx.config.passkeyRelyingParty ?? relyingPartyOf(ctx.requestOrigin)
+  if (ctx.config.passkeyRelyingParty !== null) return ctx.config.passkeyRelyingParty
+  try {
+    return relyingPartyOf(ctx.requestOrigin)
+  } catch {
+    // A Host header that is no host name: the caller's mistake, not the server's.
+    throw failure(NO_RELYING_PARTY)
+  }
 }
 
 /** The user handle an admin's passkeys carry: the admin's id, as bytes. */

@@ -10,8 +10,8 @@
  *
  * "Sign in with a passkey" signs in without the password (contract/passkeys.ts); where the browser
  * offers passkeys in the email field's autofill (conditional mediation), the request for them
- * starts when the form first takes the focus. The passkey code (src/lib/passkeys.ts) loads then
- * too, never with the page.
+ * starts when that field takes the focus. The passkey code (src/lib/passkeys.ts) loads then, or
+ * when the button is pressed, never with the page.
  */
 import { lazy, Suspense, useEffect, useRef, useState, useSyncExternalStore, type FormEvent } from 'react'
 import type { UseFormRegisterReturn } from 'react-hook-form'
@@ -31,7 +31,7 @@ const loadRules = () => import('./login-rules.ts')
 // The code field shows only after the server answers TWO_FA; it loads with the rules.
 const loadCodeField = () => import('#src/crud/second-factor-field.tsx')
 const SecondFactorField = lazy(async () => ({ default: (await loadCodeField()).SecondFactorField }))
-// The passkey ceremonies: loaded when the form takes the focus or the passkey button is pressed.
+// The passkey ceremonies: loaded when the email field takes the focus or the passkey button is pressed.
 const loadPasskeys = () => import('#src/lib/passkeys.ts')
 // contract/passkeys.ts's words, written here: the contract module would bring zod with the page.
 const SIGN_IN_WITH_PASSKEY = 'Sign in with a passkey'
