@@ -126,3 +126,21 @@ test("a deactivated admin's passkey is refused as their password is", async ({ p
   await expect(page).toHaveURL(/\/admin\/login$/)
   expect(await page.evaluate(() => localStorage.getItem('admin_token'))).toBeNull()
 })
+
+test("the palette's Add a passkey opens Profile's Passkeys with its Add button focused, for View Only too", async ({ page }) => {
+  await signInPage(page, accounts.viewOnly)
+  await page.goto('/admin/category')
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible()
+  for (const from of ['another screen', 'Profile itself']) {
+    await page.keyboard.press('Control+k')
+    const palette = page.getByRole('dialog', { name: 'Command palette' })
+    await expect(palette.getByRole('combobox')).toBeFocused()
+    await page.keyboard.type('Add a passkey')
+    await expect(palette.getByRole('option', { name: /Add a passkey/ })).toHaveAttribute('aria-selected', 'true')
+    await page.keyboard.press('Enter')
+    await expect(page, from).toHaveURL(/\/admin\/profile#passkeys$/)
+    await expect(page.getByRole('region', { name: 'Passkeys' }).getByRole('button', { name: 'Add a passkey' })).toBeFocused()
+    // Away from the button, so the second round shows the palette moved the focus again.
+    await page.getByRole('heading', { name: 'Profile', level: 1 }).click()
+  }
+})

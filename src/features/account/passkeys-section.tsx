@@ -158,17 +158,29 @@ export function PasskeysSection() {
     }
   }, [])
 
-  // Opened from the palette (#passkeys): the section comes into view, its Add button focused.
+  // Opened from the palette (#passkeys): the section comes into view, its Add button focused,
+  // once the list (and so the button) is there.
+  const [opened, setOpened] = useState(false)
   useEffect(() => {
     const open = () => {
-      if (window.location.hash !== `#${PASSKEYS_ANCHOR}`) return
-      section.current?.scrollIntoView({ block: 'start' })
-      addButton.current?.focus()
+      if (window.location.hash === `#${PASSKEYS_ANCHOR}`) setOpened(true)
     }
     open()
     window.addEventListener('hashchange', open)
     return () => window.removeEventListener('hashchange', open)
   }, [])
+  const loaded = passkeys !== undefined
+  useEffect(() => {
+    if (!opened || !loaded) return
+    // A timer, not at once: the palette's dialog gives the focus back to where it was with a timer
+    // of its own as it closes, queued before this one.
+    const timer = setTimeout(() => {
+      setOpened(false)
+      section.current?.scrollIntoView({ block: 'start' })
+      addButton.current?.focus()
+    }, 0)
+    return () => clearTimeout(timer)
+  }, [opened, loaded])
 
   /** After a change: offered only when another session is open, since there is nothing to end otherwise. */
   const afterChange = async (what: string) => {
