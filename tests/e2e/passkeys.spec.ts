@@ -1,8 +1,8 @@
 /**
  * Passkeys in Chromium with the DevTools virtual authenticator (a platform authenticator with
  * user verification, as a laptop's fingerprint reader): a View Only staff member adds one on
- * Profile, logs out, signs in with it and lands where the password's sign-in lands; a removed
- * passkey signs nobody in, nor does a deactivated admin's.
+ * Profile, logs out, signs in with it (the button, then the email field's autofill) and lands where
+ * the password's sign-in lands; a removed passkey signs nobody in, nor does a deactivated admin's.
  *
  * WebAuthn refuses an IP address as the relying party, so the pages are opened at localhost, on
  * the worker's shared server (which has no PUBLIC_URL: the relying party is the page's own address).
@@ -84,6 +84,13 @@ test('a passkey added on Profile signs in without a password and lands where the
 
   await logOut(page)
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click()
+  await expect(page).toHaveURL(new RegExp(`${landing}$`))
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible()
+
+  // The email field's autofill: its request starts when the field takes the focus, and the
+  // virtual authenticator answers it as a person picking the passkey from the autofill would.
+  await logOut(page)
+  await page.getByLabel('Email').focus()
   await expect(page).toHaveURL(new RegExp(`${landing}$`))
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible()
 
