@@ -201,8 +201,8 @@ export type Failure = z.output<typeof Failure>
 
 /**
  * The refusal of a `stepUp` endpoint (contract/define.ts) when the session has not proved its
- * owner recently: HTTP 403, the usual failure shape plus `code` and whether the proof needs a 2FA
- * code besides the password (`twoFactor`). The PWA answers it with the proof dialog and repeats
+ * owner recently: HTTP 403, the usual failure shape plus `code`, whether the proof needs a 2FA
+ * code besides the password (`twoFactor`) and whether a passkey may prove it instead (`passkey`). The PWA answers it with the proof dialog and repeats
  * the call once (contract/auth.ts, proveIdentity).
  */
 export const STEP_UP_REQUIRED = 'step-up-required'
@@ -212,6 +212,8 @@ export const StepUpRefusal = z.object({
   message: z.string(),
   code: z.literal(STEP_UP_REQUIRED),
   twoFactor: z.boolean(),
+  /** The admin has a passkey, which proves it too (contract/passkeys.ts, provePasskey). */
+  passkey: z.boolean(),
 })
 export type StepUpRefusal = z.output<typeof StepUpRefusal>
 

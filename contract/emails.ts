@@ -78,6 +78,22 @@ export const TEMPLATE_VARIABLES = {
     { name: 'by', description: 'the name of the admin who made the change', sample: 'Sam Lee', required: false },
     { name: 'time', description: 'when it happened (UTC)', sample: '26 Nov 2026, 18:11 UTC', required: true },
   ],
+  /** To an admin who added a passkey to their account (Profile, Passkeys). */
+  'passkey-added': [
+    { name: 'name', description: "the admin's name", sample: 'Jane Doe', required: false },
+    { name: 'passkey', description: 'the name given to the passkey', sample: 'Work laptop', required: true },
+    { name: 'time', description: 'when it happened (UTC)', sample: '26 Nov 2026, 18:11 UTC', required: true },
+    { name: 'device', description: 'browser and system it was done from', sample: 'Chrome 131 on macOS Sonoma', required: false },
+    { name: 'address', description: 'the network address it came from', sample: '203.0.113.7', required: false },
+  ],
+  /** To an admin who removed a passkey from their account (Profile, Passkeys). */
+  'passkey-removed': [
+    { name: 'name', description: "the admin's name", sample: 'Jane Doe', required: false },
+    { name: 'passkey', description: 'the name of the passkey removed', sample: 'Work laptop', required: true },
+    { name: 'time', description: 'when it happened (UTC)', sample: '26 Nov 2026, 18:11 UTC', required: true },
+    { name: 'device', description: 'browser and system it was done from', sample: 'Chrome 131 on macOS Sonoma', required: false },
+    { name: 'address', description: 'the network address it came from', sample: '203.0.113.7', required: false },
+  ],
   /** The Newsletter screen's mail (contract/newsletter.ts NEWSLETTER_TEMPLATE). */
   newsletter: [
     { name: 'name', description: "the subscriber's name", sample: 'Olivia Okafor', required: false },

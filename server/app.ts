@@ -74,7 +74,8 @@ export const BODY_TOO_LARGE = 'Request body is too large'
 /**
  * Browser features a back-office never uses, switched off for the page and anything it embeds.
  * Fullscreen stays for the page itself (a game's video may go fullscreen); clipboard writes need no
- * policy ('Link copy successfully' works). Only names Chromium knows, so it logs no warning
+ * policy ('Link copy successfully' works). Passkeys (WebAuthn get and create) are the page's own
+ * only: signing in, adding one on Profile, the step-up question; never in an embedded frame. Only names Chromium knows, so it logs no warning
  * (it warns about 'bluetooth', for one).
  */
 export const PERMISSIONS_POLICY = [
@@ -93,7 +94,8 @@ export const PERMISSIONS_POLICY = [
   'midi=()',
   'payment=()',
   'picture-in-picture=()',
-  'publickey-credentials-get=()',
+  'publickey-credentials-create=(self)',
+  'publickey-credentials-get=(self)',
   'screen-wake-lock=()',
   'serial=()',
   'usb=()',

@@ -37,6 +37,18 @@ export interface MediaLimits {
   maxPixels: number
 }
 
+/** Who passkeys are made for and checked against: the origin pages are served from and its RP ID (the host name). */
+export interface RelyingParty {
+  origin: string
+  id: string
+}
+
+/** The relying party of an address (PUBLIC_URL, or a call's own): its origin, and its host name as the RP ID. */
+export function relyingPartyOf(address: string): RelyingParty {
+  const url = new URL(address)
+  return { origin: url.origin, id: url.hostname }
+}
+
 export interface Config {
   port: number
   host: string
@@ -90,6 +102,12 @@ export interface Config {
    * http://localhost:<PORT>, right only on the machine itself.
    */
   publicUrl: string
+  /**
+   * The passkeys' relying party (server/kit/access/passkeys.ts): PUBLIC_URL's origin and its host
+   * name as the RP ID. Null when PUBLIC_URL is unset: then each call's own address (Host header and
+   * protocol) stands in, which suits development and tests on localhost; production sets PUBLIC_URL.
+   */
+  passkeyRelyingParty: RelyingParty | null
   /** Origins allowed to call the API from a browser; empty means no CORS headers at all. */
   corsOrigins: string[]
   /** Logins per address per minute, on top of the per-email lockout (server/kit/access/lockout.ts). */
@@ -442,6 +460,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     referralFlushMs: e.REFERRAL_FLUSH_MS,
     appStoreUrl: e.APP_STORE_URL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    passkeyRelyingParty: e.PUBLIC_URL === undefined ? null : relyingPartyOf(e.PUBLIC_URL),
     corsOrigins: e.CORS_ORIGINS.split(',').map((o) => o.trim()).filter((o) => o !== ''),
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     socketRecheckMs: 60_000,

@@ -501,6 +501,59 @@ export const adminDevices = pgTable(
   (t) => [primaryKey({ columns: [t.adminId, t.device] })],
 )
 
+/**
+ * The passkeys (WebAuthn credentials) of each admin (server/kit/access/passkeys.ts): a passkey
+ * signs its one admin in, without a password, and proves the session's owner for step-up. Only the
+ * public key is kept (the private key never leaves the authenticator), with the signature counter
+ * the authenticator reported last: an assertion whose counter does not move past it is refused as
+ * a possible clone. Goes with its admin.
+ */
+export const adminPasskeys = pgTable(
+  'admin_passkeys',
+  {
+    id: id(),
+    createdAt: createdAt(),
+    adminId: text('admin_id')
+      .notNull()
+      .references(() => admins.id, { onDelete: 'cascade' }),
+    /** The name its owner gave it ("Work laptop"). */
+    name: text('name').notNull(),
+    /** The credential id, base64url, as the authenticator made it: unique across every admin. */
+    credentialId: text('credential_id').notNull(),
+    /** The COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    /** The signature counter last seen (0 for authenticators that keep none). */
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    /** How the browser said it can reach the authenticator ('internal', 'usb', 'hybrid', ...). */
+    transports: text('transports').array().notNull().default(sql`'{}'::text[]`),
+    /** Whether the authenticator may copy it to the owner's other devices (a synced passkey). */
+    backedUp: boolean('backed_up').notNull().default(false),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [uniqueIndex('admin_passkeys_credential_id_key').on(t.credentialId), index('admin_passkeys_admin_id_idx').on(t.adminId)],
+)
+
+/**
+ * The WebAuthn challenges handed out and not used yet, in the database so that any instance can
+ * check the answer to another's challenge. Each is used once (deleted as it is checked, whatever
+ * the result) and lives a few minutes (PASSKEY_CHALLENGE_MS); expired rows are pruned as new ones
+ * are made. `adminId` is the admin a registration or step-up challenge was given to (null for a
+ * sign-in, where the passkey names its admin); `jti` the session a step-up challenge belongs to.
+ */
+export const passkeyChallenges = pgTable(
+  'passkey_challenges',
+  {
+    /** The challenge itself, base64url: what the authenticator signs. */
+    challenge: text('challenge').primaryKey(),
+    purpose: text('purpose', { enum: ['register', 'sign-in', 'step-up'] }).notNull(),
+    adminId: text('admin_id').references(() => admins.id, { onDelete: 'cascade' }),
+    jti: text('jti'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('passkey_challenges_expires_at_idx').on(t.expiresAt)],
+)
+
 // ---------------------------------------------------------------------------------------------
 // Automated Emails (contract/emails.ts, server/areas/emails/routes.ts, server/kit/mail/templates.ts)
 // ---------------------------------------------------------------------------------------------

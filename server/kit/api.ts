@@ -28,6 +28,7 @@
 import type { Readable } from 'node:stream'
 import multipart from '@fastify/multipart'
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { eq } from 'drizzle-orm'
 import { z } from 'zod'
 import { STEP_UP_MESSAGE, STEP_UP_REQUIRED, fieldErrors, type FieldErrors, type Failure, type StepUpRefusal } from '#contract/common'
 import { isAuditedCall, isEndpoint, type Endpoint, type Output, type ParsedInput } from '#contract/define'
@@ -35,7 +36,7 @@ import { FORBIDDEN, UNAUTHORIZED, checkSession, type Passwords } from './access/
 import { stepUpFresh, type TokenRef } from './access/sessions.ts'
 import type { Config } from '../config.ts'
 import type { Db, DbHandle } from '../db/index.ts'
-import { auditLog, type AdminRow } from '../db/schema.ts'
+import { adminPasskeys, auditLog, type AdminRow } from '../db/schema.ts'
 import type { MailMessage, Mailer } from './mail/mail.ts'
 import type { Realtime } from './realtime.ts'
 import type { HandlerOptions, JobInfo, JobPayload, JobQueue, JobResult } from './queue.ts'
@@ -148,6 +149,12 @@ export interface Ctx {
   readonly ip: string
   /** The call's User-Agent header (a sign-in records the device it names). */
   readonly userAgent: string | undefined
+  /**
+   * The address the call was sent to, as its protocol and Host header say ('http://localhost:3000'):
+   * the passkeys' relying party when PUBLIC_URL is unset (server/kit/access/passkeys.ts). The caller
+   * chooses it, so it is trusted for nothing else.
+   */
+  readonly requestOrigin: string
   readonly log: FastifyBaseLogger
   /** Every area's finders: the palette's search runs them (server/kit/finders.ts). */
   readonly finders: readonly Finder[]
@@ -308,7 +315,14 @@ function route(app: FastifyInstance, services: Services, bound: BoundHandler, bo
       // A risky call needs a recent proof of the session's owner (contract/define.ts, stepUp):
       // refused here, before the body is read, whatever the handler.
       if (endpoint.stepUp === true && !stepUpFresh(services.config, check.provedAt, Date.now())) {
-        const refusal: StepUpRefusal = { status: 'failed', message: STEP_UP_MESSAGE, code: STEP_UP_REQUIRED, twoFactor: check.admin.totpEnabled && check.admin.totpSecret !== null }
+        const [passkey] = await services.handle.db.select({ id: adminPasskeys.id }).from(adminPasskeys).where(eq(adminPasskeys.adminId, check.admin.id)).limit(1)
+        const refusal: StepUpRefusal = {
+          status: 'failed',
+          message: STEP_UP_MESSAGE,
+          code: STEP_UP_REQUIRED,
+          twoFactor: check.admin.totpEnabled && check.admin.totpSecret !== null,
+          passkey: passkey !== undefined,
+        }
         return reply.code(403).send(refusal)
       }
       request.admin = check.admin
@@ -513,6 +527,9 @@ class RequestContext implements Ctx {
   }
   get userAgent(): string | undefined {
     return this.#request.headers['user-agent']
+  }
+  get requestOrigin(): string {
+    return `${this.#request.protocol}://${this.#request.host}`
   }
   get log(): FastifyBaseLogger {
     return this.#request.log

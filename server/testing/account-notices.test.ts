@@ -238,7 +238,7 @@ describe('access changed by a staff manager', () => {
 })
 
 describe('the templates in Automated Emails', () => {
-  const NOTICES = ['new-device-sign-in', 'password-changed', 'access-changed']
+  const NOTICES = ['new-device-sign-in', 'password-changed', 'access-changed', 'passkey-added', 'passkey-removed']
 
   it('are listed by getemail and edited like the others; the next mail uses the edit', async () => {
     const list = listOf(bodyOf(await t.app.inject({ method: 'GET', url: '/api/admin/getemail', query: { page: '1', limit: '50' }, headers: await t.auth(t.superadmin) })), 'result')

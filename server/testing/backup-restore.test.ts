@@ -35,6 +35,7 @@ import { ForgotSendMail, forgotPassword } from '#contract/password'
 import { addNotification } from '#contract/promotions'
 import { CheckBoxDelete } from '#contract/restrictions'
 import { saveView } from '#contract/saved-views'
+import { addPasskey, passkeyRegistrationOptions, passkeySignInOptions } from '#contract/passkeys'
 import type { Endpoint } from '#contract/define'
 import { buildApp } from '../app.ts'
 import { loadConfig, type Config } from '../config.ts'
@@ -51,6 +52,7 @@ import { backupToFile } from '../kit/backup/write.ts'
 import { makeFixtures, samples, send, type Payload } from './endpoint-samples.ts'
 import { startSmtpReceiver, type SmtpReceiver } from './smtp-receiver.ts'
 import { startS3 } from './s3-server.ts'
+import { SoftPasskey } from './soft-authenticator.ts'
 import { PGLITE_IMAGE_ENV } from './template-db.ts'
 import { SUPERADMIN_EMAIL, TEST_PASSWORD, bodyOf, makeTestApp, testEngine, type TestApp } from './test-app.ts'
 
@@ -323,6 +325,11 @@ async function populate(t: TestApp, smtp: SmtpReceiver): Promise<string> {
   await send(t, login, {}, { json: { email: SUPERADMIN_EMAIL, password: 'Wrong#2024x', twoFACode: '' } })
   // A real sign-in: it records the device it came from (admin_devices).
   await ok(login, { json: { email: SUPERADMIN_EMAIL, password: TEST_PASSWORD, twoFACode: '' } })
+  // A passkey (admin_passkeys), and a sign-in's challenge left unanswered (passkey_challenges).
+  const key = new SoftPasskey({ origin: 'http://localhost', rpId: 'localhost' })
+  const creation = z.object({ options: z.object({ challenge: z.string(), rp: z.object({ id: z.string().optional() }), user: z.object({ id: z.string() }) }) }).parse(await ok(passkeyRegistrationOptions, { json: {} }))
+  await ok(addPasskey, { json: { name: 'Backed-up laptop', response: key.register(creation.options) } })
+  await ok(passkeySignInOptions, { json: {} })
   await ok(ForgotSendMail, { json: { email: SUPERADMIN_EMAIL } })
   await smtp.next(SUPERADMIN_EMAIL)
   await until('the OTP mail marked sent', async () => (await t.handle.db.select({ status: mailOutbox.status }).from(mailOutbox)).some((m) => m.status === 'sent'))

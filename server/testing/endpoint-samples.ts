@@ -191,6 +191,24 @@ async function promotionFixtures(t: TestApp): Promise<Fixtures['promotion']> {
 }
 const png = (): UploadFile => ({ field: 'image', name: 'a.png', type: 'image/png', content: encodePng(4, 4, () => [200, 40, 40]) })
 const NEW_PASSWORD = 'Fresh#2024'
+const b64url = (text: string | Buffer): string => Buffer.from(text).toString('base64url')
+const clientData = (type: string): string => b64url(JSON.stringify({ type, challenge: b64url(randomBytes(32)), origin: 'http://localhost' }))
+/** A passkey registration's shape (contract/passkeys.ts), for a challenge nobody was given. */
+const sampleRegistration = () => ({
+  id: b64url(randomBytes(16)),
+  rawId: b64url(randomBytes(16)),
+  response: { clientDataJSON: clientData('webauthn.create'), attestationObject: b64url(randomBytes(64)), transports: ['internal'] },
+  clientExtensionResults: {},
+  type: 'public-key',
+})
+/** A passkey assertion's shape, of a credential nobody has. */
+const sampleAssertion = () => ({
+  id: b64url(randomBytes(16)),
+  rawId: b64url(randomBytes(16)),
+  response: { clientDataJSON: clientData('webauthn.get'), authenticatorData: b64url(randomBytes(37)), signature: b64url(randomBytes(64)), userHandle: b64url('nobody') },
+  clientExtensionResults: {},
+  type: 'public-key',
+})
 
 /** A payload each registered endpoint accepts from a caller it permits (fresh values per call). */
 export const samples: Record<string, (f: Fixtures) => Payload> = {
@@ -204,6 +222,15 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   // Nobody's session: an unknown id is answered 404, as another admin's is.
   endSession: () => ({ json: { id: `no-session-${unique()}` } }),
   endOtherSessions: () => ({ json: {} }),
+  listPasskeys: () => ({ json: {} }),
+  passkeyRegistrationOptions: () => ({ json: {} }),
+  // Well-formed answers to no challenge the server gave: refused as unproved (400), never 401/403.
+  addPasskey: () => ({ json: { name: `Laptop ${unique()}`, response: sampleRegistration() } }),
+  removePasskey: () => ({ json: { id: `no-passkey-${unique()}` } }),
+  passkeySignInOptions: () => ({ json: {} }),
+  passkeySignIn: () => ({ json: { response: sampleAssertion() } }),
+  passkeyStepUpOptions: () => ({ json: {} }),
+  provePasskey: () => ({ json: { response: sampleAssertion() } }),
   getuser: () => ({ json: { page: 1, limit: 10, search: '', sortBy: 'name', sortOrder: 'desc', provider: 'ipfs', operatingsystem: 'Android', from: '2026-01-01', to: '2026-12-31', tz: 'Europe/Lisbon', count: 'later' } }),
   getuserCount: () => ({ json: { search: 'a', provider: 'ipfs', operatingsystem: 'Android', from: '2026-01-01', to: '2026-12-31', tz: 'Europe/Lisbon' } }),
   DownloadFile: () => ({ json: { search: 'a', sortBy: 'email', provider: 'web3auth', from: '2026-01-01', tz: 'America/New_York' } }),

@@ -14,6 +14,7 @@ import { leads } from '../db/schema.ts'
 import { verifyToken } from '../kit/access/auth.ts'
 import { revokeToken } from '../kit/access/sessions.ts'
 import { makeTestApp, testEngine, TEST_PASSWORD, type TestApp } from './test-app.ts'
+import { SoftPasskey } from './soft-authenticator.ts'
 import { redisAnswers, TEST_REDIS_URL } from './redis-probe.ts'
 
 const REDIS_URL = TEST_REDIS_URL
@@ -174,6 +175,25 @@ describe.runIf(redisUp)('two instances sharing PostgreSQL and Redis', () => {
   it('/readyz on each instance reports the database and Redis', async () => {
     expect((await a.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200)
     expect((await b.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200)
+  })
+
+  it('a passkey ceremony started on one instance finishes on the other, once', async () => {
+    const staff = await a.createAdmin()
+    const auth = { authorization: `Bearer ${await a.tokenFor(staff)}` }
+    const key = new SoftPasskey({ origin: 'http://localhost', rpId: 'localhost' })
+    // Addresses of their own: the passkey calls are limited per address as login is (LIMIT, through Redis).
+    const from = (n: number) => `10.250.7.${n}`
+    const Options = z.object({ options: z.object({ challenge: z.string(), rp: z.object({ id: z.string().optional() }), user: z.object({ id: z.string() }) }) })
+    const creation = Options.parse((await a.app.inject({ method: 'POST', url: '/api/admin/passkeyRegistrationOptions', headers: auth, remoteAddress: from(1), payload: {} })).json())
+    const added = await b.inject({ method: 'POST', url: '/api/admin/addPasskey', headers: auth, remoteAddress: from(2), payload: { name: 'Shared', response: key.register(creation.options) } })
+    expect(added.statusCode).toBe(200)
+    const request = z.object({ options: z.object({ challenge: z.string() }) }).parse((await b.inject({ method: 'POST', url: '/api/admin/passkeySignInOptions', remoteAddress: from(3), payload: {} })).json())
+    const answer = key.assert({ challenge: request.options.challenge })
+    const signedIn = await a.app.inject({ method: 'POST', url: '/api/admin/passkeySignIn', remoteAddress: from(4), payload: { response: answer } })
+    expect(signedIn.statusCode).toBe(200)
+    // The challenge is spent for both instances.
+    const replay = await b.inject({ method: 'POST', url: '/api/admin/passkeySignIn', remoteAddress: from(5), payload: { response: answer } })
+    expect(replay.statusCode).toBe(400)
   })
 })
 

@@ -55,7 +55,7 @@ describe('stepUp endpoints', () => {
     await ageProof(root, STEP_UP_MS + 1000)
     const refused = await exportAll(root)
     expect(refused.statusCode).toBe(403)
-    expect(refused.json()).toEqual({ status: 'failed', message: STEP_UP_MESSAGE, code: STEP_UP_REQUIRED, twoFactor: false })
+    expect(refused.json()).toEqual({ status: 'failed', message: STEP_UP_MESSAGE, code: STEP_UP_REQUIRED, twoFactor: false, passkey: false })
     const staff = newStaff()
     const create = await post(root, '/createSubAdminUsers', staff)
     expect(create.statusCode).toBe(403)

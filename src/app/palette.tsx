@@ -21,6 +21,7 @@ import { promptInstall, useInstallable } from '#src/lib/install.ts'
 import { showShortcuts } from '#src/crud/list-keys.ts'
 import { listSavedViews } from '#contract/saved-views'
 import { endOtherSessions } from '#contract/auth'
+import { ADD_PASSKEY } from '#contract/passkeys'
 import { call } from '#src/lib/api.ts'
 import { refreshAfterWrite } from '#src/crud/refresh.ts'
 import { toastWriteAnswer } from '#src/crud/undo.ts'
@@ -141,6 +142,15 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
           (answer) => toast.success(answer.count === 0 ? 'There were no other sessions to sign out' : answer.message),
           (error: unknown) => toast.error(error instanceof Error ? error.message : String(error)),
         )
+      }, !online),
+    )
+    // The admin's own account, so View Only too; adding one needs a connection, as every write.
+    // Profile's Passkeys section (src/features/account/passkeys-section.tsx) answers #passkeys.
+    list.push(
+      entry('Actions', 'add-passkey', ADD_PASSKEY, online ? 'on Profile' : 'Needs a connection', () => {
+        go('/profile#passkeys')()
+        // Already on Profile: the path did not change, so the section is told by the event it listens to.
+        window.dispatchEvent(new HashChangeEvent('hashchange'))
       }, !online),
     )
     list.push(

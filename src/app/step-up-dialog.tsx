@@ -3,6 +3,8 @@
  * changing staff access, approving a mass send) was refused until the admin confirms it is them.
  * The password (and the current 2FA code when 2FA is on, or when the server asks for it) goes to
  * proveIdentity; once accepted the API client repeats the call. Cancel leaves the action undone.
+ * An admin with a passkey is offered "Use a passkey" beside the password: the passkey's answer goes
+ * to provePasskey and proves the session the same way.
  */
 import { useState } from 'react'
 import { proveIdentity } from '#contract/auth'
@@ -14,6 +16,8 @@ import { password, text } from '#src/crud/form-fields.ts'
 import { Button } from '#src/ui/button.tsx'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
 import { LoadingOverlay } from '#src/ui/spinner.tsx'
+import { USE_PASSKEY } from '#contract/passkeys'
+import { errorMessage } from '#src/crud/error-message.ts'
 
 const passwordField = password('password', 'Password', { autoComplete: 'current-password' })
 const codeField = text('twoFACode', '2FA Code', { autoComplete: 'one-time-code' })
@@ -22,6 +26,23 @@ export function StepUpDialog({ request }: { request: StepUpRequest }) {
   const form = useContractForm(proveIdentity.input, { password: '', twoFACode: '' })
   const { isSubmitting } = form.formState
   const [needsCode, setNeedsCode] = useState(request.twoFactor)
+  const [passkeyBusy, setPasskeyBusy] = useState(false)
+  const [passkeyError, setPasskeyError] = useState<string | null>(null)
+  const busy = isSubmitting || passkeyBusy
+  const confirmWithPasskey = async () => {
+    if (busy) return
+    setPasskeyBusy(true)
+    setPasskeyError(null)
+    try {
+      const { provePasskeyNow } = await import('#src/lib/passkeys.ts')
+      await provePasskeyNow()
+      answerStepUp(true)
+    } catch (error) {
+      setPasskeyError(errorMessage(error))
+    } finally {
+      setPasskeyBusy(false)
+    }
+  }
   const confirm = form.handleSubmit(async (values) => {
     try {
       await call(proveIdentity, { password: textOf(values['password']), twoFACode: needsCode ? textOf(values['twoFACode']) : '' })
@@ -36,24 +57,37 @@ export function StepUpDialog({ request }: { request: StepUpRequest }) {
     }
   })
   return (
-    <Dialog open onOpenChange={(open) => (open || isSubmitting ? undefined : answerStepUp(false))}>
+    <Dialog open onOpenChange={(open) => (open || busy ? undefined : answerStepUp(false))}>
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Confirm it is you</DialogTitle>
           <DialogDescription>{needsCode ? `${request.message}, and the code from your authenticator app.` : `${request.message}.`}</DialogDescription>
         </DialogHeader>
-        <form noValidate onSubmit={confirm} aria-busy={isSubmitting} className="relative flex flex-col gap-4">
+        <form noValidate onSubmit={confirm} aria-busy={busy} className="relative flex flex-col gap-4">
           <FieldControl field={passwordField} form={form} />
           {needsCode ? <FieldControl field={codeField} form={form} /> : null}
+          {request.passkey ? (
+            <div className="flex flex-col gap-2 border-t border-slate-200 pt-4">
+              <p className="text-sm text-slate-700">Or confirm with one of your passkeys instead of the password.</p>
+              <Button variant="outline" className="w-fit" onClick={() => void confirmWithPasskey()} disabled={busy}>
+                {USE_PASSKEY}
+              </Button>
+              {passkeyError === null ? null : (
+                <p role="alert" className="text-sm text-red-700">
+                  {passkeyError}
+                </p>
+              )}
+            </div>
+          ) : null}
           <DialogFooter>
-            <Button variant="outline" onClick={() => answerStepUp(false)} disabled={isSubmitting}>
+            <Button variant="outline" onClick={() => answerStepUp(false)} disabled={busy}>
               Cancel
             </Button>
-            <Button type="submit" disabled={isSubmitting}>
+            <Button type="submit" disabled={busy}>
               Confirm
             </Button>
           </DialogFooter>
-          {isSubmitting ? <LoadingOverlay /> : null}
+          {busy ? <LoadingOverlay /> : null}
         </form>
       </DialogContent>
     </Dialog>

@@ -136,7 +136,7 @@ describe('call', () => {
 
 describe('assetUrl', () => {
   describe('a step-up refusal', () => {
-    const refusal = () => json({ status: 'failed', message: STEP_UP_MESSAGE, code: STEP_UP_REQUIRED, twoFactor: true }, 403)
+    const refusal = () => json({ status: 'failed', message: STEP_UP_MESSAGE, code: STEP_UP_REQUIRED, twoFactor: true, passkey: false }, 403)
     const staff = { name: 'Ann', email: 'ann@example.com', password: 'Passw0rd!', accessLevel: 'Admin' as const, restrictions: [], twoFACode: '' }
 
     it('asks the admin, then sends the call once more when they proved it is them', async () => {
@@ -150,7 +150,7 @@ describe('assetUrl', () => {
       try {
         fetchMock.mockResolvedValueOnce(refusal()).mockResolvedValueOnce(json({ status: 'success', message: 'User created successfully' }))
         await expect(call(createSubAdminUsers, staff)).resolves.toEqual({ status: 'success', message: 'User created successfully' })
-        expect(asked).toEqual([{ message: STEP_UP_MESSAGE, twoFactor: true }])
+        expect(asked).toEqual([{ message: STEP_UP_MESSAGE, twoFactor: true, passkey: false }])
         expect(fetchMock).toHaveBeenCalledTimes(2)
         // Refused again after the proof: no third try, the server's message.
         fetchMock.mockResolvedValueOnce(refusal()).mockResolvedValueOnce(refusal())

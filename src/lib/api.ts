@@ -142,7 +142,7 @@ async function provedAfterRefusal(response: Response, body: unknown, repeated: b
   const refusal = StepUpRefusal.safeParse(body)
   if (!refusal.success) return false
   if (repeated) throw new ApiError(403, refusal.data.message)
-  if (await askStepUp({ message: refusal.data.message, twoFactor: refusal.data.twoFactor })) return true
+  if (await askStepUp({ message: refusal.data.message, twoFactor: refusal.data.twoFactor, passkey: refusal.data.passkey })) return true
   throw new ApiError(403, STEP_UP_CANCELLED)
 }
 

@@ -6,10 +6,14 @@
  */
 import { useSyncExternalStore } from 'react'
 
-/** What the dialog asks for: the server's message, and whether a 2FA code is needed besides the password. */
+/**
+ * What the dialog asks for: the server's message, whether a 2FA code is needed besides the
+ * password, and whether the admin has a passkey that may prove it instead.
+ */
 export interface StepUpRequest {
   message: string
   twoFactor: boolean
+  passkey: boolean
 }
 
 interface Pending {

@@ -239,6 +239,8 @@ const NEEDS: Record<string, string> = {
   'new-device-sign-in': '<p>{{time}} {{device}}</p>',
   'password-changed': '<p>{{time}}</p>',
   'access-changed': '<p>{{change}} {{time}}</p>',
+  'passkey-added': '<p>{{passkey}} {{time}}</p>',
+  'passkey-removed': '<p>{{passkey}} {{time}}</p>',
 }
 
 test.describe('XSS', () => {

@@ -13,14 +13,13 @@
 import { eq, sql } from 'drizzle-orm'
 import * as auth from '#contract/auth'
 import { UNAUTHORIZED, failure, handlers, notFound, twoFactorNeeded } from '../../kit/api.ts'
-import { issueToken } from '../../kit/access/auth.ts'
 import { admins } from '../../db/schema.ts'
-import { deviceOf, liveSessions, openSession, pruneExpiredTokens, recordProof, revokeAdminTokens, revokeToken } from '../../kit/access/sessions.ts'
+import { liveSessions, recordProof, revokeAdminTokens, revokeToken } from '../../kit/access/sessions.ts'
+import { openSignedInSession } from '../../kit/access/sign-in.ts'
 import { countFailure, locked, secondFactor } from '../../kit/access/second-factor.ts'
-import { claimAttempt, clearFailures, failAttempt, lockoutKey, releaseAttempt } from '../../kit/access/lockout.ts'
+import { claimAttempt, failAttempt, lockoutKey, releaseAttempt } from '../../kit/access/lockout.ts'
 import { acceptTotpCode } from '../../kit/access/two-factor-secret.ts'
 import { recordFailedSignIn } from '../../kit/access/events.ts'
-import { noticeTime, queueAccountNotice, rememberDevice } from '../../kit/mail/account-notices.ts'
 import { ACCOUNT_DEACTIVATED, LOGIN_FAILED, WRONG_2FA, WRONG_PASSWORD } from '../../kit/access/sign-in-answers.ts'
 
 
@@ -64,18 +63,8 @@ export const authRoutes = handlers(
               return failure(WRONG_2FA, { twoFACode: WRONG_2FA })
             }
           }
-          await clearFailures(ctx.db, key, ctx.ip)
-          // Logins are few: a good time to drop the rows of tokens that have expired.
-          await pruneExpiredTokens(ctx.db)
-          ctx.audit(admin.id, admin.id)
-          const issued = await issueToken(ctx.config, admin)
-          const device = deviceOf(ctx.userAgent)
-          await openSession(ctx.db, issued.ref, admin.id, { device, address: ctx.ip })
-          // In the sign-in's transaction: a sign-in that fails after this point mails nothing.
-          if ((await rememberDevice(ctx.db, admin.id, device)) === 'new') {
-            await queueAccountNotice(ctx, ctx.db, 'new-device-sign-in', admin.email, { name: admin.name, time: noticeTime(new Date()), device, address: ctx.ip })
-          }
-          return { status: 'success', message: 'Login successfully', token: issued.token }
+          const token = await openSignedInSession(ctx, admin)
+          return { status: 'success', message: 'Login successfully', token }
         }
       },
     },

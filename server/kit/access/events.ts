@@ -20,7 +20,7 @@ type AuditEvent = keyof typeof AUDIT_EVENTS
 export const REFUSAL_EVENTS: ReadonlySet<string> = new Set<AuditEvent>(['sign-in-failed', 'lockout'])
 
 /** Why an attempt failed, as the row's detail says it. A wrong password and an unknown email read alike. */
-export type FailureReason = 'wrong password' | 'wrong 2FA code' | 'wrong one-time code' | 'account deactivated'
+export type FailureReason = 'wrong password' | 'wrong 2FA code' | 'wrong one-time code' | 'account deactivated' | 'passkey refused'
 
 /** Why an admin's sessions were ended. */
 export type LogoutReason = 'deactivated' | 'access changed' | 'password changed' | 'password reset' | 'locked after wrong codes' | 'signed out everywhere'

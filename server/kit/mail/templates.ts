@@ -88,6 +88,26 @@ export const DEFAULT_TEMPLATES: Readonly<Record<TemplateIdentifier, TemplateText
       '<p>If you did not expect this change, contact an administrator.</p>',
     ].join(''),
   },
+  'passkey-added': {
+    subject: 'A passkey was added to your back-office account',
+    content: [
+      '<p>Hello {{name}},</p>',
+      '<p>A passkey named <strong>{{passkey}}</strong> was added to your back-office account. It signs you in without your password.</p>',
+      '<p>When: {{time}}<br>Device: {{device}}<br>Address: {{address}}</p>',
+      '<p>If this was you, there is nothing to do.</p>',
+      '<p>If it was not you, someone is signed in as you: sign in, remove the passkey under Profile, Passkeys, sign out of all other sessions, set a new password with Forgot Password, and tell an administrator.</p>',
+    ].join(''),
+  },
+  'passkey-removed': {
+    subject: 'A passkey was removed from your back-office account',
+    content: [
+      '<p>Hello {{name}},</p>',
+      '<p>The passkey named <strong>{{passkey}}</strong> was removed from your back-office account. It no longer signs you in.</p>',
+      '<p>When: {{time}}<br>Device: {{device}}<br>Address: {{address}}</p>',
+      '<p>If this was you, there is nothing to do.</p>',
+      '<p>If it was not you, someone is signed in as you: sign in, sign out of all other sessions under Profile, set a new password with Forgot Password, and tell an administrator.</p>',
+    ].join(''),
+  },
   newsletter: {
     subject: 'News from the wallet',
     content: [

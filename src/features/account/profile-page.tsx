@@ -1,7 +1,8 @@
 /**
  * Profile (/profile, spec section 2): name and email read-only; an edit modal changes the name
- * only. Below, the two-factor section (ours: the spec shows the login code, not how it is set up)
- * and the Active sessions (ours: each sign-in, and signing out of the others).
+ * only. Below, the two-factor section (ours: the spec shows the login code, not how it is set up),
+ * the Passkeys (ours: add, list and remove) and the Active sessions (ours: each sign-in, and
+ * signing out of the others).
  */
 import { useId, useState } from 'react'
 import { editProfile, getProfile, type Profile } from '#contract/auth'
@@ -20,6 +21,7 @@ import { RecordUnloaded } from '#src/crud/form-frame.tsx'
 import { LoadingOverlay } from '#src/ui/spinner.tsx'
 import { TwoFactorSection } from './two-factor-section.tsx'
 import { ActiveSessionsSection } from './active-sessions.tsx'
+import { PasskeysSection } from './passkeys-section.tsx'
 
 function ReadOnly({ label, value }: { label: string; value: string }) {
   const id = useId()
@@ -88,6 +90,7 @@ export function ProfilePage() {
         {/* Mounted while open only, so the form starts from the current name every time. */}
         {editing ? <EditNameDialog profile={profile} open={editing} onClose={() => setEditing(false)} onSaved={() => void mutate()} /> : null}
         <TwoFactorSection enabled={profile.twoFactorEnabled} onChange={() => void mutate()} />
+        <PasskeysSection />
         <ActiveSessionsSection />
       </>
     )

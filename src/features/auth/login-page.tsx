@@ -7,8 +7,13 @@
  * the inputs keep their own values (read from the form when it is checked, so whatever was typed
  * into the painted form before hydration counts), and it behaves as the kit's forms do: checked
  * on submit, then again on every change, the first wrong field focused.
+ *
+ * "Sign in with a passkey" signs in without the password (contract/passkeys.ts); where the browser
+ * offers passkeys in the email field's autofill (conditional mediation), the request for them
+ * starts when that field takes the focus. The passkey code (src/lib/passkeys.ts) loads then, or
+ * when the button is pressed, never with the page.
  */
-import { lazy, Suspense, useRef, useState, useSyncExternalStore, type FormEvent } from 'react'
+import { lazy, Suspense, useEffect, useRef, useState, useSyncExternalStore, type FormEvent } from 'react'
 import type { UseFormRegisterReturn } from 'react-hook-form'
 import { Link, useLocation } from 'wouter'
 import { toast } from '#src/ui/toast.ts'
@@ -26,6 +31,11 @@ const loadRules = () => import('./login-rules.ts')
 // The code field shows only after the server answers TWO_FA; it loads with the rules.
 const loadCodeField = () => import('#src/crud/second-factor-field.tsx')
 const SecondFactorField = lazy(async () => ({ default: (await loadCodeField()).SecondFactorField }))
+// The passkey ceremonies: loaded when the email field takes the focus or the passkey button is pressed.
+const loadPasskeys = () => import('#src/lib/passkeys.ts')
+// contract/passkeys.ts's words, written here: the contract module would bring zod with the page.
+const SIGN_IN_WITH_PASSKEY = 'Sign in with a passkey'
+const PASSKEY_SIGN_IN_FAILED = 'Passkey sign-in failed. Please try again.'
 
 const FIELDS = ['email', 'password', 'twoFACode'] as const
 
@@ -71,6 +81,59 @@ export function LoginPage({ hasAuthRoute }: { hasAuthRoute: (path: AuthPath) => 
   const [isSubmitting, setSubmitting] = useState(false)
   // Checked on every change once a submit has been tried, as the kit's forms are.
   const tried = useRef(false)
+  const [passkeyBusy, setPasskeyBusy] = useState(false)
+  // Set while the passkey button's request runs: an autofill request then stays away.
+  const passkeyPressed = useRef(false)
+  // The autofill's passkey request, while one waits (at most one at a time).
+  const autofillWaiting = useRef(false)
+  const mounted = useRef(true)
+
+  useEffect(() => {
+    mounted.current = true
+    return () => {
+      mounted.current = false
+      // A waiting autofill request must not outlive the page (it would sign in from nowhere).
+      if (autofillWaiting.current) void loadPasskeys().then((lib) => lib.cancelPasskeyRequest())
+    }
+  }, [])
+
+  const signedIn = (message: string): void => {
+    toast.success(message)
+    navigate(HOME, { replace: true })
+  }
+
+  /** Waits for a passkey chosen in the email field's autofill, where the browser offers that. */
+  const startAutofill = async (): Promise<void> => {
+    if (autofillWaiting.current || passkeyPressed.current || !online) return
+    autofillWaiting.current = true
+    try {
+      const lib = await loadPasskeys()
+      if (!(await lib.autofillSupported()) || !mounted.current) return
+      const message = await lib.signInWithPasskey(true, () => mounted.current && !passkeyPressed.current)
+      if (mounted.current) signedIn(message)
+    } catch (error) {
+      // Closing the autofill, or the passkey button taking over, is no failure to report.
+      const lib = await loadPasskeys()
+      if (mounted.current && !(error instanceof lib.PasskeyCancelled)) toast.error(error instanceof Error ? error.message : PASSKEY_SIGN_IN_FAILED)
+    } finally {
+      autofillWaiting.current = false
+    }
+  }
+
+  const signInWithPasskey = async (): Promise<void> => {
+    if (passkeyBusy || isSubmitting) return
+    setPasskeyBusy(true)
+    passkeyPressed.current = true
+    try {
+      const lib = await loadPasskeys()
+      signedIn(await lib.signInWithPasskey(false))
+    } catch (error) {
+      toast.error(error instanceof Error ? error.message : PASSKEY_SIGN_IN_FAILED)
+    } finally {
+      passkeyPressed.current = false
+      if (mounted.current) setPasskeyBusy(false)
+    }
+  }
 
   const recheck = async (form: HTMLFormElement): Promise<void> => {
     if (!tried.current) return
@@ -120,7 +183,11 @@ export function LoginPage({ hasAuthRoute }: { hasAuthRoute: (path: AuthPath) => 
         <form
           onSubmit={(event) => void submit(event)}
           onChange={(event) => void recheck(event.currentTarget)}
-          onFocus={() => void Promise.all([loadRules(), loadCodeField()])}
+          onFocus={(event) => {
+            void Promise.all([loadRules(), loadCodeField()])
+            // The autofill's passkeys are offered in the email field: its request starts there.
+            if (event.target instanceof HTMLInputElement && event.target.name === 'email') void startAutofill()
+          }}
           noValidate
           className="grid gap-4"
         >
@@ -128,7 +195,7 @@ export function LoginPage({ hasAuthRoute }: { hasAuthRoute: (path: AuthPath) => 
             <Input
               id="email"
               type="email"
-              autoComplete="username"
+              autoComplete="username webauthn"
               aria-invalid={errors.email ? true : undefined}
               aria-describedby={errors.email ? 'email-error' : undefined}
               name="email"
@@ -149,8 +216,11 @@ export function LoginPage({ hasAuthRoute }: { hasAuthRoute: (path: AuthPath) => 
               <SecondFactorField message={secondFactor} registration={CODE_FIELD} error={errors.twoFACode} />
             </Suspense>
           ) : null}
-          <Button type="submit" disabled={!hydrated || isSubmitting || !online} className="mt-2 w-full">
+          <Button type="submit" disabled={!hydrated || isSubmitting || passkeyBusy || !online} className="mt-2 w-full">
             {isSubmitting ? 'Logging in…' : 'Login'}
+          </Button>
+          <Button variant="outline" disabled={!hydrated || isSubmitting || passkeyBusy || !online} className="w-full" onClick={() => void signInWithPasskey()}>
+            {passkeyBusy ? 'Waiting for your passkey…' : SIGN_IN_WITH_PASSKEY}
           </Button>
           {online ? null : (
             <p role="status" className="text-sm text-amber-800">

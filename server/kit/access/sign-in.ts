@@ -1,0 +1,29 @@
+/**
+ * A sign-in that has proved its admin (a password and 2FA code at Login, or a passkey): the same
+ * session whichever proved it. The email's failures and this address's lock are cleared, the token
+ * is issued and its session row written (device, address, time, and the sign-in as the session's
+ * first step-up proof), and a device the admin never signed in from is mailed to them, in the
+ * sign-in's transaction. The registrar writes the audit row, naming the admin as the actor.
+ */
+import type { Ctx } from '../api.ts'
+import type { AdminRow } from '../../db/schema.ts'
+import { noticeTime, queueAccountNotice, rememberDevice } from '../mail/account-notices.ts'
+import { issueToken } from './auth.ts'
+import { clearFailures } from './lockout.ts'
+import { deviceOf, openSession, pruneExpiredTokens } from './sessions.ts'
+
+/** Opens the session of a proved sign-in and returns its token. Run it in the sign-in's write transaction. */
+export async function openSignedInSession(ctx: Ctx, admin: AdminRow): Promise<string> {
+  await clearFailures(ctx.db, admin.email, ctx.ip)
+  // Sign-ins are few: a good time to drop the rows of tokens that have expired.
+  await pruneExpiredTokens(ctx.db)
+  ctx.audit(admin.id, admin.id)
+  const issued = await issueToken(ctx.config, admin)
+  const device = deviceOf(ctx.userAgent)
+  await openSession(ctx.db, issued.ref, admin.id, { device, address: ctx.ip })
+  // In the sign-in's transaction: a sign-in that fails after this point mails nothing.
+  if ((await rememberDevice(ctx.db, admin.id, device)) === 'new') {
+    await queueAccountNotice(ctx, ctx.db, 'new-device-sign-in', admin.email, { name: admin.name, time: noticeTime(new Date()), device, address: ctx.ip })
+  }
+  return issued.token
+}
