@@ -277,7 +277,7 @@ function printBudget(b: BudgetResult): void {
       load ? `${(load.jsGzipKiB / floorJs).toFixed(2)}x` : '?',
       load ? `${load.uncompressedFiles} of ${load.jsFiles + load.cssFiles}` : '?',
       `${sim?.performance} (${runs(sim)})`,
-      `≥ ${target.performance}`,
+      target.performance === undefined ? '' : `≥ ${target.performance}`,
       lcp(sim),
       triple(desktop(b.lighthouse, p)),
       '100/100/100',

@@ -8,11 +8,11 @@
  * (monitorEventLoopDelay) and answers `{ loop: 'read' }` with the longest delay since the last
  * read: a stall is measured where it happens, not guessed from the client's side.
  *
- * With BENCH_SLOW_SQL=<ms> on PGlite it prints to stderr every statement that held the event loop
- * at least that long: PGlite runs in this thread, so such a statement is the stall, and its text
+ * With BENCH_SLOW_SQL=<ms> on PGlite it prints to stderr every statement (and garbage collection)
+ * that held the event loop at least that long: PGlite runs in this thread, so such a statement is the stall, and its text
  * says which step to split.
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks'
 import { loadConfig } from '../server/config.ts'
 import { serve } from '../server/main.ts'
 
@@ -27,7 +27,14 @@ if (process.env['BENCH_LOOP_DELAY'] === '1') {
 }
 
 const slowSqlMs = Number(process.env['BENCH_SLOW_SQL'] ?? 0)
-if (slowSqlMs > 0) await watchSlowStatements(slowSqlMs)
+if (slowSqlMs > 0) {
+  await watchSlowStatements(slowSqlMs)
+  // A garbage collection holds the loop too: named beside the statements, so a stall with no slow
+  // statement is not blamed on the database.
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (entry.duration >= slowSqlMs) process.stderr.write(`slow gc ${entry.duration.toFixed(0)} ms\n`)
+  }).observe({ entryTypes: ['gc'] })
+}
 
 /**
  * Wraps PGlite's one synchronous entry (every statement passes through it, inside transactions
@@ -48,11 +55,28 @@ async function watchSlowStatements(ms: number): Promise<void> {
     else if (kind !== 'Q') return undefined
     return decoder.decode(m.subarray(at, m.indexOf(0, at)))
   }
+  // Statements whose promises chain without the event loop turning between them (a transaction's,
+  // say) hold it as one: such a run is reported too, with its statements.
+  let run0 = 0
+  let runEnd = 0
+  let runTexts: string[] = []
+  let turned = true
   proto.execProtocolRawSync = function (this: unknown, message: Uint8Array): Uint8Array {
     lastText = textOf(message) ?? lastText
     const t0 = performance.now()
+    if (turned) {
+      if (runTexts.length > 1 && runEnd - run0 >= ms) process.stderr.write(`slow run ${(runEnd - run0).toFixed(0)} ms of ${runTexts.length} statements: ${runTexts.map((t) => t.replace(/\s+/g, ' ').slice(0, 80)).join(' | ')}\n`)
+      run0 = t0
+      runTexts = []
+      turned = false
+      setImmediate(() => {
+        turned = true
+      })
+    }
     const out = run.call(this, message)
-    const took = performance.now() - t0
+    runEnd = performance.now()
+    const took = runEnd - t0
+    if (runTexts.at(-1) !== lastText) runTexts.push(lastText)
     if (took >= ms) process.stderr.write(`slow statement ${took.toFixed(0)} ms: ${lastText.replace(/\s+/g, ' ').slice(0, 600)}\n`)
     return out
   }
