@@ -6,7 +6,7 @@ import { BASE } from './lib/base.ts'
 import { preloadScreen } from './app/route-table.ts'
 import { getSession, loadSessionDecoder, onSessionEnd } from './lib/session.ts'
 import { afterLoadAndIdle } from './lib/idle.ts'
-import { readAuthorization } from './lib/token.ts'
+import { readAuthorization, subscribeToken } from './lib/token.ts'
 import { initTheme } from './lib/theme.ts'
 import { listenForInstall } from './lib/install.ts'
 import { shareCspNonce } from './ui/csp-nonce.ts'
@@ -38,7 +38,7 @@ async function start(): Promise<void> {
     // show empty lists and then overwrite the copy with nothing.
     const [cache, early, rows] = await Promise.all([import('./lib/swr-cache.ts'), import('./lib/early-calls.ts'), import('./lib/rows-snapshot.ts')])
     await Promise.all([cache.hydrate(session.scope), chunks])
-    rows.keepRowsOnLeave(() => early.pageKey(window.location), readAuthorization, cache.shownDataTime)
+    rows.keepRowsOnLeave(() => early.pageKey(window.location), readAuthorization, cache.shownDataTime, subscribeToken)
     // What this page asks for first is sent before its code next time (src/lib/early-calls.ts).
     early.noteFirstCalls(early.pageKey(window.location))
     afterLoadAndIdle(() => early.saveFirstCalls(early.pageKey(window.location)))

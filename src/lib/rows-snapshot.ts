@@ -116,13 +116,20 @@ export function paintSnapshot(page: string, root: HTMLElement, authorization: st
 
 /**
  * Keeps the screen's rows whenever the page is left or hidden (closed, reloaded, sent to the
- * background), under the session then stored: a page left after logout keeps nothing.
+ * background), under the session the app last rendered with. A page left after logout keeps
+ * nothing; nor does one whose stored token was replaced without the app being told (a script
+ * writing storage in this document fires no event): the rows on screen are then another
+ * session's, and painting them for the new one would show it what it may not see.
  */
-export function keepRowsOnLeave(page: () => string, authorization: () => string | null, dataTime: () => number | undefined): void {
+export function keepRowsOnLeave(page: () => string, authorization: () => string | null, dataTime: () => number | undefined, onTokenChange: (listener: () => void) => void): void {
+  let rendered = authorization()
+  onTokenChange(() => {
+    rendered = authorization()
+  })
   const keep = (): void => {
     const auth = authorization()
     const root = document.getElementById('root')
-    if (auth === null || root === null) return
+    if (auth === null || auth !== rendered || root === null) return
     saveSnapshot(page(), root, auth, dataTime() ?? Date.now())
   }
   window.addEventListener('pagehide', keep)

@@ -66,3 +66,18 @@ test('logout wipes the kept rows, and another session never sees them', async ({
   await expect(page).toHaveURL(/\/admin\/login/)
   expect(await page.evaluate(() => localStorage.getItem('admin_rows_snapshots'))).toBeNull()
 })
+
+test('rows on screen when the stored token is replaced behind the app are not kept for the new session', async ({ page }) => {
+  await signInPage(page, accounts.superadmin)
+  await page.goto('/admin/users')
+  await expect(page.locator('main tbody tr').first()).toContainText('@')
+  // A token written in this document fires no storage event: the app still shows the first
+  // session's rows when the page is left, and they must not be painted for the second.
+  await signInPage(page, accounts.viewOnly)
+  const release = await holdTheApp(page)
+  await page.goto('/admin/users', { waitUntil: 'commit' })
+  await expect(page.locator('#root')).toBeAttached()
+  await expect(page.locator('[data-rows-age]')).toHaveCount(0)
+  await expect(page.locator('main tbody tr')).toHaveCount(0)
+  await release()
+})
