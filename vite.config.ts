@@ -270,7 +270,8 @@ export default defineConfig({
       strategies: 'injectManifest',
       srcDir: 'sw',
       filename: 'sw.ts',
-      // main.tsx registers the worker itself (workbox-window) to offer "Reload to update".
+      // main.tsx registers the worker itself (src/app/sw-register.ts), and offers "Reload to update"
+      // with workbox-window once a new version waits.
       injectRegister: false,
       registerType: 'prompt',
       injectManifest: {

@@ -36,7 +36,7 @@ async function start(): Promise<void> {
   if (session.isAuth) {
     // The offline copy must be in memory before the first render, or an offline reload would
     // show empty lists and then overwrite the copy with nothing.
-    const [cache, early, rows] = await Promise.all([import('./lib/swr-cache.ts'), import('./lib/early-calls.ts'), import('./lib/rows-snapshot.ts')])
+    const [cache, early, rows] = await Promise.all([import('./lib/swr-cache.ts'), import('./lib/early-calls.ts'), import('./lib/rows-keep.ts')])
     await Promise.all([cache.hydrate(session.scope), chunks])
     rows.keepRowsOnLeave(() => early.pageKey(window.location), readAuthorization, cache.shownDataTime, subscribeToken)
     // What this page asks for first is sent before its code next time (src/lib/early-calls.ts).

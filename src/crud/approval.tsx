@@ -2,18 +2,11 @@
  * Four eyes on mass sends (contract/four-eyes.ts) in a list of sends (promotions, newsletters):
  * the row's approval in words (under its status, which says 'Awaiting approval'), and the Approve and Reject row actions, offered to an
  * administrator who did not ask for the send. The requester reads that it waits for another Admin.
- * The other administrators learn of a new request wherever they are (ApprovalAlerts).
+ * The other administrators learn of a new request wherever they are (approval-alerts.tsx).
  */
-import { useEffect } from 'react'
-import { useSWRConfig } from 'swr'
-import { useLocation } from 'wouter'
 import { isAdministrator } from '#contract/define'
-import { ApprovalRequest, SEND_SCREENS, WAITS_FOR_ANOTHER_ADMIN, sendWaits, type Approval } from '#contract/four-eyes'
-import { SocketEvents } from '#contract/socket'
-import { onRealtime } from '#src/lib/realtime-events.ts'
+import { WAITS_FOR_ANOTHER_ADMIN, type Approval } from '#contract/four-eyes'
 import { useSession, type Session } from '#src/lib/session.ts'
-import { toast } from '#src/ui/toast.ts'
-import { refreshAfterWrite } from './refresh.ts'
 import type { Row, RowActionDef, WriteEndpoint } from './list-types.ts'
 
 /** A send that may need a second Admin: its status and its approval (null when it needed none). */
@@ -95,41 +88,4 @@ export function approvalActions<R extends Approvable, I>(calls: {
       choices: [{ label: 'Reject', payload: calls.payload }],
     },
   ]
-}
-
-/** How long the toast of a new request stays (hovering or focusing it holds it): long enough to reach its Open. */
-export const APPROVAL_TOAST_MS = 10_000
-
-/**
- * In the signed-in area: when another Admin's send starts to wait for approval (the server tells
- * only the sessions that may approve it), the answers on screen are fetched again, so an open list
- * of sends shows the request, and a toast names it with a way to its screen. The toast goes like
- * the others, only later: the list keeps showing the request, and a toast that stayed would cover
- * the screen's own buttons at the top right.
- */
-export function ApprovalAlerts() {
-  const { userId } = useSession()
-  const { mutate } = useSWRConfig()
-  const [, navigate] = useLocation()
-  useEffect(
-    () =>
-      onRealtime(SocketEvents.approvalRequested, (payload) => {
-        const parsed = ApprovalRequest.safeParse(payload)
-        if (!parsed.success || parsed.data.requestedById === userId) return
-        const request = parsed.data
-        // Another Admin's write: the same refresh as after one's own.
-        void refreshAfterWrite(mutate)
-        const id = toast.notice(
-          sendWaits(request),
-          'Open',
-          () => {
-            toast.dismiss(id)
-            navigate(`${SEND_SCREENS[request.kind]}?search=${encodeURIComponent(request.title)}`)
-          },
-          APPROVAL_TOAST_MS,
-        )
-      }),
-    [mutate, navigate, userId],
-  )
-  return null
 }

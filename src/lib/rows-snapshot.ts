@@ -23,20 +23,21 @@ export const MAX_SNAPSHOT_PAGES = 6
 export const MAX_SNAPSHOT_CHARS = 400_000
 /** Where a painted snapshot's notice is (tests and the bench look for it). */
 export const AGE_ATTRIBUTE = 'data-rows-age'
-const STYLE_ATTRIBUTE = 'data-snapshot-style'
+/** Where a kept element's inline style waits (the policy refuses style attributes in markup put into the page). */
+export const STYLE_ATTRIBUTE = 'data-snapshot-style'
 
-interface Snapshot {
+export interface Snapshot {
   /** The last characters of the token it was saved under (its signature): another session's token never paints it. */
   session: string
   /** When its rows were fetched. */
   at: number
   html: string
 }
-type Snapshots = Record<string, Snapshot>
+export type Snapshots = Record<string, Snapshot>
 
-const sessionMark = (authorization: string): string => authorization.slice(-24)
+export const sessionMark = (authorization: string): string => authorization.slice(-24)
 
-function storage(): Storage | null {
+export function storage(): Storage | null {
   try {
     return window.localStorage
   } catch {
@@ -44,7 +45,7 @@ function storage(): Storage | null {
   }
 }
 
-function readSnapshots(): Snapshots {
+export function readSnapshots(): Snapshots {
   let parsed: unknown
   try {
     parsed = JSON.parse(storage()?.getItem(SNAPSHOTS_KEY) ?? '{}')
@@ -59,34 +60,6 @@ function readSnapshots(): Snapshots {
     if (typeof session === 'string' && typeof at === 'number' && typeof html === 'string') out[page] = { session, at, html }
   }
   return out
-}
-
-/** The screen's markup when it shows rows of data, else null (a loading state, a form, an empty list, a painted snapshot). */
-export function screenMarkup(root: HTMLElement): string | null {
-  if (root.querySelector(`[${AGE_ATTRIBUTE}]`) !== null || root.querySelector('main tbody tr td + td') === null) return null
-  const copy = root.cloneNode(true) as HTMLElement
-  for (const element of copy.querySelectorAll<HTMLElement>('[style]')) {
-    element.setAttribute(STYLE_ATTRIBUTE, element.getAttribute('style') ?? '')
-    element.removeAttribute('style')
-  }
-  const html = copy.innerHTML
-  return html.length > MAX_SNAPSHOT_CHARS ? null : html
-}
-
-/** Keeps what `root` shows for `page`, fetched at `at`, under the session `authorization`. */
-export function saveSnapshot(page: string, root: HTMLElement, authorization: string, at: number): void {
-  const html = screenMarkup(root)
-  if (html === null) return
-  const snapshots = readSnapshots()
-  delete snapshots[page]
-  snapshots[page] = { session: sessionMark(authorization), at, html }
-  const pages = Object.keys(snapshots)
-  for (const old of pages.slice(0, Math.max(0, pages.length - MAX_SNAPSHOT_PAGES))) delete snapshots[old]
-  try {
-    storage()?.setItem(SNAPSHOTS_KEY, JSON.stringify(snapshots))
-  } catch {
-    // Storage full or refused: the next visit waits for the app, as before.
-  }
 }
 
 /**
@@ -112,28 +85,4 @@ export function paintSnapshot(page: string, root: HTMLElement, authorization: st
   notice.title = age.exact
   root.appendChild(notice)
   return true
-}
-
-/**
- * Keeps the screen's rows whenever the page is left or hidden (closed, reloaded, sent to the
- * background), under the session the app last rendered with. A page left after logout keeps
- * nothing; nor does one whose stored token was replaced without the app being told (a script
- * writing storage in this document fires no event): the rows on screen are then another
- * session's, and painting them for the new one would show it what it may not see.
- */
-export function keepRowsOnLeave(page: () => string, authorization: () => string | null, dataTime: () => number | undefined, onTokenChange: (listener: () => void) => void): void {
-  let rendered = authorization()
-  onTokenChange(() => {
-    rendered = authorization()
-  })
-  const keep = (): void => {
-    const auth = authorization()
-    const root = document.getElementById('root')
-    if (auth === null || auth !== rendered || root === null) return
-    saveSnapshot(page(), root, auth, dataTime() ?? Date.now())
-  }
-  window.addEventListener('pagehide', keep)
-  document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'hidden') keep()
-  })
 }
