@@ -75,7 +75,12 @@ export function paintSnapshot(page: string, root: HTMLElement, authorization: st
     element.removeAttribute(STYLE_ATTRIBUTE)
   }
   // Nothing in it works until the app has started: it can be read, not used.
-  for (const child of root.children) child.setAttribute('inert', '')
+  // Hidden from assistive technology as inert content is, and said so with aria-hidden too, so
+  // every reader of the page's roles (and a test's getByRole) waits for the live screen.
+  for (const child of root.children) {
+    child.setAttribute('inert', '')
+    child.setAttribute('aria-hidden', 'true')
+  }
   const notice = document.createElement('p')
   notice.setAttribute(AGE_ATTRIBUTE, '')
   notice.setAttribute('role', 'status')

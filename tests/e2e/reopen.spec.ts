@@ -37,6 +37,9 @@ test('a reopened list paints its last rows with their age before the app runs, t
   // Read only: nothing painted can be used before the app runs (the entry is still held, so
   // DOMContentLoaded has not fired: the rows came from the early script).
   expect(await page.locator('#root > :first-child').getAttribute('inert')).toBe('')
+  // Nor is it read as the app: no landmark of the painted copy is offered (the menu is the app's).
+  await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0)
+  await expect(page.getByRole('status')).toHaveText(/^Rows as of /)
 
   await release()
   await expect(notice).toHaveCount(0)
