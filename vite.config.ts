@@ -198,6 +198,7 @@ function earlyCallsScript(): Plugin {
  * old offline copy (main.tsx) needs before anyone acts, so the login loads none of them.
  */
 const VISITOR = /[\\/]src[\\/](features[\\/](auth|public)[\\/]|app[\\/]not-found\.tsx$)/
+const ZOD_LOCALES = /[\\/]zod[\\/]v4[\\/]locales[\\/]/
 const EAGER_VISITOR = ['/src/features/auth/login-page.tsx', '/src/lib/offline-store.ts']
 function firstLoadChunks(): { plugin: Plugin; groups: Rolldown.CodeSplittingGroup[] } {
   let area = new Set<string>()
@@ -241,10 +242,13 @@ function firstLoadChunks(): { plugin: Plugin; groups: Rolldown.CodeSplittingGrou
   }
   // Only the modules listed: a module's other imports stay where they are (the entry's in the entry).
   const only = { includeDependenciesRecursively: false }
+  // zod/mini's index names every locale, so the graph puts them in the first load; the forms use
+  // the English one (src/lib/zod-messages.ts), which then goes with them.
+  const mine = (set: () => ReadonlySet<string>) => (id: string) => set().has(id) && !ZOD_LOCALES.test(id)
   const groups: Rolldown.CodeSplittingGroup[] = [
-    { name: 'signed-in', test: (id) => area.has(id), priority: 3, ...only },
-    { name: 'list-kit', test: (id) => kit.has(id), priority: 2, ...only },
-    { name: 'common', test: (id) => common.has(id), priority: 1, ...only },
+    { name: 'signed-in', test: mine(() => area), priority: 3, ...only },
+    { name: 'list-kit', test: mine(() => kit), priority: 2, ...only },
+    { name: 'common', test: mine(() => common), priority: 1, ...only },
   ]
   return { plugin, groups }
 }

@@ -12,6 +12,7 @@ import { ApiError } from '#src/lib/api.ts'
 import { toast } from '#src/ui/toast.ts'
 import { errorMessage } from './error-message.ts'
 import type { Values } from './form-fields.ts'
+import '#src/lib/zod-messages.ts'
 
 /** Checked on the first blur of each field, then on every change (react-hook-form's onTouched). */
 export function useContractForm(schema: z.ZodMiniType<Values, Values>, defaults: Values): UseFormReturn<Values> {

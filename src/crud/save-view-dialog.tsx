@@ -6,6 +6,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from '#src/ui/input.tsx'
 import { Label } from '#src/ui/label.tsx'
 import { errorMessage } from './error-message.ts'
+import '#src/lib/zod-messages.ts'
 
 /** Names the list's current filters, search, page size and columns, and saves them. */
 export function SaveViewDialog({ route, query, onClose, onSaved }: { route: string; query: string; onClose: () => void; onSaved: (name: string) => Promise<void> }) {

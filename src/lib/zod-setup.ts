@@ -6,7 +6,7 @@
  *   when a schema is built. The server's Content-Security-Policy (script-src 'self') forbids eval,
  *   so in the browser the probe only raises a CSP violation and gains nothing.
  * - English messages: classic zod sets them on its own; zod/mini leaves the messages of checks
- *   the contract gives none for ("Too small: expected number to be >=1") to a locale it is given.
+ *   the contract gives none for to a locale it is given, which the forms set (zod-messages.ts).
  *
  * Because every module that imports zod/mini imports this module, both are in place before the
  * first schema is built, whichever chunk loads first: the first screen's chunks need not wait.
@@ -15,6 +15,6 @@
  */
 import { z } from 'zod/v4/mini'
 
-z.config({ ...z.locales.en(), jitless: true })
+z.config({ jitless: true })
 
 export * from 'zod/v4/mini'

@@ -26,6 +26,7 @@ import { Label } from '#src/ui/label.tsx'
 import { LoadingOverlay } from '#src/ui/spinner.tsx'
 import { RecordUnloaded } from '#src/crud/form-frame.tsx'
 import { SIGN_OUT_OTHERS, signOutOtherSessions } from './active-sessions.tsx'
+import '#src/lib/zod-messages.ts'
 
 /** Where the palette's "Add a passkey" points. */
 export const PASSKEYS_ANCHOR = 'passkeys'

@@ -6,6 +6,7 @@ import { z } from 'zod/mini'
 import { LoginEmail, LoginPassword, TwoFACode, login as loginCall } from '#contract/auth'
 import { ApiError, SecondFactorRequired, call } from '#src/lib/api.ts'
 import { login } from '#src/lib/session.ts'
+import '#src/lib/zod-messages.ts'
 
 export const LoginForm = z.object({ email: LoginEmail, password: LoginPassword, twoFACode: TwoFACode })
 export type LoginFields = z.input<typeof LoginForm>
