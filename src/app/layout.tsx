@@ -14,7 +14,7 @@ import { SideMenu } from './side-menu.tsx'
 import { SiteHeader } from './site-header.tsx'
 import { logoutAndReload, useSession } from '#src/lib/session.ts'
 import { SHOW_SHORTCUTS, keyIsTaken } from '#src/crud/list-keys.ts'
-import { usePendingUndos } from '#src/crud/undo.ts'
+import { usePendingUndos } from '#src/crud/undo-keys.ts'
 import { useStepUpRequest } from '#src/lib/step-up.ts'
 
 const Palette = lazy(async () => ({ default: (await import('./palette.tsx')).Palette }))

@@ -24,7 +24,7 @@ import { endOtherSessions } from '#contract/auth'
 import { ADD_PASSKEY } from '#contract/passkeys'
 import { call } from '#src/lib/api.ts'
 import { refreshAfterWrite } from '#src/crud/refresh.ts'
-import { toastWriteAnswer } from '#src/crud/undo.ts'
+import { toastWriteAnswer } from '#src/crud/undo-keys.ts'
 import { toast } from '#src/ui/toast.ts'
 
 /** Records per source kept from the cache. */

@@ -5,7 +5,8 @@ import { toast } from '#src/ui/toast.ts'
 import { useSession } from '#src/lib/session.ts'
 import { errorMessage } from './error-message.ts'
 import { refreshAfterWrite } from './refresh.ts'
-import { toastWriteAnswer, undoNote } from './undo.ts'
+import { toastWriteAnswer } from './undo-keys.ts'
+import { undoNote } from './undo.ts'
 import type { BoundCall } from './row-writes.ts'
 
 /** A write that waits for a yes: a delete, a bulk action, a toggle that asks first. */

@@ -14,7 +14,7 @@ import { FieldAdornment } from './field-adornment.tsx'
 import type { FieldAction, Values } from './form-fields.ts'
 import { showFailure } from './form-hook.ts'
 import { refreshAfterWrite } from './refresh.ts'
-import { toastWriteAnswer } from './undo.ts'
+import { toastWriteAnswer } from './undo-keys.ts'
 import { useWriteAccess } from './write-access.ts'
 
 interface BodyProps<S extends FormEndpoint, G extends Endpoint, R> {

@@ -16,7 +16,7 @@ import { DeferredSelect } from '#src/ui/deferred-select.tsx'
 import { toast } from '#src/ui/toast.ts'
 import { isCurrentView, withChoice, type ColumnChoice } from './column-choice.ts'
 import { errorMessage } from './error-message.ts'
-import { toastWriteAnswer } from './undo.ts'
+import { toastWriteAnswer } from './undo-keys.ts'
 
 const SaveViewDialog = lazy(async () => ({ default: (await import('./save-view-dialog.tsx')).SaveViewDialog }))
 

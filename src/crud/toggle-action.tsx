@@ -14,7 +14,7 @@ import type { PendingWrite } from './confirm-write-dialog.tsx'
 import { errorMessage } from './error-message.ts'
 import type { Row, ToggleModel } from './list-types.ts'
 import { refreshAfterWrite } from './refresh.ts'
-import { toastWriteAnswer } from './undo.ts'
+import { toastWriteAnswer } from './undo-keys.ts'
 
 interface ToggleActionProps<R extends Row> {
   toggle: ToggleModel<R>

@@ -5,10 +5,9 @@
  * within the window brings the toast back with the time that is left. Undo calls `undo`, toasts
  * its answer and refetches like every write (refresh.ts). Offline no Undo is offered, and one
  * pressed offline says why (writes are never queued). Ctrl+Z (Cmd+Z), outside fields, presses the
- * latest one.
+ * latest one (undo-keys.ts, which loads this module when it is needed).
  */
-import { useLayoutEffect } from 'react'
-import { useSWRConfig, type ScopedMutator } from 'swr'
+import type { ScopedMutator } from 'swr'
 import { z } from 'zod/mini'
 import type { Endpoint } from '#contract/define'
 import { UndoTicket, undo } from '#contract/undo'
@@ -16,13 +15,12 @@ import { call } from '#src/lib/api.ts'
 import { WRITES_OFFLINE_MESSAGE, isOnline } from '#src/lib/online.ts'
 import { toast } from '#src/ui/toast.ts'
 import { errorMessage } from './error-message.ts'
-import { targetIsTaken } from './list-keys.ts'
 import { refreshAfterWrite } from './refresh.ts'
+import { PENDING_UNDOS_KEY } from './undo-storage.ts'
 
 export const UNDO_LABEL = 'Undo'
 /** Said under a delete's question when its answer will offer Undo (the dialog's default says it cannot be undone). */
 export const UNDO_NOTE = 'You can undo this for a few seconds afterwards.'
-const KEY = 'bo:pending-undos'
 
 const Pending = z.object({ token: z.string(), message: z.string(), until: z.number(), admin: z.string() })
 type Pending = z.output<typeof Pending>
@@ -32,7 +30,7 @@ const shown = new Map<string, number>()
 
 function stored(): Pending[] {
   try {
-    const parsed = z.array(Pending).safeParse(JSON.parse(sessionStorage.getItem(KEY) ?? '[]'))
+    const parsed = z.array(Pending).safeParse(JSON.parse(sessionStorage.getItem(PENDING_UNDOS_KEY) ?? '[]'))
     return parsed.success ? parsed.data.filter((p) => p.until > Date.now()) : []
   } catch {
     return []
@@ -41,8 +39,8 @@ function stored(): Pending[] {
 
 function store(list: readonly Pending[]): void {
   try {
-    if (list.length === 0) sessionStorage.removeItem(KEY)
-    else sessionStorage.setItem(KEY, JSON.stringify(list))
+    if (list.length === 0) sessionStorage.removeItem(PENDING_UNDOS_KEY)
+    else sessionStorage.setItem(PENDING_UNDOS_KEY, JSON.stringify(list))
   } catch {
     // Storage refused (private mode, full): the toast still works until a reload.
   }
@@ -77,9 +75,10 @@ async function press(pending: Pending, mutate: ScopedMutator): Promise<void> {
 
 /**
  * Toasts a write's answer: with an Undo while its ticket lasts (`admin`: whose session made it;
- * another admin signing in on this tab is not offered it), else the plain success toast.
+ * another admin signing in on this tab is not offered it), else the plain success toast. Called
+ * through undo-keys.ts's toastWriteAnswer, which so knows this code is here for Ctrl+Z.
  */
-export function toastWriteAnswer(answer: { message: string; undo?: unknown }, mutate: ScopedMutator, admin: string): void {
+export function toastAnswerWithUndo(answer: { message: string; undo?: unknown }, mutate: ScopedMutator, admin: string): void {
   const ticket = UndoTicket.safeParse(answer.undo)
   if (!ticket.success || !isOnline()) {
     toast.success(answer.message)
@@ -108,21 +107,4 @@ export function undoLatest(mutate: ScopedMutator, admin: string): boolean {
   if (latest === undefined) return false
   void press(latest, mutate)
   return true
-}
-
-/** The signed-in frame's part: Undo toasts come back after a reload, and Ctrl+Z (Cmd+Z) outside fields presses the latest. */
-export function usePendingUndos(admin: string): void {
-  const { mutate } = useSWRConfig()
-  // Bound before the first paint, as the other keys (src/app/layout.tsx).
-  useLayoutEffect(() => {
-    resumeUndos(mutate, admin)
-    const onKey = (event: KeyboardEvent) => {
-      if (!(event.ctrlKey || event.metaKey) || event.shiftKey || event.altKey || event.key.toLowerCase() !== 'z') return
-      // A field's own undo, a dialog or a menu keep the key.
-      if (event.defaultPrevented || targetIsTaken(event.target)) return
-      if (undoLatest(mutate, admin)) event.preventDefault()
-    }
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
-  }, [mutate, admin])
 }
