@@ -15,7 +15,7 @@ const id = () =>
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 /**
  * The edit version of a record a form edits: every save of the edit
- * form adds one, and a save naming an older version is refused (server/kit/version.ts).
+ * form adds one, and a save naming an older version is refused (server/kit/edit-version.ts).
  */
 const editVersion = () => integer('version').notNull().default(1)
 

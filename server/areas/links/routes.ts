@@ -15,7 +15,7 @@ import { deleteRecord } from '../../kit/delete.ts'
 import { caseless, listPage, type SortInput, type SortKey } from '../../kit/paging.ts'
 import { keptPlace, preferenceOrder } from '../../kit/preference.ts'
 import { restorable } from '../../kit/undo.ts'
-import { editVersion } from '../../kit/version.ts'
+import { editVersion } from '../../kit/edit-version.ts'
 import { links as linksTable, type LinkRow } from '../../db/schema.ts'
 
 type Kind = LinkRow['kind']

@@ -6,7 +6,7 @@
 import { asc } from 'drizzle-orm'
 import * as token from '#contract/token'
 import { handlers } from '../../kit/api.ts'
-import { editVersion, recordChanged } from '../../kit/version.ts'
+import { editVersion, recordChanged } from '../../kit/edit-version.ts'
 import type { Db } from '../../db/index.ts'
 import { tokenSettings, type TokenSettingsRow } from '../../db/schema.ts'
 import { singleRecord } from '../../kit/single-record.ts'
