@@ -7,6 +7,7 @@
 import { useEffect } from 'react'
 import { useSWRConfig } from 'swr'
 import { useLocation } from 'wouter'
+import { plural } from '#contract/common'
 import { isAdministrator } from '#contract/define'
 import { ApprovalRequest, SEND_SCREENS, WAITS_FOR_ANOTHER_ADMIN, sendWaits, type Approval } from '#contract/four-eyes'
 import { SocketEvents } from '#contract/socket'
@@ -63,8 +64,6 @@ export function ApprovalNote({ row }: { row: Approvable }) {
   )
 }
 
-const recipients = (n: number): string => `${n.toLocaleString()} recipient${n === 1 ? '' : 's'}`
-
 /**
  * The Approve and Reject actions of a list of sends, for `what` ("this promotion"): each asks
  * first, naming the recipient count and the requester.
@@ -81,7 +80,7 @@ export function approvalActions<R extends Approvable, I>(calls: {
       label: 'Approve',
       endpoint: calls.approve,
       when: mayDecide,
-      confirm: (row) => `Approve sending ${calls.what} to ${recipients(row.total)}?`,
+      confirm: (row) => `Approve sending ${calls.what} to ${plural(row.total, 'recipient')}?`,
       detail: (row) => `${by(row)}It is sent as soon as you approve it.`,
       choices: [{ label: 'Approve', payload: calls.payload }],
     },
@@ -89,7 +88,7 @@ export function approvalActions<R extends Approvable, I>(calls: {
       label: 'Reject',
       endpoint: calls.reject,
       when: mayDecide,
-      confirm: (row) => `Reject sending ${calls.what} to ${recipients(row.total)}?`,
+      confirm: (row) => `Reject sending ${calls.what} to ${plural(row.total, 'recipient')}?`,
       detail: (row) => `${by(row)}Nothing of it will be sent.`,
       dismiss: 'Keep it waiting',
       choices: [{ label: 'Reject', payload: calls.payload }],
