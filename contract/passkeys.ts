@@ -139,80 +139,47 @@ interface Words {
   ours: string
 }
 
+/** What the browser answers to get(), as the sign-in and the step-up proof take it. */
+const Assertion = z.object({ response: AuthenticationResponse })
+
 /**
  * A passkey ceremony's two calls: the options the browser needs, with a single-use challenge good
  * for 5 minutes, then the browser's answer to them, checked against that challenge. Adding a
  * passkey, signing in with one and proving the session with one differ only in the options' kind,
- * what the answer carries, what it gives back, who may call and their words.
+ * what the answer carries, what it gives back, who may call (and whether both calls are risky
+ * ones, `stepUp` in define.ts) and their words.
  */
-function ceremony<P extends z.ZodMiniType, I extends z.ZodMiniType, O extends z.ZodMiniType>(c: {
-  options: P
-  answer: I
-  output: O
-  access: Access
-  /** Both calls are risky ones (see `stepUp` in define.ts). */
-  stepUp?: true
-  start: Words
-  finish: Words
-}) {
+function ceremony<P extends z.ZodMiniType, I extends z.ZodMiniType, O extends z.ZodMiniType>(
+  c: { options: P; answer: I; output: O; access: Access; stepUp?: true },
+  words: { start: Words; finish: Words },
+) {
   const risky = c.stepUp ? { stepUp: true } : {}
   return {
-    start: endpoint({ method: 'POST', input: z.object({}), output: ok({ options: c.options }), access: c.access, ...risky, ...c.start }),
-    finish: endpoint({ method: 'POST', input: c.answer, output: c.output, access: c.access, ...risky, ...c.finish }),
+    start: endpoint({ method: 'POST', input: z.object({}), output: ok({ options: c.options }), access: c.access, ...risky, ...words.start }),
+    finish: endpoint({ method: 'POST', input: c.answer, output: c.output, access: c.access, ...risky, ...words.finish }),
   }
 }
 
 /** Adds a passkey: creation options for this admin, then the passkey the browser made for them, under the name its owner gave. */
-const adding = ceremony({
-  options: CreationOptions,
-  answer: z.object({ name: PasskeyName, response: RegistrationResponse }),
-  output: Done,
-  access: sessionAccess,
-  stepUp: true,
-  start: {
-    logAs: 'Passkey setup started',
-    ours: 'Not in the spec: the first half of Add a passkey (Profile): WebAuthn creation options for the signed-in admin, its challenge single-use and valid for 5 minutes.',
-  },
-  finish: {
-    logAs: 'Passkey added',
-    ours: 'Not in the spec: the second half of Add a passkey (Profile): checks the new credential (attestation none) and keeps its public key under the name given.',
-  },
+const adding = ceremony({ options: CreationOptions, answer: z.object({ name: PasskeyName, response: RegistrationResponse }), output: Done, access: sessionAccess, stepUp: true }, {
+  start: { logAs: 'Passkey setup started', ours: 'Not in the spec: the first half of Add a passkey (Profile): WebAuthn creation options for the signed-in admin, its challenge single-use and valid for 5 minutes.' },
+  finish: { logAs: 'Passkey added', ours: 'Not in the spec: the second half of Add a passkey (Profile): checks the new credential (attestation none) and keeps its public key under the name given.' },
 })
 export const passkeyRegistrationOptions = adding.start
 export const addPasskey = adding.finish
 
 /** Signs in with a passkey: request options naming no credential (the passkey names its admin), then the assertion, whose admin is signed in (no password, no 2FA code). */
-const signingIn = ceremony({
-  options: RequestOptions,
-  answer: z.object({ response: AuthenticationResponse }),
-  output: ok({ token: z.string() }),
-  access: publicAccess,
-  start: {
-    logAs: 'Passkey sign-in started',
-    ours: 'Not in the spec: the first half of Sign in with a passkey (the sign-in page, and its autofill): WebAuthn request options, the challenge single-use and valid for 5 minutes.',
-  },
-  finish: {
-    logAs: 'Signed in with a passkey',
-    ours: "Not in the spec: the second half of Sign in with a passkey: checks the assertion against the credential's admin and opens a session as Login does; a passkey counts as the second factor.",
-  },
+const signingIn = ceremony({ options: RequestOptions, answer: Assertion, output: ok({ token: z.string() }), access: publicAccess }, {
+  start: { logAs: 'Passkey sign-in started', ours: 'Not in the spec: the first half of Sign in with a passkey (the sign-in page, and its autofill): WebAuthn request options, the challenge single-use and valid for 5 minutes.' },
+  finish: { logAs: 'Signed in with a passkey', ours: "Not in the spec: the second half of Sign in with a passkey: checks the assertion against the credential's admin and opens a session as Login does; a passkey counts as the second factor." },
 })
 export const passkeySignInOptions = signingIn.start
 export const passkeySignIn = signingIn.finish
 
 /** The step-up proof by passkey: request options naming the signed-in admin's passkeys, then an assertion of one of them marks the session proved, as proveIdentity does. */
-const provingIdentity = ceremony({
-  options: RequestOptions,
-  answer: z.object({ response: AuthenticationResponse }),
-  output: Done,
-  access: sessionAccess,
-  start: {
-    logAs: 'Passkey check started',
-    ours: "Not in the spec: the first half of Use a passkey in the step-up question: request options for the signed-in admin's own passkeys.",
-  },
-  finish: {
-    logAs: 'Identity confirmed with a passkey',
-    ours: "Not in the spec: Use a passkey in the step-up question, beside the password: proves the session's owner for STEP_UP_MINUTES.",
-  },
+const provingIdentity = ceremony({ options: RequestOptions, answer: Assertion, output: Done, access: sessionAccess }, {
+  start: { logAs: 'Passkey check started', ours: "Not in the spec: the first half of Use a passkey in the step-up question: request options for the signed-in admin's own passkeys." },
+  finish: { logAs: 'Identity confirmed with a passkey', ours: "Not in the spec: Use a passkey in the step-up question, beside the password: proves the session's owner for STEP_UP_MINUTES." },
 })
 export const passkeyStepUpOptions = provingIdentity.start
 export const provePasskey = provingIdentity.finish
