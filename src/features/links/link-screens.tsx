@@ -39,21 +39,28 @@ interface LinkKind<R extends Row, A extends FormEndpoint, E extends FormEndpoint
   /** The Add page: its route, title, call, and the link field's name and label. */
   add: { route: ScreenPath; title: string; endpoint: A; field: FieldName<A>; label: string }
   list: ListEndpoint<R>
-  /** The record's link field, shown as the list's second column. */
-  link: keyof R & string
-  /** The Edit List modal: Title (the link) and Preference. */
-  edit: { endpoint: E; fields: FormDef<E, Row>['fields']; values: (row: R) => z.input<E['input']> }
+  /** The record's link field: the list's second column, and Title in the Edit List modal. */
+  link: keyof R & FieldName<E>
+  /** The Edit List modal's call: the link, Preference and the edit version, as the record has them. */
+  edit: E
   remove: WriteEndpoint<{ id: string }>
 }
 
-function linkScreens<R extends Row, A extends FormEndpoint, E extends FormEndpoint>(kind: LinkKind<R, A, E>): { List: ComponentType; Add: ComponentType } {
+/** A link record as every kind's list answers it (contract/links.ts linkKind). */
+type LinkRow = Row & { preference: number; version: number }
+
+function linkScreens<R extends LinkRow, A extends FormEndpoint, E extends FormEndpoint>(kind: LinkKind<R, A, E>): { List: ComponentType; Add: ComponentType } {
+  // Every kind's edit takes `_id`, its link, `preference` and `version` (contract/links.ts makes
+  // the three from one definition): what TypeScript cannot see through the generic is said here.
+  const fields = [url(kind.link, 'Title'), number('preference', 'Preference')] as FormDef<E, Row>['fields']
+  const values = (row: R) => ({ _id: row._id, [kind.link]: row[kind.link], preference: row.preference, version: row.version }) as z.input<E['input']>
   const List = defineList({
     title: kind.title,
     route: kind.route,
     endpoint: kind.list,
     columns: [serial(), col(kind.link, kind.add.label)],
     add: { to: kind.add.route },
-    editDialog: { title: 'Edit List', endpoint: kind.edit.endpoint, fields: kind.edit.fields, values: kind.edit.values },
+    editDialog: { title: 'Edit List', endpoint: kind.edit, fields, values },
     remove: { endpoint: kind.remove, confirm: REMOVE_LINK },
   })
   const Add = defineForm({
@@ -71,11 +78,7 @@ const buy = linkScreens({
   add: { route: '/add_buylink', title: 'Add Buy Link', endpoint: addbuyLink, field: 'buylink', label: 'Buy Link' },
   list: ListBuyLink,
   link: 'buyLink',
-  edit: {
-    endpoint: editBuylink,
-    fields: [url('buyLink', 'Title'), number('preference', 'Preference')],
-    values: (row) => ({ _id: row._id, buyLink: row.buyLink, preference: row.preference, version: row.version }),
-  },
+  edit: editBuylink,
   remove: DeleteBuyLink,
 })
 
@@ -85,11 +88,7 @@ const swapOut = linkScreens({
   add: { route: '/add_swapout', title: 'Add Swap Out Link', endpoint: addsellLink, field: 'sellink', label: 'Swap Out Link' },
   list: ListSelLink,
   link: 'selLink',
-  edit: {
-    endpoint: editSellink,
-    fields: [url('selLink', 'Title'), number('preference', 'Preference')],
-    values: (row) => ({ _id: row._id, selLink: row.selLink, preference: row.preference, version: row.version }),
-  },
+  edit: editSellink,
   remove: DeleteSellLink,
 })
 
@@ -99,11 +98,7 @@ const swapIn = linkScreens({
   add: { route: '/add_swapin', title: 'Add Swap In Link', endpoint: addBridgeLink, field: 'bridgelink', label: 'Swap In Link' },
   list: ListBridgeLink,
   link: 'bridgeLink',
-  edit: {
-    endpoint: editBridgeink,
-    fields: [url('bridgeLink', 'Title'), number('preference', 'Preference')],
-    values: (row) => ({ _id: row._id, bridgeLink: row.bridgeLink, preference: row.preference, version: row.version }),
-  },
+  edit: editBridgeink,
   remove: DeleteBridgeLink,
 })
 
