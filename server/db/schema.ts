@@ -502,7 +502,7 @@ export const adminDevices = pgTable(
 )
 
 /**
- * The passkeys (WebAuthn credentials) of each admin (server/kit/access/passkeys.ts): a passkey
+ * The passkeys (WebAuthn credentials) of each admin (server/areas/passkeys/webauthn.ts): a passkey
  * signs its one admin in, without a password, and proves the session's owner for step-up. Only the
  * public key is kept (the private key never leaves the authenticator), with the signature counter
  * the authenticator reported last: an assertion whose counter does not move past it is refused as

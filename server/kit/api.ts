@@ -151,7 +151,7 @@ export interface Ctx {
   readonly userAgent: string | undefined
   /**
    * The address the call was sent to, as its protocol and Host header say ('http://localhost:3000'):
-   * the passkeys' relying party when PUBLIC_URL is unset (server/kit/access/passkeys.ts). The caller
+   * the passkeys' relying party when PUBLIC_URL is unset (server/areas/passkeys/webauthn.ts). The caller
    * chooses it, so it is trusted for nothing else.
    */
   readonly requestOrigin: string
