@@ -7,6 +7,7 @@
  */
 import { sql } from 'drizzle-orm'
 import { bigint, bigserial, boolean, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { providers } from '#contract/common'
 
 const id = () =>
   text('id')
@@ -81,7 +82,7 @@ export const brands = pgTable(
     id: id(),
     createdAt: createdAt(),
     brandname: text('brandname').notNull(),
-    type: text('type', { enum: ['web3auth', 'ipfs'] }).notNull(),
+    type: text('type', { enum: providers }).notNull(),
     visits: integer('visits').notNull().default(0),
     version: editVersion(),
   },
