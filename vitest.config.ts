@@ -16,8 +16,10 @@ class LongestFirst extends BaseSequencer {
 }
 
 /**
- * Unit and integration tests beside the code. Node by default; a browser-like file opts in with
- * a `// @vitest-environment jsdom` comment. Server tests each build their own app (server/testing/test-app.ts).
+ * Unit and integration tests beside the code, all in Node: no DOM is installed. PWA code is tested
+ * by what it returns, a component by its static markup (react-dom/server), browser storage through
+ * src/testing's stand-ins; what needs a real page is a Playwright test (tests/e2e). Server tests
+ * each build their own app (server/testing/test-app.ts).
  */
 export default defineConfig({
   test: {

@@ -20,8 +20,8 @@ export type ProviderName = (typeof providers)[number]
  */
 export const ACTIVITY_REPORT_MS = 60_000
 
-/** "1 minute", "3 minutes": a count with its noun, plural unless the count is one. */
-export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
+/** "1 minute", "1,200 recipients": a count, its thousands grouped, with its noun, plural unless the count is one. */
+export const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`
 
 /** Opaque record id: a string to the client. */
 export const Id = z.string().check(z.trim(), z.minLength(1, 'id is required'), z.maxLength(64, 'Incorrect format'))

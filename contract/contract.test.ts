@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod/mini'
 import { fieldErrors } from './common.ts'
-import { endpoint, isAuditedCall, isEndpoint, nameEndpoints, publicAccess, type Endpoint } from './define.ts'
+import { endpoint, changesData, isEndpoint, nameEndpoints, publicAccess, type Endpoint } from './define.ts'
 import { screens, screenPaths } from './routes.ts'
 import { addBridgeLink, addbuyLink, addsellLink, editBridgeink, editBuylink, editSellink, ListBuyLink } from './links.ts'
 import { addcms, Editcms, listCms } from './games.ts'
@@ -224,10 +224,10 @@ describe('the endpoint table', () => {
   })
 
   it('names in words every call that writes an audit row, and only those, each name once', () => {
-    const audited = endpoints.filter(isAuditedCall)
+    const audited = endpoints.filter(changesData)
     expect(audited.length).toBeGreaterThan(50)
     expect(audited.filter((e) => !e.logAs?.trim()).map((e) => e.name)).toEqual([])
-    expect(endpoints.filter((e) => !isAuditedCall(e) && e.logAs !== undefined).map((e) => e.name)).toEqual([])
+    expect(endpoints.filter((e) => !changesData(e) && e.logAs !== undefined).map((e) => e.name)).toEqual([])
     const names = audited.map((e) => e.logAs)
     expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([])
   })

@@ -134,10 +134,13 @@ export type ParsedInput<E extends Endpoint> = z.output<E['input']>
 export type Output<E extends Endpoint> = z.output<E['output']>
 
 /**
- * Calls that run as a write with an audit row (server/kit/api.ts): every POST but a screen's read
- * by POST (ListBuyLink, get_version).
+ * Whether a call changes something: every POST but a screen's read by POST (ListBuyLink,
+ * get_version). The server runs such a call as a write, in a transaction with its audit row
+ * (server/kit/api.ts), and the browser refuses it while offline (src/lib/api.ts). `isWrite` below
+ * answers a narrower question (does the call need the Admin access level?) and leaves out the
+ * session's own writes (Edit Profile, saving a view, 2FA), which change data all the same.
  */
-export const isAuditedCall = (e: Endpoint): boolean => e.method === 'POST' && !(e.access.kind === 'screen' && !e.access.write)
+export const changesData = (e: Endpoint): boolean => e.method === 'POST' && !(e.access.kind === 'screen' && !e.access.write)
 
-/** Answer of a permission or token failure, or any refused call. */
+/** Whether a call needs the Admin access level: a screen's write. */
 export const isWrite = (e: Endpoint): boolean => e.access.kind === 'screen' && e.access.write

@@ -38,11 +38,12 @@ const field = <K extends string, V>(key: K, value: V): Record<K, V> => ({ [key]:
 /**
  * One kind of link: its record, and its five calls, exported below under the spec's names (which
  * it spells irregularly: `ListSelLink`, `editSellink`, `editBridgeink`). The add payload's field
- * and the record's field are data too (`sellink` against `selLink`).
+ * and the record's field are data too (`sellink` against `selLink`). The kind is exported whole as
+ * well (`buyLinks`...), so the server's handlers and the PWA's screens take its fields from here.
  */
-function linkKind<const AddField extends string, const RecordField extends string>(kind: {
+function linkKind<const Route extends string, const AddField extends string, const RecordField extends string>(kind: {
   /** The list screen whose permissions the calls take. */
-  route: string
+  route: Route
   /** The link field of the add payload. */
   addField: AddField
   /** The link field of the record and of the edit payload. */
@@ -56,6 +57,7 @@ function linkKind<const AddField extends string, const RecordField extends strin
   const record = z.object({ _id: z.string(), ...field(kind.recordField, z.string()), preference, version })
   const linkSort = sortable([kind.recordField])
   return {
+    ...kind,
     record,
     add: endpoint({
       method: 'POST',
@@ -86,6 +88,13 @@ function linkKind<const AddField extends string, const RecordField extends strin
 }
 
 // Buy links (/buy_list). Spec section 3, Buy link.
+export const buyLinks = linkKind({
+  route: '/buy_list',
+  addField: 'buylink',
+  recordField: 'buyLink',
+  required: 'buylink is required',
+  noun: 'Buy link',
+})
 export const {
   record: BuyLink,
   add: addbuyLink,
@@ -93,16 +102,17 @@ export const {
   list: ListBuyLink,
   edit: editBuylink,
   remove: DeleteBuyLink,
-} = linkKind({
-  route: '/buy_list',
-  addField: 'buylink',
-  recordField: 'buyLink',
-  required: 'buylink is required',
-  noun: 'Buy link',
-})
+} = buyLinks
 export type BuyLink = z.output<typeof BuyLink>
 
 // Swap out links (/swapout_list). Spec section 3, Swap out link.
+export const sellLinks = linkKind({
+  route: '/swapout_list',
+  addField: 'sellink',
+  recordField: 'selLink',
+  required: 'swap out link is required',
+  noun: 'Swap out link',
+})
 export const {
   record: SellLink,
   add: addsellLink,
@@ -110,17 +120,18 @@ export const {
   list: ListSelLink,
   edit: editSellink,
   remove: DeleteSellLink,
-} = linkKind({
-  route: '/swapout_list',
-  addField: 'sellink',
-  recordField: 'selLink',
-  required: 'swap out link is required',
-  noun: 'Swap out link',
-})
+} = sellLinks
 export type SellLink = z.output<typeof SellLink>
 
 // Swap in links (/swapin_list). Spec section 3, Swap in link. The edit's missing "L"
 // (`editBridgeink`) is the spec's spelling, kept on purpose.
+export const bridgeLinks = linkKind({
+  route: '/swapin_list',
+  addField: 'bridgelink',
+  recordField: 'bridgeLink',
+  required: 'Swap in link is required',
+  noun: 'Swap in link',
+})
 export const {
   record: BridgeLink,
   add: addBridgeLink,
@@ -128,13 +139,7 @@ export const {
   list: ListBridgeLink,
   edit: editBridgeink,
   remove: DeleteBridgeLink,
-} = linkKind({
-  route: '/swapin_list',
-  addField: 'bridgelink',
-  recordField: 'bridgeLink',
-  required: 'Swap in link is required',
-  noun: 'Swap in link',
-})
+} = bridgeLinks
 export type BridgeLink = z.output<typeof BridgeLink>
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

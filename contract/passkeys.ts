@@ -1,6 +1,6 @@
 import { z } from 'zod/mini'
 import { Done, Id, ok, required } from './common.ts'
-import { endpoint, nameEndpoints, publicAccess, sessionAccess } from './define.ts'
+import { endpoint, nameEndpoints, publicAccess, sessionAccess, type Access } from './define.ts'
 import * as self from './passkeys.ts'
 
 /*
@@ -122,28 +122,6 @@ export const listPasskeys = endpoint({
   ours: 'Not in the spec: the Passkeys of Profile, each with its name, when it was added and when it was last used.',
 })
 
-/** Starts adding a passkey: the creation options, with a challenge for this admin good for a few minutes. */
-export const passkeyRegistrationOptions = endpoint({
-  method: 'POST',
-  input: z.object({}),
-  output: ok({ options: CreationOptions }),
-  access: sessionAccess,
-  stepUp: true,
-  logAs: 'Passkey setup started',
-  ours: "Not in the spec: the first half of Add a passkey (Profile): WebAuthn creation options for the signed-in admin, its challenge single-use and valid for 5 minutes.",
-})
-
-/** Adds the passkey the browser made for the options' challenge, under the name its owner gave. */
-export const addPasskey = endpoint({
-  method: 'POST',
-  input: z.object({ name: PasskeyName, response: RegistrationResponse }),
-  output: Done,
-  access: sessionAccess,
-  stepUp: true,
-  logAs: 'Passkey added',
-  ours: 'Not in the spec: the second half of Add a passkey (Profile): checks the new credential (attestation none) and keeps its public key under the name given.',
-})
-
 /** Removes one of the signed-in admin's passkeys: it signs nobody in from now on. */
 export const removePasskey = endpoint({
   method: 'POST',
@@ -155,45 +133,56 @@ export const removePasskey = endpoint({
   ours: 'Not in the spec: Remove a passkey (Profile); another admin\'s passkey id is answered as unknown (404).',
 })
 
-/** Starts a passkey sign-in: request options with a single-use challenge and no credential named (the passkey names its admin). */
-export const passkeySignInOptions = endpoint({
-  method: 'POST',
-  input: z.object({}),
-  output: ok({ options: RequestOptions }),
-  access: publicAccess,
-  logAs: 'Passkey sign-in started',
-  ours: 'Not in the spec: the first half of Sign in with a passkey (the sign-in page, and its autofill): WebAuthn request options, the challenge single-use and valid for 5 minutes.',
-})
+/** What a ceremony's call says of itself: its audit log words and what the spec lacks. */
+interface Words {
+  logAs: string
+  ours: string
+}
 
-/** Signs in with a passkey: the assertion names its credential, whose admin is signed in (no password, no 2FA code). */
-export const passkeySignIn = endpoint({
-  method: 'POST',
-  input: z.object({ response: AuthenticationResponse }),
-  output: ok({ token: z.string() }),
-  access: publicAccess,
-  logAs: 'Signed in with a passkey',
-  ours: 'Not in the spec: the second half of Sign in with a passkey: checks the assertion against the credential\'s admin and opens a session as Login does; a passkey counts as the second factor.',
-})
+/** What the browser answers to get(), as the sign-in and the step-up proof take it. */
+const Assertion = z.object({ response: AuthenticationResponse })
 
-/** Starts a step-up proof by passkey: request options naming the signed-in admin's passkeys. */
-export const passkeyStepUpOptions = endpoint({
-  method: 'POST',
-  input: z.object({}),
-  output: ok({ options: RequestOptions }),
-  access: sessionAccess,
-  logAs: 'Passkey check started',
-  ours: 'Not in the spec: the first half of Use a passkey in the step-up question: request options for the signed-in admin\'s own passkeys.',
-})
+/**
+ * A passkey ceremony's two calls: the options the browser needs, with a single-use challenge good
+ * for 5 minutes, then the browser's answer to them, checked against that challenge. Adding a
+ * passkey, signing in with one and proving the session with one differ only in the options' kind,
+ * what the answer carries, what it gives back, who may call (and whether both calls are risky
+ * ones, `stepUp` in define.ts) and their words.
+ */
+function ceremony<P extends z.ZodMiniType, I extends z.ZodMiniType, O extends z.ZodMiniType>(
+  c: { options: P; answer: I; output: O; access: Access; stepUp?: true },
+  words: { start: Words; finish: Words },
+) {
+  const risky = c.stepUp ? { stepUp: true } : {}
+  return {
+    start: endpoint({ method: 'POST', input: z.object({}), output: ok({ options: c.options }), access: c.access, ...risky, ...words.start }),
+    finish: endpoint({ method: 'POST', input: c.answer, output: c.output, access: c.access, ...risky, ...words.finish }),
+  }
+}
 
-/** The step-up proof by passkey: an assertion of one of the session's own admin's passkeys marks the session proved, as proveIdentity does. */
-export const provePasskey = endpoint({
-  method: 'POST',
-  input: z.object({ response: AuthenticationResponse }),
-  output: Done,
-  access: sessionAccess,
-  logAs: 'Identity confirmed with a passkey',
-  ours: 'Not in the spec: Use a passkey in the step-up question, beside the password: proves the session\'s owner for STEP_UP_MINUTES.',
+/** Adds a passkey: creation options for this admin, then the passkey the browser made for them, under the name its owner gave. */
+const adding = ceremony({ options: CreationOptions, answer: z.object({ name: PasskeyName, response: RegistrationResponse }), output: Done, access: sessionAccess, stepUp: true }, {
+  start: { logAs: 'Passkey setup started', ours: 'Not in the spec: the first half of Add a passkey (Profile): WebAuthn creation options for the signed-in admin, its challenge single-use and valid for 5 minutes.' },
+  finish: { logAs: 'Passkey added', ours: 'Not in the spec: the second half of Add a passkey (Profile): checks the new credential (attestation none) and keeps its public key under the name given.' },
 })
+export const passkeyRegistrationOptions = adding.start
+export const addPasskey = adding.finish
+
+/** Signs in with a passkey: request options naming no credential (the passkey names its admin), then the assertion, whose admin is signed in (no password, no 2FA code). */
+const signingIn = ceremony({ options: RequestOptions, answer: Assertion, output: ok({ token: z.string() }), access: publicAccess }, {
+  start: { logAs: 'Passkey sign-in started', ours: 'Not in the spec: the first half of Sign in with a passkey (the sign-in page, and its autofill): WebAuthn request options, the challenge single-use and valid for 5 minutes.' },
+  finish: { logAs: 'Signed in with a passkey', ours: "Not in the spec: the second half of Sign in with a passkey: checks the assertion against the credential's admin and opens a session as Login does; a passkey counts as the second factor." },
+})
+export const passkeySignInOptions = signingIn.start
+export const passkeySignIn = signingIn.finish
+
+/** The step-up proof by passkey: request options naming the signed-in admin's passkeys, then an assertion of one of them marks the session proved, as proveIdentity does. */
+const provingIdentity = ceremony({ options: RequestOptions, answer: Assertion, output: Done, access: sessionAccess }, {
+  start: { logAs: 'Passkey check started', ours: "Not in the spec: the first half of Use a passkey in the step-up question: request options for the signed-in admin's own passkeys." },
+  finish: { logAs: 'Identity confirmed with a passkey', ours: "Not in the spec: Use a passkey in the step-up question, beside the password: proves the session's owner for STEP_UP_MINUTES." },
+})
+export const passkeyStepUpOptions = provingIdentity.start
+export const provePasskey = provingIdentity.finish
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).
 nameEndpoints(self)

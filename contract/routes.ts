@@ -30,7 +30,7 @@ export const screens = [
   { path: '/cms', title: 'Games', menu: 'cms', access: 'create' },
   { path: '/add-cms', title: 'Add Games', parent: '/cms' },
   { path: '/edit-cms', title: 'Edit Games', parent: '/cms' },
-  // Not a menu page, so no Access option of its own: a child of Games in the access rules (contract/token.ts).
+  // Not a menu page, so no Access option of its own: a child of Games in the access rules (contract/ticket-product.ts).
   { path: '/edit-token', title: 'Edit Token', parent: '/cms' },
   { path: '/social-links', title: 'Social links', menu: 'cms', access: 'create' },
   { path: '/buy_list', title: 'Buy List', menu: 'cms', access: 'create' },

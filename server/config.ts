@@ -103,7 +103,7 @@ export interface Config {
    */
   publicUrl: string
   /**
-   * The passkeys' relying party (server/kit/access/passkeys.ts): PUBLIC_URL's origin and its host
+   * The passkeys' relying party (server/areas/passkeys/webauthn.ts): PUBLIC_URL's origin and its host
    * name as the RP ID. Null when PUBLIC_URL is unset: then each call's own address (Host header and
    * protocol) stands in, which suits development and tests on localhost; production sets PUBLIC_URL.
    */

@@ -7,6 +7,7 @@
  */
 import { sql } from 'drizzle-orm'
 import { bigint, bigserial, boolean, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { providers } from '#contract/common'
 
 const id = () =>
   text('id')
@@ -15,7 +16,7 @@ const id = () =>
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 /**
  * The edit version of a record a form edits: every save of the edit
- * form adds one, and a save naming an older version is refused (server/kit/version.ts).
+ * form adds one, and a save naming an older version is refused (server/kit/edit-version.ts).
  */
 const editVersion = () => integer('version').notNull().default(1)
 
@@ -81,7 +82,7 @@ export const brands = pgTable(
     id: id(),
     createdAt: createdAt(),
     brandname: text('brandname').notNull(),
-    type: text('type', { enum: ['web3auth', 'ipfs'] }).notNull(),
+    type: text('type', { enum: providers }).notNull(),
     visits: integer('visits').notNull().default(0),
     version: editVersion(),
   },
@@ -502,7 +503,7 @@ export const adminDevices = pgTable(
 )
 
 /**
- * The passkeys (WebAuthn credentials) of each admin (server/kit/access/passkeys.ts): a passkey
+ * The passkeys (WebAuthn credentials) of each admin (server/areas/passkeys/webauthn.ts): a passkey
  * signs its one admin in, without a password, and proves the session's owner for step-up. Only the
  * public key is kept (the private key never leaves the authenticator), with the signature counter
  * the authenticator reported last: an assertion whose counter does not move past it is refused as

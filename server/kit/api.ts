@@ -31,7 +31,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import { eq } from 'drizzle-orm'
 import { z } from 'zod'
 import { STEP_UP_MESSAGE, STEP_UP_REQUIRED, fieldErrors, type FieldErrors, type Failure, type StepUpRefusal } from '#contract/common'
-import { isAuditedCall, isEndpoint, type Endpoint, type Output, type ParsedInput } from '#contract/define'
+import { changesData, isEndpoint, type Endpoint, type Output, type ParsedInput } from '#contract/define'
 import { FORBIDDEN, UNAUTHORIZED, checkSession, type Passwords } from './access/auth.ts'
 import { stepUpFresh, type TokenRef } from './access/sessions.ts'
 import type { Config } from '../config.ts'
@@ -151,7 +151,7 @@ export interface Ctx {
   readonly userAgent: string | undefined
   /**
    * The address the call was sent to, as its protocol and Host header say ('http://localhost:3000'):
-   * the passkeys' relying party when PUBLIC_URL is unset (server/kit/access/passkeys.ts). The caller
+   * the passkeys' relying party when PUBLIC_URL is unset (server/areas/passkeys/webauthn.ts). The caller
    * chooses it, so it is trusted for nothing else.
    */
   readonly requestOrigin: string
@@ -332,9 +332,6 @@ function route(app: FastifyInstance, services: Services, bound: BoundHandler, bo
   })
 }
 
-/** Writes run in a transaction with their audit row; the spec's reads by POST (ListBuyLink, get_version, ...) change nothing. */
-const isWriteCall = isAuditedCall
-
 /** Thrown inside a write's transaction when the answer breaks the contract: the write is rolled back. */
 class BrokenAnswer extends Error {
   constructor(readonly issues: unknown) {
@@ -396,8 +393,8 @@ async function answer(bound: BoundHandler, services: Services, request: FastifyR
   let result: unknown
   try {
     const body = await bound.start(raw, ctx)
-    result = isWriteCall(endpoint) ? await ctx.write(endpoint, body) : await body(ctx)
-    if (!isWriteCall(endpoint)) contractIssues(endpoint, result)
+    result = changesData(endpoint) ? await ctx.write(endpoint, body) : await body(ctx)
+    if (!changesData(endpoint)) contractIssues(endpoint, result)
   } catch (error) {
     await unstore(services.storage, stored)
     await ctx.runAfterFailure()
@@ -411,7 +408,7 @@ async function answer(bound: BoundHandler, services: Services, request: FastifyR
     return sendFailure(reply, result)
   }
   await ctx.runAfterSuccess()
-  if (isWriteCall(endpoint)) services.publicCache.forget()
+  if (changesData(endpoint)) services.publicCache.forget()
 
   if (result instanceof FileAnswer) {
     return reply

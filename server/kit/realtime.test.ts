@@ -1,41 +1,31 @@
-import { io, type Socket } from 'socket.io-client'
+import type { Socket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SocketEvents } from '#contract/socket'
 import { leads } from '../db/schema.ts'
 import type { AdminRow } from '../db/schema.ts'
 import { revokeSessions, signToken, verifyToken } from './access/auth.ts'
 import { serverIdleMs, touchToken } from './access/sessions.ts'
-import { bodyOf, multipart, makeTestApp, type TestApp } from '../testing/test-app.ts'
+import { bodyOf, multipart, type TestApp } from '../testing/test-app.ts'
+import { openLiveApp, type LiveApp } from '../testing/live-app.ts'
 
 /** Mass sends to more recipients than this wait for a second Admin (server/kit/four-eyes.ts). */
 const THRESHOLD = 2
 let t: TestApp
-let url: string
-const sockets: Socket[] = []
+let live: LiveApp
 
 beforeAll(async () => {
-  t = await makeTestApp({ realtime: true, env: { FOUR_EYES_THRESHOLD: String(THRESHOLD) } })
-  url = await t.app.listen({ port: 0, host: '127.0.0.1' })
+  live = await openLiveApp({ env: { FOUR_EYES_THRESHOLD: String(THRESHOLD) } })
+  t = live.t
 })
-afterAll(async () => {
-  for (const s of sockets) s.close()
-  await t.close()
-})
+afterAll(() => live.close())
 
-function connectWith(token: string): Promise<Socket> {
-  const socket = io(url, { auth: { token }, transports: ['websocket'], reconnection: false })
-  sockets.push(socket)
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket))
-    socket.once('connect_error', reject)
-  })
-}
+const connectWith = (token: string): Promise<Socket> => live.connect(token)
 
 describe('the transport', () => {
   it('is WebSocket only: a long-polling handshake is refused, so no session ever needs a sticky balancer', async () => {
     const staff = await t.createAdmin()
     const token = `Bearer ${await t.tokenFor(staff)}`
-    const polled = await fetch(`${url}/socket.io/?EIO=4&transport=polling`, { headers: { authorization: token } })
+    const polled = await fetch(`${live.url}/socket.io/?EIO=4&transport=polling`, { headers: { authorization: token } })
     expect(polled.status).toBe(400)
     await expect(connectWith(token)).resolves.toBeDefined()
   })

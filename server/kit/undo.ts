@@ -155,7 +155,7 @@ export interface Restorable {
   endpoint: Endpoint
   /** What a successful undo answers; of a bulk delete, told how many records came back. */
   restored: string | ((count: number) => string)
-  /** Its edit version (server/kit/version.ts): an undo that writes a value back raises it, as any write does. */
+  /** Its edit version (server/kit/edit-version.ts): an undo that writes a value back raises it, as any write does. */
   version?: PgColumn
   /**
    * Runs once the record is back, in `db`, the transaction that put it back; a throw refuses the

@@ -5,25 +5,22 @@
  */
 import { and, eq } from 'drizzle-orm'
 import { decodeJwt } from 'jose'
-import { io, type Socket } from 'socket.io-client'
+import type { Socket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SocketEvents } from '#contract/socket'
 import { auditLog, type AdminRow } from '../db/schema.ts'
-import { TEST_PASSWORD, bodyOf, listOf, makeTestApp, type TestApp } from './test-app.ts'
+import { TEST_PASSWORD, bodyOf, listOf, type TestApp } from './test-app.ts'
+import { openLiveApp, type LiveApp } from './live-app.ts'
 
 let t: TestApp
-let url: string
-const sockets: Socket[] = []
+let live: LiveApp
 
 // One proxy hop is trusted: the address recorded is the client's from X-Forwarded-For.
 beforeAll(async () => {
-  t = await makeTestApp({ realtime: true, env: { TRUST_PROXY: '1' } })
-  url = await t.app.listen({ port: 0, host: '127.0.0.1' })
+  live = await openLiveApp({ env: { TRUST_PROXY: '1' } })
+  t = live.t
 })
-afterAll(async () => {
-  for (const s of sockets) s.close()
-  await t.close()
-})
+afterAll(() => live.close())
 
 const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0'
 const SAFARI_IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1'
@@ -50,14 +47,7 @@ const sessionsOf = async (token: string) => {
   return listOf(bodyOf(res), 'data')
 }
 
-function connectWith(token: string): Promise<Socket> {
-  const socket = io(url, { auth: { token: `Bearer ${token}` }, transports: ['websocket'], reconnection: false })
-  sockets.push(socket)
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket))
-    socket.once('connect_error', reject)
-  })
-}
+const connectWith = (token: string): Promise<Socket> => live.connect(`Bearer ${token}`)
 /** Resolves when the socket hears LOGOUT; rejects after 2 s. */
 const logoutHeard = (socket: Socket): Promise<void> =>
   new Promise((resolve, reject) => {

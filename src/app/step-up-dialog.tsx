@@ -14,8 +14,7 @@ import { FieldControl } from '#src/crud/field-control.tsx'
 import { showFailure, textOf, useContractForm } from '#src/crud/form-hook.ts'
 import { password, text } from '#src/crud/form-fields.ts'
 import { Button } from '#src/ui/button.tsx'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
-import { LoadingOverlay } from '#src/ui/spinner.tsx'
+import { Dialog, DialogContent, DialogDescription, DialogFormFooter, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
 import { USE_PASSKEY } from '#contract/passkeys'
 import { errorMessage } from '#src/crud/error-message.ts'
 
@@ -79,15 +78,7 @@ export function StepUpDialog({ request }: { request: StepUpRequest }) {
               )}
             </div>
           ) : null}
-          <DialogFooter>
-            <Button variant="outline" onClick={() => answerStepUp(false)} disabled={busy}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={busy}>
-              Confirm
-            </Button>
-          </DialogFooter>
-          {busy ? <LoadingOverlay /> : null}
+          <DialogFormFooter submit="Confirm" onCancel={() => answerStepUp(false)} busy={busy} />
         </form>
       </DialogContent>
     </Dialog>

@@ -4,6 +4,7 @@
  * administrator who did not ask for the send. The requester reads that it waits for another Admin.
  * The other administrators learn of a new request wherever they are (approval-alerts.tsx).
  */
+import { plural } from '#contract/common'
 import { isAdministrator } from '#contract/define'
 import { WAITS_FOR_ANOTHER_ADMIN, type Approval } from '#contract/four-eyes'
 import { useSession, type Session } from '#src/lib/session.ts'
@@ -56,8 +57,6 @@ export function ApprovalNote({ row }: { row: Approvable }) {
   )
 }
 
-const recipients = (n: number): string => `${n.toLocaleString()} recipient${n === 1 ? '' : 's'}`
-
 /**
  * The Approve and Reject actions of a list of sends, for `what` ("this promotion"): each asks
  * first, naming the recipient count and the requester.
@@ -74,7 +73,7 @@ export function approvalActions<R extends Approvable, I>(calls: {
       label: 'Approve',
       endpoint: calls.approve,
       when: mayDecide,
-      confirm: (row) => `Approve sending ${calls.what} to ${recipients(row.total)}?`,
+      confirm: (row) => `Approve sending ${calls.what} to ${plural(row.total, 'recipient')}?`,
       detail: (row) => `${by(row)}It is sent as soon as you approve it.`,
       choices: [{ label: 'Approve', payload: calls.payload }],
     },
@@ -82,7 +81,7 @@ export function approvalActions<R extends Approvable, I>(calls: {
       label: 'Reject',
       endpoint: calls.reject,
       when: mayDecide,
-      confirm: (row) => `Reject sending ${calls.what} to ${recipients(row.total)}?`,
+      confirm: (row) => `Reject sending ${calls.what} to ${plural(row.total, 'recipient')}?`,
       detail: (row) => `${by(row)}Nothing of it will be sent.`,
       dismiss: 'Keep it waiting',
       choices: [{ label: 'Reject', payload: calls.payload }],

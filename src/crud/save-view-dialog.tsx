@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { saveView } from '#contract/saved-views'
 import { ApiError, call } from '#src/lib/api.ts'
-import { Button } from '#src/ui/button.tsx'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
+import { Dialog, DialogContent, DialogDescription, DialogFormFooter, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
 import { Input } from '#src/ui/input.tsx'
 import { Label } from '#src/ui/label.tsx'
 import { errorMessage } from './error-message.ts'
@@ -33,13 +32,13 @@ export function SaveViewDialog({ route, query, onClose, onSaved }: { route: stri
   }
 
   return (
-    <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
+    <Dialog open onOpenChange={(open) => (open || busy ? undefined : onClose())}>
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Save view</DialogTitle>
           <DialogDescription>Keeps this list's filters, search, page size and columns under a name, for you only.</DialogDescription>
         </DialogHeader>
-        <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-3" noValidate>
+        <form onSubmit={(e) => void submit(e)} aria-busy={busy} className="relative flex flex-col gap-3" noValidate>
           <div className="flex flex-col gap-1">
             <Label htmlFor="view-name">Name</Label>
             <Input id="view-name" value={name} maxLength={60} autoFocus aria-invalid={error !== null} aria-describedby={error ? 'view-name-error' : undefined} onChange={(e) => setName(e.target.value)} />
@@ -49,14 +48,7 @@ export function SaveViewDialog({ route, query, onClose, onSaved }: { route: stri
               </p>
             ) : null}
           </div>
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={busy} aria-busy={busy}>
-              {busy ? 'Saving…' : 'Save'}
-            </Button>
-          </DialogFooter>
+          <DialogFormFooter submit="Save" onCancel={onClose} busy={busy} />
         </form>
       </DialogContent>
     </Dialog>

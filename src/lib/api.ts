@@ -6,7 +6,7 @@
  */
 import { z } from 'zod/mini'
 import { StepUpRefusal, fieldErrors } from '#contract/common'
-import type { Endpoint, Input, Output } from '#contract/define'
+import { changesData, type Endpoint, type Input, type Output } from '#contract/define'
 import { noteCall, takeEarlyCall } from './early-calls.ts'
 import { clearToken, readAuthorization } from './token.ts'
 import { WRITES_OFFLINE_MESSAGE, isOnline } from './online.ts'
@@ -98,15 +98,6 @@ async function send(endpoint: Endpoint, init: RequestInit, url: string): Promise
     throw new ApiError(0, isOnline() ? UNREACHABLE_MESSAGE : offlineMessage(endpoint))
   }
 }
-
-/**
- * Whether a call changes something: every POST but a screen's read. The contract's `isWrite`
- * answers a narrower question (does the call need the Admin access level?) and leaves out the
- * session's own writes (Edit Profile, saving a view, 2FA), which change data all the same. This
- * is the server's test for running a call as a write (server/kit/api.ts), so what the server
- * treats as a write is what the browser refuses while offline.
- */
-export const changesData = (endpoint: Endpoint): boolean => endpoint.method === 'POST' && !(endpoint.access.kind === 'screen' && !endpoint.access.write)
 
 const offlineMessage = (endpoint: Endpoint): string =>
   changesData(endpoint) ? WRITES_OFFLINE_MESSAGE : 'You are offline. The data will refresh when the connection is back.'

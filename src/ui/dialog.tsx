@@ -1,6 +1,8 @@
-import type { ComponentProps } from 'react'
+import type { ComponentProps, ReactNode } from 'react'
 import { Dialog as DialogPrimitive } from 'radix-ui'
+import { Button } from './button.tsx'
 import { cn } from './cn.ts'
+import { LoadingOverlay } from './spinner.tsx'
 import { useReturnFocus } from './return-focus.ts'
 
 export const Dialog = DialogPrimitive.Root
@@ -55,6 +57,48 @@ export function DialogHeader({ className, ...props }: ComponentProps<'div'>) {
 
 export function DialogFooter({ className, ...props }: ComponentProps<'div'>) {
   return <div className={cn('flex justify-end gap-2', className)} {...props} />
+}
+
+interface DialogFormFooterProps {
+  /** The submit button's words; without them the footer has no submit button (a read-only view). */
+  submit?: string
+  onCancel: () => void
+  cancel?: string
+  /** While the form is being sent: both buttons wait and the loading overlay covers the form. */
+  busy: boolean
+  /** The overlay's words ('Saving…' unless told). */
+  busyLabel?: string
+  /** Both buttons wait without the overlay: another dialog on top runs the action. */
+  waiting?: boolean
+  /** Submit is refused for another reason than sending (a write blocked). */
+  submitDisabled?: boolean
+  /** Buttons before Cancel (Send test, say). */
+  children?: ReactNode
+  className?: string
+}
+
+/**
+ * A dialog form's last row, Cancel then submit, and the overlay covering the form while it is
+ * sent; the form wrapping it is `relative` so the overlay covers the form alone.
+ */
+export function DialogFormFooter({ submit, onCancel, cancel = 'Cancel', busy, busyLabel, waiting = false, submitDisabled = false, children, className }: DialogFormFooterProps) {
+  const held = busy || waiting
+  return (
+    <>
+      <DialogFooter className={className}>
+        {children}
+        <Button variant="outline" onClick={onCancel} disabled={held}>
+          {cancel}
+        </Button>
+        {submit === undefined ? null : (
+          <Button type="submit" disabled={held || submitDisabled}>
+            {submit}
+          </Button>
+        )}
+      </DialogFooter>
+      {busy ? <LoadingOverlay label={busyLabel} /> : null}
+    </>
+  )
 }
 
 export function DialogTitle({ className, ...props }: ComponentProps<typeof DialogPrimitive.Title>) {

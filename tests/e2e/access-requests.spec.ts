@@ -7,7 +7,7 @@
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
 import { PASSWORD } from './accounts.ts'
-import { createStaff, uniqueEmail, test, expect, accounts, apiToken, signInPage } from './fixtures.ts'
+import { createStaff, uniqueEmail, test, expect, accounts, apiToken, signInPage, toast } from './fixtures.ts'
 import { mailTo, ownServerWithMail, readable } from './own-server.ts'
 import { expectNoSevereViolations } from './axe.ts'
 
@@ -64,7 +64,6 @@ async function fillRequest(page: Page, values: { name: string; email: string; pa
   await page.getByLabel('Confirm Password').fill(values.confirm)
 }
 
-const toast = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text })
 const pendingSection = (page: Page) => page.getByRole('region', { name: PENDING })
 
 /** Declines every pending request, so the specs after this one find Users and Access as it was. */

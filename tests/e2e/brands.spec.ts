@@ -7,7 +7,7 @@
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
 import { SEEDED_BRAND, leadEmail } from './accounts.ts'
-import { createStaff, test, expect, accounts, apiToken, referrerSentToStore, signInPage } from './fixtures.ts'
+import { createStaff, test, expect, referrerSentToStore, signInPage, bodyRows, superadminHeaders } from './fixtures.ts'
 import { expectNoSevereViolations } from './axe.ts'
 
 const BrandPage = z.object({ result: z.array(z.object({ _id: z.string(), brandname: z.string(), type: z.string() })) })
@@ -15,21 +15,16 @@ const BrandPage = z.object({ result: z.array(z.object({ _id: z.string(), brandna
 /** A brand name unique to this run, so specs can share one server. */
 const uniqueName = (label: string): string => `${label} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`
 
-async function adminHeaders(request: APIRequestContext): Promise<{ authorization: string }> {
-  return { authorization: `Bearer ${await apiToken(request, accounts.superadmin)}` }
-}
-
 async function createBrand(request: APIRequestContext, brandname: string, type = 'web3auth'): Promise<void> {
-  const answer = await request.post('/api/admin/addBrand', { headers: await adminHeaders(request), data: { brandname, type } })
+  const answer = await request.post('/api/admin/addBrand', { headers: await superadminHeaders(request), data: { brandname, type } })
   expect(answer.ok(), await answer.text()).toBe(true)
 }
 
 async function brandsNamed(request: APIRequestContext, search: string): Promise<z.output<typeof BrandPage>['result']> {
-  const answer = await request.get('/api/admin/listbrand', { headers: await adminHeaders(request), params: { page: 1, limit: 100, search } })
+  const answer = await request.get('/api/admin/listbrand', { headers: await superadminHeaders(request), params: { page: 1, limit: 100, search } })
   return BrandPage.parse(await answer.json()).result
 }
 
-const bodyRows = (page: Page) => page.getByRole('table').locator('tbody tr')
 const visits = (page: Page) => page.locator('dt', { hasText: 'Visits' }).locator('+ dd')
 const emails = (page: Page) => page.getByRole('list', { name: 'Emails' }).getByRole('listitem')
 

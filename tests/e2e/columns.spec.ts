@@ -5,15 +5,13 @@
  * folded columns and brings one back.
  */
 import type { Page } from '@playwright/test'
-import { gradientIcon } from '../../server/db/png.ts'
 import { expectNoSevereViolations } from './axe.ts'
-import { accounts, apiToken, createStaff, expect, signInPage, test, unique } from './fixtures.ts'
+import { accounts, apiToken, createStaff, expect, signInPage, test, unique, png } from './fixtures.ts'
 
 const GAMES = ['S.No', 'Image', 'Title', 'Operating System', 'Category Name', 'Game ID', 'Category ID', 'Live Link', 'Game Backend', 'Action']
 const LEADS = ['Date Created', 'Name', 'Email', 'Operating System', 'Wallet Address', 'Action']
 const AUDIT = ['When', 'Who', 'Area', 'Event', 'Record', 'Address', 'Action']
 
-const png = (name: string, hue: number) => ({ name, mimeType: 'image/png', buffer: gradientIcon(64, [hue, 80, 160], [40, hue, 200]) })
 
 /** A game with a long title and link, so the table is as wide as real ones get. */
 async function addLongGame(page: Page): Promise<string> {

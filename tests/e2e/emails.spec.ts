@@ -11,7 +11,7 @@
  */
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
-import { createStaff, test, expect, accounts, apiToken, signInPage } from './fixtures.ts'
+import { createStaff, test, expect, accounts, signInPage, bodyRows, superadminHeaders } from './fixtures.ts'
 import { XSS_HOST, XSS_VECTORS } from './xss-vectors.ts'
 import { expectNoSevereViolations } from './axe.ts'
 import { TEMPLATE_VARIABLES } from '#contract/emails'
@@ -24,17 +24,13 @@ const CHANGE = 'change-password-otp'
 /** One template per mail the server sends, all on the list's first page. */
 const TEMPLATE_COUNT = Object.keys(TEMPLATE_VARIABLES).length
 
-async function adminHeaders(request: APIRequestContext): Promise<{ authorization: string }> {
-  return { authorization: `Bearer ${await apiToken(request, accounts.superadmin)}` }
-}
-
 async function allTemplates(request: APIRequestContext): Promise<Template[]> {
-  const answer = await request.get('/api/admin/getemail', { headers: await adminHeaders(request), params: { page: 1, limit: 100 } })
+  const answer = await request.get('/api/admin/getemail', { headers: await superadminHeaders(request), params: { page: 1, limit: 100 } })
   return TemplatePage.parse(await answer.json()).result
 }
 
 async function saveTemplate(request: APIRequestContext, t: Pick<Template, 'id' | 'identifier' | 'subject' | 'content'>): Promise<void> {
-  const answer = await request.post('/api/admin/editTemplate', { headers: await adminHeaders(request), data: { id: t.id, identifier: t.identifier, subject: t.subject, content: t.content } })
+  const answer = await request.post('/api/admin/editTemplate', { headers: await superadminHeaders(request), data: { id: t.id, identifier: t.identifier, subject: t.subject, content: t.content } })
   expect(answer.ok(), await answer.text()).toBe(true)
 }
 
@@ -59,7 +55,6 @@ const editorChunks = (page: Page): Promise<string[]> =>
   page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((name) => /\/rich-text-editor-[^/]*\.js$/.test(name)))
 
 const unique = (): string => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`
-const rows = (page: Page) => page.getByRole('table').locator('tbody tr')
 
 test.describe('Automated Emails', () => {
   test('an Admin edits a template with the editor, previews it, sends a test, saves, and restores the earlier version', async ({ adminPage: page }) => {
@@ -68,7 +63,7 @@ test.describe('Automated Emails', () => {
       await page.goto('/admin/emailtemplates')
       await expect(page.getByRole('heading', { name: 'Automated Emails' })).toBeVisible()
       await expect(page.getByRole('columnheader')).toHaveText(['S.No', 'Subject', 'Action'], { useInnerText: true })
-      await expect(rows(page)).toHaveCount(TEMPLATE_COUNT)
+      await expect(bodyRows(page)).toHaveCount(TEMPLATE_COUNT)
       // The editor is a chunk of its own: not loaded with the list, only when the modal opens.
       expect(await editorChunks(page)).toEqual([])
 
@@ -116,7 +111,7 @@ test.describe('Automated Emails', () => {
       await dialog.getByRole('button', { name: 'Save' }).click()
       await expect(page.getByRole('status').filter({ hasText: 'Template updated successfully' })).toBeVisible()
       await expect(dialog).toBeHidden()
-      await expect(rows(page).filter({ hasText: subject })).toHaveCount(1)
+      await expect(bodyRows(page).filter({ hasText: subject })).toHaveCount(1)
       await expect(page.getByRole('button', { name: `Edit ${subject}` })).toBeFocused()
 
       // The save kept the text it replaced: restore it.
@@ -132,8 +127,8 @@ test.describe('Automated Emails', () => {
       await expect(page.getByRole('status').filter({ hasText: 'Version restored successfully' })).toBeVisible()
       await expect(dialog.getByLabel('Subject')).toHaveValue(original.subject)
       await dialog.getByRole('button', { name: 'Cancel' }).click()
-      await expect(rows(page).filter({ hasText: original.subject }).first()).toBeVisible()
-      await expect(rows(page).filter({ hasText: subject })).toHaveCount(0)
+      await expect(bodyRows(page).filter({ hasText: original.subject }).first()).toBeVisible()
+      await expect(bodyRows(page).filter({ hasText: subject })).toHaveCount(0)
     })
   })
 
@@ -159,7 +154,7 @@ test.describe('Automated Emails', () => {
     const viewer = await createStaff(page.request, { name: 'Vivian Viewer', screens: ['/emailtemplates'] })
     await signInPage(page, viewer)
     await page.goto('/admin/emailtemplates')
-    await expect(rows(page)).toHaveCount(TEMPLATE_COUNT)
+    await expect(bodyRows(page)).toHaveCount(TEMPLATE_COUNT)
     await expect(page.getByRole('button', { name: /^Edit\b/ })).toHaveCount(0)
     const newsletter = byIdentifier(await allTemplates(page.request), 'newsletter')
     await page.getByRole('button', { name: `View ${newsletter.subject}` }).click()
@@ -180,7 +175,7 @@ test.describe('Automated Emails', () => {
 
   test('the list and the modal have no serious or critical accessibility violation', async ({ adminPage: page }) => {
     await page.goto('/admin/emailtemplates')
-    await expect(rows(page)).toHaveCount(TEMPLATE_COUNT)
+    await expect(bodyRows(page)).toHaveCount(TEMPLATE_COUNT)
     await page.getByRole('button', { name: /^Edit\b/ }).first().click()
     await expect(page.getByRole('dialog').getByRole('textbox', { name: 'Content' })).toBeVisible()
     await expectNoSevereViolations(page)
@@ -258,7 +253,7 @@ test.describe('XSS', () => {
         subjects.push(subject)
       }
       await page.goto('/admin/emailtemplates')
-      for (const subject of subjects) await expect(rows(page).filter({ hasText: subject })).toHaveCount(1)
+      for (const subject of subjects) await expect(bodyRows(page).filter({ hasText: subject })).toHaveCount(1)
       await openEverything(page, subjects)
       expect(seen.dialogs).toEqual([])
       expect(seen.foreign).toEqual([])
@@ -281,7 +276,7 @@ test.describe('XSS', () => {
       route.fulfill(ok({ result: [{ _id: 'v1', subject: template.subject, content: raw, savedAt: new Date().toISOString(), savedBy: '<b onmouseover=alert(1)>x</b>' }], count: 1 })),
     )
     await page.goto('/admin/emailtemplates')
-    await expect(rows(page).filter({ hasText: template.subject })).toHaveCount(1)
+    await expect(bodyRows(page).filter({ hasText: template.subject })).toHaveCount(1)
     await openEverything(page, [template.subject])
     expect(seen.dialogs).toEqual([])
     expect(seen.foreign).toEqual([])

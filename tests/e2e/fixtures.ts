@@ -10,6 +10,7 @@ import { test as base, expect, type APIRequestContext, type Page } from '@playwr
 import { z } from 'zod'
 import { SocketEvents } from '#contract/socket'
 import { totpCode, totpStep } from '../../server/kit/access/two-factor-code.ts'
+import { gradientIcon } from '../../server/db/png.ts'
 import { APP_STORE_URL, PASSWORD, accounts, type Account } from './accounts.ts'
 import { sharedServer } from './shared-servers.ts'
 
@@ -17,6 +18,35 @@ export { expect, accounts }
 export type { Account }
 
 const LoginAnswer = z.object({ status: z.literal('success'), token: z.string() })
+
+/** The superadmin's Authorization header, for a test's own API calls. */
+export async function superadminHeaders(request: APIRequestContext): Promise<{ authorization: string }> {
+  return { authorization: `Bearer ${await apiToken(request, accounts.superadmin)}` }
+}
+
+/** The rows of the page's table body. */
+export const bodyRows = (page: Page) => page.getByRole('table').locator('tbody tr')
+
+/** The toast saying `text`. */
+export const toast = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text })
+
+/** Picks `option` in the select labelled `label`. */
+export async function choose(page: Page, label: string, option: string): Promise<void> {
+  await page.getByRole('combobox', { name: label }).click()
+  await page.getByRole('option', { name: option, exact: true }).click()
+}
+
+const Answer = z.object({ message: z.string() })
+
+/** The message the POST to `endpoint` answers while `act` runs. */
+export async function answerOf(page: Page, endpoint: string, act: () => Promise<void>): Promise<string> {
+  const answer = page.waitForResponse((r) => r.url().includes(`/api/admin/${endpoint}`) && r.request().method() === 'POST')
+  await act()
+  return Answer.parse(await (await answer).json()).message
+}
+
+/** A small PNG to upload, its colours from `hue`. */
+export const png = (name: string, hue: number) => ({ name, mimeType: 'image/png', buffer: gradientIcon(64, [hue, 80, 160], [40, hue, 200]) })
 
 /** The current 6-digit code of a TOTP secret. */
 export const totpNow = (secret: string): string => totpCode(secret, totpStep())

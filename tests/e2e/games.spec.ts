@@ -3,10 +3,9 @@
  * URL, Add Games and Edit Games with several images and a video, Freeze / UnFreeze, View Only
  * without write controls, and axe.
  */
-import type { APIRequestContext, Page } from '@playwright/test'
+import type { APIRequestContext } from '@playwright/test'
 import { z } from 'zod'
-import { gradientIcon } from '../../server/db/png.ts'
-import { createStaff, test, expect, accounts, apiToken, signInPage } from './fixtures.ts'
+import { createStaff, test, expect, signInPage, bodyRows, choose, superadminHeaders, png } from './fixtures.ts'
 import { expectNoSevereViolations } from './axe.ts'
 
 const run = Date.now().toString(36)
@@ -15,14 +14,12 @@ const GamePage = z.object({
 })
 const Categories = z.object({ result: z.object({ data: z.array(z.object({ _id: z.string(), categoryName: z.string() })) }) })
 
-const png = (name: string, hue: number) => ({ name, mimeType: 'image/png', buffer: gradientIcon(64, [hue, 80, 160], [40, hue, 200]) })
 // What the server checks of a video is its signature (an ISO base-media header); the rest is filler.
 const mp4 = { name: 'trailer.mp4', mimeType: 'video/mp4', buffer: Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(12), Buffer.alloc(4096, 7)]) }
 
-const headers = async (request: APIRequestContext) => ({ authorization: `Bearer ${await apiToken(request, accounts.superadmin)}` })
 
 async function categoryId(request: APIRequestContext, name: string): Promise<string> {
-  const auth = await headers(request)
+  const auth = await superadminHeaders(request)
   const listed = Categories.parse(await (await request.get('/api/admin/categoryDropdown', { headers: auth })).json())
   const found = listed.result.data.find((c) => c.categoryName === name)
   if (found) return found._id
@@ -33,23 +30,17 @@ async function categoryId(request: APIRequestContext, name: string): Promise<str
 
 async function addGame(request: APIRequestContext, fields: { title: string; category: string; operatingsystem: string }): Promise<void> {
   const response = await request.post('/api/admin/addcms', {
-    headers: await headers(request),
+    headers: await superadminHeaders(request),
     multipart: { ...fields, categoryName: fields.category, description: `About ${fields.title}`, liveLink: 'https://games.example/play', isGameBackend: 'false', image: png('shot.png', 30) },
   })
   expect(response.ok(), await response.text()).toBe(true)
 }
 
 async function gamesNamed(request: APIRequestContext, search: string) {
-  const response = await request.get('/api/admin/listCms', { headers: await headers(request), params: { page: 1, limit: 50, search } })
+  const response = await request.get('/api/admin/listCms', { headers: await superadminHeaders(request), params: { page: 1, limit: 50, search } })
   return GamePage.parse(await response.json()).result
 }
 
-const bodyRows = (page: Page) => page.getByRole('table').locator('tbody tr')
-
-async function choose(page: Page, label: string, option: string): Promise<void> {
-  await page.getByRole('combobox', { name: label }).click()
-  await page.getByRole('option', { name: option, exact: true }).click()
-}
 
 test('Add Games shows the spec messages, then adds a game with several images and a video and returns to Games', async ({ adminPage: page }) => {
   await categoryId(page.request, 'Arcade E2E')
@@ -146,7 +137,7 @@ test('Edit Games keeps, removes and adds images, replaces nothing it was not ask
   await addGame(page.request, { title, category: arcade, operatingsystem: 'Android' })
   const request = page.request
   const response = await request.post('/api/admin/addcms', {
-    headers: await headers(request),
+    headers: await superadminHeaders(request),
     multipart: { title: `${title} two`, categoryName: arcade, operatingsystem: 'ios', description: 'Second', liveLink: 'https://games.example/2', isGameBackend: 'true', image: png('a.png', 10) },
   })
   expect(response.ok()).toBe(true)

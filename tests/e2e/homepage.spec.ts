@@ -9,14 +9,13 @@ import { join } from 'node:path'
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
 import { encodePng } from '../../server/db/png.ts'
-import { createStaff, test, expect, accounts, apiToken, signInPage } from './fixtures.ts'
+import { createStaff, test, expect, accounts, apiToken, signInPage, bodyRows, toast, answerOf } from './fixtures.ts'
 import { expectNoSevereViolations } from './axe.ts'
 
 const SWITCH = 'Show this CMS content on landing page'
 const CONFIRM = 'Are you sure you want to remove this content'
 const ADD_IMAGE_MESSAGE = 'Please upload file having extensions  .png,.jpeg,.jpg only.'
 const EDIT_IMAGE_MESSAGE = 'Please upload an image with .png, .jpeg,.jpg extension.'
-const Answer = z.object({ message: z.string() })
 const Preference = z.object({ result: z.object({ status: z.boolean() }) })
 
 /** A PNG and a GIF on disk for the file inputs. */
@@ -33,14 +32,6 @@ async function imageFiles(): Promise<{ png: string; gif: string }> {
 const uniqueTitle = (label: string): string => `${label} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`
 
 /** Runs `act` and returns the server's message of the POST to `endpoint` it made. */
-async function answerOf(page: Page, endpoint: string, act: () => Promise<void>): Promise<string> {
-  const answer = page.waitForResponse((r) => r.url().includes(`/api/admin/${endpoint}`) && r.request().method() === 'POST')
-  await act()
-  return Answer.parse(await (await answer).json()).message
-}
-
-const toast = (page: Page, message: string) => page.getByRole('status').filter({ hasText: message })
-const bodyRows = (page: Page) => page.getByRole('table').locator('tbody tr')
 
 async function addBlock(page: Page, title: string, png: string): Promise<void> {
   await page.goto('/admin/add-homepage-content')

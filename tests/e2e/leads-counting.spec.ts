@@ -5,9 +5,8 @@
  */
 import type { Page, Route } from '@playwright/test'
 import { leadName } from './accounts.ts'
-import { expect, serviceWorkerReady, test } from './fixtures.ts'
+import { expect, serviceWorkerReady, test, bodyRows } from './fixtures.ts'
 
-const bodyRows = (page: Page) => page.getByRole('table').locator('tbody tr')
 const pager = (page: Page) => page.getByText(/^Showing /)
 
 /** Holds every getuserCount request until `release()`; `asked` lists their URLs. */

@@ -1,11 +1,10 @@
 import { readFile } from 'node:fs/promises'
 import type { Page } from '@playwright/test'
 import { SEEDED_ENQUIRIES, SEEDED_LEADS, leadEmail, leadName } from './accounts.ts'
-import { test, expect } from './fixtures.ts'
+import { test, expect, bodyRows, choose } from './fixtures.ts'
 import { expectNoSevereViolations } from './axe.ts'
 
 /** Body rows of the list table (the header row excluded). */
-const bodyRows = (page: Page) => page.getByRole('table').locator('tbody tr')
 
 test.describe('Leads', () => {
   test('lists 50 leads per page, newest first, with the spec columns', async ({ adminPage: page }) => {
@@ -110,11 +109,6 @@ test.describe('Leads', () => {
 
 /** The header cell of a column (its aria-sort tells the order). */
 const header = (page: Page, name: string) => page.getByRole('columnheader', { name, exact: true })
-
-async function choose(page: Page, label: string, option: string): Promise<void> {
-  await page.getByRole('combobox', { name: label }).click()
-  await page.getByRole('option', { name: option, exact: true }).click()
-}
 
 /** The lines of a downloaded CSV, header first. */
 async function downloaded(page: Page, button: string): Promise<string[]> {

@@ -5,7 +5,7 @@
  */
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
-import { createStaff, test, expect, accounts, apiToken, signInPage } from './fixtures.ts'
+import { createStaff, test, expect, accounts, apiToken, signInPage, bodyRows } from './fixtures.ts'
 import { expectNoSevereViolations } from './axe.ts'
 
 const CONFIRM = 'Are you sure you want to remove this Link'
@@ -34,7 +34,6 @@ async function buyLinks(request: APIRequestContext, search: string): Promise<z.o
   return LinkPage.parse(await response.json())
 }
 
-const bodyRows = (page: Page) => page.getByRole('table').locator('tbody tr')
 
 /** A pattern matching `text` literally. */
 const literally = (text: string): RegExp => new RegExp(text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))

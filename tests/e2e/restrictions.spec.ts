@@ -6,7 +6,7 @@
  */
 import type { APIRequestContext, Page, Request } from '@playwright/test'
 import { z } from 'zod'
-import { createStaff, test, expect, accounts, apiToken, signInPage } from './fixtures.ts'
+import { createStaff, test, expect, accounts, apiToken, signInPage, bodyRows } from './fixtures.ts'
 import { expectNoSevereViolations } from './axe.ts'
 
 const CONFIRM = 'Are you sure you want to remove these countries'
@@ -35,7 +35,6 @@ async function emptyList(request: APIRequestContext): Promise<Awaited<ReturnType
   return server
 }
 
-const bodyRows = (page: Page) => page.getByRole('table').locator('tbody tr')
 const countryField = (page: Page) => page.getByRole('button', { name: /^Country/ })
 const sentCountries = (request: Request) => Sent.parse(request.postDataJSON()).country
 

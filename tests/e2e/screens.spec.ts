@@ -6,7 +6,7 @@
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
 import { SEEDED_ENQUIRIES } from './accounts.ts'
-import { test, expect, accounts, apiToken, socketJoined } from './fixtures.ts'
+import { test, expect, accounts, apiToken, socketJoined, bodyRows, choose } from './fixtures.ts'
 
 const ADMIN_MENU = [
   'Dashboard',
@@ -81,12 +81,6 @@ async function reopenAll(request: APIRequestContext): Promise<void> {
 }
 
 const contactEntry = (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Contact Us/ })
-const rows = (page: Page) => page.getByRole('table').locator('tbody tr')
-
-async function choose(page: Page, label: string, option: string): Promise<void> {
-  await page.getByRole('combobox', { name: label }).click()
-  await page.getByRole('option', { name: option, exact: true }).click()
-}
 
 test.describe('contact enquiries', () => {
   test.beforeEach(async ({ request }) => reopenAll(request))
@@ -95,9 +89,9 @@ test.describe('contact enquiries', () => {
   test('an Admin resolves one: its status, the filter in the URL, and the menu count follow', async ({ adminPage: page }) => {
     await page.setViewportSize({ width: 1280, height: 800 })
     await page.goto('/admin/contactus')
-    await expect(rows(page)).toHaveCount(SEEDED_ENQUIRIES)
+    await expect(bodyRows(page)).toHaveCount(SEEDED_ENQUIRIES)
     await expect(contactEntry(page)).toHaveAccessibleName(`Contact Us ${SEEDED_ENQUIRIES} open enquiries`)
-    const row = rows(page).filter({ hasText: 'Enquirer 2' })
+    const row = bodyRows(page).filter({ hasText: 'Enquirer 2' })
     await expect(row.getByRole('cell', { name: 'Open', exact: true })).toBeVisible()
     await row.getByRole('button', { name: 'Mark Resolved Enquirer 2' }).click()
     await expect(row.getByRole('cell', { name: 'Resolved', exact: true })).toBeVisible()
@@ -105,18 +99,18 @@ test.describe('contact enquiries', () => {
 
     await choose(page, 'Filter by Status', 'Resolved')
     await expect(page).toHaveURL(/status=Resolved/)
-    await expect(rows(page)).toHaveCount(1)
-    await expect(rows(page).first()).toContainText('Enquirer 2')
+    await expect(bodyRows(page)).toHaveCount(1)
+    await expect(bodyRows(page).first()).toContainText('Enquirer 2')
     // The filter lives in the address: a reload keeps it.
     await page.reload()
-    await expect(rows(page)).toHaveCount(1)
+    await expect(bodyRows(page)).toHaveCount(1)
     await choose(page, 'Filter by Status', 'Open')
     await expect(page).toHaveURL(/status=Open/)
-    await expect(rows(page)).toHaveCount(SEEDED_ENQUIRIES - 1)
-    await expect(rows(page).filter({ hasText: 'Enquirer 2' })).toHaveCount(0)
+    await expect(bodyRows(page)).toHaveCount(SEEDED_ENQUIRIES - 1)
+    await expect(bodyRows(page).filter({ hasText: 'Enquirer 2' })).toHaveCount(0)
 
     await page.goto('/admin/contactus?status=Resolved')
-    await rows(page).first().getByRole('button', { name: 'Reopen Enquirer 2' }).click()
+    await bodyRows(page).first().getByRole('button', { name: 'Reopen Enquirer 2' }).click()
     await expect(page.getByText('No Record Found', { exact: true })).toBeVisible()
     await expect(contactEntry(page)).toHaveAccessibleName(`Contact Us ${SEEDED_ENQUIRIES} open enquiries`)
   })
@@ -127,7 +121,7 @@ test.describe('contact enquiries', () => {
     await page.setViewportSize({ width: 1280, height: 800 })
     await page.goto('/admin/contactus')
     await joined
-    await expect(rows(page)).toHaveCount(SEEDED_ENQUIRIES)
+    await expect(bodyRows(page)).toHaveCount(SEEDED_ENQUIRIES)
     await expect(page.getByRole('columnheader', { name: 'Status' })).toBeVisible()
     await expect(page.getByRole('button', { name: /^(Mark Resolved|Reopen)\b/ })).toHaveCount(0)
     await expect(contactEntry(page)).toHaveAccessibleName(`Contact Us ${SEEDED_ENQUIRIES} open enquiries`)

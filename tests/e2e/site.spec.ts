@@ -9,10 +9,9 @@ import { join } from 'node:path'
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
 import { encodePng } from '../../server/db/png.ts'
-import { createStaff, test, expect, signInPage, type Account } from './fixtures.ts'
+import { createStaff, test, expect, signInPage, type Account, toast, answerOf } from './fixtures.ts'
 import { expectNoSevereViolations } from './axe.ts'
 
-const Answer = z.object({ message: z.string() })
 const LINKS = ['Discord', 'Facebook', 'Twitter', 'Instagram', 'Telegram'] as const
 const SETTINGS_LABELS = [
   'Contact Person',
@@ -41,13 +40,6 @@ async function viewOnlySiteStaff(request: APIRequestContext): Promise<Account> {
 }
 
 /** Runs `act` and returns the server's message of the call to `endpoint` it made. */
-async function answerOf(page: Page, endpoint: string, act: () => Promise<void>): Promise<string> {
-  const answer = page.waitForResponse((r) => r.url().includes(`/api/admin/${endpoint}`) && r.request().method() === 'POST')
-  await act()
-  return Answer.parse(await (await answer).json()).message
-}
-
-const toast = (page: Page, message: string) => page.getByRole('status').filter({ hasText: message })
 
 async function noSevereViolations(page: Page, path: string): Promise<void> {
   await page.goto(path)

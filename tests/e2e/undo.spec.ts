@@ -7,21 +7,20 @@
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
 import { gradientIcon } from '../../server/db/png.ts'
-import { test, expect, accounts, apiToken } from './fixtures.ts'
+import { test, expect, superadminHeaders } from './fixtures.ts'
 
 const CONFIRM = 'Are you sure you want to remove this Link'
 const NOTE = 'You can undo this for a few seconds afterwards.'
 const LinkPage = z.object({ result: z.array(z.object({ _id: z.string(), buyLink: z.string(), preference: z.number() })) })
 
-const headers = async (request: APIRequestContext) => ({ authorization: `Bearer ${await apiToken(request, accounts.superadmin)}` })
 
 async function call(request: APIRequestContext, path: string, data: Record<string, unknown>): Promise<unknown> {
-  const response = await request.post(`/api/admin${path}`, { headers: await headers(request), data })
+  const response = await request.post(`/api/admin${path}`, { headers: await superadminHeaders(request), data })
   return response.json()
 }
 
 async function read(request: APIRequestContext, path: string, params: Record<string, string | number> = {}): Promise<unknown> {
-  const response = await request.get(`/api/admin${path}`, { headers: await headers(request), params })
+  const response = await request.get(`/api/admin${path}`, { headers: await superadminHeaders(request), params })
   return response.json()
 }
 
@@ -88,7 +87,7 @@ test('the palette Freeze offers Undo, which unfreezes the game', async ({ adminP
   const title = `Undo freeze ${Date.now().toString(36)}`
   const Categories = z.object({ result: z.object({ data: z.array(z.object({ _id: z.string(), categoryName: z.string() })) }) })
   const image = (name: string) => ({ name, mimeType: 'image/png', buffer: gradientIcon(64, [30, 80, 160], [40, 30, 200]) })
-  const auth = await headers(page.request)
+  const auth = await superadminHeaders(page.request)
   let category = Categories.parse(await read(page.request, '/categoryDropdown')).result.data.find((c) => c.categoryName === 'Undo games')
   if (category === undefined) {
     expect((await page.request.post('/api/admin/addcategory', { headers: auth, multipart: { categoryName: 'Undo games', image: image('category.png') } })).ok()).toBe(true)

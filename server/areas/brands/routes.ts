@@ -14,7 +14,7 @@ import { caseless, listPage } from '../../kit/paging.ts'
 import { decodeReferral, encodeReferral } from './referral.ts'
 import { uniqueField } from '../../kit/unique.ts'
 import { restorable } from '../../kit/undo.ts'
-import { editVersion } from '../../kit/version.ts'
+import { editVersion } from '../../kit/edit-version.ts'
 import { brands as brandsTable, leads, type BrandRow } from '../../db/schema.ts'
 
 const brandNames = uniqueField({

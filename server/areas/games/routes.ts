@@ -20,7 +20,7 @@ import { keptPlace, preferenceOrder } from '../../kit/preference.ts'
 import { storedName, thumbUrl, uploadUrl } from '../../kit/uploads.ts'
 import { violatedIndex } from '../../kit/unique.ts'
 import { restorable, undoableUpdate } from '../../kit/undo.ts'
-import { editVersion } from '../../kit/version.ts'
+import { editVersion } from '../../kit/edit-version.ts'
 import type { Db } from '../../db/index.ts'
 import { categories, games, type GameRow } from '../../db/schema.ts'
 

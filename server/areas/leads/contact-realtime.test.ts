@@ -1,31 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { io, type Socket } from 'socket.io-client'
+import type { Socket } from 'socket.io-client'
 import { SocketEvents } from '#contract/socket'
 import { contactEnquiries } from '../../db/schema.ts'
-import { makeTestApp, testEngine, type TestApp } from '../../testing/test-app.ts'
+import { testEngine, type TestApp } from '../../testing/test-app.ts'
+import { openLiveApp, type LiveApp } from '../../testing/live-app.ts'
 
 let t: TestApp
-let url: string
-const sockets: Socket[] = []
+let live: LiveApp
 
 beforeAll(async () => {
-  t = await makeTestApp({ realtime: true })
-  url = await t.app.listen({ port: 0, host: '127.0.0.1' })
+  live = await openLiveApp()
+  t = live.t
 })
-afterAll(async () => {
-  for (const s of sockets) s.close()
-  await t.close()
-})
+afterAll(() => live.close())
 
-async function connect(token: string): Promise<Socket> {
-  const socket = io(url, { auth: { token }, transports: ['websocket'], reconnection: false })
-  sockets.push(socket)
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve())
-    socket.once('connect_error', reject)
-  })
-  return socket
-}
+const connect = (token: string): Promise<Socket> => live.connect(token)
 
 describe(`the menu's count of open enquiries (${testEngine()})`, () => {
   it('is announced on the socket to admins who may open Contact Us after a status change, and to no one else', async () => {

@@ -8,28 +8,14 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { leads } from '../../db/schema.ts'
 import { forgetCounts } from '../../kit/row-counts.ts'
-import { bodyOf, listOf, makeTestApp, type TestApp } from '../../testing/test-app.ts'
+import { bodyOf, listOf, type TestApp } from '../../testing/test-app.ts'
+import { openLeadsApp } from '../../testing/leads-fixture.ts'
 
 let t: TestApp
 let admin: { authorization: string }
 
-const DAY = 24 * 3600 * 1000
-const base = Date.UTC(2025, 0, 1)
-
 beforeAll(async () => {
-  t = await makeTestApp()
-  admin = await t.auth(t.superadmin)
-  // 120 leads, one per day: half at gmail.com, half at proton.me; providers and systems alternate.
-  await t.handle.db.insert(leads).values(
-    Array.from({ length: 120 }, (_, i) => ({
-      createdAt: new Date(base + i * DAY),
-      name: `Lead ${String(i).padStart(3, '0')}`,
-      email: `lead${i}@${i % 2 === 0 ? 'gmail.com' : 'proton.me'}`,
-      operatingsystem: i % 3 === 0 ? 'ios' : 'Android',
-      walletaddress: `0x${i.toString(16).padStart(40, 'a')}`,
-      provider: i % 4 === 0 ? 'web3auth' : 'ipfs',
-    })),
-  )
+  ;({ t, admin } = await openLeadsApp())
 })
 afterAll(async () => {
   await t.close()

@@ -3,28 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { auditLog, contactEnquiries, leads } from '../../db/schema.ts'
 import { RECORD_NOT_FOUND } from '../../kit/api.ts'
 import { csvLine, neutralise } from '../../kit/csv.ts'
-import { bodyOf, listOf, makeTestApp, type TestApp } from '../../testing/test-app.ts'
+import { bodyOf, listOf, type TestApp } from '../../testing/test-app.ts'
+import { dayOf, openLeadsApp } from '../../testing/leads-fixture.ts'
 
 let t: TestApp
 let admin: { authorization: string }
 
-const DAY = 24 * 3600 * 1000
-const base = Date.UTC(2025, 0, 1)
-
 beforeAll(async () => {
-  t = await makeTestApp()
-  admin = await t.auth(t.superadmin)
-  // 120 leads, one per day, so "newest first" has a single right order.
-  await t.handle.db.insert(leads).values(
-    Array.from({ length: 120 }, (_, i) => ({
-      createdAt: new Date(base + i * DAY),
-      name: `Lead ${String(i).padStart(3, '0')}`,
-      email: `lead${i}@${i % 2 === 0 ? 'gmail.com' : 'proton.me'}`,
-      operatingsystem: i % 3 === 0 ? 'ios' : 'Android',
-      walletaddress: `0x${i.toString(16).padStart(40, 'a')}`,
-      provider: i % 2 === 0 ? 'web3auth' : 'ipfs',
-    })),
-  )
+  ;({ t, admin } = await openLeadsApp())
 })
 afterAll(async () => {
   await t.close()
@@ -41,7 +27,7 @@ describe('GET /getuser', () => {
     expect(body['count']).toBe(120)
     const data = listOf(body, 'data')
     expect(data).toHaveLength(50)
-    expect(data.slice(0, 2)).toMatchObject([{ name: 'Lead 119', createdAt: new Date(base + 119 * DAY).toISOString(), provider: 'ipfs' }, { name: 'Lead 118' }])
+    expect(data.slice(0, 2)).toMatchObject([{ name: 'Lead 119', createdAt: dayOf(119).toISOString(), provider: 'ipfs' }, { name: 'Lead 118' }])
     expect(Object.keys(data[0] ?? {}).sort()).toEqual(['_id', 'createdAt', 'email', 'name', 'operatingsystem', 'provider', 'walletaddress'])
     const last = listOf(bodyOf(await getuser('?page=3')), 'data')
     expect(last).toHaveLength(20)
@@ -101,7 +87,7 @@ describe('GET /DownloadFile', () => {
       { name: '\tTabbed', email: '\rcr@example.com', walletaddress: 'plain, with comma', provider: 'say "hi"' },
       { name: '\\.', email: '', walletaddress: 'line\nbreak', provider: '-"q"' },
     ]
-    await t.handle.db.insert(leads).values(tricky.map((l, i) => ({ ...l, operatingsystem: 'ios', createdAt: new Date(base + (500 + i) * DAY) })))
+    await t.handle.db.insert(leads).values(tricky.map((l, i) => ({ ...l, operatingsystem: 'ios', createdAt: dayOf(500 + i) })))
     const res = await t.app.inject({ method: 'GET', url: '/api/admin/DownloadFile', headers: admin })
     expect(res.statusCode).toBe(200)
     expect(res.headers['content-type']).toMatch(/^text\/csv/)
@@ -113,22 +99,22 @@ describe('GET /DownloadFile', () => {
     // The third lead's wallet address holds a line break: one more line, inside its quotes.
     expect(lines).toHaveLength(1 + 123 + 1 + 1)
     // Both engines write what csvLine writes (COPY on PostgreSQL, SQL-built lines on PGlite).
-    const third = `${new Date(base + 502 * DAY).toISOString()},\\.,"",ios,"line\nbreak","'-""q"""\n`
-    expect(csvLine([new Date(base + 502 * DAY).toISOString(), ...['\\.', '', 'ios', 'line\nbreak', '-"q"'].map(neutralise)])).toBe(third)
+    const third = `${dayOf(502).toISOString()},\\.,"",ios,"line\nbreak","'-""q"""\n`
+    expect(csvLine([dayOf(502).toISOString(), ...['\\.', '', 'ios', 'line\nbreak', '-"q"'].map(neutralise)])).toBe(third)
     expect(res.body).toContain(`\n${third}`)
     // Rows come in storage order (see COPY_SQL), so look each expected line up.
-    expect(lines).toContain(`${new Date(base + 501 * DAY).toISOString()},'\tTabbed,"'\rcr@example.com",ios,"plain, with comma","say ""hi"""`)
+    expect(lines).toContain(`${dayOf(501).toISOString()},'\tTabbed,"'\rcr@example.com",ios,"plain, with comma","say ""hi"""`)
     expect(lines).toContain(
-      `${new Date(base + 500 * DAY).toISOString()},"'=HYPERLINK(""http://evil.example"",""click"")",'+1@example.com,ios,'-0x1,'@SUM(A1)`,
+      `${dayOf(500).toISOString()},"'=HYPERLINK(""http://evil.example"",""click"")",'+1@example.com,ios,'-0x1,'@SUM(A1)`,
     )
-    expect(lines).toContain(`${new Date(base + 119 * DAY).toISOString()},Lead 119,lead119@proton.me,Android,0x${(119).toString(16).padStart(40, 'a')},ipfs`)
-    await t.handle.db.delete(leads).where(sql`${leads.createdAt} >= ${new Date(base + 500 * DAY)}`)
+    expect(lines).toContain(`${dayOf(119).toISOString()},Lead 119,lead119@proton.me,Android,0x${(119).toString(16).padStart(40, 'a')},ipfs`)
+    await t.handle.db.delete(leads).where(sql`${leads.createdAt} >= ${dayOf(500)}`)
   })
 
   it('keeps every row exactly once when exporting more rows than one batch', async () => {
     // More rows than fit in one batch of the PGlite export (800), some sharing one created_at.
     await t.handle.db.execute(
-      sql`insert into leads (created_at, name, email) select ${new Date(base - DAY)}::timestamptz, 'Bulk ' || g, 'bulk' || g || '@example.com' from generate_series(1, 12000) g`,
+      sql`insert into leads (created_at, name, email) select ${dayOf(-1)}::timestamptz, 'Bulk ' || g, 'bulk' || g || '@example.com' from generate_series(1, 12000) g`,
     )
     const res = await t.app.inject({ method: 'GET', url: '/api/admin/DownloadFile', headers: admin })
     const names = res.body
@@ -153,7 +139,7 @@ describe('GET /getContactUS', () => {
   it('pages the enquiries newest first and searches them', async () => {
     await t.handle.db.insert(contactEnquiries).values(
       Array.from({ length: 25 }, (_, i) => ({
-        createdAt: new Date(base + i * DAY),
+        createdAt: dayOf(i),
         name: `Person ${i}`,
         email: `person${i}@example.com`,
         phonenumber: `+1 555 01${String(i).padStart(2, '0')}`,

@@ -15,21 +15,21 @@ import { deleteRecord } from '../../kit/delete.ts'
 import { caseless, listPage, type SortInput, type SortKey } from '../../kit/paging.ts'
 import { keptPlace, preferenceOrder } from '../../kit/preference.ts'
 import { restorable } from '../../kit/undo.ts'
-import { editVersion } from '../../kit/version.ts'
+import { editVersion } from '../../kit/edit-version.ts'
 import { links as linksTable, type LinkRow } from '../../db/schema.ts'
 
 type Kind = LinkRow['kind']
 
+/** What the handlers take of a kind of the contract (contract/links.ts linkKind). */
 interface LinkKind<A extends string, F extends string> {
-  kind: Kind
   /** The add payload's field. */
   addField: A
   /** The record's and the edit payload's field. */
-  field: F
+  recordField: F
   /** How messages name one link of this kind. */
   noun: string
   /** Its delete call (undo checks its access rule). */
-  deleteCall: typeof links.DeleteBuyLink | typeof links.DeleteSellLink | typeof links.DeleteBridgeLink
+  remove: typeof links.DeleteBuyLink | typeof links.DeleteSellLink | typeof links.DeleteBridgeLink
 }
 
 /** The record as the contract shows it: `{ _id, <field>, preference, version }`. */
@@ -45,8 +45,8 @@ function named<F extends string>(field: F, value: string): Record<F, string> {
 }
 const holds = <F extends string>(v: Record<string, string>, field: F): v is Record<F, string> => typeof v[field] === 'string'
 
-/** The five calls of one kind. */
-function linkCalls<A extends string, F extends string>({ kind, addField, field, noun, deleteCall }: LinkKind<A, F>) {
+/** The five calls of one kind, kept in the table's rows of `kind`. */
+function linkCalls<A extends string, F extends string>(kind: Kind, { addField, recordField: field, noun, remove: deleteCall }: LinkKind<A, F>) {
   const ofKind = eq(linksTable.kind, kind)
   const byId = (id: string) => and(eq(linksTable.id, id), ofKind)
   const order = preferenceOrder({ lock: `links:${kind}`, id: linksTable.id, preference: linksTable.preference, createdAt: linksTable.createdAt, scope: ofKind })
@@ -109,9 +109,9 @@ function linkCalls<A extends string, F extends string>({ kind, addField, field, 
   }
 }
 
-const buy = linkCalls({ kind: 'buy', addField: 'buylink', field: 'buyLink', noun: 'Buy link', deleteCall: links.DeleteBuyLink })
-const sell = linkCalls({ kind: 'sell', addField: 'sellink', field: 'selLink', noun: 'Swap out link', deleteCall: links.DeleteSellLink })
-const bridge = linkCalls({ kind: 'bridge', addField: 'bridgelink', field: 'bridgeLink', noun: 'Swap in link', deleteCall: links.DeleteBridgeLink })
+const buy = linkCalls('buy', links.buyLinks)
+const sell = linkCalls('sell', links.sellLinks)
+const bridge = linkCalls('bridge', links.bridgeLinks)
 
 export const linksRoutes = handlers(links, {
   addbuyLink: buy.add,

@@ -13,7 +13,7 @@ import { PASSKEY_ALREADY_ADDED, PASSKEY_FAILED } from '#contract/passkeys'
 import { loadConfig } from '../../config.ts'
 import { adminPasskeys, admins, auditLog, mailOutbox, passkeyChallenges, sessionTokens, type AdminRow } from '../../db/schema.ts'
 import { ACCOUNT_DEACTIVATED } from '../../kit/access/sign-in-answers.ts'
-import { NO_RELYING_PARTY } from '../../kit/access/passkeys.ts'
+import { NO_RELYING_PARTY } from './webauthn.ts'
 import { PRESENT_ONLY, SoftPasskey } from '../../testing/soft-authenticator.ts'
 import { TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from '../../testing/test-app.ts'
 

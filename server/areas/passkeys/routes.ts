@@ -1,7 +1,7 @@
 /**
  * Passkeys (contract/passkeys.ts): Profile's list, add and remove (add and remove are step-up
  * calls), the sign-in with a passkey and the step-up proof by passkey. The WebAuthn checks and the
- * challenges are the kit's (server/kit/access/passkeys.ts); a sign-in opens its session as Login
+ * challenges are in webauthn.ts beside this file; a sign-in opens its session as Login
  * does (server/kit/access/sign-in.ts).
  *
  * A passkey sign-in counts towards the sign-in limits as a password does: the route is limited
@@ -13,7 +13,7 @@ import { and, eq } from 'drizzle-orm'
 import * as passkeys from '#contract/passkeys'
 import { UNAUTHORIZED, failure, handlers, notFound } from '../../kit/api.ts'
 import { admins, adminPasskeys } from '../../db/schema.ts'
-import { assertionOptions, checkRegistration, passkeyOfAssertion, passkeysOf, registrationOptions, takeChallenge, verifyAssertion } from '../../kit/access/passkeys.ts'
+import { assertionOptions, checkRegistration, passkeyOfAssertion, passkeysOf, registrationOptions, takeChallenge, verifyAssertion } from './webauthn.ts'
 import { claimAttempt, failAttempt, releaseAttempt } from '../../kit/access/lockout.ts'
 import { countFailure, locked } from '../../kit/access/second-factor.ts'
 import { recordFailedSignIn } from '../../kit/access/events.ts'

@@ -15,7 +15,7 @@ import { handlers, notFound } from '../../kit/api.ts'
 import type { Db } from '../../db/index.ts'
 import { siteSettings, type SiteSettingsRow } from '../../db/schema.ts'
 import { restorable, undoableUpdate } from '../../kit/undo.ts'
-import { editVersion, recordChanged } from '../../kit/version.ts'
+import { editVersion, recordChanged } from '../../kit/edit-version.ts'
 import { singleRecord } from '../../kit/single-record.ts'
 import { logoUrl, readSiteRecord } from '../../kit/site-settings.ts'
 

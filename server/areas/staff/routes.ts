@@ -19,7 +19,7 @@ import { ApiFailure, failure, handlers, notFound, type Ctx } from '../../kit/api
 import { admins, type AdminRow } from '../../db/schema.ts'
 import { caseless, listPage } from '../../kit/paging.ts'
 import { uniqueField } from '../../kit/unique.ts'
-import { editVersion } from '../../kit/version.ts'
+import { editVersion } from '../../kit/edit-version.ts'
 import { secondFactor } from '../../kit/access/second-factor.ts'
 import { unlockEmail } from '../../kit/access/lockout.ts'
 import { recordForcedLogout } from '../../kit/access/events.ts'

@@ -1,28 +1,24 @@
 import { and, eq } from 'drizzle-orm'
-import { io, type Socket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SocketEvents } from '#contract/socket'
 import { ACCOUNT_DEACTIVATED, WRONG_2FA } from '../../kit/access/sign-in-answers.ts'
 import { ABOVE_YOU, SUPERADMIN_UNTOUCHABLE, touchCheck } from './routes.ts'
 import { EMAIL_TAKEN, LEVEL_ABOVE_YOURS, PAGES_ABOVE_YOURS, grantCheck, normalizeRestrictions } from '../../kit/access/grants.ts'
 import { admins, auditLog, loginFailures, type AdminRow } from '../../db/schema.ts'
-import { TEST_PASSWORD, bodyOf, listOf, makeTestApp, type TestApp } from '../../testing/test-app.ts'
+import { TEST_PASSWORD, bodyOf, listOf, type TestApp } from '../../testing/test-app.ts'
+import { openLiveApp, type LiveApp } from '../../testing/live-app.ts'
 import { newTotpSecret, totpCode, totpStep } from '../../kit/access/two-factor-code.ts'
 
 let t: TestApp
-let url: string
-const sockets: Socket[] = []
+let live: LiveApp
 let n = 0
 const uniqueEmail = (): string => `member${++n}-${Date.now()}@example.com`
 
 beforeAll(async () => {
-  t = await makeTestApp({ realtime: true })
-  url = await t.app.listen({ port: 0, host: '127.0.0.1' })
+  live = await openLiveApp()
+  t = live.t
 })
-afterAll(async () => {
-  for (const s of sockets) s.close()
-  await t.close()
-})
+afterAll(() => live.close())
 
 const post = async (path: string, payload: unknown, as: AdminRow = t.superadmin) =>
   t.app.inject({ method: 'POST', url: `/api/admin${path}`, payload: JSON.stringify(payload), headers: { 'content-type': 'application/json', ...(await t.auth(as)) } })
@@ -35,12 +31,7 @@ const profileStatus = async (token: string): Promise<number> =>
 
 /** A socket of `admin` in their room, and a promise of the LOGOUT it receives. */
 async function listen(admin: AdminRow): Promise<{ loggedOut: Promise<void>; got: () => boolean }> {
-  const socket = io(url, { auth: { token: `Bearer ${await t.tokenFor(admin)}` }, transports: ['websocket'], reconnection: false })
-  sockets.push(socket)
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve())
-    socket.once('connect_error', reject)
-  })
+  const socket = await live.connect(`Bearer ${await t.tokenFor(admin)}`)
   socket.emit(SocketEvents.createRoom, admin.id)
   await new Promise((r) => setTimeout(r, 100))
   let got = false

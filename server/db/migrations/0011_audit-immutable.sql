@@ -1,4 +1,4 @@
--- Audit rows are never changed or removed (issue 13): no call does it, and the database refuses it
+-- Audit rows are never changed or removed: no call does it, and the database refuses it
 -- too, so a bug or an injected statement cannot rewrite history.
 CREATE OR REPLACE FUNCTION audit_log_immutable() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

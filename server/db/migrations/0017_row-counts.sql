@@ -4,7 +4,7 @@ CREATE TABLE "row_counts" (
 	"generation" bigint DEFAULT 0 NOT NULL
 );
 --> statement-breakpoint
--- Exact counts kept by the writes themselves (issue 12, a million leads): one statement trigger
+-- Exact counts kept by the writes themselves (a million leads): one statement trigger
 -- per write adds or removes the rows it touched, in the writing transaction, and every write moves
 -- the table's generation on. Lists read the count from here instead of counting the table.
 CREATE OR REPLACE FUNCTION row_counts_insert() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -4,25 +4,22 @@
  */
 import { eq } from 'drizzle-orm'
 import { SignJWT, decodeJwt } from 'jose'
-import { io, type Socket } from 'socket.io-client'
+import type { Socket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SocketEvents } from '#contract/socket'
 import { sessionTokens, type AdminRow } from '../../db/schema.ts'
 import { IDLE_GRACE_MS, TOUCH_EVERY_MS, serverIdleMs } from './sessions.ts'
-import { TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from '../../testing/test-app.ts'
+import { TEST_PASSWORD, bodyOf, type TestApp } from '../../testing/test-app.ts'
+import { openLiveApp, type LiveApp } from '../../testing/live-app.ts'
 
 let t: TestApp
-let url: string
-const sockets: Socket[] = []
+let live: LiveApp
 
 beforeAll(async () => {
-  t = await makeTestApp({ realtime: true, env: { IDLE_TIMEOUT_MINUTES: '20' } })
-  url = await t.app.listen({ port: 0, host: '127.0.0.1' })
+  live = await openLiveApp({ env: { IDLE_TIMEOUT_MINUTES: '20' } })
+  t = live.t
 })
-afterAll(async () => {
-  for (const s of sockets) s.close()
-  await t.close()
-})
+afterAll(() => live.close())
 
 /** A token from the real login call, as the PWA gets it. */
 async function loginAs(admin: AdminRow): Promise<string> {
@@ -36,14 +33,7 @@ const call = (token: string, method: 'GET' | 'POST', path: string) =>
 const profile = (token: string) => call(token, 'GET', '/get-profile')
 const rowOf = async (token: string) => (await t.handle.db.select().from(sessionTokens).where(eq(sessionTokens.jti, String(decodeJwt(token).jti))))[0]
 
-function connectWith(token: string): Promise<Socket> {
-  const socket = io(url, { auth: { token: `Bearer ${token}` }, transports: ['websocket'], reconnection: false })
-  sockets.push(socket)
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket))
-    socket.once('connect_error', reject)
-  })
-}
+const connectWith = (token: string): Promise<Socket> => live.connect(`Bearer ${token}`)
 
 describe('POST /logout', () => {
   it('revokes the token it was sent with: every later call with it is 401, the other session goes on', async () => {

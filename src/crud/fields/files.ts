@@ -3,7 +3,7 @@ import { useWatch } from 'react-hook-form'
 import { z } from 'zod/mini'
 import type { FileRule } from '#contract/define'
 import { NO_FILE_SELECTED } from '#contract/catalog'
-import { checkFileItems, checkFiles, fileItems, savedFiles, type FileItem } from '../file-check.ts'
+import { checkFileItems, checkFiles, chosenFiles, fileItems, savedFiles, type FileItem } from '../file-check.ts'
 import type { FieldOf, FileFieldKind } from '../form-fields.ts'
 import type { FieldRenderProps, FieldType } from './types.ts'
 
@@ -50,6 +50,30 @@ export function useFileValue({ field, form, rule }: FieldRenderProps<FileFieldKi
     else form.clearErrors(name)
   }
   return { items, saved, set, cancelled, rule }
+}
+
+/**
+ * A one-file field (an image, a video): its value, the file chosen (previewed), and the props of
+ * its file input, where clearing the choice brings back the saved file, kept unless replaced.
+ */
+export function useOneFile(props: FieldRenderProps<'image' | 'video'>) {
+  const value = useFileValue(props)
+  const previews = usePreviews(value.rule)
+  const input = {
+    id: props.id,
+    rule: value.rule,
+    multiple: false,
+    onFiles: (files: File[]) => {
+      previews.keep(files.slice(0, 1))
+      if (files.length === 0) value.set(value.saved, true)
+      else value.set(files)
+    },
+    onCancel: value.cancelled,
+    invalid: props.invalid,
+    describedBy: props.describedBy,
+    disabled: props.disabled,
+  }
+  return { ...value, previews, chosen: chosenFiles(value.items)[0], input }
 }
 
 /**

@@ -1,9 +1,8 @@
 import { assetUrl } from '#src/lib/api.ts'
 import { Button } from '#src/ui/button.tsx'
 import { cn } from '#src/ui/cn.ts'
-import { chosenFiles } from '../file-check.ts'
 import { FileInput } from '../image-input.tsx'
-import { fileType, useFileValue, usePreviews } from './files.ts'
+import { fileType, useOneFile } from './files.ts'
 import type { FieldRenderProps } from './types.ts'
 
 /**
@@ -13,9 +12,7 @@ import type { FieldRenderProps } from './types.ts'
  * drawn like the image fields' (it follows the theme).
  */
 function VideoControl(props: FieldRenderProps<'video'>) {
-  const { items, saved, set, cancelled, rule } = useFileValue(props)
-  const previews = usePreviews(rule)
-  const chosen = chosenFiles(items)[0]
+  const { items, set, previews, chosen, input } = useOneFile(props)
   const savedUrl = items.find((item): item is string => typeof item === 'string')
   const shown = chosen ? previews.urlOf(chosen) : savedUrl ? assetUrl(savedUrl) : undefined
   return (
@@ -34,22 +31,7 @@ function VideoControl(props: FieldRenderProps<'video'>) {
           'No video'
         )}
       </div>
-      {props.readOnly ? null : (
-        <FileInput
-          id={props.id}
-          rule={rule}
-          multiple={false}
-          onFiles={(files) => {
-            previews.keep(files.slice(0, 1))
-            if (files.length === 0) set(saved, true)
-            else set(files)
-          }}
-          onCancel={cancelled}
-          invalid={props.invalid}
-          describedBy={props.describedBy}
-          disabled={props.disabled}
-        />
-      )}
+      {props.readOnly ? null : <FileInput {...input} />}
       {props.readOnly || items.length === 0 ? null : (
         <Button
           variant="outline"

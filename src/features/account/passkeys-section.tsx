@@ -20,10 +20,9 @@ import { errorMessage } from '#src/crud/error-message.ts'
 import { When } from '#src/crud/when.tsx'
 import { Button } from '#src/ui/button.tsx'
 import { ConfirmDialog } from '#src/ui/alert-dialog.tsx'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
+import { Dialog, DialogContent, DialogDescription, DialogFormFooter, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
 import { Input } from '#src/ui/input.tsx'
 import { Label } from '#src/ui/label.tsx'
-import { LoadingOverlay } from '#src/ui/spinner.tsx'
 import { RecordUnloaded } from '#src/crud/form-frame.tsx'
 import { SIGN_OUT_OTHERS, signOutOtherSessions } from './active-sessions.tsx'
 import '#src/lib/zod-messages.ts'
@@ -119,15 +118,7 @@ function AddPasskeyDialog({ onClose, onAdded }: { onClose: () => void; onAdded: 
               </p>
             )}
           </div>
-          <DialogFooter>
-            <Button variant="outline" onClick={onClose} disabled={busy}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={busy}>
-              Continue
-            </Button>
-          </DialogFooter>
-          {busy ? <LoadingOverlay /> : null}
+          <DialogFormFooter submit="Continue" onCancel={onClose} busy={busy} />
         </form>
       </DialogContent>
     </Dialog>

@@ -14,11 +14,10 @@ import { FieldControl } from '#src/crud/field-control.tsx'
 import { showFailure, textOf, useContractForm } from '#src/crud/form-hook.ts'
 import { text } from '#src/crud/form-fields.ts'
 import { Button } from '#src/ui/button.tsx'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
+import { Dialog, DialogContent, DialogDescription, DialogFormFooter, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
 import { Input } from '#src/ui/input.tsx'
 import { Label } from '#src/ui/label.tsx'
 import { RecordUnloaded } from '#src/crud/form-frame.tsx'
-import { LoadingOverlay } from '#src/ui/spinner.tsx'
 import { TwoFactorSection } from './two-factor-section.tsx'
 import { ActiveSessionsSection } from './active-sessions.tsx'
 import { PasskeysSection } from './passkeys-section.tsx'
@@ -55,15 +54,7 @@ function EditNameDialog({ profile, open, onClose, onSaved }: { profile: Profile;
         </DialogHeader>
         <form noValidate onSubmit={save} aria-busy={isSubmitting} className="relative flex flex-col gap-4">
           <FieldControl field={text('name', 'Name', { autoComplete: 'name' })} form={form} />
-          <DialogFooter>
-            <Button variant="outline" onClick={onClose} disabled={isSubmitting}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={isSubmitting}>
-              Submit
-            </Button>
-          </DialogFooter>
-          {isSubmitting ? <LoadingOverlay /> : null}
+          <DialogFormFooter submit="Submit" onCancel={onClose} busy={isSubmitting} />
         </form>
       </DialogContent>
     </Dialog>

@@ -50,16 +50,25 @@ function EnableForm({ setup, onDone, onCancel }: { setup: Setup; onDone: () => v
       <p className="text-sm text-slate-700">Then enter the first code the app shows, and your password, to turn 2FA on.</p>
       <FieldControl field={codeField} form={form} />
       <FieldControl field={password('password', 'Password', { autoComplete: 'current-password' })} form={form} />
+      <FormActions submit="Enable" onCancel={onCancel} busy={isSubmitting} />
+    </form>
+  )
+}
+
+/** Both forms' last row: submit, then Cancel, and the overlay covering the form while it is sent. */
+function FormActions({ submit, destructive = false, onCancel, busy }: { submit: string; destructive?: boolean; onCancel: () => void; busy: boolean }) {
+  return (
+    <>
       <div className="flex gap-2">
-        <Button type="submit" disabled={isSubmitting}>
-          Enable
+        <Button type="submit" variant={destructive ? 'destructive' : 'default'} disabled={busy}>
+          {submit}
         </Button>
-        <Button variant="outline" onClick={onCancel} disabled={isSubmitting}>
+        <Button variant="outline" onClick={onCancel} disabled={busy}>
           Cancel
         </Button>
       </div>
-      {isSubmitting ? <LoadingOverlay /> : null}
-    </form>
+      {busy ? <LoadingOverlay /> : null}
+    </>
   )
 }
 
@@ -79,15 +88,7 @@ function DisableForm({ onDone, onCancel }: { onDone: () => void; onCancel: () =>
     <form noValidate onSubmit={disable} aria-busy={isSubmitting} className="relative flex flex-col gap-4">
       <p className="text-sm text-slate-700">Enter a current code from your authenticator app to turn 2FA off.</p>
       <FieldControl field={codeField} form={form} />
-      <div className="flex gap-2">
-        <Button type="submit" variant="destructive" disabled={isSubmitting}>
-          Disable
-        </Button>
-        <Button variant="outline" onClick={onCancel} disabled={isSubmitting}>
-          Cancel
-        </Button>
-      </div>
-      {isSubmitting ? <LoadingOverlay /> : null}
+      <FormActions submit="Disable" destructive onCancel={onCancel} busy={isSubmitting} />
     </form>
   )
 }

@@ -10,7 +10,7 @@ import type { ScreenPath } from '#contract/routes'
 import { errorMessage } from '#src/crud/error-message.ts'
 import { When } from '#src/crud/when.tsx'
 import { useCall } from '#src/lib/use-call.ts'
-import { Button } from '#src/ui/button.tsx'
+import { RecordUnloaded } from '#src/crud/form-frame.tsx'
 import { Skeleton } from '#src/ui/skeleton.tsx'
 
 const SignupsChart = lazy(async () => ({ default: (await import('./signups-chart.tsx')).SignupsChart }))
@@ -124,14 +124,7 @@ export function DashboardPage() {
         </p>
       )
   } else if (error) {
-    body = (
-      <div role="alert" className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-slate-200 bg-white p-6 text-sm text-slate-800">
-        <span>Could not load the dashboard: {errorMessage(error)}</span>
-        <Button variant="outline" size="sm" onClick={() => void mutate()}>
-          Retry
-        </Button>
-      </div>
-    )
+    body = <RecordUnloaded state={{ status: 'error', message: errorMessage(error) }} what="the dashboard" rows={0} retry={() => void mutate()} />
   } else {
     body = <Loading />
   }

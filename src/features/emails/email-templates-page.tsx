@@ -7,7 +7,7 @@
  * The table is the kit's list; its Action column is a custom one, because the modal is this
  * screen's own rather than the kit's view or edit dialog.
  */
-import { Suspense, createContext, lazy, useContext, useMemo, useRef, useState } from 'react'
+import { Suspense, createContext, lazy, useContext, useMemo, useState } from 'react'
 import { getemail, type EmailTemplate } from '#contract/emails'
 import { col, serial } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
@@ -63,14 +63,8 @@ function sameButton(opened: Opened): HTMLElement | null {
 
 export function EmailTemplatesPage() {
   const [opened, setOpened] = useState<Opened | null>(null)
-  // Opened from a row button, not a Radix trigger: focus goes back to it when the modal closes.
-  const opener = useRef<HTMLElement | null>(null)
-  function open(next: Opened) {
-    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null
-    setOpened(next)
-  }
   return (
-    <OpenTemplate.Provider value={open}>
+    <OpenTemplate.Provider value={setOpened}>
       <TemplateList />
       {opened ? (
         <Suspense fallback={null}>
@@ -79,7 +73,9 @@ export function EmailTemplatesPage() {
             template={opened.template}
             editable={opened.editable}
             onClose={() => setOpened(null)}
-            returnFocus={() => (opener.current?.isConnected ? opener.current : sameButton(opened))}
+            // The dialog gives focus back to the row button that opened it; when the table has drawn
+            // that button anew, to its new copy.
+            returnFocus={() => sameButton(opened)}
           />
         </Suspense>
       ) : null}

@@ -18,8 +18,7 @@ import { call } from '#src/lib/api.ts'
 import { useCall } from '#src/lib/use-call.ts'
 import { Button } from '#src/ui/button.tsx'
 import { cn } from '#src/ui/cn.ts'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
-import { LoadingOverlay } from '#src/ui/spinner.tsx'
+import { Dialog, DialogContent, DialogDescription, DialogFormFooter, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
 import { toast } from '#src/ui/toast.ts'
 import { TemplatePreview } from './template-preview.tsx'
 import { TemplateVersions } from './template-versions.tsx'
@@ -138,22 +137,20 @@ export function TemplateDialog({ template, editable, onClose: closed, returnFocu
             </Tabs.Content>
           </Tabs.Root>
           {canEdit && write.blockedReason ? <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">{write.blockedReason}</p> : null}
-          <DialogFooter className="flex-wrap">
+          <DialogFormFooter
+            className="flex-wrap"
+            submit={canEdit ? 'Save' : undefined}
+            cancel={canEdit ? 'Cancel' : 'Close'}
+            onCancel={onClose}
+            busy={isSubmitting}
+            submitDisabled={write.blockedReason !== undefined}
+          >
             {canEdit ? (
               <Button variant="outline" className="mr-auto" onClick={() => void sendTest()} disabled={sending || isSubmitting}>
                 {sending ? 'Sending…' : 'Send test'}
               </Button>
             ) : null}
-            <Button variant="outline" onClick={onClose} disabled={isSubmitting}>
-              {canEdit ? 'Cancel' : 'Close'}
-            </Button>
-            {canEdit ? (
-              <Button type="submit" disabled={isSubmitting || write.blockedReason !== undefined}>
-                Save
-              </Button>
-            ) : null}
-          </DialogFooter>
-          {isSubmitting ? <LoadingOverlay /> : null}
+          </DialogFormFooter>
         </form>
       </DialogContent>
     </Dialog>

@@ -2,26 +2,14 @@
  * Buy List, Swap out and Swap in (spec sections 2, 3, 5, 6, 7): one pattern, declared once and
  * instantiated three times. Each list shows S.No and the link in preference order (the server
  * orders it); Admin adds on a page of its own, edits Title and Preference in the "Edit List"
- * modal, and deletes after the spec's question. What differs per list is data: routes, titles,
- * calls and the field names (`buylink` on add, `buyLink` on edit...).
+ * modal, and deletes after the spec's question. Each list's route, calls and field names
+ * (`buylink` on add, `buyLink` on edit...) come with its kind in the contract (contract/links.ts);
+ * the screens add their titles and the Add page's route.
  */
 import type { ComponentType } from 'react'
 import type { z } from 'zod/mini'
 import type { ScreenPath } from '#contract/routes'
-import {
-  DeleteBridgeLink,
-  DeleteBuyLink,
-  DeleteSellLink,
-  ListBridgeLink,
-  ListBuyLink,
-  ListSelLink,
-  addBridgeLink,
-  addbuyLink,
-  addsellLink,
-  editBridgeink,
-  editBuylink,
-  editSellink,
-} from '#contract/links'
+import { bridgeLinks, buyLinks, sellLinks } from '#contract/links'
 import { col, serial } from '#src/crud/columns.tsx'
 import { defineForm, type FormDef, type FormEndpoint } from '#src/crud/define-form.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
@@ -33,79 +21,56 @@ export const REMOVE_LINK = 'Are you sure you want to remove this Link'
 
 type FieldName<E extends FormEndpoint> = keyof z.input<E['input']> & string
 
+/** What the screens take of a kind of the contract (contract/links.ts linkKind). */
 interface LinkKind<R extends Row, A extends FormEndpoint, E extends FormEndpoint> {
-  title: string
+  /** The list's screen. */
   route: ScreenPath
-  /** The Add page: its route, title, call, and the link field's name and label. */
-  add: { route: ScreenPath; title: string; endpoint: A; field: FieldName<A>; label: string }
+  /** The Add page's link field. */
+  addField: FieldName<A>
+  /** The record's link field: the list's second column, and Title in the Edit List modal. */
+  recordField: keyof R & FieldName<E>
+  add: A
   list: ListEndpoint<R>
-  /** The record's link field, shown as the list's second column. */
-  link: keyof R & string
-  /** The Edit List modal: Title (the link) and Preference. */
-  edit: { endpoint: E; fields: FormDef<E, Row>['fields']; values: (row: R) => z.input<E['input']> }
+  /** The Edit List modal's call: the link, Preference and the edit version, as the record has them. */
+  edit: E
   remove: WriteEndpoint<{ id: string }>
 }
 
-function linkScreens<R extends Row, A extends FormEndpoint, E extends FormEndpoint>(kind: LinkKind<R, A, E>): { List: ComponentType; Add: ComponentType } {
+/** What the screens add: the list's title, and the Add page's route, title and the link's label. */
+interface LinkScreen {
+  title: string
+  add: { route: ScreenPath; title: string; label: string }
+}
+
+/** A link record as every kind's list answers it (contract/links.ts linkKind). */
+type LinkRow = Row & { preference: number; version: number }
+
+function linkScreens<R extends LinkRow, A extends FormEndpoint, E extends FormEndpoint>(kind: LinkKind<R, A, E>, screen: LinkScreen): { List: ComponentType; Add: ComponentType } {
+  // Every kind's edit takes `_id`, its link, `preference` and `version` (contract/links.ts makes
+  // the three from one definition): what TypeScript cannot see through the generic is said here.
+  const fields = [url(kind.recordField, 'Title'), number('preference', 'Preference')] as FormDef<E, Row>['fields']
+  const values = (row: R) => ({ _id: row._id, [kind.recordField]: row[kind.recordField], preference: row.preference, version: row.version }) as z.input<E['input']>
   const List = defineList({
-    title: kind.title,
+    title: screen.title,
     route: kind.route,
     endpoint: kind.list,
-    columns: [serial(), col(kind.link, kind.add.label)],
-    add: { to: kind.add.route },
-    editDialog: { title: 'Edit List', endpoint: kind.edit.endpoint, fields: kind.edit.fields, values: kind.edit.values },
+    columns: [serial(), col(kind.recordField, screen.add.label)],
+    add: { to: screen.add.route },
+    editDialog: { title: 'Edit List', endpoint: kind.edit, fields, values },
     remove: { endpoint: kind.remove, confirm: REMOVE_LINK },
   })
   const Add = defineForm({
-    title: kind.add.title,
-    endpoint: kind.add.endpoint,
-    fields: [url(kind.add.field, kind.add.label)],
+    title: screen.add.title,
+    endpoint: kind.add,
+    fields: [url(kind.addField, screen.add.label)],
     done: kind.route,
   })
   return { List, Add }
 }
 
-const buy = linkScreens({
-  title: 'Buy List',
-  route: '/buy_list',
-  add: { route: '/add_buylink', title: 'Add Buy Link', endpoint: addbuyLink, field: 'buylink', label: 'Buy Link' },
-  list: ListBuyLink,
-  link: 'buyLink',
-  edit: {
-    endpoint: editBuylink,
-    fields: [url('buyLink', 'Title'), number('preference', 'Preference')],
-    values: (row) => ({ _id: row._id, buyLink: row.buyLink, preference: row.preference, version: row.version }),
-  },
-  remove: DeleteBuyLink,
-})
-
-const swapOut = linkScreens({
-  title: 'Swap Out List',
-  route: '/swapout_list',
-  add: { route: '/add_swapout', title: 'Add Swap Out Link', endpoint: addsellLink, field: 'sellink', label: 'Swap Out Link' },
-  list: ListSelLink,
-  link: 'selLink',
-  edit: {
-    endpoint: editSellink,
-    fields: [url('selLink', 'Title'), number('preference', 'Preference')],
-    values: (row) => ({ _id: row._id, selLink: row.selLink, preference: row.preference, version: row.version }),
-  },
-  remove: DeleteSellLink,
-})
-
-const swapIn = linkScreens({
-  title: 'Swap in List',
-  route: '/swapin_list',
-  add: { route: '/add_swapin', title: 'Add Swap In Link', endpoint: addBridgeLink, field: 'bridgelink', label: 'Swap In Link' },
-  list: ListBridgeLink,
-  link: 'bridgeLink',
-  edit: {
-    endpoint: editBridgeink,
-    fields: [url('bridgeLink', 'Title'), number('preference', 'Preference')],
-    values: (row) => ({ _id: row._id, bridgeLink: row.bridgeLink, preference: row.preference, version: row.version }),
-  },
-  remove: DeleteBridgeLink,
-})
+const buy = linkScreens(buyLinks, { title: 'Buy List', add: { route: '/add_buylink', title: 'Add Buy Link', label: 'Buy Link' } })
+const swapOut = linkScreens(sellLinks, { title: 'Swap Out List', add: { route: '/add_swapout', title: 'Add Swap Out Link', label: 'Swap Out Link' } })
+const swapIn = linkScreens(bridgeLinks, { title: 'Swap in List', add: { route: '/add_swapin', title: 'Add Swap In Link', label: 'Swap In Link' } })
 
 export const BuyListPage = buy.List
 export const AddBuyLinkPage = buy.Add

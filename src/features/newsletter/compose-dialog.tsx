@@ -18,10 +18,8 @@ import { refreshAfterWrite } from '#src/crud/refresh.ts'
 import { call } from '#src/lib/api.ts'
 import { stringList } from '#src/lib/string-list.ts'
 import { ConfirmDialog } from '#src/ui/alert-dialog.tsx'
-import { Button } from '#src/ui/button.tsx'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
+import { Dialog, DialogContent, DialogDescription, DialogFormFooter, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
 import { Label } from '#src/ui/label.tsx'
-import { LoadingOverlay } from '#src/ui/spinner.tsx'
 import { toast } from '#src/ui/toast.ts'
 import { SubscriberPicker } from './subscriber-picker.tsx'
 
@@ -131,15 +129,7 @@ export function ComposeDialog({ open, onClose }: { open: boolean; onClose: () =>
           <FieldControl field={subjectField} form={form} />
           <p className="-mt-3 text-xs text-slate-600">{'Write {{name}} in the subject to greet each subscriber by name.'}</p>
           <FieldControl field={contentField} form={form} />
-          <DialogFooter>
-            <Button variant="outline" onClick={onClose} disabled={busy}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={isSubmitting || busy}>
-              Send
-            </Button>
-          </DialogFooter>
-          {isSubmitting ? <LoadingOverlay label="Counting the subscribers…" /> : null}
+          <DialogFormFooter submit="Send" onCancel={onClose} busy={isSubmitting} busyLabel="Counting the subscribers…" waiting={busy} />
         </form>
       </DialogContent>
       <ConfirmDialog

@@ -7,6 +7,7 @@
 import { useMemo } from 'react'
 import { z } from 'zod/mini'
 import { useLocation } from 'wouter'
+import { plural } from '#contract/common'
 import { secondAdminNeeded } from '#contract/four-eyes'
 import { AddPromotionInput, addNotification, countRecipients, type UserFilter } from '#contract/promotions'
 import type { FormDef } from '#src/crud/define-form.tsx'
@@ -38,15 +39,13 @@ function promotionForm(audience: Audience): FormDef<typeof addNotification> {
   }
 }
 
-const plural = (n: number) => `${n.toLocaleString()} user${n === 1 ? '' : 's'}`
-
 function RecipientCount({ audience }: { audience: Audience }) {
   const { data, error } = useCall(countRecipients, { ...audience.filter, id: [...audience.ids], selectall: audience.selectall }, { revalidateOnFocus: false })
   if (error) return <p role="alert" className="text-sm text-red-700">Could not count the recipients: {errorMessage(error)}</p>
   if (!data) return <p className="text-sm text-slate-600">Counting the recipients…</p>
   return (
     <div role="status" className="flex flex-col gap-1 rounded-md bg-indigo-50 px-3 py-2 text-sm font-medium text-indigo-950">
-      <p>{data.count === 0 ? 'No user matches: there is nobody to send this promotion to.' : `This promotion will be sent to ${plural(data.count)}.`}</p>
+      <p>{data.count === 0 ? 'No user matches: there is nobody to send this promotion to.' : `This promotion will be sent to ${plural(data.count, 'user')}.`}</p>
       {data.needsApproval ? <p className="text-amber-900">{secondAdminNeeded(data.count, data.approvalThreshold)}</p> : null}
     </div>
   )

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { TokenInput } from '#contract/token'
+import { TokenInput } from '#contract/ticket-product'
 
 describe('Edit Token', () => {
   // defineRecordForm checks the definition when the module loads, and names the screen after its title.

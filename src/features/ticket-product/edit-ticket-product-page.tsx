@@ -1,4 +1,4 @@
-import { getToken as getTicketProduct, updateToken as updateTicketProduct } from '#contract/token'
+import { getToken as getTicketProduct, updateToken as updateTicketProduct } from '#contract/ticket-product'
 import { number, text } from '#src/crud/form-fields.ts'
 import { defineRecordForm } from '#src/crud/record-form.tsx'
 

@@ -1,11 +1,12 @@
 import { z } from 'zod/mini'
 import { Done, ExpectedVersion, RecordVersion, integer, ok, preprocess, required } from './common.ts'
 import { endpoint, nameEndpoints, reads, writes } from './define.ts'
-import * as self from './token.ts'
+import * as self from './ticket-product.ts'
 
 /*
- * Edit Token (/edit-token): the spec shows a screen with token name, price, product id and ticket
- * count, and no call behind it. Both calls here are ours: one token record, read and saved in
+ * Edit Token (/edit-token): the game ticket product, which the spec calls a token (the code says
+ * ticket product, keeping "token" for a session's; the calls keep the spec's words). The spec
+ * shows a screen with token name, price, product id and ticket count, and no call behind it. Both calls here are ours: one token record, read and saved in
  * place. The screen is not a menu page, so it is no Access option of its own: contract/routes.ts
  * makes it a child of Games (/cms), and both calls name /cms, so whoever may use Games may use it
  * (reading for any access level, saving for Admin only).

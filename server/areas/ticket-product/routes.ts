@@ -1,12 +1,12 @@
 /**
- * Edit Token (contract/token.ts): one token record, created empty on first read
+ * Edit Token (contract/ticket-product.ts): one token record, created empty on first read
  * (single-record.ts) and saved in place. The price is a numeric column written and read as
  * decimal text, so 0.1 stays 0.1 and twenty-digit prices keep every digit.
  */
 import { asc } from 'drizzle-orm'
-import * as token from '#contract/token'
+import * as ticketProduct from '#contract/ticket-product'
 import { handlers } from '../../kit/api.ts'
-import { editVersion, recordChanged } from '../../kit/version.ts'
+import { editVersion, recordChanged } from '../../kit/edit-version.ts'
 import type { Db } from '../../db/index.ts'
 import { tokenSettings, type TokenSettingsRow } from '../../db/schema.ts'
 import { singleRecord } from '../../kit/single-record.ts'
@@ -22,7 +22,7 @@ const tokenVersions = editVersion({ id: tokenSettings.id, version: tokenSettings
 /** The column keeps 10 decimals ('12.5000000000'); the screen shows what was typed ('12.5'). */
 export const plainDecimal = (stored: string): string => (stored.includes('.') ? stored.replace(/0+$/, '').replace(/\.$/, '') : stored)
 
-export const tokenRoutes = handlers(token, {
+export const ticketProductRoutes = handlers(ticketProduct, {
   getToken: async (_input, ctx) => {
     const row = await singleRecord(ctx.db, record)
     return {

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PRICE_FORMAT, PRICE_REQUIRED, TICKETS_FORMAT, TICKETS_REQUIRED } from '#contract/token'
+import { PRICE_FORMAT, PRICE_REQUIRED, TICKETS_FORMAT, TICKETS_REQUIRED } from '#contract/ticket-product'
 import { auditLog, tokenSettings, type AdminRow } from '../../db/schema.ts'
 import { bodyOf, makeTestApp, type TestApp } from '../../testing/test-app.ts'
 import { plainDecimal } from './routes.ts'

@@ -1,0 +1,13 @@
+/**
+ * The ticket product area: Edit Token (/edit-token), the game ticket product the spec calls a
+ * token; "token" elsewhere in the code is a session's.
+ * Found by server/kit/areas.ts; the declaration is this area's one registration.
+ */
+import * as ticketProduct from '#contract/ticket-product'
+import { defineArea } from '../../kit/areas.ts'
+import { ticketProductRoutes } from './routes.ts'
+
+export const area = defineArea({
+  contracts: [{ module: ticketProduct, label: 'Edit Token' }],
+  routes: [ticketProductRoutes],
+})
