@@ -20,6 +20,16 @@ async function holdTheApp(page: Page): Promise<() => Promise<void>> {
   }
 }
 
+/** Opens `path` with the app's entry held: the early script paints no kept rows, then the app runs. */
+async function expectNothingPainted(page: Page, path: string): Promise<void> {
+  const release = await holdTheApp(page)
+  await page.goto(path, { waitUntil: 'commit' })
+  await expect(page.locator('#root')).toBeAttached()
+  await expect(page.locator('[data-rows-age]')).toHaveCount(0)
+  await expect(page.locator('main tbody tr')).toHaveCount(0)
+  await release()
+}
+
 const firstEmail = async (page: Page): Promise<string> => (await page.locator('main tbody tr').first().getByText('@').first().textContent()) ?? ''
 
 test('a reopened list paints its last rows with their age before the app runs, then the app takes over', async ({ page }) => {
@@ -57,12 +67,7 @@ test('logout wipes the kept rows, and another session never sees them', async ({
 
   // Another session in the same browser (a token it did not save under) paints nothing.
   await signInPage(page, accounts.superadmin)
-  const release = await holdTheApp(page)
-  await page.goto('/admin/users', { waitUntil: 'commit' })
-  await expect(page.locator('#root')).toBeAttached()
-  await expect(page.locator('[data-rows-age]')).toHaveCount(0)
-  await expect(page.locator('main tbody tr')).toHaveCount(0)
-  await release()
+  await expectNothingPainted(page, '/admin/users')
 
   await page.getByRole('button', { name: /Account menu/ }).click()
   await page.getByRole('menuitem', { name: 'Logout' }).click()
@@ -77,10 +82,5 @@ test('rows on screen when the stored token is replaced behind the app are not ke
   // A token written in this document fires no storage event: the app still shows the first
   // session's rows when the page is left, and they must not be painted for the second.
   await signInPage(page, accounts.viewOnly)
-  const release = await holdTheApp(page)
-  await page.goto('/admin/users', { waitUntil: 'commit' })
-  await expect(page.locator('#root')).toBeAttached()
-  await expect(page.locator('[data-rows-age]')).toHaveCount(0)
-  await expect(page.locator('main tbody tr')).toHaveCount(0)
-  await release()
+  await expectNothingPainted(page, '/admin/users')
 })
