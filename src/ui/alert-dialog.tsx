@@ -51,7 +51,7 @@ export function ConfirmDialog({
         <RadixAlertDialog.Content
           onOpenAutoFocus={back.onOpenAutoFocus}
           onCloseAutoFocus={back.onCloseAutoFocus}
-          className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl focus:outline-none">
+          className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg border border-slate-300 bg-white p-6 shadow-xl focus:outline-none">
           <RadixAlertDialog.Title className="text-base font-semibold text-slate-900">{title}</RadixAlertDialog.Title>
           <RadixAlertDialog.Description className={description ? 'mt-2 text-sm text-slate-700' : 'sr-only'}>
             {description ?? 'This cannot be undone.'}

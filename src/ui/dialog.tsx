@@ -26,7 +26,7 @@ export function DialogContent({ className, children, returnFocus, onOpenAutoFocu
       <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-slate-900/50 scheme-light" />
       <DialogPrimitive.Content
         className={cn(
-          'fixed top-1/2 left-1/2 z-50 grid max-h-[90vh] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-lg bg-white p-6 shadow-xl',
+          'fixed top-1/2 left-1/2 z-50 grid max-h-[90vh] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-lg border border-slate-300 bg-white p-6 shadow-xl',
           className,
         )}
         {...props}
