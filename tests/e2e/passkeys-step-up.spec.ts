@@ -1,8 +1,12 @@
 /**
  * A passkey as the step-up proof, in Chromium with the DevTools virtual authenticator, on a server
- * whose proofs last 6 seconds (STEP_UP_MINUTES=0.1): after adding a passkey (and accepting the
- * offer to sign out of the other sessions), removing it once the proof is old asks "Confirm it is
- * you" with "Use a passkey" beside the password, and the passkey answers it.
+ * whose proofs last 6 seconds (STEP_UP_MINUTES=0.1): adding a passkey once the sign-in's proof is
+ * old asks for the password (no passkey to offer yet); after it (and accepting the offer to sign
+ * out of the other sessions), removing it once that proof is old asks "Confirm it is you" with
+ * "Use a passkey" beside the password, and the passkey answers it.
+ *
+ * Both steps wait past the proof first: a slow machine can take longer than the proof lasts
+ * between signing in and adding, so a test that counted on a fresh proof would race it.
  *
  * WebAuthn refuses an IP address as the relying party: the pages are opened at localhost.
  */
@@ -42,7 +46,13 @@ test('a passkey answers the step-up question when removing it', async ({ adminPa
   await adding.getByRole('button', { name: 'Continue' }).click()
   await expect(adding.getByText('Name is required')).toBeVisible()
   await adding.getByLabel('Name').fill('Desk key')
+  await pastTheProof()
   await adding.getByRole('button', { name: 'Continue' }).click()
+  const question = page.getByRole('dialog', { name: 'Confirm it is you' })
+  await expect(question).toBeVisible()
+  await expect(question.getByRole('button', { name: 'Use a passkey' })).toHaveCount(0)
+  await question.getByRole('textbox', { name: 'Password' }).fill(accounts.superadmin.password)
+  await question.getByRole('button', { name: 'Confirm' }).click()
   await expect(page.getByText('Passkey added')).toBeVisible()
 
   const offer = page.getByRole('alertdialog', { name: 'Sign out of all other sessions?' })
@@ -54,7 +64,6 @@ test('a passkey answers the step-up question when removing it', async ({ adminPa
   await pastTheProof()
   await section.getByTestId('passkey').getByRole('button', { name: 'Remove' }).click()
   await page.getByRole('alertdialog').getByRole('button', { name: 'Yes, remove' }).click()
-  const question = page.getByRole('dialog', { name: 'Confirm it is you' })
   await expect(question).toBeVisible()
   await expect(question.getByRole('textbox', { name: 'Password' })).toBeVisible()
   await question.getByRole('button', { name: 'Use a passkey' }).click()
