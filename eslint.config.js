@@ -99,7 +99,7 @@ export default tseslint.config(
   },
   {
     // The screen declarations load with every page, the login included (src/crud/screens.ts):
-    // screens come through lazyScreen and endpoints through a loader, never as static imports.
+    // screens come through lazyScreen and palette readers through a loader, never as static imports.
     files: ['src/features/*/screens.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -109,8 +109,9 @@ export default tseslint.config(
             {
               regex: '^#contract/(?!routes$)',
               allowTypeImports: true,
-              message: 'Load the endpoint in paletteRecords(heading, async () => (await import(...)).endpoint, pick): a static import puts zod in the first load.',
+              message: "Read records in the area's palette.ts (recordReader), loaded by paletteRecords(heading, async () => (await import('./palette.ts')).reader): a static import puts zod in the first load.",
             },
+            { group: ['./palette', './palette.ts'], message: "The palette's readers load when it opens: paletteRecords(heading, async () => (await import('./palette.ts')).reader)." },
             { group: ['**/*.tsx'], message: 'Screens are lazy: lazyScreen(() => import(...), name).' },
             { regex: '^#src/lib/api(\\.ts)?$', allowTypeImports: true, message: 'Load the API client when the action runs (await import(...)): a static import puts zod in the first load.' },
           ],

@@ -7,8 +7,7 @@
  *
  *     export const screens = declareScreens([
  *       { path: '/category', kind: 'page', component: lazyScreen(() => import('./category-list.tsx'), 'CategoryListPage'),
- *         records: paletteRecords('Categories', async () => (await import('#contract/catalog')).listCategory,
- *           (a) => a.result.map((c) => ({ id: c._id, label: c.categoryName, detail: '', href: withSearch('/category', c.categoryName) }))) },
+ *         records: paletteRecords('Categories', async () => (await import('./palette.ts')).categories) },
  *       { path: '/add-category', kind: 'action', component: lazyScreen(() => import('./category-form.tsx'), 'AddCategoryPage') },
  *     ])
  *
@@ -20,12 +19,13 @@
  *     ])
  *
  * Every `screens.ts` is part of the first load of every page, the login included, so it stays
- * light: screens are lazy chunks, and palette records load the endpoint (its zod schema) only
- * when the palette opens. Lint refuses a value import of a contract area or a component there.
+ * light: screens are lazy chunks, and the palette's record readers (the area's `palette.ts`,
+ * made by recordReader in src/crud/palette-reader.ts: the endpoint, its zod schema and the code
+ * that turns answers into records) load only when the palette opens. Lint refuses a static
+ * import of a contract area, a component or `palette.ts` there.
  */
 import type { ComponentType } from 'react'
 import { preloadable } from '#src/lib/preloadable.ts'
-import type { Endpoint, Output } from '#contract/define'
 import type { ScreenPath } from '#contract/routes'
 import type { WriteRule } from './write-access.ts'
 
@@ -134,31 +134,17 @@ export const isAuthScreenList = (value: unknown): value is readonly AuthScreenDe
 export const isLazyScreen = (value: unknown): boolean => typeof value === 'function' && loaders.has(value)
 
 /**
- * Palette records from the cached answers of a list endpoint, parsed with its schema first. The
- * endpoint comes through a loader so that its schema (and zod) stay out of the first load.
+ * Palette records from the cached answers of a list endpoint. The reader comes through a loader
+ * (`async () => (await import('./palette.ts')).leads`), so that it, its endpoint's schema and zod
+ * stay out of the first load; it is fetched once, when the palette first asks.
  */
-export function paletteRecords<E extends Endpoint>(
-  heading: string,
-  endpoint: () => Promise<E>,
-  pick: (answer: Output<E>) => PaletteRecord[],
-): PaletteSource {
+export function paletteRecords(heading: string, load: () => Promise<PaletteReader>): PaletteSource {
   let reader: Promise<PaletteReader> | undefined
-  const read = async (): Promise<PaletteReader> => {
-    const e = await endpoint()
-    const output: E['output'] = e.output
-    return {
-      endpointName: e.name,
-      records: (data) => {
-        const answer = output.safeParse(data)
-        return answer.success ? pick(answer.data) : []
-      },
-    }
-  }
   return {
     heading,
     load: () => {
       // A failed load (offline, before the chunk was cached) is tried again next time.
-      reader ??= read().catch((error: unknown) => {
+      reader ??= load().catch((error: unknown) => {
         reader = undefined
         throw error
       })
@@ -166,6 +152,3 @@ export function paletteRecords<E extends Endpoint>(
     },
   }
 }
-
-/** `/users?search=ann`: a list opened on one record's search. */
-export const withSearch = (path: string, search: string): string => `${path}?search=${encodeURIComponent(search)}`

@@ -1,4 +1,4 @@
-import { declareScreens, lazyScreen, paletteRecords, withSearch } from '#src/crud/screens.ts'
+import { declareScreens, lazyScreen, paletteRecords } from '#src/crud/screens.ts'
 
 const brandScreens = () => import('./brand-screens.tsx')
 
@@ -8,9 +8,7 @@ export const screens = declareScreens([
     path: '/brand',
     kind: 'page',
     component: lazyScreen(brandScreens, 'BrandListPage'),
-    records: paletteRecords('Brands', async () => (await import('#contract/brands')).listbrand, (answer) =>
-      answer.result.map((b) => ({ id: b._id, label: b.brandname, detail: `Brand, ${b.type}`, href: withSearch('/brand', b.brandname) })),
-    ),
+    records: paletteRecords('Brands', async () => (await import('./palette.ts')).brands),
   },
   { path: '/addbrand', kind: 'action', component: lazyScreen(brandScreens, 'AddBrandPage') },
   { path: '/edit-brand', kind: 'record', component: lazyScreen(brandScreens, 'EditBrandPage') },

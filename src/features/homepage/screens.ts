@@ -1,4 +1,4 @@
-import { declareScreens, lazyScreen, paletteRecords, withSearch } from '#src/crud/screens.ts'
+import { declareScreens, lazyScreen, paletteRecords } from '#src/crud/screens.ts'
 
 const formChunk = () => import('./homepage-form.tsx')
 
@@ -8,9 +8,7 @@ export const screens = declareScreens([
     path: '/homepage-content',
     kind: 'page',
     component: lazyScreen(() => import('./homepage-list.tsx'), 'HomepageContentPage'),
-    records: paletteRecords('Home page content', async () => (await import('#contract/homepage')).listHomePageCms, (answer) =>
-      answer.result.map((c) => ({ id: c._id, label: c.title, detail: c.link, href: withSearch('/homepage-content', c.title) })),
-    ),
+    records: paletteRecords('Home page content', async () => (await import('./palette.ts')).contents),
   },
   { path: '/add-homepage-content', kind: 'action', component: lazyScreen(formChunk, 'AddHomepageContentPage') },
   { path: '/edit-homepage-content', kind: 'record', component: lazyScreen(formChunk, 'EditHomepageContentPage') },

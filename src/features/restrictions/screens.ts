@@ -1,4 +1,4 @@
-import { declareScreens, lazyScreen, paletteRecords, withSearch } from '#src/crud/screens.ts'
+import { declareScreens, lazyScreen, paletteRecords } from '#src/crud/screens.ts'
 
 const list = () => import('./restriction-list.tsx')
 
@@ -8,14 +8,7 @@ export const screens = declareScreens([
     path: '/restriction',
     kind: 'page',
     component: lazyScreen(list, 'RestrictionListPage'),
-    records: paletteRecords('Restricted countries', async () => (await import('#contract/restrictions')).FetchRestrictions, (answer) =>
-      (answer.result[0]?.Restrictedcountry ?? []).map((c) => ({
-        id: c._id,
-        label: c.country,
-        detail: c.hide ? 'Restriction List, hidden' : 'Restriction List',
-        href: withSearch('/restriction', c.country),
-      })),
-    ),
+    records: paletteRecords('Restricted countries', async () => (await import('./palette.ts')).countries),
   },
   { path: '/add-restriction', kind: 'action', component: lazyScreen(() => import('./add-restriction.tsx'), 'AddRestrictionPage') },
 ])
