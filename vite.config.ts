@@ -12,6 +12,7 @@ import { build, createServer, defineConfig, type Plugin, type Rolldown } from 'v
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
 import { VitePWA } from 'vite-plugin-pwa'
+import { nameAtBuild } from './contract/build-names.ts'
 
 /** What the server puts in each served shell's CSP header and in the page (server/pwa.ts). */
 const NONCE_PLACEHOLDER = '__CSP_NONCE__'
@@ -253,6 +254,56 @@ function firstLoadChunks(): { plugin: Plugin; groups: Rolldown.CodeSplittingGrou
   return { plugin, groups }
 }
 
+/**
+ * Endpoints named where they are declared in the browser build, so a page's bundle carries only
+ * the endpoints (and their zod schemas) it calls: contract/build-names.ts, with the test that
+ * holds the rewritten contract to the same names, methods and paths.
+ */
+function contractNames(): Plugin {
+  return {
+    name: 'contract-names',
+    apply: 'build',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/[\\/]contract[\\/][^\\/]+\.ts$/.test(id)) return null
+      const named = nameAtBuild(code)
+      // Lines keep their numbers (build-names.ts), so the source's map still holds.
+      return named === null ? null : { code: named, map: null }
+    },
+  }
+}
+
+/**
+ * The realtime link is WebSocket only, on both sides (contract/socket.ts). engine.io-client still
+ * bundles long polling and WebTransport (2.1 KiB gzip of Leads' first load) because its socket
+ * keeps a table of every transport for when none is named, and its index exports them. In the
+ * browser build its transport table holds WebSocket alone, and its index exports the others as
+ * undefined; the build stops if a new version exports a name this does not know.
+ */
+const ENGINE_IO = /[\\/]engine\.io-client[\\/]build[\\/]esm[\\/]/
+const ENGINE_IO_DROPPED = ['Fetch', 'NodeXHR', 'XHR', 'NodeWebSocket', 'WebTransport']
+const ENGINE_IO_KEPT = ['Socket', 'protocol', 'Transport', 'TransportError', 'transports', 'installTimerFunctions', 'parse', 'nextTick', 'WebSocket']
+function websocketOnly(): Plugin {
+  return {
+    name: 'websocket-only',
+    apply: 'build',
+    load(id) {
+      if (!ENGINE_IO.test(id)) return null
+      if (id.endsWith('/transports/index.js')) return 'import { WS } from "./websocket.js";\nexport const transports = { websocket: WS };\n'
+      if (!/[\\/]esm[\\/]index\.js$/.test(id)) return null
+      const source = readFileSync(id, 'utf8')
+      const exported = [...source.matchAll(/^export (?:const (\w+)|\{([^}]+)\})/gm)].flatMap((m) =>
+        m[1] !== undefined ? [m[1]] : (m[2] ?? '').split(',').map((part) => part.trim().split(/\s+as\s+/).pop() ?? '').filter(Boolean),
+      )
+      const unknown = exported.filter((name) => !ENGINE_IO_KEPT.includes(name) && !ENGINE_IO_DROPPED.includes(name))
+      if (unknown.length > 0) throw new Error(`websocket-only: engine.io-client now exports ${unknown.join(', ')}; say in vite.config.ts whether to keep them`)
+      return source.replace(/^export \{ (\w+)(?: as (\w+))? \} from "\.\/transports\/[^"]+";$/gm, (line, name: string, alias: string | undefined) =>
+        ENGINE_IO_DROPPED.includes(alias ?? name) ? `export const ${alias ?? name} = undefined;` : line,
+      )
+    },
+  }
+}
+
 const firstLoad = firstLoadChunks()
 
 const API_SERVER = process.env.API_PROXY_TARGET ?? 'http://localhost:8080'
@@ -265,6 +316,8 @@ export default defineConfig({
     alias: [zodAlias],
   },
   plugins: [
+    contractNames(),
+    websocketOnly(),
     react(),
     tailwindcss(),
     prerenderLogin(),

@@ -113,6 +113,15 @@ export function endpoint<I extends z.ZodMiniType, O extends z.ZodMiniType>(e: Om
 }
 
 /**
+ * What `endpoint` and `nameEndpoints` make together, in one call: the browser build writes each
+ * `export const X = endpoint({...})` as `namedEndpoint('X', {...})` (contract/build-names.ts), so
+ * that the bundler can leave out the endpoints a page never calls.
+ */
+export function namedEndpoint<I extends z.ZodMiniType, O extends z.ZodMiniType>(name: string, e: Omit<Endpoint<I, O>, 'name' | 'path'> & { path?: string }): Endpoint<I, O> {
+  return { ...e, name, path: e.path ?? `/${name}` }
+}
+
+/**
  * Names every endpoint a contract module exports by its export name, and defaults its path; run
  * once, at the end of the module (`import * as self from './this-module.ts'`), when every export
  * is defined. An endpoint exported twice, or named elsewhere before, is refused.
