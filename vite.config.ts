@@ -193,8 +193,7 @@ function earlyCallsScript(): Plugin {
  * tenth of a KiB. Four chunks gather them instead, from the module graph once it is known:
  * - `shell`: what the login page and a signed-in list both load beside the entry (the button and
  *   input, the offline copy's keys, the online state, the service worker's registration);
- * - `signed-in`: what the signed-in area (src/app/private-area.tsx) imports, and the start-up's
- *   own signed-in imports (SIGNED_IN_LAZY: keeping rows on leave, reading the session's claims);
+ * - `signed-in`: what the signed-in area (src/app/private-area.tsx) imports;
  * - `list-kit`: what every list screen adds (src/crud/define-list.tsx);
  * - `common`: what those share with the pages of a visitor without a session (the login's
  *   checks, the public pages, Not Found): zod, the API client, SWR. Those pages load it too.
@@ -205,7 +204,6 @@ function earlyCallsScript(): Plugin {
 const VISITOR = /[\\/]src[\\/](features[\\/](auth|public)[\\/]|app[\\/]not-found\.tsx$)/
 const ZOD_LOCALES = /[\\/]zod[\\/]v4[\\/]locales[\\/]/
 const EAGER_VISITOR = ['/src/features/auth/login-page.tsx', '/src/lib/offline-store.ts']
-const SIGNED_IN_LAZY = ['/src/lib/rows-keep.ts', '/src/lib/session-claims.ts']
 function firstLoadChunks(): { plugin: Plugin; groups: Rolldown.CodeSplittingGroup[] } {
   let area = new Set<string>()
   let kit = new Set<string>()
@@ -245,7 +243,7 @@ function firstLoadChunks(): { plugin: Plugin; groups: Rolldown.CodeSplittingGrou
       shell = new Set([...closure([...EAGER_VISITOR, '/src/app/sw-register.ts'].map(find), initial)].filter((id) => everySignedIn.has(id) || id.endsWith('/src/app/sw-register.ts')))
       common = new Set([...signedIn].filter((id) => visitor.has(id)))
       const outside = new Set([...initial, ...eager, ...visitor])
-      area = closure([find('/src/app/private-area.tsx'), ...SIGNED_IN_LAZY.map(find)], outside)
+      area = closure([find('/src/app/private-area.tsx')], outside)
       kit = closure([find('/src/crud/define-list.tsx')], new Set([...outside, ...area]))
     },
   }
