@@ -239,8 +239,9 @@ function firstLoadChunks(): { plugin: Plugin; groups: Rolldown.CodeSplittingGrou
         initial,
       )
       const signedIn = closure([find('/src/app/private-area.tsx'), find('/src/crud/define-list.tsx')], new Set([...initial, ...eager]))
+      // What both a signed-in list and the login load, and the worker's registration, which every page loads.
       const everySignedIn = closure([find('/src/app/private-area.tsx'), find('/src/crud/define-list.tsx')], initial)
-      shell = new Set([...closure([...EAGER_VISITOR, '/src/app/sw-register.ts'].map(find), initial)].filter((id) => everySignedIn.has(id) || id.endsWith('/src/app/sw-register.ts')))
+      shell = new Set([...[...eager].filter((id) => everySignedIn.has(id)), ...closure([find('/src/app/sw-register.ts')], initial)])
       common = new Set([...signedIn].filter((id) => visitor.has(id)))
       const outside = new Set([...initial, ...eager, ...visitor])
       area = closure([find('/src/app/private-area.tsx')], outside)

@@ -1,9 +1,9 @@
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { afterAll, expect, it } from 'vitest'
 import { directEndpointNames, nameAtBuild } from './build-names.ts'
-import { isEndpoint, type Endpoint } from './define.ts'
+import { isEndpoint } from './define.ts'
+import { contractFiles, endpointTable } from './testing/endpoint-table.ts'
 
 /**
  * The contract as the browser build writes it must be the same API: every module rewritten by
@@ -11,13 +11,10 @@ import { isEndpoint, type Endpoint } from './define.ts'
  * does here), imported, and its endpoints' names, methods and paths must be the fixture's table,
  * which contract/endpoint-table.test.ts holds the run-time contract to.
  */
-const files = readdirSync(import.meta.dirname).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+const files = contractFiles(import.meta.dirname)
 const source = (file: string) => readFileSync(join(import.meta.dirname, file), 'utf8')
 const built = join(import.meta.dirname, '..', '.tmp', `contract-build-${process.pid}`)
 afterAll(() => rmSync(built, { recursive: true, force: true }))
-
-const tableOf = (endpoints: readonly Endpoint[]) =>
-  endpoints.map((e) => [e.name, e.method, e.path]).sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0))
 
 it('names every endpoint of the rewritten contract as the run-time contract does', async () => {
   mkdirSync(built, { recursive: true })
@@ -34,9 +31,7 @@ it('names every endpoint of the rewritten contract as the run-time contract does
   expect(rewritten).not.toContain('passkeys.ts')
   for (const file of rewritten) expect(readFileSync(join(built, file), 'utf8'), file).not.toMatch(/nameEndpoints\(|import \* as self/)
 
-  const modules = await Promise.all(files.map(async (file): Promise<Readonly<Record<string, unknown>>> => await import(pathToFileURL(join(built, file)).href)))
-  const endpoints = [...new Set(modules.flatMap((m) => Object.values(m).filter(isEndpoint)))]
-  expect(tableOf(endpoints)).toEqual(JSON.parse(source('endpoint-table.json')))
+  expect(await endpointTable(built)).toEqual(JSON.parse(source('endpoint-table.json')))
 })
 
 it('rewrites a module only when every endpoint it exports is declared as export const X = endpoint(', async () => {

@@ -1,11 +1,9 @@
-import { readdirSync } from 'node:fs'
-import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod/mini'
 import { fieldErrors } from './common.ts'
-import { endpoint, changesData, isEndpoint, nameEndpoints, publicAccess, type Endpoint } from './define.ts'
+import { endpoint, changesData, nameEndpoints, publicAccess, type Endpoint } from './define.ts'
 import { screens, screenPaths } from './routes.ts'
+import { contractModules, endpointsOf } from './testing/endpoint-table.ts'
 import { addBridgeLink, addbuyLink, addsellLink, editBridgeink, editBuylink, editSellink, ListBuyLink } from './links.ts'
 import { addcms, Editcms, listCms } from './games.ts'
 import { createSubAdminUsers, UpdateSubAdminUsers } from './staff.ts'
@@ -19,16 +17,9 @@ import { updateSettings } from './settings.ts'
 import { updateVersion } from './version.ts'
 import { editTemplate } from './emails.ts'
 
-/**
- * Every module of the contract, found by file name (the server's areas claim them, server/kit/areas.ts;
- * the contract itself keeps no list), and every endpoint they export.
- */
-const modules: readonly Readonly<Record<string, unknown>>[] = await Promise.all(
-  readdirSync(import.meta.dirname)
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
-    .map(async (file): Promise<Readonly<Record<string, unknown>>> => await import(pathToFileURL(join(import.meta.dirname, file)).href)),
-)
-const endpoints: readonly Endpoint[] = [...new Set(modules.flatMap((m) => Object.values(m).filter(isEndpoint)))]
+/** Every module of the contract and every endpoint they export (contract/testing/endpoint-table.ts). */
+const modules = await contractModules(import.meta.dirname)
+const endpoints: readonly Endpoint[] = endpointsOf(modules)
 
 /** Every call of spec section 7, as the spec spells it. */
 const SPEC_CALLS = [

@@ -1,8 +1,7 @@
-import { readFileSync, readdirSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { expect, it } from 'vitest'
-import { isEndpoint, type Endpoint } from './define.ts'
+import { endpointTable } from './testing/endpoint-table.ts'
 
 /**
  * The API's surface as a table: every endpoint's name, method and path, sorted by name. The
@@ -11,15 +10,8 @@ import { isEndpoint, type Endpoint } from './define.ts'
  * this table stays the same: a renamed key or a default path that differs from the spec's
  * spelling changes what the API answers, and fails here.
  */
-const modules: readonly Readonly<Record<string, unknown>>[] = await Promise.all(
-  readdirSync(import.meta.dirname)
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
-    .map(async (file): Promise<Readonly<Record<string, unknown>>> => await import(pathToFileURL(join(import.meta.dirname, file)).href)),
-)
-const endpoints: readonly Endpoint[] = [...new Set(modules.flatMap((m) => Object.values(m).filter(isEndpoint)))]
-
-it('every endpoint keeps its name, method and path', () => {
-  const table = endpoints.map((e) => [e.name, e.method, e.path]).sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0))
+it('every endpoint keeps its name, method and path', async () => {
+  const table = await endpointTable(import.meta.dirname)
   const fixture: unknown = JSON.parse(readFileSync(join(import.meta.dirname, 'endpoint-table.json'), 'utf8'))
   expect(table).toEqual(fixture)
 })
