@@ -1,5 +1,5 @@
 /**
- * The PWA build: base /admin/ (spec section 9), React, Tailwind, and the service worker from
+ * The PWA build: base /admin/ (requirements R9.8), React, Tailwind, and the service worker from
  * sw/sw.ts (vite-plugin-pwa, injectManifest: our own worker, with the precache list injected).
  * `npm run dev` proxies the API, uploads and socket.io to the server on :8080.
  */

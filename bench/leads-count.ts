@@ -9,7 +9,7 @@
  *   as the PWA does: the rows' time, the count call's time, and both together (the count on screen);
  * - the same terms again (a repeat: the list answers the count it kept, in one call);
  * - as before, on new terms of the same breadth and shape ('gmail.co', '@gmail.co', ...): getuser
- *   with the count (count=now, the spec's call).
+ *   with the count (count=now, the call of requirements R7.3).
  */
 import { z } from 'zod'
 import type { Engine } from './engines.ts'

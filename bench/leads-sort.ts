@@ -8,7 +8,7 @@
  *   the name index; without either; the difference is each index's share);
  * - through the real server over HTTP (/api/admin/getuser, limit 50): each sortable column's first
  *   page both ways, a deep page in the default order and sorted by name, the filters' first pages;
- * - /api/admin/DownloadFile of every lead (the spec's export) and of a filtered, sorted set:
+ * - /api/admin/DownloadFile of every lead (the export of requirements R2.10) and of a filtered, sorted set:
  *   seconds, rows/s and the server's peak RSS.
  */
 import { z } from 'zod'

@@ -8,7 +8,7 @@ import { z } from 'zod'
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 export const ADMIN_EMAIL = 'bench@example.com'
-/** Meets the spec's password rule (6-18, digit, upper, lower, special). */
+/** Meets the password rule of requirements R5.2 (6-18, digit, upper, lower, special). */
 export const ADMIN_PASSWORD = 'Bench#2024pw'
 
 export interface ServerChild {

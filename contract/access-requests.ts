@@ -6,7 +6,7 @@ import { StaffEmail, StaffName, StaffPassword, UpdateSubAdminInput } from './sta
 import * as self from './access-requests.ts'
 
 /*
- * The spec's register screen (/register: name, email, password, confirm password) as an access
+ * The register screen of requirements R2.5 (/register: name, email, password, confirm password) as an access
  * request, never an open sign-up: the server stores the request (password hashed with the Create
  * User policy) and mails a confirmation link to its address; once the link is opened, a
  * superadmin approves it (choosing the user type and access, as Edit User does) or declines it.
@@ -45,7 +45,7 @@ export const register = endpoint({
     ),
   output: Done,
   access: publicAccess,
-  ours: 'Payload from section 2 (name, email, password, confirm password); stores an access request, not an account.',
+  ours: 'Payload from the register screen (requirements R2.5: name, email, password, confirm password); stores an access request, not an account.',
 })
 
 /** The confirmation link's secret, as the mail's link carries it (43 base64url characters). */
@@ -62,7 +62,7 @@ export const confirmAccessRequest = endpoint({
   input: z.object({ token: ConfirmToken }),
   output: Done,
   access: publicAccess,
-  ours: 'Not in the spec: confirms the address of an access request from the link mailed to it.',
+  ours: 'Not in the requirements: confirms the address of an access request from the link mailed to it.',
 })
 
 /** Confirmed pending requests, newest first; superadmin (staff management) only. */
@@ -74,7 +74,7 @@ export const listAccessRequests = endpoint({
   output: pageOf(AccessRequest),
   access: staffReads('/sub-admin'),
   sort: accessRequestSort,
-  ours: `Not in the spec: the pending access requests of /register, shown in Users and Access. ${accessRequestSort.note}`,
+  ours: `Not in the requirements: the pending access requests of /register, shown in Users and Access. ${accessRequestSort.note}`,
 })
 
 /** One pending request, for the approval form opened by URL (a reload, a shared link). */
@@ -83,7 +83,7 @@ export const getAccessRequest = endpoint({
   input: z.object({ id: Id }),
   output: ok({ data: AccessRequest }),
   access: staffReads('/sub-admin'),
-  ours: 'Not in the spec: the get-one read of a pending access request.',
+  ours: 'Not in the requirements: the get-one read of a pending access request.',
 })
 
 /**
@@ -96,7 +96,7 @@ export const approveAccessRequest = endpoint({
   input: UpdateSubAdminInput,
   output: Done,
   access: staffWrites('/sub-admin'),
-  ours: 'Not in the spec: Edit User fields; _id is the request id.',
+  ours: 'Not in the requirements: Edit User fields; _id is the request id.',
 })
 
 /** Declines a request: it is deleted. */
@@ -106,7 +106,7 @@ export const declineAccessRequest = endpoint({
   input: z.object({ id: Id }),
   output: Done,
   access: staffWrites('/sub-admin'),
-  ours: 'Not in the spec: declines a pending access request.',
+  ours: 'Not in the requirements: declines a pending access request.',
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

@@ -4,7 +4,7 @@ import { endpoint, nameEndpoints, reads, type Endpoint } from './define.ts'
 import * as self from './audit.ts'
 
 /*
- * The staff audit log (ours: not in the spec). The server writes a row for every
+ * The staff audit log (ours: not in the requirements). The server writes a row for every
  * successful write through the API and for the sign-in events below; these calls only read it.
  * No call edits or deletes a row, and the database refuses it too (a trigger).
  */

@@ -3,20 +3,20 @@ import { EMAIL_PATTERN, PASSWORD_PATTERN, Done, Id, ok, required } from './commo
 import { endpoint, nameEndpoints, publicAccess, sessionAccess } from './define.ts'
 import * as self from './auth.ts'
 
-/** Spec section 5, Login: email. */
+/** Requirements R5.2, Login: email. */
 export const LoginEmail = z
   .string({ error: 'email is required' })
   .check(z.trim(), z.minLength(1, 'email is required'), z.maxLength(254, 'Incorrect format'), z.regex(EMAIL_PATTERN, 'Incorrect format'))
 
-/** Spec section 5, Login: password (6-18, digit, upper, lower, special). */
+/** Requirements R5.2, Login: password (6-18, digit, upper, lower, special). */
 export const LoginPassword = z
   .string({ error: 'password is required' })
   .check(z.minLength(1, 'password is required'), z.regex(PASSWORD_PATTERN, 'Incorrect format'))
 
-/** Spec section 5: 2FA code, digits only, up to 6. */
+/** Requirements R5.2: 2FA code, digits only, up to 6. */
 export const TwoFACode = z._default(z.string().check(z.trim(), z.regex(/^\d{0,6}$/, 'Incorrect format')), '')
 
-/** What a session's token says about its admin (spec section 3, "Admin session"). */
+/** What a session's token says about its admin (requirements R3.1, R3.17). */
 export const SessionClaims = z.object({
   _id: z.string(),
   email: z.string(),
@@ -44,7 +44,7 @@ export const login = endpoint({
     email: LoginEmail,
     password: LoginPassword,
     twoFACode: TwoFACode,
-    /** The spec sends a login-history record; we keep it as free text (browser, time). */
+    /** Login sends a login-history record (requirements R7.2); we keep it as free text (browser, time). */
     loginHistory: z.optional(z.unknown()),
   }),
   // status TWO_FA (no token) is the other non-failure answer; see TwoFactorNeeded.
@@ -80,7 +80,7 @@ export const logout = endpoint({
   input: z.object({}),
   output: Done,
   access: sessionAccess,
-  ours: 'Not in the spec, whose Logout only removes the stored token: the server-side revocation of this token.',
+  ours: 'Not in the requirements, whose Logout only removes the stored token: the server-side revocation of this token.',
 })
 
 /**
@@ -93,7 +93,7 @@ export const keepAlive = endpoint({
   input: z.object({}),
   output: Done,
   access: sessionAccess,
-  ours: 'Not in the spec: keeps an active session from reaching the idle limit on the server.',
+  ours: 'Not in the requirements: keeps an active session from reaching the idle limit on the server.',
 })
 
 export const IDENTITY_PROVED = 'Identity confirmed'
@@ -113,7 +113,7 @@ export const proveIdentity = endpoint({
   }),
   output: Done,
   access: sessionAccess,
-  ours: 'Not in the spec: the step-up proof (password, and the 2FA code when on) asked before exporting every lead, changing staff access or approving a mass send.',
+  ours: 'Not in the requirements: the step-up proof (password, and the 2FA code when on) asked before exporting every lead, changing staff access or approving a mass send.',
 })
 
 /** One open session of the signed-in admin (ours: the Active sessions of Profile). */
@@ -139,7 +139,7 @@ export const listSessions = endpoint({
   input: z.object({}),
   output: ok({ data: z.array(ActiveSession) }),
   access: sessionAccess,
-  ours: 'Not in the spec: the Active sessions of Profile, each with its device, address, sign-in time and last activity.',
+  ours: 'Not in the requirements: the Active sessions of Profile, each with its device, address, sign-in time and last activity.',
 })
 
 export const SESSION_ENDED = 'Session signed out'
@@ -157,7 +157,7 @@ export const endSession = endpoint({
   input: z.object({ id: Id }),
   output: Done,
   access: sessionAccess,
-  ours: 'Not in the spec: Sign out of one of your other sessions (Profile, Active sessions).',
+  ours: 'Not in the requirements: Sign out of one of your other sessions (Profile, Active sessions).',
 })
 
 /** Ends every session of the signed-in admin but this call's; `count` says how many ended. */
@@ -167,7 +167,7 @@ export const endOtherSessions = endpoint({
   input: z.object({}),
   output: ok({ count: z.number() }),
   access: sessionAccess,
-  ours: 'Not in the spec: Sign out of all other sessions (Profile, the command palette).',
+  ours: 'Not in the requirements: Sign out of all other sessions (Profile, the command palette).',
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

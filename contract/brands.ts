@@ -4,11 +4,11 @@ import { endpoint, nameEndpoints, publicAccess, reads, writes } from './define.t
 import { Deleted } from './undo.ts'
 import * as self from './brands.ts'
 
-/** Spec section 9: brand types web3auth and ipfs. */
+/** Requirements R9.7: brand types web3auth and ipfs. */
 export const BrandType = z.enum(providers, { error: 'type is required' })
 export type BrandType = z.output<typeof BrandType>
 
-/** Spec section 3, Brand. */
+/** Requirements R3.10, Brand. */
 export const Brand = z.object({
   _id: z.string(),
   brandname: z.string(),
@@ -22,7 +22,7 @@ export type Brand = z.output<typeof Brand>
 export const BrandEmail = z.object({ email: z.string() })
 export type BrandEmail = z.output<typeof BrandEmail>
 
-/** View Brand shows 2 emails at first and 2 more per Load More (spec section 9). */
+/** View Brand shows 2 emails at first and 2 more per Load More (requirements R9.3). */
 export const BRAND_EMAILS_STEP = 2
 
 const Brandname = required('Brandname is required', 100)
@@ -98,7 +98,7 @@ export const referralVisit = endpoint({
   input: z.object({ code: ReferralCode }),
   output: ok({ counted: z.boolean() }),
   access: publicAccess,
-  ours: 'Not in the spec: counts the visits of a brand referral link (View Brand shows them).',
+  ours: 'Not in the requirements: counts the visits of a brand referral link (View Brand shows them).',
 })
 
 export const editbrandUser = endpoint({

@@ -4,7 +4,7 @@ import { endpoint, nameEndpoints, reads, writes, type FileRule } from './define.
 import { Deleted } from './undo.ts'
 import * as self from './catalog.ts'
 
-/** Spec section 3, Category. `image` is the URL the server serves the upload at. */
+/** Requirements R3.5, Category. `image` is the URL the server serves the upload at. */
 export const Category = z.object({
   _id: z.string(),
   categoryName: z.string(),
@@ -19,7 +19,7 @@ export type Category = z.output<typeof Category>
 
 const MB = 1024 * 1024
 
-/** Spec section 5, Category image: one .png/.jpeg/.jpg file. */
+/** Requirements R5.9, Category image: one .png/.jpeg/.jpg file. */
 export const categoryImage = (isRequired: boolean): FileRule => ({
   kinds: ['png', 'jpeg'],
   max: 1,
@@ -32,7 +32,7 @@ export const categoryImage = (isRequired: boolean): FileRule => ({
   },
 })
 
-/** Shown when the file picker is closed without choosing a file (spec section 5). */
+/** Shown when the file picker is closed without choosing a file (requirements R5.9). */
 export const NO_FILE_SELECTED = 'No file selected.'
 
 const CategoryName = required('categoryName is required', 100)
@@ -44,7 +44,7 @@ export const addcategory = endpoint({
   files: { image: categoryImage(true) },
   output: Done,
   access: writes('/category'),
-  ours: 'Payload not shown beyond section 3: multipart categoryName + image.',
+  ours: 'Payload not given beyond the fields of requirements R3.5: multipart categoryName + image.',
 })
 
 const categorySort = sortable(['categoryName'])
@@ -71,7 +71,7 @@ export const editCategoryData = endpoint({
   files: { image: categoryImage(false) },
   output: Done,
   access: writes('/category'),
-  ours: 'Payload not shown beyond section 3: multipart id, categoryName, preference, optional image; optional version (409 when the record changed since).',
+  ours: 'Payload not given beyond the fields of requirements R3.5: multipart id, categoryName, preference, optional image; optional version (409 when the record changed since).',
 })
 
 /** One category by id, for an edit screen opened by URL (a reload, a shared link). */
@@ -80,7 +80,7 @@ export const getCategory = endpoint({
   input: z.object({ id: Id }),
   output: ok({ data: Category }),
   access: reads('/category'),
-  ours: 'Not in the spec: the get-one read of Edit Category (the spec passes the record in navigation state; editCategoryData is our edit save).',
+  ours: 'Not in the requirements: the get-one read of Edit Category (the requirements pass the record in navigation state, R2.12; editCategoryData is our edit save).',
 })
 
 export const deleteCategory = endpoint({

@@ -1,14 +1,14 @@
 import { z } from 'zod/mini'
 
-/** Spec section 5: "URL pattern: http(s) or www-prefixed hosts". */
+/** Requirements R5.1: an http or https address, or a host starting with www. */
 export const URL_PATTERN = /^(https?:\/\/|www\.)[^\s/$.?#][^\s]*$/i
-/** A standard email pattern (spec section 5, "must match an email pattern"). */
+/** A standard email pattern (requirements R5.2). */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/
-/** Spec section 5: 6-18 characters with a digit, an upper-case letter, a lower-case letter and a special character. */
+/** Requirements R5.2: 6-18 characters with a digit, an upper-case letter, a lower-case letter and a special character. */
 export const PASSWORD_PATTERN = /^(?=.*\d)(?=.*[a-z])(?=.*[A-Z])(?=.*[^A-Za-z0-9]).{6,18}$/
 
 /**
- * Spec section 9: the sign-in providers a lead comes from, which are also the brand types. The
+ * Requirements R9.7: the sign-in providers a lead comes from, which are also the brand types. The
  * database's enum (server/db/schema.ts) must list the same values.
  */
 export const providers = ['web3auth', 'ipfs'] as const
@@ -26,11 +26,11 @@ export const plural = (n: number, one: string, many = `${one}s`): string => `${n
 /** Opaque record id: a string to the client. */
 export const Id = z.string().check(z.trim(), z.minLength(1, 'id is required'), z.maxLength(64, 'Incorrect format'))
 
-/** A required text field with the spec's message. */
+/** A required text field with its required message (requirements R5). */
 export const required = (message: string, max = 500) =>
   z.string({ error: message }).check(z.trim(), z.minLength(1, message), z.maxLength(max, 'Incorrect format'))
 
-/** A required URL with the spec's required and format messages. */
+/** A required URL with its required and format messages (requirements R5.1, R5.5). */
 export const requiredUrl = (message: string, format = 'Incorrect format') =>
   required(message, 2000).check(z.regex(URL_PATTERN, format))
 
@@ -142,7 +142,7 @@ export function sortable<const C extends readonly [string, ...string[]]>(columns
   return {
     columns,
     ...(initial === undefined ? {} : { initial }),
-    /** For the endpoint's `ours`: the inputs this adds to a call of the spec. */
+    /** For the endpoint's `ours`: the inputs this adds to a call of requirements R7. */
     note: `Optional sortBy (${columns.join(', ')}) and sortOrder (asc, desc) added.`,
     input: {
       sortBy: z.optional(z.enum(columns, { error: `sortBy must be one of: ${columns.join(', ')}` })),
@@ -160,18 +160,18 @@ export const PageQuery = z.object({
 export type PageQuery = z.output<typeof PageQuery>
 
 /**
- * When a list call's count comes (ours): `now`, as when absent (the spec's call, its URL as it
+ * When a list call's count comes (ours): `now`, as when absent (the call of requirements R7, its URL as it
  * was), waits for the exact count; `later` answers the rows first, with `count: null` when
  * counting would take a while (a broad search on a million rows), and the list's count call
  * (getuserCount for getuser) answers it.
  */
 export const CountLater = { count: z.optional(z.enum(['now', 'later'], { error: 'count must be now or later' })) }
 
-/** For a list's `ours`: what CountLater adds to a call of the spec. */
+/** For a list's `ours`: what CountLater adds to a call of requirements R7. */
 export const COUNT_LATER_NOTE =
   "Optional input count (now, later) added: with later, count is null when it is not known yet (the rows come first, the list's count call answers it); it is still answered when known at once (no search or filter, a repeat of a counted search, a last page)."
 
-/** The answer statuses the spec names. */
+/** The answer statuses the requirements name (R8.3, R8.4). */
 export const Status = z.enum(['success', 'failed', 'error', 'TWO_FA'])
 
 /** `{ status: 'success', message }` plus the call's own fields. */
@@ -184,14 +184,14 @@ export const CountAnswer = ok({ count: natural() })
 /** A plain success answer. */
 export const Done = ok({})
 
-/** A page of records in the spec's `result` + `count` shape. */
+/** A page of records in the `result` + `count` shape of the list calls (requirements R7.5). */
 export const pageOf = <T extends z.core.SomeType>(item: T) => ok({ result: z.array(item), count: integer() })
 
 /** Per-field messages, keyed by the payload's field names. */
 export const FieldErrors = z.record(z.string(), z.string())
 export type FieldErrors = z.output<typeof FieldErrors>
 
-/** Every refused or failed call: spec section 8. */
+/** Every refused or failed call: requirements R8.1 to R8.3. */
 export const Failure = z.object({
   status: z.enum(['failed', 'error']),
   message: z.string(),
@@ -220,7 +220,7 @@ export type StepUpRefusal = z.output<typeof StepUpRefusal>
 /** Login and create-user may ask for a second factor instead of succeeding. */
 export const TwoFactorNeeded = z.object({ status: z.literal('TWO_FA'), message: z.string() })
 
-/** Turns zod issues into the spec's `errors` object: the first message per top-level field. */
+/** Turns zod issues into the `errors` object (requirements R5.15, R8.2): the first message per top-level field. */
 export function fieldErrors(error: z.core.$ZodError): FieldErrors {
   const out: FieldErrors = {}
   for (const issue of error.issues) {
@@ -235,7 +235,7 @@ export function fieldErrors(error: z.core.$ZodError): FieldErrors {
  * every save of that form raises by one. The form sends back the version it loaded; a save
  * naming an older one is refused with RECORD_CHANGED (HTTP 409, under the `version` field)
  * instead of silently overwriting the other admin's change. Absent, nothing is checked, so the
- * spec's payloads stay valid as they are. Form fields arrive as text: '' counts as absent.
+ * payloads of requirements R7 stay valid as they are. Form fields arrive as text: '' counts as absent.
  */
 export const RECORD_CHANGED = 'This record was changed by someone else. Reload to see the latest version.'
 

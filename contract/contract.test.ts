@@ -21,7 +21,7 @@ import { editTemplate } from './emails.ts'
 const modules = await contractModules(import.meta.dirname)
 const endpoints: readonly Endpoint[] = endpointsOf(modules)
 
-/** Every call of spec section 7, as the spec spells it. */
+/** Every call of requirements R7, spelled as it is there. */
 const SPEC_CALLS = [
   // Authentication and profile
   ['POST', '/login'],
@@ -115,7 +115,7 @@ function errorsOf(schema: z.ZodMiniType, input: unknown): Record<string, string>
 }
 
 describe('the endpoint table', () => {
-  it('holds every call of spec section 7 exactly once, with its method', () => {
+  it('holds every call of requirements R7 exactly once, with its method', () => {
     for (const [method, path] of SPEC_CALLS) {
       const found = endpoints.filter((e) => e.path === path)
       expect(found, path).toHaveLength(1)
@@ -164,7 +164,7 @@ describe('the endpoint table', () => {
     }
   })
 
-  it('marks every call not in the spec as our definition', () => {
+  it('marks every call not in the requirements as our definition', () => {
     for (const e of endpoints.filter((x) => !specPaths.has(x.path))) {
       expect(e.ours, e.name).toBeTruthy()
     }

@@ -49,7 +49,7 @@ export const Dashboard = ok({
 export type Dashboard = z.output<typeof Dashboard>
 
 /**
- * The dashboard's cards (ours: spec section 1 names the dashboard, section 7 no call). Every
+ * The dashboard's cards (ours: requirements R1.3 names the dashboard, R7 gives no call for it). Every
  * signed-in admin may ask; the answer holds only the cards of areas their access covers, so a
  * card outside it is absent from the answer, not only hidden by the screen.
  */
@@ -79,7 +79,7 @@ export const getMenuCounts = endpoint({
   input: z.object({}),
   output: MenuCounts,
   access: sessionAccess,
-  ours: 'Not in the spec: the side menu counts, counts { contactus (open enquiries), accessRequests (pending requests) }, each only for an admin who may read that list.',
+  ours: 'Not in the requirements: the side menu counts, counts { contactus (open enquiries), accessRequests (pending requests) }, each only for an admin who may read that list.',
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

@@ -24,7 +24,7 @@ export const reads = (route: string): Access => ({ kind: 'screen', route, write:
 export const writes = (route: string): Access => ({ kind: 'screen', route, write: true })
 /** Reading what only staff managers see (pending access requests): as `reads`, and never for role subadmin. */
 export const staffReads = (route: string): Access => ({ kind: 'screen', route, write: false, staff: true })
-/** Staff management: as `writes`, and never for role subadmin (spec section 6). */
+/** Staff management: as `writes`, and never for role subadmin (requirements R6.5). */
 export const staffWrites = (route: string): Access => ({ kind: 'screen', route, write: true, staff: true })
 
 /** Approving or rejecting another Admin's mass send: as `writes`, and only an administrator (see Access). */
@@ -44,7 +44,7 @@ export interface FileRule {
   required: boolean
   /** Largest accepted size of one file, in bytes. */
   maxBytes: number
-  /** The spec's messages, word for word. */
+  /** The messages of requirements R5, word for word. */
   messages: {
     required?: string
     kind: string
@@ -54,7 +54,7 @@ export interface FileRule {
 
 export type FileKind = 'png' | 'jpeg' | 'mp4' | 'm4a' | 'webm'
 
-/** One call of spec section 7, as data. */
+/** One call of requirements R7, as data. */
 export interface Endpoint<
   I extends z.ZodMiniType = z.ZodMiniType,
   O extends z.ZodMiniType = z.ZodMiniType,
@@ -62,7 +62,7 @@ export interface Endpoint<
   /** Stable name: the key in the endpoint table. */
   name: string
   method: 'GET' | 'POST'
-  /** Path under /api/admin, spelled exactly as the spec spells it. */
+  /** Path under /api/admin, spelled exactly as requirements R7 spells it. */
   path: string
   /** Query (GET) or body (POST) fields; for multipart calls, the text fields. */
   input: I
@@ -84,7 +84,7 @@ export interface Endpoint<
    * apps make at the public's rate.
    */
   memo?: true
-  /** Set where the spec does not show the payload or answer and this is our definition. */
+  /** Set where the requirements do not give the payload or answer and this is our definition. */
   ours?: string
   /**
    * What the audit log calls a successful call, in words ('Category added'): every call that
@@ -104,7 +104,7 @@ export interface Endpoint<
 /**
  * Declares an endpoint. Its name is the name it is exported under, written once: the module ends
  * with `nameEndpoints(self)` (its own namespace), which names each endpoint by its export and
- * gives it the path `/${name}` unless the definition spells one (where the spec spells it
+ * gives it the path `/${name}` unless the definition spells one (where requirements R7 spells it
  * differently). Keeps the literal types of the definition while checking its shape.
  * contract/endpoint-table.test.ts holds every name, method and path.
  */

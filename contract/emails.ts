@@ -4,9 +4,9 @@ import { endpoint, nameEndpoints, reads, writes } from './define.ts'
 import * as self from './emails.ts'
 
 /**
- * Spec section 3, Email template. `content` is rich text (HTML), sanitized by the server before
+ * Requirements R3.4, Email template. `content` is rich text (HTML), sanitized by the server before
  * it is stored and again before it is sent; the PWA shows it only through DOMPurify or a sandboxed
- * iframe. `status` defaults to active (spec section 4). `identifier` is how the server finds the
+ * iframe. `status` defaults to active (requirements R4.12). `identifier` is how the server finds the
  * template of a mail it sends (TEMPLATE_VARIABLES below).
  */
 export const EmailTemplate = z.object({
@@ -161,7 +161,7 @@ export const getemail = endpoint({
 })
 
 /**
- * The edit modal's save. The spec gives no messages for it; ours are 'Subject is required' and
+ * The edit modal's save. The requirements give no messages for it; ours are 'Subject is required' and
  * 'content is required' (the promotion's word). The content is sanitised before it is stored, the
  * previous subject and content are kept as a version, and the identifier cannot change: the server
  * finds each mail's template by it.
@@ -174,13 +174,13 @@ export const editTemplate = endpoint({
   access: writes('/emailtemplates'),
 })
 
-/** The edit modal's record (ours: the spec passes the row along). */
+/** The edit modal's record (ours: in the requirements the row is passed along). */
 export const getTemplate = endpoint({
   method: 'GET',
   input: z.object({ id: Id }),
   output: ok({ data: EmailTemplate }),
   access: reads('/emailtemplates'),
-  ours: 'Not in the spec: the get-one read of the edit modal.',
+  ours: 'Not in the requirements: the get-one read of the edit modal.',
 })
 
 /** A saved earlier state of a template: what it was before a save replaced it. */
@@ -206,7 +206,7 @@ export const listTemplateVersions = endpoint({
   }),
   output: ok({ result: z.array(TemplateVersion), count: integer() }),
   access: reads('/emailtemplates'),
-  ours: 'Not in the spec: a template\'s earlier versions, newest first, paged.',
+  ours: 'Not in the requirements: a template\'s earlier versions, newest first, paged.',
 })
 
 export const restoreTemplateVersion = endpoint({
@@ -215,7 +215,7 @@ export const restoreTemplateVersion = endpoint({
   input: z.object({ id: Id, versionId: Id }),
   output: Done,
   access: writes('/emailtemplates'),
-  ours: 'Not in the spec: brings an earlier version back as a new save (the current one is kept as a version too).',
+  ours: 'Not in the requirements: brings an earlier version back as a new save (the current one is kept as a version too).',
 })
 
 /** A mail as it would be sent: the subject, the HTML and its plain-text alternative. */
@@ -228,7 +228,7 @@ export const previewTemplate = endpoint({
   input: z.object({ subject, identifier, content: z.string().check(z.maxLength(100_000, 'Incorrect format')) }),
   output: ok({ data: RenderedMail }),
   access: reads('/emailtemplates'),
-  ours: 'Not in the spec: renders without saving; reading it changes nothing, so View Only may preview.',
+  ours: 'Not in the requirements: renders without saving; reading it changes nothing, so View Only may preview.',
 })
 
 /**
@@ -253,7 +253,7 @@ export const sendTestTemplate = endpoint({
     ),
   output: Done,
   access: writes('/emailtemplates'),
-  ours: 'Not in the spec: a test mail to the signed-in admin; the answer names the address.',
+  ours: 'Not in the requirements: a test mail to the signed-in admin; the answer names the address.',
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

@@ -5,13 +5,13 @@ import { MB, formFlag, formList, imageFiles } from './multipart.ts'
 import { Deleted, undoable } from './undo.ts'
 import * as self from './games.ts'
 
-/** Spec section 9: Android, ios, both. */
+/** Requirements R9.7: Android, ios, both. */
 export const operatingSystems = ['Android', 'ios', 'both'] as const
 export const OperatingSystem = z.enum(operatingSystems)
 export type OperatingSystem = z.output<typeof OperatingSystem>
 
 /**
- * Spec section 3, Game. The spec's name for the game-backend flag carries a third-party
+ * Requirements R3.9, Game. The original name of the game-backend flag carries a third-party
  * provider's name; we call it `isGameBackend` everywhere (payload and record).
  * `image` and `video` are the URLs the server serves the uploads at ('' when no video).
  * `operatingsystem` may be empty on old records (the list then shows '--').
@@ -35,10 +35,10 @@ export const Game = z.object({
 })
 export type Game = z.output<typeof Game>
 
-/** Spec section 9: up to 5 images per game. */
+/** Requirements R9.6: up to 5 images per game. */
 export const MAX_GAME_IMAGES = 5
 
-/** Spec section 5, game images: .png/.jpeg/.jpg, at most 5. */
+/** Requirements R5.8, game images: .png/.jpeg/.jpg, at most 5. */
 export const gameImages = (isRequired: boolean): FileRule =>
   imageFiles({
     max: MAX_GAME_IMAGES,
@@ -49,7 +49,7 @@ export const gameImages = (isRequired: boolean): FileRule =>
   })
 
 /**
- * Spec section 5, game video: one .mp4/.m4a/.webm file, optional. The size is the default the
+ * Requirements R5.8, game video: one .mp4/.m4a/.webm file, optional. The size is the default the
  * form checks; the server's own limit is set by its environment (docs/operations.md, "Configuration").
  */
 export const gameVideo: FileRule = {
@@ -100,7 +100,7 @@ const CategoryJson = z.pipe(
 /** Ours: the stored files an edit keeps, as the URLs the record gave (a repeated field or a JSON array). */
 const KeptFiles = z.optional(formList(z.string().check(z.trim(), z.minLength(1, 'Incorrect format'), z.maxLength(200, 'Incorrect format')), 'Incorrect format'))
 
-/** Spec section 5, Add game. The flag is the text 'true' or 'false' (multipart). */
+/** Requirements R5.7, Add game. The flag is the text 'true' or 'false' (multipart). */
 export const AddGameInput = z.object({
   liveLink: requiredUrl('liveLink is required', 'Invalid format'),
   title: required('Title is required', 200),
@@ -110,7 +110,7 @@ export const AddGameInput = z.object({
   isGameBackend: formFlag(),
 })
 
-/** Spec section 5, Edit game: its own OS and liveLink messages, and preference. */
+/** Requirements R5.7, Edit game: its own OS and liveLink messages, and preference. */
 export const EditGameInput = z.object({
   _id: Id,
   preference: count('preference is required'),
@@ -194,7 +194,7 @@ export const getCms = endpoint({
   input: z.object({ _id: Id }),
   output: ok({ data: Game }),
   access: reads('/cms'),
-  ours: 'Not in the spec: the get-one read of Edit Games (the spec passes the record in navigation state).',
+  ours: 'Not in the requirements: the get-one read of Edit Games (the requirements pass the record in navigation state, R2.14).',
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

@@ -5,18 +5,18 @@ import { IMAGE_KIND_MESSAGE, imageFiles } from './multipart.ts'
 import { Deleted } from './undo.ts'
 import * as self from './homepage.ts'
 
-/** Spec section 3, Homepage content. `image` is the URL the server serves the upload at. */
+/** Requirements R3.14, Homepage content. `image` is the URL the server serves the upload at. */
 /** `thumbnail` (ours) is the small preview the list shows; '' when the server has none. `version` (ours): common.ts, RECORD_CHANGED. */
 export const HomepageContent = z.object({ _id: z.string(), title: z.string(), link: z.string(), image: z.string(), thumbnail: z.string(), version: RecordVersion })
 export type HomepageContent = z.output<typeof HomepageContent>
 
-/** Spec section 3, Homepage preference: whether the content shows on the landing page. */
+/** Requirements R3.15, Homepage preference: whether the content shows on the landing page. */
 export const HomepagePreference = z.object({ status: z.boolean() })
 export type HomepagePreference = z.output<typeof HomepagePreference>
 
 const Link = requiredUrl('link is required')
 
-/** Spec section 5, add: 'Title is required' and the promotion-style image message. */
+/** Requirements R5.12, add: 'Title is required' and the promotion-style image message. */
 export const addHomePageCms = endpoint({
   logAs: 'Homepage content added',
   method: 'POST',
@@ -45,11 +45,11 @@ export const getHomePageCms = endpoint({
   input: z.object({ _id: Id }),
   output: ok({ data: HomepageContent }),
   access: reads('/homepage-content'),
-  ours: 'Not in the spec: the get-one read of Edit Homepage Content (the spec passes the record in navigation state).',
+  ours: 'Not in the requirements: the get-one read of Edit Homepage Content (the requirements pass the record in navigation state, R2.31).',
 })
 
 /**
- * Spec section 5, edit: 'title is required' (lower case) and the category-style image message.
+ * Requirements R5.12, edit: 'title is required' (lower case) and the category-style image message.
  * Without a new image the current one is kept.
  */
 export const editHomePageCms = endpoint({

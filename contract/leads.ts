@@ -5,7 +5,7 @@ import * as self from './leads.ts'
 
 export const Provider = z.enum(providers)
 
-/** Spec section 3, Lead/user. */
+/** Requirements R3.2, Lead. */
 export const Lead = z.object({
   _id: z.string(),
   createdAt: z.string(),
@@ -22,7 +22,7 @@ export const ENQUIRY_STATUSES = ['Open', 'Resolved'] as const
 export const EnquiryStatus = z.enum(ENQUIRY_STATUSES, { error: `status must be one of: ${ENQUIRY_STATUSES.join(', ')}` })
 export type EnquiryStatus = z.output<typeof EnquiryStatus>
 
-/** Spec section 3, Contact enquiry; with when it arrived and its status (ours). */
+/** Requirements R3.3, Contact enquiry; with when it arrived and its status (ours). */
 export const ContactEnquiry = z.object({
   _id: z.string(),
   createdAt: z.string(),
@@ -34,7 +34,7 @@ export const ContactEnquiry = z.object({
 })
 export type ContactEnquiry = z.output<typeof ContactEnquiry>
 
-/** Leads page size is 50 (spec section 9). */
+/** Leads page size is 50 (requirements R9.1). */
 export const LEADS_PAGE_SIZE = 50
 
 /** The leads' sortable columns; by default the newest first. */
@@ -82,11 +82,11 @@ export const getuserCount = endpoint({
   input: z.object({ search: PageQuery.shape.search, ...LeadFilter.shape }),
   output: CountAnswer,
   access: reads('/users'),
-  ours: 'Not in the spec: the exact number of leads getuser finds for search, provider, operatingsystem, from, to and tz (the same inputs), for a getuser called with count=later that answered count null.',
+  ours: 'Not in the requirements: the exact number of leads getuser finds for search, provider, operatingsystem, from, to and tz (the same inputs), for a getuser called with count=later that answered count null.',
 })
 
 /**
- * Streams the leads as CSV, saved as user.csv: without inputs every lead (the spec's export), with
+ * Streams the leads as CSV, saved as user.csv: without inputs every lead (the export of requirements R2.10), with
  * a search, filters or an order exactly the rows the list shows for them, in its order.
  */
 export const DownloadFile = endpoint({
@@ -115,7 +115,7 @@ export const getContactUS = endpoint({
   output: pageOf(ContactEnquiry),
   access: reads('/contactus'),
   sort: contactSort,
-  ours: `Answer shape not shown in the spec: paged like every other list (result, count), each enquiry with createdAt and status (Open or Resolved). Optional input status (Open, Resolved) keeps those only. ${contactSort.note}`,
+  ours: `Answer shape not given in the requirements: paged like every other list (result, count), each enquiry with createdAt and status (Open or Resolved). Optional input status (Open, Resolved) keeps those only. ${contactSort.note}`,
 })
 
 /** Marks an enquiry Open or Resolved (Admin on Contact Us); audited like every write. */
@@ -125,7 +125,7 @@ export const setContactStatus = endpoint({
   input: z.object({ _id: Id, status: EnquiryStatus }),
   output: Done,
   access: writes('/contactus'),
-  ours: 'Not in the spec: sets the status (Open or Resolved) of one contact enquiry by _id.',
+  ours: 'Not in the requirements: sets the status (Open or Resolved) of one contact enquiry by _id.',
 })
 
 /** Deliveries shown on a lead's page: the latest first. */
@@ -166,7 +166,7 @@ export const getLead = endpoint({
     deliveryCount: integer(),
   }),
   access: reads('/users'),
-  ours: `Not in the spec: one lead's page (every field, its brand, its contact enquiries by email, the latest ${LEAD_DELIVERIES_SHOWN} promotion deliveries with their outcome, the newsletter); 404 'Record not found' for an unknown id.`,
+  ours: `Not in the requirements: one lead's page (every field, its brand, its contact enquiries by email, the latest ${LEAD_DELIVERIES_SHOWN} promotion deliveries with their outcome, the newsletter); 404 'Record not found' for an unknown id.`,
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

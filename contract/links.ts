@@ -6,7 +6,7 @@ import { Deleted } from './undo.ts'
 
 /*
  * Buy links, swap-out (sell) links and swap-in (bridge) links: three lists of the same pattern
- * (spec sections 3 and 7). Note the spellings: the add payloads carry `buylink` / `sellink` /
+ * (requirements R3.8 and R7.5). Note the spellings: the add payloads carry `buylink` / `sellink` /
  * `bridgelink`, the records and edit payloads `buyLink` / `selLink` / `bridgeLink`.
  */
 
@@ -18,11 +18,11 @@ const version = RecordVersion
 const AddPreference = preprocess((v: unknown) => (v === '' ? undefined : v), z.optional(count('preference is required')))
 /**
  * On edit the modal always sends the preference. A preference greater than the record count is
- * ignored by the server (spec section 5): the link keeps its place.
+ * ignored by the server (requirements R5.6): the link keeps its place.
  */
 const EditPreference = count('preference is required')
 
-/** List calls are POST with page, limit, search in the body (spec section 7). */
+/** List calls are POST with page, limit, search in the body (requirements R7.5). */
 const ListBody = PageQuery
 /** Single-record fetches take `_id` as a query field. */
 const ById = z.object({ _id: Id })
@@ -30,13 +30,13 @@ const ById = z.object({ _id: Id })
 const DeleteBody = z.object({ id: Id })
 
 const LINK_FETCH_NOTE = 'Answer not shown: the record as data.'
-const LINK_ADD_NOTE = 'Payload from section 3: the add-form link field plus an optional preference.'
+const LINK_ADD_NOTE = 'Payload from the fields of requirements R3.8: the add-form link field plus an optional preference.'
 
 /** `{ [key]: value }` with the key's literal type kept (a computed key alone widens to string). */
 const field = <K extends string, V>(key: K, value: V): Record<K, V> => ({ [key]: value }) as Record<K, V>
 
 /**
- * One kind of link: its record, and its five calls, exported below under the spec's names (which
+ * One kind of link: its record, and its five calls, exported below under the names of requirements R7.5 (which
  * it spells irregularly: `ListSelLink`, `editSellink`, `editBridgeink`). The add payload's field
  * and the record's field are data too (`sellink` against `selLink`). The kind is exported whole as
  * well (`buyLinks`...), so the server's handlers and the PWA's screens take its fields from here.
@@ -48,7 +48,7 @@ function linkKind<const Route extends string, const AddField extends string, con
   addField: AddField
   /** The link field of the record and of the edit payload. */
   recordField: RecordField
-  /** The spec's message for a missing link. */
+  /** The message for a missing link (requirements R5.5). */
   required: string
   /** The link as the audit log names it in words ('Buy link'). */
   noun: string
@@ -87,7 +87,7 @@ function linkKind<const Route extends string, const AddField extends string, con
   }
 }
 
-// Buy links (/buy_list). Spec section 3, Buy link.
+// Buy links (/buy_list). Requirements R3.8, Buy link.
 export const buyLinks = linkKind({
   route: '/buy_list',
   addField: 'buylink',
@@ -105,7 +105,7 @@ export const {
 } = buyLinks
 export type BuyLink = z.output<typeof BuyLink>
 
-// Swap out links (/swapout_list). Spec section 3, Swap out link.
+// Swap out links (/swapout_list). Requirements R3.8, Swap out link.
 export const sellLinks = linkKind({
   route: '/swapout_list',
   addField: 'sellink',
@@ -123,8 +123,8 @@ export const {
 } = sellLinks
 export type SellLink = z.output<typeof SellLink>
 
-// Swap in links (/swapin_list). Spec section 3, Swap in link. The edit's missing "L"
-// (`editBridgeink`) is the spec's spelling, kept on purpose.
+// Swap in links (/swapin_list). Requirements R3.8, Swap in link. The edit's missing "L"
+// (`editBridgeink`) is the spelling of requirements R7.5, kept on purpose.
 export const bridgeLinks = linkKind({
   route: '/swapin_list',
   addField: 'bridgelink',

@@ -9,7 +9,7 @@ import type { FileRule } from './define.ts'
 
 export const MB = 1024 * 1024
 
-/** One or more .png/.jpeg/.jpg images with the given spec messages. */
+/** One or more .png/.jpeg/.jpg images with the given required messages. */
 export const imageFiles = (rule: {
   max: number
   required: boolean
@@ -28,7 +28,7 @@ export const imageFiles = (rule: {
   },
 })
 
-/** Spec section 5's promotion and homepage image message (two spaces before ".png" are the spec's). */
+/** The promotion and homepage image message of requirements R5.3 (the two spaces before ".png" are required). */
 export const IMAGE_KIND_MESSAGE = 'Please upload file having extensions  .png,.jpeg,.jpg only.'
 
 /**
@@ -55,7 +55,7 @@ export const formList = <T extends z.core.SomeType>(item: T, message: string) =>
       const parsed: unknown = JSON.parse(text)
       return parsed
     } catch {
-      // Left as the text: the array check below then reports the spec-style message.
+      // Left as the text: the array check below then reports the required message.
       return v
     }
   }, z.array(item, { error: message }))

@@ -7,7 +7,7 @@ import * as self from './newsletter.ts'
 
 /*
  * The Newsletter screen: a multi-select of subscribers and a Send button; its behaviour is not
- * shown (spec section 2). Our definition: the subscribers are the leads who
+ * given (requirements R2.22). Our definition: the subscribers are the leads who
  * subscribed (`subscribed` on the lead); /allUser lists them for the multi-select, searched and
  * paged by the server; Send mails them the Automated Email template whose identifier is
  * `newsletter`, filled with the subject and body written on the screen. A send is durable work:
@@ -30,7 +30,7 @@ export type Subscriber = z.output<typeof Subscriber>
 
 /**
  * The subscribers, for the multi-select: newest first, searched by name, email or wallet address.
- * The spec sends no payload; the optional page, limit and search keep one answer small on a large
+ * Requirements R7.3 gives no payload; the optional page, limit and search keep one answer small on a large
  * user base. `count` is the number the search matches; `total` every subscriber (what 'All
  * subscribers' means).
  */
@@ -74,7 +74,7 @@ export const countNewsletterRecipients = endpoint({
   /** `mailRate`: the mail queue's pace (MAIL_RATE_PER_SECOND, mails per second; 0 is unpaced). */
   output: ok({ count: integer(), mailRate: z.number(), ...ApprovalNeed }),
   access: reads('/newsletter'),
-  ours: 'Not in the spec: how many subscribed leads the choice reaches, the mail pace, and whether a second Admin must approve the send (four eyes), for the confirmation.',
+  ours: 'Not in the requirements: how many subscribed leads the choice reaches, the mail pace, and whether a second Admin must approve the send (four eyes), for the confirmation.',
 })
 
 /**
@@ -137,7 +137,7 @@ export const listNewsletterSends = endpoint({
   output: ok({ result: z.array(NewsletterSend), count: integer() }),
   access: reads('/newsletter'),
   sort: sendSort,
-  ours: `Not in the spec: the newsletters sent, with their progress (sent, failed, skipped, pending of total). ${sendSort.note}`,
+  ours: `Not in the requirements: the newsletters sent, with their progress (sent, failed, skipped, pending of total). ${sendSort.note}`,
 })
 
 const sendId = z.object({ id: Id })
@@ -148,7 +148,7 @@ export const pauseNewsletter = endpoint({
   input: sendId,
   output: Done,
   access: writes('/newsletter'),
-  ours: 'Not in the spec: holds a running send; mails not yet handed to the SMTP server wait.',
+  ours: 'Not in the requirements: holds a running send; mails not yet handed to the SMTP server wait.',
 })
 
 export const resumeNewsletter = endpoint({
@@ -157,7 +157,7 @@ export const resumeNewsletter = endpoint({
   input: sendId,
   output: Done,
   access: writes('/newsletter'),
-  ours: 'Not in the spec: carries on with a paused send.',
+  ours: 'Not in the requirements: carries on with a paused send.',
 })
 
 export const cancelNewsletter = endpoint({
@@ -166,7 +166,7 @@ export const cancelNewsletter = endpoint({
   input: sendId,
   output: Done,
   access: writes('/newsletter'),
-  ours: 'Not in the spec: stops a send for good; the answer says how many mails had gone out.',
+  ours: 'Not in the requirements: stops a send for good; the answer says how many mails had gone out.',
 })
 
 /**
@@ -179,7 +179,7 @@ export const getNewsletterMail = endpoint({
   input: sendId,
   output: ok({ data: z.object({ subject: z.string(), html: z.string(), sampleName: z.string() }) }),
   access: reads('/newsletter'),
-  ours: 'Not in the spec: the rendered mail of a send, for the approver and anyone reading the list.',
+  ours: 'Not in the requirements: the rendered mail of a send, for the approver and anyone reading the list.',
 })
 
 /** Four eyes: another administrator starts a send awaiting approval (a repeat starts nothing more). */
@@ -190,7 +190,7 @@ export const approveNewsletter = endpoint({
   output: ok({ started: z.boolean(), total: integer() }),
   access: approves('/newsletter'),
   stepUp: true,
-  ours: 'Not in the spec (four eyes): starts a send awaiting approval; started is false for a repeat. Only another administrator.',
+  ours: 'Not in the requirements (four eyes): starts a send awaiting approval; started is false for a repeat. Only another administrator.',
 })
 
 export const rejectNewsletter = endpoint({
@@ -199,7 +199,7 @@ export const rejectNewsletter = endpoint({
   input: sendId,
   output: Done,
   access: approves('/newsletter'),
-  ours: 'Not in the spec (four eyes): ends a send awaiting approval unsent. Only another administrator.',
+  ours: 'Not in the requirements (four eyes): ends a send awaiting approval unsent. Only another administrator.',
 })
 
 /*
@@ -221,7 +221,7 @@ export const unsubscribeStatus = endpoint({
   input: UnsubscribeToken,
   output: ok({ data: z.object({ email: z.string(), subscribed: z.boolean() }) }),
   access: publicAccess,
-  ours: 'Not in the spec: what the unsubscribe page shows (the masked address, and whether it is still subscribed); changes nothing.',
+  ours: 'Not in the requirements: what the unsubscribe page shows (the masked address, and whether it is still subscribed); changes nothing.',
 })
 
 export const unsubscribe = endpoint({
@@ -230,7 +230,7 @@ export const unsubscribe = endpoint({
   input: UnsubscribeToken,
   output: Done,
   access: publicAccess,
-  ours: 'Not in the spec: the unsubscribe page\'s button; ends the subscription of the lead the token names.',
+  ours: 'Not in the requirements: the unsubscribe page\'s button; ends the subscription of the lead the token names.',
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

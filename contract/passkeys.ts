@@ -4,7 +4,7 @@ import { endpoint, nameEndpoints, publicAccess, sessionAccess, type Access } fro
 import * as self from './passkeys.ts'
 
 /*
- * Passkeys (WebAuthn) of the signed-in admin (ours: not in the spec). Profile's "Passkeys" adds
+ * Passkeys (WebAuthn) of the signed-in admin (ours: not in the requirements). Profile's "Passkeys" adds
  * one (named by its owner), lists them and removes one; a passkey signs its admin in without a
  * password (and counts as the second factor), and proves the session's owner for step-up. The
  * ceremonies are @simplewebauthn's on both sides: the server hands out options with a single-use
@@ -119,7 +119,7 @@ export const listPasskeys = endpoint({
   input: z.object({}),
   output: ok({ data: z.array(Passkey) }),
   access: sessionAccess,
-  ours: 'Not in the spec: the Passkeys of Profile, each with its name, when it was added and when it was last used.',
+  ours: 'Not in the requirements: the Passkeys of Profile, each with its name, when it was added and when it was last used.',
 })
 
 /** Removes one of the signed-in admin's passkeys: it signs nobody in from now on. */
@@ -130,10 +130,10 @@ export const removePasskey = endpoint({
   access: sessionAccess,
   stepUp: true,
   logAs: 'Passkey removed',
-  ours: 'Not in the spec: Remove a passkey (Profile); another admin\'s passkey id is answered as unknown (404).',
+  ours: 'Not in the requirements: Remove a passkey (Profile); another admin\'s passkey id is answered as unknown (404).',
 })
 
-/** What a ceremony's call says of itself: its audit log words and what the spec lacks. */
+/** What a ceremony's call says of itself: its audit log words and what the requirements lack. */
 interface Words {
   logAs: string
   ours: string
@@ -162,24 +162,24 @@ function ceremony<P extends z.ZodMiniType, I extends z.ZodMiniType, O extends z.
 
 /** Adds a passkey: creation options for this admin, then the passkey the browser made for them, under the name its owner gave. */
 const adding = ceremony({ options: CreationOptions, answer: z.object({ name: PasskeyName, response: RegistrationResponse }), output: Done, access: sessionAccess, stepUp: true }, {
-  start: { logAs: 'Passkey setup started', ours: 'Not in the spec: the first half of Add a passkey (Profile): WebAuthn creation options for the signed-in admin, its challenge single-use and valid for 5 minutes.' },
-  finish: { logAs: 'Passkey added', ours: 'Not in the spec: the second half of Add a passkey (Profile): checks the new credential (attestation none) and keeps its public key under the name given.' },
+  start: { logAs: 'Passkey setup started', ours: 'Not in the requirements: the first half of Add a passkey (Profile): WebAuthn creation options for the signed-in admin, its challenge single-use and valid for 5 minutes.' },
+  finish: { logAs: 'Passkey added', ours: 'Not in the requirements: the second half of Add a passkey (Profile): checks the new credential (attestation none) and keeps its public key under the name given.' },
 })
 export const passkeyRegistrationOptions = adding.start
 export const addPasskey = adding.finish
 
 /** Signs in with a passkey: request options naming no credential (the passkey names its admin), then the assertion, whose admin is signed in (no password, no 2FA code). */
 const signingIn = ceremony({ options: RequestOptions, answer: Assertion, output: ok({ token: z.string() }), access: publicAccess }, {
-  start: { logAs: 'Passkey sign-in started', ours: 'Not in the spec: the first half of Sign in with a passkey (the sign-in page, and its autofill): WebAuthn request options, the challenge single-use and valid for 5 minutes.' },
-  finish: { logAs: 'Signed in with a passkey', ours: "Not in the spec: the second half of Sign in with a passkey: checks the assertion against the credential's admin and opens a session as Login does; a passkey counts as the second factor." },
+  start: { logAs: 'Passkey sign-in started', ours: 'Not in the requirements: the first half of Sign in with a passkey (the sign-in page, and its autofill): WebAuthn request options, the challenge single-use and valid for 5 minutes.' },
+  finish: { logAs: 'Signed in with a passkey', ours: "Not in the requirements: the second half of Sign in with a passkey: checks the assertion against the credential's admin and opens a session as Login does; a passkey counts as the second factor." },
 })
 export const passkeySignInOptions = signingIn.start
 export const passkeySignIn = signingIn.finish
 
 /** The step-up proof by passkey: request options naming the signed-in admin's passkeys, then an assertion of one of them marks the session proved, as proveIdentity does. */
 const provingIdentity = ceremony({ options: RequestOptions, answer: Assertion, output: Done, access: sessionAccess }, {
-  start: { logAs: 'Passkey check started', ours: "Not in the spec: the first half of Use a passkey in the step-up question: request options for the signed-in admin's own passkeys." },
-  finish: { logAs: 'Identity confirmed with a passkey', ours: "Not in the spec: Use a passkey in the step-up question, beside the password: proves the session's owner for STEP_UP_MINUTES." },
+  start: { logAs: 'Passkey check started', ours: "Not in the requirements: the first half of Use a passkey in the step-up question: request options for the signed-in admin's own passkeys." },
+  finish: { logAs: 'Identity confirmed with a passkey', ours: "Not in the requirements: Use a passkey in the step-up question, beside the password: proves the session's owner for STEP_UP_MINUTES." },
 })
 export const passkeyStepUpOptions = provingIdentity.start
 export const provePasskey = provingIdentity.finish

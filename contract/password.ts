@@ -5,14 +5,14 @@ import { LoginEmail, TwoFACode } from './auth.ts'
 import * as self from './password.ts'
 
 /*
- * The spec gives the password flows' fields (section 7) but no messages for them. Ours:
+ * Requirements R7.2 gives the password flows' fields but no messages for them. Ours:
  * 'OTP is required', 'Old password is required', 'New password is required',
  * 'Confirm password is required', 'Confirm password does not match' and
- * 'New password must differ from the old password'. Format errors reuse the spec's
+ * 'New password must differ from the old password'. Format errors reuse the
  * 'Incorrect format', and the new password follows Login's password rule.
  */
 
-/** A one-time code: exactly 6 digits (spec section 9). Objects, arrays and null are refused. */
+/** A one-time code: exactly 6 digits (requirements R9.4). Objects, arrays and null are refused. */
 export const Otp = z
   .string({ error: 'OTP is required' })
   .check(z.trim(), z.minLength(1, 'OTP is required'), z.regex(/^\d{6}$/, 'Incorrect format'))

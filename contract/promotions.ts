@@ -36,7 +36,7 @@ export const PromotionProgress = z.object({
 })
 export type PromotionProgress = z.output<typeof PromotionProgress>
 
-/** Spec section 3, Promotion, as the list shows it: `image` is a URL, '' when none. */
+/** Requirements R3.6, Promotion, as the list shows it: `image` is a URL, '' when none. */
 export const Promotion = z.extend(z.omit(PromotionProgress, { id: true }), {
   _id: z.string(),
   title: z.string(),
@@ -61,11 +61,11 @@ export const PromotionUser = z.object({
 })
 export type PromotionUser = z.output<typeof PromotionUser>
 
-/** Spec section 9: the user filter list shows 100 per page; recipients load 100 at a time. */
+/** Requirements R9.3: the user filter list shows 100 per page; recipients load 100 at a time. */
 export const PROMOTION_PAGE_SIZE = 100
 
 /**
- * The filter step's fields (spec section 2): each optional, '' for any. `email` matches a part of
+ * The filter step's fields (requirements R2.20): each optional, '' for any. `email` matches a part of
  * an address (case-insensitive), so it has no email pattern; `country` is a name as listCountry
  * spells it (contract/restrictions.ts: the ISO 3166 list), and a name that is not one is refused.
  */
@@ -154,7 +154,7 @@ export const listnotfiyuser = endpoint({
   ours: 'Payload and answer not shown: the promotion id with page and limit; result (_id, email, status) and count.',
 })
 
-/** Which recipients a Resend reaches: all of them (the spec's plain resend), or those whose delivery failed. */
+/** Which recipients a Resend reaches: all of them (the plain resend of requirements R2.19), or those whose delivery failed. */
 export const ResendOnly = z.enum(['all', 'failed'], { error: 'Incorrect format' })
 
 /**
@@ -235,8 +235,8 @@ export const countRecipients = endpoint({
 
 /**
  * The filter step: users matching `data` (email contains, provider, country), 100 per page.
- * With `selectall: true` the filter is ignored and every user is listed, as the spec's
- * "data ... or selectall" reads.
+ * With `selectall: true` the filter is ignored and every user is listed, as "data ...
+ * or selectall" of requirements R7.3 reads.
  */
 export const FilterOption = endpoint({
   method: 'POST',

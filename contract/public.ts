@@ -24,7 +24,7 @@ export const publicInfo = endpoint({
   access: publicAccess,
   // Read by every visitor of a public page and every referral: answered from memory until a write.
   memo: true,
-  ours: 'Not in the spec: the public pages read the support email and the app store listing from the server.',
+  ours: 'Not in the requirements: the public pages read the support email and the app store listing from the server.',
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

@@ -8,7 +8,7 @@ import * as self from './restrictions.ts'
 export const RestrictedCountry = z.object({ _id: z.string(), country: z.string(), hide: z.boolean() })
 export type RestrictedCountry = z.output<typeof RestrictedCountry>
 
-/** Spec section 3: one record holding the whole list. */
+/** Requirements R3.11: one record holding the whole list. */
 export const Restrictions = z.object({ _id: z.string(), Restrictedcountry: z.array(RestrictedCountry) })
 export type Restrictions = z.output<typeof Restrictions>
 
@@ -95,7 +95,7 @@ export const restrictedCountries = endpoint({
   maxAge: 60,
   // The platform's apps read it at the public's rate: answered from memory until a write.
   memo: true,
-  ours: 'Not in the spec: the public read of the restricted (not hidden) countries for the platform\'s apps.',
+  ours: 'Not in the requirements: the public read of the restricted (not hidden) countries for the platform\'s apps.',
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

@@ -1,5 +1,5 @@
 /**
- * The screens of spec section 2, as data shared by the PWA (router, menu, palette, guard, Access
+ * The screens of requirements R2, as data shared by the PWA (router, menu, palette, guard, Access
  * options) and the server (restrictions must name known routes; endpoint permissions name them).
  * The PWA adds only the lazy component for each path.
  */
@@ -10,19 +10,19 @@ export interface Screen {
   title: string
   /** Side-menu placement: top level, inside the CMS group, or not in the menu. */
   menu?: 'top' | 'cms'
-  /** The parent page whose access also grants this one (spec section 6). */
+  /** The parent page whose access also grants this one (requirements R6.6). */
   parent?: string
   /** Offered as an Access option on Create User (all menu pages but the dashboard). */
   access?: 'create' | 'edit-only'
 }
 
 export const screens = [
-  // Ours (spec section 1, "a dashboard with cards"): first in the menu, open to every signed-in
-  // admin and so no Access option (spec section 5: all menu pages except the dashboard).
+  // Ours (requirements R1.3, a dashboard of cards): first in the menu, open to every signed-in
+  // admin and so no Access option (requirements R5.13: every menu page but the dashboard).
   { path: '/dashboard', title: 'Dashboard', menu: 'top' },
   { path: '/users', title: 'Leads', menu: 'top', access: 'create' },
   { path: '/lead', title: 'Lead', parent: '/users' },
-  // Not in the spec's menu (section 2), which leaves the enquiries without an entry: beside Leads.
+  // Not in the menu of requirements R2.6, which leaves the enquiries without an entry: beside Leads.
   { path: '/contactus', title: 'Contact Us', menu: 'top', access: 'create' },
   { path: '/category', title: 'Category List', menu: 'cms', access: 'create' },
   { path: '/add-category', title: 'Add Category', parent: '/category' },
@@ -44,7 +44,7 @@ export const screens = [
   { path: '/edit-homepage-content', title: 'Edit Homepage Content', parent: '/homepage-content' },
   { path: '/notificationlist', title: 'Messaging', menu: 'top', access: 'create' },
   { path: '/addnotification', title: 'Add Promotion', parent: '/notificationlist' },
-  // Not in the spec's menu either: beside Messaging, the other mass send.
+  // Not in the menu of requirements R2.6 either: beside Messaging, the other mass send.
   { path: '/newsletter', title: 'Newsletter', menu: 'top', access: 'create' },
   { path: '/emailtemplates', title: 'Automated Emails', menu: 'top', access: 'create' },
   { path: '/brand', title: 'Brand Tab', menu: 'top', access: 'create' },
@@ -57,7 +57,7 @@ export const screens = [
   { path: '/edit-subAdmin', title: 'Edit User', parent: '/sub-admin' },
   // Ours: the staff audit log, granted like any page.
   { path: '/audit', title: 'Audit Log', menu: 'top', access: 'create' },
-  // Screens the spec's menu leaves out, in the menu after its own entries so every screen is reachable.
+  // Screens the menu of requirements R2.6 leaves out, in the menu after its own entries so every screen is reachable.
   { path: '/restriction', title: 'Restriction List', menu: 'top', access: 'create' },
   { path: '/add-restriction', title: 'Add Restriction', parent: '/restriction' },
   { path: '/settings', title: 'Settings', menu: 'top', access: 'create' },
@@ -67,10 +67,10 @@ export const screens = [
 
 export type ScreenPath = (typeof screens)[number]['path']
 
-/** Every private route path of spec section 2. */
+/** Every private route path of requirements R2.2. */
 export const screenPaths: readonly string[] = screens.map((s) => s.path)
 
-/** Routes every signed-in admin keeps, whatever their restrictions (spec: edit always adds them). */
+/** Routes every signed-in admin keeps, whatever their restrictions (requirements R5.13: edit always adds them). */
 export const alwaysAllowed = ['/profile', '/resetpassword'] as const
 
 /**
@@ -79,12 +79,12 @@ export const alwaysAllowed = ['/profile', '/resetpassword'] as const
  */
 export const openToEveryone = ['/dashboard'] as const
 
-/** The child pages a parent page grants (spec section 6). */
+/** The child pages a parent page grants (requirements R6.6). */
 export function childrenOf(parent: string): string[] {
   return screens.filter((s): boolean => 'parent' in s && s.parent === parent).map((s) => s.path)
 }
 
-/** Whether a session with these restrictions may open this route (spec section 2). */
+/** Whether a session with these restrictions may open this route (requirements R2.4). */
 export function mayOpen(restrictions: readonly string[], path: string): boolean {
   if (restrictions.length === 0) return true
   if (restrictions.includes(path)) return true

@@ -35,7 +35,7 @@ export const findRecords = endpoint({
   input: z.object({ q: z.string().check(z.trim(), z.minLength(2, QUERY_TOO_SHORT), z.maxLength(MAX_QUERY, `Type at most ${MAX_QUERY} characters`)) }),
   output: ok({ result: z.array(FoundRecord) }),
   access: sessionAccess,
-  ours: `Not in the spec: the command palette's search of every list at once, ${FOUND_PER_KIND} records per kind at most, each from a screen the session may open.`,
+  ours: `Not in the requirements: the command palette's search of every list at once, ${FOUND_PER_KIND} records per kind at most, each from a screen the session may open.`,
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

@@ -4,11 +4,11 @@ import { endpoint, nameEndpoints, reads, writes } from './define.ts'
 import { IMAGE_KIND_MESSAGE, imageFiles } from './multipart.ts'
 import * as self from './settings.ts'
 
-/** Spec section 9: forced liquidation is Enable or Disable. */
+/** Requirements R9.7: forced liquidation is Enable or Disable. */
 export const ForcedLiquidation = z.enum(['Enable', 'Disable'], { error: 'Incorrect format' })
 
 /**
- * Spec section 3, Site settings: one record. `sitelogo` is the URL the server serves the logo at
+ * Requirements R3.13, Site settings: one record. `sitelogo` is the URL the server serves the logo at
  * ('' when none). `version` belongs to the Version screen and is saved there.
  */
 export const SiteSettings = z.object({
@@ -58,9 +58,9 @@ const filled = (max: number, rule: (v: string) => boolean) => text(max).check(z.
 const phone = filled(30, (v) => /^\+?[0-9(][0-9 ()-]{3,}$/.test(v) && (v.match(/\d/g) ?? []).length >= 4)
 
 /**
- * The Settings screen's fields (multipart, with the logo as a file). The spec gives no messages
+ * The Settings screen's fields (multipart, with the logo as a file). The requirements give no messages
  * for them: every field may be left empty, links and the email must match their pattern when
- * filled ('Incorrect format', the spec's word).
+ * filled ('Incorrect format', as in requirements R5).
  */
 export const SettingsInput = z.object({
   contact_person: text(100),
@@ -104,7 +104,7 @@ export const updateSettings = endpoint({
   files: { sitelogo: imageFiles({ max: 1, required: false, kind: IMAGE_KIND_MESSAGE, tooMany: IMAGE_KIND_MESSAGE }) },
   output: Done,
   access: writes('/settings'),
-  ours: "Path and payload not shown: multipart, the section 3 fields but version, with sitelogo as a file; the logo's message is the promotion image's.",
+  ours: "Path and payload not given: multipart, the fields of requirements R3.13 but version, with sitelogo as a file; the logo's message is the promotion image's.",
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

@@ -15,7 +15,7 @@ export const socialLinkFields = [
 export const SocialLinkField = z.enum(socialLinkFields, { error: 'Incorrect format' })
 export type SocialLinkField = z.output<typeof SocialLinkField>
 
-/** Spec section 3, Social media settings. An empty string is a link not set. */
+/** Requirements R3.7, Social media settings. An empty string is a link not set. */
 export const SocialMedia = z.object({
   _id: z.string(),
   discordLink: z.string(),
@@ -28,7 +28,7 @@ export const SocialMedia = z.object({
 })
 export type SocialMedia = z.output<typeof SocialMedia>
 
-/** Spec section 5: each link optional, 'Incorrect format' when filled and not a URL. */
+/** Requirements R5.4: each link optional, 'Incorrect format' when filled and not a URL. */
 const SocialLinks = z.object({
   discordLink: optionalUrl,
   twitterLink: optionalUrl,
@@ -61,7 +61,7 @@ export const updatesocialmedia = endpoint({
 /**
  * Clears one link. `linkdata` names the field; `datas` is the form as the screen holds it. The
  * server clears only the named field of the stored record: other fields being edited on screen
- * are not saved by a delete (spec section 4: edits are saved only by Update). Its undo writes the
+ * are not saved by a delete (requirements R4.5: edits are saved only by Update). Its undo writes the
  * link back.
  */
 export const DeleteSocialmedia = endpoint({

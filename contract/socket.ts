@@ -1,4 +1,4 @@
-/** Real-time events (spec sections 4 and 7). */
+/** Real-time events (requirements R4.1, R4.3, R7.14). */
 
 /**
  * The link's only transport, on both sides (ours): one WebSocket connection per tab, held by one

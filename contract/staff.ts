@@ -10,7 +10,7 @@ export const AccessLevel = z.enum(accessLevels)
 export type AccessLevel = z.output<typeof AccessLevel>
 
 /**
- * Spec section 3, Sub-admin user (never the password). `activate` is 1 when active; the list
+ * Requirements R3.12, Sub-admin user (never the password). `activate` is 1 when active; the list
  * shows nothing for any other value.
  */
 export const SubAdmin = z.object({
@@ -118,7 +118,7 @@ export const getSubAdminUser = endpoint({
   input: z.object({ _id: Id }),
   output: ok({ data: SubAdmin }),
   access: reads('/sub-admin'),
-  ours: 'Not in the spec: the get-one read of Edit User (the spec passes the record in navigation state).',
+  ours: 'Not in the requirements: the get-one read of Edit User (the requirements pass the record in navigation state, R2.28).',
 })
 
 export const UpdateSubAdminUsers = endpoint({
@@ -134,7 +134,7 @@ export const UpdateSubAdminUsers = endpoint({
 
 /**
  * Sets activate to the state asked for (`activate` 1 or 0), or flips it when none is given (the
- * spec's plain toggle). Asking for the state makes a retried request harmless: a flip sent twice
+ * plain toggle of requirements R4.6). Asking for the state makes a retried request harmless: a flip sent twice
  * would undo itself. Deactivating ends that admin's sessions at once.
  */
 export const ActivateSubadminStatusUpdate = endpoint({
@@ -161,7 +161,7 @@ export const unlockAdmin = endpoint({
   input: z.object({ id: Id }),
   output: Done,
   access: staffWrites('/sub-admin'),
-  ours: 'Not in the spec: the superadmin lifts the sign-in locks of an account (the Unlock row action of Users and Access).',
+  ours: 'Not in the requirements: the superadmin lifts the sign-in locks of an account (the Unlock row action of Users and Access).',
 })
 
 export const SIGNED_OUT_EVERYWHERE = 'User signed out everywhere'
@@ -177,7 +177,7 @@ export const signOutStaff = endpoint({
   input: z.object({ id: Id }),
   output: Done,
   access: staffWrites('/sub-admin'),
-  ours: 'Not in the spec: Sign out everywhere, the row action of Users and Access.',
+  ours: 'Not in the requirements: Sign out everywhere, the row action of Users and Access.',
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

@@ -4,9 +4,9 @@ import { endpoint, nameEndpoints, reads, writes } from './define.ts'
 import * as self from './ticket-product.ts'
 
 /*
- * Edit Token (/edit-token): the game ticket product, which the spec calls a token (the code says
- * ticket product, keeping "token" for a session's; the calls keep the spec's words). The spec
- * shows a screen with token name, price, product id and ticket count, and no call behind it. Both calls here are ours: one token record, read and saved in
+ * Edit Token (/edit-token): the game ticket product, which the requirements call a token (the code says
+ * ticket product, keeping "token" for a session's; the calls keep the requirements' words).
+ * Requirements R2.16 gives a screen with token name, price, product id and ticket count, and no call behind it. Both calls here are ours: one token record, read and saved in
  * place. The screen is not a menu page, so it is no Access option of its own: contract/routes.ts
  * makes it a child of Games (/cms), and both calls name /cms, so whoever may use Games may use it
  * (reading for any access level, saving for Admin only).
@@ -66,7 +66,7 @@ export const getToken = endpoint({
   input: z.object({}),
   output: ok({ data: TokenSettings }),
   access: reads('/cms'),
-  ours: 'Not in the spec: the read of Edit Token (a child page of Games).',
+  ours: 'Not in the requirements: the read of Edit Token (a child page of Games).',
 })
 
 /** Saves the one token record in place. */
@@ -76,7 +76,7 @@ export const updateToken = endpoint({
   input: TokenInput,
   output: Done,
   access: writes('/cms'),
-  ours: 'Not in the spec, whose Edit Token submit is wired to nothing: saves tokenName, price (decimal text), productId, ticketCount.',
+  ours: 'Not in the requirements, whose Edit Token submit is wired to nothing: saves tokenName, price (decimal text), productId, ticketCount.',
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

@@ -4,12 +4,12 @@ import { endpoint, nameEndpoints, sessionAccess } from './define.ts'
 import * as self from './two-factor.ts'
 
 /*
- * Two-factor authentication (TOTP) for the signed-in admin, from the Profile screen. The spec only
- * shows login's optional code and the TWO_FA answer; how a staff member turns 2FA on and off is
- * ours. Messages: '2FA code is required' and the spec's 'Incorrect format' and 'password is required'.
+ * Two-factor authentication (TOTP) for the signed-in admin, from the Profile screen. The requirements
+ * give only login's optional code and the TWO_FA answer; how a staff member turns 2FA on and off is
+ * ours. Messages: '2FA code is required' and the 'Incorrect format' and 'password is required' of requirements R5.
  */
 
-/** A current authenticator code: exactly 6 digits (spec section 9). Objects, arrays and null are refused. */
+/** A current authenticator code: exactly 6 digits (requirements R9.4). Objects, arrays and null are refused. */
 export const AuthenticatorCode = z
   .string({ error: '2FA code is required' })
   .check(z.trim(), z.minLength(1, '2FA code is required'), z.regex(/^\d{6}$/, 'Incorrect format'))
@@ -26,7 +26,7 @@ export const twofaSetup = endpoint({
   input: z.object({}),
   output: ok({ otpauthUrl: z.string(), qr: z.string(), secret: z.string() }),
   access: sessionAccess,
-  ours: 'Not in the spec: begins TOTP enrolment; the secret is shown in this answer only.',
+  ours: 'Not in the requirements: begins TOTP enrolment; the secret is shown in this answer only.',
 })
 
 /**
@@ -44,7 +44,7 @@ export const twofaEnable = endpoint({
   }),
   output: Done,
   access: sessionAccess,
-  ours: 'Not in the spec: turns TOTP on once a first code proves the app holds the secret.',
+  ours: 'Not in the requirements: turns TOTP on once a first code proves the app holds the secret.',
 })
 
 /** Turns 2FA off; needs a current code, so a stolen session alone cannot remove the second factor. */
@@ -55,7 +55,7 @@ export const twofaDisable = endpoint({
   input: z.object({ code: AuthenticatorCode }),
   output: Done,
   access: sessionAccess,
-  ours: 'Not in the spec: turns TOTP off with a current code.',
+  ours: 'Not in the requirements: turns TOTP off with a current code.',
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

@@ -5,7 +5,7 @@ import * as self from './undo.ts'
 
 /*
  * Undo (ours): a delete (every area: a bulk delete, a link or version cleared, a saved
- * view too) or a freeze answers, beside the spec's message, an undo ticket. For `seconds` the
+ * view too) or a freeze answers, beside its message (requirements R8.1), an undo ticket. For `seconds` the
  * admin who made the change (or the superadmin) may call `undo` with its token: the record (every
  * record of a bulk delete) comes back exactly as it was, its place in a preference order included,
  * or the cleared value is written back. The server keeps the record and its files a few seconds
@@ -16,10 +16,10 @@ import * as self from './undo.ts'
 export const UndoTicket = z.object({ token: z.string(), seconds: z.number().check(z.int(), z.positive()) })
 export type UndoTicket = z.output<typeof UndoTicket>
 
-/** A delete's answer: the spec's `{ status, message }` plus the undo ticket (ours). */
+/** A delete's answer: the `{ status, message }` of requirements R7.1 plus the undo ticket (ours). */
 export const Deleted = ok({ undo: UndoTicket })
 
-/** An undoable answer's own fields beside its spec ones (the freeze answer's `freeze`). */
+/** An undoable answer's own fields beside those of requirements R7 (the freeze answer's `freeze`). */
 export const undoable = <S extends z.core.$ZodLooseShape>(shape: S) => ok({ ...shape, undo: UndoTicket })
 
 /** Refusals of `undo`, word for word. */

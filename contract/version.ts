@@ -7,10 +7,10 @@ import * as self from './version.ts'
 
 /*
  * The Version screen. Its calls treat status 'failed' as an error and show field errors when
- * present (spec section 8), which the shared Failure answer already covers.
+ * present (requirements R8.5), which the shared Failure answer already covers.
  */
 
-/** The spec gives no message for an empty version; ours is 'version is required'. */
+/** The requirements give no message for an empty version; ours is 'version is required'. */
 const Version = required('version is required', 50)
 
 /** The site settings read of the Version screen: result[0] holds _id and version. */

@@ -2,8 +2,11 @@
  * The repository explains itself only while its documents hold: every relative link of README.md
  * and docs/ leads to a file that exists (and to a heading that exists, when it names one), and
  * every environment variable the server reads (server/config.ts) is in the configuration table of
- * docs/operations.md, so a new variable cannot ship undocumented.
+ * docs/operations.md, so a new variable cannot ship undocumented. Every reason the code gives from
+ * the requirements names an item of docs/requirements.md, the one requirements document the
+ * repository keeps, and no file cites a document the repository does not hold.
  */
+import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -66,5 +69,31 @@ describe('the documents', () => {
     const operations = readFileSync(join(root, 'docs', 'operations.md'), 'utf8')
     const table = operations.split('\n').filter((line) => line.startsWith('| `'))
     expect(names.filter((name) => !table.some((row) => row.split('|')[1]?.includes(`\`${name}\``)))).toEqual([])
+  })
+
+  it('cite no document outside the repository, and only requirements that exist', () => {
+    const requirementsFile = join('docs', 'requirements.md')
+    const self = relative(root, fileURLToPath(import.meta.url))
+    const files = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' })
+      .split('\n')
+      .filter((file) => /\.(ts|tsx|js|md|json|yml|conf|sh)$/.test(file) || file === '.ci/run')
+      .filter((file) => file !== self && file !== 'package-lock.json' && existsSync(join(root, file)))
+    expect(files.length).toBeGreaterThan(100)
+    // The requirements are docs/requirements.md; style and design are stated where they apply.
+    const outside = [/spec sections?\b/i, /\bthe spec\b(?! files?\b)/i, /\b(?:STYLE|DESIGN)\.md\b/, /\/(?:work|home|Users)\/|shared\/spec\//]
+    const requirements = readFileSync(join(root, requirementsFile), 'utf8')
+    const items = new Set([...requirements.matchAll(/^(?:#{2,3} |- \*\*)(R\d+(?:\.\d+)?)\b/gm)].map((m) => m[1]))
+    expect(items.size).toBeGreaterThan(50)
+    const problems: string[] = []
+    for (const file of files) {
+      const lines = readFileSync(join(root, file), 'utf8').split('\n')
+      lines.forEach((line, i) => {
+        for (const pattern of outside) if (pattern.test(line)) problems.push(`${file}:${i + 1}: cites ${pattern.exec(line)?.[0]}`)
+        if (file === requirementsFile) return
+        const cited = [...line.matchAll(/\bR\d+\.\d+\b|(?<=requirements )R\d+\b/g)].map((m) => m[0])
+        for (const item of cited) if (!items.has(item)) problems.push(`${file}:${i + 1}: ${item} is not in ${requirementsFile}`)
+      })
+    }
+    expect(problems).toEqual([])
   })
 })

@@ -31,9 +31,9 @@ export const admins = pgTable(
     passwordHash: text('password_hash').notNull(),
     role: text('role', { enum: ['superadmin', 'subadmin'] }).notNull(),
     accessLevel: text('access_level', { enum: ['Admin', 'View Only'] }).notNull(),
-    /** Route paths this admin may open; empty means every route (spec section 2). */
+    /** Route paths this admin may open; empty means every route (requirements R2.4). */
     restrictions: text('restrictions').array().notNull().default(sql`'{}'::text[]`),
-    /** 1 means active (spec section 3); anything else cannot log in or use a token. */
+    /** 1 means active (requirements R3.12); anything else cannot log in or use a token. */
     activate: integer('activate').notNull().default(1),
     /** Part of every token; bumping it revokes all tokens issued before. */
     tokenVersion: integer('token_version').notNull().default(0),
@@ -191,7 +191,7 @@ export const links = pgTable(
   (t) => [index('links_kind_preference_idx').on(t.kind, t.preference)],
 )
 
-/** The Social Links screen's one record (spec section 3, Social media settings); '' is a link not set. */
+/** The Social Links screen's one record (requirements R3.7, Social media settings); '' is a link not set. */
 export const socialMedia = pgTable('social_media', {
   id: id(),
   discordLink: text('discord_link').notNull().default(''),
@@ -202,7 +202,7 @@ export const socialMedia = pgTable('social_media', {
   version: editVersion(),
 })
 
-/** The site settings' one record (spec section 3): the Settings and Version screens. */
+/** The site settings' one record (requirements R3.13): the Settings and Version screens. */
 export const siteSettings = pgTable('site_settings', {
   id: id(),
   version: text('version').notNull().default(''),
@@ -226,14 +226,14 @@ export const siteSettings = pgTable('site_settings', {
   /** File name under DATA_DIR/uploads ('' when none). */
   sitelogo: text('sitelogo').notNull().default(''),
   forcedliq: text('forcedliq', { enum: ['Enable', 'Disable'] }).notNull().default('Disable'),
-  /** Homepage preference (spec section 3): whether the homepage content shows on the landing page. */
+  /** Homepage preference (requirements R3.15): whether the homepage content shows on the landing page. */
   homepageCmsVisible: boolean('homepage_cms_visible').notNull().default(false),
   /** The Settings form's edit version; named apart from `version`, the site version the Version screen edits. */
   revision: integer('revision').notNull().default(1),
 })
 
 /**
- * Restricted countries (contract/restrictions.ts): the spec's one record holding a list, stored
+ * Restricted countries (contract/restrictions.ts): one record holding a list (requirements R3.11), stored
  * as one row per country. `code` is the ISO 3166 alpha-2 code of the country name.
  */
 export const restrictedCountries = pgTable(
@@ -293,7 +293,7 @@ export const homepageContent = pgTable(
   (t) => [index('homepage_content_created_at_idx').on(t.createdAt.desc(), t.id.desc())],
 )
 
-/** The Edit Token screen's one record (ours: the spec shows the fields, not a save call). */
+/** The Edit Token screen's one record (ours: requirements R2.16 gives the fields, not a save call). */
 export const tokenSettings = pgTable('token_settings', {
   id: id(),
   tokenName: text('token_name').notNull().default(''),

@@ -3,10 +3,10 @@
  * registers `METHOD /api/admin<path>` that (1) checks the token and the endpoint's permission
  * before the body is read, (2) reads the query, JSON body or multipart form (files checked by
  * content; multipart only where the endpoint declares files, 415 elsewhere), (3) validates with
- * the endpoint's zod input and answers the spec's `failed` shape on bad input, (4) calls the
+ * the endpoint's zod input and answers the `failed` shape (requirements R8.3) on bad input, (4) calls the
  * handler and (5) records an audit row for every successful write.
  *
- * A write (any POST but the spec's reads by POST) runs in one transaction that the registrar opens:
+ * A write (any POST but the reads by POST of requirements R7) runs in one transaction that the registrar opens:
  * the handler's `ctx.db` is that transaction (its own `ctx.transaction` calls nest as savepoints)
  * and the audit row is inserted in it before the commit, so a write never stands without its
  * audit row and a failing audit insert leaves nothing written. A handler that
@@ -51,7 +51,7 @@ import { NUL_MESSAGE, nulField } from './text-input.ts'
 // PWA sets the same in src/lib/zod-setup.ts).
 z.config(z.locales.en())
 
-/** A refused or failed call: the spec's `{ status: 'failed', message, errors }` with an HTTP status. */
+/** A refused or failed call: `{ status: 'failed', message, errors }` (requirements R8.3) with an HTTP status. */
 export class ApiFailure extends Error {
   constructor(
     readonly statusCode: number,

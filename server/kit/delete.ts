@@ -11,7 +11,7 @@
  *       })
  *
  * The row (with the rows its delete cascades to) goes into the trash in the write's transaction,
- * and the record's order closes the gap; the answer carries the spec's message and an undo
+ * and the record's order closes the gap; the answer carries the delete's message and an undo
  * ticket. The files the rows held stay until the trash entry is purged after the undo window, so
  * an undo finds them, and a failure anywhere in the call (the delete, the renumber, the audit)
  * leaves the row and its files as they were.

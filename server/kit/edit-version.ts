@@ -12,7 +12,7 @@
  * The check is part of the UPDATE's own WHERE (`id = $1 and version = $2`), so two saves racing
  * from the same version cannot both pass: the row lock makes the second one re-read the row,
  * which by then holds the first one's version, and it matches nothing. No read-then-write gap.
- * A save without a version (the spec's payloads) is not checked, and still raises the version,
+ * A save without a version (the payloads of requirements R7) is not checked, and still raises the version,
  * so a form opened before it learns of the change.
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm'

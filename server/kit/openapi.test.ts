@@ -1,7 +1,7 @@
 /**
  * The OpenAPI document (server/kit/openapi.ts): valid OpenAPI 3.1 by an independent validator,
  * served without a token, and holding every call of the contract's endpoint table with its
- * method, path, access rule and spec status.
+ * method, path, access rule and whether the requirements name it.
  */
 import { readFileSync } from 'node:fs'
 import { Validator } from '@seriousme/openapi-schema-validator'
@@ -82,7 +82,7 @@ describe('the OpenAPI document', () => {
     }
   })
 
-  it('marks the calls the spec does not name with their ours text', () => {
+  it('marks the calls the requirements do not name with their ours text', () => {
     const ours = served().filter((e) => e.ours !== undefined)
     expect(ours.length).toBeGreaterThan(0)
     for (const e of served()) expect(operationOf(e.method, e.path)?.['x-not-in-spec'], e.name).toBe(e.ours)

@@ -3,7 +3,7 @@
  * endpoint's method and path, its input (query parameters for a GET, a JSON body, or a
  * multipart/form-data body where it declares files) and its success answer as JSON Schema through
  * zod's own `z.toJSONSchema`, who may call it (`x-access`, and the bearer scheme unless public),
- * and the `ours` text of a call the spec does not name (`x-not-in-spec`). Served at
+ * and the `ours` text of a call the requirements (docs/requirements.md) do not name (`x-not-in-spec`). Served at
  * /api/admin/openapi.json to anyone: it describes the API, it opens nothing.
  *
  * A request schema is the input side of the zod schema (a default makes a field optional, a
@@ -101,7 +101,7 @@ function operation(endpoint: Endpoint, label: string | undefined, components: Js
   const op: Json = {
     operationId: endpoint.name,
     summary: endpoint.name,
-    description: [accessText(endpoint.access), endpoint.ours === undefined ? '' : `Not in the spec: ${endpoint.ours}`].filter((s) => s !== '').join('\n\n'),
+    description: [accessText(endpoint.access), endpoint.ours === undefined ? '' : `Not in the requirements: ${endpoint.ours}`].filter((s) => s !== '').join('\n\n'),
     ...(label === undefined ? {} : { tags: [label] }),
     security: endpoint.access.kind === 'public' ? [] : [{ bearer: [] }],
     'x-access': endpoint.access,
@@ -160,7 +160,7 @@ export function openApiDocument(contract: ContractIndex, version: string): Json 
       title: 'Back-office API',
       version,
       description:
-        'Generated from the contract (contract/*.ts) the server runs. Every answer is JSON `{ status, message, ... }`; a failure is `Failure`. Calls marked `x-not-in-spec` are this server\'s own additions to the product spec.',
+        'Generated from the contract (contract/*.ts) the server runs. Every answer is JSON `{ status, message, ... }`; a failure is `Failure`. Calls marked `x-not-in-spec` are this server\'s own additions, beyond the product\'s requirements.',
     },
     tags: labels.map((name) => ({ name })),
     paths,

@@ -11,7 +11,7 @@
  *
  * - a new record goes last, or to the place asked for;
  * - an edit that moves a record shifts the records between its old and new place by one;
- * - a place outside 1..count is ignored: the record keeps its place (spec section 5);
+ * - a place outside 1..count is ignored: the record keeps its place (requirements R5.6);
  * - a delete closes the gap.
  *
  * Each write runs in one transaction that first takes a transaction-scoped advisory lock named
@@ -153,7 +153,7 @@ const where = (scope: SQL | undefined): SQL => (scope === undefined ? sql`` : sq
 
 /**
  * The success message of an edit whose preference was ignored: the change was saved, and the
- * record kept its place (spec section 5), which the caller should hear rather than guess.
+ * record kept its place (requirements R5.6), which the caller should hear rather than guess.
  */
 export const keptPlace = (updated: string, wanted: number, placed: Placed): string =>
   `${updated}; preference ${wanted} is not a place in this list (1 to ${placed.count}), so it keeps place ${placed.place}`

@@ -1,5 +1,5 @@
 /**
- * Real-time events (spec sections 4 and 7): a signed-in PWA connects with its token, emits
+ * Real-time events (requirements R4.1, R4.3, R7.14): a signed-in PWA connects with its token, emits
  * CREATEROOM with its admin id and receives LOGOUT when its sessions are revoked. A socket joins
  * only the room of the admin its token names, so nobody can listen for another admin's events.
  * Each socket is also in the room of its own token, so Logout ends that session's sockets and

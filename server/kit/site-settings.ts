@@ -1,5 +1,5 @@
 /**
- * Reading the one site settings record (spec section 3), which the site area edits (Settings,
+ * Reading the one site settings record (requirements R3.13), which the site area edits (Settings,
  * Version) and the home page and the public info read: the name and the logo.
  */
 import { asc } from 'drizzle-orm'

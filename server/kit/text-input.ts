@@ -7,7 +7,7 @@
  * server/testing/fuzz.ts).
  */
 
-/** The message of a refused value, the spec's format message. */
+/** The message of a refused value, the format message of requirements R5. */
 export const NUL_MESSAGE = 'Incorrect format'
 
 /**

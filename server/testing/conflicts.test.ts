@@ -1,7 +1,7 @@
 /**
  * Concurrent edits: every edit form's record carries its edit version; a save naming
  * the version it loaded is refused with 409 and RECORD_CHANGED once someone else saved since,
- * writing nothing; a save without a version (the spec's payloads) is not checked; two saves
+ * writing nothing; a save without a version (the payloads of requirements R7) is not checked; two saves
  * racing from one version never both pass. One table drives every area, on both engines.
  */
 import { eq } from 'drizzle-orm'
@@ -135,7 +135,7 @@ describe('concurrent edits', () => {
       expect(bodyOf(second)).toEqual({ status: 'failed', message: RECORD_CHANGED, errors: { version: RECORD_CHANGED } })
       expect(await stored(c)).toEqual(before)
 
-      // With the version they now read, it goes through; without one (the spec's payload), it is not checked.
+      // With the version they now read, it goes through; without one (the payload of requirements R7), it is not checked.
       expect((await save(c, version + 1)).statusCode).toBe(200)
       expect((await save(c, undefined)).statusCode).toBe(200)
       expect((await stored(c)).version).toBe(version + 3)

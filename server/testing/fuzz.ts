@@ -2,7 +2,7 @@
  * The contract-wide fuzz: every endpoint the server serves x six kinds of
  * caller x FUZZ_RUNS (100) generated requests (fuzz-inputs.ts: valid-shaped ones from the
  * endpoint's own zod input, and hostile ones). Every answer must be below 500 (503 included: the
- * database is up), JSON in the spec's `{ status, ... }` shape (or the endpoint's CSV file), and a
+ * database is up), JSON in the `{ status, ... }` shape of requirements R7.1 (or the endpoint's CSV file), and a
  * caller the Access rule refuses must get exactly that refusal whatever the body says. No refused
  * call may change a table: triggers installed on this test's own database log every row written,
  * and the log is read after each refused answer; for a caller refused outright, every table's row
@@ -171,9 +171,9 @@ function checkAnswer(e: Endpoint, res: LightMyRequestResponse, want: 401 | 403 |
   }
   if (!type.startsWith('application/json')) return { problem: `answered ${res.statusCode} with content type ${type}`, refused: res.statusCode >= 400 }
   const status = z.object({ status: Status }).safeParse(body)
-  if (!status.success) return { problem: `answered ${res.statusCode} without the spec's status: ${res.body.slice(0, 120)}`, refused: res.statusCode >= 400 }
+  if (!status.success) return { problem: `answered ${res.statusCode} without the status of requirements R7.1: ${res.body.slice(0, 120)}`, refused: res.statusCode >= 400 }
   const refused = res.statusCode >= 400 || status.data.status === 'failed' || status.data.status === 'error'
-  if (refused && !Failure.safeParse(body).success) return { problem: `a refusal (${res.statusCode}) not in the spec's failed shape: ${res.body.slice(0, 120)}`, refused }
+  if (refused && !Failure.safeParse(body).success) return { problem: `a refusal (${res.statusCode}) not in the required failed shape: ${res.body.slice(0, 120)}`, refused }
   return { problem: null, refused }
 }
 

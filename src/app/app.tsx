@@ -23,7 +23,7 @@ const NotFound = lazy(async () => ({ default: (await import('./not-found.tsx')).
 export const privateArea = preloadable(async () => (await import('./private-area.tsx')).PrivateArea)
 const PrivateArea = privateArea.Component
 
-/** Auth routes redirect to /users when already logged in (spec section 2). */
+/** Auth routes redirect to /users when already logged in (requirements R2.1). */
 function AuthOnly({ children }: { children: React.ReactNode }) {
   const { isAuth } = useSession()
   return isAuth ? <Redirect to={HOME} replace /> : <Suspense fallback={<Loading />}>{children}</Suspense>

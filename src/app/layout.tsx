@@ -1,5 +1,5 @@
 /**
- * The signed-in frame: side menu (open by default above 991 px, spec section 2), header with the
+ * The signed-in frame: side menu (open by default above 991 px, requirements R2.6), header with the
  * account menu (Profile, Reset Password, Logout), the offline banner and the command palette.
  */
 import { Suspense, cloneElement, lazy, useLayoutEffect, useState, type ReactNode } from 'react'
@@ -23,7 +23,7 @@ const ShortcutsDialog = lazy(async () => ({ default: (await import('#src/crud/sh
 // Radix's menu code comes with the first hover, focus or press of the trigger (ui/deferred.ts).
 const accountMenu = deferred(() => import('./account-menu.tsx'))
 
-/** Spec section 2: "open by default when the window width is above 991". */
+/** Requirements R2.6: open by default when the window is wider than 991 pixels. */
 const WIDE = '(min-width: 992px)'
 const isWide = (): boolean => window.matchMedia(WIDE).matches
 

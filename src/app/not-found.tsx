@@ -2,7 +2,7 @@ import { Link } from 'wouter'
 import { useSession } from '#src/lib/session.ts'
 import { HOME } from '#src/lib/base.ts'
 
-/** Any unknown path (spec section 2). */
+/** Any unknown path (requirements R2.3). */
 export function NotFound() {
   const { isAuth } = useSession()
   return (

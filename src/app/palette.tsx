@@ -107,7 +107,7 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
     for (const r of routes) {
       if (r.kind === 'page' && session.mayOpen(r.path)) list.push(entry('Screens', r.path, r.title, r.path, go(r.path)))
     }
-    // Write actions only for Admin access (spec section 6), and unusable offline.
+    // Write actions only for Admin access (requirements R6.5), and unusable offline.
     for (const r of routes) {
       if (r.kind === 'action' && mayWrite(r, session) && session.mayOpen(r.path)) {
         // Add pages also open with n from their list (src/crud/list-keys.ts).

@@ -1,5 +1,5 @@
 /**
- * Everything behind login, as one lazy chunk: the guard (spec section 2 and 6), the offline data
+ * Everything behind login, as one lazy chunk: the guard (requirements R2.4, R6.3), the offline data
  * cache, the real-time link and the layout. Login does not load any of it.
  */
 import { Suspense, useEffect, useSyncExternalStore } from 'react'
@@ -26,7 +26,7 @@ const swrOptions: SWRConfiguration = {
   },
 }
 
-/** Joins the admin's real-time room; the server's LOGOUT ends the session (spec section 4). */
+/** Joins the admin's real-time room; the server's LOGOUT ends the session (requirements R4.3). */
 function useRealtime(session: Session): void {
   useEffect(() => {
     const authorization = readAuthorization()
@@ -84,7 +84,7 @@ export function PrivateArea() {
   // the server answers its read under the list's route too.
   const opens = row !== undefined && session.mayOpen(row.kind === 'view' && row.parent ? row.parent : row.path)
   if (!row || !opens) {
-    // A refused route goes to the first allowed one (spec section 6).
+    // A refused route goes to the first allowed one (requirements R6.3).
     body = home && home.path !== row?.path ? <Redirect to={home.path} replace /> : <NoScreens />
   } else if ((row.kind === 'action' || row.kind === 'record') && !mayWrite(row, session)) {
     // Add and edit pages are writes: View Only staff go back to the list.

@@ -24,7 +24,7 @@ export interface RouteRow extends ScreenDecl {
 }
 
 export interface RouteTable {
-  /** Built screens, in the contract's order (which is the spec's menu order). */
+  /** Built screens, in the contract's order (which is the menu order of requirements R2.6). */
   routes: readonly RouteRow[]
   authRoutes: readonly AuthScreenDecl[]
 }
@@ -108,7 +108,7 @@ export function preloadScreen(path: string): Promise<unknown> {
 const everyone: readonly string[] = [...openToEveryone, ...alwaysAllowed]
 
 /**
- * The first screen this session may open: where a refused route sends the admin (spec section 6).
+ * The first screen this session may open: where a refused route sends the admin (requirements R6.3).
  * The first among the pages their access names; when it names none but those every admin keeps,
  * the first of those, the dashboard (so a restricted admin is not sent away from their lists).
  */

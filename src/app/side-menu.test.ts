@@ -6,7 +6,7 @@ const labels = (open: (path: string) => boolean): string[] =>
   menuEntries(open).map((e) => (e.kind === 'item' ? e.row.title : e.label))
 
 describe('the side menu', () => {
-  it("keeps the spec's entries in its order, and places every other screen among them", () => {
+  it("keeps the required entries in their order, and places every other screen among them", () => {
     const all = labels(() => true)
     expect(all).toEqual([
       'Dashboard',

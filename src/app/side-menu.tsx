@@ -1,5 +1,5 @@
 /**
- * The side menu of spec section 2, built from the route table: top-level items, and the CMS
+ * The side menu of requirements R2.6, built from the route table: top-level items, and the CMS
  * group in the place of its first item. Only screens that exist and that this session may open
  * appear, so no entry leads nowhere or to a refusal.
  */

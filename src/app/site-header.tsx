@@ -1,5 +1,5 @@
 /**
- * The side menu's header: the site name and logo set on the Settings screen (spec section 3),
+ * The side menu's header: the site name and logo set on the Settings screen (requirements R3.13),
  * read from the public configuration every deployment serves. 'Back Office' until a name is set;
  * the logo only once one is uploaded.
  */

@@ -13,14 +13,14 @@ interface BulkBarProps {
   onRun: (action: BulkModel) => void
   /**
    * Selects every row of the list, on every page (a whole-list source knows them all). With it the
-   * bar is always shown, as the spec's Select All and Delete All buttons are.
+   * bar is always shown, as the Select All and Delete All buttons of requirements R2.25 are.
    */
   onSelectAll?: (() => void) | undefined
 }
 
 /**
  * "3 selected", Select All and Clear, and the list's bulk actions, shown once a row is selected.
- * Before that, a list that can select every row offers only Select All (the spec's Select All;
+ * Before that, a list that can select every row offers only Select All (the Select All of requirements R2.25;
  * its Delete All follows a selection). Bulk actions remove rows, each after a confirmation:
  * they take the one danger style.
  */

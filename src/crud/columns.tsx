@@ -42,7 +42,7 @@ export interface CustomColumn<R> {
   priority?: Priority
 }
 
-/** The spec's S.No column: the row's position across pages. */
+/** The S.No column of the lists (requirements R2): the row's position across pages. */
 export interface SerialColumn {
   kind: 'serial'
   header: string
@@ -61,7 +61,7 @@ export const low = <C extends { header: string; priority?: Priority }>(column: C
  */
 export const wrapped = <C extends KeyColumn<string>>(column: C): C => ({ ...column, wrap: true })
 
-/** Plain text; an empty value shows '--' (as the spec does for an empty operating system). */
+/** Plain text; an empty value shows '--' (as requirements R2.14 asks for an empty operating system). */
 export const col = <K extends string>(key: K, header: string): KeyColumn<K> => ({ kind: 'text', key, header })
 /** Identifiers such as wallet addresses: monospaced; shortened in tables (see IdText), whole in the view modal. */
 export const mono = <K extends string>(key: K, header: string): KeyColumn<K> => ({ kind: 'mono', key, header })

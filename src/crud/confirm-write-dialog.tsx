@@ -11,7 +11,7 @@ import type { BoundCall } from './row-writes.ts'
 
 /** A write that waits for a yes: a delete, a bulk action, a toggle that asks first. */
 export interface PendingWrite {
-  /** The spec's question, word for word ("Are you sure you want to remove this Link"). */
+  /** The required question, word for word ("Are you sure you want to remove this Link"). */
   question: string
   request: BoundCall
   /** The yes button; the dialog's own default is "Yes, remove". */

@@ -11,7 +11,7 @@ import type { SortState } from './list-query.ts'
 import type { Row } from './list-types.ts'
 import { pageState, type Selection } from './selection.ts'
 
-/** The spec's empty text (sections 2 and 8). */
+/** The empty text of the lists (requirements R2.10, R8.6). */
 export const NO_RECORD_FOUND = 'No Record Found'
 const SKELETON_ROWS = 5
 

@@ -2,7 +2,7 @@
  * `defineForm({...})`: an add or edit screen from a short description. The kit validates with the
  * endpoint's own input schema (react-hook-form + zod), checks file fields against the endpoint's
  * FileRule, shows a loading overlay while sending, puts the server's `errors` under the matching
- * inputs, toasts the server's message and goes to `done` (spec section 4).
+ * inputs, toasts the server's message and goes to `done` (requirements R4.11).
  */
 import type { ComponentType } from 'react'
 import type { Endpoint } from '#contract/define'

@@ -1,5 +1,5 @@
 /**
- * `defineList({...})`: a whole list screen from a short description (STYLE.md). Loading, empty,
+ * `defineList({...})`: a whole list screen from a short description, so every list behaves alike. Loading, empty,
  * error, paging, search, the view modal, folding on narrow screens, and the Admin-only add, edit
  * (page or dialog), delete, toggle and bulk controls live in ListPage, once, for every screen.
  * The shapes, one example each, are in docs/decisions/005-crud-kit-second-edition.md.

@@ -68,7 +68,7 @@ describe('the field registry: blank values', () => {
   })
 })
 
-describe('the field registry: file schemas with the spec messages', () => {
+describe('the field registry: file schemas with the required messages', () => {
   it('one image: required on add, the kind message for another kind, a saved image kept on edit', () => {
     const add = fieldSchemas([imageUpload('image', 'Image')], { image: categoryImage(true) })['image']
     expect(problem(add, [])).toBe('image is required')

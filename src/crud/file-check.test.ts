@@ -17,7 +17,7 @@ describe('checkFiles with the category image rule', () => {
     for (const name of ['a.png', 'b.JPG', 'c.jpeg']) expect(checkFiles([file(name)], categoryImage(true))).toBeNull()
   })
 
-  it('refuses other extensions with the spec message', () => {
+  it('refuses other extensions with the required message', () => {
     expect(checkFiles([file('a.gif')], categoryImage(true))).toBe(
       'Please upload an image with .png, .jpeg,.jpg extension.',
     )

@@ -21,14 +21,14 @@ const megabytes = (bytes: number): string => `${Math.round((bytes / (1024 * 1024
 
 /**
  * Checks chosen files against the endpoint's rule, in the same order the server does, and
- * answers the spec's message for the first problem (or null). The form runs this before sending
+ * answers the required message for the first problem (or null). The form runs this before sending
  * so that the common mistakes never cost a round trip; the server still decides.
  */
 export function checkFiles(files: readonly File[], rule: FileRule): string | null {
   if (files.length === 0) return rule.required ? (rule.messages.required ?? rule.messages.kind) : null
   if (files.length > rule.max) return rule.messages.tooMany ?? rule.messages.kind
   if (files.some((f) => !hasKind(f.name, rule))) return rule.messages.kind
-  // The spec names no size limit message; this one says what the limit is.
+  // The requirements name no size limit message; this one says what the limit is.
   if (files.some((f) => f.size > rule.maxBytes)) return `Please upload a file of at most ${megabytes(rule.maxBytes)}.`
   return null
 }

@@ -97,7 +97,7 @@ describe('sortable headers', () => {
     expect(table(undefined)).not.toContain('aria-sort')
   })
 
-  it("shows the spec's header text as written, without a case transform", () => {
+  it("shows the required header text as written, without a case transform", () => {
     expect(table(undefined)).not.toMatch(/uppercase/)
   })
 })

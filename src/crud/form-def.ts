@@ -40,7 +40,7 @@ export interface FormDef<E extends FormEndpoint, R extends Identified = Identifi
   fields: readonly FormField<FieldNames<E>>[]
   /** Starting values of an add form; each field otherwise starts at its kind's blank value. */
   initial?: Partial<z.input<E['input']>>
-  /** Route to go to after success (spec: /category after a category save). */
+  /** Route to go to after success (requirements R2.13: /category after a category save). */
   done: ScreenPath
   submitLabel?: string
   /** Present on edit forms. */
@@ -76,7 +76,7 @@ export interface RecordFormDef<S extends FormEndpoint, G extends Endpoint, R> {
   values: (record: NoInfer<R>) => z.input<S['input']>
   /** Saved file URLs per file field (a site logo), previewed and kept unless replaced. */
   files?: (record: NoInfer<R>) => Record<string, string | readonly string[]>
-  /** The save button's label; 'Update' unless the spec names another. */
+  /** The save button's label; 'Update' unless the requirements name another. */
   submitLabel?: string
   /** Two columns on wide screens (a long form such as Settings); text areas and files take both. */
   columns?: 1 | 2

@@ -3,7 +3,7 @@
  * form (record-form-body.tsx) differ in layout and in what follows a save, never in how a form is
  * set up or sent. Here, once: the schema (the endpoint's input, widened by each field's own rule),
  * the starting values kept up with the record (useFreshDefaults), fields kept in step (`derive`),
- * and the send itself, with the spec's outcomes: the server's message in a toast, a TWO_FA answer
+ * and the send itself, with the outcomes of requirements R4.11 and R8: the server's message in a toast, a TWO_FA answer
  * that asks for the code in place, a concurrent edit said beside its Reload, and any other failure
  * as field errors plus a toast. What a body does after a save is its `onSent`.
  */

@@ -1,7 +1,7 @@
 /**
  * Field descriptions for the kit's forms. Value fields name a field of the endpoint's input
  * (checked by the compiler); file fields name a file field of the endpoint (checked when the form
- * is defined), whose FileRule supplies the accepted kinds, the count and the spec's messages.
+ * is defined), whose FileRule supplies the accepted kinds, the count and the required messages.
  * What each kind starts with, how it is checked and how it renders lives in field-registry.ts.
  */
 import type { ComponentType } from 'react'

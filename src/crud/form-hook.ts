@@ -1,7 +1,7 @@
 /**
  * The kit's form hook, shared by the defined forms and the hand-built account screens: a
  * react-hook-form form checked by a contract schema, so the screen shows the server's own
- * messages before a round trip, and the spec's failure handling (server `errors` under the
+ * messages before a round trip, and the failure handling of requirements R8.1 and R8.2 (server `errors` under the
  * inputs this form has, the message in an error toast).
  */
 import { useEffect, useRef } from 'react'

@@ -8,7 +8,7 @@
  *       listFilter('operatingsystem', 'Operating System', operatingSystemOptions, 'All systems'),
  *     ],
  *
- * Choosing or clearing a filter reloads page 1 at the default page size (spec section 4); Clear
+ * Choosing or clearing a filter reloads page 1 at the default page size (requirements R4.10); Clear
  * filters restores the unfiltered view.
  */
 import { useCallback, useMemo } from 'react'

@@ -86,7 +86,7 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
   const [choice, setChoice] = useColumnChoice(model.columns, location)
   const shown = useMemo(() => shownColumns(model.columns, choice), [model.columns, choice])
 
-  // Spec section 4: a page size at least the total count resets to page 1; a page past the end
+  // Requirements R4.10: a page size at least the total count resets to page 1; a page past the end
   // (after a delete, or a stale link) moves to the last page.
   useEffect(() => {
     if (count === undefined || isValidating) return

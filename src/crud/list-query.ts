@@ -5,7 +5,7 @@
  */
 import type { ListSort, SortOrder } from '#contract/common'
 
-/** Page sizes the menu offers (spec section 9). */
+/** Page sizes the menu offers (requirements R9.1). */
 export const PAGE_SIZES = [10, 20, 50] as const
 
 /** A list's chosen order: one of its sortable columns, and the direction. */
@@ -90,7 +90,7 @@ export function writeListQuery(search: string, next: ListQuery, defaultLimit: nu
 }
 
 /**
- * Spec section 4: "If the page size is at least the total count, the page resets to 1." Also
+ * Requirements R4.10: when the page size is at least the total count, the page goes back to 1. Also
  * pulls a page past the end back to the last page (after deleting the last row of a page).
  */
 export function settlePage(page: number, limit: number, count: number): number {
@@ -121,6 +121,6 @@ export function pageWindow(page: number, pages: number, radius = 1): (number | n
   return out
 }
 
-/** 1-based serial number of a row, continuing across pages (the spec's S.No column). */
+/** 1-based serial number of a row, continuing across pages (the S.No column of requirements R2). */
 export const serialNumber = (query: Pick<ListQuery, 'page' | 'limit'>, index: number): number =>
   (query.page - 1) * query.limit + index + 1

@@ -1,7 +1,7 @@
 /**
  * Where a list's rows come from. Most lists are paged by the server (`page`, `limit`, `search`,
  * `sortBy`, `sortOrder` in, `result` + `count` out); a few calls answer the whole list at once (the
- * restricted countries are one record holding every entry, spec section 3). Those are paged,
+ * restricted countries are one record holding every entry, requirements R3.11). Those are paged,
  * searched and sorted here, on the client, with the same URL state, S.No, pager and "No Record
  * Found" as any list, and, since every row is known, a Select All that reaches past the visible page.
  */

@@ -88,7 +88,7 @@ export interface ToolbarProps {
 export type WriteEndpoint<I> = Endpoint<z.ZodMiniType<unknown, I>, z.ZodMiniType<{ message: string }>>
 
 /**
- * Delete with the spec's confirmation. The call gets `{ id }` unless `payload` maps the row to
+ * Delete with the required confirmation. The call gets `{ id }` unless `payload` maps the row to
  * what the call wants instead (`{ _id: row._id }` for homepage content).
  */
 export type RemoveDef<R, I> =
@@ -98,7 +98,7 @@ export type RemoveDef<R, I> =
 /**
  * A per-row on/off write (staff Active/DeActive, a game's Freeze/UnFreeze, a country's hide).
  * `switch` shows a switch named `name` whose state is `isOn`, with `label` as its visible text;
- * `button` shows a button whose text and tooltip are `label` (the spec's "Freeze"/"UnFreeze").
+ * `button` shows a button whose text and tooltip are `label` ("Freeze"/"UnFreeze" of requirements R4.4).
  */
 export interface ToggleDef<R, I> {
   kind: 'switch' | 'button'
@@ -162,7 +162,7 @@ export interface RowActionDef<R, I> {
 }
 
 export interface ListDef<R extends Row, RI, TI, B extends readonly unknown[], E extends FormEndpoint, A extends readonly unknown[] = []> {
-  /** The page heading, as the spec titles the screen. */
+  /** The page heading, as the requirements title the screen. */
   title: string
   /** The list's own path: where the edit dialog's form would go back to. Needed with `editDialog`. */
   route?: ScreenPath
@@ -175,7 +175,7 @@ export interface ListDef<R extends Row, RI, TI, B extends readonly unknown[], E 
    */
   count?: CountEndpoint
   columns: readonly Column<NoInfer<R>>[]
-  /** Default page size; 10 unless the spec says otherwise (leads: 50). */
+  /** Default page size; 10 unless the requirements say otherwise (leads: 50, R9.1). */
   pageSize?: number
   /** A modal opened by the row's View action, listing these fields (and any folded column). */
   view?: { title: string; fields: readonly ViewField<NoInfer<R>>[] }
@@ -187,7 +187,7 @@ export interface ListDef<R extends Row, RI, TI, B extends readonly unknown[], E 
   viewPage?: ScreenPath
   /** Admin only: edit in a modal on the list instead of a page of its own. */
   editDialog?: EditDialogDef<NoInfer<R>, E>
-  /** Admin only: delete with the spec's confirmation text. */
+  /** Admin only: delete with the required confirmation text. */
   remove?: RemoveDef<NoInfer<R>, RI>
   /** Admin only: an on/off write per row. */
   toggle?: ToggleDef<NoInfer<R>, TI>

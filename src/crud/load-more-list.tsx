@@ -1,5 +1,5 @@
 /**
- * A list that grows by a fixed step with a "Load More" button (spec section 9: View Brand's
+ * A list that grows by a fixed step with a "Load More" button (requirements R9.3: View Brand's
  * emails 2 at a time, a promotion's recipients 100 at a time, Add promotion's users 100 per
  * "View More"). Each page is its own call, kept by SWR like any read, so a press fetches only the
  * next page and an offline visit still shows the pages already seen. Give the list a `key` that
@@ -24,7 +24,7 @@ export interface LoadMoreListProps<E extends Endpoint, T> {
   /** A key unique within a page (the index is there for items that have no id of their own). */
   itemKey: (item: T, index: number) => string
   render: (item: T) => ReactNode
-  /** The button's text, as the spec words it per screen ('Load More', 'View More', 'Load More...'). */
+  /** The button's text, as the requirements word it per screen ('Load More', 'View More', 'Load More...'). */
   moreLabel: string
   /** Items per page. */
   step: number

@@ -5,7 +5,7 @@ import { PAGE_SIZES, pageCount, pageWindow } from './list-query.ts'
 const sizeOptions = (current: number) =>
   [...new Set<number>([...PAGE_SIZES, current])].sort((a, b) => a - b).map((n) => ({ value: String(n), label: String(n) }))
 
-/** The page-size menu (10, 20, 50; spec section 9). */
+/** The page-size menu (10, 20, 50; requirements R9.1). */
 export function PageSizeSelect({ limit, onChange }: { limit: number; onChange: (limit: number) => void }) {
   return (
     <div className="flex items-center gap-2 text-sm text-slate-700">

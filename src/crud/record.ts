@@ -1,6 +1,6 @@
 /**
- * The record an edit screen works on. The list passes it along in history state (spec: "the
- * record is passed along"), with its id in the URL as well, so that the edit screen still finds
+ * The record an edit screen works on. The list passes it along in history state (requirements R2.12:
+ * the row's record is passed along), with its id in the URL as well, so that the edit screen still finds
  * it when the state is gone (a reload, a bookmarked link, a new tab): through the area's get-one
  * call, whose answer SWR keeps (and the offline copy with it), so a record read once opens again
  * without a request, offline too.

@@ -10,7 +10,7 @@ import { ToggleAction } from './toggle-action.tsx'
 
 interface ActionButtonProps {
   icon: 'view' | 'edit' | 'remove'
-  /** The tooltip and the accessible name (the spec's tooltips: Edit, Delete). */
+  /** The tooltip and the accessible name (the tooltips of requirements R2.14: Edit, Delete). */
   label: string
   /** Which record, for screen readers: "Edit Racing" rather than a column of identical "Edit". */
   subject: string

@@ -11,7 +11,7 @@
  *       { path: '/add-category', kind: 'action', component: lazyScreen(() => import('./category-form.tsx'), 'AddCategoryPage') },
  *     ])
  *
- * Pages a visitor opens before signing in (spec section 2: Forgot Password, Register) are
+ * Pages a visitor opens before signing in (requirements R2.1: Forgot Password, Register) are
  * declared in the same file as a second export, and a signed-in admin who opens one goes home:
  *
  *     export const authScreens = declareAuthScreens([
@@ -84,7 +84,7 @@ export interface ScreenDecl {
   records?: PaletteSource
 }
 
-/** Auth screens besides Login (spec section 2), for visitors who are not signed in. */
+/** Auth screens besides Login (requirements R2.1), for visitors who are not signed in. */
 export type AuthPath = '/forgot' | '/register'
 
 export interface AuthScreenDecl {
@@ -96,7 +96,7 @@ export interface AuthScreenDecl {
 // the session instead of after the first render (see preloadScreen in src/app/route-table.ts).
 const loaders = new WeakMap<object, () => Promise<unknown>>()
 
-/** A lazy screen from a named export: screens use named exports (STYLE.md). */
+/** A lazy screen from a named export: screens use named exports, so each has one name wherever it is imported. */
 export function lazyScreen<K extends string>(load: () => Promise<Record<K, ComponentType>>, key: K): LazyScreen {
   const { Component, preload } = preloadable(async () => (await load())[key])
   loaders.set(Component, preload)

@@ -4,7 +4,7 @@ import { Input } from '#src/ui/input.tsx'
 import { Label } from '#src/ui/label.tsx'
 
 interface SecondFactorFieldProps {
-  /** The server's TWO_FA message, shown success-styled above the input (spec section 4). */
+  /** The server's TWO_FA message, shown success-styled above the input (requirements R4.1). */
   message: string
   /** `form.register('twoFACode')` of the form the code is sent with. */
   registration: UseFormRegisterReturn
@@ -35,7 +35,7 @@ export function SecondFactorField({ message, registration, error }: SecondFactor
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}
         {...registration}
-        // Digits only, up to 6 (spec section 5): anything else is stripped as it is typed.
+        // Digits only, up to 6 (requirements R5.2): anything else is stripped as it is typed.
         onChange={(event) => {
           event.target.value = event.target.value.replace(/\D/g, '').slice(0, 6)
           void registration.onChange(event)

@@ -8,7 +8,7 @@ interface ViewDialogProps {
   onClose: () => void
 }
 
-/** The read-only record modal of a list's View action (spec: Leads and Contact Us). */
+/** The read-only record modal of a list's View action (requirements R2.10, R2.11: Leads and Contact Us). */
 export function ViewDialog({ title, lines, onClose }: ViewDialogProps) {
   return (
     <Dialog open={lines !== null} onOpenChange={(open) => (open ? null : onClose())}>

@@ -2,7 +2,7 @@ import { useSession, type Session } from '#src/lib/session.ts'
 import { WRITES_OFFLINE_MESSAGE, useOnline } from '#src/lib/online.ts'
 
 export interface WriteAccess {
-  /** Admin access level: write controls exist at all (spec section 6). View Only never sees them. */
+  /** Admin access level: write controls exist at all (requirements R6.5). View Only never sees them. */
   allowed: boolean
   /** Shown but unusable, with this reason, while the browser is offline (writes are never queued). */
   blockedReason: string | undefined

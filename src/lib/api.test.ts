@@ -73,7 +73,7 @@ describe('call', () => {
     expect(fetchMock).not.toHaveBeenCalled()
   })
 
-  it('throws the server message and field errors of a failed answer (spec section 8)', async () => {
+  it('throws the server message and field errors of a failed answer (requirements R8.1, R8.2)', async () => {
     fetchMock.mockResolvedValue(json({ status: 'failed', message: 'Category already exists', errors: { categoryName: 'Category already exists' } }, 400))
     const error = await call(deleteCategory, { id: 'c1' }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ApiError)

@@ -21,7 +21,7 @@ export { API_ORIGIN }
 export const UNREACHABLE_MESSAGE = 'Could not reach the server. Check your connection and try again.'
 
 /**
- * A refused or failed call (spec section 8). `status` is the HTTP code, or 0 when the server
+ * A refused or failed call (requirements R8.1 to R8.3). `status` is the HTTP code, or 0 when the server
  * could not be reached; `message` is the server's own message; `errors` holds per-field messages.
  */
 export class ApiError extends Error {
@@ -37,7 +37,7 @@ export class ApiError extends Error {
 
 /**
  * Login (and create-user) may answer `TWO_FA` instead of succeeding: the caller shows the code
- * input with this message (spec sections 4 and 8).
+ * input with this message (requirements R4.1, R8.4).
  */
 export class SecondFactorRequired extends Error {
   constructor(message: string) {
@@ -46,7 +46,7 @@ export class SecondFactorRequired extends Error {
   }
 }
 
-// Failure bodies: the spec's envelope, or anything carrying a message (proxies, framework errors).
+// Failure bodies: the envelope of requirements R7.1, or anything carrying a message (proxies, framework errors).
 const FailureBody = z.object({
   status: z.optional(z.string()),
   message: z.optional(z.string()),
@@ -113,7 +113,7 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-/** Raises the spec's failure for a non-2xx answer or a 'failed'/'error' status. */
+/** Raises the failure of requirements R8.3 for a non-2xx answer or a 'failed'/'error' status. */
 function failure(endpoint: Endpoint, response: Response, body: unknown): ApiError {
   const parsed = FailureBody.safeParse(body)
   const data = parsed.success ? parsed.data : {}
@@ -153,7 +153,7 @@ export async function call<E extends Endpoint>(
 ): Promise<Output<E>> {
   if (changesData(endpoint) && !isOnline()) throw new ApiError(0, WRITES_OFFLINE_MESSAGE)
 
-  // The same schema the server applies: the user sees the spec's messages before a round trip.
+  // The same schema the server applies: the user sees the required messages before a round trip.
   const checked = endpoint.input.safeParse(input)
   if (!checked.success) {
     const errors = fieldErrors(checked.error)
@@ -219,7 +219,7 @@ export function assetUrl(path: string): string {
 }
 
 /**
- * Saves a CSV endpoint's answer as a file (spec: Download CSV saves user.csv). The download goes
+ * Saves a CSV endpoint's answer as a file (requirements R7.3: Download CSV saves user.csv). The download goes
  * through fetch because the Authorization header cannot ride on a plain link.
  */
 export async function download<E extends Endpoint>(

@@ -36,13 +36,13 @@ afterEach(() => {
 })
 
 describe('session', () => {
-  it('decodes the stored token into the spec auth state (section 4)', async () => {
+  it('decodes the stored token into the signed-in state (requirements R4.2)', async () => {
     const session = await login(jwt(subadmin))
     expect(data.get(TOKEN_KEY)).toBe(`Bearer ${jwt(subadmin)}`)
     expect(session).toMatchObject({ isAuth: true, userId: 'a1', email: 'staff@example.com', role: 'subadmin', accessLevel: 'View Only', canWrite: false })
   })
 
-  it('opens only the routes in the restrictions, plus Profile and Reset Password (section 2)', async () => {
+  it('opens only the routes in the restrictions, plus Profile and Reset Password (requirements R2.4, R5.13)', async () => {
     const session = await login(jwt(subadmin))
     expect(session.mayOpen('/users')).toBe(true)
     expect(session.mayOpen('/category')).toBe(true)

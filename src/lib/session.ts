@@ -1,5 +1,5 @@
 /**
- * The signed-in admin, decoded from the stored token at start (spec section 4). The token's
+ * The signed-in admin, decoded from the stored token at start (requirements R4.2). The token's
  * signature is the server's business; the client reads the claims only to decide what to show,
  * and the server checks every call again.
  *
@@ -23,9 +23,9 @@ export interface Session {
   role: SessionClaims['role'] | null
   accessLevel: SessionClaims['accessLevel'] | null
   restrictions: readonly string[]
-  /** Admin access level (or the superadmin): may add, edit and delete (spec section 6). */
+  /** Admin access level (or the superadmin): may add, edit and delete (requirements R6.5). */
   canWrite: boolean
-  /** Whether this session may open a screen route (spec section 2). */
+  /** Whether this session may open a screen route (requirements R2.4). */
   mayOpen: (path: string) => boolean
   /** Identifies the admin and their permissions: the offline cache is kept per scope. */
   scope: string
@@ -138,7 +138,7 @@ export function logout(): void {
 
 /**
  * The admin's Logout (the account menu, the palette, the idle warning's Log out): as `logout`,
- * then the page reloads (spec section 4), so nothing of the session stays in this page's memory.
+ * then the page reloads (requirements R4.3), so nothing of the session stays in this page's memory.
  * The start without a session that follows wipes what the offline copy still holds.
  */
 export function logoutAndReload(): void {

@@ -1,5 +1,5 @@
 /**
- * The real-time link (spec sections 4 and 7): connect with the stored token, join the admin's
+ * The real-time link (requirements R4.1, R4.3, R7.14): connect with the stored token, join the admin's
  * room with CREATEROOM (again after every reconnect, since rooms do not survive one), and hand
  * LOGOUT to the caller, and every other event to realtime-events.ts. Loaded only inside the
  * signed-in area.

@@ -1,5 +1,5 @@
 /**
- * The stored session token (spec section 3: local storage `admin_token`, prefixed 'Bearer ').
+ * The stored session token (requirements R3.17: local storage `admin_token`, prefixed 'Bearer ').
  * Kept apart from the session hook so that the API client can read and clear it without
  * depending on the app layer.
  */
@@ -24,7 +24,7 @@ export function readAuthorization(): string | null {
   return value && value.startsWith(PREFIX) && value.length > PREFIX.length ? value : null
 }
 
-/** Stores a raw JWT from the login answer, with the spec's prefix. */
+/** Stores a raw JWT from the login answer, with the prefix of requirements R3.17. */
 export function storeToken(rawJwt: string): void {
   safeStorage()?.setItem(TOKEN_KEY, PREFIX + rawJwt)
   emit()

@@ -5,7 +5,7 @@ import { useReturnFocus } from './return-focus.ts'
 interface ConfirmDialogProps {
   open: boolean
   onOpenChange: (open: boolean) => void
-  /** The question, word for word from the spec (e.g. "Are you sure you want to remove this Category"). */
+  /** The question, word for word from the requirements (e.g. "Are you sure you want to remove this Category"). */
   title: string
   description?: ReactNode
   confirmLabel?: string

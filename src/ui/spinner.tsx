@@ -11,7 +11,7 @@ export function Spinner({ className }: { className?: string }) {
 }
 
 /**
- * Covers a form while it is being sent (spec section 4: idle, loading overlay, then success or
+ * Covers a form while it is being sent (requirements R4.11: idle, loading overlay, then success or
  * failure). It blocks clicks and announces the label through a live status region.
  */
 export function LoadingOverlay({ label = 'Saving…' }: { label?: string }) {

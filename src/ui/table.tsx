@@ -27,7 +27,7 @@ export function TableCaption({ className, ...props }: ComponentProps<'caption'>)
 }
 
 export function TableHead({ className, ...props }: ComponentProps<'thead'>) {
-  // The spec's header text as it writes it ('S.No', 'Date Created'): no case transform.
+  // The required header text as written ('S.No', 'Date Created'): no case transform.
   return <thead className={cn('bg-slate-50 text-xs font-semibold text-slate-700', className)} {...props} />
 }
 

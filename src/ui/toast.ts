@@ -1,5 +1,5 @@
 /**
- * Toasts (spec section 8: top right, 2 seconds). A tiny store that any layer may call;
+ * Toasts (requirements R8.1, R9.5: top right, 2 seconds). A tiny store that any layer may call;
  * `<Toaster/>` (toaster.tsx) renders it in live regions so screen readers announce each message.
  */
 export type ToastKind = 'success' | 'error' | 'info'
@@ -8,7 +8,7 @@ export interface ToastItem {
   id: number
   kind: ToastKind
   message: string
-  /** Milliseconds; 2000 per the spec unless an action needs longer to be reached. */
+  /** Milliseconds; 2000 per requirements R9.5 unless an action needs longer to be reached. */
   duration: number
   action?: { label: string; run: () => void }
   /** A time (ms since the epoch) it goes at, hovered or not: an Undo the server allows only until then. */

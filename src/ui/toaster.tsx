@@ -1,6 +1,6 @@
 /**
  * Renders the toasts of `toast.success/error` (toast.ts) top right for their duration
- * (spec section 8: 2 seconds). A small own component rather than Radix Toast, because it ships
+ * (requirements R9.5: 2 seconds). A small own component rather than Radix Toast, because it ships
  * with the login page and every kilobyte there counts. Screen readers hear each message through
  * live regions that exist before any toast is added; hovering or focusing a toast pauses it.
  */

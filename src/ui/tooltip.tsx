@@ -4,7 +4,7 @@ import { deferred, useDeferredTrigger, withHandlers } from './deferred.ts'
 const radixTooltip = deferred(() => import('./tooltip-radix.tsx'))
 
 /**
- * A hover and focus hint for an icon button (the spec names tooltips such as Edit and Delete).
+ * A hover and focus hint for an icon button (the requirements name tooltips such as Edit and Delete, R2.14).
  * The trigger must still carry its own accessible name; the tooltip only repeats it visually.
  * Each tooltip brings its own provider so screens need no extra wrapper.
  *

@@ -1,6 +1,6 @@
 /**
- * Brand Tab (spec sections 2, 5, 6, 9): the Brand List, Add and Edit Brand with the spec's
- * messages, View Brand with its referral link (copied to the clipboard), the visits counted
+ * Brand Tab (requirements R2.23, R2.24, R5.10, R6.5, R9.3): the Brand List, Add and Edit Brand
+ * with the required messages, View Brand with its referral link (copied to the clipboard), the visits counted
  * through it and the emails 2 at a time with 'Load More...', delete after a question, View Only
  * read-only, and axe.
  */
@@ -34,7 +34,7 @@ async function chooseType(page: Page, type: string): Promise<void> {
 }
 
 test.describe('Brand List, Add and Edit Brand', () => {
-  test('Add shows the spec messages, refuses a taken name in any case, then adds and returns to the list', async ({ adminPage: page }) => {
+  test('Add shows the required messages, refuses a taken name in any case, then adds and returns to the list', async ({ adminPage: page }) => {
     await page.goto('/admin/brand')
     await expect(page.getByRole('heading', { name: 'Brand List' })).toBeVisible()
     await expect(page.getByRole('columnheader')).toHaveText(['S.No', 'Brand Name', 'Type', 'Action'], { useInnerText: true })

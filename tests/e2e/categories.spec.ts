@@ -35,7 +35,7 @@ async function addCategory(page: Page, name: string, png: string): Promise<strin
 }
 
 test.describe('Category', () => {
-  test('Add Category shows the spec messages for a missing name and a missing or wrong image', async ({ adminPage: page }) => {
+  test('Add Category shows the required messages for a missing name and a missing or wrong image', async ({ adminPage: page }) => {
     const { gif, png } = await files()
     await page.goto('/admin/category')
     await expect(page.getByRole('heading', { name: 'Category List' })).toBeVisible()
@@ -124,7 +124,7 @@ test.describe('Category', () => {
     await expect(page.locator(`[id="${describedBy}"]`)).not.toBeEmpty()
   })
 
-  test('deletes after the spec confirmation, and Cancel keeps the row', async ({ adminPage: page }) => {
+  test('deletes after the required confirmation, and Cancel keeps the row', async ({ adminPage: page }) => {
     const { png } = await files()
     const name = unique('Trivia')
     await addCategory(page, name, png)

@@ -1,5 +1,5 @@
 /**
- * Automated Emails (spec section 2): the list with serial number and subject,
+ * Automated Emails (requirements R2.21): the list with serial number and subject,
  * the Admin's edit modal with the rich-text editor (typed text, bold from the keyboard-usable
  * toolbar, a variable inserted), the Preview rendered by the server in a sandboxed frame, Send
  * test, the versions with Restore, View Only's read-only view, and XSS: known vectors stored

@@ -1,5 +1,5 @@
 /**
- * Games (spec sections 2, 3, 5): the list with its category and operating-system filters in the
+ * Games (requirements R2.14, R3.9, R5.7): the list with its category and operating-system filters in the
  * URL, Add Games and Edit Games with several images and a video, Freeze / UnFreeze, View Only
  * without write controls, and axe.
  */
@@ -42,7 +42,7 @@ async function gamesNamed(request: APIRequestContext, search: string) {
 }
 
 
-test('Add Games shows the spec messages, then adds a game with several images and a video and returns to Games', async ({ adminPage: page }) => {
+test('Add Games shows the required messages, then adds a game with several images and a video and returns to Games', async ({ adminPage: page }) => {
   await categoryId(page.request, 'Arcade E2E')
   await page.goto('/admin/cms')
   await expect(page.getByRole('heading', { name: 'Games' })).toBeVisible()
@@ -193,7 +193,7 @@ test('Freeze and UnFreeze flip the game and their own label', async ({ adminPage
   expect((await gamesNamed(page.request, title))[0]?.freeze).toBe(false)
 })
 
-test('Delete asks the spec question and removes the game', async ({ adminPage: page }) => {
+test('Delete asks the required question and removes the game', async ({ adminPage: page }) => {
   const arcade = await categoryId(page.request, 'Arcade E2E')
   const title = `Doomed ${run}`
   await addGame(page.request, { title, category: arcade, operatingsystem: 'both' })

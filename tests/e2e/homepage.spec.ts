@@ -1,6 +1,6 @@
 /**
- * Home Page Content and Edit Token (spec sections 2, 4, 5): the list with its landing-page switch,
- * the add and edit forms with each form's own messages, delete after the spec's question, the
+ * Home Page Content and Edit Token (requirements R2.16, R2.30, R4.8, R5.12): the list with its landing-page switch,
+ * the add and edit forms with each form's own messages, delete after the required question, the
  * token record form, View Only without write controls, and axe.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises'
@@ -122,7 +122,7 @@ test.describe('Home Page Content', () => {
     await expect(page.getByRole('row').filter({ hasText: renamed })).toContainText('https://wallet.example/renamed')
   })
 
-  test('deletes after the spec question; Cancel keeps the row', async ({ adminPage: page }) => {
+  test('deletes after the required question; Cancel keeps the row', async ({ adminPage: page }) => {
     const { png } = await imageFiles()
     const title = uniqueTitle('Doomed block')
     await addBlock(page, title, png)

@@ -7,10 +7,10 @@ import { expectNoSevereViolations } from './axe.ts'
 /** Body rows of the list table (the header row excluded). */
 
 test.describe('Leads', () => {
-  test('lists 50 leads per page, newest first, with the spec columns', async ({ adminPage: page }) => {
+  test('lists 50 leads per page, newest first, with the required columns', async ({ adminPage: page }) => {
     await expect(page.getByRole('heading', { name: 'Leads' })).toBeVisible()
     const headers = page.getByRole('columnheader')
-    // As shown (innerText follows CSS): the spec's 'Date Created', not a transform's 'DATE CREATED'.
+    // As shown (innerText follows CSS): the required 'Date Created', not a transform's 'DATE CREATED'.
     await expect(headers).toHaveText(['Date Created', 'Name', 'Email', 'Operating System', 'Wallet Address', 'Action'], {
       useInnerText: true,
     })
@@ -93,7 +93,7 @@ test.describe('Leads', () => {
     const lines = (await readFile(path, 'utf8')).trim().split('\n')
     expect(lines[0]).toBe('createdAt,name,email,operatingsystem,walletaddress,provider')
     expect(lines).toHaveLength(SEEDED_LEADS + 1)
-    // The spec names no order for the export: every lead is there once, with its fields.
+    // The requirements name no order for the export: every lead is there once, with its fields.
     const emails = lines.slice(1).map((line) => line.split(',')[2])
     expect(new Set(emails).size).toBe(SEEDED_LEADS)
     for (let n = 1; n <= SEEDED_LEADS; n++) expect(emails).toContain(leadEmail(n))

@@ -1,6 +1,6 @@
 /**
- * Buy List, Swap out and Swap in (spec sections 2, 3, 5, 6): the add pages with the spec's
- * messages, the "Edit List" modal with Title and Preference, delete after the spec's question,
+ * Buy List, Swap out and Swap in (requirements R2.18, R3.8, R5.5, R6.5): the add pages with the
+ * required messages, the "Edit List" modal with Title and Preference, delete after the required question,
  * View Only without write controls, tablets, offline, and axe.
  */
 import type { APIRequestContext, Page } from '@playwright/test'
@@ -39,7 +39,7 @@ async function buyLinks(request: APIRequestContext, search: string): Promise<z.o
 const literally = (text: string): RegExp => new RegExp(text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
 
 test.describe('Buy List', () => {
-  test('Add shows the spec messages, then adds the link and returns to the list', async ({ adminPage: page }) => {
+  test('Add shows the required messages, then adds the link and returns to the list', async ({ adminPage: page }) => {
     await page.goto('/admin/buy_list')
     await expect(page.getByRole('heading', { name: 'Buy List' })).toBeVisible()
     await expect(page.getByRole('columnheader')).toHaveText(['S.No', 'Buy Link', 'Action'], { useInnerText: true })
@@ -51,7 +51,7 @@ test.describe('Buy List', () => {
     await page.getByLabel('Buy Link', { exact: true }).fill('not a link')
     await page.getByRole('button', { name: 'Submit' }).click()
     await expect(page.getByText('Incorrect format')).toBeVisible()
-    // The spec's URL pattern also takes a www-prefixed host.
+    // The URL pattern of requirements R5.1 also takes a www-prefixed host.
     const link = uniqueLink('add').replace('https://', 'www.')
     await page.getByLabel('Buy Link', { exact: true }).fill(link)
     const answer = page.waitForResponse((r) => r.url().endsWith('/api/admin/addbuyLink'))
@@ -85,7 +85,7 @@ test.describe('Buy List', () => {
     await expect(dialog.getByLabel('Title')).toHaveValue(second)
     await expect(dialog.getByLabel('Preference')).toHaveValue(String(before.result.find((l) => l.buyLink === second)?.preference))
 
-    // The spec's messages under the inputs, before anything is sent.
+    // The required messages under the inputs, before anything is sent.
     await dialog.getByLabel('Title').fill('')
     await dialog.getByRole('button', { name: 'Submit' }).click()
     await expect(dialog.getByText('buylink is required')).toBeVisible()
@@ -141,7 +141,7 @@ test.describe('Buy List', () => {
     await expect(page.getByRole('button', { name: `Edit ${link}` })).toBeFocused()
   })
 
-  test('deletes after the spec question; Cancel keeps the row', async ({ adminPage: page }) => {
+  test('deletes after the required question; Cancel keeps the row', async ({ adminPage: page }) => {
     const link = uniqueLink('remove')
     await addBuyLink(page, link)
     await page.goto(`/admin/buy_list?search=${encodeURIComponent(link)}`)
@@ -224,7 +224,7 @@ test.describe('Swap out and Swap in', () => {
     { list: '/admin/swapout_list', title: 'Swap Out List', add: /\/admin\/add_swapout$/, field: 'Swap Out Link', required: 'swap out link is required', call: 'addsellLink' },
     { list: '/admin/swapin_list', title: 'Swap in List', add: /\/admin\/add_swapin$/, field: 'Swap In Link', required: 'Swap in link is required', call: 'addBridgeLink' },
   ]) {
-    test(`${kind.title}: Add is reachable, shows the spec messages and adds a link`, async ({ adminPage: page }) => {
+    test(`${kind.title}: Add is reachable, shows the required messages and adds a link`, async ({ adminPage: page }) => {
       await page.goto(kind.list)
       await expect(page.getByRole('heading', { name: kind.title })).toBeVisible()
       await page.getByRole('link', { name: 'Add', exact: true }).click()

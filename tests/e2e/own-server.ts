@@ -1,5 +1,5 @@
 /**
- * A server of a spec's own, with a real SMTP receiver: for specs that read mail (the OTPs of the
+ * A server of a spec file's own, with a real SMTP receiver: for specs that read mail (the OTPs of the
  * account screens, the newsletter) or change accounts, so the shared server's data stays as the
  * other specs expect. The same script as the shared one (tests/e2e/server.ts), on its own port,
  * data folder and SMTP_URL. Call it at the top of a spec file:

@@ -1,9 +1,9 @@
 /**
- * Messaging and Add Promotion (spec sections 2, 4, 5, 6, 9): the filter step with its users 100
- * per page and 'View More', checked users or select all, the modal with the spec's messages and
+ * Messaging and Add Promotion (requirements R2.19, R2.20, R4.9, R5.3, R6.5, R9.3): the filter step with its users 100
+ * per page and 'View More', checked users or select all, the modal with the required messages and
  * the exact number of recipients, Submit to the list, each row's delivery progress, View with the
  * recipients 100 at a time and 'Load More', Resend (everyone or only the failed), Delete after the
- * spec's question, View Only without Admin actions, and axe.
+ * required question, View Only without Admin actions, and axe.
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -45,7 +45,7 @@ async function submitPromotion(page: Page, title: string, image = false): Promis
 }
 
 test.describe('Messaging and Add Promotion', () => {
-  test('filters users, checks one, shows the spec messages and the recipient count, and lists the promotion it sent', async ({ adminPage: page }) => {
+  test('filters users, checks one, shows the required messages and the recipient count, and lists the promotion it sent', async ({ adminPage: page }) => {
     await page.goto('/admin/notificationlist?search=no-such-promotion-here')
     await expect(page.getByRole('heading', { name: 'Messaging' })).toBeVisible()
     await expect(page.getByText('No Record Found')).toBeVisible()
@@ -65,7 +65,7 @@ test.describe('Messaging and Add Promotion', () => {
     await page.getByRole('button', { name: 'Next' }).click()
     await expect(page.getByText('Please select at least one user')).toBeVisible()
 
-    // A filter nobody matches: the spec's 'No user found!' (not the tables' 'No Record Found').
+    // A filter nobody matches: the 'No user found!' of requirements R8.6 (not the tables' 'No Record Found').
     const filter = page.getByRole('search', { name: 'Filter users' })
     await filter.getByLabel('Email').fill('nobody-has-this-address')
     await filter.getByRole('button', { name: 'Apply' }).click()
@@ -105,7 +105,7 @@ test.describe('Messaging and Add Promotion', () => {
     await expect(row.getByText('Done')).toBeVisible()
     await expectNoSevereViolations(page, 'Messaging')
 
-    // A promotion whose recipient list is empty says the spec's 'No Records found!'. Nothing in the
+    // A promotion whose recipient list is empty says 'No Records found!' (requirements R8.6). Nothing in the
     // app empties a sent promotion's recipients, so the answer is an empty page, as the server would give.
     await page.route('**/api/admin/listnotfiyuser', (route) =>
       route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ status: 'success', message: 'Recipients', result: [], count: 0 }) }),

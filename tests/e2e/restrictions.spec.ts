@@ -1,5 +1,5 @@
 /**
- * Restriction List and Add Restriction (spec sections 2, 4, 5, 6): the searchable country list
+ * Restriction List and Add Restriction (requirements R2.25, R2.26, R4.7, R5.14, R6.5): the searchable country list
  * with its All option ('*' never sent, no duplicates), Select All and Delete All after the
  * question, the hide/unhide toggle with hidden rows marked, View Only read-only, and axe.
  * The restricted countries are one list on the shared server: each test starts from an empty one.

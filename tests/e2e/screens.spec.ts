@@ -1,6 +1,6 @@
 /**
- * Screens as staff see them: every screen reachable from the side menu (the spec's entries in its
- * order, the others placed among them), the top bar's screen title when the menu is folded, and
+ * Screens as staff see them: every screen reachable from the side menu (the entries of requirements R2.6 in
+ * their order, the others placed among them), the top bar's screen title when the menu is folded, and
  * contact enquiries worked through: their status, its filter and the menu's count of open ones.
  */
 import type { APIRequestContext, Page } from '@playwright/test'

@@ -3,7 +3,7 @@ import { test, expect, accounts, logInWithForm, storedSnapshots, totpNow } from 
 import { expectNoSevereViolations } from './axe.ts'
 
 test.describe('login', () => {
-  test('shows the spec validation messages before calling the server', async ({ page }) => {
+  test('shows the required validation messages before calling the server', async ({ page }) => {
     await page.goto('/admin/login')
     await page.getByRole('button', { name: 'Login' }).click()
     await expect(page.getByText('email is required')).toBeVisible()
@@ -107,7 +107,7 @@ test.describe('guard', () => {
   })
 
   test('sends View Only staff away from add and edit pages to their first allowed route', async ({ page, signIn }) => {
-    // View Only access never includes the child pages (spec section 5, Access rules).
+    // View Only access never includes the child pages (requirements R5.13).
     await signIn(accounts.viewOnly)
     await page.goto('/admin/add-category')
     await expect(page).toHaveURL(/\/admin\/users$/)
@@ -142,7 +142,7 @@ test.describe('layout', () => {
 
   test('logs out from the header menu: token and cached data gone, the page reloaded, back to /login', async ({ adminPage: page }) => {
     await expect.poll(() => storedSnapshots(page)).toBeGreaterThan(0)
-    // Gone with the page's memory once it reloads (spec section 4: Logout reloads).
+    // Gone with the page's memory once it reloads (requirements R4.3: Logout reloads).
     await page.evaluate(() => Object.assign(window, { beforeLogout: true }))
     await page.getByRole('button', { name: /Account menu/ }).click()
     await page.getByRole('menuitem', { name: 'Logout' }).click()

@@ -1,5 +1,5 @@
 /**
- * Social Links, Version and Settings (spec sections 2, 4, 5, 8): the single-record screens. Each
+ * Social Links, Version and Settings (requirements R2.17, R2.29, R2.34, R4.5, R5.4, R8.5): the single-record screens. Each
  * reads its one record and saves it in place; fields are locked (social links) or disabled until
  * the pencil (version); deletes ask first; View Only staff read the values and get no control.
  */
@@ -199,7 +199,7 @@ test.describe('Settings', () => {
     await expect.poll(() => current.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(8)
   })
 
-  test('a logo of another kind is refused with the spec message before sending', async ({ adminPage: page }) => {
+  test('a logo of another kind is refused with the required message before sending', async ({ adminPage: page }) => {
     const dir = await mkdtemp(join(tmpdir(), 'bo-e2e-logo-'))
     const gif = join(dir, 'logo.gif')
     await writeFile(gif, 'GIF89a not really')

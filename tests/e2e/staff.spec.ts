@@ -1,5 +1,5 @@
 /**
- * Users and Access (spec section 2): the list, Create User and Edit User with the spec's messages
+ * Users and Access (requirements R2.27, R2.28): the list, Create User and Edit User with the required messages
  * and access rules, the Active/DeActive toggle, what a sub-admin may open, and a forced logout
  * reaching an open browser.
  */
@@ -98,7 +98,7 @@ test.describe('Users and Access list', () => {
 })
 
 test.describe('Create User', () => {
-  test('shows the spec messages', async ({ adminPage: page }) => {
+  test('shows the required messages', async ({ adminPage: page }) => {
     await page.goto('/admin/add-subAdmin')
     await page.getByRole('button', { name: 'Submit' }).click()
     for (const message of ['Name is required', 'Email is required', 'Password is required', 'User type is required']) {

@@ -313,7 +313,7 @@ describe('POST /approveAccessRequest', () => {
     expect(bodyOf(res)).toEqual({ status: 'success', message: REQUEST_APPROVED })
     const admin = await adminOf(email)
     expect(admin).toMatchObject({ name: 'Jo Approved', email, role: 'subadmin', accessLevel: 'Admin', activate: 1, passwordHash: hash, totpEnabled: false })
-    // Admin adds the chosen parent's child pages (spec section 5).
+    // Admin adds the chosen parent's child pages (requirements R5.13).
     expect([...(admin?.restrictions ?? [])].sort()).toEqual(['/add-cms', '/cms', '/edit-cms', '/edit-token'])
     expect(await requestOf(email)).toBeUndefined()
     const [audit] = await t.handle.db.select().from(auditLog).where(eq(auditLog.recordId, admin?.id ?? ''))

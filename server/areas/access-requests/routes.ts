@@ -1,5 +1,5 @@
 /**
- * Access requests (contract/access-requests.ts): the spec's register screen, made a request that
+ * Access requests (contract/access-requests.ts): the register screen of requirements R2.5, made a request that
  * a staff manager approves or declines instead of an open sign-up to a back-office.
  *
  * - A request proves its mailbox before anyone sees it. `register` mails a single-use link to the

@@ -68,7 +68,7 @@ describe('Brand List and Add / Edit Brand', () => {
     expect(listOf(paged, 'result').map((b) => b['_id'])).toEqual([older])
   })
 
-  it("answers the spec's messages for a missing name or type, and 'Incorrect format' for another type", async () => {
+  it("answers the required messages for a missing name or type, and 'Incorrect format' for another type", async () => {
     const missing = bodyOf(await post('/addBrand', { brandname: '  ' }))
     expect(missing).toMatchObject({ status: 'failed', errors: { brandname: 'Brandname is required', type: 'type is required' } })
     const wrongType = bodyOf(await post('/addBrand', { brandname: 'Gamma', type: 'email' }))

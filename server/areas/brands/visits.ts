@@ -1,5 +1,5 @@
 /**
- * The referral redirect (`/admin/app/:code`, spec section 2: "sends the browser to the mobile app
+ * The referral redirect (`/admin/app/:code`, requirements R2.35: "sends the browser to the mobile app
  * store listing with that referrer"), answered by the server: a 302 to the listing, no page and no
  * script, so an in-app browser or a slow phone goes straight to the store.
  *
@@ -9,7 +9,7 @@
  * (the area's stop runs before the database closes); a crash loses at most one interval's visits.
  * A write that fails keeps its counts for the next flush.
  *
- * Every code is redirected, one that names no brand too (the spec's redirect takes any code); only
+ * Every code is redirected, one that names no brand too (the redirect of requirements R2.35 takes any code); only
  * codes that decode are counted, and a decoded id that names no brand updates nothing.
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'

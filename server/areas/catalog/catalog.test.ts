@@ -61,7 +61,7 @@ describe('POST /addcategory', () => {
     expect(row?.image).toMatch(/\.jpg$/)
   })
 
-  it('refuses a text file renamed .png with the spec message, storing nothing', async () => {
+  it('refuses a text file renamed .png with the required message, storing nothing', async () => {
     const before = uploads().length
     const fake: UploadFile = { field: 'image', name: 'notes.png', type: 'image/png', content: Buffer.from('just some text, not an image') }
     const res = await post('/addcategory', { categoryName: 'Fake' }, [fake])
@@ -105,7 +105,7 @@ describe('POST /addcategory', () => {
     await vi.waitFor(() => expect(temps()).toEqual([]), { timeout: 5000 })
   })
 
-  it('asks for the name and the image with the spec messages', async () => {
+  it('asks for the name and the image with the required messages', async () => {
     const res = await post('/addcategory', { categoryName: '  ' })
     expect(res.statusCode).toBe(400)
     expect(bodyOf(res)).toEqual({

@@ -49,7 +49,7 @@ describe('POST /addHomePageCms', () => {
     expect(temps()).toEqual([])
   })
 
-  it('answers the add form’s spec messages: Title, link and image required', async () => {
+  it('answers the add form’s required messages: Title, link and image required', async () => {
     const res = await send('/addHomePageCms', { title: ' ', link: '' })
     expect(res.statusCode).toBe(400)
     expect(bodyOf(res)).toEqual({

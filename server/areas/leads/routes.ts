@@ -202,7 +202,7 @@ async function* shownCsv(db: Db, shown: Shown): AsyncGenerator<string> {
   }
 }
 
-/** Whether a DownloadFile call asks for nothing but the whole export (the spec's call). */
+/** Whether a DownloadFile call asks for nothing but the whole export (the call of requirements R7.3). */
 const asksForEverything = (input: { search: string } & SortInput<string> & LeadFilter): boolean =>
   input.search === '' && input.sortBy === undefined && input.sortOrder === undefined && input.provider === '' && input.operatingsystem === '' && input.from === '' && input.to === ''
 

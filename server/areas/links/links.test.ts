@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { auditLog, links } from '../../db/schema.ts'
 import { bodyOf, listOf, makeTestApp, testEngine, type TestApp } from '../../testing/test-app.ts'
 
-/** The three kinds with the spec's spellings of their calls, fields and messages. */
+/** The three kinds with their calls, fields and messages spelled as requirements R7.5 and R5.5 spell them. */
 const kinds = [
   {
     kind: 'buy',

@@ -4,7 +4,7 @@
  * preference (server/kit/preference.ts), with its own lock, so moving a buy link never renumbers
  * a swap-in link.
  *
- * The spec's spellings differ per kind and per call: the add payload carries `buylink` /
+ * The spellings of requirements R7.5 differ per kind and per call: the add payload carries `buylink` /
  * `sellink` / `bridgelink`, records and edits `buyLink` / `selLink` / `bridgeLink`.
  */
 import { and, eq } from 'drizzle-orm'

@@ -191,7 +191,7 @@ describe(`Submit and delivery (${testEngine()})`, () => {
     expect(audit?.adminId).toBe(t.superadmin.id)
   })
 
-  it('shows no image as an empty image, checks the spec messages, and stores nothing when no lead matches', async () => {
+  it('shows no image as an empty image, checks the required messages, and stores nothing when no lead matches', async () => {
     const [a] = await addLeads([{ email: 'solo@x.example' }])
     const id = await promote([a ?? ''])
     expect((await promotionRow(id)).image).toBe('')

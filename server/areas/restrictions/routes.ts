@@ -1,5 +1,5 @@
 /**
- * Restricted countries (contract/restrictions.ts). The spec's one record holding a list is stored
+ * Restricted countries (contract/restrictions.ts). The one record holding a list (requirements R3.11) is stored
  * as one row per country (unique by ISO code, so adding a listed country twice keeps it once) and
  * answered as that one record: `result[0].Restrictedcountry`, `result` empty before the first
  * country. Names must be listCountry's (server/kit/countries.ts). Delete All keeps the countries

@@ -1,5 +1,5 @@
 /**
- * The site settings record (spec section 3), shared by two screens: Version (contract/version.ts)
+ * The site settings record (requirements R3.13), shared by two screens: Version (contract/version.ts)
  * and Settings (contract/settings.ts). It is one row, created empty on first use
  * (server/kit/single-record.ts); the public info read (server/areas/public/routes.ts) takes the site
  * name and logo from it without creating it.

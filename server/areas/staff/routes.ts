@@ -1,8 +1,8 @@
 /**
  * Users and Access (contract/staff.ts): the sub-admin list, Create User, Edit User and the
- * Active/DeActive toggle, with the rules the spec shows only in the UI enforced here:
+ * Active/DeActive toggle, with the rules the requirements give only for the UI enforced here:
  * - a created user is always role subadmin; nobody edits or deactivates a superadmin;
- * - the access rules of spec section 5 (Admin adds each chosen parent's child pages, View Only
+ * - the access rules of requirements R5.13 (Admin adds each chosen parent's child pages, View Only
  *   removes child pages, edit always adds /profile and /resetpassword to a chosen list);
  * - a privilege ceiling: nobody grants a level or a page they do not hold, or touches an admin
  *   who holds more than they do. The contract's staff access already keeps role subadmin out, so

@@ -53,7 +53,7 @@ const newUser = (fields: Record<string, unknown> = {}) => ({
   ...fields,
 })
 
-describe('access rules (spec section 5)', () => {
+describe('access rules (requirements R5.13)', () => {
   it('adds the child pages of each chosen parent for Admin and removes child pages for View Only', () => {
     expect(normalizeRestrictions('Admin', ['/category', '/users'], false)).toEqual(['/users', '/lead', '/category', '/add-category', '/edit-category'])
     expect(normalizeRestrictions('View Only', ['/category', '/add-category', '/edit-cms', '/sub-admin'], false)).toEqual(['/category', '/sub-admin'])
@@ -116,7 +116,7 @@ describe('POST /createSubAdminUsers', () => {
     const [audit] = await t.handle.db.select().from(auditLog).where(and(eq(auditLog.action, '/createSubAdminUsers'), eq(auditLog.recordId, row?.id ?? '')))
     expect(audit).toMatchObject({ adminId: t.superadmin.id })
     expect(audit?.at).toBeInstanceOf(Date)
-    // The new user signs in and gets the spec's claims.
+    // The new user signs in and gets the claims of requirements R3.17.
     const login = await t.app.inject({ method: 'POST', url: '/api/admin/login', payload: { email, password: 'Passw0rd!' } })
     expect(bodyOf(login)['status']).toBe('success')
   })

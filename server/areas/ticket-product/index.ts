@@ -1,5 +1,5 @@
 /**
- * The ticket product area: Edit Token (/edit-token), the game ticket product the spec calls a
+ * The ticket product area: Edit Token (/edit-token), the game ticket product the requirements call a
  * token; "token" elsewhere in the code is a session's.
  * Found by server/kit/areas.ts; the declaration is this area's one registration.
  */

@@ -23,7 +23,7 @@ afterAll(async () => {
 })
 
 describe('POST /login', () => {
-  it('signs in the superadmin with a token carrying the spec claims, an expiry and a jti', async () => {
+  it('signs in the superadmin with a token carrying the required claims, an expiry and a jti', async () => {
     const res = await login({ email: SUPERADMIN_EMAIL.toUpperCase(), password: TEST_PASSWORD, twoFACode: '' })
     expect(res.statusCode).toBe(200)
     const body = bodyOf(res)
@@ -48,7 +48,7 @@ describe('POST /login', () => {
     expect(bodyOf(wrong)).toEqual({ status: 'failed', message: LOGIN_FAILED })
   })
 
-  it('answers field errors with the spec messages for missing and malformed input', async () => {
+  it('answers field errors with the required messages for missing and malformed input', async () => {
     const res = await login({})
     expect(res.statusCode).toBe(400)
     expect(bodyOf(res)).toMatchObject({ status: 'failed', errors: { email: 'email is required', password: 'password is required' } })

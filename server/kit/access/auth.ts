@@ -53,7 +53,7 @@ export class Passwords {
 }
 
 /**
- * What we put in a token: the spec's claims plus the token version and `idle`, the seconds of
+ * What we put in a token: the claims of requirements R3.17 plus the token version and `idle`, the seconds of
  * inactivity after which the PWA ends the session (IDLE_TIMEOUT_MINUTES; the PWA reads it here,
  * so no call is needed to learn it, and it holds for the token's whole life).
  */

@@ -1,5 +1,5 @@
 /**
- * What an admin may grant: spec section 5's access rules applied to a chosen page list, and the
+ * What an admin may grant: the access rules of requirements R5.13 applied to a chosen page list, and the
  * privilege ceiling (nobody grants a level or a page they do not hold). Users and Access and the
  * approval of an access request both grant access, so the rules live here, once.
  */
@@ -19,7 +19,7 @@ const screenOrder = new Map<string, number>(screens.map((s, i) => [s.path, i]))
 const childPages = new Set<string>(screens.filter((s) => 'parent' in s).map((s) => s.path))
 
 /**
- * Spec section 5, "Access rules", applied to what the client sent (the PWA applies them too, but a
+ * Requirements R5.13, the access rules, applied to what the client sent (the PWA applies them too, but a
  * client is not trusted to). An empty list means every page and is kept empty.
  */
 export function normalizeRestrictions(level: AccessLevel, chosen: readonly string[], onEdit: boolean): string[] {
@@ -36,7 +36,7 @@ export function normalizeRestrictions(level: AccessLevel, chosen: readonly strin
 }
 
 /**
- * The pages to store, or the spec's "access is required" answer when the access rules would empty
+ * The pages to store, or the "access is required" answer (requirements R5.11) when the access rules would empty
  * a chosen list (View Only given only child pages): an empty list means every page, so storing it
  * would grant far more than was chosen.
  */

@@ -7,7 +7,7 @@ import { checkFileItems, checkFiles, chosenFiles, fileItems, savedFiles, type Fi
 import type { FieldOf, FileFieldKind } from '../form-fields.ts'
 import type { FieldRenderProps, FieldType } from './types.ts'
 
-/** A file field's schema: saved and new files together, checked with the rule and the spec's messages. */
+/** A file field's schema: saved and new files together, checked with the rule and the required messages. */
 export const fileSchema = <K extends FileFieldKind>(field: FieldOf<K>, rule: FileRule | undefined): z.ZodMiniType => {
   if (!rule) throw new Error(`The endpoint has no file field "${field.name}"`)
   return z._default(z.array(z.union([z.string(), z.instanceof(File)])), []).check(
@@ -27,7 +27,7 @@ export const fileType = <K extends FileFieldKind>(render: FieldType<K>['render']
 })
 
 /**
- * A file field's value and how to change it: the spec's messages show as soon as a choice is
+ * A file field's value and how to change it: the required messages show as soon as a choice is
  * made, not only on Submit. `saved` are the record's files the form started with.
  */
 export function useFileValue({ field, form, rule }: FieldRenderProps<FileFieldKind>) {
@@ -36,7 +36,7 @@ export function useFileValue({ field, form, rule }: FieldRenderProps<FileFieldKi
   const saved = savedFiles(form.formState.defaultValues?.[name])
   const { setError, getValues } = form
   // Closing the picker without a choice keeps what was there (Chromium does too); with nothing,
-  // the spec's 'No file selected.' tells why nothing happened.
+  // 'No file selected.' (requirements R5.9) tells why nothing happened.
   const cancelled = useCallback(() => {
     if (fileItems(getValues(name)).length === 0) setError(name, { type: 'manual', message: NO_FILE_SELECTED })
   }, [getValues, setError, name])

@@ -51,7 +51,7 @@ function ImagesControl(props: FieldRenderProps<'images'>) {
           rule={rule}
           multiple
           resetAfterChoice
-          // Past the maximum the choice is still taken, so the spec's message says what is wrong.
+          // Past the maximum the choice is still taken, so the required message says what is wrong.
           onFiles={(files) => (files.length > 0 ? update([...items, ...files]) : undefined)}
           onCancel={cancelled}
           invalid={props.invalid}

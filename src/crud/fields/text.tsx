@@ -46,7 +46,7 @@ function TextControl({ field, form, id, describedBy, invalid, disabled, readOnly
   if (field.kind === 'textarea') return <Textarea {...common} />
   if (field.kind === 'password') return <PasswordInput {...common} />
   const mode = field.kind === 'number' || field.kind === 'url' || field.kind === 'email' ? inputMode[field.kind] : undefined
-  // `url` stays a text input: the spec's pattern accepts www-prefixed hosts a URL input would not.
+  // `url` stays a text input: the pattern of requirements R5.1 accepts www-prefixed hosts a URL input would not.
   return <Input {...common} type={field.kind === 'url' ? 'text' : field.kind} inputMode={mode} />
 }
 

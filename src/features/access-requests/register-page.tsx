@@ -1,5 +1,5 @@
 /**
- * Register (/register, spec section 2: name, email, password, confirm password), made a request
+ * Register (/register, requirements R2.5: name, email, password, confirm password), made a request
  * for access rather than an open sign-up: its address is confirmed from a mailed link, then a
  * superadmin reviews it, and the account exists only once approved. The answer is the same for every email (nobody learns who has an account), so
  * the page always ends on the same "what happens next".

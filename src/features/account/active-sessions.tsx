@@ -1,5 +1,5 @@
 /**
- * The Profile screen's Active sessions (ours: the spec shows no session list): each sign-in of this
+ * The Profile screen's Active sessions (ours: the requirements give no session list): each sign-in of this
  * admin that still works, with its device, address, sign-in time and last activity, "This device"
  * marked. Signing out of another session ends it on the server at once (its token is refused and
  * its open pages are logged out). Nothing here works offline: the buttons say so, as other writes do.

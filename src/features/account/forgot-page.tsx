@@ -1,5 +1,5 @@
 /**
- * Forgot (/forgot, spec section 2): email, Send OTP, OTP, new password, confirm password, Submit.
+ * Forgot (/forgot, requirements R2.9): email, Send OTP, OTP, new password, confirm password, Submit.
  * An admin with 2FA enabled is asked for a current code too (the server answers TWO_FA), so a
  * reset never skips the second factor. Success goes back to Login.
  */

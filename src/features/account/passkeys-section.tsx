@@ -1,5 +1,5 @@
 /**
- * The Profile screen's Passkeys (ours: the spec has no passkeys): the signed-in admin's passkeys,
+ * The Profile screen's Passkeys (ours: the requirements have no passkeys): the signed-in admin's passkeys,
  * each with its name, when it was added and when it was last used; "Add a passkey" names one and
  * asks the browser to make it, Remove takes one away. Both are step-up calls (the API client asks
  * for the password or a passkey when the last proof is old), both need a connection, and both are

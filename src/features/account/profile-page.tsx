@@ -1,6 +1,6 @@
 /**
- * Profile (/profile, spec section 2): name and email read-only; an edit modal changes the name
- * only. Below, the two-factor section (ours: the spec shows the login code, not how it is set up),
+ * Profile (/profile, requirements R2.32): name and email read-only; an edit modal changes the name
+ * only. Below, the two-factor section (ours: the requirements give the login code, not how it is set up),
  * the Passkeys (ours: add, list and remove) and the Active sessions (ours: each sign-in, and
  * signing out of the others).
  */

@@ -1,5 +1,5 @@
 /**
- * Reset Password (/resetpassword, spec sections 2 and 4): Send OTP mails a code to the signed-in
+ * Reset Password (/resetpassword, requirements R2.33, R4.3): Send OTP mails a code to the signed-in
  * admin's own address; OTP, old, new and confirm password change it. Success ends every session
  * of this admin on the server, so this one logs out to /login too.
  */

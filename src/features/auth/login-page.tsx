@@ -1,5 +1,5 @@
 /**
- * Login (spec sections 2, 4, 5): email, password, and the 6-digit 2FA code revealed only after
+ * Login (requirements R2.8, R4.1, R5.2): email, password, and the 6-digit 2FA code revealed only after
  * the server answers TWO_FA. The schema is the contract's, so the form shows the same messages
  * the server would send back.
  *
@@ -74,7 +74,7 @@ const isField = (key: string): key is (typeof FIELDS)[number] => FIELDS.some((fi
 export function LoginPage({ hasAuthRoute }: { hasAuthRoute: (path: AuthPath) => boolean }) {
   const [, navigate] = useLocation()
   const online = useOnline()
-  // The server's TWO_FA message, shown success-styled above the code input (spec section 4).
+  // The server's TWO_FA message, shown success-styled above the code input (requirements R4.1).
   const [secondFactor, setSecondFactor] = useState<string | null>(null)
   const hydrated = useHydrated()
   const [errors, setErrors] = useState<LoginErrors>({})

@@ -36,7 +36,7 @@ export async function submitLogin(values: LoginValues): Promise<LoginResult> {
   try {
     const answer = await call(loginCall, {
       ...values,
-      // The spec sends a login-history record; the browser and the time are what it is for.
+      // Login sends a login-history record (requirements R7.2); the browser and the time are what it is for.
       loginHistory: { browser: navigator.userAgent, at: new Date().toISOString() },
     })
     await login(answer.token)

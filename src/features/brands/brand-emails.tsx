@@ -1,6 +1,6 @@
 /**
- * The emails listed under a brand (View Brand): 2 at first and 2 more per "Load More..." (spec
- * section 9), as the kit's Load More list. The first page is View Brand's own listbrandUser
+ * The emails listed under a brand (View Brand): 2 at first and 2 more per "Load More..." (requirements
+ * R9.3), as the kit's Load More list. The first page is View Brand's own listbrandUser
  * answer; each further page is its own call.
  */
 import { BRAND_EMAILS_STEP, listbrandUser } from '#contract/brands'

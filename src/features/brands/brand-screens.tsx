@@ -1,5 +1,5 @@
 /**
- * Brand List, Add Brand and Edit Brand (spec sections 2, 3, 5, 6): brandname and a Type of
+ * Brand List, Add Brand and Edit Brand (requirements R2.23, R3.10, R5.10, R6.5): brandname and a Type of
  * web3auth or ipfs. View opens View Brand (/view-brand, a page of its own); Edit and Delete are
  * Admin only. Edit reads its record from the list's history state, else through listbrandUser.
  */
@@ -10,7 +10,7 @@ import { defineForm } from '#src/crud/define-form.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
 import { select, text } from '#src/crud/form-fields.ts'
 
-/** Spec section 9: the brand types. */
+/** Requirements R9.7: the brand types. */
 const brandTypes = providers.map((p) => ({ value: p, label: p }))
 
 const fields = [text('brandname', 'Brand Name'), select('type', 'Type', brandTypes)] as const

@@ -2,7 +2,7 @@ import { declareScreens, lazyScreen, paletteRecords } from '#src/crud/screens.ts
 
 const brandScreens = () => import('./brand-screens.tsx')
 
-/** Brand Tab (spec section 2): the Brand List, Add and Edit Brand, and View Brand with its referral link. */
+/** Brand Tab (requirements R2.23, R2.24): the Brand List, Add and Edit Brand, and View Brand with its referral link. */
 export const screens = declareScreens([
   {
     path: '/brand',

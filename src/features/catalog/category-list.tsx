@@ -2,7 +2,7 @@ import { deleteCategory, listCategory } from '#contract/catalog'
 import { col, image, mono } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
 
-/** Category List (/category): spec section 2; add, edit and delete for Admin only. */
+/** Category List (/category): requirements R2.12; add, edit and delete for Admin only. */
 export const CategoryListPage = defineList({
   title: 'Category List',
   endpoint: listCategory,

@@ -1,6 +1,6 @@
 import { declareScreens, lazyScreen } from '#src/crud/screens.ts'
 
-/** The dashboard (ours, spec section 1): open to every signed-in admin, first in the menu. */
+/** The dashboard (ours, requirements R1.3): open to every signed-in admin, first in the menu. */
 export const screens = declareScreens([
   { path: '/dashboard', kind: 'page', component: lazyScreen(() => import('./dashboard-page.tsx'), 'DashboardPage') },
 ])

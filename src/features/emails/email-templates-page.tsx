@@ -1,5 +1,5 @@
 /**
- * Automated Emails (spec section 2): the templates the server's own mails are rendered from, as a
+ * Automated Emails (requirements R2.21): the templates the server's own mails are rendered from, as a
  * table with serial number and subject. View opens the template read-only (everyone who may open
  * the screen); Edit, for Admin, opens the same modal editable (template-dialog.tsx, a chunk of its
  * own that brings the rich-text editor when it first opens).
@@ -17,7 +17,7 @@ import { useWriteAccess } from '#src/crud/write-access.ts'
 
 const TemplateDialog = lazy(async () => ({ default: (await import('./template-dialog.tsx')).TemplateDialog }))
 
-/** A template as a list row: the kit keys rows by `_id`, the contract names it `id` (spec section 3). */
+/** A template as a list row: the kit keys rows by `_id`, the contract names it `id` (requirements R3.4). */
 type TemplateRow = EmailTemplate & { _id: string }
 
 const pages = pagedSource(getemail)

@@ -1,6 +1,6 @@
 import { declareScreens, lazyScreen, paletteRecords } from '#src/crud/screens.ts'
 
-/** Automated Emails (spec section 2): the templates of the server's mails, edited in a modal. */
+/** Automated Emails (requirements R2.21): the templates of the server's mails, edited in a modal. */
 export const screens = declareScreens([
   {
     path: '/emailtemplates',

@@ -11,7 +11,7 @@ const shared = [
   url('liveLink', 'Live Link'),
 ] as const
 
-/** Add Games (/add-cms): spec sections 3 and 5; back to /cms on success. */
+/** Add Games (/add-cms): requirements R3.9, R5.7, R5.8; back to /cms on success. */
 export const AddGamePage = defineForm({
   title: 'Add Games',
   endpoint: addcms,

@@ -44,7 +44,7 @@ function EditTokenLink() {
   )
 }
 
-/** Games (/cms): spec section 2, with the category and operating-system filters in the URL. */
+/** Games (/cms): requirements R2.14, with the category and operating-system filters in the URL. */
 export const GameListPage = defineList({
   title: 'Games',
   endpoint: listCms,

@@ -2,7 +2,7 @@ import { categoryDropdown } from '#contract/catalog'
 import { operatingSystems } from '#contract/games'
 import { optionsFrom } from '#src/crud/fields/options-source.ts'
 
-/** Spec section 9: Android, ios, both, as the dropdowns show them. */
+/** Requirements R9.7: Android, ios, both, as the dropdowns show them. */
 export const operatingSystemOptions = operatingSystems.map((os) => ({ value: os, label: os }))
 
 /** The categories from categoryDropdown, for the list's filter and the forms' select. */

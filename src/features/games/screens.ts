@@ -2,7 +2,7 @@ import { declareScreens, lazyScreen, paletteRecords } from '#src/crud/screens.ts
 
 const forms = () => import('./game-form.tsx')
 
-/** Games (spec section 2) with Add Games and Edit Games. */
+/** Games (requirements R2.14) with Add Games and Edit Games. */
 export const screens = declareScreens([
   {
     path: '/cms',

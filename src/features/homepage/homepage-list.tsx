@@ -3,7 +3,7 @@ import { col, image, serial, type CustomColumn } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
 import { LandingPageSwitch } from './landing-page-switch.tsx'
 
-/** A www-prefixed link (the spec's URL pattern allows one) opened as https. */
+/** A www-prefixed link (the URL pattern of requirements R5.1 allows one) opened as https. */
 const hrefOf = (link: string): string => (/^https?:\/\//i.test(link) ? link : `https://${link}`)
 
 /** The link, openable, and wrapped rather than pushing the Image column out of sight. */
@@ -22,7 +22,7 @@ const linkColumn: CustomColumn<HomepageContent> = {
  * Admin only: the landing-page switch, Add, and edit and delete per row (delete takes `{_id}`).
  */
 export const HomepageContentPage = defineList({
-  // The spec names the list so (section 2); the menu and the Access options say Home Page Content.
+  // Requirements R2.30 names the list so; the menu and the Access options say Home Page Content.
   title: 'Homepage Content List',
   endpoint: listHomePageCms,
   columns: [serial(), col('title', 'Title'), linkColumn, image('image', 'Image', 'title', 'thumbnail')],

@@ -1,5 +1,5 @@
 /**
- * "Show this CMS content on landing page" (spec sections 2 and 4): an Admin-only switch over the
+ * "Show this CMS content on landing page" (requirements R2.30, R4.8): an Admin-only switch over the
  * homepage preference, re-read after each change. Other staff see the current state as text.
  */
 import { useId, useState } from 'react'

@@ -2,7 +2,7 @@ import { declareScreens, lazyScreen, paletteRecords } from '#src/crud/screens.ts
 
 const formChunk = () => import('./homepage-form.tsx')
 
-/** Home Page Content (spec section 2): the list, its Add page and its Edit page. */
+/** Home Page Content (requirements R2.30, R2.31): the list, its Add page and its Edit page. */
 export const screens = declareScreens([
   {
     path: '/homepage-content',

@@ -8,7 +8,7 @@ import { Status } from './enquiry-status.tsx'
 const flipped = (status: EnquiryStatus): EnquiryStatus => (status === 'Open' ? 'Resolved' : 'Open')
 
 /**
- * Contact Us enquiries (/contactus): spec section 2, newest first with when each arrived and its
+ * Contact Us enquiries (/contactus): requirements R2.11, newest first with when each arrived and its
  * status (ours), narrowed by status in the URL. An Admin marks an enquiry Resolved or opens it again.
  */
 export const ContactPage = defineList({

@@ -7,7 +7,7 @@ export const rowsLabel = (count: number | undefined): string =>
   count === undefined ? 'Download rows' : `Download ${count.toLocaleString('en-US')} ${count === 1 ? 'row' : 'rows'}`
 
 /**
- * Spec: "A Download CSV button", saving every lead as user.csv. Once a search or a filter narrows
+ * The Download CSV button of requirements R2.10, saving every lead as user.csv (R7.3). Once a search or a filter narrows
  * the list, it saves exactly the rows the list shows (all of them, in its order) and says how many;
  * a sort alone still saves every lead, in that order.
  */

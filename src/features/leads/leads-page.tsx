@@ -9,7 +9,7 @@ import { DownloadCsvButton } from './download-csv-button.tsx'
 const asOptions = (values: readonly string[]) => values.map((value) => ({ value, label: value }))
 
 /**
- * Leads (/users): spec section 2, 50 per page (section 9), sorted by its headers, narrowed by
+ * Leads (/users): requirements R2.10, 50 per page (R9.1), sorted by its headers, narrowed by
  * provider, operating system and the days created (the admin's own days), all in the URL. The
  * rows come first; a count that takes a while follows (the pager says "counting…" meanwhile).
  */
@@ -22,7 +22,7 @@ export const LeadsPage = defineList({
   columns: [
     date('createdAt', 'Date Created'),
     col('name', 'Name'),
-    // The email opens the lead's own page (lead-page.tsx); View keeps the spec's modal.
+    // The email opens the lead's own page (lead-page.tsx); View keeps the modal of requirements R2.10.
     { header: 'Email', sortBy: 'email', cell: (lead: Lead) => <Link className="font-medium text-indigo-700 underline-offset-2 hover:underline" href={`/lead?id=${encodeURIComponent(lead._id)}`}>{lead.email}</Link> },
     // Folded away on a tablet; the view modal then shows them.
     low(col('operatingsystem', 'Operating System')),

@@ -1,8 +1,8 @@
 /**
- * Buy List, Swap out and Swap in (spec sections 2, 3, 5, 6, 7): one pattern, declared once and
+ * Buy List, Swap out and Swap in (requirements R2.18, R3.8, R5.5, R6.5, R7.5): one pattern, declared once and
  * instantiated three times. Each list shows S.No and the link in preference order (the server
  * orders it); Admin adds on a page of its own, edits Title and Preference in the "Edit List"
- * modal, and deletes after the spec's question. Each list's route, calls and field names
+ * modal, and deletes after the required question. Each list's route, calls and field names
  * (`buylink` on add, `buyLink` on edit...) come with its kind in the contract (contract/links.ts);
  * the screens add their titles and the Add page's route.
  */
@@ -16,7 +16,7 @@ import { defineList } from '#src/crud/define-list.tsx'
 import { number, url } from '#src/crud/form-fields.ts'
 import type { ListEndpoint, Row, WriteEndpoint } from '#src/crud/list-types.ts'
 
-/** Spec section 2: the delete question of all three lists. */
+/** Requirements R2.18: the delete question of all three lists. */
 export const REMOVE_LINK = 'Are you sure you want to remove this Link'
 
 type FieldName<E extends FormEndpoint> = keyof z.input<E['input']> & string

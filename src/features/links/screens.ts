@@ -3,7 +3,7 @@ import { declareScreens, lazyScreen, paletteRecords } from '#src/crud/screens.ts
 const screensChunk = () => import('./link-screens.tsx')
 const palette = () => import('./palette.ts')
 
-/** Buy List, Swap out and Swap in (spec section 2), each with its Add page. */
+/** Buy List, Swap out and Swap in (requirements R2.18), each with its Add page. */
 export const screens = declareScreens([
   {
     path: '/buy_list',

@@ -1,5 +1,5 @@
 /**
- * Newsletter (/newsletter; spec section 2: "a multi-select of subscribers and a Send button",
+ * Newsletter (/newsletter; requirements R2.22: a multi-select of subscribers and a Send button,
  * the rest ours). The screen lists the newsletters sent, newest first, each with its progress,
  * fetched again every few seconds while one is being sent. An Admin writes a new one with "Send
  * Newsletter" (a dialog with the subscriber multi-select, Subject, the rich-text body and Send,

@@ -1,5 +1,5 @@
 /**
- * Add promotion (/addnotification, spec sections 2, 4 and 9): filter the users, check them (100
+ * Add promotion (/addnotification, requirements R2.20, R4.9, R9.3): filter the users, check them (100
  * per page, 'View More' adds 100), or select all the users the filter matches (decided by the
  * server at Submit, not only the rows loaded), then Next opens the promotion modal. Checked users
  * stay checked across filters and pages, as in every list.
@@ -29,7 +29,7 @@ function UserLine({ user, checked, disabled, onToggle }: { user: PromotionUser; 
   )
 }
 
-/** Spec section 8's client message: the user filter matched nobody. */
+/** A client message of requirements R8.6: the user filter matched nobody. */
 export const NO_USER_FOUND = 'No user found!'
 
 export function AddPromotionPage() {

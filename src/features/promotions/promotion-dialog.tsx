@@ -1,5 +1,5 @@
 /**
- * Add promotion's modal (spec sections 2 and 5): title, content and an optional image, checked by
+ * Add promotion's modal (requirements R2.20, R5.3): title, content and an optional image, checked by
  * addNotification's own rules and messages, with the exact number of recipients asked of the
  * server first (countRecipients: the checked users that exist, or every user the filter matches).
  * Submit stores the promotion with its recipients frozen and goes to /notificationlist.

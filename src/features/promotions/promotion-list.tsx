@@ -1,5 +1,5 @@
 /**
- * Messaging (/notificationlist, spec sections 2, 6, 8, 9): the promotions with S.No, title,
+ * Messaging (/notificationlist, requirements R2.19, R6.5, R8.6, R9.3): the promotions with S.No, title,
  * content, image (or 'No image in this promotion') and each one's delivery progress, updated live
  * by the server's progress events while a send runs (and fetched again every few seconds then, in
  * case the socket is down). View shows the content and the recipients 100 at a time; Admin also
@@ -16,7 +16,7 @@ import { assetUrl } from '#src/lib/api.ts'
 import { DeliveryProgress, RecipientStatus, isOpen } from './delivery.tsx'
 
 export const NO_IMAGE = 'No image in this promotion'
-/** Spec section 8's client message: a promotion with no recipient. */
+/** A client message of requirements R8.6: a promotion with no recipient. */
 export const NO_RECORDS_FOUND = 'No Records found!'
 export const REMOVE_PROMOTION = 'Are you sure you want to remove this promotion'
 

@@ -1,6 +1,6 @@
 import { declareScreens, lazyScreen, paletteRecords } from '#src/crud/screens.ts'
 
-/** Messaging and Add Promotion (spec section 2); the palette finds cached promotions by title. */
+/** Messaging and Add Promotion (requirements R2.19, R2.20); the palette finds cached promotions by title. */
 export const screens = declareScreens([
   {
     path: '/notificationlist',

@@ -1,5 +1,5 @@
 /**
- * Add promotion's filter step (spec section 2): email (a part of an address), provider (ipfs or
+ * Add promotion's filter step (requirements R2.20): email (a part of an address), provider (ipfs or
  * web3auth) and country (listCountry's names). The applied filter lives in the URL, as the lists'
  * search does, so a reload or Back keeps it; the fields are applied together by Apply.
  */

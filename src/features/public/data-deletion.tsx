@@ -1,4 +1,4 @@
-/** Public account-deletion instructions for the mobile wallet app (spec section 2, Data deletion). */
+/** Public account-deletion instructions for the mobile wallet app (requirements R2.36). */
 import { useEffect } from 'react'
 import { usePublicInfo } from './use-public-info.ts'
 

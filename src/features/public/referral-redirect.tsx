@@ -1,5 +1,5 @@
 /**
- * /app/:id (spec section 2): the path segment is a referrer code; the browser goes to the app's
+ * /app/:id (requirements R2.35): the path segment is a referrer code; the browser goes to the app's
  * store listing with that referrer. The listing comes from the server's APP_STORE_URL.
  *
  * On the way the visit is reported (referralVisit, ours): the server counts it for the brand the

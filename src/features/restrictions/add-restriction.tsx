@@ -4,7 +4,7 @@ import { searchMultiSelect } from '#src/crud/form-fields.ts'
 import { optionsFrom } from '#src/crud/fields/options-source.ts'
 
 /**
- * Add Restriction (/add-restriction, spec sections 2 and 5): the countries of listCountry,
+ * Add Restriction (/add-restriction, requirements R2.26, R5.14): the countries of listCountry,
  * searchable, with an All option that selects every country and clears them all when unchecked;
  * All is never a value, so '*' is never sent. Countries already listed are kept once by the server.
  */

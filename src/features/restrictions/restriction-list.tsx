@@ -6,7 +6,7 @@ import { wholeListSource } from '#src/crud/list-source.ts'
 /** Asked before Delete All removes the selected countries. */
 export const REMOVE_COUNTRIES = 'Are you sure you want to remove these countries'
 
-/** The entries of the one restrictions record (spec section 3); none before the first country. */
+/** The entries of the one restrictions record (requirements R3.11); none before the first country. */
 export const entriesOf = (answer: { result: { Restrictedcountry: RestrictedCountry[] }[] }): RestrictedCountry[] => answer.result[0]?.Restrictedcountry ?? []
 
 /** A hidden country stays listed, marked, since the platform's apps no longer enforce it. */
@@ -19,7 +19,7 @@ function Status({ hidden }: { hidden: boolean }) {
 }
 
 /**
- * Restriction List (/restriction, spec section 2). The call answers every country at once (one
+ * Restriction List (/restriction, requirements R2.25). The call answers every country at once (one
  * record holding the list), so the kit pages and searches it here, and Select All reaches every
  * country the search matches, on every page. Admin: Add, a checkbox per row, Select All, Delete
  * All (CheckBoxDelete with the selected ids, after a question) and the hide/unhide toggle.

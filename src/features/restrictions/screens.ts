@@ -2,7 +2,7 @@ import { declareScreens, lazyScreen, paletteRecords } from '#src/crud/screens.ts
 
 const list = () => import('./restriction-list.tsx')
 
-/** Restriction List and Add Restriction (spec section 2); the palette finds restricted countries. */
+/** Restriction List and Add Restriction (requirements R2.25, R2.26); the palette finds restricted countries. */
 export const screens = declareScreens([
   {
     path: '/restriction',

@@ -7,12 +7,12 @@ const forcedLiquidation = [
   { value: 'Disable', label: 'Disable' },
 ]
 
-/** Where the five links of this screen sit, against the Social Links screen's five (spec sections 2 and 3). */
+/** Where the five links of this screen sit, against the Social Links screen's five (requirements R2.17, R2.34, R3.13). */
 const LINKS_NOTE =
   'These five (Twitter, Medium, Telegram, Facebook, Linkedin) are kept with the site settings. The Social Links screen keeps a separate set of five (Discord, Facebook, Twitter, Instagram, Telegram); saving one set leaves the other as it is.'
 
 /**
- * Settings (/settings): every field of spec section 2 in titled sections, the logo with a preview,
+ * Settings (/settings): every field of requirements R2.34 in titled sections, the logo with a preview,
  * and Update Settings in a bar kept in view. The contract checks what has a shape (email, links,
  * phone numbers); the logo is checked by kind here and by content on the server. Without a new
  * logo the current one stays.
@@ -42,7 +42,7 @@ export const SettingsPage = defineRecordForm({
     url('company_info_link', 'Company Information Link'),
     url('license_info_link', 'Wallet License Information Link'),
     select('forcedliq', 'Forced Liquidation', forcedLiquidation, {
-      // The spec defines the setting only as forced liquidation, Enable or Disable: say no more than that.
+      // The requirements define the setting only as forced liquidation, Enable or Disable: say no more than that.
       hint: 'Enable turns forced liquidation on; Disable turns it off.',
     }),
   ],

@@ -3,7 +3,7 @@ import { url, type Values } from '#src/crud/form-fields.ts'
 import { textOf } from '#src/crud/form-hook.ts'
 import { defineRecordForm, fieldAction } from '#src/crud/record-form.tsx'
 
-/** The five links as the screen orders and labels them (spec section 2). */
+/** The five links as the screen orders and labels them (requirements R2.17). */
 const links: ReadonlyArray<readonly [SocialLinkField, string]> = [
   ['discordLink', 'Discord'],
   ['facebookLink', 'Facebook'],
@@ -22,7 +22,7 @@ const linksOf = (values: Values) => ({
   telegramLink: textOf(values['telegramLink']),
 })
 
-/** Delete-socialmedia names the field and sends the form as the screen holds it (spec section 7). */
+/** Delete-socialmedia names the field and sends the form as the screen holds it (requirements R7.6). */
 const removeLink = (name: SocialLinkField, label: string) =>
   fieldAction(DeleteSocialmedia, {
     label: 'Delete',

@@ -1,12 +1,12 @@
 /**
- * The Access rules of Create User and Edit User (spec section 5, "Access rules"), as pure
+ * The Access rules of Create User and Edit User (requirements R5.13), as pure
  * functions over route paths, all read from the contract's screen table.
  */
 import { alwaysAllowed, childrenOf, screens } from '#contract/routes'
 import type { Session } from '#src/lib/session.ts'
 import type { SelectOption } from '#src/ui/select.tsx'
 
-/** Staff management needs the Admin access level and a role other than subadmin (spec section 6). */
+/** Staff management needs the Admin access level and a role other than subadmin (requirements R6.5). */
 export const managesStaff = (session: Session): boolean => session.canWrite && session.role !== 'subadmin'
 
 /** All menu pages but the dashboard; Edit User also offers Reset Password. */

@@ -13,7 +13,7 @@ export function keepAccessInStep(changed: string, values: Record<string, unknown
   return { restrictions: normalizeAccess(paths(values['restrictions']), values['accessLevel']) }
 }
 
-/** Access shows only while the user type is not Admin (spec section 2). */
+/** Access shows only while the user type is not Admin (requirements R2.28). */
 export const notAdmin = (values: Record<string, unknown>): boolean => values['accessLevel'] !== 'Admin'
 
 /**

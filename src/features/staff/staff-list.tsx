@@ -4,7 +4,7 @@ import { defineList } from '#src/crud/define-list.tsx'
 import { accessLabel, managesStaff } from './access.ts'
 
 /**
- * Users and Access (/sub-admin, spec section 2). Add, edit and the Active/DeActive toggle are for
+ * Users and Access (/sub-admin, requirements R2.27). Add, edit and the Active/DeActive toggle are for
  * Admin access with a role other than subadmin; nobody edits or deactivates the superadmin.
  * Deactivating ends that admin's sessions at once on the server (the LOGOUT event). Unlock lifts
  * the sign-in locks of the row's email (failed logins or codes from some address). Sign out
@@ -26,7 +26,7 @@ export const StaffListPage = defineList({
   ],
   add: { to: '/add-subAdmin', label: 'Add' },
   edit: '/edit-subAdmin',
-  // Spec section 4: activate 1 is active; the toggle flips it and the list reloads.
+  // Requirements R4.6: activate 1 is active; the toggle flips it and the list reloads.
   toggle: {
     kind: 'switch',
     name: 'Active',

@@ -3,7 +3,7 @@ import { TokenInput } from '#contract/ticket-product'
 
 describe('Edit Token', () => {
   // defineRecordForm checks the definition when the module loads, and names the screen after its title.
-  it('defines the record form against its calls, titled as the spec does', async () => {
+  it('defines the record form against its calls, titled as the requirements do', async () => {
     const page = await import('./edit-ticket-product-page.tsx')
     expect(page.EditTicketProductPage.displayName).toBe('RecordForm(Edit Token)')
   })

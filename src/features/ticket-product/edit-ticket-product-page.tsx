@@ -4,7 +4,7 @@ import { defineRecordForm } from '#src/crud/record-form.tsx'
 
 /**
  * Edit Token (/edit-token): the one ticket product record, read and saved in place (both calls
- * are ours: the spec's screen saves nothing). The spec and the contract call the product a
+ * are ours: the screen of requirements R2.16 saves nothing). The requirements and the contract call the product a
  * "token"; here it is the ticket product, so it is never read as the session's token. The price
  * is typed as text so that it is sent, checked and stored as the exact decimal typed, never
  * rounded through a float.

@@ -1,7 +1,7 @@
 import { declareScreens, lazyScreen } from '#src/crud/screens.ts'
 
 /**
- * Edit Token (spec section 2), the game ticket product sold in the app ("token" in the spec and
+ * Edit Token (requirements R2.16), the game ticket product sold in the app ("token" in the requirements and
  * the contract; not the session's token): a write page, a child of Games (contract/routes.ts), so it is an
  * Admin action in the palette, and View Only staff who open it go back to Games.
  */

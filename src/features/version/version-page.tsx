@@ -3,7 +3,7 @@ import { text } from '#src/crud/form-fields.ts'
 import { textOf } from '#src/crud/form-hook.ts'
 import { defineRecordForm, fieldAction } from '#src/crud/record-form.tsx'
 
-/** The trash button: DeleteVersion with the screen's record as `datas` (spec section 7). */
+/** The trash button: DeleteVersion with the screen's record as `datas` (requirements R7.11). */
 const removeVersion = fieldAction(DeleteVersion, {
   label: 'Delete',
   confirm: 'Are you sure you want to remove this version',
@@ -14,7 +14,7 @@ const removeVersion = fieldAction(DeleteVersion, {
  * Version (/version): the version field disabled until its pencil is pressed, Update, and the
  * trash button for Admin. The site settings read gives the record's `_id` and its version at once
  * (get_version would give the version alone). A 'failed' answer shows its field errors, with the
- * message in a toast (spec section 8).
+ * message in a toast (requirements R8.5).
  */
 export const VersionPage = defineRecordForm({
   title: 'Version',
