@@ -84,6 +84,11 @@ export interface RecordFormDef<S extends FormEndpoint, G extends Endpoint, R> {
   /** One line under the screen's title saying what the record is (Social Links: which five links these are). */
   description?: string
   /**
+   * A record whose change reaches users at once (the token's price): Update first asks this
+   * question, listing each changed field with its stored and new value, and saves only on yes.
+   */
+  confirmChanges?: string
+  /**
    * A long form in titled groups, each naming its fields (every field in exactly one). A form with
    * sections saves from one bar kept in view at the bottom of the screen, enabled once something changed.
    */

@@ -57,6 +57,8 @@ export interface FieldAction {
   confirm: string
   /** Said under the question (that the write can be undone). */
   note?: string | undefined
+  /** Said first under the question, from the form as it is (what is about to go, and what that does). */
+  explain?: ((name: string, values: Values) => string) | undefined
   /** Answers the message, and the undo ticket of an undoable write (src/crud/undo.ts). */
   run: (name: string, values: Values) => Promise<{ message: string; undo?: unknown }>
   clears: boolean

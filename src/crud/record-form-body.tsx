@@ -7,6 +7,7 @@ import { Button } from '#src/ui/button.tsx'
 import { cn } from '#src/ui/cn.ts'
 import { LoadingOverlay } from '#src/ui/spinner.tsx'
 import { toast } from '#src/ui/toast.ts'
+import { changedFields, type FieldChange } from './changed-fields.ts'
 import type { FormEndpoint, RecordFormDef } from './form-def.ts'
 import { FormNotices, useFormEngine } from './form-engine.tsx'
 import { FieldControl } from './field-control.tsx'
@@ -50,6 +51,7 @@ export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ 
   const [focus, setFocus] = useState<string | null>(null)
   const [pending, setPending] = useState<{ name: string; action: FieldAction } | null>(null)
   const [busy, setBusy] = useState(false)
+  const [review, setReview] = useState<readonly FieldChange[] | null>(null)
   const names = def.fields.map((f) => f.name)
   const grid = def.columns === 2
 
@@ -86,6 +88,18 @@ export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ 
     }
   }
 
+  // A form that confirms its changes checks them first (errors show as on any save), then asks.
+  const question = def.confirmChanges
+  const submit =
+    question === undefined
+      ? engine.onSubmit
+      : async (event?: React.BaseSyntheticEvent) => {
+          event?.preventDefault()
+          const changes = (await form.trigger()) ? changedFields(def.fields, defaults, form.getValues()) : []
+          if (changes.length === 0) return engine.onSubmit()
+          setReview(changes)
+        }
+
   const blocked = write.blockedReason
   const field = (f: (typeof def.fields)[number]) => {
     const isOpen = open.has(f.name)
@@ -119,7 +133,7 @@ export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ 
   return (
     <form
       noValidate
-      onSubmit={engine.onSubmit}
+      onSubmit={(event) => void submit(event)}
       aria-busy={isSubmitting}
       className={cn('relative rounded-md border border-slate-200 bg-white p-6', sections ? 'flex flex-col gap-6' : cn('grid gap-4', columns))}
     >
@@ -157,10 +171,29 @@ export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ 
         open={pending !== null}
         onOpenChange={(next) => (next || busy ? undefined : setPending(null))}
         title={pending?.action.confirm ?? ''}
-        description={pending?.action.note}
+        description={pending ? actionDescription(pending.action, pending.name, form.getValues()) : undefined}
         busy={busy}
         onConfirm={() => void runAction()}
       />
+      {question === undefined ? null : (
+        <ConfirmDialog
+          open={review !== null}
+          onOpenChange={(next) => (next ? undefined : setReview(null))}
+          title={question}
+          description={<ChangeList changes={review ?? []} />}
+          // A save, not a removal: the app's primary colour rather than the red of a delete.
+          choices={[
+            {
+              label: `Yes, ${label.toLowerCase()}`,
+              onChoose: () => {
+                setReview(null)
+                void engine.onSubmit()
+              },
+            },
+          ]}
+          onConfirm={() => undefined}
+        />
+      )}
     </form>
   )
 }
@@ -182,4 +215,29 @@ function SaveBar({ label, dirty, saving, blocked }: { label: string; dirty: bool
       </Button>
     </div>
   )
+}
+
+/** Each changed field with its stored and new value, as the confirmation of a risky Update lists them. */
+function ChangeList({ changes }: { changes: readonly FieldChange[] }) {
+  return (
+    <span className="block">
+      <span className="block">Check each change before it reaches users:</span>
+      <span className="mt-2 block" role="list">
+        {changes.map((c) => (
+          <span key={c.label} role="listitem" className="block py-0.5">
+            <span className="font-medium text-slate-900">{c.label}</span>: <span className="line-through decoration-slate-400">{c.before}</span>
+            <span aria-hidden="true"> → </span>
+            <span className="sr-only"> becomes </span>
+            <span className="font-medium text-slate-900">{c.after}</span>
+          </span>
+        ))}
+      </span>
+    </span>
+  )
+}
+
+/** What a field action's confirmation says under its question: what goes and what that does, then whether it can be undone. */
+function actionDescription(action: FieldAction, name: string, values: Values): string | undefined {
+  const parts = [action.explain?.(name, values), action.note].filter((p): p is string => p !== undefined && p !== '')
+  return parts.length === 0 ? undefined : parts.join(' ')
 }

@@ -28,13 +28,14 @@ export type { RecordFormDef } from './form-def.ts'
  */
 export function fieldAction<E extends Endpoint<z.ZodMiniType, z.ZodMiniType<{ message: string }>>>(
   endpoint: E,
-  def: { label: string; confirm: string; payload: (name: string, values: Values) => Input<E>; clears?: boolean },
+  def: { label: string; confirm: string; explain?: FieldAction['explain']; payload: (name: string, values: Values) => Input<E>; clears?: boolean },
 ): FieldAction {
   return {
     label: def.label,
     icon: 'trash',
     confirm: def.confirm,
     note: undoNote(endpoint),
+    explain: def.explain,
     clears: def.clears ?? true,
     run: (name, values) => call(endpoint, def.payload(name, values)),
   }

@@ -304,6 +304,7 @@ test.describe('A send in progress (a server of its own, pushing to a receiver th
     await row.getByRole('button', { name: `Resend ${title}` }).click()
     let ask = page.getByRole('alertdialog', { name: 'Resend this promotion to' })
     await expect(ask.getByText(`${SEEDED_LEADS} in the last round: 40 sent, 10 failed.`)).toBeVisible()
+    await expect(ask.getByText(`All recipients sends it again to ${SEEDED_LEADS} recipients; only failed deliveries, to 10 recipients.`)).toBeVisible()
     await expect(ask.getByRole('button', { name: 'All recipients' })).toBeVisible()
     await ask.getByRole('button', { name: 'Only failed deliveries' }).click()
     await expect(page.getByText('Resend started to 10 failed recipients')).toBeVisible()
@@ -315,7 +316,7 @@ test.describe('A send in progress (a server of its own, pushing to a receiver th
     // Resend to all: nothing failed now, so everyone is the only choice; a third round to all of them.
     await row.getByRole('button', { name: `Resend ${title}` }).click()
     ask = page.getByRole('alertdialog', { name: 'Resend this promotion to' })
-    await expect(ask.getByText('10 in the last round: 10 sent, 0 failed.')).toBeVisible()
+    await expect(ask.getByText(`10 in the last round: 10 sent, 0 failed. All recipients sends it again to ${SEEDED_LEADS} recipients.`)).toBeVisible()
     await expect(ask.getByRole('button', { name: 'Only failed deliveries' })).toHaveCount(0)
     await ask.getByRole('button', { name: 'All recipients' }).click()
     await expect(page.getByText(`Resend started to ${SEEDED_LEADS} recipients`)).toBeVisible()

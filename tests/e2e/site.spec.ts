@@ -52,6 +52,7 @@ test.describe('Social Links', () => {
   test('each link is locked until unlocked; a filled link must be a URL; Update saves them all', async ({ adminPage: page }) => {
     await page.goto('/admin/social-links')
     await expect(page.getByRole('heading', { name: 'Social Links' })).toBeVisible()
+    await expect(page.getByText('press its lock to edit it, and Update saves all five and locks them again')).toBeVisible()
     for (const label of LINKS) {
       await expect(page.getByLabel(label, { exact: true })).toHaveAttribute('readonly', '')
       await expect(page.getByRole('button', { name: `Unlock ${label}` })).toHaveAttribute('aria-pressed', 'false')
@@ -151,6 +152,8 @@ test.describe('Version', () => {
 
     await page.getByRole('button', { name: 'Delete Version' }).click()
     const dialog = page.getByRole('alertdialog', { name: 'Are you sure you want to remove this version' })
+    // The confirmation names the value that goes and says what removing it does.
+    await expect(dialog).toContainText('Version 3.0.0 will be removed. Removing leaves the site settings with no version until a new one is saved with Update.')
     const sent = page.waitForRequest((r) => r.url().endsWith('/api/admin/DeleteVersion'))
     const message = await answerOf(page, 'DeleteVersion', () => dialog.getByRole('button', { name: 'Yes, remove' }).click())
     expect(z.object({ datas: z.object({ _id: z.string().min(1) }) }).safeParse((await sent).postDataJSON()).success).toBe(true)

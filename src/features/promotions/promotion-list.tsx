@@ -15,6 +15,9 @@ import { LoadMoreList } from '#src/crud/load-more-list.tsx'
 import { assetUrl } from '#src/lib/api.ts'
 import { DeliveryProgress, RecipientStatus, isOpen } from './delivery.tsx'
 
+/** A count of people, as a confirmation says it. */
+const recipients = (n: number): string => (n === 1 ? '1 recipient' : `${n} recipients`)
+
 export const NO_IMAGE = 'No image in this promotion'
 /** A client message of requirements R8.6: a promotion with no recipient. */
 export const NO_RECORDS_FOUND = 'No Records found!'
@@ -86,7 +89,8 @@ export const PromotionListPage = defineList({
       endpoint: ResendData,
       when: (p) => !isOpen(p),
       confirm: () => 'Resend this promotion to',
-      detail: (p) => `${p.total} in the last round: ${p.sent} sent, ${p.failed} failed.`,
+      detail: (p) =>
+        `${p.total} in the last round: ${p.sent} sent, ${p.failed} failed. All recipients sends it again to ${recipients(p.recipientCount)}${p.failed > 0 ? `; only failed deliveries, to ${recipients(p.failed)}` : ''}.`,
       choices: [
         { label: 'All recipients', payload: (p) => ({ id: p._id, round: p.round, only: 'all' }) },
         { label: 'Only failed deliveries', payload: (p) => ({ id: p._id, round: p.round, only: 'failed' }), when: (p) => p.failed > 0 },

@@ -38,7 +38,7 @@ const removeLink = (name: SocialLinkField, label: string) =>
 export const SocialLinksPage = defineRecordForm({
   title: 'Social Links',
   description:
-    'These five links (Discord, Facebook, Twitter, Instagram, Telegram) are the social media settings. Settings keeps a separate set of five with the site settings (Twitter, Medium, Telegram, Facebook, Linkedin); saving one set leaves the other as it is.',
+    'These five links (Discord, Facebook, Twitter, Instagram, Telegram) are the social media settings. Each is locked so that it cannot be changed by a stray keystroke: press its lock to edit it, and Update saves all five and locks them again. Settings keeps a separate set of five with the site settings (Twitter, Medium, Telegram, Facebook, Linkedin); saving one set leaves the other as it is.',
   read: socialmediaGet,
   readInput: {},
   pick: (answer) => answer.data.data[0],

@@ -15,11 +15,13 @@ export const EditTicketProductPage = defineRecordForm({
   readInput: {},
   pick: (answer) => answer.data,
   save: updateTicketProduct,
+  description: 'The ticket product users buy in the apps. A change here reaches every user at once, so Update shows each change and asks before saving.',
+  confirmChanges: 'Update the token with these changes?',
   fields: [
-    text('tokenName', 'Token Name'),
-    text('price', 'Price', { placeholder: '0.00' }),
-    text('productId', 'Product ID'),
-    number('ticketCount', 'Ticket Count'),
+    text('tokenName', 'Token Name', { hint: 'The name users see on the ticket product, up to 100 characters.' }),
+    text('price', 'Price', { placeholder: '0.00', hint: 'What one purchase costs users: a number of 0 or more, up to 10 decimals, kept exactly as typed.' }),
+    text('productId', 'Product ID', { hint: 'The product’s id in the app stores; purchases of another id are not this product.' }),
+    number('ticketCount', 'Ticket Count', { hint: 'How many tickets one purchase gives: a whole number of 0 or more.' }),
   ],
   values: (product) => ({
     tokenName: product.tokenName,

@@ -3,10 +3,17 @@ import { text } from '#src/crud/form-fields.ts'
 import { textOf } from '#src/crud/form-hook.ts'
 import { defineRecordForm, fieldAction } from '#src/crud/record-form.tsx'
 
+/** What removing does, said on the screen and again in its confirmation. */
+const REMOVAL = 'Removing leaves the site settings with no version until a new one is saved with Update.'
+
 /** The trash button: DeleteVersion with the screen's record as `datas` (requirements R7.11). */
 const removeVersion = fieldAction(DeleteVersion, {
   label: 'Delete',
   confirm: 'Are you sure you want to remove this version',
+  explain: (_, values) => {
+    const value = textOf(values['version']).trim()
+    return value === '' ? REMOVAL : `Version ${value} will be removed. ${REMOVAL}`
+  },
   payload: (_, values) => ({ datas: { _id: textOf(values['_id']) } }),
 })
 
@@ -18,6 +25,7 @@ const removeVersion = fieldAction(DeleteVersion, {
  */
 export const VersionPage = defineRecordForm({
   title: 'Version',
+  description: `The version stored with the site settings. Press the pencil to change it, then Update. ${REMOVAL}`,
   read: getSiteSettings,
   readInput: {},
   pick: (answer) => answer.result[0],
