@@ -14,6 +14,8 @@ export const Lead = z.object({
   operatingsystem: z.string(),
   walletaddress: z.string(),
   provider: z.string(),
+  /** Ours: the lead's country as listCountry names it ('' when the wallet did not say). */
+  country: z.string(),
 })
 export type Lead = z.output<typeof Lead>
 
@@ -55,17 +57,21 @@ export const LeadFilter = z.object({
     '',
   ),
   operatingsystem: optionalText(50),
+  /** A country as listCountry names it (any case); a name that is not one is refused. */
+  country: optionalText(100),
   from: calendarDay,
   to: calendarDay,
   tz: timeZone,
 })
 export type LeadFilter = z.output<typeof LeadFilter>
 
+/** Said when `country` is not a name listCountry offers (the filter offers only those). */
+export const UNKNOWN_COUNTRY = 'country must be a country name as listCountry spells it'
 /** Said when `to` is a day before `from`. */
 export const DAYS_REVERSED = 'The to date must not be before the from date'
 
 const LEAD_INPUTS_NOTE =
-  'Optional inputs added (ours): sortBy (createdAt, name, email) and sortOrder (asc, desc); provider, operatingsystem, and from and to (days, both included, in the IANA time zone tz, UTC when absent).'
+  'Optional inputs added (ours): sortBy (createdAt, name, email) and sortOrder (asc, desc); provider, operatingsystem, country (a name as listCountry spells it), and from and to (days, both included, in the IANA time zone tz, UTC when absent).'
 
 export const getuser = endpoint({
   method: 'GET',
@@ -82,7 +88,7 @@ export const getuserCount = endpoint({
   input: z.object({ search: PageQuery.shape.search, ...LeadFilter.shape }),
   output: CountAnswer,
   access: reads('/users'),
-  ours: 'Not in the requirements: the exact number of leads getuser finds for search, provider, operatingsystem, from, to and tz (the same inputs), for a getuser called with count=later that answered count null.',
+  ours: 'Not in the requirements: the exact number of leads getuser finds for search, provider, operatingsystem, country, from, to and tz (the same inputs), for a getuser called with count=later that answered count null.',
 })
 
 /**

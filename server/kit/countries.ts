@@ -21,5 +21,10 @@ export const COUNTRIES: readonly Country[] = Object.entries(isoCountries.getName
 
 const byName = new Map(COUNTRIES.map((c) => [c.name.toLocaleLowerCase('en'), c]))
 
+const byCode = new Map(COUNTRIES.map((c) => [c.code, c.name]))
+
+/** The name of a stored alpha-2 code as listCountry spells it; '' for none or a code the list does not know. */
+export const countryName = (code: string): string => byCode.get(code) ?? ''
+
 /** The country of a name as listCountry spells it, whatever its case; undefined for anything else. */
 export const countryNamed = (name: string): Country | undefined => byName.get(name.trim().toLocaleLowerCase('en'))

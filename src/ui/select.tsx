@@ -31,11 +31,12 @@ interface SelectProps {
 /**
  * A single-choice dropdown (Radix Select: arrow keys, type-ahead, Escape, announced as a
  * combobox). Radix reserves the empty string for "no value", so an empty `value` shows the
- * placeholder.
+ * placeholder. It stays controlled with '' (never undefined): an undefined value would leave the
+ * last choice on screen after the value was cleared (Clear filters).
  */
 export function Select({ id, value, onValueChange, options, placeholder = 'Select', className, onBlur, defaultOpen, empty, ...aria }: SelectProps) {
   return (
-    <RadixSelect.Root value={value === '' ? undefined : value} onValueChange={onValueChange} disabled={aria.disabled} defaultOpen={defaultOpen}>
+    <RadixSelect.Root value={value} onValueChange={onValueChange} disabled={aria.disabled} defaultOpen={defaultOpen}>
       <RadixSelect.Trigger
         id={id}
         onBlur={onBlur}

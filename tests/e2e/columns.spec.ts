@@ -9,7 +9,7 @@ import { expectNoSevereViolations } from './axe.ts'
 import { accounts, apiToken, createStaff, expect, signInPage, test, unique, png } from './fixtures.ts'
 
 const GAMES = ['S.No', 'Image', 'Title', 'Operating System', 'Category Name', 'Game ID', 'Category ID', 'Live Link', 'Game Backend', 'Action']
-const LEADS = ['Date Created', 'Name', 'Email', 'Operating System', 'Wallet Address', 'Action']
+const LEADS = ['Date Created', 'Name', 'Email', 'Operating System', 'Wallet Address', 'Provider', 'Country', 'Action']
 const AUDIT = ['When', 'Who', 'Area', 'Event', 'Record', 'Address', 'Action']
 
 
@@ -157,7 +157,7 @@ test.describe('table columns', () => {
 
     // The last column on screen cannot be taken away.
     await openColumns(page)
-    for (const column of ['Date Created', 'Name', 'Operating System']) await columnsMenu(page).getByRole('menuitemcheckbox', { name: column }).click()
+    for (const column of ['Date Created', 'Name', 'Operating System', 'Provider', 'Country']) await columnsMenu(page).getByRole('menuitemcheckbox', { name: column }).click()
     await expect(columnsMenu(page).getByRole('menuitemcheckbox', { name: 'Wallet Address' })).toHaveAttribute('aria-disabled', 'true')
     await page.keyboard.press('Escape')
     await expect(page.getByRole('table').getByRole('columnheader')).toHaveText(['Wallet Address', 'Action'])

@@ -11,7 +11,7 @@ test.describe('Leads', () => {
     await expect(page.getByRole('heading', { name: 'Leads' })).toBeVisible()
     const headers = page.getByRole('columnheader')
     // As shown (innerText follows CSS): the required 'Date Created', not a transform's 'DATE CREATED'.
-    await expect(headers).toHaveText(['Date Created', 'Name', 'Email', 'Operating System', 'Wallet Address', 'Action'], {
+    await expect(headers).toHaveText(['Date Created', 'Name', 'Email', 'Operating System', 'Wallet Address', 'Provider', 'Country', 'Action'], {
       useInnerText: true,
     })
     await expect(bodyRows(page)).toHaveCount(50)
@@ -212,6 +212,21 @@ test.describe('Leads sorted and narrowed', () => {
     await page.getByRole('button', { name: 'Clear filters' }).click()
     await page.getByRole('searchbox', { name: 'Search' }).fill('')
     await expect(page.getByRole('button', { name: 'Download CSV' })).toBeVisible()
+    // Cleared filters say so, rather than keep showing the last choice.
+    await expect(page.getByRole('combobox', { name: 'Filter by Provider' })).toHaveText('All providers')
+    await expect(page.getByRole('combobox', { name: 'Filter by Operating System' })).toHaveText('All systems')
+
+    // Country, as the restriction and promotion screens name countries: every fourth lead is in France.
+    // A long list: typing jumps to the country, as staff would.
+    await page.getByRole('combobox', { name: 'Filter by Country' }).click()
+    await page.keyboard.type('France')
+    await page.keyboard.press('Enter')
+    await expect(page).toHaveURL(/country=France/)
+    await expect(page.getByRole('button', { name: `Download ${SEEDED_LEADS / 4} rows` })).toBeVisible()
+    await expect(bodyRows(page).first().getByRole('cell', { name: 'France', exact: true })).toBeVisible()
+    await page.getByRole('button', { name: 'Clear filters' }).click()
+    await expect(page.getByRole('button', { name: 'Download CSV' })).toBeVisible()
+    await expect(page.getByRole('combobox', { name: 'Filter by Country' })).toHaveText('All countries')
   })
 
   test("narrows by the days created, read in the admin's time zone", async ({ adminPage: page }) => {

@@ -55,6 +55,8 @@ await db.insert(leads).values(
     operatingsystem: i % 2 === 0 ? 'Android' : 'ios',
     walletaddress: `0x${(i + 1).toString(16).padStart(40, 'a')}`,
     provider: i % 3 === 0 ? 'ipfs' : 'web3auth',
+    // Every fourth lead in France, the next in Japan, the rest unknown (the Country filter's test).
+    country: ['FR', 'JP', '', ''][i % 4] ?? '',
     // The newsletter's subscribers: the newest SUBSCRIBED_LEADS.
     subscribed: i < SUBSCRIBED_LEADS,
   })),

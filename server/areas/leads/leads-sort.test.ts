@@ -1,10 +1,10 @@
 /**
- * Leads sorted and narrowed (getuser's sortBy, sortOrder, provider, operatingsystem, from, to, tz)
+ * Leads sorted and narrowed (getuser's sortBy, sortOrder, provider, operatingsystem, country, from, to, tz)
  * and exported as shown (DownloadFile with the same inputs), on the engine under test.
  */
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DAYS_REVERSED } from '#contract/leads'
+import { DAYS_REVERSED, UNKNOWN_COUNTRY } from '#contract/leads'
 import { leads } from '../../db/schema.ts'
 import { SORT_ORDER_ALONE } from '../../kit/paging.ts'
 import { bodyOf, listOf, makeTestApp, type TestApp } from '../../testing/test-app.ts'
@@ -14,9 +14,9 @@ let admin: { authorization: string }
 
 /** Leads whose names differ in case, so an order that minds case would show them out of turn. */
 const NAMED = [
-  { name: 'alice', email: 'Zed@example.com', provider: 'ipfs', operatingsystem: 'Android', createdAt: '2026-03-04T23:30:00Z' },
-  { name: 'Bob', email: 'yann@example.com', provider: 'web3auth', operatingsystem: 'ios', createdAt: '2026-03-05T00:30:00Z' },
-  { name: 'CAROL', email: 'xavier@example.com', provider: 'ipfs', operatingsystem: 'iOS', createdAt: '2026-03-05T23:59:59Z' },
+  { name: 'alice', email: 'Zed@example.com', provider: 'ipfs', operatingsystem: 'Android', country: 'FR', createdAt: '2026-03-04T23:30:00Z' },
+  { name: 'Bob', email: 'yann@example.com', provider: 'web3auth', operatingsystem: 'ios', country: 'FR', createdAt: '2026-03-05T00:30:00Z' },
+  { name: 'CAROL', email: 'xavier@example.com', provider: 'ipfs', operatingsystem: 'iOS', country: 'JP', createdAt: '2026-03-05T23:59:59Z' },
   { name: 'dave', email: 'Walter@example.com', provider: 'web3auth', operatingsystem: 'Android', createdAt: '2026-03-06T00:00:00Z' },
   { name: 'Eve', email: 'victor@example.com', provider: 'ipfs', operatingsystem: '', createdAt: '2026-03-07T12:00:00Z' },
 ] as const
@@ -110,6 +110,21 @@ describe('getuser filtered', () => {
     expect(await names('provider=web3auth&sortBy=name')).toEqual(['Bob', 'dave'])
     expect(await names('operatingsystem=IOS&sortBy=name')).toEqual(['Bob', 'CAROL'])
     expect(await page('provider=ipfs&operatingsystem=android&search=ali')).toMatchObject({ count: 1, rows: [{ name: 'alice' }] })
+  })
+
+  it('narrows by country, named as listCountry names it (any case), shows each lead its country, and refuses a name that is not one', async () => {
+    expect(await names('country=France&sortBy=name')).toEqual(['alice', 'Bob'])
+    expect(await page('country=japan&provider=ipfs')).toMatchObject({ count: 1, rows: [{ name: 'CAROL', country: 'Japan' }] })
+    expect(await page('country=France&search=dave')).toMatchObject({ count: 0 })
+    expect((await page('search=dave')).rows).toMatchObject([{ country: '' }])
+    const count = await t.app.inject({ method: 'GET', url: '/api/admin/getuserCount?country=France&provider=web3auth', headers: admin })
+    expect(bodyOf(count)).toMatchObject({ status: 'success', count: 1 })
+    const unknown = await get('country=Atlantis')
+    expect(unknown.statusCode).toBe(400)
+    expect(bodyOf(unknown)).toMatchObject({ status: 'failed', message: UNKNOWN_COUNTRY, errors: { country: UNKNOWN_COUNTRY } })
+    // The export keeps exactly the rows the list shows for the same country.
+    const csv = await t.app.inject({ method: 'GET', url: '/api/admin/DownloadFile?country=France&sortBy=name', headers: admin })
+    expect(csv.body.split('\n').slice(1, -1).map((line) => line.split(',')[1])).toEqual(['alice', 'Bob'])
   })
 
   it("takes from and to as whole days in the admin's time zone, both included", async () => {

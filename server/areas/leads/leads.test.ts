@@ -28,7 +28,7 @@ describe('GET /getuser', () => {
     const data = listOf(body, 'data')
     expect(data).toHaveLength(50)
     expect(data.slice(0, 2)).toMatchObject([{ name: 'Lead 119', createdAt: dayOf(119).toISOString(), provider: 'ipfs' }, { name: 'Lead 118' }])
-    expect(Object.keys(data[0] ?? {}).sort()).toEqual(['_id', 'createdAt', 'email', 'name', 'operatingsystem', 'provider', 'walletaddress'])
+    expect(Object.keys(data[0] ?? {}).sort()).toEqual(['_id', 'country', 'createdAt', 'email', 'name', 'operatingsystem', 'provider', 'walletaddress'])
     const last = listOf(bodyOf(await getuser('?page=3')), 'data')
     expect(last).toHaveLength(20)
     expect(last[0]).toMatchObject({ name: 'Lead 019' })

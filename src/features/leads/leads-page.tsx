@@ -1,12 +1,17 @@
 import { providers } from '#contract/common'
 import { Link } from 'wouter'
 import { LEADS_PAGE_SIZE, LEAD_OPERATING_SYSTEMS, getuser, getuserCount, type Lead } from '#contract/leads'
-import { col, date, field, low, mono } from '#src/crud/columns.tsx'
+import { col, date, field, low, mono, withEmpty } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
+import { optionsFrom } from '#src/crud/fields/options-source.ts'
 import { dateFilter, listFilter } from '#src/crud/list-filters.tsx'
+import { listCountry } from '#contract/restrictions'
 import { DownloadCsvButton } from './download-csv-button.tsx'
 
 const asOptions = (values: readonly string[]) => values.map((value) => ({ value, label: value }))
+
+/** The countries as listCountry names them: the names the server stores leads' countries under. */
+const countries = optionsFrom(listCountry, {}, (answer) => asOptions(answer.result))
 
 /**
  * Leads (/users): requirements R2.10, 50 per page (R9.1), sorted by its headers, narrowed by
@@ -27,6 +32,9 @@ export const LeadsPage = defineList({
     // Folded away on a tablet; the view modal then shows them.
     low(col('operatingsystem', 'Operating System')),
     low(mono('walletaddress', 'Wallet Address')),
+    // Ours, beside the columns of requirements R2.10: what staff most often narrow leads by.
+    low(col('provider', 'Provider')),
+    low(withEmpty(col('country', 'Country'), '--')),
   ],
   view: {
     title: 'User Details',
@@ -35,6 +43,7 @@ export const LeadsPage = defineList({
   filters: [
     listFilter('provider', 'Provider', asOptions(providers), 'All providers'),
     listFilter('operatingsystem', 'Operating System', asOptions(LEAD_OPERATING_SYSTEMS), 'All systems'),
+    listFilter('country', 'Country', countries, 'All countries'),
     dateFilter('from', 'Created from', { zoned: true }),
     dateFilter('to', 'Created to', { zoned: true }),
   ],
