@@ -46,6 +46,8 @@ export const Promotion = z.extend(z.omit(PromotionProgress, { id: true }), {
   createdAt: z.string(),
   /** The recipients frozen at Submit (every round goes to these or some of them); listnotfiyuser lists them. */
   recipientCount: integer(),
+  /** Ours: the name of the admin who submitted it ('' when that account was removed). */
+  createdBy: z.string(),
   /** The current round's four-eyes approval (who asked, who decided), null when it needed none. */
   approval: z.nullable(Approval),
 })

@@ -110,10 +110,16 @@ export async function decisionDetail(db: Db, requestedBy: string | null, decisio
   return `${decision === 'approve' ? 'Approved' : 'Rejected'} the send to ${count} recipients requested by ${who}`
 }
 
+/** The names of the admins with these ids (nulls and repeats allowed), in one query; an id of no admin has none. */
+export async function adminNames(db: Db, ids: readonly (string | null)[]): Promise<ReadonlyMap<string, string>> {
+  const wanted = [...new Set(ids.filter((id) => id !== null))]
+  if (wanted.length === 0) return new Map()
+  return new Map((await db.select({ id: admins.id, name: admins.name }).from(admins).where(inArray(admins.id, wanted))).map((a) => [a.id, a.name]))
+}
+
 /** Each row's approval as the lists show it, with the admins' names (one query for the page). */
 export async function approvalsOf<R extends ApprovalColumns>(db: Db, rows: readonly R[]): Promise<(row: R) => Approval | null> {
-  const ids = [...new Set(rows.flatMap((r) => [r.approvalRequestedBy, r.approvalDecidedBy]).filter((id) => id !== null))]
-  const names = new Map(ids.length === 0 ? [] : (await db.select({ id: admins.id, name: admins.name }).from(admins).where(inArray(admins.id, ids))).map((a) => [a.id, a.name]))
+  const names = await adminNames(db, rows.flatMap((r) => [r.approvalRequestedBy, r.approvalDecidedBy]))
   return (row) =>
     row.approvalRequestedBy === null
       ? null

@@ -17,6 +17,7 @@ const promotion = (id: string, over: Partial<Promotion> = {}): Promotion => ({
   selectall: false,
   createdAt: '2026-11-23T08:00:00.000Z',
   recipientCount: 10,
+  createdBy: 'Ann Admin',
   approval: null,
   round: 1,
   total: 10,

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Locator, Page } from '@playwright/test'
 import { z } from 'zod'
-import { SEEDED_LEADS, leadEmail } from './accounts.ts'
+import { SEEDED_LEADS, accounts, leadEmail } from './accounts.ts'
 import { createStaff, test, expect, signInPage, socketJoined } from './fixtures.ts'
 import { ownServerWithMail } from './own-server.ts'
 import { expectNoSevereViolations } from './axe.ts'
@@ -49,7 +49,7 @@ test.describe('Messaging and Add Promotion', () => {
     await page.goto('/admin/notificationlist?search=no-such-promotion-here')
     await expect(page.getByRole('heading', { name: 'Messaging' })).toBeVisible()
     await expect(page.getByText('No Record Found')).toBeVisible()
-    await expect(page.getByRole('columnheader')).toHaveText(['S.No', 'Title', 'Content', 'Image', 'Delivery', 'Action'], { useInnerText: true })
+    await expect(page.getByRole('columnheader')).toHaveText(['S.No', 'Title', 'Content', 'Image', 'Submitted', 'Delivery', 'Action'], { useInnerText: true })
 
     await page.getByRole('link', { name: 'Add', exact: true }).click()
     await expect(page).toHaveURL(/\/admin\/addnotification$/)
@@ -103,6 +103,8 @@ test.describe('Messaging and Add Promotion', () => {
     await expect(row.getByRole('cell', { name: 'No image in this promotion' })).toBeVisible()
     await expect(row.getByText('1 sent / 0 failed / 1 total')).toBeVisible({ timeout: 20_000 })
     await expect(row.getByText('Done')).toBeVisible()
+    // When, by whom and to how many, beside the spec's columns.
+    await expect(row.getByText(`by ${accounts.superadmin.name}, to 1 recipient`)).toBeVisible()
     await expectNoSevereViolations(page, 'Messaging')
 
     // A promotion whose recipient list is empty says 'No Records found!' (requirements R8.6). Nothing in the

@@ -184,7 +184,7 @@ describe(`Submit and delivery (${testEngine()})`, () => {
     const list = bodyOf(await t.app.inject({ method: 'GET', url: '/api/admin/listNotification', query: { page: '1', limit: '10', search: '' }, headers: admin }))
     expect(list['count']).toBe(1)
     const [row] = listOf(list, 'result')
-    expect(row).toMatchObject({ _id: id, title: 'Spring drop', selectall: true, recipientCount: 30, round: 1, total: 30, sent: 30, failed: 0, pending: 0, status: 'done' })
+    expect(row).toMatchObject({ _id: id, title: 'Spring drop', selectall: true, recipientCount: 30, round: 1, total: 30, sent: 30, failed: 0, pending: 0, status: 'done', createdBy: t.superadmin.name })
     expect(String(row?.['image'])).toMatch(/^\/uploads\/[0-9a-f-]{36}\.png$/)
     expect(typeof row?.['lastSentAt']).toBe('string')
     const [audit] = await t.handle.db.select().from(auditLog).where(and(eq(auditLog.recordId, id), eq(auditLog.action, '/addNotification')))

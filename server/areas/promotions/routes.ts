@@ -29,7 +29,7 @@ import { defineJob, failure, handlers, notFound, type Ctx, type Services } from 
 import { COUNTRIES, countryNamed } from '../../kit/countries.ts'
 import { deleting } from '../../kit/delete.ts'
 import { moving, refuseWhileMoving, restorable } from '../../kit/undo.ts'
-import { announceRequest, approvalNeed, approvalsOf, decisionDetail, decisionOn, forgetRequest, requestSend } from '../../kit/four-eyes.ts'
+import { adminNames, announceRequest, approvalNeed, approvalsOf, decisionDetail, decisionOn, forgetRequest, requestSend } from '../../kit/four-eyes.ts'
 import { caseless, containsPattern, listPage, offsetOf } from '../../kit/paging.ts'
 import { uploadUrl } from '../../kit/uploads.ts'
 import { exactCount } from '../../kit/row-counts.ts'
@@ -108,7 +108,7 @@ const toUser = (row: { id: string; name: string; email: string; provider: string
   country: countryNames.get(row.country) ?? '',
 })
 
-const toPromotion = (row: PromotionRow, approval: Promotion['approval']): Promotion => {
+const toPromotion = (row: PromotionRow, approval: Promotion['approval'], createdBy: string): Promotion => {
   const { id: _id, ...progress } = progressOf(row)
   return {
     _id: row.id,
@@ -118,6 +118,7 @@ const toPromotion = (row: PromotionRow, approval: Promotion['approval']): Promot
     selectall: row.selectall,
     createdAt: row.createdAt.toISOString(),
     recipientCount: row.recipientCount,
+    createdBy,
     ...progress,
     approval,
   }
@@ -284,7 +285,8 @@ export const promotionsRoutes = handlers(promotionsContract, {
       sort: { title: caseless(promotions.title) },
     })
     const approval = await approvalsOf(ctx.db, rows)
-    return { status: 'success', message: 'Promotions fetched', result: rows.map((r) => toPromotion(r, approval(r))), count }
+    const senders = await adminNames(ctx.db, rows.map((r) => r.createdBy))
+    return { status: 'success', message: 'Promotions fetched', result: rows.map((r) => toPromotion(r, approval(r), senders.get(r.createdBy ?? '') ?? '')), count }
   },
 
   listnotfiyuser: async ({ id, page, limit }, ctx) => {

@@ -13,6 +13,7 @@ import { defineList } from '#src/crud/define-list.tsx'
 import { live } from '#src/crud/list-source.ts'
 import { LoadMoreList } from '#src/crud/load-more-list.tsx'
 import { assetUrl } from '#src/lib/api.ts'
+import { When } from '#src/crud/when.tsx'
 import { DeliveryProgress, RecipientStatus, isOpen } from './delivery.tsx'
 
 /** A count of people, as a confirmation says it. */
@@ -22,6 +23,18 @@ export const NO_IMAGE = 'No image in this promotion'
 /** A client message of requirements R8.6: a promotion with no recipient. */
 export const NO_RECORDS_FOUND = 'No Records found!'
 export const REMOVE_PROMOTION = 'Are you sure you want to remove this promotion'
+
+/** When it was submitted, by whom and to how many: what staff look for first in a list of sends. */
+function Submitted({ promotion: p }: { promotion: Promotion }) {
+  return (
+    <span className="flex flex-col">
+      <When at={p.createdAt} />
+      <span className="text-slate-600">
+        {p.createdBy === '' ? 'by a removed account' : `by ${p.createdBy}`}, to {recipients(p.recipientCount)}
+      </span>
+    </span>
+  )
+}
 
 function Recipients({ promotion }: { promotion: Promotion }) {
   return (
@@ -57,6 +70,8 @@ export const PromotionListPage = defineList({
     // Content may run to 5,000 characters: the table shows its start, View shows it whole.
     low({ header: 'Content', cell: (p: Promotion) => <span className="line-clamp-3 max-w-sm break-words">{p.content}</span> }),
     low(withEmpty(image('image', 'Image', 'title'), NO_IMAGE)),
+    // Ours, beside the columns of requirements R2.19.
+    low({ header: 'Submitted', cell: (p: Promotion) => <Submitted promotion={p} /> }),
     {
       header: 'Delivery',
       cell: (p: Promotion) => (
@@ -76,6 +91,7 @@ export const PromotionListPage = defineList({
         label: 'Image',
         value: (p) => (p.image ? <img src={assetUrl(p.image)} alt={p.title} className="max-h-40 rounded border border-slate-200 object-contain" /> : NO_IMAGE),
       },
+      { label: 'Submitted', value: (p) => <Submitted promotion={p} /> },
       { label: 'Delivery', value: (p) => <DeliveryProgress progress={p} /> },
       { label: 'Approval', value: (p) => (p.approval === null ? 'Not needed' : <ApprovalNote row={p} />) },
       { label: 'Recipients', value: (p) => <Recipients promotion={p} /> },
