@@ -43,6 +43,12 @@ export const AuditEntry = z.object({
   /** The contract area of the action (Categories and games, Brands...), or Sign-in for events. */
   area: z.string(),
   recordId: z.string(),
+  /**
+   * Ours: the record's name as its list shows it (a game's title, a lead's email) and where it
+   * opens, when it still exists and the reader may open its screen; '' otherwise.
+   */
+  recordName: z.string(),
+  recordHref: z.string(),
   ip: z.string(),
   /** What else the row says (the email a failed sign-in named); '' when nothing. */
   detail: z.string(),

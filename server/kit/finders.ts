@@ -7,6 +7,9 @@ import type { FoundRecord } from '#contract/search'
 import type { ScreenPath } from '#contract/routes'
 import type { Db } from '../db/index.ts'
 
+/** What a finder looks for: records matching a typed term (the palette), or exactly these ids (the audit log's names). */
+export type Match = { term: string } | { ids: readonly string[] }
+
 /** A record found: how the palette shows it, and the list search that shows it on its screen. */
 export type Found = Omit<FoundRecord, 'screen' | 'heading' | 'href'> & { search: string }
 
@@ -17,8 +20,8 @@ export interface Finder {
   heading: string
   /** A page of each record's own (`?id=`); without one, a record opens as its list searched for it. */
   page?: ScreenPath
-  /** At most `limit` records matching `term`, in no particular order. */
-  find: (db: Db, term: string, limit: number) => Promise<Found[]>
+  /** At most `limit` records matching `match` (build its condition with `matching`), in no particular order. */
+  find: (db: Db, match: Match, limit: number) => Promise<Found[]>
 }
 
 export const defineFinder = (finder: Finder): Finder => finder

@@ -39,6 +39,11 @@ test.describe('audit log', () => {
     expect(csv.split('\n')[0]).toBe('When (UTC),Name,Email,Area,Action,Record,Address,Detail')
     expect(csv).toContain('/addBrand')
     expect(csv).not.toContain('/addcategory')
+
+    // The record is named as its list names it, and opens there.
+    await page.getByRole('row').filter({ hasText: 'Brand added' }).first().getByRole('link', { name }).click()
+    await expect(page).toHaveURL(/\/admin\/brand\?search=/)
+    await expect(page.getByRole('row').filter({ hasText: name })).toHaveCount(1)
   })
 
   test('is not in the menu of staff not granted it, and its URL is refused', async ({ page, signIn }) => {

@@ -42,6 +42,14 @@ describe(`audit log (${testEngine()})`, () => {
     expect(page.result[0]?.recordId).not.toBe('')
   })
 
+  it('names each record as its list does and links to it, only for a reader who may open that list', async () => {
+    const [gamma] = (await list({ action: '/addcategory' }, admin)).result
+    expect(gamma).toMatchObject({ recordName: 'Gamma', recordHref: '/category?search=Gamma' })
+    // The auditor reads the audit log only: the record stays an id, its name unread.
+    const [unnamed] = (await list({ action: '/addcategory' })).result
+    expect(unnamed).toMatchObject({ recordId: gamma?.recordId, recordName: '', recordHref: '' })
+  })
+
   it('filters by admin, area, action and date range, and searches, with exact counts', async () => {
     expect((await list({ admin: admin.id, action: '/addcategory' })).count).toBe(2)
     expect((await list({ area: 'Categories' })).count).toBe(3)

@@ -10,7 +10,9 @@ import * as audit from '#contract/audit'
 import { AUDIT_EVENTS, auditEventName, type AuditEntry, type AuditFilter } from '#contract/audit'
 import { login } from '#contract/auth'
 import { isWrite, type Endpoint } from '#contract/define'
+import type { FoundRecord } from '#contract/search'
 import { handlers, FileAnswer, type ContractIndex } from '../../kit/api.ts'
+import { namedRecords } from '../../kit/record-search.ts'
 import { containsPattern, listPage } from '../../kit/paging.ts'
 import { csvLine, neutralise } from '../../kit/csv.ts'
 import type { Db } from '../../db/index.ts'
@@ -91,8 +93,9 @@ async function staffOf(db: Db, rows: readonly AuditRow[]): Promise<Staff> {
   return new Map(found.map((a) => [a.id, { name: a.name, email: a.email }]))
 }
 
-function entry(areas: AuditAreas, row: AuditRow, staff: Staff): AuditEntry {
+function entry(areas: AuditAreas, row: AuditRow, staff: Staff, named: ReadonlyMap<string, FoundRecord> = new Map()): AuditEntry {
   const who = row.adminId === null ? undefined : staff.get(row.adminId)
+  const record = row.recordId === null ? undefined : named.get(row.recordId)
   return {
     _id: row.id,
     at: row.at.toISOString(),
@@ -103,6 +106,8 @@ function entry(areas: AuditAreas, row: AuditRow, staff: Staff): AuditEntry {
     event: eventOf(areas, row.action),
     area: areaOf(areas, row.action),
     recordId: row.recordId ?? '',
+    recordName: record?.label ?? '',
+    recordHref: record?.href ?? '',
     ip: row.ip ?? '',
     detail: row.detail,
   }
@@ -150,7 +155,9 @@ export const auditRoutes = handlers(audit, {
       sort: { at: auditLog.at },
     })
     const staff = await staffOf(ctx.db, rows)
-    return { status: 'success', message: 'Audit log fetched', result: rows.map((r) => entry(areas, r, staff)), count }
+    // Named by the areas' finders, only from screens this reader may open.
+    const named = await namedRecords(ctx.finders, ctx.db, ctx.me(), rows.map((r) => r.recordId ?? ''))
+    return { status: 'success', message: 'Audit log fetched', result: rows.map((r) => entry(areas, r, staff, named)), count }
   },
 
   auditOptions: async (_input, ctx) => {

@@ -1,14 +1,14 @@
 /** The palette's search of brands by name. */
 import { brands } from '../../db/schema.ts'
 import { defineFinder } from '../../kit/finders.ts'
-import { containsAny } from '../../kit/record-search.ts'
+import { matching } from '../../kit/record-search.ts'
 
 export const brandFinders = [
   defineFinder({
     screen: '/brand',
     heading: 'Brands',
-    find: async (db, term, limit) =>
-      (await db.select({ id: brands.id, name: brands.brandname, type: brands.type }).from(brands).where(containsAny(term, [brands.brandname])).limit(limit)).map((b) => ({
+    find: async (db, match, limit) =>
+      (await db.select({ id: brands.id, name: brands.brandname, type: brands.type }).from(brands).where(matching(match, brands.id, [brands.brandname])).limit(limit)).map((b) => ({
         id: b.id,
         label: b.name,
         detail: `Brand, ${b.type}`,

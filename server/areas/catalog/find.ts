@@ -1,14 +1,14 @@
 /** The palette's search of categories by name. */
 import { categories } from '../../db/schema.ts'
 import { defineFinder } from '../../kit/finders.ts'
-import { containsAny } from '../../kit/record-search.ts'
+import { matching } from '../../kit/record-search.ts'
 
 export const categoryFinders = [
   defineFinder({
     screen: '/category',
     heading: 'Categories',
-    find: async (db, term, limit) =>
-      (await db.select({ id: categories.id, name: categories.categoryName }).from(categories).where(containsAny(term, [categories.categoryName])).limit(limit)).map((c) => ({
+    find: async (db, match, limit) =>
+      (await db.select({ id: categories.id, name: categories.categoryName }).from(categories).where(matching(match, categories.id, [categories.categoryName])).limit(limit)).map((c) => ({
         id: c.id,
         label: c.name,
         detail: `Category ID ${c.id}`,

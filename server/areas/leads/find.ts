@@ -1,7 +1,7 @@
 /** The palette's search of leads (email, name, wallet address, as the list searches) and contact enquiries. */
 import { contactEnquiries, leads } from '../../db/schema.ts'
 import { defineFinder } from '../../kit/finders.ts'
-import { containsAny } from '../../kit/record-search.ts'
+import { matching } from '../../kit/record-search.ts'
 import { leadSearch } from '../../kit/leads-search.ts'
 
 export const leadFinders = [
@@ -9,14 +9,14 @@ export const leadFinders = [
     screen: '/users',
     heading: 'Leads',
     page: '/lead',
-    find: async (db, term, limit) =>
-      (await db.select({ id: leads.id, email: leads.email, name: leads.name }).from(leads).where(leadSearch(term)).limit(limit)).map((l) => ({ id: l.id, label: l.email, detail: l.name, search: l.email })),
+    find: async (db, match, limit) =>
+      (await db.select({ id: leads.id, email: leads.email, name: leads.name }).from(leads).where(matching(match, leads.id, leadSearch)).limit(limit)).map((l) => ({ id: l.id, label: l.email, detail: l.name, search: l.email })),
   }),
   defineFinder({
     screen: '/contactus',
     heading: 'Contact Us',
-    find: async (db, term, limit) =>
-      (await db.select({ id: contactEnquiries.id, email: contactEnquiries.email, name: contactEnquiries.name }).from(contactEnquiries).where(containsAny(term, [contactEnquiries.name, contactEnquiries.email])).limit(limit)).map((c) => ({
+    find: async (db, match, limit) =>
+      (await db.select({ id: contactEnquiries.id, email: contactEnquiries.email, name: contactEnquiries.name }).from(contactEnquiries).where(matching(match, contactEnquiries.id, [contactEnquiries.name, contactEnquiries.email])).limit(limit)).map((c) => ({
         id: c.id,
         label: c.email,
         detail: c.name,

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm'
 import type { ScreenPath } from '#contract/routes'
 import { links } from '../../db/schema.ts'
 import { defineFinder } from '../../kit/finders.ts'
-import { containsAny } from '../../kit/record-search.ts'
+import { matching } from '../../kit/record-search.ts'
 
 const KINDS = [
   { kind: 'buy', screen: '/buy_list', heading: 'Buy links', list: 'Buy List' },
@@ -15,8 +15,8 @@ export const linkFinders = KINDS.map(({ kind, screen, heading, list }) =>
   defineFinder({
     screen,
     heading,
-    find: async (db, term, limit) =>
-      (await db.select({ id: links.id, url: links.url, preference: links.preference }).from(links).where(and(eq(links.kind, kind), containsAny(term, [links.url]))).limit(limit)).map((l) => ({
+    find: async (db, match, limit) =>
+      (await db.select({ id: links.id, url: links.url, preference: links.preference }).from(links).where(and(eq(links.kind, kind), matching(match, links.id, [links.url]))).limit(limit)).map((l) => ({
         id: l.id,
         label: l.url,
         detail: `${list}, preference ${l.preference}`,

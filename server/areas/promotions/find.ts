@@ -1,14 +1,14 @@
 /** The palette's search of promotions by title. */
 import { promotions } from '../../db/schema.ts'
 import { defineFinder } from '../../kit/finders.ts'
-import { containsAny } from '../../kit/record-search.ts'
+import { matching } from '../../kit/record-search.ts'
 
 export const promotionFinders = [
   defineFinder({
     screen: '/notificationlist',
     heading: 'Promotions',
-    find: async (db, term, limit) =>
-      (await db.select({ id: promotions.id, title: promotions.title, status: promotions.status }).from(promotions).where(containsAny(term, [promotions.title])).limit(limit)).map((p) => ({
+    find: async (db, match, limit) =>
+      (await db.select({ id: promotions.id, title: promotions.title, status: promotions.status }).from(promotions).where(matching(match, promotions.id, [promotions.title])).limit(limit)).map((p) => ({
         id: p.id,
         label: p.title,
         detail: `Messaging, ${p.status}`,

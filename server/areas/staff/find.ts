@@ -2,18 +2,18 @@
 import { and, eq } from 'drizzle-orm'
 import { admins } from '../../db/schema.ts'
 import { defineFinder } from '../../kit/finders.ts'
-import { containsAny } from '../../kit/record-search.ts'
+import { matching } from '../../kit/record-search.ts'
 
 export const staffFinders = [
   defineFinder({
     screen: '/sub-admin',
     heading: 'Users and Access',
-    find: async (db, term, limit) =>
+    find: async (db, match, limit) =>
       (
         await db
           .select({ id: admins.id, name: admins.name, email: admins.email, level: admins.accessLevel })
           .from(admins)
-          .where(and(eq(admins.role, 'subadmin'), containsAny(term, [admins.name, admins.email])))
+          .where(and(eq(admins.role, 'subadmin'), matching(match, admins.id, [admins.name, admins.email])))
           .limit(limit)
       ).map((a) => ({ id: a.id, label: a.name, detail: `${a.email}, ${a.level}`, search: a.email })),
   }),

@@ -1,3 +1,4 @@
+import { Link } from 'wouter'
 import { AUDIT_PAGE_SIZE, listAudit, type AuditEntry } from '#contract/audit'
 import { IdText, col, field, low } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
@@ -11,6 +12,16 @@ import { ExportAuditButton } from './export-button.tsx'
 const event = (e: AuditEntry) => e.event
 const or = (text: string): string => (text === '' ? '--' : text)
 
+/** The record by name, opening where it lives; its id when it is gone or on a screen this reader cannot open. */
+function RecordCell({ entry: e }: { entry: AuditEntry }) {
+  if (e.recordName === '' || e.recordHref === '') return <IdText value={e.recordId} label="Record" />
+  return (
+    <Link className="font-medium break-all text-indigo-700 underline-offset-2 hover:underline" href={e.recordHref} title={`Record ${e.recordId}`}>
+      {e.recordName}
+    </Link>
+  )
+}
+
 /** The staff audit log (/audit): who did what to which record, and when. */
 export const AuditPage = defineList({
   title: 'Audit Log',
@@ -22,7 +33,7 @@ export const AuditPage = defineList({
     col('area', 'Area'),
     // 'Event', not 'Action': the row's own View button sits under the list's Action header.
     { header: 'Event', cell: event },
-    low({ header: 'Record', cell: (e: AuditEntry) => <IdText value={e.recordId} label="Record" /> }),
+    low({ header: 'Record', cell: (e: AuditEntry) => <RecordCell entry={e} /> }),
     low({ header: 'Address', cell: (e: AuditEntry) => or(e.ip) }),
   ],
   view: {
@@ -32,7 +43,8 @@ export const AuditPage = defineList({
       { label: 'Who', value: who },
       field('area', 'Area'),
       { label: 'Event', value: event },
-      { label: 'Record', value: (e: AuditEntry) => or(e.recordId) },
+      { label: 'Record', value: (e: AuditEntry) => (e.recordName === '' ? or(e.recordId) : <RecordCell entry={e} />) },
+      { label: 'Record ID', value: (e: AuditEntry) => or(e.recordId) },
       { label: 'Address', value: (e: AuditEntry) => or(e.ip) },
       { label: 'Detail', value: (e: AuditEntry) => or(e.detail) },
     ],
