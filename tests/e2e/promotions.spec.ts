@@ -103,7 +103,7 @@ test.describe('Messaging and Add Promotion', () => {
     await expect(row.getByRole('cell', { name: 'No image in this promotion' })).toBeVisible()
     await expect(row.getByText('1 sent / 0 failed / 1 total')).toBeVisible({ timeout: 20_000 })
     await expect(row.getByText('Done')).toBeVisible()
-    // When, by whom and to how many, beside the spec's columns.
+    // When, by whom and to how many, beside the columns of requirements R2.19.
     await expect(row.getByText(`by ${accounts.superadmin.name}, to 1 recipient`)).toBeVisible()
     await expectNoSevereViolations(page, 'Messaging')
 
