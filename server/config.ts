@@ -95,6 +95,8 @@ export interface Config {
   referralKey: string
   /** How often counted referral visits are written (server/areas/brands/visits.ts). */
   referralFlushMs: number
+  /** Referral visits counted per brand per address (an IPv6 client by its /64) an hour (server/areas/brands/visits.ts). */
+  referralVisitsPerAddress: number
   appStoreUrl: string
   /**
    * The address the public reaches this server at, without a trailing slash: links in mails (the
@@ -282,6 +284,7 @@ const Env = z.object({
   // The referral key is public by nature (the client holds it), so a fixed default is no secret lost.
   REFERRAL_KEY: z.preprocess(emptyToUndefined, z.string().default('back-office-referral-key')),
   REFERRAL_FLUSH_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(50).max(60_000).default(1000)),
+  REFERRAL_VISITS_PER_ADDRESS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(10)),
   APP_STORE_URL: z.preprocess(emptyToUndefined, z.url().default('https://play.google.com/store/apps/details?id=com.example.wallet')),
   PUBLIC_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/, error: 'PUBLIC_URL must be an http(s) address' }).optional()),
   CORS_ORIGINS: z.preprocess(emptyToUndefined, z.string().default('')),
@@ -458,6 +461,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     referralKey: e.REFERRAL_KEY,
     referralFlushMs: e.REFERRAL_FLUSH_MS,
+    referralVisitsPerAddress: e.REFERRAL_VISITS_PER_ADDRESS,
     appStoreUrl: e.APP_STORE_URL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     passkeyRelyingParty: e.PUBLIC_URL === undefined ? null : relyingPartyOf(e.PUBLIC_URL),

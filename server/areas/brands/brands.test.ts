@@ -200,14 +200,20 @@ describe('Referral visits', () => {
     expect(bodyOf(await visit('', '10.8.1.9'))).toMatchObject({ status: 'failed', errors: { code: 'code is required' } })
   })
 
-  it('limits the counting call per address', async () => {
+  it('limits the counting call per address, and counts 10 visits of a brand per address an hour', async () => {
     const id = await addBrand('Omicron')
     const code = encodeReferral(id, KEY)
     const answers = []
-    for (let i = 0; i < 32; i++) answers.push((await visit(code, '10.8.2.1')).statusCode)
+    const counted = []
+    for (let i = 0; i < 32; i++) {
+      const res = await visit(code, '10.8.2.1')
+      answers.push(res.statusCode)
+      if (res.statusCode === 200) counted.push(bodyOf(res)['counted'])
+    }
     expect(answers.filter((s) => s === 200)).toHaveLength(30)
     expect(answers.slice(-2)).toEqual([429, 429])
-    expect(await visitsOf(id)).toBe(30)
+    expect(counted.filter((c) => c === true)).toHaveLength(10)
+    expect(await visitsOf(id)).toBe(10)
   })
 })
 
@@ -232,6 +238,25 @@ describe('The referral redirect', () => {
     expect(foreign.headers['location']).toBe(`${LISTING}&referrer=not-a-code`)
     // Counted in memory, written within the flush interval (1 s by default).
     await expect.poll(() => visitsIn(t, id), { timeout: 5000, interval: 100 }).toBe(5)
+  })
+
+  it('redirects every visit of one address but counts REFERRAL_VISITS_PER_ADDRESS of them an hour; an IPv6 client by its /64', async () => {
+    const own = await makeTestApp({ env: { REFERRAL_KEY: KEY, REFERRAL_VISITS_PER_ADDRESS: '10' } })
+    try {
+      const [row] = await own.handle.db.insert(brands).values({ brandname: 'Sigma', type: 'web3auth' }).returning({ id: brands.id })
+      if (row === undefined) throw new Error('no brand')
+      const code = encodeURIComponent(encodeReferral(row.id, KEY))
+      const from = (remoteAddress: string) => own.app.inject({ method: 'GET', url: `/admin/app/${code}`, remoteAddress })
+      for (let i = 0; i < 200; i++) expect((await from('203.0.113.7')).statusCode).toBe(302)
+      // One host walking the addresses of its /64.
+      for (let i = 1; i <= 30; i++) expect((await from(`2001:db8:7:7::${i.toString(16)}`)).statusCode).toBe(302)
+      // Another client is counted on its own.
+      for (let i = 0; i < 3; i++) expect((await from('203.0.113.8')).statusCode).toBe(302)
+      await own.app.close()
+      expect(await visitsIn(own, row.id)).toBe(10 + 10 + 3)
+    } finally {
+      await own.close()
+    }
   })
 
   it('writes the counted visits at a graceful stop, though the interval has not come', async () => {

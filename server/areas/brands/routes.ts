@@ -11,6 +11,7 @@ import type { Brand } from '#contract/brands'
 import { handlers, notFound } from '../../kit/api.ts'
 import { deleting } from '../../kit/delete.ts'
 import { caseless, listPage } from '../../kit/paging.ts'
+import { visitBudget } from './visits.ts'
 import { decodeReferral, encodeReferral } from './referral.ts'
 import { uniqueField } from '../../kit/unique.ts'
 import { restorable } from '../../kit/undo.ts'
@@ -104,8 +105,9 @@ export const brandsRoutes = handlers(
 
     referralVisit: async ({ code }, ctx) => {
       const id = decodeReferral(code, ctx.config.referralKey)
+      // The same hourly budget per address as the redirect: past it the call answers, uncounted.
       const counted =
-        id === null
+        id === null || !visitBudget(ctx.config).take(id, ctx.ip)
           ? []
           : await ctx.db
               .update(brandsTable)
