@@ -29,6 +29,13 @@ describe('loadConfig', () => {
     })
   })
 
+  it('refuses NODE_ENV=production without PUBLIC_URL, saying why; starts with it', () => {
+    expect(() => loadConfig({ DATA_DIR: dir, NODE_ENV: 'production' })).toThrow(ConfigError)
+    expect(() => loadConfig({ DATA_DIR: dir, NODE_ENV: 'production' })).toThrow(/PUBLIC_URL: required when NODE_ENV=production[\s\S]*passkeys/)
+    expect(loadConfig({ DATA_DIR: dir, NODE_ENV: 'production', PUBLIC_URL: 'https://back-office.example.com/' })).toMatchObject({ publicUrl: 'https://back-office.example.com', deployment: 'https://back-office.example.com' })
+    expect(loadConfig({ DATA_DIR: dir }).deployment).toBeNull()
+  })
+
   it('generates the JWT secret once, keeps it private in DATA_DIR, and reuses it', async () => {
     const first = loadConfig({ DATA_DIR: dir })
     const second = loadConfig({ DATA_DIR: dir })

@@ -105,6 +105,12 @@ export interface Config {
    */
   publicUrl: string
   /**
+   * The name this deployment writes in the marker of its storage (server/kit/storage.ts): PUBLIC_URL,
+   * which every instance of one deployment shares and no other deployment has. Null when PUBLIC_URL
+   * is unset (development: instances on other ports would disagree), and then nothing is checked.
+   */
+  deployment: string | null
+  /**
    * The passkeys' relying party (server/areas/passkeys/webauthn.ts): PUBLIC_URL's origin and its host
    * name as the RP ID. Null when PUBLIC_URL is unset: then each call's own address (Host header and
    * protocol) stands in, which suits development and tests on localhost; production sets PUBLIC_URL.
@@ -430,6 +436,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('Invalid configuration:\n  METRICS_PORT: set METRICS_TOKEN too (the metrics are served only to a scrape that sends it)')
   }
   if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) throw new ConfigError('Invalid configuration:\n  METRICS_PORT: must differ from PORT (the main port serves /metrics already)')
+  if (env['NODE_ENV'] === 'production' && e.PUBLIC_URL === undefined) {
+    // Passkeys are bound to PUBLIC_URL's host name and mailed links start with it: guessed from
+    // each request's Host header, a production server would make passkeys for whatever name a
+    // caller sends and mail links to http://localhost.
+    throw new ConfigError(
+      'Invalid configuration:\n  PUBLIC_URL: required when NODE_ENV=production (the address people open, such as https://back-office.example.com: passkeys are made for its host name and mailed links start with it)',
+    )
+  }
   const dataDir = resolve(e.DATA_DIR)
   mkdirSync(dataDir, { recursive: true })
   return {
@@ -464,6 +478,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     referralVisitsPerAddress: e.REFERRAL_VISITS_PER_ADDRESS,
     appStoreUrl: e.APP_STORE_URL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    deployment: e.PUBLIC_URL === undefined ? null : e.PUBLIC_URL.replace(/\/+$/, ''),
     passkeyRelyingParty: e.PUBLIC_URL === undefined ? null : relyingPartyOf(e.PUBLIC_URL),
     corsOrigins: e.CORS_ORIGINS.split(',').map((o) => o.trim()).filter((o) => o !== ''),
     loginRateLimit: e.LOGIN_RATE_LIMIT,

@@ -129,6 +129,8 @@ describe('deploy/systemd/back-office@.service', () => {
     const environmentLines = unitValues('Environment')
     expect(environmentLines).toContain('PORT=%i')
     expect(environmentLines).toContain('DATA_DIR=/var/lib/back-office/%i')
+    // So a start without PUBLIC_URL is refused (server/config.ts).
+    expect(environmentLines).toContain('NODE_ENV=production')
     expect(unitValues('StateDirectory')).toEqual(['back-office/%i'])
   })
 

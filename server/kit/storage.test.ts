@@ -264,6 +264,33 @@ describe.each(backends)('two deployments sharing $name, each under its STORAGE_P
   })
 })
 
+describe.each(backends)('deployments on one prefix of $name', ({ start }) => {
+  it('refuses a second deployment (another PUBLIC_URL) on a prefix a first one marked, naming STORAGE_PREFIX; its own instances and other prefixes start', async () => {
+    const s3 = await start()
+    const folder = await mkdtemp(join(tmpdir(), 'bo-marked-uploads-'))
+    try {
+      const settings =
+        s3 === null
+          ? null
+          : { endpoint: s3.env['S3_ENDPOINT'] ?? '', bucket: s3.env['S3_BUCKET'] ?? '', accessKey: 'S3RVER', secretKey: 'S3RVER', region: 'us-east-1', pathStyle: true }
+      const open = (deployment: string, storagePrefix = '') => openStorage({ uploadsDir: folder, s3: settings, storagePrefix, deployment })
+      await open('https://a.example.com')
+      // A second instance of the same deployment.
+      await open('https://a.example.com')
+      await expect(open('https://b.example.com')).rejects.toThrow(/holds the uploads of another deployment \(https:\/\/a\.example\.com\)[\s\S]*own STORAGE_PREFIX/)
+      await open('https://b.example.com', 'site-b/')
+      await expect(open('https://a.example.com', 'site-b/')).rejects.toThrow(/https:\/\/b\.example\.com/)
+      // The marker is no upload: the sweep's listing never sees it.
+      const names: string[] = []
+      for await (const file of (await open('https://a.example.com')).list()) names.push(file.name)
+      expect(names).toEqual([])
+    } finally {
+      await s3?.close()
+      await rm(folder, { recursive: true, force: true })
+    }
+  })
+})
+
 describe('S3 configuration', () => {
   const base = { DATA_DIR: '.tmp/storage-config', JWT_SECRET: 'x'.repeat(32) }
   const full = { S3_ENDPOINT: 'http://127.0.0.1:9000', S3_BUCKET: 'uploads', S3_ACCESS_KEY: 'key', S3_SECRET_KEY: 'secret' }

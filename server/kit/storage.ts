@@ -16,9 +16,15 @@
  * found under the prefix is looked up (read, stat, remove) where it was stored before a prefix was
  * set, at the top of the folder or bucket: references stored then keep working, and the sweep,
  * listing only the prefix, never takes such a file (a deployment without a prefix owns the top).
+ *
+ * Two deployments on one prefix (both without STORAGE_PREFIX, typically) would sweep each other's
+ * files, so each marks its place: at start, a deployment with PUBLIC_URL set writes its name into
+ * `<prefix>.back-office-deployment` when the marker is absent, and refuses to start when the
+ * marker names another deployment. The marker's name starts with a dot: no upload has one, so no
+ * sweep or listing takes it.
  */
 import { createReadStream, type Stats } from 'node:fs'
-import { copyFile, lstat, mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
+import { copyFile, lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Transform, type Readable } from 'node:stream'
 import type * as Minio from 'minio'
@@ -165,6 +171,8 @@ export function diskStorage(root: string, prefix = ''): ObjectStorage {
         throw error
       }
       for (const name of names) {
+        // The deployment's marker and anything else no upload is named like.
+        if (!FLAT_NAME.test(name)) continue
         const stats = await lstat(join(dir, name)).catch(() => null)
         // Gone since the listing, or not a plain file (a folder put there by hand): not ours.
         if (stats?.isFile() === true) yield info(name, stats)
@@ -239,10 +247,31 @@ export function s3Storage(settings: S3Settings, prefix = ''): ObjectStorage {
  * The configured storage. S3 is checked before the server serves: a wrong endpoint, key or bucket
  * stops the start with a message naming it, rather than failing each upload later.
  */
-export async function openStorage(config: { uploadsDir: string; s3: S3Settings | null; storagePrefix?: string }): Promise<ObjectStorage> {
+export async function openStorage(config: { uploadsDir: string; s3: S3Settings | null; storagePrefix?: string; deployment?: string | null }): Promise<ObjectStorage> {
   const prefix = config.storagePrefix ?? ''
+  const deployment = config.deployment ?? null
   if (config.s3 === null) {
-    await mkdir(join(config.uploadsDir, prefix), { recursive: true })
+    const dir = join(config.uploadsDir, prefix)
+    await mkdir(dir, { recursive: true })
+    if (deployment !== null) {
+      const path = join(dir, DEPLOYMENT_MARKER)
+      await checkMarker(deployment, `the folder ${dir}`, path, {
+        read: async () => {
+          try {
+            return await readFile(path, 'utf8')
+          } catch (error) {
+            if (isMissing(error)) return null
+            throw error
+          }
+        },
+        write: async (text) => {
+          await writeFile(path, text, { flag: 'wx' }).catch((error: unknown) => {
+            // Another instance of the deployment wrote it first: read back below.
+            if (!(error instanceof Error && 'code' in error && error.code === 'EEXIST')) throw error
+          })
+        },
+      })
+    }
     return diskStorage(config.uploadsDir, prefix)
   }
   const storage = s3Storage(config.s3, prefix)
@@ -254,7 +283,55 @@ export async function openStorage(config: { uploadsDir: string; s3: S3Settings |
     throw new Error(`Object storage: cannot reach ${where}: ${error instanceof Error ? error.message : String(error)}`)
   }
   if (!exists) throw new Error(`Object storage: ${where} does not exist; create the bucket first`)
+  if (deployment !== null) {
+    const client = await s3Client(config.s3)
+    const bucket = config.s3.bucket
+    const key = prefix + DEPLOYMENT_MARKER
+    await checkMarker(deployment, `S3_BUCKET ${bucket}${prefix === '' ? '' : ` under ${prefix}`}`, `the object ${key} of ${bucket}`, {
+      read: async () => {
+        try {
+          const chunks: Buffer[] = []
+          for await (const chunk of (await client.getObject(bucket, key)) as AsyncIterable<Buffer>) chunks.push(chunk)
+          return Buffer.concat(chunks).toString('utf8')
+        } catch (error) {
+          if (isMissing(error)) return null
+          throw error
+        }
+      },
+      write: async (text) => {
+        await client.putObject(bucket, key, Buffer.from(text, 'utf8'), undefined, { 'Content-Type': 'application/json' })
+      },
+    })
+  }
   return storage
+}
+
+/** The marker naming the deployment whose uploads a prefix holds. */
+export const DEPLOYMENT_MARKER = '.back-office-deployment'
+
+const Marker = (text: string): string | null => {
+  try {
+    const parsed: unknown = JSON.parse(text)
+    return typeof parsed === 'object' && parsed !== null && 'deployment' in parsed && typeof parsed.deployment === 'string' ? parsed.deployment : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Writes the marker when absent, then reads it back: a marker naming another deployment (written
+ * before, or by one starting at the same moment) stops the start with what to do.
+ */
+async function checkMarker(deployment: string, where: string, what: string, marker: { read(): Promise<string | null>; write(text: string): Promise<void> }): Promise<void> {
+  if ((await marker.read()) === null) await marker.write(`${JSON.stringify({ deployment })}\n`)
+  const text = await marker.read()
+  const owner = text === null ? null : Marker(text)
+  if (owner === deployment) return
+  throw new Error(
+    `Object storage: ${where} holds the uploads of another deployment (${owner ?? 'an unreadable marker'}), and this one is ${deployment}: ` +
+      `each sweeps the files its database does not name, so they would delete each other's uploads. Give each deployment its own STORAGE_PREFIX; ` +
+      `if this is the same deployment under a new PUBLIC_URL, remove ${what} and start again.`,
+  )
 }
 
 /**
