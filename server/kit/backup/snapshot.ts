@@ -17,7 +17,7 @@
  */
 import { constants } from 'node:fs'
 import { copyFile, cp, link, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
 import type { PGlite } from '@electric-sql/pglite'
 
 /** A flat stored name (server/kit/storage.ts): nothing else in the uploads folder is an upload. */
@@ -75,6 +75,14 @@ async function linkFiles(from: string, to: string): Promise<void> {
 
 /** Where the server puts the copies it makes for backups (DATA_DIR/snapshots/<id>/{db,uploads}). */
 export const snapshotsDir = (dataDir: string): string => join(dataDir, 'snapshots')
+
+/** How the server names a snapshot (schedule.ts): its time, then random hex. */
+const SNAPSHOT_NAME = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z-[0-9a-f]{8}$/
+
+/** Whether `dir` is a snapshot folder the server of `dataDir` would make: the only kind a backup removes. */
+export function isSnapshotFolder(dataDir: string, dir: string): boolean {
+  return isAbsolute(dir) && resolve(dir) === dir && dirname(dir) === resolve(snapshotsDir(dataDir)) && SNAPSHOT_NAME.test(basename(dir))
+}
 
 /**
  * Copies the running server's database folder (and links its uploads) into `into` while no

@@ -26,7 +26,7 @@ import { uploadColumns } from '../../db/schema.ts'
 import { FILE_PIECE, FORMAT, FORMAT_VERSION, keyFingerprint, sha256, type Contents, type Header } from './format.ts'
 import { DataDirBusy, holdDataDir, requestSnapshot, type DataDirHold } from './data-dir.ts'
 import { appliedMigration, ident, pgliteSession, postgresSession, readCatalog, readJournal, type Engine, type Session, type TableInfo } from './session.ts'
-import { isCode, stageUploads, type LocalUploads, type StagedUploads } from './snapshot.ts'
+import { isCode, isSnapshotFolder, snapshotsDir, stageUploads, type LocalUploads, type StagedUploads } from './snapshot.ts'
 
 /** Rows fetched from the cursor at once. */
 const FETCH_ROWS = 2000
@@ -85,6 +85,8 @@ export async function backupToFile(config: Config, file: string, options: { pgli
     if (error.holder !== null && error.holder.kind !== 'server') throw new Error(`${error.message}; try again when it has finished`)
     // A running server: it copies its database between two statements, and we read the copy.
     const snapshot = await requestSnapshot(config.dataDir)
+    // Removed when read: only ever a snapshot folder of this data folder, whatever answered.
+    if (!isSnapshotFolder(config.dataDir, snapshot)) throw new Error(`The running server answered ${JSON.stringify(snapshot)}, which is no snapshot folder of ${snapshotsDir(config.dataDir)}: nothing was read or removed`)
     try {
       return await writeBackup(file, await copyReader(snapshot, local !== null, error.holder === null ? 'the running server' : `the running server (process ${error.holder.pid})`), facts)
     } finally {
