@@ -27,6 +27,12 @@ export const migrationsFolder = fileURLToPath(new URL('./migrations', import.met
 /** Pooled PostgreSQL connections kept open while idle (openDb). */
 export const WARM_CONNECTIONS = 3
 
+/**
+ * The application_name of the server's PostgreSQL connections, as pg_stat_activity shows them:
+ * how `npm run restore -- --force` tells a server still using the database (server/kit/backup/restore.ts).
+ */
+export const SERVER_APPLICATION_NAME = 'back-office server'
+
 /** Reports a pooled connection lost (a restarted or terminated server), idle or in use, without crashing. */
 export type PoolErrorSink = (error: Error) => void
 
@@ -87,7 +93,7 @@ export async function openDb(config: DatabaseConfig, onPoolError: PoolErrorSink 
     return { kind: 'pglite', db, client, close: () => client.close() }
   }
   // Migrations on a pool of their own, without the statement limit (see OpenOptions).
-  const migrationPool = new pg.Pool({ connectionString: config.url, max: 2, connectionTimeoutMillis: 5000 })
+  const migrationPool = new pg.Pool({ connectionString: config.url, max: 2, connectionTimeoutMillis: 5000, application_name: SERVER_APPLICATION_NAME })
   survive(migrationPool, onPoolError)
   try {
     const migrationDb = drizzlePg({ client: migrationPool, schema })
@@ -100,7 +106,7 @@ export async function openDb(config: DatabaseConfig, onPoolError: PoolErrorSink 
   // a list call's page and count go out together, and a request on a connection opened afresh
   // took 32-37 ms against 7-15 ms on one already open (getuser page 1 on 1,000,000 leads), so
   // staff who read a page for a while before the next click would otherwise pay that each time.
-  const pool = new pg.Pool({ connectionString: config.url, max: 10, min: WARM_CONNECTIONS, idleTimeoutMillis: options.idleTimeoutMs ?? 10_000, connectionTimeoutMillis: 5000, statement_timeout: timeout })
+  const pool = new pg.Pool({ connectionString: config.url, max: 10, min: WARM_CONNECTIONS, idleTimeoutMillis: options.idleTimeoutMs ?? 10_000, connectionTimeoutMillis: 5000, statement_timeout: timeout, application_name: SERVER_APPLICATION_NAME })
   survive(pool, onPoolError)
   const db = drizzlePg({ client: pool, schema })
   return { kind: 'pg', db, pool, close: () => pool.end() }

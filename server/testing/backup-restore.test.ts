@@ -240,6 +240,14 @@ describe.sequential(`backup and restore of a populated ${testEngine() === 'pg' ?
     const s3 = await startS3()
     cleanups.push(s3.close)
     const inBucket = targetConfig(await mkdtemp(join(work, 'pg-s3-')), database.url, s3.env)
+    // Not while a server still uses the database: its tables would go from under it.
+    const running = await buildApp(config)
+    try {
+      await running.ready()
+      await expect(restoreFromFile(inBucket, file, { force: true })).rejects.toThrow(/The database is in use: \d+ connections? of a running back-office server/)
+    } finally {
+      await running.close()
+    }
     const forced = await restoreFromFile(inBucket, file, { force: true })
     expect(forced.tables).toBe(schemaTables.length)
     expect(await digestOfPostgres(database.url)).toEqual(source)
@@ -452,7 +460,7 @@ describe.skipIf(testEngine() !== 'pglite')('npm run backup against a running ser
       }
     })()
     const live = join(work, 'live.backup')
-    const backup = run(['scripts/backup.ts', live], { DATA_DIR: dataDir })
+    const backup = run(['scripts/backup.ts', live, '--with-secrets'], { DATA_DIR: dataDir })
     expect(await backup.exited, backup.output()).toBe(0)
     polling = false
     await poller
@@ -462,7 +470,7 @@ describe.skipIf(testEngine() !== 'pglite')('npm run backup against a running ser
     const written = await readBackup(live)
     expect(written.rows['categories']?.map((row) => row[2])).toEqual(['Puzzles'])
     expect(written.files[stored]).toEqual(bytes)
-    // The key was generated in DATA_DIR (no JWT_SECRET): it travels with the data sealed under it.
+    // The key was generated in DATA_DIR (no JWT_SECRET): asked for, it travels with the data sealed under it.
     const key = (await readFile(join(dataDir, 'jwt-secret'), 'utf8')).trim()
     expect(written.header['key']).toEqual({ fingerprint: keyFingerprint(new TextEncoder().encode(key)), secret: key })
     // The backup's snapshot is gone once it is written. The schedule (every ~1 s here) makes its
@@ -488,6 +496,9 @@ describe.skipIf(testEngine() !== 'pglite')('npm run backup against a running ser
     expect(await after.exited, after.output()).toBe(0)
     expect(after.output()).toContain(`from ${join(dataDir, 'db')} (no server running)`)
     const read = await readBackup(offline)
+    // Not asked for, the key stays out, and the operator is told to keep it apart.
+    expect(read.header['key']).toEqual({ fingerprint: keyFingerprint(new TextEncoder().encode(key)) })
+    expect(after.output()).toContain(`This backup holds no token key (left out without --with-secrets): keep ${join(dataDir, 'jwt-secret')} safely apart from it`)
     expect(read.rows['categories']).toEqual(written.rows['categories'])
     expect(read.files[stored]).toEqual(bytes)
     expect(existsSync(join(dataDir, 'control', 'holder.sock'))).toBe(false)

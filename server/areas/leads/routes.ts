@@ -138,8 +138,8 @@ const LINE_SQL = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:S
  */
 async function exportLeads(handle: DbHandle, shown: Shown | null): Promise<Readable> {
   if (handle.kind === 'pg') {
-    const { connectionString, host, port, user, password, database, ssl } = handle.pool.options
-    const client = new pg.Client({ connectionString, host, port, user, password, database, ssl, connectionTimeoutMillis: 5000 })
+    const { connectionString, host, port, user, password, database, ssl, application_name } = handle.pool.options
+    const client = new pg.Client({ connectionString, host, port, user, password, database, ssl, application_name, connectionTimeoutMillis: 5000 })
     // An 'error' without a listener would end the process (a backend terminated mid-COPY).
     client.on('error', () => {})
     let closed = false

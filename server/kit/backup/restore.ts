@@ -24,7 +24,7 @@ import { createGunzip } from 'node:zlib'
 import pg from 'pg'
 import { z } from 'zod'
 import { JWT_SECRET_FILE, type Config } from '../../config.ts'
-import { migrationsFolder, openDb } from '../../db/index.ts'
+import { migrationsFolder, openDb, SERVER_APPLICATION_NAME } from '../../db/index.ts'
 import { openStorage, type ObjectStorage } from '../storage.ts'
 import { DataDirBusy, holdDataDir, type DataDirHold } from './data-dir.ts'
 import { End, FileEnd, FileStart, FORMAT, FORMAT_VERSION, Header, keyFingerprint, sha256, TableEnd, TableStart, type Contents } from './format.ts'
@@ -87,6 +87,7 @@ async function restoreInto(config: Config, header: Header, journal: Journal, lin
   const problems = await targetProblems(config, storage)
   if (problems.length > 0) {
     if (!force) throw new RestoreRefused(`The target is not empty:\n  ${problems.join('\n  ')}\nRestore into an empty DATA_DIR or database, or pass --force (${FORCE_MEANS}).`)
+    if (config.database.kind === 'pg') await refuseWhileInUse(config.database.url)
     log(`--force: emptying the target (${problems.join('; ')})`)
     await emptyTarget(config)
   }
@@ -215,6 +216,26 @@ async function targetProblems(config: Config, storage: ObjectStorage): Promise<s
     break
   }
   return problems
+}
+
+const Sessions = z.array(z.object({ pid: z.number(), application_name: z.string().nullable(), state: z.string().nullable() }))
+
+/**
+ * --force on PostgreSQL drops the tables a running server still uses (PGlite's data folder is
+ * held by its server already, data-dir.ts): refused while any other session is connected to the
+ * database, the servers' named as such (their connections carry SERVER_APPLICATION_NAME).
+ */
+async function refuseWhileInUse(url: string): Promise<void> {
+  const sessions = await onPostgres(url, async (client) =>
+    Sessions.parse((await client.query(`select pid, application_name, state from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() order by pid`)).rows),
+  )
+  if (sessions.length === 0) return
+  const servers = sessions.filter((s) => s.application_name === SERVER_APPLICATION_NAME).length
+  const others = sessions.filter((s) => s.application_name !== SERVER_APPLICATION_NAME).map((s) => `process ${s.pid}${s.application_name === null || s.application_name === '' ? '' : ` (${s.application_name})`}`)
+  throw new RestoreRefused(
+    `The database is in use: ${[servers > 0 ? `${servers} connection${servers === 1 ? '' : 's'} of a running back-office server` : null, others.length > 0 ? `other sessions: ${others.join(', ')}` : null].filter((part) => part !== null).join('; ')}. ` +
+      'Stop every server (and close other sessions) before --force drops its tables.',
+  )
 }
 
 /** --force, and the clean-up of a failed restore: the target's tables go (uploads stay). */
@@ -426,7 +447,9 @@ async function keyNotes(config: Config, header: Header): Promise<string[]> {
       notes.push(`JWT_SECRET is set and is not the key this backup's data was sealed with. The backup's key is now in ${join(config.dataDir, JWT_SECRET_FILE)}: unset JWT_SECRET (or set it to that file's content), or every session ends, enrolled 2FA must be set up again and queued mail bodies cannot be read.`)
     }
   } else if (!same) {
-    notes.push('The token key differs from the one this backup\'s data was sealed with (the source set JWT_SECRET): set JWT_SECRET to the source\'s value, or every session ends, enrolled 2FA must be set up again and queued mail bodies cannot be read.')
+    notes.push(
+      'The token key differs from the one this backup\'s data was sealed with, and the backup holds no key (the source set JWT_SECRET, or its generated key was left out: made without --with-secrets): set JWT_SECRET to the source\'s key (its JWT_SECRET, or the content of its DATA_DIR/jwt-secret), or every session ends, enrolled 2FA must be set up again and queued mail bodies cannot be read.',
+    )
   }
   if (!header.uploads.included) {
     notes.push(`This backup holds no uploads: they were in ${header.uploads.storage}. Copy them into ${config.s3 === null ? join(config.uploadsDir, config.storagePrefix) : `the bucket ${config.s3.bucket}`}, for example with:`)

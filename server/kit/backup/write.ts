@@ -47,7 +47,11 @@ export interface SourceFacts {
   /** Local uploads to take, or the S3 bucket left out. */
   storage: { kind: 'local'; uploads: LocalUploads } | { kind: 's3'; settings: S3Settings; prefix: string }
   jwtSecret: Uint8Array
-  /** DATA_DIR/jwt-secret when the key was generated there: it goes into the backup. */
+  /**
+   * DATA_DIR/jwt-secret when the key was generated there and the backup was asked to carry it
+   * (`--with-secrets`); null otherwise. Left out by default: whoever holds a backup with the key
+   * can sign sessions for every admin in it and unseal the 2FA secrets.
+   */
   jwtSecretFile: string | null
 }
 
@@ -58,19 +62,30 @@ export interface BackupSummary extends Contents {
   notes: string[]
 }
 
-export const sourceFacts = (config: Config): SourceFacts => ({
+export const sourceFacts = (config: Config, withSecrets = false): SourceFacts => ({
   storage: config.s3 === null ? { kind: 'local', uploads: { dir: config.uploadsDir, prefix: config.storagePrefix } } : { kind: 's3', settings: config.s3, prefix: config.storagePrefix },
   jwtSecret: config.jwtSecret,
-  jwtSecretFile: config.jwtSecretFile,
+  jwtSecretFile: withSecrets ? config.jwtSecretFile : null,
 })
+
+/** What the operator must keep beside a backup made without the generated key. */
+export const keyLeftOutNote = (config: Config): string[] =>
+  config.jwtSecretFile === null
+    ? []
+    : [`This backup holds no token key (left out without --with-secrets): keep ${config.jwtSecretFile} safely apart from it, or a restore ends every session, enrolled 2FA must be set up again and queued mail bodies cannot be read.`]
 
 /**
  * A backup of the configured database and uploads into `file` (written as FILE.partial, renamed
- * when complete, mode 0600: it holds password hashes and, with a generated key, the key).
+ * when complete, mode 0600: it holds password hashes and, with `withSecrets`, the generated key).
  * `pglite` reads that client instead of opening DATA_DIR (an in-memory database; tests).
  */
-export async function backupToFile(config: Config, file: string, options: { pglite?: PGlite } = {}): Promise<BackupSummary> {
-  const facts = sourceFacts(config)
+export async function backupToFile(config: Config, file: string, options: { pglite?: PGlite; withSecrets?: boolean } = {}): Promise<BackupSummary> {
+  const summary = await backupWith(config, file, sourceFacts(config, options.withSecrets === true), options.pglite)
+  return options.withSecrets === true ? summary : { ...summary, notes: [...summary.notes, ...keyLeftOutNote(config)] }
+}
+
+async function backupWith(config: Config, file: string, facts: SourceFacts, pglite: PGlite | undefined): Promise<BackupSummary> {
+  const options = { pglite }
   const local = facts.storage.kind === 'local' ? facts.storage.uploads : null
   if (options.pglite !== undefined) return writeBackup(file, pgliteReader(options.pglite, 'the database of this process', local), facts)
   if (config.database.kind === 'pg') return writeBackup(file, postgresReader(config.database.url, local), facts)
