@@ -35,7 +35,7 @@ let other: AdminRow
 let arcade: string
 
 const png = (name = 'shot.png'): UploadFile => ({ field: 'image', name, type: 'image/png', content: encodePng(8, 8, (x, y) => [x * 20, y * 20, 120]) })
-const mp4: UploadFile = { field: 'video', name: 'clip.mp4', type: 'video/mp4', content: Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(12), Buffer.alloc(2048, 7)]) }
+const mp4: UploadFile = { field: 'video', name: 'clip.mp4', type: 'video/mp4', content: Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(12), Buffer.from([0, 0, 0x08, 0x08]), Buffer.from('mdat'), Buffer.alloc(2048, 7)]) }
 
 const post = (path: string, payload: Record<string, unknown>, headers: Record<string, string> = root) =>
   t.app.inject({ method: 'POST', url: `/api/admin${path}`, headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(payload) })

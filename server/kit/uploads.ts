@@ -4,7 +4,8 @@
  * then stored under a name the server chooses (server/kit/storage.ts: DATA_DIR/uploads or an S3
  * bucket). A file past its byte limit stops the call at once (413, the partial file removed); an
  * image must decode within the pixel limit, is stored without its metadata (EXIF, GPS...) and
- * gets a thumbnail beside it (server/kit/media.ts).
+ * gets a thumbnail beside it (server/kit/media.ts); a video or audio file is stored with its
+ * metadata boxes emptied, not encoded again (server/kit/media-metadata.ts).
  */
 import { randomUUID } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
@@ -18,6 +19,7 @@ import type { FieldErrors } from '#contract/common'
 import type { FileKind, FileRule } from '#contract/define'
 import type { MediaLimits } from '../config.ts'
 import { byteLimit, checkImage, cleanImage, isImage, makeThumbnail, thumbOf, tooManyPixels } from './media.ts'
+import { cleanMedia, MediaUnreadable } from './media-metadata.ts'
 import type { ObjectStorage } from './storage.ts'
 
 /** A checked upload, in the storage as `name`; `url` is what answers show (/uploads/<name>). */
@@ -298,7 +300,7 @@ export async function readMultipart(
         result.errors[part.fieldname] ??= rule.messages.kind
         await rm(path, { force: true })
       } else {
-        const checked = isImage(kind) ? await checkedImage(path, kind, maxPixels, rule) : { bytes }
+        const checked = isImage(kind) ? await checkedImage(path, kind, maxPixels, rule) : await checkedMedia(path, kind, bytes, rule)
         if ('bytes' in checked) {
           result.temps.push({ field: part.fieldname, path, kind, bytes: checked.bytes, thumb: isImage(kind) ? thumbOf(path) : null })
         } else {
@@ -312,6 +314,20 @@ export async function readMultipart(
     throw error
   }
   return result
+}
+
+/**
+ * Empties a video or audio file's metadata in place (media-metadata.ts): its size (unchanged), or
+ * the error to show when its structure does not parse.
+ */
+async function checkedMedia(path: string, kind: 'mp4' | 'm4a' | 'webm', bytes: number, rule: FileRule): Promise<{ bytes: number } | { refused: string }> {
+  try {
+    await cleanMedia(path, kind)
+    return { bytes }
+  } catch (error) {
+    if (error instanceof MediaUnreadable) return { refused: rule.messages.kind }
+    throw error
+  }
 }
 
 /**

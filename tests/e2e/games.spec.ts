@@ -15,7 +15,7 @@ const GamePage = z.object({
 const Categories = z.object({ result: z.object({ data: z.array(z.object({ _id: z.string(), categoryName: z.string() })) }) })
 
 // What the server checks of a video is its signature (an ISO base-media header); the rest is filler.
-const mp4 = { name: 'trailer.mp4', mimeType: 'video/mp4', buffer: Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(12), Buffer.alloc(4096, 7)]) }
+const mp4 = { name: 'trailer.mp4', mimeType: 'video/mp4', buffer: Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(12), Buffer.from([0, 0, 0x10, 0x08]), Buffer.from('mdat'), Buffer.alloc(4096, 7)]) }
 
 
 async function categoryId(request: APIRequestContext, name: string): Promise<string> {

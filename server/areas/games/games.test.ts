@@ -19,13 +19,20 @@ let arcade: string
 let puzzle: string
 
 const png = (name = 'shot.png', size = 8): UploadFile => ({ field: 'image', name, type: 'image/png', content: encodePng(size, size, (x, y) => [x * 20, y * 20, 120]) })
-/** An ISO base-media header (mp4 brand) followed by `bytes` of filler: what the server checks is the signature. */
+/** An ISO base-media header (mp4 brand) and one `mdat` box of `bytes` of filler: what the server checks is the signature and the boxes. */
 const mp4 = (bytes = 4096, name = 'clip.mp4'): UploadFile => ({
   field: 'video',
   name,
   type: 'video/mp4',
-  content: Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(12), Buffer.alloc(bytes, 7)]),
+  content: Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(12), box('mdat', Buffer.alloc(bytes, 7))]),
 })
+/** An ISO base-media box. */
+function box(type: string, ...content: Buffer[]): Buffer {
+  const data = Buffer.concat(content)
+  const size = Buffer.alloc(4)
+  size.writeUInt32BE(8 + data.length)
+  return Buffer.concat([size, Buffer.from(type, 'latin1'), data])
+}
 
 /** A PNG whose header declares 100,000 x 100,000 pixels (a decompression bomb's first bytes). */
 function hugePng(): UploadFile {
@@ -422,5 +429,98 @@ describe('serving a stored video', () => {
   it('answers 416 for a range past the end', async () => {
     const res = await get(`bytes=${size + 10}-`)
     expect(res.statusCode).toBe(416)
+  })
+})
+
+describe('a video or audio file is stored without its metadata', () => {
+  const SECRETS = ['51.5074', 'Secret Holiday', 'xmpmeta', 'Jo Filmmaker']
+  /** A QuickTime-style user-data atom (©xyz, ©nam...): its text after the length and language. */
+  const atom = (type: string, text: string) => {
+    const head = Buffer.alloc(4)
+    head.writeUInt16BE(Buffer.byteLength(text))
+    return box(type, head, Buffer.from(text, 'utf8'))
+  }
+  const fullBox = (type: string, ...content: Buffer[]) => box(type, Buffer.alloc(4), ...content)
+  const MEDIA = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7) % 251))
+
+  /** An MP4 (or M4A) as a phone writes one: where and by whom in the movie's and the track's user data, iTunes tags, XMP. */
+  function phoneMp4(brand: 'isom' | 'M4A '): Buffer {
+    const ftyp = box('ftyp', Buffer.from(`${brand}\0\0\0\0isom`, 'latin1'))
+    const moov = box(
+      'moov',
+      fullBox('mvhd', Buffer.alloc(96)),
+      box('trak', fullBox('tkhd', Buffer.alloc(80)), box('udta', atom('\u00a9xyz', '+51.5074-000.1278/')), box('mdia', fullBox('mdhd', Buffer.alloc(20)))),
+      box('udta', atom('\u00a9xyz', '+51.5074-000.1278/'), atom('\u00a9ART', 'Jo Filmmaker')),
+      fullBox('meta', fullBox('hdlr', Buffer.alloc(4), Buffer.from('mdir', 'latin1'), Buffer.alloc(13)), box('ilst', box('\u00a9nam', fullBox('data', Buffer.from('Secret Holiday'))))),
+    )
+    const xmp = box('uuid', Buffer.from('be7acfcb97a942e89c71999491e3afac', 'hex'), Buffer.from('<x:xmpmeta>exif:GPSLatitude 51.5074</x:xmpmeta>'))
+    return Buffer.concat([ftyp, moov, xmp, box('mdat', MEDIA)])
+  }
+  /** The types of the boxes between `start` and `end`. */
+  function boxTypes(file: Buffer, start = 0, end = file.length): string[] {
+    const types: string[] = []
+    for (let at = start; at + 8 <= end && file.readUInt32BE(at) >= 8; at += file.readUInt32BE(at)) types.push(file.toString('latin1', at + 4, at + 8))
+    return types
+  }
+
+  /** An EBML element with an 8-byte size; `unknown` writes the size a live recording leaves open. */
+  function ebml(id: string, content: Buffer | string, unknown = false): Buffer {
+    const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : content
+    const size = Buffer.alloc(8)
+    if (unknown) size.fill(0xff, 1)
+    else size.writeBigUInt64BE(BigInt(data.length))
+    size[0] = 0x01
+    return Buffer.concat([Buffer.from(id, 'hex'), size, data])
+  }
+  /** A WebM as a browser's recorder writes one (Segment and Cluster of unknown size), with a title, a date and a location tag. */
+  function recordedWebm(): Buffer {
+    const header = ebml('1a45dfa3', ebml('4282', 'webm'))
+    const info = ebml('1549a966', Buffer.concat([ebml('2ad7b1', Buffer.from([0x0f, 0x42, 0x40])), ebml('4d80', 'recorder'), ebml('5741', 'recorder'), ebml('7ba9', 'Secret Holiday'), ebml('4461', Buffer.alloc(8, 1))]))
+    const tracks = ebml('1654ae6b', ebml('ae', ebml('d7', Buffer.from([1]))))
+    const cluster = ebml('1f43b675', Buffer.concat([ebml('e7', Buffer.from([0])), ebml('a3', MEDIA)]), true)
+    const tags = ebml('1254c367', ebml('7373', ebml('67c8', Buffer.concat([ebml('45a3', 'LOCATION'), ebml('4487', '+51.5074-000.1278/'), ebml('45a3', 'ARTIST'), ebml('4487', 'Jo Filmmaker')]))))
+    return Buffer.concat([header, ebml('18538067', Buffer.concat([info, tracks, cluster, tags]), true)])
+  }
+
+  async function storedVideo(title: string, file: UploadFile): Promise<Buffer> {
+    const id = await add(title, {}, [png(), file])
+    const res = await t.app.inject({ method: 'GET', url: `/uploads/${(await rowOf(id))?.video}` })
+    expect(res.statusCode).toBe(200)
+    return res.rawPayload
+  }
+
+  it.each(['isom', 'M4A '] as const)('MP4 (%s): the location, the names and the XMP are gone; every other byte, the media too, is where it was', async (brand) => {
+    const original = phoneMp4(brand)
+    const stored = await storedVideo(`Phone ${brand.trim()}`, { field: 'video', name: brand === 'isom' ? 'holiday.mp4' : 'holiday.m4a', type: brand === 'isom' ? 'video/mp4' : 'audio/mp4', content: original })
+    for (const secret of SECRETS) {
+      expect(original.includes(secret)).toBe(true)
+      expect(stored.includes(secret), secret).toBe(false)
+    }
+    expect(stored.length).toBe(original.length)
+    expect(boxTypes(stored)).toEqual(['ftyp', 'moov', 'free', 'mdat'])
+    const moov = stored.readUInt32BE(0)
+    expect(boxTypes(stored, moov + 8, moov + stored.readUInt32BE(moov))).toEqual(['mvhd', 'trak', 'free', 'free'])
+    const mdat = original.length - MEDIA.length
+    expect(stored.subarray(mdat)).toEqual(original.subarray(mdat))
+    expect(stored.subarray(0, 8 + 16)).toEqual(original.subarray(0, 8 + 16))
+  })
+
+  it('WebM: the title, the date and the tags are gone; the clusters and tracks are untouched', async () => {
+    const original = recordedWebm()
+    const stored = await storedVideo('Recorded', { field: 'video', name: 'holiday.webm', type: 'video/webm', content: original })
+    for (const secret of SECRETS.filter((s) => s !== 'xmpmeta')) {
+      expect(original.includes(secret)).toBe(true)
+      expect(stored.includes(secret), secret).toBe(false)
+    }
+    expect(stored.length).toBe(original.length)
+    expect(stored.includes(MEDIA)).toBe(true)
+    expect(stored.includes('recorder')).toBe(true)
+    expect(stored.includes(Buffer.from('1654ae6b', 'hex'))).toBe(true)
+  })
+
+  it('refuses a video whose boxes do not parse, rather than storing what it may carry', async () => {
+    const broken = Buffer.concat([box('ftyp', Buffer.from('isom\0\0\0\0', 'latin1')), Buffer.from([0, 0, 0x7f, 0xff]), Buffer.from('udta'), Buffer.from('+51.5074')])
+    const res = await post('/addcms', addFields('Broken'), [png(), { field: 'video', name: 'broken.mp4', type: 'video/mp4', content: broken }])
+    expect(bodyOf(res)).toMatchObject({ status: 'failed', errors: { video: VIDEO_KIND } })
   })
 })
