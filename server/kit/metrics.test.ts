@@ -91,6 +91,10 @@ describe('metrics on', () => {
     expect(Number(line?.split(' ')[1])).toBeGreaterThanOrEqual(2)
   })
 
+  it('counts the referral visits dropped while the database refused their writes, from 0', async () => {
+    expect(valueOf(await scrape(), 'backoffice_referral_visits_dropped_total', {})).toBe(0)
+  })
+
   it('groups unknown addresses under one label, never by their URL', async () => {
     await t.app.inject({ method: 'GET', url: '/api/admin/no-such-call-123' })
     await t.app.inject({ method: 'GET', url: '/nothing/here-456' })
