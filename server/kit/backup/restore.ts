@@ -227,7 +227,7 @@ const Sessions = z.array(z.object({ pid: z.number(), application_name: z.string(
  */
 async function refuseWhileInUse(url: string): Promise<void> {
   const sessions = await onPostgres(url, async (client) =>
-    Sessions.parse((await client.query(`select pid, application_name, state from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() order by pid`)).rows),
+    Sessions.parse((await client.query(`select pid, application_name, state from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend' order by pid`)).rows),
   )
   if (sessions.length === 0) return
   const servers = sessions.filter((s) => s.application_name === SERVER_APPLICATION_NAME).length
