@@ -19,6 +19,7 @@ import type { Services } from '../../kit/api.ts'
 import type { Db } from '../../db/index.ts'
 import { brands } from '../../db/schema.ts'
 import { decodeReferral } from './referral.ts'
+import { SUMMARISED } from '../../kit/request-log.ts'
 
 /** Distinct brands counted before a flush is started early: a flood of made-up ids cannot grow the memory past it. */
 const MAX_PENDING = 10_000
@@ -99,7 +100,8 @@ const MAX_KNOWN_CODES = 10_000
 export function serveReferralRedirect(app: FastifyInstance, services: Services): () => Promise<void> {
   const counter = new VisitCounter(services.handle.db, app.log, services.config.referralFlushMs)
   const codes = new KnownCodes(services.config.referralKey, services.config.appStoreUrl)
-  app.get<{ Params: { code: string } }>('/admin/app/:code', (request, reply) => {
+  // Each visitor's redirect is counted in the request log's summary, not logged alone (server/kit/request-log.ts).
+  app.get<{ Params: { code: string } }>('/admin/app/:code', { config: SUMMARISED }, (request, reply) => {
     const { brandId, location } = codes.of(request.params.code.slice(0, MAX_CODE))
     if (brandId !== null) counter.add(brandId)
     // Each visit must reach the server to be counted: no browser or proxy keeps the redirect.
