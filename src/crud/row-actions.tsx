@@ -97,7 +97,9 @@ export function ActionCell<R extends Row>({ model, row, subject, writes, blocked
   const session = useSession()
   const edits = model.edit !== undefined || model.editDialog !== undefined
   return (
-    <div className="flex items-center gap-1">
+    // The buttons wrap onto a second line before the table outgrows its box: the sticky Action column
+    // narrows instead of lying over the columns before it.
+    <div className="flex flex-wrap items-center gap-1">
       {view || model.viewPage ? <ActionButton icon="view" label="View" subject={subject} onClick={onView} /> : null}
       {writes && edits ? <ActionButton icon="edit" label="Edit" subject={subject} blockedReason={blockedReason} onClick={onEdit} /> : null}
       {writes && remove ? (
