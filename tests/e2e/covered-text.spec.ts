@@ -36,20 +36,22 @@ async function coveredText(page: Page): Promise<{ tables: number; cells: number;
   return page.evaluate(() => {
     const findings: { table: string; cell: string; problem: string }[] = []
     let cells = 0
-    const tables = [...document.querySelectorAll('main table')].filter((t) => t.querySelector('thead th') !== null)
     const isSticky = (el: Element | null): Element | null => {
       for (let e = el; e !== null; e = e.parentElement) if (getComputedStyle(e).position === 'sticky' && (e.tagName === 'TD' || e.tagName === 'TH')) return e
       return null
     }
-    /** Text only a screen reader gets (the sr-only pattern: a 1 px clipped box). */
+    /** Text only a screen reader gets (the sr-only pattern: an absolute box clipped away), or none. */
     const visuallyHidden = (el: Element): boolean => {
       for (let e: Element | null = el; e !== null; e = e.parentElement) {
         const s = getComputedStyle(e)
-        if (s.position === 'absolute' && e.getBoundingClientRect().width <= 1) return true
+        const clipped = (s.clip !== 'auto' && s.clip !== '') || s.clipPath !== 'none'
+        if (s.position === 'absolute' && (clipped || e.getBoundingClientRect().width <= 1)) return true
         if (s.display === 'none' || s.visibility === 'hidden') return true
       }
       return false
     }
+    // The tables on screen (a chart's table for screen readers is not one).
+    const tables = [...document.querySelectorAll('main table')].filter((t) => t.querySelector('thead th') !== null && !visuallyHidden(t))
     /** The nearest box between the text and its cell that cuts what overflows it. */
     const clipper = (from: Element, cell: Element): HTMLElement | null => {
       for (let e: Element | null = from; e !== null; e = e.parentElement) {
