@@ -134,6 +134,9 @@ describe('the request log with the shipped defaults', () => {
     expect(res.statusCode).toBe(401)
     const logged = about(lines, '/api/admin/getuser')
     expect(logged.map((l) => l.msg)).toEqual(['incoming request', 'request completed'])
+    // An address no route serves is logged as before too.
+    expect((await app.inject({ method: 'GET', url: '/api/admin/no-such-call' })).statusCode).toBe(404)
+    expect(about(lines, '/api/admin/no-such-call').map((l) => l.msg)).toEqual(['incoming request', 'request completed'])
   })
 })
 
