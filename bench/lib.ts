@@ -1,6 +1,6 @@
 /** Small pieces the bench shares: the server child, /proc readings, HTTP timing, percentiles. */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
@@ -20,15 +20,21 @@ export interface ServerChild {
 
 /**
  * Starts bench/server.ts in a plain `node --import tsx` process (not the tsx CLI, which would add
- * a wrapper process and put the server one pid further away from our /proc readings).
+ * a wrapper process and put the server one pid further away from our /proc readings). Its log is
+ * at warn unless the environment says otherwise, so it does not bury the bench's own lines; with
+ * `logFile` it logs as shipped (LOG_LEVEL as given, the server's default otherwise) into that
+ * file, as a service's log goes to a journal rather than a terminal.
  */
-export function startServer(env: NodeJS.ProcessEnv, timeoutMs = 180_000): Promise<ServerChild> {
+export function startServer(env: NodeJS.ProcessEnv, timeoutMs = 180_000, options: { logFile?: string } = {}): Promise<ServerChild> {
   return new Promise((resolve, reject) => {
+    const logFd = options.logFile === undefined ? null : openSync(options.logFile, 'w')
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'server.ts')], {
       cwd: root,
-      env: { ...env, LOG_LEVEL: env.LOG_LEVEL ?? 'warn', ADMIN_EMAIL, ADMIN_PASSWORD },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: logFd === null ? { ...env, LOG_LEVEL: env.LOG_LEVEL ?? 'warn', ADMIN_EMAIL, ADMIN_PASSWORD } : { ...env, ADMIN_EMAIL, ADMIN_PASSWORD },
+      stdio: ['ignore', logFd ?? 'inherit', 'inherit', 'ipc'],
     })
+    // The child holds its own copy of the descriptor.
+    if (logFd !== null) closeSync(logFd)
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
       reject(new Error(`server did not start within ${timeoutMs / 1000} s`))

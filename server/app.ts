@@ -33,6 +33,7 @@ import { removeStaleSnapshots } from './kit/backup/snapshot.ts'
 import { CSP_DIRECTIVES, registerPwa } from './pwa.ts'
 import { registerMetrics, type Metrics } from './kit/metrics.ts'
 import { serveOpenApi } from './kit/openapi.ts'
+import { RequestLog } from './kit/request-log.ts'
 import packageJson from '../package.json' with { type: 'json' }
 
 /**
@@ -103,8 +104,11 @@ export const PERMISSIONS_POLICY = [
 ].join(', ')
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  // The public calls' requests are counted and summed up rather than logged each (LOG_REQUESTS).
+  const requestLog = new RequestLog(config.requestLog)
   const app = Fastify({
     logger: { level: config.logLevel, ...(options.logStream === undefined ? {} : { stream: options.logStream }) },
+    logController: requestLog,
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
     // While it closes, an instance still answers the requests that reach it (on a balancer's
@@ -116,6 +120,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
   })
+
+  requestLog.start(app.log)
+  app.addHook('onClose', async () => requestLog.stop())
 
   // PGlite has no lock of its own: the data folder is taken first, so no second server, backup or
   // restore opens it meanwhile (server/kit/backup/data-dir.ts). A start while one runs is refused.

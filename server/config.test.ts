@@ -126,6 +126,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: 'x'.repeat(40) }).jwtSecretFile).toBeNull()
   })
 
+  it('reads the request log settings: public calls summed up and 500 ms slow by default', () => {
+    expect(loadConfig({ DATA_DIR: dir }).requestLog).toEqual({ mode: 'summary', slowMs: 500 })
+    expect(loadConfig({ DATA_DIR: dir, LOG_REQUESTS: 'all', LOG_SLOW_MS: '250' }).requestLog).toEqual({ mode: 'all', slowMs: 250 })
+    expect(() => loadConfig({ DATA_DIR: dir, LOG_REQUESTS: 'some' })).toThrow(/LOG_REQUESTS/)
+    expect(() => loadConfig({ DATA_DIR: dir, LOG_SLOW_MS: '0' })).toThrow(/LOG_SLOW_MS/)
+  })
+
   it('refuses bad values, naming each', () => {
     const bad = () => loadConfig({ DATA_DIR: dir, PORT: 'eighty', DATABASE_URL: 'mysql://x', JWT_SECRET: 'short', TOKEN_TTL_SECONDS: String(13 * 3600) })
     expect(bad).toThrow(ConfigError)

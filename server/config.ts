@@ -130,6 +130,13 @@ export interface Config {
   /** Pino log level; 'silent' in tests. */
   logLevel: string
   /**
+   * The request log (server/kit/request-log.ts). `summary`: the public calls (the referral
+   * redirect, the public reads) are counted and summed up once a minute, and only their errors,
+   * refusals and slow answers are logged one by one; staff calls are logged each. `all`: every
+   * request is logged. LOG_REQUESTS and LOG_SLOW_MS.
+   */
+  requestLog: { mode: 'summary' | 'all'; slowMs: number }
+  /**
    * Which X-Forwarded-For hops to believe, so per-address limits count real addresses (Fastify's
    * `trustProxy`): false (none: the socket's address), true (every hop: only when no client can
    * reach the server but through the proxy), a hop count (the nearest N proxies), or the
@@ -296,6 +303,8 @@ const Env = z.object({
   CORS_ORIGINS: z.preprocess(emptyToUndefined, z.string().default('')),
   LOGIN_RATE_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(20)),
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
+  LOG_REQUESTS: z.preprocess(emptyToUndefined, z.enum(['summary', 'all']).default('summary')),
+  LOG_SLOW_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(600_000).default(500)),
   TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().trim().default('false').transform(parseTrustProxy)),
   STATEMENT_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(15_000)),
   EXPORT_MAX_PER_ADMIN: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).default(2)),
@@ -485,6 +494,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     socketRecheckMs: 60_000,
     hashCost: null,
     logLevel: e.LOG_LEVEL,
+    requestLog: { mode: e.LOG_REQUESTS, slowMs: e.LOG_SLOW_MS },
     trustProxy: e.TRUST_PROXY,
     statementTimeoutMs: e.STATEMENT_TIMEOUT_MS,
     exports: { perAdmin: e.EXPORT_MAX_PER_ADMIN, perInstance: e.EXPORT_MAX_PER_INSTANCE, idleTimeoutMs: Math.round(e.EXPORT_IDLE_TIMEOUT_SECONDS * 1000) },

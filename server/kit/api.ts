@@ -45,6 +45,7 @@ import type { ObjectStorage } from './storage.ts'
 import type { PublicCache } from './public-cache.ts'
 import type { Finder } from './finders.ts'
 import { NUL_MESSAGE, nulField } from './text-input.ts'
+import { SUMMARISED } from './request-log.ts'
 
 // The contract's schemas are zod/mini's, which brings no messages of its own: the checks the
 // contract gives no message for answer in English, as classic zod sets on its first schema (the
@@ -305,6 +306,8 @@ function route(app: FastifyInstance, services: Services, bound: BoundHandler, bo
     url: API_PREFIX + endpoint.path,
     config: {
       rateLimit: bound.rateLimit === undefined ? false : { max: bound.rateLimit.max(services.config), timeWindow: bound.rateLimit.timeWindow },
+      // The public reads come at the public's rate: their log is summed up (server/kit/request-log.ts).
+      ...(endpoint.method === 'GET' && endpoint.access.kind === 'public' ? SUMMARISED : {}),
     },
     // onRequest runs before the body is parsed: a caller without the right gets 401/403 and
     // no byte of their upload is stored.

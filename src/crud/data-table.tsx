@@ -107,8 +107,30 @@ function cell<R extends Row>(c: Column<R>, row: R, serial: number): ReactNode {
   const alt = c.altKey === undefined ? (c.kind === 'mono' ? c.header : '') : String(row[c.altKey])
   const thumb = c.thumbKey === undefined ? '' : String(row[c.thumbKey])
   const value = renderValue(c.kind, row[c.key], alt, true, thumb, c.empty)
-  return c.wrap ? <span className="line-clamp-3 max-w-xs min-w-24 break-words">{value}</span> : value
+  // Text cut to fit ends in an ellipsis (the clamp's or the line's) and is read whole from its title.
+  const whole = typeof value === 'string' && value !== '' ? value : undefined
+  if (c.wrap) {
+    return (
+      <span className="line-clamp-3 max-w-xs min-w-24 break-words" title={whole}>
+        {value}
+      </span>
+    )
+  }
+  return c.kind === 'text' && whole !== undefined ? (
+    <span className={CUT_TEXT} title={whole}>
+      {value}
+    </span>
+  ) : (
+    value
+  )
 }
+
+/**
+ * A one-line text value's box: at most 15rem, then cut with an ellipsis. An unbounded line (a long
+ * email, a name, a link) would widen the table past its box, and the sticky Action column, kept at
+ * the box's right edge, would then lie over the end of the columns before it.
+ */
+const CUT_TEXT = 'block max-w-60 truncate'
 
 /**
  * Values stay on one line (the table scrolls sideways); custom and wrapped cells decide for

@@ -64,8 +64,16 @@ describe('column folding', () => {
     const html = renderToStaticMarkup(
       <DataTable caption="Leads" columns={columns} rows={[lead]} serial={(i) => i + 1} error={undefined} onRetry={() => {}} busy={false} kept={['walletaddress']} />,
     )
-    const folded = [...html.matchAll(/<(td|th)[^>]*class="([^"]*)"[^>]*>(.*?)<\/\1>/g)].filter((m) => (m[2] ?? '').includes(FOLD_CLASS)).map((m) => m[3])
+    const folded = [...html.matchAll(/<(td|th)[^>]*class="([^"]*)"[^>]*>(.*?)<\/\1>/g)].filter((m) => (m[2] ?? '').includes(FOLD_CLASS)).map((m) => (m[3] ?? '').replace(/<[^>]*>/g, ''))
     expect(folded).toEqual(['Operating System', 'ios'])
+  })
+
+  it('a one-line text is bounded and cut with an ellipsis, whole in its title, so the table keeps to its box', () => {
+    const name = 'Annabelle Wilhelmina Fitzgerald-Montgomery of Somewhere Rather Far Away'
+    const html = renderToStaticMarkup(
+      <DataTable caption="Leads" columns={columns} rows={[{ ...lead, name }]} serial={(i) => i + 1} error={undefined} onRetry={() => {}} busy={false} />,
+    )
+    expect(html).toContain(`<span class="block max-w-60 truncate" title="${name}">${name}</span>`)
   })
 
   it('a long id shows its first 8 characters, whole in its tooltip and for screen readers, with a copy button', () => {

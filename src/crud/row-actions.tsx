@@ -97,7 +97,10 @@ export function ActionCell<R extends Row>({ model, row, subject, writes, blocked
   const session = useSession()
   const edits = model.edit !== undefined || model.editDialog !== undefined
   return (
-    <div className="flex items-center gap-1">
+    // On a narrow table (a tablet: the width its low columns fold at, fold.ts) the buttons may wrap
+    // onto a second line before the table outgrows its box: the sticky Action column narrows
+    // instead of lying over the columns before it. On a wide one they stay on one line.
+    <div className="flex items-center gap-1 @max-[56rem]:flex-wrap">
       {view || model.viewPage ? <ActionButton icon="view" label="View" subject={subject} onClick={onView} /> : null}
       {writes && edits ? <ActionButton icon="edit" label="Edit" subject={subject} blockedReason={blockedReason} onClick={onEdit} /> : null}
       {writes && remove ? (

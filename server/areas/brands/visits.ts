@@ -29,6 +29,7 @@ import type { Services } from '../../kit/api.ts'
 import type { Db } from '../../db/index.ts'
 import { brands } from '../../db/schema.ts'
 import { decodeReferral } from './referral.ts'
+import { SUMMARISED } from '../../kit/request-log.ts'
 
 /** Distinct brands counted before a flush is started early: a flood of made-up ids cannot grow the memory past it. */
 const MAX_PENDING = 10_000
@@ -183,7 +184,8 @@ export function serveReferralRedirect(app: FastifyInstance, services: Services):
   const counter = new VisitCounter(services.handle.db, app.log, services.config.referralFlushMs, (ids) => dropped?.inc(ids))
   const codes = new KnownCodes(services.config.referralKey, services.config.appStoreUrl)
   const budget = visitBudget(services.config)
-  app.get<{ Params: { code: string } }>('/admin/app/:code', (request, reply) => {
+  // Each visitor's redirect is counted in the request log's summary, not logged alone (server/kit/request-log.ts).
+  app.get<{ Params: { code: string } }>('/admin/app/:code', { config: SUMMARISED }, (request, reply) => {
     const { brandId, location } = codes.of(request.params.code.slice(0, MAX_CODE))
     if (brandId !== null && budget.take(brandId, request.ip)) counter.add(brandId)
     // Each visit must reach the server to be counted: no browser or proxy keeps the redirect.

@@ -1,0 +1,172 @@
+/**
+ * No text covered: on every list the side menu leads to (the contract's screen list, as the menu
+ * is built from it), at a desk's 1280 px and a tablet's 820 px, in both themes, each header and
+ * each cell of the first row is read where its text ends, with document.elementFromPoint, as the
+ * table first shows it: what is painted there must be that cell, never a sticky column (the
+ * Action column kept at the right edge) laid over it. Text cut to fit must end in an ellipsis and
+ * carry its whole value in a title.
+ */
+import type { Page } from '@playwright/test'
+import { screens } from '#contract/routes'
+import { accounts, apiToken, expect, png, signInPage, test } from './fixtures.ts'
+
+const WIDTHS = [
+  { width: 1280, height: 800 },
+  { width: 820, height: 1000 },
+] as const
+const THEMES = ['light', 'dark'] as const
+
+/** Every screen of the menu (top level and the CMS group): the lists are found among them by their tables. */
+const MENU_SCREENS = screens.filter((s) => 'menu' in s)
+
+/** One text run that failed, said the way a person would report it. */
+interface Finding {
+  table: string
+  cell: string
+  problem: string
+}
+
+/**
+ * Reads every header and first-row cell of the page's tables as first shown (each table box
+ * scrolled to its start). For each run of text: the point just inside its end must hit its own
+ * cell; a run cut by its box (wider or taller than shown) must end in an ellipsis (text-overflow or
+ * a line clamp) and have a title with its whole text, and the end of what is shown must be its own.
+ */
+async function coveredText(page: Page): Promise<{ tables: number; cells: number; findings: Finding[] }> {
+  return page.evaluate(() => {
+    const findings: { table: string; cell: string; problem: string }[] = []
+    let cells = 0
+    const isSticky = (el: Element | null): Element | null => {
+      for (let e = el; e !== null; e = e.parentElement) if (getComputedStyle(e).position === 'sticky' && (e.tagName === 'TD' || e.tagName === 'TH')) return e
+      return null
+    }
+    /** Text only a screen reader gets (the sr-only pattern: an absolute box clipped away), or none. */
+    const visuallyHidden = (el: Element): boolean => {
+      for (let e: Element | null = el; e !== null; e = e.parentElement) {
+        const s = getComputedStyle(e)
+        const clipped = (s.clip !== 'auto' && s.clip !== '') || s.clipPath !== 'none'
+        if (s.position === 'absolute' && (clipped || e.getBoundingClientRect().width <= 1)) return true
+        if (s.display === 'none' || s.visibility === 'hidden') return true
+      }
+      return false
+    }
+    // The tables on screen (a chart's table for screen readers is not one).
+    const tables = [...document.querySelectorAll('main table')].filter((t) => t.querySelector('thead th') !== null && !visuallyHidden(t))
+    /** The nearest box between the text and its cell that cuts what overflows it. */
+    const clipper = (from: Element, cell: Element): HTMLElement | null => {
+      for (let e: Element | null = from; e !== null; e = e.parentElement) {
+        if (e instanceof HTMLElement && getComputedStyle(e).overflowX !== 'visible') return e
+        if (e === cell) break
+      }
+      return null
+    }
+    for (const table of tables) {
+      const caption = table.querySelector('caption')?.textContent?.trim() ?? 'a table'
+      const box = table.parentElement
+      if (box) box.scrollLeft = 0
+      const headers = [...table.querySelectorAll('thead th')]
+      const firstRow = [...(table.querySelector('tbody tr')?.querySelectorAll('td') ?? [])]
+      for (const cell of [...headers, ...firstRow]) {
+        if (getComputedStyle(cell).display === 'none') continue
+        const name = cell.tagName === 'TH' ? `header "${(cell.textContent ?? '').trim()}"` : `first-row cell ${firstRow.indexOf(cell as HTMLTableCellElement) + 1} ("${(cell.textContent ?? '').trim().slice(0, 40)}")`
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT)
+        for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+          const text = node.textContent ?? ''
+          const parent = node.parentElement
+          if (parent === null || text.trim() === '' || visuallyHidden(parent)) continue
+          cells += 1
+          const range = document.createRange()
+          range.setStart(node, text.trimEnd().length - 1)
+          range.setEnd(node, text.trimEnd().length)
+          const end = [...range.getClientRects()].at(-1)
+          if (end === undefined || end.width === 0) continue
+          let x = end.right - 1
+          let y = end.top + end.height / 2
+          const cut = clipper(parent, cell)
+          if (cut !== null && (cut.scrollWidth > cut.clientWidth + 1 || cut.scrollHeight > cut.clientHeight + 1)) {
+            const s = getComputedStyle(cut)
+            const ellipsis = s.textOverflow === 'ellipsis' || (s.webkitLineClamp !== 'none' && s.webkitLineClamp !== '')
+            if (!ellipsis) findings.push({ table: caption, cell: name, problem: 'is cut without an ellipsis' })
+            let titled = false
+            for (let e: Element | null = cut; e !== null && !titled; e = e === cell ? null : e.parentElement) titled = (e.getAttribute('title') ?? '').includes(text.trim())
+            if (!titled) findings.push({ table: caption, cell: name, problem: 'is cut and has no title with its whole text' })
+            // What is shown of it ends at the clipping box's edge (the ellipsis).
+            const shown = cut.getBoundingClientRect()
+            x = Math.min(x, shown.right - 2)
+            y = Math.min(y, shown.bottom - 2)
+          }
+          const hit = document.elementFromPoint(x, y)
+          if (hit !== null && cell.contains(hit)) continue
+          const over = isSticky(hit)
+          findings.push({
+            table: caption,
+            cell: name,
+            problem: over !== null ? `ends under the sticky column "${(over.textContent ?? '').trim().slice(0, 30)}"` : `ends where ${hit === null ? 'nothing' : `<${hit.tagName.toLowerCase()}> "${(hit.textContent ?? '').trim().slice(0, 30)}"`} is painted`,
+          })
+        }
+      }
+    }
+    return { tables: tables.length, cells, findings }
+  })
+}
+
+/** A game as long as real ones get (title, link, category), so the Games table is as wide as it gets. */
+async function addLongGame(page: Page): Promise<void> {
+  const auth = { authorization: `Bearer ${await apiToken(page.request, accounts.superadmin)}` }
+  const categoryName = `Covered text racing category ${Math.random().toString(36).slice(2, 6)}`
+  const added = await page.request.post('/api/admin/addcategory', { headers: auth, multipart: { categoryName, image: png('category.png', 120) } })
+  expect(added.ok(), await added.text()).toBe(true)
+  const listed = (await (await page.request.get('/api/admin/categoryDropdown', { headers: auth })).json()) as { result: { data: Array<{ _id: string; categoryName: string }> } }
+  const category = listed.result.data.find((c) => c.categoryName === categoryName)?._id ?? ''
+  const game = await page.request.post('/api/admin/addcms', {
+    headers: auth,
+    multipart: {
+      title: `A racing game with a rather long title to read whole ${Math.random().toString(36).slice(2, 6)}`,
+      categoryName: category,
+      operatingsystem: 'Android',
+      description: 'Covered text',
+      liveLink: 'https://games.example/play/a-racing-game-with-a-long-address?ref=covered-text',
+      isGameBackend: 'true',
+      image: png('shot.png', 200),
+    },
+  })
+  expect(game.ok(), await game.text()).toBe(true)
+}
+
+test.describe('no text covered', () => {
+  test.beforeAll(async ({ browser }) => {
+    const page = await browser.newPage()
+    await signInPage(page, accounts.superadmin)
+    await addLongGame(page)
+    await page.close()
+  })
+
+  for (const viewport of WIDTHS) {
+    for (const theme of THEMES) {
+      test(`every list at ${viewport.width} px, ${theme}: each header and first-row cell readable to its end`, async ({ page }) => {
+        test.setTimeout(180_000)
+        await page.setViewportSize(viewport)
+        await page.emulateMedia({ colorScheme: theme })
+        await signInPage(page, accounts.superadmin)
+        const lists: string[] = []
+        const findings: string[] = []
+        for (const screen of MENU_SCREENS) {
+          await page.goto(`/admin${screen.path}`)
+          await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+          // Loaded: no table still fetching its first page (aria-busy), no skeleton row.
+          await expect(page.locator('main [aria-busy="true"]')).toHaveCount(0)
+          const measured = await coveredText(page)
+          if (measured.tables === 0) continue
+          lists.push(screen.title)
+          expect(measured.cells, `${screen.title}: no text was read`).toBeGreaterThan(0)
+          for (const f of measured.findings) findings.push(`${screen.title} (${f.table}): ${f.cell} ${f.problem}`)
+          if (measured.findings.length > 0) await page.screenshot({ path: `.tmp/covered-${screen.path.slice(1)}-${viewport.width}-${theme}.png`, animations: 'disabled' })
+        }
+        // The lists are those the menu leads to, not a hand-kept few: Games and Leads among them.
+        expect(lists).toEqual(expect.arrayContaining(['Games', 'Leads']))
+        expect(lists.length).toBeGreaterThanOrEqual(8)
+        expect(findings, findings.join('\n')).toEqual([])
+      })
+    }
+  }
+})
