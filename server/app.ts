@@ -33,6 +33,7 @@ import { removeStaleSnapshots } from './kit/backup/snapshot.ts'
 import { CSP_DIRECTIVES, registerPwa } from './pwa.ts'
 import { registerMetrics, type Metrics } from './kit/metrics.ts'
 import { serveOpenApi } from './kit/openapi.ts'
+import { logRequest } from './kit/log-url.ts'
 import packageJson from '../package.json' with { type: 'json' }
 
 /**
@@ -104,7 +105,7 @@ export const PERMISSIONS_POLICY = [
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel, ...(options.logStream === undefined ? {} : { stream: options.logStream }) },
+    logger: { level: config.logLevel, serializers: { req: logRequest }, ...(options.logStream === undefined ? {} : { stream: options.logStream }) },
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
     // While it closes, an instance still answers the requests that reach it (on a balancer's
