@@ -151,6 +151,13 @@ export const LeadDelivery = z.object({
 })
 
 /**
+ * The parts of a lead's page read from another screen, each with that screen: a caller who may
+ * not open it gets the part empty and its name in `withheld` (the page then says so).
+ */
+export const leadPageParts = { enquiries: '/contactus', deliveries: '/notificationlist' } as const
+export type LeadPagePart = keyof typeof leadPageParts
+
+/**
  * One lead as its own page shows it: every field, the brand it came through, its contact
  * enquiries (by its email), each promotion delivery with its outcome, and the newsletter.
  */
@@ -170,9 +177,11 @@ export const getLead = endpoint({
     deliveries: z.array(LeadDelivery),
     /** All of the lead's deliveries, of which the latest LEAD_DELIVERIES_SHOWN are listed. */
     deliveryCount: integer(),
+    /** The parts the caller may not read (leadPageParts), answered empty. */
+    withheld: z.array(z.enum(['enquiries', 'deliveries'])),
   }),
   access: reads('/users'),
-  ours: `Not in the requirements: one lead's page (every field, its brand, its contact enquiries by email, the latest ${LEAD_DELIVERIES_SHOWN} promotion deliveries with their outcome, the newsletter); 404 'Record not found' for an unknown id.`,
+  ours: `Not in the requirements: one lead's page (every field, its brand, its contact enquiries by email, the latest ${LEAD_DELIVERIES_SHOWN} promotion deliveries with their outcome, the newsletter); 404 'Record not found' for an unknown id. The enquiries need read access to Contact Us and the deliveries to Messaging: without it the part is empty (deliveryCount 0) and named in withheld.`,
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

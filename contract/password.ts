@@ -73,7 +73,9 @@ export const changePassword = endpoint({
 /**
  * Forgot screen (/forgot), step 2: set a new password with the OTP mailed by /ForgotSend-mail.
  * An admin with 2FA enabled also needs a current code: without one the answer is status TWO_FA,
- * so a reset never skips the second factor. Success revokes every session of that admin.
+ * so a reset never skips the second factor. Success revokes every session of that admin, and with
+ * `removePasskeys` (the form's box, ticked unless unticked) removes every passkey of the account:
+ * a passkey outlives a password, so a reset after a lost device would leave its passkey working.
  */
 export const forgotPassword = endpoint({
   logAs: 'Password reset',
@@ -86,11 +88,12 @@ export const forgotPassword = endpoint({
       confirmPassword: ConfirmPassword,
       email: LoginEmail,
       twoFACode: TwoFACode,
+      removePasskeys: z.optional(z.boolean({ error: 'Incorrect format' })),
     })
     .check(z.superRefine(confirmMatches, bothParsed)),
   output: Done,
   access: publicAccess,
-  ours: 'twoFACode added to the payload so that a reset asks for an enabled second factor (answer TWO_FA).',
+  ours: 'twoFACode added to the payload so that a reset asks for an enabled second factor (answer TWO_FA). removePasskeys (optional, false unless sent) also removes every passkey of the account.',
 })
 
 /**

@@ -180,5 +180,20 @@ export const signOutStaff = endpoint({
   ours: 'Not in the requirements: Sign out everywhere, the row action of Users and Access.',
 })
 
+/**
+ * Removes every passkey of a staff member: a passkey outlives a password reset and Sign out
+ * everywhere, so a lost or stolen device's passkey would still sign in. A staff manager's write
+ * with a recent proof, like Edit User, never on the superadmin or on someone holding more access.
+ */
+export const removeStaffPasskeys = endpoint({
+  logAs: 'Passkeys removed',
+  method: 'POST',
+  input: z.object({ id: Id }),
+  output: ok({ removed: integer() }),
+  access: staffWrites('/sub-admin'),
+  stepUp: true,
+  ours: "Not in the requirements: Remove passkeys, the row action of Users and Access; answers how many were removed (0 when the member had none).",
+})
+
 // Each endpoint is named by its export (its path defaults to '/' + that name).
 nameEndpoints(self)

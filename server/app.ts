@@ -34,6 +34,7 @@ import { CSP_DIRECTIVES, registerPwa } from './pwa.ts'
 import { registerMetrics, type Metrics } from './kit/metrics.ts'
 import { serveOpenApi } from './kit/openapi.ts'
 import { RequestLog } from './kit/request-log.ts'
+import { logRequest } from './kit/log-url.ts'
 import packageJson from '../package.json' with { type: 'json' }
 
 /**
@@ -107,7 +108,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // The public calls' requests are counted and summed up rather than logged each (LOG_REQUESTS).
   const requestLog = new RequestLog(config.requestLog)
   const app = Fastify({
-    logger: { level: config.logLevel, ...(options.logStream === undefined ? {} : { stream: options.logStream }) },
+    logger: { level: config.logLevel, serializers: { req: logRequest }, ...(options.logStream === undefined ? {} : { stream: options.logStream }) },
     logController: requestLog,
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,

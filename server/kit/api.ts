@@ -34,6 +34,7 @@ import { STEP_UP_MESSAGE, STEP_UP_REQUIRED, fieldErrors, type FieldErrors, type 
 import { changesData, isEndpoint, type Endpoint, type Output, type ParsedInput } from '#contract/define'
 import { FORBIDDEN, UNAUTHORIZED, checkSession, type Passwords } from './access/auth.ts'
 import { stepUpFresh, type TokenRef } from './access/sessions.ts'
+import { cookieValue } from './access/device-cookie.ts'
 import type { Config } from '../config.ts'
 import type { Db, DbHandle } from '../db/index.ts'
 import { adminPasskeys, auditLog, type AdminRow } from '../db/schema.ts'
@@ -150,6 +151,12 @@ export interface Ctx {
   readonly ip: string
   /** The call's User-Agent header (a sign-in records the device it names). */
   readonly userAgent: string | undefined
+  /** Whether the call came over https (behind a trusted proxy, as it says): a cookie set is Secure then. */
+  readonly https: boolean
+  /** A cookie the call carried, or undefined. */
+  cookie(name: string): string | undefined
+  /** Sends a Set-Cookie header (built whole by the caller) with a success answer. */
+  setCookie(header: string): void
   /**
    * The address the call was sent to, as its protocol and Host header say ('http://localhost:3000'):
    * the passkeys' relying party when PUBLIC_URL is unset (server/areas/passkeys/webauthn.ts). The caller
@@ -412,6 +419,7 @@ async function answer(bound: BoundHandler, services: Services, request: FastifyR
   }
   await ctx.runAfterSuccess()
   if (changesData(endpoint)) services.publicCache.forget()
+  if (ctx.cookiesToSet.length > 0) void reply.header('Set-Cookie', [...ctx.cookiesToSet])
 
   if (result instanceof FileAnswer) {
     return reply
@@ -474,6 +482,7 @@ class RequestContext implements Ctx {
   readonly #request: FastifyRequest
   readonly #after: (() => Promise<void> | void)[] = []
   readonly #afterFailure: (() => Promise<void> | void)[] = []
+  readonly #cookies: string[] = []
   #auditRecord: string | null = null
   #auditActor: string | null = null
   #auditDetail = ''
@@ -527,6 +536,19 @@ class RequestContext implements Ctx {
   }
   get userAgent(): string | undefined {
     return this.#request.headers['user-agent']
+  }
+  get https(): boolean {
+    return this.#request.protocol === 'https'
+  }
+  cookie(name: string): string | undefined {
+    return cookieValue(this.#request.headers.cookie, name)
+  }
+  setCookie(header: string): void {
+    this.#cookies.push(header)
+  }
+  /** The Set-Cookie headers of a success answer. */
+  get cookiesToSet(): readonly string[] {
+    return this.#cookies
   }
   get requestOrigin(): string {
     return `${this.#request.protocol}://${this.#request.host}`

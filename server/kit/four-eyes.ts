@@ -15,7 +15,11 @@
  * default): every request is recorded in `send_requests` with its recipients, and a send waits
  * when it and the requester's other sends of the window add up to more than the threshold. So
  * splitting one large send into many small ones gains nothing. A rejected send reached nobody: its
- * record goes with the decision.
+ * record goes with the decision. Summing the window and recording the send happen under a
+ * transaction-scoped advisory lock of the requester (REQUEST_LOCK and a hash of the admin's id):
+ * under READ COMMITTED two parallel sends of one admin would otherwise both sum the window
+ * without the other and both start. The lock is held to the commit, so the next send's sum sees
+ * this one. PGlite has one connection, where the lock is free and calls take turns anyway.
  */
 import { and, eq, gt, inArray, sql } from 'drizzle-orm'
 import { ALREADY_APPROVED, ALREADY_REJECTED, NOT_AWAITING, OWN_REQUEST, type Approval, type ApprovalRequest } from '#contract/four-eyes'
@@ -24,6 +28,9 @@ import type { Config } from '../config.ts'
 import type { Db } from '../db/index.ts'
 import { admins, sendRequests, type AdminRow } from '../db/schema.ts'
 import { failure, type Ctx } from './api.ts'
+
+/** The first key of the requester's advisory lock: any fixed number no other advisory lock uses. */
+const REQUEST_LOCK = 0x4e7e5
 
 type FourEyesConfig = Pick<Config, 'fourEyesThreshold' | 'fourEyesWindowHours'>
 
@@ -54,6 +61,7 @@ export async function approvalNeed(ctx: Ctx, count: number) {
  */
 export async function requestSend(ctx: Ctx, ref: string, count: number): Promise<{ waits: boolean; detail: string }> {
   const me = ctx.me()
+  await ctx.db.execute(sql`select pg_advisory_xact_lock(${REQUEST_LOCK}, hashtext(${me.id}))`)
   const earlier = await earlierRecipients(ctx.db, ctx.config, me.id)
   await ctx.db.insert(sendRequests).values({ adminId: me.id, recipients: count, ref })
   const waits = needsApproval(ctx.config, count, earlier)

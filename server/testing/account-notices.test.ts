@@ -10,6 +10,7 @@ import { adminDevices, emailTemplates, mailOutbox, type AdminRow } from '../db/s
 import { openMailBody } from '../kit/mail/mail.ts'
 import { normalizeRestrictions } from '../kit/access/grants.ts'
 import { describeAccessChange, noticeTime } from '../kit/mail/account-notices.ts'
+import { DEVICE_COOKIE } from '../kit/access/device-cookie.ts'
 import { TEST_PASSWORD, bodyOf, listOf, makeTestApp, type TestApp } from './test-app.ts'
 
 let t: TestApp
@@ -22,19 +23,36 @@ afterAll(async () => {
   await t.close()
 })
 
-const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0'
-const SAFARI_IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1'
-const CHROME_LINUX = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
+const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0'
+const SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1'
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
 const NEW_PASSWORD = 'Fresh#2024'
 
 let addressCount = 0
 /** Each request from its own address, so the per-address limits never bite here. */
 const nextAddress = (): string => `198.51.${Math.floor(++addressCount / 250)}.${addressCount % 250}`
 
-const login = (admin: AdminRow, userAgent: string, address = nextAddress(), password = TEST_PASSWORD) =>
-  t.app.inject({ method: 'POST', url: '/api/admin/login', headers: { 'user-agent': userAgent, 'x-forwarded-for': address }, payload: { email: admin.email, password } })
+/** A browser: its User-Agent, and the device cookie it keeps once a sign-in gave it one. */
+interface Browser {
+  userAgent: string
+  cookie: string
+}
+const browser = (userAgent: string): Browser => ({ userAgent, cookie: '' })
 
-const post = async (path: string, payload: Record<string, unknown>, as?: AdminRow, userAgent = CHROME_LINUX, address = nextAddress()) =>
+/** Signs in from `from`, which keeps the device cookie the answer sets, as a browser would. */
+async function login(admin: AdminRow, from: Browser, address = nextAddress(), password = TEST_PASSWORD) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/admin/login',
+    headers: { 'user-agent': from.userAgent, 'x-forwarded-for': address, ...(from.cookie === '' ? {} : { cookie: from.cookie }) },
+    payload: { email: admin.email, password },
+  })
+  const device = res.cookies.find((c) => c.name === DEVICE_COOKIE)
+  if (device !== undefined) from.cookie = `${device.name}=${device.value}`
+  return res
+}
+
+const post = async (path: string, payload: Record<string, unknown>, as?: AdminRow, userAgent = CHROME, address = nextAddress()) =>
   t.app.inject({
     method: 'POST',
     url: `/api/admin${path}`,
@@ -71,6 +89,7 @@ async function setTemplateStatus(identifier: string, status: 'active' | 'inactiv
 
 describe('a sign-in from a new device', () => {
   it('mails nothing on the first sign-in, nothing again from the same device, and once from a new one', async () => {
+    const FIREFOX_WINDOWS = browser(FIREFOX), SAFARI_IPHONE = browser(SAFARI)
     const staff = await t.createAdmin({ name: 'Nia Device' })
     expect((await login(staff, FIREFOX_WINDOWS)).statusCode).toBe(200)
     // The first sign-in of an account: every device is new to it, so no mail.
@@ -97,17 +116,19 @@ describe('a sign-in from a new device', () => {
   })
 
   it('mails nothing, and learns no device, for a refused sign-in', async () => {
+    const FIREFOX_WINDOWS = browser(FIREFOX), SAFARI_IPHONE = browser(SAFARI)
     const staff = await t.createAdmin()
     expect((await login(staff, FIREFOX_WINDOWS)).statusCode).toBe(200)
     expect((await login(staff, SAFARI_IPHONE, nextAddress(), 'Wrong#pass1')).statusCode).toBe(400)
     const devices = await t.handle.db.select({ device: adminDevices.device }).from(adminDevices).where(eq(adminDevices.adminId, staff.id))
-    expect(devices.map((d) => d.device)).toEqual([expect.stringMatching(/^Firefox 133 on Windows/)])
+    expect(devices.map((d) => d.device)).toEqual([expect.stringMatching(/^cookie:/)])
     // The right password from that device afterwards is its first real sign-in there: mailed once.
     expect((await login(staff, SAFARI_IPHONE)).statusCode).toBe(200)
     expect(await mailsTo(staff.email, 'new-device-sign-in')).toHaveLength(1)
   })
 
   it('still signs in, without the mail, while its template is switched off', async () => {
+    const FIREFOX_WINDOWS = browser(FIREFOX), CHROME_LINUX = browser(CHROME)
     const staff = await t.createAdmin()
     expect((await login(staff, FIREFOX_WINDOWS)).statusCode).toBe(200)
     await setTemplateStatus('new-device-sign-in', 'inactive')
@@ -118,6 +139,37 @@ describe('a sign-in from a new device', () => {
     }
     expect(await mailsTo(staff.email, 'new-device-sign-in')).toHaveLength(0)
   })
+
+  it('knows a device by the cookie it keeps, not by its User-Agent: a copied User-Agent is mailed, a browser update is not', async () => {
+    const owner = browser(FIREFOX)
+    const staff = await t.createAdmin({ name: 'Ode Cookie' })
+    const first = await login(staff, owner)
+    expect(first.statusCode).toBe(200)
+    const cookie = first.cookies.find((c) => c.name === DEVICE_COOKIE)
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/api/admin', maxAge: 400 * 24 * 3600 })
+    expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    // Over plain http the cookie cannot be Secure; behind the https proxy it is.
+    expect(cookie?.secure).toBeUndefined()
+    // An intruder with the password and the owner's exact User-Agent, but not the browser: mailed.
+    expect((await login(staff, browser(FIREFOX))).statusCode).toBe(200)
+    expect(await mailsTo(staff.email, 'new-device-sign-in')).toHaveLength(1)
+    // The owner's browser, updated to a new major version, keeps its cookie: known, no mail.
+    owner.userAgent = FIREFOX.replace(/133\.0/g, '140.0')
+    expect((await login(staff, owner)).statusCode).toBe(200)
+    expect(await mailsTo(staff.email, 'new-device-sign-in')).toHaveLength(1)
+    // A value that is no device id of ours is a new device, and gets an id of its own.
+    const forged = { userAgent: FIREFOX, cookie: `${DEVICE_COOKIE}=guess` }
+    const answer = await login(staff, forged)
+    expect(answer.cookies.find((c) => c.name === DEVICE_COOKIE)?.value).not.toBe('guess')
+    expect(await mailsTo(staff.email, 'new-device-sign-in')).toHaveLength(2)
+  })
+
+  it('sets the cookie Secure when the call came over https', async () => {
+    const staff = await t.createAdmin()
+    const res = await t.app.inject({ method: 'POST', url: '/api/admin/login', headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': nextAddress() }, payload: { email: staff.email, password: TEST_PASSWORD } })
+    expect(res.statusCode).toBe(200)
+    expect(res.cookies.find((c) => c.name === DEVICE_COOKIE)).toMatchObject({ secure: true, httpOnly: true })
+  })
 })
 
 describe('a password change', () => {
@@ -126,7 +178,7 @@ describe('a password change', () => {
     expect(bodyOf(await post('/send-mail', {}, staff)).status).toBe('success')
     const code = await codeFrom(staff.email, 'change-password-otp')
     const change = (oldPassword: string, address?: string) =>
-      post('/change-password', { otp: code, oldPassword, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, email: staff.email }, staff, SAFARI_IPHONE, address)
+      post('/change-password', { otp: code, oldPassword, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, email: staff.email }, staff, SAFARI, address)
 
     expect((await change('Wrong#old1')).statusCode).toBe(400)
     expect(await mailsTo(staff.email, 'password-changed')).toHaveLength(0)
@@ -147,7 +199,7 @@ describe('a password change', () => {
     const staff = await t.createAdmin()
     expect(bodyOf(await post('/ForgotSend-mail', { email: staff.email })).status).toBe('success')
     const code = await codeFrom(staff.email, 'forgot-password-otp')
-    const reset = (otp: string) => post('/forgot-password', { otp, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, email: staff.email, twoFACode: '' }, undefined, FIREFOX_WINDOWS)
+    const reset = (otp: string) => post('/forgot-password', { otp, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, email: staff.email, twoFACode: '' }, undefined, FIREFOX)
 
     expect((await reset(code === '000000' ? '111111' : '000000')).statusCode).toBe(400)
     expect(await mailsTo(staff.email, 'password-changed')).toHaveLength(0)

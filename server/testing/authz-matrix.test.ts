@@ -2,7 +2,8 @@
  * The authorization matrix, generated from the contract: every endpoint the server
  * serves x nine callers, with the answer the endpoint's Access rule says they get. Refused calls
  * carry a payload the handler would accept, and must leave every table exactly as it was. Every
- * answer of the run is then scanned for password hashes, OTP hashes and 2FA secrets.
+ * answer of the run is then scanned for password hashes, OTP hashes and 2FA secrets. The parts of
+ * a page read from another screen (a lead's enquiries and deliveries) follow that screen's rule.
  */
 import { and, count, desc, eq, isNull, lte, notInArray, sql } from 'drizzle-orm'
 import { SignJWT } from 'jose'
@@ -13,7 +14,8 @@ import { loadAreas } from '../kit/areas.ts'
 import { isWrite, type Access, type Endpoint } from '#contract/define'
 import { expectedAccess, type Caller, type Expected } from './access-expectation.ts'
 import { screens } from '#contract/routes'
-import { admins, auditLog, jobs, mailOutbox, otpCodes, type AdminRow } from '../db/schema.ts'
+import { leadPageParts, type LeadPagePart } from '#contract/leads'
+import { admins, auditLog, contactEnquiries, jobs, leads, mailOutbox, otpCodes, type AdminRow } from '../db/schema.ts'
 import { endsSession, isServed, makeFixtures, samples, send, type Payload } from './endpoint-samples.ts'
 import { bodyOf, makeTestApp } from './test-app.ts'
 
@@ -230,5 +232,39 @@ describe('authorization matrix (contract x callers)', () => {
       for (const s of secrets) if (a.body.includes(s)) leaks.push(`${a.endpoint}/${a.caller}: a stored secret`)
     }
     expect(leaks).toEqual([])
+  })
+})
+
+describe("the parts of a lead's page follow the rule of the screen they come from", () => {
+  const parts = Object.entries(leadPageParts) as [LeadPagePart, string][]
+  const page = async (headers: Record<string, string>) => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/admin/getLead', query: { id: fixtures.promotion.leadId }, headers })
+    expect(res.statusCode, res.body).toBe(200)
+    return bodyOf(res)
+  }
+  const shown = (body: Record<string, unknown>, part: LeadPagePart) => (body[part] as unknown[]).length > 0
+  const staff = async (accessLevel: 'Admin' | 'View Only', restrictions: string[]) => bearer(await t.tokenFor(await t.createAdmin({ accessLevel, restrictions })))
+
+  it.each(parts)('%s: given with %s, withheld and named without it', async (part, route) => {
+    // The fixture lead has deliveries; an enquiry from its email gives it enquiries too.
+    const [lead] = await t.handle.db.select({ email: leads.email }).from(leads).where(eq(leads.id, fixtures.promotion.leadId))
+    if (lead === undefined) throw new Error('no fixture lead')
+    if ((await t.handle.db.$count(contactEnquiries, eq(contactEnquiries.email, lead.email))) === 0) {
+      await t.handle.db.insert(contactEnquiries).values({ name: 'Matrix Enquirer', email: lead.email, message: 'A question' })
+    }
+    // A token of its own: the matrix's Logout ended the callers' sessions.
+    const everything = await page(bearer(await t.tokenFor(t.superadmin)))
+    expect(everything['withheld']).toEqual([])
+    expect(shown(everything, part)).toBe(true)
+    for (const level of ['View Only', 'Admin'] as const) {
+      const holder = await page(await staff(level, ['/users', route]))
+      expect(holder['withheld'], `${level} with ${route}`).not.toContain(part)
+      expect(shown(holder, part), `${level} with ${route}`).toBe(true)
+      const other = await page(await staff(level, ['/users', ...listScreens.filter((p) => p !== route && p !== '/users').slice(0, 1)]))
+      expect(other['withheld'], `${level} without ${route}`).toContain(part)
+      expect(shown(other, part), `${level} without ${route}`).toBe(false)
+    }
+    // Every part of the answer that a screen's rule holds is in leadPageParts.
+    expect(Object.keys(everything).filter((k) => Array.isArray(everything[k]) && k !== 'withheld').sort()).toEqual(parts.map(([p]) => p).sort())
   })
 })

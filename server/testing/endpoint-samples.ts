@@ -268,6 +268,7 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   ActivateSubadminStatusUpdate: (f) => ({ json: { id: f.victim.id } }),
   unlockAdmin: (f) => ({ json: { id: f.victim.id } }),
   signOutStaff: (f) => ({ json: { id: f.victim.id } }),
+  removeStaffPasskeys: (f) => ({ json: { id: f.victim.id } }),
   sendMail: () => ({ json: {} }),
   changePassword: () => ({ json: { otp: '123456', oldPassword: TEST_PASSWORD, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, email: SUPERADMIN_EMAIL } }),
   ForgotSendMail: () => ({ json: { email: `someone-${unique()}@example.com` } }),

@@ -55,6 +55,8 @@ export interface TestAppOptions {
   configure?: (config: Config) => Config
   /** Attach socket.io (the test then listens on a port to connect to it). */
   realtime?: boolean
+  /** Where the app's log lines go (with `env: { LOG_LEVEL: 'info' }`, say). */
+  logStream?: { write(line: string): void }
 }
 
 /** Where the suite runs: 'pg' when DATABASE_URL is set. */
@@ -76,7 +78,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   if (options.configure) config = options.configure(config)
 
   const handle = await openDb(config.database, undefined, { statementTimeoutMs: config.statementTimeoutMs })
-  const app = await buildApp(config, { handle, realtime: options.realtime === true })
+  const app = await buildApp(config, { handle, realtime: options.realtime === true, ...(options.logStream === undefined ? {} : { logStream: options.logStream }) })
   await app.ready()
   const passwords = app.services.passwords
   const [superadmin] = await handle.db.select().from(admins).limit(1)

@@ -135,7 +135,11 @@ test.describe('Forgot', () => {
     await page.getByLabel('OTP').fill(otp)
     await page.getByLabel('New Password', { exact: true }).fill(newPassword)
     await page.getByLabel('Confirm Password', { exact: true }).fill(newPassword)
+    // Removing the account's passkeys is offered, ticked unless unticked, and sent with the reset.
+    await expect(page.getByLabel('Also remove all passkeys of this account')).toBeChecked()
+    const sent = page.waitForRequest((r) => r.url().endsWith('/api/admin/forgot-password'))
     await page.getByRole('button', { name: 'Submit' }).click()
+    expect((await sent).postDataJSON()).toMatchObject({ removePasskeys: true })
 
     await expect(page).toHaveURL(/\/admin\/login$/)
     await loginForm(page, { email: account.email, password: newPassword })

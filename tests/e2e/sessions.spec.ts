@@ -1,7 +1,8 @@
 /**
  * Active sessions on Profile: a staff member signed in on two browsers sees both, "This device"
  * marked, and signing out of the other from Profile logs that browser out at once; a staff
- * manager's Sign out everywhere on Users and Access does the same to every session of a member.
+ * manager's Sign out everywhere on Users and Access does the same to every session of a member,
+ * and Remove passkeys is offered beside it.
  */
 import { createStaff, test, expect, signInPage, socketJoined, uniqueEmail } from './fixtures.ts'
 
@@ -67,4 +68,19 @@ test('a staff manager signs a member out everywhere from Users and Access', asyn
   } finally {
     await otherContext.close()
   }
+})
+
+test('a staff manager removes a member’s passkeys from Users and Access', async ({ adminPage: page }) => {
+  const email = uniqueEmail('remove-passkeys')
+  await createStaff(page.request, { name: 'Pia Passkeys', screens: ['/users'], email })
+  await page.goto('/admin/sub-admin')
+  await page.getByPlaceholder('Search').fill(email)
+  const row = page.getByRole('row').filter({ hasText: email })
+  await expect(row).toHaveCount(1)
+  await row.getByRole('button', { name: /^Remove passkeys/ }).click()
+  const dialog = page.getByRole('alertdialog').or(page.getByRole('dialog'))
+  await expect(dialog).toContainText("Are you sure you want to remove this user's passkeys")
+  await expect(dialog).toContainText(email)
+  await dialog.getByRole('button', { name: 'Remove passkeys' }).click()
+  await expect(page.getByText('This user has no passkey')).toBeVisible()
 })

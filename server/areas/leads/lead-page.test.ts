@@ -65,6 +65,21 @@ describe(`a lead's page on ${testEngine()}`, () => {
       ['Summer offer', 'failed', '', 3],
     ])
     expect(body['deliveryCount']).toBe(2)
+    expect(body['withheld']).toEqual([])
+  })
+
+  it('gives the enquiries only to those who may read Contact Us, the deliveries only to those who may read Messaging', async () => {
+    const readerOf = async (pages: string[]) => bodyOf(await get(leadId, await t.auth(await t.createAdmin({ accessLevel: 'View Only', restrictions: pages }))))
+    const leadsOnly = await readerOf(['/users'])
+    expect(leadsOnly).toMatchObject({ status: 'success', record: { _id: leadId, email: 'page.person@example.com' }, enquiries: [], deliveries: [], deliveryCount: 0, withheld: ['enquiries', 'deliveries'] })
+    expect(JSON.stringify(leadsOnly)).not.toContain('Where is my bonus?')
+    expect(JSON.stringify(leadsOnly)).not.toContain('Spring offer')
+    const withContact = await readerOf(['/users', '/contactus'])
+    expect(withContact).toMatchObject({ deliveries: [], deliveryCount: 0, withheld: ['deliveries'] })
+    expect(withContact['enquiries']).toHaveLength(1)
+    const withMessaging = await readerOf(['/users', '/notificationlist'])
+    expect(withMessaging).toMatchObject({ enquiries: [], deliveryCount: 2, withheld: ['enquiries'] })
+    expect(withMessaging['deliveries']).toHaveLength(2)
   })
 
   it("says the record was not found for an unknown id, and lets only those who may open Leads read it, View Only included", async () => {

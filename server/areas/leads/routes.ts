@@ -9,8 +9,10 @@ import { z } from 'zod'
 import pgCopy from 'pg-copy-streams'
 import * as leadsContract from '#contract/leads'
 import { DAYS_REVERSED, UNKNOWN_COUNTRY, type ContactFilter, type LeadFilter } from '#contract/leads'
+import { reads } from '#contract/define'
 import { SocketEvents } from '#contract/socket'
 import { FileAnswer, failure, handlers, notFound } from '../../kit/api.ts'
+import { permits } from '../../kit/access/auth.ts'
 import { keyedOrderOf, rowsAfter, type KeyedOrder } from '../../kit/anchors.ts'
 import { csvCellSql, csvLine, neutraliseSql } from '../../kit/csv.ts'
 import { exportGate } from '../../kit/export-gate.ts'
@@ -265,8 +267,12 @@ export const leadsRoutes = handlers(leadsContract, {
       .limit(1)
     if (row === undefined) return notFound('id')
     const { lead } = row
+    // Each part read from another screen needs that screen's access, as its own list would.
+    const me = ctx.me()
+    const withheld = (Object.keys(leadsContract.leadPageParts) as leadsContract.LeadPagePart[]).filter((part) => !permits(reads(leadsContract.leadPageParts[part]), me))
+    const shows = (part: leadsContract.LeadPagePart) => !withheld.includes(part)
     const [enquiries, deliveries, [counted]] = await Promise.all([
-      lead.email === ''
+      lead.email === '' || !shows('enquiries')
         ? []
         : ctx.db
             .select()
@@ -274,14 +280,16 @@ export const leadsRoutes = handlers(leadsContract, {
             .where(sql`lower(${contactEnquiries.email}) = ${lead.email.toLowerCase()}`)
             .orderBy(desc(contactEnquiries.createdAt), desc(contactEnquiries.id))
             .limit(leadsContract.LEAD_ENQUIRIES_SHOWN),
-      ctx.db
-        .select({ promotionId: promotionDeliveries.promotionId, title: promotions.title, round: promotionDeliveries.round, status: promotionDeliveries.status, sentAt: promotionDeliveries.sentAt, attempts: promotionDeliveries.attempts, createdAt: promotions.createdAt })
-        .from(promotionDeliveries)
-        .innerJoin(promotions, eq(promotions.id, promotionDeliveries.promotionId))
-        .where(eq(promotionDeliveries.leadId, id))
-        .orderBy(desc(promotions.createdAt), desc(promotionDeliveries.round))
-        .limit(leadsContract.LEAD_DELIVERIES_SHOWN),
-      ctx.db.select({ n: sql<number>`count(*)::int` }).from(promotionDeliveries).where(eq(promotionDeliveries.leadId, id)),
+      !shows('deliveries')
+        ? []
+        : ctx.db
+            .select({ promotionId: promotionDeliveries.promotionId, title: promotions.title, round: promotionDeliveries.round, status: promotionDeliveries.status, sentAt: promotionDeliveries.sentAt, attempts: promotionDeliveries.attempts, createdAt: promotions.createdAt })
+            .from(promotionDeliveries)
+            .innerJoin(promotions, eq(promotions.id, promotionDeliveries.promotionId))
+            .where(eq(promotionDeliveries.leadId, id))
+            .orderBy(desc(promotions.createdAt), desc(promotionDeliveries.round))
+            .limit(leadsContract.LEAD_DELIVERIES_SHOWN),
+      !shows('deliveries') ? [] : ctx.db.select({ n: sql<number>`count(*)::int` }).from(promotionDeliveries).where(eq(promotionDeliveries.leadId, id)),
     ])
     const iso = (d: Date | null) => d?.toISOString() ?? ''
     return {
@@ -298,6 +306,7 @@ export const leadsRoutes = handlers(leadsContract, {
       enquiries: enquiries.map((r) => ({ _id: r.id, createdAt: r.createdAt.toISOString(), name: r.name, email: r.email, phonenumber: r.phonenumber, message: r.message, status: r.status })),
       deliveries: deliveries.map((d) => ({ promotionId: d.promotionId, title: d.title, round: d.round, status: d.status, sentAt: iso(d.sentAt), attempts: d.attempts })),
       deliveryCount: counted?.n ?? 0,
+      withheld,
     }
   },
 

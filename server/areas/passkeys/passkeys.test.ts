@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { STEP_UP_REQUIRED } from '#contract/common'
 import { PASSKEY_ALREADY_ADDED, PASSKEY_FAILED } from '#contract/passkeys'
 import { loadConfig } from '../../config.ts'
+import { openMailBody } from '../../kit/mail/mail.ts'
 import { adminPasskeys, admins, auditLog, mailOutbox, passkeyChallenges, sessionTokens, type AdminRow } from '../../db/schema.ts'
 import { ACCOUNT_DEACTIVATED } from '../../kit/access/sign-in-answers.ts'
 import { NO_RELYING_PARTY } from './webauthn.ts'
@@ -313,6 +314,61 @@ describe('step-up', () => {
     await ageProof(token, 10 * 60_000)
     expect(bodyOf(await post('/passkeyRegistrationOptions', {}, token))['passkey']).toBe(false)
     expect((await post('/passkeyStepUpOptions', {}, token)).statusCode).toBe(400)
+  })
+})
+
+describe('passkeys that would outlive a password', () => {
+  const forgotCode = async (email: string): Promise<string> => {
+    expect((await post('/ForgotSend-mail', { email })).statusCode).toBe(200)
+    const [mail] = await t.handle.db.select().from(mailOutbox).where(and(eq(mailOutbox.to, email), eq(mailOutbox.template, 'forgot-password-otp'))).orderBy(desc(mailOutbox.createdAt)).limit(1)
+    const code = /\b(\d{6})\b/.exec(openMailBody(t.config, mail?.id ?? '', mail?.body ?? '')?.text ?? '')?.[1]
+    if (code === undefined) throw new Error(`no code mailed to ${email}`)
+    return code
+  }
+  const reset = (email: string, otp: string, extra: Record<string, unknown>) =>
+    post('/forgot-password', { otp, newPassword: 'Fresh#2024', confirmPassword: 'Fresh#2024', email, twoFACode: '', ...extra })
+
+  it('a staff manager removes every passkey of a member, with a fresh proof, audited; the passkeys no longer sign in', async () => {
+    const member = await t.createAdmin({ accessLevel: 'View Only', restrictions: ['/users'] })
+    const memberToken = await loginAs(member)
+    const [laptop, phone] = [newKey(), newKey()]
+    expect((await addPasskey(memberToken, laptop, 'Laptop')).statusCode).toBe(200)
+    expect((await addPasskey(memberToken, phone, 'Phone')).statusCode).toBe(200)
+    expect((await signInWith(laptop)).statusCode).toBe(200)
+
+    const manager = await loginAs(t.superadmin)
+    // A stale proof is refused before anything is removed.
+    await ageProof(manager, 10 * 60_000)
+    const stale = await post('/removeStaffPasskeys', { id: member.id }, manager)
+    expect([stale.statusCode, bodyOf(stale)['code']]).toEqual([403, STEP_UP_REQUIRED])
+    expect(await t.handle.db.$count(adminPasskeys, eq(adminPasskeys.adminId, member.id))).toBe(2)
+    // A member, even an Admin on Users and Access, cannot.
+    const admin = await loginAs(await t.createAdmin({ accessLevel: 'Admin', restrictions: ['/sub-admin'] }))
+    expect((await post('/removeStaffPasskeys', { id: member.id }, admin)).statusCode).toBe(403)
+
+    const fresh = await loginAs(t.superadmin)
+    const removed = await post('/removeStaffPasskeys', { id: member.id }, fresh)
+    expect([removed.statusCode, bodyOf(removed)]).toEqual([200, { status: 'success', message: '2 passkeys removed', removed: 2 }])
+    for (const key of [laptop, phone]) expect(bodyOf(await signInWith(key))['message']).toBe(PASSKEY_FAILED)
+    const [audit] = await t.handle.db.select().from(auditLog).where(and(eq(auditLog.action, '/removeStaffPasskeys'), eq(auditLog.recordId, member.id)))
+    expect(audit).toMatchObject({ adminId: t.superadmin.id, detail: expect.stringMatching(/^Removed 2 passkeys: (Laptop, Phone|Phone, Laptop)$/) })
+    expect(bodyOf(await post('/removeStaffPasskeys', { id: member.id }, fresh))).toMatchObject({ message: 'This user has no passkey', removed: 0 })
+    // Nobody removes the superadmin's.
+    expect((await post('/removeStaffPasskeys', { id: t.superadmin.id }, fresh)).statusCode).toBe(403)
+  })
+
+  it('a Forgot Password reset removes every passkey of the account when asked, and keeps them otherwise', async () => {
+    const staff = await t.createAdmin()
+    const key = newKey()
+    expect((await addPasskey(await loginAs(staff), key)).statusCode).toBe(200)
+    expect((await reset(staff.email, await forgotCode(staff.email), {})).statusCode).toBe(200)
+    expect((await signInWith(key)).statusCode).toBe(200)
+
+    expect((await reset(staff.email, await forgotCode(staff.email), { removePasskeys: true })).statusCode).toBe(200)
+    expect(await t.handle.db.$count(adminPasskeys, eq(adminPasskeys.adminId, staff.id))).toBe(0)
+    expect(bodyOf(await signInWith(key))['message']).toBe(PASSKEY_FAILED)
+    const audits = await t.handle.db.select().from(auditLog).where(and(eq(auditLog.action, '/forgot-password'), eq(auditLog.recordId, staff.id)))
+    expect(audits.map((a) => a.detail).sort()).toEqual(['', 'Removed 1 passkey'])
   })
 })
 

@@ -13,7 +13,7 @@
 import { eq, sql } from 'drizzle-orm'
 import * as password from '#contract/password'
 import { failure, handlers, type ApiFailure, type Ctx, type RateLimit } from '../../kit/api.ts'
-import { admins, type AdminRow } from '../../db/schema.ts'
+import { adminPasskeys, admins, type AdminRow } from '../../db/schema.ts'
 import { clearFailures } from '../../kit/access/lockout.ts'
 import { recordForcedLogout } from '../../kit/access/events.ts'
 import { checkOtp, consumeOtp, issueOtp, otpMail, otpSendAllowed, type OtpCheck, type OtpPurpose } from './otp.ts'
@@ -109,7 +109,7 @@ export const passwordRoutes = handlers(
       return { status: 'success', message: FORGOT_OTP_SENT }
     },
 
-    forgotPassword: async ({ otp, newPassword, email, twoFACode }, ctx) => {
+    forgotPassword: async ({ otp, newPassword, email, twoFACode, removePasskeys }, ctx) => {
       const address = email.toLowerCase()
       const code = await checkOtp(ctx.db, ctx.config, address, 'forgot-password', otp, ctx.ip)
       if (!code.ok) return refusedOtp(code)
@@ -122,6 +122,10 @@ export const passwordRoutes = handlers(
       if (!check.ok) return check.answer
       await setPassword(ctx, admin, otpId, newPassword, true)
       ctx.audit(admin.id, admin.id)
+      if (removePasskeys === true) {
+        const removed = await ctx.db.delete(adminPasskeys).where(eq(adminPasskeys.adminId, admin.id)).returning({ id: adminPasskeys.id })
+        if (removed.length > 0) ctx.auditDetail(`Removed ${removed.length} ${removed.length === 1 ? 'passkey' : 'passkeys'}`)
+      }
       return { status: 'success', message: PASSWORD_RESET }
     },
   },

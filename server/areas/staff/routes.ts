@@ -16,7 +16,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import * as staff from '#contract/staff'
 import { ApiFailure, failure, handlers, notFound, type Ctx } from '../../kit/api.ts'
-import { admins, type AdminRow } from '../../db/schema.ts'
+import { adminPasskeys, admins, type AdminRow } from '../../db/schema.ts'
 import { caseless, listPage } from '../../kit/paging.ts'
 import { uniqueField } from '../../kit/unique.ts'
 import { editVersion } from '../../kit/edit-version.ts'
@@ -193,6 +193,20 @@ export const staffRoutes = handlers(staff, {
     logoutLater(ctx, target.id)
     ctx.audit(target.id)
     return { status: 'success', message: staff.SIGNED_OUT_EVERYWHERE }
+  },
+
+  // The audit row names the member and the passkeys removed; their sessions stay (Sign out
+  // everywhere ends them).
+  removeStaffPasskeys: async ({ id }, ctx) => {
+    const target = await findTarget(ctx, id, 'id')
+    if (target instanceof ApiFailure) return target
+    const refused = touchCheck(ctx.me(), target)
+    if (refused !== null) return refused
+    const removed = await ctx.db.delete(adminPasskeys).where(eq(adminPasskeys.adminId, target.id)).returning({ name: adminPasskeys.name })
+    ctx.audit(target.id)
+    ctx.auditDetail(removed.length === 0 ? 'No passkey to remove' : `Removed ${removed.length} ${removed.length === 1 ? 'passkey' : 'passkeys'}: ${removed.map((p) => p.name).join(', ')}`)
+    const message = removed.length === 0 ? 'This user has no passkey' : `${removed.length} ${removed.length === 1 ? 'passkey' : 'passkeys'} removed`
+    return { status: 'success', message, removed: removed.length }
   },
 
   // Any admin, the superadmin included (locked out from one address, they may unlock it from

@@ -8,11 +8,12 @@
  * A template switched off in Automated Emails stops its mail, not the change: the sign-in or the
  * password change still goes through, and the log says which mail was not sent.
  */
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, like, sql } from 'drizzle-orm'
 import type { TemplateIdentifier, TemplateValues } from '#contract/emails'
 import { screens } from '#contract/routes'
 import type { Db } from '../../db/index.ts'
 import { adminDevices } from '../../db/schema.ts'
+import { DEVICE_KEY_PATTERN } from '../access/device-cookie.ts'
 import type { Ctx } from '../api.ts'
 import { renderMail, TemplateUnavailable } from './templates.ts'
 
@@ -39,7 +40,10 @@ export async function queueAccountNotice<I extends TemplateIdentifier>(ctx: Ctx,
 }
 
 /**
- * Records that the admin signed in from `device` and says whether that device is new to them.
+ * Records that the admin signed in from the device of `key` (deviceKey of its device cookie) and
+ * says whether that device is new to them. Only rows of device cookies are the history: rows of
+ * older versions, which named a User-Agent summary, are left out, so an account's first sign-in
+ * with a device cookie counts as its first.
  * 'first' is an account's first recorded sign-in: no mail then, because every device is new to an
  * account that has none, so the mail would tell its owner nothing they do not know (they were
  * just given the account, by a manager or an approved request). Accounts that existed before
@@ -51,7 +55,7 @@ export async function rememberDevice(db: Db, adminId: string, device: string): P
   const [before] = await db
     .select({ any: sql<boolean>`true` })
     .from(adminDevices)
-    .where(eq(adminDevices.adminId, adminId))
+    .where(and(eq(adminDevices.adminId, adminId), like(adminDevices.device, DEVICE_KEY_PATTERN)))
     .limit(1)
   const added = await db.insert(adminDevices).values({ adminId, device }).onConflictDoNothing().returning({ device: adminDevices.device })
   if (added.length === 0) {

@@ -1,7 +1,9 @@
 /**
  * Forgot (/forgot, requirements R2.9): email, Send OTP, OTP, new password, confirm password, Submit.
  * An admin with 2FA enabled is asked for a current code too (the server answers TWO_FA), so a
- * reset never skips the second factor. Success goes back to Login.
+ * reset never skips the second factor. Success goes back to Login. A box, ticked by default, also
+ * removes the account's passkeys: a passkey would otherwise still sign in after the reset (a reset
+ * is often what follows a lost or stolen device).
  */
 import { useState } from 'react'
 import { Link, useLocation } from 'wouter'
@@ -14,6 +16,7 @@ import { fieldError, showFailure, textOf, useContractForm } from '#src/crud/form
 import { email, password, text } from '#src/crud/form-fields.ts'
 import { SecondFactorField } from '#src/crud/second-factor-field.tsx'
 import { Button } from '#src/ui/button.tsx'
+import { Checkbox } from '#src/ui/checkbox.tsx'
 import { LoadingOverlay } from '#src/ui/spinner.tsx'
 import { SendOtpButton } from './send-otp-button.tsx'
 
@@ -28,6 +31,7 @@ const names = ['email', 'twoFACode', ...fields.map((f) => f.name)]
 export function ForgotPage() {
   const [, navigate] = useLocation()
   const [secondFactor, setSecondFactor] = useState<string | null>(null)
+  const [removePasskeys, setRemovePasskeys] = useState(true)
   const form = useContractForm(forgotPassword.input, { email: '', otp: '', newPassword: '', confirmPassword: '', twoFACode: '' })
   const { isSubmitting } = form.formState
 
@@ -51,6 +55,7 @@ export function ForgotPage() {
         newPassword: textOf(v['newPassword']),
         confirmPassword: textOf(v['confirmPassword']),
         twoFACode: textOf(v['twoFACode']),
+        removePasskeys,
       })
       toast.success(answer.message)
       navigate('/login', { replace: true })
@@ -77,6 +82,10 @@ export function ForgotPage() {
           {fields.map((f) => (
             <FieldControl key={f.name} field={f} form={form} />
           ))}
+          <label className="flex items-start gap-2 text-sm text-slate-700">
+            <Checkbox className="mt-0.5" checked={removePasskeys} onChange={() => setRemovePasskeys(!removePasskeys)} />
+            Also remove all passkeys of this account
+          </label>
           {secondFactor ? <SecondFactorField message={secondFactor} registration={form.register('twoFACode')} error={fieldError(form, 'twoFACode')} /> : null}
           <Button type="submit" disabled={isSubmitting} className="mt-2 w-full">
             Submit

@@ -55,6 +55,11 @@ function Section({ id, title, children }: { id: string; title: string; children:
   )
 }
 
+/** What a part shows when the reader may not open the screen it comes from. */
+function Withheld({ screen }: { screen: string }) {
+  return <p className="text-sm text-slate-600">Not shown: you do not have access to {screen}.</p>
+}
+
 export function LeadPage() {
   const id = new URLSearchParams(useSearch()).get('id') ?? ''
   const session = useSession()
@@ -64,7 +69,7 @@ export function LeadPage() {
   if (id === '' || error?.status === 404) {
     body = <RecordUnloaded state={{ status: 'missing' }} what="the lead" rows={6} back="/users" />
   } else if (data) {
-    const { record: lead, enquiries, deliveries, deliveryCount } = data
+    const { record: lead, enquiries, deliveries, deliveryCount, withheld } = data
     body = (
       <div className="flex flex-col gap-8 rounded-md border border-slate-200 bg-white p-6">
         <dl className="flex flex-col gap-4">
@@ -101,7 +106,9 @@ export function LeadPage() {
         </dl>
 
         <Section id="lead-enquiries" title="Contact enquiries">
-          {enquiries.length === 0 ? (
+          {withheld.includes('enquiries') ? (
+            <Withheld screen="Contact Us" />
+          ) : enquiries.length === 0 ? (
             <p className="text-sm text-slate-600">No enquiry came from this email.</p>
           ) : (
             <Table>
@@ -128,7 +135,9 @@ export function LeadPage() {
         </Section>
 
         <Section id="lead-promotions" title="Promotions sent">
-          {deliveries.length === 0 ? (
+          {withheld.includes('deliveries') ? (
+            <Withheld screen="Messaging" />
+          ) : deliveries.length === 0 ? (
             <p className="text-sm text-slate-600">No promotion was sent to this lead.</p>
           ) : (
             <>

@@ -1,4 +1,4 @@
-import { ActivateSubadminStatusUpdate, FetchSubAdminUsers, signOutStaff, unlockAdmin } from '#contract/staff'
+import { ActivateSubadminStatusUpdate, FetchSubAdminUsers, removeStaffPasskeys, signOutStaff, unlockAdmin } from '#contract/staff'
 import { col, serial } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
 import { accessLabel, managesStaff } from './access.ts'
@@ -9,6 +9,8 @@ import { accessLabel, managesStaff } from './access.ts'
  * Deactivating ends that admin's sessions at once on the server (the LOGOUT event). Unlock lifts
  * the sign-in locks of the row's email (failed logins or codes from some address). Sign out
  * everywhere ends every session of the row's admin on the server (each device gets LOGOUT).
+ * Remove passkeys removes every passkey of the row's admin, which neither a password reset nor
+ * signing out ends (a lost device's passkey would still sign in).
  */
 /** The state the switch asks for: the opposite of the row's. */
 const wantedState = (activate: number): 0 | 1 => (activate === 1 ? 0 : 1)
@@ -50,6 +52,13 @@ export const StaffListPage = defineList({
       confirm: () => 'Are you sure you want to sign this user out everywhere',
       detail: (row) => `Every session of ${row.email} ends at once, on every device. They can log in again.`,
       choices: [{ label: 'Sign out everywhere', payload: (row) => ({ id: row._id }) }],
+    },
+    {
+      label: 'Remove passkeys',
+      endpoint: removeStaffPasskeys,
+      confirm: () => "Are you sure you want to remove this user's passkeys",
+      detail: (row) => `Every passkey of ${row.email} is removed: they log in with their password until they add a new one on Profile.`,
+      choices: [{ label: 'Remove passkeys', payload: (row) => ({ id: row._id }) }],
     },
   ],
   writeRule: managesStaff,
