@@ -2,7 +2,8 @@ import { z } from 'zod/mini'
 import { Done, Id, PageQuery, ok, pageOf, sortable } from './common.ts'
 import { endpoint, nameEndpoints, publicAccess, staffReads, staffWrites } from './define.ts'
 import { ConfirmPassword, CONFIRM_MISMATCH } from './password.ts'
-import { StaffEmail, StaffName, StaffPassword, UpdateSubAdminInput } from './staff.ts'
+import { TwoFACode } from './auth.ts'
+import { StaffEmail, StaffName, StaffPassword, editUserFields, editUserRule } from './staff.ts'
 import * as self from './access-requests.ts'
 
 /*
@@ -88,15 +89,20 @@ export const getAccessRequest = endpoint({
 
 /**
  * Approves a request with the user type and access chosen on Edit User: the admin is created
- * (role subadmin, the requested name, email and password hash) and active; the request is removed.
+ * (role subadmin, the requested name and email) and active; the request is removed. It makes
+ * staff as Create User does, so it asks what Create User asks: a recent proof of the session's
+ * owner (`stepUp`) and, when the approver has 2FA enabled, their current code (status TWO_FA
+ * until `twoFACode` carries it).
  */
 export const approveAccessRequest = endpoint({
   logAs: 'Access request approved',
   method: 'POST',
-  input: UpdateSubAdminInput,
+  input: z.object({ ...editUserFields, twoFACode: TwoFACode }).check(editUserRule()),
+  // status TWO_FA is the other non-failure answer; see TwoFactorNeeded in common.ts.
   output: Done,
   access: staffWrites('/sub-admin'),
-  ours: 'Not in the requirements: Edit User fields; _id is the request id.',
+  stepUp: true,
+  ours: 'Not in the requirements: Edit User fields; _id is the request id; twoFACode for an approver with 2FA enabled.',
 })
 
 /** Declines a request: it is deleted. */

@@ -34,6 +34,7 @@ import { uniqueField } from '../../kit/unique.ts'
 import { renderMail, TemplateUnavailable } from '../../kit/mail/templates.ts'
 import type { Config } from '../../config.ts'
 import { EMAIL_TAKEN, grantCheck, grantedPages } from '../../kit/access/grants.ts'
+import { secondFactor } from '../../kit/access/second-factor.ts'
 
 export const REQUEST_RECEIVED = 'Your request has been received. Open the link we sent to your email to confirm it; an administrator reviews it after that.'
 export const REQUEST_CONFIRMED = 'Your email address is confirmed. An administrator will review your request; you can log in once it is approved.'
@@ -168,12 +169,15 @@ export const accessRequestRoutes = handlers(
       return { status: 'success', message: 'Access request fetched', data: asAnswer(row) }
     },
 
-    approveAccessRequest: async ({ _id, name, email, accessLevel, restrictions }, ctx) => {
+    approveAccessRequest: async ({ _id, name, email, accessLevel, restrictions, twoFACode }, ctx) => {
       const me = ctx.me()
       const granted = grantedPages(accessLevel, restrictions, false, 'Restrictions is required')
       if (granted instanceof ApiFailure) return granted
       const ceiling = grantCheck(me, accessLevel, granted)
       if (ceiling !== null) return ceiling
+      // Create User's second factor: approving makes staff just as creating does.
+      const second = await secondFactor(ctx, me, twoFACode, 'twoFACode', true)
+      if (!second.ok) return second.answer
       const approved = await ctx.transaction(async (tx) => {
         // Locked, so two approvals of one request cannot both create an admin.
         const [request] = await tx.select().from(accessRequests).where(eq(accessRequests.id, _id)).for('update')
