@@ -180,6 +180,7 @@ describe('the endpoint table', () => {
       'declineAccessRequest',
       'getAccessRequest',
       'listAccessRequests',
+      'sendPasswordLink',
       'signOutStaff',
       'unlockAdmin',
     ])
