@@ -23,6 +23,8 @@ export const SubAdmin = z.object({
   activate: integer(),
   /** Ours: the edit version (common.ts, RECORD_CHANGED). */
   version: RecordVersion,
+  /** Ours: true until the member sets a password from their mailed link (an approved access request). */
+  setupPending: z.boolean(),
 })
 export type SubAdmin = z.output<typeof SubAdmin>
 

@@ -1,3 +1,4 @@
+import { sendPasswordLink } from '#contract/access-requests'
 import { ActivateSubadminStatusUpdate, FetchSubAdminUsers, signOutStaff, unlockAdmin } from '#contract/staff'
 import { col, serial } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
@@ -8,7 +9,9 @@ import { accessLabel, managesStaff } from './access.ts'
  * Admin access with a role other than subadmin; nobody edits or deactivates the superadmin.
  * Deactivating ends that admin's sessions at once on the server (the LOGOUT event). Unlock lifts
  * the sign-in locks of the row's email (failed logins or codes from some address). Sign out
- * everywhere ends every session of the row's admin on the server (each device gets LOGOUT).
+ * everywhere ends every session of the row's admin on the server (each device gets LOGOUT). Send
+ * password link, for a member approved from an access request who has not set a password yet,
+ * mails a new set-password link (the last one stops working).
  */
 /** The state the switch asks for: the opposite of the row's. */
 const wantedState = (activate: number): 0 | 1 => (activate === 1 ? 0 : 1)
@@ -37,6 +40,14 @@ export const StaffListPage = defineList({
     label: (row) => (row.activate === 1 ? 'Active' : 'DeActive'),
   },
   actions: [
+    {
+      label: 'Send password link',
+      endpoint: sendPasswordLink,
+      when: (row) => row.setupPending,
+      confirm: () => 'Are you sure you want to send a password link to this user',
+      detail: (row) => `A new link to set their password is mailed to ${row.email}; it works once, for 72 hours, and the last link stops working.`,
+      choices: [{ label: 'Send password link', payload: (row) => ({ id: row._id }) }],
+    },
     {
       label: 'Unlock',
       endpoint: unlockAdmin,
