@@ -25,14 +25,13 @@ export interface RegisterResult {
   spread: number
 }
 
-const PASSWORD = 'Bench#Register2026'
 
 export async function benchRegister(e: Engine, rounds: number, log: (s: string) => void): Promise<RegisterResult> {
   const tag = Date.now().toString(36)
   const confirmed = `confirmed-${tag}@bench.example`
   // Seeded before the server opens the database (PGlite has one connection).
   await e.session((sql) =>
-    sql.exec(`insert into access_requests (name, email, password_hash, confirmed_at) values ('Bench Confirmed', '${confirmed}', 'not-a-hash', now())`),
+    sql.exec(`insert into access_requests (name, email, confirmed_at) values ('Bench Confirmed', '${confirmed}', now())`),
   )
   const server = await startServer({ ...e.env, TRUST_PROXY: 'true' })
   try {
@@ -43,7 +42,7 @@ export async function benchRegister(e: Engine, rounds: number, log: (s: string) 
       const res = await fetch(`${server.base}/api/admin/register`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.${(address >> 16) & 255}.${(address >> 8) & 255}.${address & 255}` },
-        body: JSON.stringify({ name: 'Bench Applicant', email, password: PASSWORD, confirmPassword: PASSWORD }),
+        body: JSON.stringify({ name: 'Bench Applicant', email }),
       })
       await res.text()
       const took = performance.now() - started

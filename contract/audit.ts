@@ -91,13 +91,17 @@ export const auditOptions = endpoint({
   ours: 'The audit log is ours: the choices of its filters.',
 })
 
-/** The filtered log as CSV, streamed (like the leads export): every matching row, newest first. */
+/**
+ * The filtered log as CSV, streamed (like the leads export): every matching row, newest first.
+ * It hands out every admin's actions, addresses and times at once, so it is a step-up call.
+ */
 export const exportAudit = endpoint({
   method: 'GET',
   input: z.extend(AuditFilter, { search: PageQuery.shape.search }),
   output: z.string(),
   answer: 'csv',
   access: reads('/audit'),
+  stepUp: true,
   ours: 'The audit log as CSV (audit-log.csv), with the list filters and search.',
 })
 

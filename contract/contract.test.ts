@@ -181,6 +181,7 @@ describe('the endpoint table', () => {
       'getAccessRequest',
       'listAccessRequests',
       'removeStaffPasskeys',
+      'sendPasswordLink',
       'signOutStaff',
       'unlockAdmin',
     ])

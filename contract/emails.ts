@@ -56,6 +56,12 @@ export const TEMPLATE_VARIABLES = {
     { name: 'confirmUrl', description: 'the link that confirms the request', sample: 'https://backoffice.example/admin/confirm-request?token=sample', required: true },
     { name: 'hours', description: 'how many hours the link stays valid', sample: '24', required: false },
   ],
+  /** The link that sets an approved member's first password (approval, Send password link). */
+  'password-setup': [
+    { name: 'name', description: "the member's name", sample: 'Jane Doe', required: false },
+    { name: 'setPasswordUrl', description: 'the link that opens the set-password page', sample: 'https://backoffice.example/admin/set-password?token=sample', required: true },
+    { name: 'hours', description: 'how many hours the link stays valid', sample: '72', required: false },
+  ],
   /** To an admin who signed in from a device none of their earlier sign-ins used (server/kit/mail/account-notices.ts). */
   'new-device-sign-in': [
     { name: 'name', description: "the admin's name", sample: 'Jane Doe', required: false },

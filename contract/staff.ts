@@ -23,6 +23,8 @@ export const SubAdmin = z.object({
   activate: integer(),
   /** Ours: the edit version (common.ts, RECORD_CHANGED). */
   version: RecordVersion,
+  /** Ours: true until the member sets a password from their mailed link (an approved access request). */
+  setupPending: z.boolean(),
 })
 export type SubAdmin = z.output<typeof SubAdmin>
 
@@ -77,18 +79,20 @@ export const CreateSubAdminInput = z
   .check(z.superRefine(createRule.check, createRule.params))
 
 const updateRule = restrictionsUnlessAdmin('Restrictions is required')
+/** Edit User's fields (also the approval of an access request, which adds the 2FA code). */
+export const editUserFields = {
+  _id: Id,
+  name: StaffName,
+  email: StaffEmail,
+  accessLevel: z.enum(accessLevels, { error: 'AccessLevel is required' }),
+  restrictions: Restrictions('Restrictions is required'),
+  /** Ours: the version the form loaded (common.ts, RECORD_CHANGED). */
+  version: ExpectedVersion,
+}
+/** Edit User's access rule, for a schema made of `editUserFields`. */
+export const editUserRule = () => z.superRefine(updateRule.check, updateRule.params)
 /** Edit User: no password; its own messages for the user type and the access list. */
-export const UpdateSubAdminInput = z
-  .object({
-    _id: Id,
-    name: StaffName,
-    email: StaffEmail,
-    accessLevel: z.enum(accessLevels, { error: 'AccessLevel is required' }),
-    restrictions: Restrictions('Restrictions is required'),
-    /** Ours: the version the form loaded (common.ts, RECORD_CHANGED). */
-    version: ExpectedVersion,
-  })
-  .check(z.superRefine(updateRule.check, updateRule.params))
+export const UpdateSubAdminInput = z.object(editUserFields).check(editUserRule())
 
 export const createSubAdminUsers = endpoint({
   logAs: 'User created',
@@ -135,7 +139,9 @@ export const UpdateSubAdminUsers = endpoint({
 /**
  * Sets activate to the state asked for (`activate` 1 or 0), or flips it when none is given (the
  * plain toggle of requirements R4.6). Asking for the state makes a retried request harmless: a flip sent twice
- * would undo itself. Deactivating ends that admin's sessions at once.
+ * would undo itself. Deactivating ends that admin's sessions at once. Activating gives a member
+ * back their access, so the call is a step-up call; the contract cannot tell the two states apart
+ * before the body is read, so deactivating asks for the same recent proof.
  */
 export const ActivateSubadminStatusUpdate = endpoint({
   logAs: 'User activation switched',
@@ -143,6 +149,7 @@ export const ActivateSubadminStatusUpdate = endpoint({
   input: z.object({ id: Id, activate: z.optional(z.union([z.literal(0), z.literal(1)], { error: 'Incorrect format' })) }),
   output: Done,
   access: staffWrites('/sub-admin'),
+  stepUp: true,
   ours: 'activate (1 or 0, optional) added: the state wanted, so a retry does not undo the change.',
 })
 
@@ -154,6 +161,7 @@ export const ACCOUNT_UNLOCKED = 'Account unlocked successfully'
  * Lifts every sign-in lock of a staff member's email (each address's lock, the email's slow-down
  * and the day's one-time-code cap). Superadmin only, as every staff write: the
  * staff rule refuses role subadmin. Unlocking an account with no lock running changes nothing.
+ * It lets guesses at that account's password start again, so it is a step-up call.
  */
 export const unlockAdmin = endpoint({
   logAs: 'Account unlocked',
@@ -161,6 +169,7 @@ export const unlockAdmin = endpoint({
   input: z.object({ id: Id }),
   output: Done,
   access: staffWrites('/sub-admin'),
+  stepUp: true,
   ours: 'Not in the requirements: the superadmin lifts the sign-in locks of an account (the Unlock row action of Users and Access).',
 })
 
@@ -191,7 +200,6 @@ export const removeStaffPasskeys = endpoint({
   input: z.object({ id: Id }),
   output: ok({ removed: integer() }),
   access: staffWrites('/sub-admin'),
-  stepUp: true,
   ours: "Not in the requirements: Remove passkeys, the row action of Users and Access; answers how many were removed (0 when the member had none).",
 })
 

@@ -8,7 +8,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { count, eq, sql } from 'drizzle-orm'
-import { Passwords } from './kit/access/auth.ts'
 import type { Db } from './db/index.ts'
 import { countryNamed } from './kit/countries.ts'
 import { accessRequests, brands, categories, contactEnquiries, games, homepageContent, leadNotifications, leads, links, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, siteSettings, socialMedia, tokenSettings } from './db/schema.ts'
@@ -75,9 +74,6 @@ function random(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
 }
-
-/** The password of the demo's pending access requests: approve one, then log in as that person. */
-export const DEMO_REQUEST_PASSWORD = 'Demo@1234'
 
 const ACCESS_REQUESTS = [
   { name: 'Tomás Okafor', email: 'tomas.okafor@wallet.example' },
@@ -179,19 +175,19 @@ type StorePng = (png: Buffer, thumbnail: boolean) => Promise<string>
  * Seeds the demo data unless the database already has leads; returns what it wrote (or null).
  * Images go to `uploads`: the server's storage (server/kit/storage.ts), or a folder.
  */
-export async function seedDemo(db: Db, uploads: ObjectStorage | string, now = Date.now(), passwords = new Passwords(null)): Promise<DemoCounts | null> {
+export async function seedDemo(db: Db, uploads: ObjectStorage | string, now = Date.now()): Promise<DemoCounts | null> {
   const [existing] = await db.select({ n: count() }).from(leads)
   if ((existing?.n ?? 0) > 0) return null
   const storage = typeof uploads === 'string' ? diskStorage(uploads) : uploads
   const staging = await mkdtemp(join(tmpdir(), 'bo-demo-images-'))
   try {
-    return await seed(db, staging, storage, now, passwords)
+    return await seed(db, staging, storage, now)
   } finally {
     await rm(staging, { recursive: true, force: true })
   }
 }
 
-async function seed(db: Db, staging: string, storage: ObjectStorage, now: number, passwords: Passwords): Promise<DemoCounts> {
+async function seed(db: Db, staging: string, storage: ObjectStorage, now: number): Promise<DemoCounts> {
   const store: StorePng = async (png, thumbnail) => {
     const name = `${randomUUID()}.png`
     const path = join(staging, name)
@@ -325,10 +321,9 @@ async function seed(db: Db, staging: string, storage: ObjectStorage, now: number
   )
   await seedPromotions(db, store, now)
   for (const [i, request] of ACCESS_REQUESTS.entries()) {
-    const passwordHash = await passwords.hash(DEMO_REQUEST_PASSWORD)
     // Confirmed from their mailboxes, as only those reach the staff list.
     const createdAt = new Date(now - (i + 1) * 3 * 3600 * 1000)
-    await db.insert(accessRequests).values({ ...request, passwordHash, createdAt, confirmedAt: new Date(createdAt.getTime() + 5 * 60 * 1000) })
+    await db.insert(accessRequests).values({ ...request, createdAt, confirmedAt: new Date(createdAt.getTime() + 5 * 60 * 1000) })
   }
   return { leads: leadRows.length, enquiries: enquiryRows.length, categories: categoryRows.length, accessRequests: ACCESS_REQUESTS.length }
 }

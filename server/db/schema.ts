@@ -28,7 +28,11 @@ export const admins = pgTable(
     name: text('name').notNull(),
     /** Always stored lower-cased, so uniqueness and login ignore case. */
     email: text('email').notNull(),
-    passwordHash: text('password_hash').notNull(),
+    /**
+     * Null until the admin sets one from a mailed set-password link (an approved access request):
+     * such an account refuses every password, as a wrong one (server/kit/access/auth.ts, Passwords).
+     */
+    passwordHash: text('password_hash'),
     role: text('role', { enum: ['superadmin', 'subadmin'] }).notNull(),
     accessLevel: text('access_level', { enum: ['Admin', 'View Only'] }).notNull(),
     /** Route paths this admin may open; empty means every route (requirements R2.4). */
@@ -305,8 +309,9 @@ export const tokenSettings = pgTable('token_settings', {
 })
 
 /**
- * Requests for access made at /register (contract/access-requests.ts): never an account. The
- * password is hashed as Create User's is; the email is stored lower-cased and requested once.
+ * Requests for access made at /register (contract/access-requests.ts): never an account, and no
+ * password (the approved member sets one from a mailed link, `password_setups`); the email is
+ * stored lower-cased and requested once.
  * A request is unconfirmed until the link mailed to its address is opened: the link's secret is
  * kept only as its SHA-256 (`confirm_token_hash`), alive until `confirm_expires_at`; staff see
  * and approve confirmed requests only (`confirmed_at`).
@@ -318,7 +323,6 @@ export const accessRequests = pgTable(
     createdAt: createdAt(),
     name: text('name').notNull(),
     email: text('email').notNull(),
-    passwordHash: text('password_hash').notNull(),
     confirmTokenHash: text('confirm_token_hash'),
     confirmExpiresAt: timestamp('confirm_expires_at', { withTimezone: true, mode: 'date' }),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true, mode: 'date' }),
@@ -977,3 +981,22 @@ export const rowCounts = pgTable('row_counts', {
   n: bigint('n', { mode: 'number' }).notNull(),
   generation: bigint('generation', { mode: 'number' }).notNull().default(0),
 })
+
+/**
+ * Set-password links (server/areas/access-requests/password-setup.ts): mailed to an admin who has
+ * no password yet (an approved access request), single-use, alive until `expires_at`. The link's
+ * secret is kept only as its SHA-256, so a read of the table sets no password. One link per admin:
+ * a new one replaces the last.
+ */
+export const passwordSetups = pgTable(
+  'password_setups',
+  {
+    adminId: text('admin_id')
+      .primaryKey()
+      .references(() => admins.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [uniqueIndex('password_setups_token_key').on(t.tokenHash)],
+)

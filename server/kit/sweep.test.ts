@@ -261,7 +261,7 @@ describe('uploadColumns: the one list of columns holding stored upload names', (
   it('lists every column the demo data stores upload names in, and the sweep keeps every demo file', async () => {
     const demo = await makeTestApp()
     try {
-      await seedDemo(demo.handle.db, demo.config.uploadsDir, Date.now(), demo.passwords)
+      await seedDemo(demo.handle.db, demo.config.uploadsDir, Date.now())
       const pattern = '^[0-9a-f-]{36}\\.(png|jpg|mp4|m4a|webm)$'
       const holding: string[] = []
       for (const table of tables) {

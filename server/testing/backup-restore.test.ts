@@ -321,7 +321,7 @@ describe.sequential(`backup and restore of a populated ${testEngine() === 'pg' ?
  * stopped before it is submitted, so the backup holds its job and its pending deliveries.
  */
 async function populate(t: TestApp, smtp: SmtpReceiver): Promise<string> {
-  await seedDemo(t.handle.db, t.app.services.storage, Date.now(), t.passwords)
+  await seedDemo(t.handle.db, t.app.services.storage, Date.now())
   const fixtures = await makeFixtures(t)
   const headers = await t.auth(t.superadmin)
   const ok = async (e: Endpoint, payload: Payload): Promise<Record<string, unknown>> => {

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto'
 import type { LightMyRequestResponse } from 'fastify'
 import type { Endpoint } from '#contract/define'
 import { API_PREFIX } from '../kit/api.ts'
-import { accessRequests, brands, categories, contactEnquiries, emailTemplates, emailTemplateVersions, games, homepageContent, leads, links, newsletterRecipients, newsletterSends, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, siteSettings, socialMedia, type AdminRow, savedViews, trash } from '../db/schema.ts'
+import { accessRequests, admins, passwordSetups, brands, categories, contactEnquiries, emailTemplates, emailTemplateVersions, games, homepageContent, leads, links, newsletterRecipients, newsletterSends, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, siteSettings, socialMedia, type AdminRow, savedViews, trash } from '../db/schema.ts'
 import { eq } from 'drizzle-orm'
 import { newConfirmToken } from '../areas/access-requests/routes.ts'
 import { unsubscribeToken } from '../areas/newsletter/unsubscribe.ts'
@@ -54,6 +54,8 @@ export interface Fixtures {
    * three sends without a job: one being sent (to pause), one paused (to resume), one to cancel.
    */
   newsletter: { leadId: string; token: string; sending: string; paused: string; cancelled: string }
+  /** An approved member with no password yet, and the secret of their set-password link. */
+  unset: { id: string; token: string }
   /** Four eyes: a promotion and a newsletter awaiting approval each to approve, and each to reject, asked for by another admin. */
   fourEyes: { approvePromotion: string; rejectPromotion: string; approveNewsletter: string; rejectNewsletter: string }
 }
@@ -64,16 +66,19 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
   if (category === undefined) throw new Error('category insert returned no row')
   const [socialRow] = await t.handle.db.insert(socialMedia).values({}).returning({ id: socialMedia.id })
   const [settingsRow] = await t.handle.db.insert(siteSettings).values({ version: '1.0.0' }).returning({ id: siteSettings.id })
-  const passwordHash = await t.passwords.hash(NEW_PASSWORD)
   const [approve, decline] = await t.handle.db
     .insert(accessRequests)
-    .values([1, 2].map((n) => ({ name: `Applicant ${n}`, email: `applicant${n}-${unique()}@example.com`, passwordHash, confirmedAt: new Date() })))
+    .values([1, 2].map((n) => ({ name: `Applicant ${n}`, email: `applicant${n}-${unique()}@example.com`, confirmedAt: new Date() })))
     .returning({ id: accessRequests.id, email: accessRequests.email })
   if (socialRow === undefined || settingsRow === undefined || approve === undefined || decline === undefined) throw new Error('fixture insert returned no row')
   const link = newConfirmToken()
   await t.handle.db
     .insert(accessRequests)
-    .values({ name: 'Applicant 3', email: `applicant3-${unique()}@example.com`, passwordHash, confirmTokenHash: link.hash, confirmExpiresAt: new Date(Date.now() + 3600_000) })
+    .values({ name: 'Applicant 3', email: `applicant3-${unique()}@example.com`, confirmTokenHash: link.hash, confirmExpiresAt: new Date(Date.now() + 3600_000) })
+  const unsetMember = await t.createAdmin({ name: 'Unset', accessLevel: 'View Only', restrictions: ['/users'] })
+  await t.handle.db.update(admins).set({ passwordHash: null }).where(eq(admins.id, unsetMember.id))
+  const setup = newConfirmToken()
+  await t.handle.db.insert(passwordSetups).values({ adminId: unsetMember.id, tokenHash: setup.hash, expiresAt: new Date(Date.now() + 3600_000) })
   const linkRows = await t.handle.db
     .insert(links)
     .values((['buy', 'sell', 'bridge'] as const).flatMap((kind) => [1, 2].map((preference) => ({ kind, url: `https://${kind}.example.com/${preference}`, preference }))))
@@ -130,7 +135,7 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
     .values({ action: 'update', kind: 'games', recordId: keptGame.id, endpoint: 'FreezeCms', rows: { set: { freeze: false }, expect: { freeze: true } }, message: 'Game unfrozen successfully', deletedBy: t.superadmin.id, expiresAt: new Date(Date.now() + 3_600_000) })
     .returning({ id: trash.id })
   if (undoEntry === undefined) throw new Error('trash insert returned no row')
-  return { enquiryId: enquiry.id, undoToken: undoEntry.id, savedViewId: view.id, fourEyes, newsletter, promotion, template, gameIds, restrictionIds, brandIds, homepageIds, linkIds, victim, categoryId: category.id, socialId: socialRow.id, settingsId: settingsRow.id, approveRequest: approve, declineRequestId: decline.id, confirmToken: link.token }
+  return { enquiryId: enquiry.id, undoToken: undoEntry.id, savedViewId: view.id, fourEyes, newsletter, promotion, template, gameIds, restrictionIds, brandIds, homepageIds, linkIds, victim, categoryId: category.id, socialId: socialRow.id, settingsId: settingsRow.id, approveRequest: approve, declineRequestId: decline.id, confirmToken: link.token, unset: { id: unsetMember.id, token: setup.token } }
 }
 
 async function newsletterFixtures(t: TestApp): Promise<Fixtures['newsletter']> {
@@ -285,7 +290,10 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   get_version: () => ({ json: {} }),
   getSettings: () => ({ json: {} }),
   updateSettings: () => ({ form: { fields: { sitename: `Site ${unique()}`, email: 'support@example.com', forcedliq: 'Enable' }, files: [{ ...png(), field: 'sitelogo' }] } }),
-  register: () => ({ json: { name: 'Applicant', email: `applicant-${unique()}@example.com`, password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD } }),
+  register: () => ({ json: { name: 'Applicant', email: `applicant-${unique()}@example.com` } }),
+  getRequestToConfirm: (f) => ({ json: { token: f.confirmToken } }),
+  setFirstPassword: (f) => ({ json: { token: f.unset.token, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD } }),
+  sendPasswordLink: (f) => ({ json: { id: f.unset.id } }),
   listAccessRequests: () => ({ json: { page: 1, limit: 10, search: '' } }),
   approveAccessRequest: (f) => ({ json: { _id: f.approveRequest.id, name: 'Applicant 1', email: f.approveRequest.email, accessLevel: 'View Only', restrictions: ['/users'] } }),
   declineAccessRequest: (f) => ({ json: { id: f.declineRequestId } }),

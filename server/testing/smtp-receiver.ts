@@ -166,3 +166,10 @@ export function otpFrom(mail: ReceivedMail): string {
   if (match?.[1] === undefined) throw new Error(`no code in the mail:\n${mail.raw.slice(0, 500)}`)
   return match[1]
 }
+
+/** The secret of the set-password link in a mail from server/areas/access-requests/password-setup.ts. */
+export function setPasswordTokenFrom(mail: ReceivedMail): string {
+  const match = /set-password\?token=([A-Za-z0-9_-]{43})/.exec(readable(mail))
+  if (match?.[1] === undefined) throw new Error(`no set-password link in the mail:\n${mail.raw.slice(0, 800)}`)
+  return match[1]
+}

@@ -8,7 +8,10 @@ import { eq } from 'drizzle-orm'
 import { decodeJwt } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { STEP_UP_MESSAGE, STEP_UP_REQUIRED } from '#contract/common'
-import { auditLog, sessionTokens, type AdminRow } from '../db/schema.ts'
+import { approveAccessRequest } from '#contract/access-requests'
+import { contractModules, endpointsOf } from '#contract/testing/endpoint-table'
+import { accessRequests, admins, auditLog, sessionTokens, type AdminRow } from '../db/schema.ts'
+import { makeFixtures, samples, send } from './endpoint-samples.ts'
 import { newTotpSecret, totpCode, totpStep } from '../kit/access/two-factor-code.ts'
 import { TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from './test-app.ts'
 
@@ -129,5 +132,51 @@ describe('stepUp endpoints', () => {
     expect(withCode.statusCode).toBe(200)
     expect(bodyOf(withCode)['status']).toBe('success')
     expect((await exportAll(token)).statusCode).toBe(200)
+  })
+})
+
+describe('every stepUp call of the contract', () => {
+  it('answers a stale proof 403 step-up-required, and changes nothing', async () => {
+    const contractDir = new URL('../../contract/', import.meta.url).pathname
+    const stepped = endpointsOf(await contractModules(contractDir)).filter((e) => e.stepUp === true)
+    // The calls that also make staff, beside Create User and Edit User.
+    expect(stepped.map((e) => e.name)).toEqual(expect.arrayContaining(['approveAccessRequest', 'ActivateSubadminStatusUpdate', 'unlockAdmin', 'exportAudit']))
+    const fixtures = await makeFixtures(t)
+    await t.handle.db.update(admins).set({ activate: 0 }).where(eq(admins.id, fixtures.victim.id))
+    const root = await loginAs(t.superadmin)
+    await ageProof(root, STEP_UP_MS + 1000)
+    for (const e of stepped) {
+      const sample = samples[e.name]
+      expect(sample, `a sample payload for ${e.name}`).toBeDefined()
+      const res = await send(t, e, { authorization: `Bearer ${root}` }, sample!(fixtures))
+      expect([e.name, res.statusCode, bodyOf(res)['code']]).toEqual([e.name, 403, STEP_UP_REQUIRED])
+    }
+    // The request is still pending and the deactivated member still off.
+    const [request] = await t.handle.db.select().from(accessRequests).where(eq(accessRequests.id, fixtures.approveRequest.id))
+    expect(request).toBeDefined()
+    const [victim] = await t.handle.db.select().from(admins).where(eq(admins.id, fixtures.victim.id))
+    expect(victim?.activate).toBe(0)
+    const [approved] = await t.handle.db.select().from(admins).where(eq(admins.email, fixtures.approveRequest.email))
+    expect(approved).toBeUndefined()
+  })
+})
+
+describe('approving an access request', () => {
+  it('asks an approver with 2FA for the code, as Create User does', async () => {
+    const secret = newTotpSecret()
+    const approver = await t.createAdmin({ role: 'superadmin', accessLevel: 'Admin', restrictions: [], totpSecret: secret, totpEnabled: true })
+    const token = await t.tokenFor(approver)
+    const fixtures = await makeFixtures(t)
+    const payload = samples[approveAccessRequest.name]!(fixtures)
+    const json = 'json' in payload ? payload.json : {}
+    const withoutCode = await post(token, '/approveAccessRequest', json)
+    expect(bodyOf(withoutCode)['status']).toBe('TWO_FA')
+    const [notYet] = await t.handle.db.select().from(admins).where(eq(admins.email, fixtures.approveRequest.email))
+    expect(notYet).toBeUndefined()
+    const withCode = await post(token, '/approveAccessRequest', { ...json, twoFACode: totpCode(secret, totpStep()) })
+    expect(withCode.statusCode).toBe(200)
+    expect(bodyOf(withCode)['status']).toBe('success')
+    const [created] = await t.handle.db.select().from(admins).where(eq(admins.email, fixtures.approveRequest.email))
+    expect(created?.activate).toBe(1)
   })
 })

@@ -18,6 +18,7 @@ const DataDeletionPage = lazy(async () => ({ default: (await import('#src/featur
 const ReferralRedirect = lazy(async () => ({ default: (await import('#src/features/public/referral-redirect.tsx')).ReferralRedirect }))
 const UnsubscribePage = lazy(async () => ({ default: (await import('#src/features/public/unsubscribe-page.tsx')).UnsubscribePage }))
 const ConfirmRequestPage = lazy(async () => ({ default: (await import('#src/features/public/confirm-request-page.tsx')).ConfirmRequestPage }))
+const SetPasswordPage = lazy(async () => ({ default: (await import('#src/features/public/set-password-page.tsx')).SetPasswordPage }))
 const NotFound = lazy(async () => ({ default: (await import('./not-found.tsx')).NotFound }))
 // Loaded ahead by main.tsx when a token is stored, so the first signed-in render does not suspend.
 export const privateArea = preloadable(async () => (await import('./private-area.tsx')).PrivateArea)
@@ -85,6 +86,12 @@ export function App({ ssrPath }: { ssrPath?: string }) {
         <Route path="/confirm-request">
           <Suspense fallback={<Loading />}>
             <ConfirmRequestPage />
+          </Suspense>
+        </Route>
+        {/* The link mailed to an approved member with no password (server/areas/access-requests/password-setup.ts): public, asks before it acts. */}
+        <Route path="/set-password">
+          <Suspense fallback={<Loading />}>
+            <SetPasswordPage />
           </Suspense>
         </Route>
         <Route path="/app/:id">

@@ -25,7 +25,7 @@ const game = {
   freeze: true,
   version: 1,
 }
-const staff = { _id: 's1', name: 'Ann', email: 'ann@example.com', accessLevel: 'Admin' as const, role: 'subadmin' as const, restrictions: [], activate: 0, version: 1 }
+const staff = { _id: 's1', name: 'Ann', email: 'ann@example.com', accessLevel: 'Admin' as const, role: 'subadmin' as const, restrictions: [], activate: 0, version: 1, setupPending: false }
 
 /** The call goes to this endpoint with this input, and the endpoint's own schema accepts it. */
 function expectCall(bound: BoundCall | undefined, name: string, input: unknown) {

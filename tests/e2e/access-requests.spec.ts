@@ -2,7 +2,9 @@
  * Access requests: /register asks for an account instead of creating one; the link mailed to the
  * address confirms it (read here from a real SMTP receiver, so this spec runs on a server of its
  * own); a superadmin then sees the request in Users and Access, approves it through Edit User (the
- * new user then logs in with the requested password and sees the pages chosen) or declines it.
+ * new user sets a password from the link then mailed to them, logs in and sees the pages chosen)
+ * or declines it. The request carries no password: whoever typed an address never holds a secret
+ * of the account.
  */
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
@@ -42,8 +44,8 @@ async function mailedLink(address: string): Promise<string> {
 }
 
 /** Sends an access request through the API, as the form does, and confirms it from its mail as the page's button does. */
-async function requestAccess(request: APIRequestContext, name: string, email: string, password = PASSWORD) {
-  const response = await request.post('/api/admin/register', { data: { name, email, password, confirmPassword: password } })
+async function requestAccess(request: APIRequestContext, name: string, email: string) {
+  const response = await request.post('/api/admin/register', { data: { name, email } })
   expect(response.ok(), await response.text()).toBe(true)
   const token = new URL(await mailedLink(email)).searchParams.get('token') ?? ''
   const confirmed = await request.post('/api/admin/confirmAccessRequest', { data: { token } })
@@ -57,11 +59,16 @@ async function loginAnswer(request: APIRequestContext, email: string, password: 
   return { status: response.status(), body: Answer.parse(await response.json()) }
 }
 
-async function fillRequest(page: Page, values: { name: string; email: string; password: string; confirm: string }) {
+async function fillRequest(page: Page, values: { name: string; email: string }) {
   await page.getByLabel('Name').fill(values.name)
   await page.getByLabel('Email').fill(values.email)
-  await page.getByLabel('Password', { exact: true }).fill(values.password)
-  await page.getByLabel('Confirm Password').fill(values.confirm)
+}
+
+/** The set-password link of the newest mail to `address` after the first `since` mails. */
+const SET_PASSWORD_LINK = /https?:\/\/[^\s"<>]*\/admin\/set-password\?token=[A-Za-z0-9_-]{43}/
+async function setPasswordLink(address: string, since = 0): Promise<string> {
+  const mail = await mailTo(mails, address, { since, having: (text) => SET_PASSWORD_LINK.test(text) })
+  return SET_PASSWORD_LINK.exec(readable(mail))?.[0] ?? ''
 }
 
 const pendingSection = (page: Page) => page.getByRole('region', { name: PENDING })
@@ -84,27 +91,21 @@ test.describe('Request access (/register)', () => {
     await expect(page.getByText('You confirm your email address from a link we send')).toBeVisible()
 
     await page.getByRole('button', { name: 'Submit' }).click()
-    for (const message of ['Name is required', 'Email is required', 'Password is required', 'Confirm password is required']) {
+    for (const message of ['Name is required', 'Email is required']) {
       await expect(page.getByText(message, { exact: true })).toBeVisible()
     }
+    // No password is asked for: it is set after approval, from a link mailed to the address.
+    await expect(page.getByLabel('Password')).toHaveCount(0)
     const email = uniqueEmail('newcomer')
-    await fillRequest(page, { name: 'Nora Newcomer', email: 'not-an-email', password: 'short', confirm: 'short' })
-    await expect(page.getByText('Incorrect format', { exact: true })).toHaveCount(2)
-    await fillRequest(page, { name: 'Nora Newcomer', email, password: PASSWORD, confirm: `${PASSWORD}x` })
+    await fillRequest(page, { name: 'Nora Newcomer', email: 'not-an-email' })
     await page.getByRole('button', { name: 'Submit' }).click()
-    await expect(page.getByText('Confirm password does not match', { exact: true })).toBeVisible()
-
-    // The eye shows the password typed.
-    const password = page.getByLabel('Password', { exact: true })
-    await page.getByRole('button', { name: 'Show password' }).first().click()
-    await expect(password).toHaveAttribute('type', 'text')
-
-    await page.getByLabel('Confirm Password').fill(PASSWORD)
+    await expect(page.getByText('Incorrect format', { exact: true })).toHaveCount(1)
+    await fillRequest(page, { name: 'Nora Newcomer', email })
     await page.getByRole('button', { name: 'Submit' }).click()
     await expect(toast(page, REQUEST_RECEIVED)).toBeVisible()
     await expect(page.getByRole('heading', { name: 'Request sent' })).toBeFocused()
     await expect(page.getByText('Open the link we mailed to your address to confirm that it is yours.')).toBeVisible()
-    await expect(page.getByText('Once it is approved, you can log in with this email and the password you chose.')).toBeVisible()
+    await expect(page.getByText('Once it is approved, we mail you a link to set your password. The link works for 72 hours; then you can log in with this email.')).toBeVisible()
     // Not yet confirmed: nobody on the staff sees it.
     expect((await pendingRequests(page.request, email)).count).toBe(0)
 
@@ -115,6 +116,11 @@ test.describe('Request access (/register)', () => {
     const link = await mailedLink(email)
     await page.goto(link)
     await expect(page.getByRole('heading', { name: 'Confirm your email address', level: 1 })).toBeVisible()
+    // Before its button, the page names the request: its name, address and time.
+    const asked = page.getByRole('definition')
+    await expect(asked.filter({ hasText: 'Nora Newcomer' })).toBeVisible()
+    await expect(asked.filter({ hasText: email })).toBeVisible()
+    await expect(asked.locator('time')).toBeVisible()
     expect((await pendingRequests(page.request, email)).count).toBe(0)
     await expectNoSevereViolations(page)
     await page.getByRole('button', { name: 'Confirm my email address' }).click()
@@ -122,29 +128,28 @@ test.describe('Request access (/register)', () => {
     expect((await pendingRequests(page.request, email)).count).toBe(1)
     // Once used, the link says so and changes nothing.
     await page.goto(link)
-    await page.getByRole('button', { name: 'Confirm my email address' }).click()
     await expect(page.getByRole('alert').filter({ hasText: ALREADY_CONFIRMED })).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Confirm my email address' })).toHaveCount(0)
     await page.getByRole('link', { name: 'Back to Login' }).click()
     await expect(page).toHaveURL(/\/admin\/login$/)
   })
 
   test('a link altered or replaced by a newer request says it is not valid', async ({ page }) => {
     const email = uniqueEmail('replaced')
-    const register = () => page.request.post('/api/admin/register', { data: { name: 'Rhea Replaced', email, password: PASSWORD, confirmPassword: PASSWORD } })
+    const register = () => page.request.post('/api/admin/register', { data: { name: 'Rhea Replaced', email } })
     expect((await register()).ok()).toBe(true)
     const first = await mailedLink(email)
     const mailsBefore = mails.length
     expect((await register()).ok()).toBe(true)
     await expect.poll(() => mails.length).toBeGreaterThan(mailsBefore)
     await page.goto(first)
-    await page.getByRole('button', { name: 'Confirm my email address' }).click()
     await expect(page.getByRole('alert').filter({ hasText: 'This confirmation link is not valid.' })).toBeVisible()
     expect((await pendingRequests(page.request, email)).count).toBe(0)
   })
 
   test("answers the same for an admin's email, and stores nothing for it", async ({ page }) => {
     await page.goto('/admin/register')
-    await fillRequest(page, { name: 'Vera Again', email: accounts.viewOnly.email, password: 'Other@123', confirm: 'Other@123' })
+    await fillRequest(page, { name: 'Vera Again', email: accounts.viewOnly.email })
     await page.getByRole('button', { name: 'Submit' }).click()
     await expect(toast(page, REQUEST_RECEIVED)).toBeVisible()
     await expect(page.getByRole('heading', { name: 'Request sent' })).toBeVisible()
@@ -153,7 +158,7 @@ test.describe('Request access (/register)', () => {
     expect((await loginAnswer(page.request, accounts.viewOnly.email, accounts.viewOnly.password)).body.status).toBe('success')
   })
 
-  test('refuses to log in with requested credentials exactly like a wrong password', async ({ page }) => {
+  test('a pending request logs in nowhere: refused exactly like a wrong password', async ({ page }) => {
     const email = uniqueEmail('waiting')
     expect((await requestAccess(page.request, 'Walt Waiting', email)).message).toBe(REQUEST_RECEIVED)
     const refused = await loginAnswer(page.request, email, PASSWORD)
@@ -174,7 +179,7 @@ test.describe('Request access (/register)', () => {
     await page.getByRole('button', { name: 'Submit' }).click()
     await expect(page.getByText('Name is required')).toBeVisible()
     await expectNoSevereViolations(page)
-    await fillRequest(page, { name: 'Axel Axe', email: uniqueEmail('axe'), password: PASSWORD, confirm: PASSWORD })
+    await fillRequest(page, { name: 'Axel Axe', email: uniqueEmail('axe') })
     await page.getByRole('button', { name: 'Submit' }).click()
     await expect(page.getByRole('heading', { name: 'Request sent' })).toBeVisible()
     await expectNoSevereViolations(page)
@@ -182,7 +187,7 @@ test.describe('Request access (/register)', () => {
 })
 
 test.describe('Pending access requests in Users and Access', () => {
-  test('are approved through Edit User; the new user is active and sees the chosen page only', async ({ adminPage: page, browser }) => {
+  test('are approved through Edit User; the new user sets a password from the mailed link and sees the chosen page only', async ({ adminPage: page, browser }) => {
     const email = uniqueEmail('approved')
     const name = 'April Approved'
     await requestAccess(page.request, name, email)
@@ -227,12 +232,43 @@ test.describe('Pending access requests in Users and Access', () => {
     await expect(staffRow.getByRole('cell', { name: 'View Only', exact: true })).toBeVisible()
     await expect(staffRow.getByRole('cell', { name: 'Category List, Profile, Reset Password', exact: true })).toBeVisible()
     await expect(staffRow.getByRole('switch', { name: `Active ${name}` })).toBeChecked()
+    // No password yet: refused like a wrong one.
+    const wrong = await loginAnswer(page.request, uniqueEmail('nobody'), PASSWORD)
+    expect(await loginAnswer(page.request, email, PASSWORD)).toEqual(wrong)
 
-    // The new user logs in with the password of the request and sees that one page.
+    // A staff manager can send the link again; the newer one replaces the first.
+    const first = await setPasswordLink(email)
+    const before = mails.length
+    await staffRow.getByRole('button', { name: 'Send password link' }).click()
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Send password link' }).click()
+    await expect(toast(page, 'Password link sent successfully')).toBeVisible()
+    const link = await setPasswordLink(email, before)
+    expect(link).not.toBe(first)
+
+    // The new user sets a password from the mailed link, logs in and sees that one page.
     const context = await browser.newContext()
     const theirs = await context.newPage()
     try {
-      await theirs.goto('/admin/login')
+      await theirs.goto(first)
+      await theirs.getByLabel('New Password').fill(PASSWORD)
+      await theirs.getByLabel('Confirm Password').fill(PASSWORD)
+      await theirs.getByRole('button', { name: 'Set Password' }).click()
+      await expect(theirs.getByRole('alert').filter({ hasText: 'This link is not valid.' })).toBeVisible()
+      await theirs.goto(link)
+      await expect(theirs.getByRole('heading', { name: 'Set your password', level: 1 })).toBeVisible()
+      await theirs.getByRole('button', { name: 'Set Password' }).click()
+      await expect(theirs.getByText('New password is required', { exact: true })).toBeVisible()
+      await theirs.getByLabel('New Password').fill('short')
+      await theirs.getByLabel('Confirm Password').fill('short')
+      await theirs.getByRole('button', { name: 'Set Password' }).click()
+      await expect(theirs.getByText('Incorrect format', { exact: true })).toBeVisible()
+      await theirs.getByLabel('New Password').fill(PASSWORD)
+      await theirs.getByLabel('Confirm Password').fill(PASSWORD)
+      await expectNoSevereViolations(theirs)
+      await theirs.getByRole('button', { name: 'Set Password' }).click()
+      await expect(theirs.getByRole('status').filter({ hasText: 'Your password is set. You can log in now.' })).toBeVisible()
+      await theirs.getByRole('link', { name: 'Back to Login' }).click()
+      await expect(theirs).toHaveURL(/\/admin\/login$/)
       await theirs.getByLabel('Email').fill(email)
       await theirs.getByLabel('Password').fill(PASSWORD)
       await theirs.getByRole('button', { name: 'Login' }).click()

@@ -236,6 +236,7 @@ const NEEDS: Record<string, string> = {
   'access-changed': '<p>{{change}} {{time}}</p>',
   'passkey-added': '<p>{{passkey}} {{time}}</p>',
   'passkey-removed': '<p>{{passkey}} {{time}}</p>',
+  'password-setup': '<p><a href="{{setPasswordUrl}}">Set</a></p>',
 }
 
 test.describe('XSS', () => {

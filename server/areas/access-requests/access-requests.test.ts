@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RECORD_NOT_FOUND } from '../../kit/api.ts'
-import { accessRequests, admins, auditLog, emailTemplates, type AdminRow } from '../../db/schema.ts'
+import { accessRequests, admins, auditLog, emailTemplates, passwordSetups, type AdminRow } from '../../db/schema.ts'
 import { bodyOf, listOf, makeTestApp, type TestApp } from '../../testing/test-app.ts'
-import { confirmTokenFrom, startSmtpReceiver, type SmtpReceiver } from '../../testing/smtp-receiver.ts'
+import { confirmTokenFrom, setPasswordTokenFrom, startSmtpReceiver, type SmtpReceiver } from '../../testing/smtp-receiver.ts'
 import { LOGIN_FAILED } from '../../kit/access/sign-in-answers.ts'
 import { EMAIL_TAKEN } from '../../kit/access/grants.ts'
 import {
@@ -17,6 +17,7 @@ import {
   REQUEST_RECEIVED,
   REQUEST_UNCONFIRMED,
 } from './routes.ts'
+import { EXPIRED_SETUP_LINK, HAS_PASSWORD, INVALID_SETUP_LINK, PASSWORD_LINK_SENT, PASSWORD_SET, SETUP_MAIL_UNAVAILABLE } from './password-setup.ts'
 
 let t: TestApp
 let smtp: SmtpReceiver
@@ -37,7 +38,7 @@ let address = 0
 /** Each call from its own address unless told, so the per-address limit only shows where tested. */
 const register = (payload: Record<string, unknown>, remoteAddress = `10.20.${Math.floor(++address / 250)}.${address % 250}`) =>
   t.app.inject({ method: 'POST', url: '/api/admin/register', payload, remoteAddress })
-const application = (email: string, password = PASSWORD) => ({ name: 'Jo Applicant', email, password, confirmPassword: password })
+const application = (email: string) => ({ name: 'Jo Applicant', email })
 const login = (email: string, password: string) =>
   t.app.inject({ method: 'POST', url: '/api/admin/login', payload: { email, password, twoFACode: '' }, remoteAddress: '10.30.0.1' })
 const post = async (path: string, payload: unknown, as: AdminRow = t.superadmin) =>
@@ -50,16 +51,19 @@ const adminOf = async (email: string) => (await t.handle.db.select().from(admins
 const confirm = (token: string) => t.app.inject({ method: 'POST', url: '/api/admin/confirmAccessRequest', payload: { token }, remoteAddress: '10.50.0.1' })
 const get = async (id: string) => t.app.inject({ method: 'GET', url: '/api/admin/getAccessRequest', query: { id }, headers: await t.auth(t.superadmin) })
 const approval = (id: string, email: string) => ({ _id: id, name: 'Jo Applicant', email, accessLevel: 'View Only', restrictions: ['/users'] })
+const setPassword = (token: string, newPassword = PASSWORD, confirmPassword = newPassword) =>
+  t.app.inject({ method: 'POST', url: '/api/admin/setFirstPassword', payload: { token, newPassword, confirmPassword }, remoteAddress: '10.60.0.1' })
+const toConfirm = (token: string) => t.app.inject({ method: 'GET', url: '/api/admin/getRequestToConfirm', query: { token }, remoteAddress: '10.50.0.2' })
 
 /** Registers and answers the link mailed to `email` for it. */
-async function mailedLink(email: string, password = PASSWORD): Promise<string> {
-  expect(bodyOf(await register(application(email, password)))).toEqual({ status: 'success', message: REQUEST_RECEIVED })
+async function mailedLink(email: string): Promise<string> {
+  expect(bodyOf(await register(application(email)))).toEqual({ status: 'success', message: REQUEST_RECEIVED })
   return confirmTokenFrom(await smtp.next(email.toLowerCase()))
 }
 
 /** A stored request for `email`, made through the register call and confirmed from its mail. */
-async function requested(email: string, password = PASSWORD): Promise<string> {
-  const token = await mailedLink(email, password)
+async function requested(email: string): Promise<string> {
+  const token = await mailedLink(email)
   expect(bodyOf(await confirm(token))).toEqual({ status: 'success', message: REQUEST_CONFIRMED })
   const row = await requestOf(email)
   if (row === undefined) throw new Error('no request stored')
@@ -67,42 +71,36 @@ async function requested(email: string, password = PASSWORD): Promise<string> {
 }
 
 describe('POST /register', () => {
-  it('stores a request (lower-cased email, argon2id hash), never an account', async () => {
+  it('stores a request (lower-cased email, no password), never an account', async () => {
     const email = uniqueEmail('Mixed.Case')
     const res = await register(application(email))
     expect(res.statusCode).toBe(200)
     expect(bodyOf(res)).toEqual({ status: 'success', message: REQUEST_RECEIVED })
     const row = await requestOf(email)
     expect(row).toMatchObject({ name: 'Jo Applicant', email: email.toLowerCase() })
-    expect(row?.passwordHash).toMatch(/^\$argon2id\$/)
-    expect(await t.passwords.verify(row?.passwordHash ?? '', PASSWORD)).toBe(true)
+    expect(Object.keys(row ?? {}).filter((k) => /password/i.test(k))).toEqual([])
     expect(await adminOf(email)).toBeUndefined()
   })
 
-  it('answers the same for a new email, an unconfirmed request’s, a confirmed request’s and an admin’s, hashing the password every time', async () => {
+  it('answers the same for a new email, an unconfirmed request’s, a confirmed request’s and an admin’s', async () => {
     const fresh = uniqueEmail()
     const unconfirmed = uniqueEmail()
     await mailedLink(unconfirmed)
+    const unconfirmedId = (await requestOf(unconfirmed))?.id
     const confirmed = uniqueEmail()
-    await requested(confirmed)
+    const confirmedId = await requested(confirmed)
     const staff = await t.createAdmin()
-    const hash = vi.spyOn(t.passwords, 'hash')
-    try {
-      const answers = []
-      for (const email of [fresh, unconfirmed, confirmed.toUpperCase(), staff.email.toUpperCase(), t.superadmin.email]) {
-        const res = await register(application(email, 'Other#2026'))
-        answers.push({ code: res.statusCode, body: res.body })
-      }
-      expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1)
-      expect(answers[0]).toEqual({ code: 200, body: JSON.stringify({ status: 'success', message: REQUEST_RECEIVED }) })
-      expect(hash).toHaveBeenCalledTimes(5)
-    } finally {
-      hash.mockRestore()
+    const answers = []
+    for (const email of [fresh, unconfirmed, confirmed.toUpperCase(), staff.email.toUpperCase(), t.superadmin.email]) {
+      const res = await register({ ...application(email), name: 'Someone Else' })
+      answers.push({ code: res.statusCode, body: res.body })
     }
-    // A confirmed request keeps its password: nobody can replace what its owner proved and waits on.
-    expect(await t.passwords.verify((await requestOf(confirmed))?.passwordHash ?? '', PASSWORD)).toBe(true)
+    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1)
+    expect(answers[0]).toEqual({ code: 200, body: JSON.stringify({ status: 'success', message: REQUEST_RECEIVED }) })
+    // A confirmed request is kept: nobody can replace what its owner proved and waits on.
+    expect(await requestOf(confirmed)).toMatchObject({ id: confirmedId, name: 'Jo Applicant' })
     // An unconfirmed one proved nothing: the newer request replaces it.
-    expect(await t.passwords.verify((await requestOf(unconfirmed))?.passwordHash ?? '', 'Other#2026')).toBe(true)
+    expect((await requestOf(unconfirmed))?.id).not.toBe(unconfirmedId)
     expect(await requestOf(staff.email)).toBeUndefined()
     expect(await requestOf(t.superadmin.email)).toBeUndefined()
     expect((await adminOf(staff.email))?.passwordHash).toBe(staff.passwordHash)
@@ -111,11 +109,9 @@ describe('POST /register', () => {
   it('checks the form with Create User’s messages and stores nothing on a mistake', async () => {
     const email = uniqueEmail()
     const cases: [Record<string, unknown>, Record<string, string>][] = [
-      [{ email, password: PASSWORD, confirmPassword: PASSWORD }, { name: 'Name is required' }],
-      [{ name: 'Jo', email: 'not-an-email', password: PASSWORD, confirmPassword: PASSWORD }, { email: 'Incorrect format' }],
-      [{ name: 'Jo', email, password: 'weak', confirmPassword: 'weak' }, { password: 'Incorrect format' }],
-      [{ name: 'Jo', email, password: PASSWORD, confirmPassword: 'Request#2027' }, { confirmPassword: 'Confirm password does not match' }],
-      [{ name: 'Jo', email: '', password: '', confirmPassword: '' }, { email: 'Email is required', password: 'Password is required', confirmPassword: 'Confirm password is required' }],
+      [{ email }, { name: 'Name is required' }],
+      [{ name: 'Jo', email: 'not-an-email' }, { email: 'Incorrect format' }],
+      [{ name: 'Jo', email: '' }, { email: 'Email is required' }],
     ]
     for (const [payload, errors] of cases) {
       const res = await register(payload)
@@ -169,7 +165,7 @@ describe('the address proves itself before staff see the request', () => {
   it('an outsider asking in a colleague’s name gets no login: the link goes to the colleague’s mailbox only', async () => {
     const jane = uniqueEmail('jane.doe')
     const before = smtp.received.length
-    expect(bodyOf(await register({ ...application(jane, 'Outsider#2026'), name: 'Jane Doe' }))['status']).toBe('success')
+    expect(bodyOf(await register({ ...application(jane), name: 'Jane Doe', password: 'Outsider#2026', confirmPassword: 'Outsider#2026' }))['status']).toBe('success')
     const mail = await smtp.next(jane)
     expect(smtp.received.slice(before).every((m) => m.to.every((to) => to === jane))).toBe(true)
     const row = await requestOf(jane)
@@ -185,25 +181,26 @@ describe('the address proves itself before staff see the request', () => {
     expect(bodyOf(await login(jane, 'Outsider#2026'))).toEqual({ status: 'failed', message: LOGIN_FAILED })
   })
 
-  it('the real owner’s later request replaces an outsider’s unconfirmed one, and only the owner’s password signs in', async () => {
+  it('an outsider whose request the owner confirms and a manager approves still cannot sign in: the password is set from the owner’s mailbox', async () => {
     const jane = uniqueEmail('jane')
-    const outsiders = await mailedLink(jane, 'Outsider#2026')
+    await mailedLink(jane)
+    const janesRow = await requestOf(jane)
+    // The last registration wins the link, as before; but it carries no password of the outsider's.
+    const outsiders = await register({ name: 'Jane Doe', email: jane, password: 'Outsider#2026', confirmPassword: 'Outsider#2026' })
+    expect(bodyOf(outsiders)['message']).toBe(REQUEST_RECEIVED)
+    const link = confirmTokenFrom(await smtp.next(jane))
     const outsiderRow = await requestOf(jane)
-    const owners = await mailedLink(jane, 'JanesOwn#2026')
-    const ownerRow = await requestOf(jane)
-    expect(ownerRow?.id).not.toBe(outsiderRow?.id)
-    expect(await t.handle.db.select().from(accessRequests).where(eq(accessRequests.email, jane))).toHaveLength(1)
-    // The outsider's link died with their request.
-    expect(bodyOf(await confirm(outsiders))['message']).toBe(INVALID_CONFIRM_LINK)
-    expect(bodyOf(await confirm(owners))['message']).toBe(REQUEST_CONFIRMED)
-    // Confirmed, the request stays until decided: a later request neither replaces it nor mails.
-    const before = smtp.received.length
-    expect(bodyOf(await register(application(jane, 'Outsider#2027')))['message']).toBe(REQUEST_RECEIVED)
-    expect((await requestOf(jane))?.id).toBe(ownerRow?.id)
-    expect(bodyOf(await post('/approveAccessRequest', approval(ownerRow?.id ?? '', jane)))['message']).toBe(REQUEST_APPROVED)
-    expect(smtp.received.slice(before).filter((m) => m.to.includes(jane))).toEqual([])
+    expect(outsiderRow?.id).not.toBe(janesRow?.id)
+    // Jane's confirmation page names the request (name, address, time) before its button.
+    expect(bodyOf(await toConfirm(link))).toEqual({ status: 'success', message: 'Access request fetched', data: { name: 'Jane Doe', email: jane, createdAt: outsiderRow?.createdAt.toISOString() } })
+    expect(bodyOf(await confirm(link))['message']).toBe(REQUEST_CONFIRMED)
+    expect(bodyOf(await post('/approveAccessRequest', approval(outsiderRow?.id ?? '', jane)))['message']).toBe(REQUEST_APPROVED)
+    expect((await adminOf(jane))?.passwordHash).toBeNull()
+    for (const password of ['Outsider#2026', PASSWORD]) expect(bodyOf(await login(jane, password))['message']).toBe(LOGIN_FAILED)
+    // Only the mailbox's owner gets the way in.
+    const token = setPasswordTokenFrom(await smtp.next(jane))
+    expect(bodyOf(await setPassword(token, 'JanesOwn#2026'))).toEqual({ status: 'success', message: PASSWORD_SET })
     expect(bodyOf(await login(jane, 'Outsider#2026'))['message']).toBe(LOGIN_FAILED)
-    expect(bodyOf(await login(jane, 'Outsider#2027'))['message']).toBe(LOGIN_FAILED)
     expect(bodyOf(await login(jane, 'JanesOwn#2026'))['status']).toBe('success')
   })
 
@@ -238,7 +235,7 @@ describe('the address proves itself before staff see the request', () => {
 })
 
 describe('a pending request cannot sign in', () => {
-  it('fails login exactly like a wrong password, until approved; then the requested password works', async () => {
+  it('fails login exactly like a wrong password, until approved and a password is set from the mailed link', async () => {
     const email = uniqueEmail()
     const id = await requested(email)
     const staff = await t.createAdmin()
@@ -252,6 +249,10 @@ describe('a pending request cannot sign in', () => {
 
     const approved = await post('/approveAccessRequest', approval(id, email))
     expect(bodyOf(approved)).toEqual({ status: 'success', message: REQUEST_APPROVED })
+    // Approved but with no password yet: refused like a wrong password.
+    const noPassword = await login(email, PASSWORD)
+    expect([noPassword.statusCode, bodyOf(noPassword)]).toEqual([400, { status: 'failed', message: LOGIN_FAILED }])
+    expect(bodyOf(await setPassword(setPasswordTokenFrom(await smtp.next(email))))['status']).toBe('success')
     const signedIn = bodyOf(await login(email, PASSWORD))
     expect(signedIn).toMatchObject({ status: 'success' })
     expect(typeof signedIn['token']).toBe('string')
@@ -262,10 +263,10 @@ describe('GET /listAccessRequests', () => {
   it('pages pending requests newest first, searches name and email, and never shows a hash', async () => {
     const emails = [uniqueEmail('listing'), uniqueEmail('listing'), uniqueEmail('listing')]
     for (const [i, email] of emails.entries()) {
-      await t.handle.db.insert(accessRequests).values({ name: `Listed ${i}`, email, passwordHash: 'x', createdAt: new Date(Date.UTC(2026, 0, i + 1)), confirmedAt: new Date(Date.UTC(2026, 0, i + 2)) })
+      await t.handle.db.insert(accessRequests).values({ name: `Listed ${i}`, email, createdAt: new Date(Date.UTC(2026, 0, i + 1)), confirmedAt: new Date(Date.UTC(2026, 0, i + 2)) })
     }
     // Never confirmed: not listed, whatever the search.
-    await t.handle.db.insert(accessRequests).values({ name: 'Listed unconfirmed', email: uniqueEmail('listing'), passwordHash: 'x', confirmExpiresAt: new Date(Date.now() + 3600_000) })
+    await t.handle.db.insert(accessRequests).values({ name: 'Listed unconfirmed', email: uniqueEmail('listing'), confirmExpiresAt: new Date(Date.now() + 3600_000) })
     const page1 = bodyOf(await list({ page: '1', limit: '2', search: 'listing' }))
     expect(page1).toMatchObject({ status: 'success', count: 3 })
     expect(listOf(page1, 'result').map((r) => r['email'])).toEqual([emails[2], emails[1]])
@@ -305,14 +306,13 @@ describe('GET /getAccessRequest', () => {
 })
 
 describe('POST /approveAccessRequest', () => {
-  it('creates an active subadmin with the requested hash and Create User’s access rules, removes the request, audits the new admin', async () => {
+  it('creates an active subadmin with no password and Create User’s access rules, removes the request, audits the new admin', async () => {
     const email = uniqueEmail()
     const id = await requested(email)
-    const hash = (await requestOf(email))?.passwordHash
     const res = await post('/approveAccessRequest', { _id: id, name: 'Jo Approved', email: email.toUpperCase(), accessLevel: 'Admin', restrictions: ['/cms'] })
     expect(bodyOf(res)).toEqual({ status: 'success', message: REQUEST_APPROVED })
     const admin = await adminOf(email)
-    expect(admin).toMatchObject({ name: 'Jo Approved', email, role: 'subadmin', accessLevel: 'Admin', activate: 1, passwordHash: hash, totpEnabled: false })
+    expect(admin).toMatchObject({ name: 'Jo Approved', email, role: 'subadmin', accessLevel: 'Admin', activate: 1, passwordHash: null, totpEnabled: false })
     // Admin adds the chosen parent's child pages (requirements R5.13).
     expect([...(admin?.restrictions ?? [])].sort()).toEqual(['/add-cms', '/cms', '/edit-cms', '/edit-token'])
     expect(await requestOf(email)).toBeUndefined()
@@ -377,5 +377,72 @@ describe('POST /declineAccessRequest', () => {
     // Declined, the address may ask again.
     await mailedLink(email)
     expect(await requestOf(email)).toBeDefined()
+  })
+})
+
+describe('the set-password link', () => {
+  async function approvedMember(): Promise<{ email: string; token: string }> {
+    const email = uniqueEmail('member')
+    const id = await requested(email)
+    expect(bodyOf(await post('/approveAccessRequest', approval(id, email)))['message']).toBe(REQUEST_APPROVED)
+    return { email, token: setPasswordTokenFrom(await smtp.next(email)) }
+  }
+
+  it('is mailed on approval, stored only as its digest, works once for 72 hours, with Forgot Password’s rules', async () => {
+    const { email, token } = await approvedMember()
+    const admin = await adminOf(email)
+    const [setup] = await t.handle.db.select().from(passwordSetups).where(eq(passwordSetups.adminId, admin?.id ?? ''))
+    expect(setup?.tokenHash).toMatch(/^[0-9a-f]{64}$/)
+    expect(setup?.tokenHash).not.toBe(token)
+    expect((setup?.expiresAt.getTime() ?? 0) - Date.now()).toBeGreaterThan(71.9 * 3600_000)
+    expect((setup?.expiresAt.getTime() ?? 0) - Date.now()).toBeLessThanOrEqual(72 * 3600_000)
+    const weak = await setPassword(token, 'weak')
+    expect(bodyOf(weak)).toEqual({ status: 'failed', message: 'Incorrect format', errors: { newPassword: 'Incorrect format' } })
+    const mismatch = await setPassword(token, PASSWORD, 'Request#2027')
+    expect(bodyOf(mismatch)).toEqual({ status: 'failed', message: 'Confirm password does not match', errors: { confirmPassword: 'Confirm password does not match' } })
+    expect(bodyOf(await setPassword(token))).toEqual({ status: 'success', message: PASSWORD_SET })
+    const [audit] = await t.handle.db.select().from(auditLog).where(and(eq(auditLog.recordId, admin?.id ?? ''), eq(auditLog.action, '/setFirstPassword')))
+    expect(audit).toMatchObject({ adminId: null, ip: '10.60.0.1' })
+    const again = await setPassword(token, 'Another#2026')
+    expect(bodyOf(again)).toEqual({ status: 'failed', message: INVALID_SETUP_LINK, errors: { token: INVALID_SETUP_LINK } })
+    expect(bodyOf(await login(email, 'Another#2026'))['message']).toBe(LOGIN_FAILED)
+    expect(bodyOf(await login(email, PASSWORD))['status']).toBe('success')
+  })
+
+  it('expires', async () => {
+    const { email, token } = await approvedMember()
+    const admin = await adminOf(email)
+    await t.handle.db.update(passwordSetups).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(passwordSetups.adminId, admin?.id ?? ''))
+    expect(bodyOf(await setPassword(token))).toEqual({ status: 'failed', message: EXPIRED_SETUP_LINK, errors: { token: EXPIRED_SETUP_LINK } })
+    expect((await adminOf(email))?.passwordHash).toBeNull()
+  })
+
+  it('Send password link mails a new link that replaces the last, only for a member with no password', async () => {
+    const { email, token } = await approvedMember()
+    const admin = await adminOf(email)
+    expect(bodyOf(await post('/sendPasswordLink', { id: admin?.id }))).toEqual({ status: 'success', message: PASSWORD_LINK_SENT })
+    const newer = setPasswordTokenFrom(await smtp.next(email))
+    expect(bodyOf(await setPassword(token))['message']).toBe(INVALID_SETUP_LINK)
+    expect(bodyOf(await setPassword(newer))['message']).toBe(PASSWORD_SET)
+    const refused = await post('/sendPasswordLink', { id: admin?.id })
+    expect(bodyOf(refused)).toEqual({ status: 'failed', message: HAS_PASSWORD, errors: { id: HAS_PASSWORD } })
+    expect((await post('/sendPasswordLink', { id: t.superadmin.id })).statusCode).toBe(404)
+    const viewOnly = await t.createAdmin({ accessLevel: 'View Only', restrictions: [] })
+    expect((await post('/sendPasswordLink', { id: admin?.id }, viewOnly)).statusCode).toBe(403)
+  })
+
+  it('refuses an approval whose set-password mail cannot be made, keeping the request', async () => {
+    const email = uniqueEmail()
+    const id = await requested(email)
+    const off = eq(emailTemplates.identifier, 'password-setup')
+    await t.handle.db.update(emailTemplates).set({ status: 'inactive' }).where(off)
+    try {
+      const res = await post('/approveAccessRequest', approval(id, email))
+      expect(bodyOf(res)).toEqual({ status: 'failed', message: SETUP_MAIL_UNAVAILABLE })
+      expect(await adminOf(email)).toBeUndefined()
+      expect(await requestOf(email)).toBeDefined()
+    } finally {
+      await t.handle.db.update(emailTemplates).set({ status: 'active' }).where(off)
+    }
   })
 })

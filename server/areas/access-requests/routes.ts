@@ -22,7 +22,6 @@
  *   Create User's access rules and privilege ceiling (server/areas/staff/routes.ts), and removes the
  *   request, in one transaction. Confirmation, approval and decline are each in the audit log.
  */
-import { createHash, randomBytes } from 'node:crypto'
 import { and, desc, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import * as requests from '#contract/access-requests'
@@ -34,6 +33,9 @@ import { uniqueField } from '../../kit/unique.ts'
 import { renderMail, TemplateUnavailable } from '../../kit/mail/templates.ts'
 import type { Config } from '../../config.ts'
 import { EMAIL_TAKEN, grantCheck, grantedPages } from '../../kit/access/grants.ts'
+import { secondFactor } from '../../kit/access/second-factor.ts'
+import { newConfirmToken, tokenHash } from './link-token.ts'
+import { mailPasswordSetup, sendPasswordLink, setFirstPassword } from './password-setup.ts'
 
 export const REQUEST_RECEIVED = 'Your request has been received. Open the link we sent to your email to confirm it; an administrator reviews it after that.'
 export const REQUEST_CONFIRMED = 'Your email address is confirmed. An administrator will review your request; you can log in once it is approved.'
@@ -57,13 +59,7 @@ const confirmLimit: RateLimit = { max: () => 30, timeWindow: 15 * 60 * 1000 }
 /** Create User's rule: one admin per (lower-cased) email, with its message. */
 const adminEmails = uniqueField({ column: admins.email, id: admins.id, index: 'admins_email_key', field: 'email', message: EMAIL_TAKEN })
 
-const tokenHash = (token: string): string => createHash('sha256').update(token).digest('hex')
-
-/** A new link secret and the form it is stored in. */
-export function newConfirmToken(): { token: string; hash: string } {
-  const token = randomBytes(32).toString('base64url')
-  return { token, hash: tokenHash(token) }
-}
+export { newConfirmToken }
 
 /** The public page the mail links to; its button confirms (a GET changes nothing: mail scanners follow links). */
 export const confirmUrl = (config: Config, token: string): string => `${config.publicUrl}/admin/confirm-request?token=${encodeURIComponent(token)}`
@@ -90,12 +86,9 @@ const requestDetail = (email: string, confirmedAt: Date | null): string =>
 export const accessRequestRoutes = handlers(
   requests,
   {
-    // The hash is made before the write's transaction opens (kit/api.ts, PreparedHandler): a public
-    // call must not hold the database (PGlite's only connection) for argon2's time.
     register: {
-      prepare: async ({ name, email, password }, outside) => {
+      prepare: async ({ name, email }) => {
         const address = email.toLowerCase()
-        const passwordHash = await outside.passwords.hash(password)
         const link = newConfirmToken()
         return async (ctx) => {
           const expires = new Date(Date.now() + CONFIRM_LINK_HOURS * 3600 * 1000)
@@ -106,17 +99,17 @@ export const accessRequestRoutes = handlers(
           // request for the address is replaced whole (a new id), its link with it.
           const stored = StoredId.parse(
             await ctx.db.execute(sql`
-              insert into access_requests (name, email, password_hash, confirm_token_hash, confirm_expires_at)
-              select ${name}, ${address}, ${passwordHash}, ${link.hash}, ${expires.toISOString()}::timestamptz
+              insert into access_requests (name, email, confirm_token_hash, confirm_expires_at)
+              select ${name}, ${address}, ${link.hash}, ${expires.toISOString()}::timestamptz
               where not exists (select 1 from ${admins} where ${admins.email} = ${address})
               on conflict (email) do update set
-                id = gen_random_uuid()::text, created_at = now(), name = excluded.name, password_hash = excluded.password_hash,
+                id = gen_random_uuid()::text, created_at = now(), name = excluded.name,
                 confirm_token_hash = excluded.confirm_token_hash, confirm_expires_at = excluded.confirm_expires_at
               where access_requests.confirmed_at is null
               returning id`),
           ).rows
-          // Rendered in every case, so only the queueing of a mail differs between them (two inserts,
-          // a small fraction of the hash's time; bench/trust.ts measures the four cases).
+          // Rendered in every case, so only the queueing of a mail differs between them (two inserts;
+          // bench/trust.ts measures the four cases).
           const mail = await renderMail(ctx.db, 'access-request-confirm', { name, confirmUrl: confirmUrl(ctx.config, link.token), hours: String(CONFIRM_LINK_HOURS) }).catch((error: unknown) => {
             // A template switched off must not turn into an answer that differs by email: the
             // request is kept (its sender can ask again once the template is back) and the log says why.
@@ -128,6 +121,18 @@ export const accessRequestRoutes = handlers(
           return { status: 'success', message: REQUEST_RECEIVED }
         }
       },
+    },
+
+    getRequestToConfirm: async ({ token }, ctx) => {
+      const [request] = await ctx.db
+        .select({ name: accessRequests.name, email: accessRequests.email, createdAt: accessRequests.createdAt, expires: accessRequests.confirmExpiresAt, confirmedAt: accessRequests.confirmedAt })
+        .from(accessRequests)
+        .where(eq(accessRequests.confirmTokenHash, tokenHash(token)))
+        .limit(1)
+      if (request === undefined) return failure(INVALID_CONFIRM_LINK, { token: INVALID_CONFIRM_LINK })
+      if (request.confirmedAt !== null) return failure(REQUEST_ALREADY_CONFIRMED, { token: REQUEST_ALREADY_CONFIRMED })
+      if (request.expires === null || request.expires.getTime() < Date.now()) return failure(EXPIRED_CONFIRM_LINK, { token: EXPIRED_CONFIRM_LINK })
+      return { status: 'success', message: 'Access request fetched', data: { name: request.name, email: request.email, createdAt: request.createdAt.toISOString() } }
     },
 
     confirmAccessRequest: async ({ token }, ctx) => {
@@ -168,12 +173,15 @@ export const accessRequestRoutes = handlers(
       return { status: 'success', message: 'Access request fetched', data: asAnswer(row) }
     },
 
-    approveAccessRequest: async ({ _id, name, email, accessLevel, restrictions }, ctx) => {
+    approveAccessRequest: async ({ _id, name, email, accessLevel, restrictions, twoFACode }, ctx) => {
       const me = ctx.me()
       const granted = grantedPages(accessLevel, restrictions, false, 'Restrictions is required')
       if (granted instanceof ApiFailure) return granted
       const ceiling = grantCheck(me, accessLevel, granted)
       if (ceiling !== null) return ceiling
+      // Create User's second factor: approving makes staff just as creating does.
+      const second = await secondFactor(ctx, me, twoFACode, 'twoFACode', true)
+      if (!second.ok) return second.answer
       const approved = await ctx.transaction(async (tx) => {
         // Locked, so two approvals of one request cannot both create an admin.
         const [request] = await tx.select().from(accessRequests).where(eq(accessRequests.id, _id)).for('update')
@@ -187,11 +195,13 @@ export const accessRequestRoutes = handlers(
         const [created] = await adminEmails.guard(() =>
           tx
             .insert(admins)
-            .values({ name, email: request.email, passwordHash: request.passwordHash, role: 'subadmin', accessLevel, restrictions: granted, activate: 1 })
+            .values({ name, email: request.email, passwordHash: null, role: 'subadmin', accessLevel, restrictions: granted, activate: 1 })
             .returning({ id: admins.id }),
         )
         if (created === undefined) throw new Error('the admin insert returned no row')
         await tx.delete(accessRequests).where(eq(accessRequests.id, request.id))
+        // The member's only way in: a password they set from their own mailbox.
+        await mailPasswordSetup(ctx, tx, { id: created.id, name, email: request.email })
         return { id: created.id, detail: requestDetail(request.email, request.confirmedAt) }
       })
       // The lasting record is the new admin; the request it came from no longer exists, so the
@@ -210,6 +220,9 @@ export const accessRequestRoutes = handlers(
       countsChanged(ctx)
       return { status: 'success', message: REQUEST_DECLINED }
     },
+
+    setFirstPassword,
+    sendPasswordLink,
   },
-  { register: registerLimit, confirmAccessRequest: confirmLimit },
+  { register: registerLimit, confirmAccessRequest: confirmLimit, getRequestToConfirm: confirmLimit, setFirstPassword: confirmLimit },
 )

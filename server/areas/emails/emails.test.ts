@@ -82,7 +82,7 @@ const dangerous = (html: string): string[] =>
 describe('getemail and getTemplate', () => {
   it('lists one template per mail of the server with serial order, count and search, for View Only too', async () => {
     const body = bodyOf(await get('/getemail', { page: '1', limit: '10' }, viewOnly))
-    expect(body).toMatchObject({ status: 'success', count: 9 })
+    expect(body).toMatchObject({ status: 'success', count: 10 })
     expect(listOf(body, 'result').map((r) => r['identifier'])).toEqual([
       'access-changed',
       'access-request-confirm',
@@ -93,12 +93,13 @@ describe('getemail and getTemplate', () => {
       'passkey-added',
       'passkey-removed',
       'password-changed',
+      'password-setup',
     ])
     expect(listOf(body, 'result')[5]).toMatchObject({ subject: DEFAULT_TEMPLATES.newsletter.subject, langCode: 'en', status: 'active' })
     const searched = bodyOf(await get('/getemail', { search: 'NEWS' }))
     expect(listOf(searched, 'result').map((r) => r['identifier'])).toEqual(['newsletter'])
     const second = bodyOf(await get('/getemail', { page: '2', limit: '2' }))
-    expect(second).toMatchObject({ count: 9 })
+    expect(second).toMatchObject({ count: 10 })
     expect(listOf(second, 'result').map((r) => r['identifier'])).toEqual(['change-password-otp', 'forgot-password-otp'])
   })
 

@@ -328,7 +328,7 @@ describe('passkeys that would outlive a password', () => {
   const reset = (email: string, otp: string, extra: Record<string, unknown>) =>
     post('/forgot-password', { otp, newPassword: 'Fresh#2024', confirmPassword: 'Fresh#2024', email, twoFACode: '', ...extra })
 
-  it('a staff manager removes every passkey of a member, with a fresh proof, audited; the passkeys no longer sign in', async () => {
+  it('a staff manager removes every passkey of a member, audited, even with an old proof (it only takes access away); the passkeys no longer sign in', async () => {
     const member = await t.createAdmin({ accessLevel: 'View Only', restrictions: ['/users'] })
     const memberToken = await loginAs(member)
     const [laptop, phone] = [newKey(), newKey()]
@@ -337,17 +337,14 @@ describe('passkeys that would outlive a password', () => {
     expect((await signInWith(laptop)).statusCode).toBe(200)
 
     const manager = await loginAs(t.superadmin)
-    // A stale proof is refused before anything is removed.
+    // Like Sign out everywhere, it narrows access: an old proof does not stop a manager cutting a lost device off.
     await ageProof(manager, 10 * 60_000)
-    const stale = await post('/removeStaffPasskeys', { id: member.id }, manager)
-    expect([stale.statusCode, bodyOf(stale)['code']]).toEqual([403, STEP_UP_REQUIRED])
-    expect(await t.handle.db.$count(adminPasskeys, eq(adminPasskeys.adminId, member.id))).toBe(2)
     // A member, even an Admin on Users and Access, cannot.
     const admin = await loginAs(await t.createAdmin({ accessLevel: 'Admin', restrictions: ['/sub-admin'] }))
     expect((await post('/removeStaffPasskeys', { id: member.id }, admin)).statusCode).toBe(403)
 
     const fresh = await loginAs(t.superadmin)
-    const removed = await post('/removeStaffPasskeys', { id: member.id }, fresh)
+    const removed = await post('/removeStaffPasskeys', { id: member.id }, manager)
     expect([removed.statusCode, bodyOf(removed)]).toEqual([200, { status: 'success', message: '2 passkeys removed', removed: 2 }])
     for (const key of [laptop, phone]) expect(bodyOf(await signInWith(key))['message']).toBe(PASSKEY_FAILED)
     const [audit] = await t.handle.db.select().from(auditLog).where(and(eq(auditLog.action, '/removeStaffPasskeys'), eq(auditLog.recordId, member.id)))

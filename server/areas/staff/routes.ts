@@ -49,6 +49,8 @@ const staffFields = {
   restrictions: admins.restrictions,
   activate: admins.activate,
   version: admins.version,
+  // Whether, never what: the hash itself is not read.
+  setupPending: sql<boolean>`${admins.passwordHash} is null`.mapWith(Boolean),
 }
 const staffVersions = editVersion({ id: admins.id, version: admins.version })
 /** Staff records only: the superadmin is nobody's to edit, so neither the list nor Edit User offers it. */

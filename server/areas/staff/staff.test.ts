@@ -183,7 +183,7 @@ describe('GET /FetchSubAdminUsers', () => {
     const rows = listOf(everyone, 'result')
     expect(rows.every((r) => r['role'] === 'subadmin')).toBe(true)
     expect(rows.map((r) => r['_id'])).not.toContain(t.superadmin.id)
-    for (const r of rows) expect(Object.keys(r).sort()).toEqual(['_id', 'accessLevel', 'activate', 'email', 'name', 'restrictions', 'role', 'version'])
+    for (const r of rows) expect(Object.keys(r).sort()).toEqual(['_id', 'accessLevel', 'activate', 'email', 'name', 'restrictions', 'role', 'setupPending', 'version'])
     expect(JSON.stringify(everyone)).not.toMatch(/argon2|password|totp|secret|otp/i)
     // LIKE wildcards in the search are literal.
     expect(bodyOf(await fetchList({ search: '%' }))['count']).toBe(0)
@@ -200,7 +200,7 @@ describe('GET /getSubAdminUser', () => {
     expect(body).toEqual({
       status: 'success',
       message: 'User fetched',
-      data: { _id: member.id, name: 'Ola Nor', email: member.email, accessLevel: 'View Only', role: 'subadmin', restrictions: ['/users', '/cms'], activate: 1, version: 1 },
+      data: { _id: member.id, name: 'Ola Nor', email: member.email, accessLevel: 'View Only', role: 'subadmin', restrictions: ['/users', '/cms'], activate: 1, version: 1, setupPending: false },
     })
     expect(JSON.stringify(body)).not.toMatch(/argon2|password|totp|secret|otp/i)
     const viewer = await t.createAdmin({ accessLevel: 'View Only', restrictions: ['/sub-admin'] })

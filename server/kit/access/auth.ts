@@ -36,7 +36,9 @@ export class Passwords {
     return argon2.hash(password, this.#options)
   }
 
-  async verify(hash: string, password: string): Promise<boolean> {
+  /** A null hash (an account whose password was never set) refuses every password, in a verification's time. */
+  async verify(hash: string | null, password: string): Promise<boolean> {
+    if (hash === null) return await this.verifyDummy(password)
     try {
       return await argon2.verify(hash, password)
     } catch {

@@ -58,6 +58,16 @@ export const DEFAULT_TEMPLATES: Readonly<Record<TemplateIdentifier, TemplateText
       '<p>If you did not ask for access, ignore this mail: nothing happens without the link.</p>',
     ].join(''),
   },
+  'password-setup': {
+    subject: 'Set your back-office password',
+    content: [
+      '<p>Hello {{name}},</p>',
+      '<p>Your access to the back office was approved. Set your password here to log in:</p>',
+      '<p><a href="{{setPasswordUrl}}">Set my password</a></p>',
+      '<p>The link works once and expires in {{hours}} hours. If it has expired, ask an administrator to send a new one.</p>',
+      '<p>If you did not ask for access, tell an administrator: nobody can log in to the account without this link.</p>',
+    ].join(''),
+  },
   'new-device-sign-in': {
     subject: 'New sign-in to your back-office account',
     content: [

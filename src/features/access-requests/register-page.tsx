@@ -1,14 +1,16 @@
 /**
- * Register (/register, requirements R2.5: name, email, password, confirm password), made a request
- * for access rather than an open sign-up: its address is confirmed from a mailed link, then a
- * superadmin reviews it, and the account exists only once approved. The answer is the same for every email (nobody learns who has an account), so
- * the page always ends on the same "what happens next".
+ * Register (/register, requirements R2.5), made a request for access rather than an open sign-up,
+ * and without the password fields: its address is confirmed from a mailed link, then a superadmin
+ * reviews it, and once approved a second link mailed to the address sets the password. Nobody
+ * who typed someone else's address ever holds a secret of their account
+ * (server/areas/access-requests/password-setup.ts). The answer is the same for every email
+ * (nobody learns who has an account), so the page always ends on the same "what happens next".
  */
 import { useEffect, useRef, useState } from 'react'
 import { Link } from 'wouter'
 import { register } from '#contract/access-requests'
 import { FieldControl } from '#src/crud/field-control.tsx'
-import { email, password, text } from '#src/crud/form-fields.ts'
+import { email, text } from '#src/crud/form-fields.ts'
 import { showFailure, textOf, useContractForm } from '#src/crud/form-hook.ts'
 import { call } from '#src/lib/api.ts'
 import { Button } from '#src/ui/button.tsx'
@@ -20,8 +22,6 @@ export const REGISTER_TITLE = 'Request access'
 const fields = [
   text('name', 'Name', { autoComplete: 'name' }),
   email('email', 'Email', { autoComplete: 'email' }),
-  password('password', 'Password', { autoComplete: 'new-password' }),
-  password('confirmPassword', 'Confirm Password', { autoComplete: 'new-password' }),
 ] as const
 const names = fields.map((f) => f.name)
 
@@ -40,9 +40,9 @@ function RequestSent() {
       <ol className="grid list-decimal gap-2 pl-5 text-sm text-slate-800">
         <li>Open the link we mailed to your address to confirm that it is yours. The link works for 24 hours.</li>
         <li>A superadmin then reviews your request and chooses what you may see and change.</li>
-        <li>Once it is approved, you can log in with this email and the password you chose.</li>
+        <li>Once it is approved, we mail you a link to set your password. The link works for 72 hours; then you can log in with this email.</li>
       </ol>
-      <p className="text-sm text-slate-700">Until then, logging in with them will not work. No mail? Check your spam folder, or send the request again.</p>
+      <p className="text-sm text-slate-700">No mail? Check your spam folder, or send the request again.</p>
       <Button asChild className="w-full">
         <Link href="/login">Back to Login</Link>
       </Button>
@@ -52,7 +52,7 @@ function RequestSent() {
 
 export function RegisterPage() {
   const [sent, setSent] = useState(false)
-  const form = useContractForm(register.input, { name: '', email: '', password: '', confirmPassword: '' })
+  const form = useContractForm(register.input, { name: '', email: '' })
   const { isSubmitting } = form.formState
 
   useEffect(() => {
@@ -64,8 +64,6 @@ export function RegisterPage() {
       const answer = await call(register, {
         name: textOf(v['name']),
         email: textOf(v['email']),
-        password: textOf(v['password']),
-        confirmPassword: textOf(v['confirmPassword']),
       })
       toast.success(answer.message)
       form.reset()
@@ -87,7 +85,7 @@ export function RegisterPage() {
         ) : (
           <>
             <p className="mt-2 mb-6 text-center text-sm text-slate-700">
-              Ask for an account on the back office. You confirm your email address from a link we send, a superadmin reviews the request, and you can log in once it is approved.
+              Ask for an account on the back office. You confirm your email address from a link we send, a superadmin reviews the request, and once it is approved we mail you a link to set your password.
             </p>
             <form noValidate onSubmit={submit} aria-busy={isSubmitting} className="relative grid gap-4">
               {fields.map((f) => (

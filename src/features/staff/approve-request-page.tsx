@@ -1,11 +1,13 @@
 /**
  * Approving an access request (`/edit-subAdmin?request=<id>`): Edit User for the request, with
  * Edit User's fields, messages and access rules, sent to approveAccessRequest. The server creates
- * the account (role subadmin, active, with the password chosen when requesting) and removes the
- * request; the form then returns to Users and Access, where the new user is listed.
+ * the account (role subadmin, active, with no password), removes the request and mails the
+ * address a link to set the password; the form then returns to Users and Access, where the new
+ * user is listed. Approving makes staff as Create User does, so it asks the same proofs: a recent
+ * one of the session's owner, and the approver's 2FA code when theirs is on.
  *
- * The email is shown but not editable: the password chosen at request time goes with that
- * address, and the server refuses another one.
+ * The email is shown but not editable: the confirmed address is the one the link goes to, and
+ * the server refuses another one.
  */
 import { approveAccessRequest, type AccessRequest } from '#contract/access-requests'
 import { When } from '#src/crud/when.tsx'
@@ -59,7 +61,7 @@ function RequestSummary({ request }: { request: AccessRequest }) {
         </dd>
       </dl>
       <p className="text-slate-800">
-        Choose the user type and access, then Approve: the user is created active and logs in with this email and the password chosen when requesting.
+        Choose the user type and access, then Approve: the user is created active, and a link to set their password is mailed to this email.
       </p>
     </section>
   )

@@ -1,3 +1,4 @@
+import { sendPasswordLink } from '#contract/access-requests'
 import { ActivateSubadminStatusUpdate, FetchSubAdminUsers, removeStaffPasskeys, signOutStaff, unlockAdmin } from '#contract/staff'
 import { col, serial } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
@@ -11,6 +12,8 @@ import { accessLabel, managesStaff } from './access.ts'
  * everywhere ends every session of the row's admin on the server (each device gets LOGOUT).
  * Remove passkeys removes every passkey of the row's admin, which neither a password reset nor
  * signing out ends (a lost device's passkey would still sign in).
+ * Send password link, for a member approved from an access request who has not set a password yet,
+ * mails a new set-password link (the last one stops working).
  */
 /** The state the switch asks for: the opposite of the row's. */
 const wantedState = (activate: number): 0 | 1 => (activate === 1 ? 0 : 1)
@@ -39,6 +42,14 @@ export const StaffListPage = defineList({
     label: (row) => (row.activate === 1 ? 'Active' : 'DeActive'),
   },
   actions: [
+    {
+      label: 'Send password link',
+      endpoint: sendPasswordLink,
+      when: (row) => row.setupPending,
+      confirm: () => 'Are you sure you want to send a password link to this user',
+      detail: (row) => `A new link to set their password is mailed to ${row.email}; it works once, for 72 hours, and the last link stops working.`,
+      choices: [{ label: 'Send password link', payload: (row) => ({ id: row._id }) }],
+    },
     {
       label: 'Unlock',
       endpoint: unlockAdmin,
