@@ -33,6 +33,18 @@ function LiveLink({ href }: { href: string }) {
   )
 }
 
+/**
+ * Live or Frozen, as a badge: the state read at a glance, where the Freeze / UnFreeze button beside
+ * it (requirements R4.4) names what pressing it does.
+ */
+export function GameStatus({ frozen }: { frozen: boolean }) {
+  return frozen ? (
+    <span className="inline-flex rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium whitespace-nowrap text-indigo-900">Frozen</span>
+  ) : (
+    <span className="inline-flex rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium whitespace-nowrap text-emerald-800">Live</span>
+  )
+}
+
 /** Edit Token is a child of Games (contract/routes.ts): Admins reach it from here. */
 function EditTokenLink() {
   const write = useWriteAccess()
@@ -59,10 +71,12 @@ export const GameListPage = defineList({
     low({ header: 'Category ID', cell: (g: Game) => <IdText value={g.categoryName._id} label="Category ID" /> }),
     low({ header: 'Live Link', cell: (g: Game) => <LiveLink href={g.liveLink} /> }),
     low(yesNo('isGameBackend', 'Game Backend')),
+    // Ours, after the columns of requirements R2.14: last, so it sits beside the row's Freeze / UnFreeze.
+    { header: 'Status', cell: (g: Game) => <GameStatus frozen={g.freeze} /> },
   ],
   view: {
     title: 'Game Details',
-    fields: [field('title', 'Title'), field('description', 'Description'), field('_id', 'Game ID', 'mono'), field('liveLink', 'Live Link'), field('freeze', 'Frozen', 'yesno')],
+    fields: [field('title', 'Title'), field('description', 'Description'), field('_id', 'Game ID', 'mono'), field('liveLink', 'Live Link'), { label: 'Status', value: (g: Game) => <GameStatus frozen={g.freeze} /> }],
   },
   filters: [
     listFilter('category', 'Category', categoryOptions, 'All categories'),
