@@ -78,7 +78,7 @@ test('Add Games shows the required messages, then adds a game with several image
   await page.getByRole('switch', { name: 'Game Backend' }).click()
   // The switch's state is written beside it, not only shown by its position.
   await expect(page.getByRole('switch', { name: 'Game Backend' })).toHaveAttribute('aria-checked', 'true')
-  await expect(page.getByRole('switch', { name: 'Game Backend' }).locator('xpath=following-sibling::*[1]')).toHaveText('On')
+  await expect(page.getByRole('switch', { name: 'Game Backend' }).locator('xpath=..').locator('[data-switch-state]')).toHaveText('On')
   await page.screenshot({ path: '.tmp/games-add.png', fullPage: true })
   const answer = page.waitForResponse((r) => r.url().endsWith('/api/admin/addcms'))
   await page.getByRole('button', { name: 'Submit' }).click()
