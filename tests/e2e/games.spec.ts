@@ -47,7 +47,7 @@ test('Add Games shows the required messages, then adds a game with several image
   await page.goto('/admin/cms')
   await expect(page.getByRole('heading', { name: 'Games' })).toBeVisible()
   await expect(page.getByRole('columnheader')).toHaveText(
-    ['S.No', 'Image', 'Title', 'Operating System', 'Category Name', 'Game ID', 'Category ID', 'Live Link', 'Game Backend', 'Status', 'Action'],
+    ['S.No', 'Title', 'Operating System', 'Category Name', 'Game ID', 'Category ID', 'Live Link', 'Game Backend', 'Status', 'Action'],
     { useInnerText: true },
   )
   await expect(page.getByRole('link', { name: 'Edit Token' })).toBeVisible()
@@ -95,8 +95,10 @@ test('Add Games shows the required messages, then adds a game with several image
   await expect(row).toContainText('both')
   await expect(row).toContainText('Arcade E2E')
   await expect(row).toContainText('Yes')
-  // The list shows the thumbnail, never the original.
-  await expect(row.getByRole('img', { name: title })).toHaveAttribute('src', /-thumb\.webp$/)
+  // View shows the thumbnail, never the original; the live link opens in a new tab.
+  await expect(row.getByRole('link', { name: 'Open https://games.example/starfall' })).toHaveAttribute('target', '_blank')
+  await row.getByRole('button', { name: `View ${title}` }).click()
+  await expect(page.getByRole('dialog').getByRole('img', { name: title })).toHaveAttribute('src', /-thumb\.webp$/)
 })
 
 test('filters by category and operating system in the URL, back on page 1, and clearing restores the list', async ({ adminPage: page }) => {
