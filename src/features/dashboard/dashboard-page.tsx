@@ -131,7 +131,7 @@ function WorkCardView({ card }: { card: WorkCard }) {
           <li key={item.key}>
             <Link
               href={item.href}
-              className={`flex items-baseline gap-3 rounded-md border px-3 py-2 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-600 ${item.value > 0 ? 'border-amber-300' : 'border-slate-200'}`}
+              className={`flex h-full items-baseline gap-3 rounded-md border px-3 py-2 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-600 ${item.value > 0 ? 'border-amber-300' : 'border-slate-200'}`}
             >
               <span className={`text-2xl font-semibold tabular-nums ${item.value > 0 ? 'text-slate-900' : 'text-slate-500'}`}>{number.format(item.value)}</span>
               <span className={`text-sm ${item.value > 0 ? 'text-slate-800' : 'text-slate-600'}`}>{item.label}</span>
