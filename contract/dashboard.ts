@@ -41,7 +41,28 @@ export const LinksCard = z.object({
 })
 export type LinksCard = z.output<typeof LinksCard>
 
+/**
+ * The work waiting (ours): each count present only when the admin may read the list it opens, by
+ * the same rule as that list's own call. Sends "queued" are stored and not started yet; "sending"
+ * have mails still to go; "awaiting" wait for a second Admin's approval (contract/four-eyes.ts).
+ */
+export const WorkCard = z.object({
+  /** Contact Us enquiries still Open. */
+  openEnquiries: z.optional(natural()),
+  /** Confirmed access requests no staff manager has decided yet (Users and Access). */
+  accessRequests: z.optional(natural()),
+  promotionsAwaiting: z.optional(natural()),
+  promotionsQueued: z.optional(natural()),
+  promotionsSending: z.optional(natural()),
+  newslettersAwaiting: z.optional(natural()),
+  newslettersSending: z.optional(natural()),
+  newslettersPaused: z.optional(natural()),
+})
+export type WorkCard = z.output<typeof WorkCard>
+
 export const Dashboard = ok({
+  /** Absent when the admin may read none of the lists it counts. */
+  work: z.optional(WorkCard),
   users: z.optional(UsersCard),
   promotions: z.optional(PromotionsCard),
   links: z.optional(LinksCard),
@@ -58,7 +79,7 @@ export const getDashboard = endpoint({
   input: z.object({}),
   output: Dashboard,
   access: sessionAccess,
-  ours: 'The dashboard call: users { total, newLeads, signups[30] }, promotions { count, lastSentAt, inFlight }, links { buy, swapOut, swapIn }; each card only for an admin whose access covers its area.',
+  ours: 'The dashboard call: work { openEnquiries, accessRequests, promotionsAwaiting, promotionsQueued, promotionsSending, newslettersAwaiting, newslettersSending, newslettersPaused }, users { total, newLeads, signups[30] }, promotions { count, lastSentAt, inFlight }, links { buy, swapOut, swapIn }; each card only for an admin whose access covers its area.',
 })
 
 /**

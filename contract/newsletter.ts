@@ -100,8 +100,18 @@ export const sendNewsletter = endpoint({
  * `awaiting`: more recipients than the four-eyes threshold, nothing is mailed until a second
  * Admin approves (contract/four-eyes.ts); `rejected`: that Admin said no, nothing was mailed.
  */
-export const SendStatus = z.enum(['sending', 'paused', 'done', 'cancelled', 'awaiting', 'rejected'])
+export const SEND_STATUSES = ['sending', 'paused', 'done', 'cancelled', 'awaiting', 'rejected'] as const
+export const SendStatus = z.enum(SEND_STATUSES)
 export type SendStatus = z.output<typeof SendStatus>
+
+/**
+ * The sends' filter beside the search: one status, '' for any. It keeps the sends the list shows
+ * with that status: a send whose mails have all gone is done, whatever its stored state says.
+ */
+export const SendFilter = z.object({
+  status: z._default(z.enum(['', ...SEND_STATUSES], { error: `status must be one of: ${SEND_STATUSES.join(', ')}` }), ''),
+})
+export type SendFilter = z.output<typeof SendFilter>
 
 /**
  * One send and its progress. `total` recipients were frozen at Send; of them `sent` and `failed`
@@ -133,11 +143,11 @@ const sendSort = sortable(['createdAt', 'subject'], { by: 'createdAt', order: 'd
 
 export const listNewsletterSends = endpoint({
   method: 'GET',
-  input: z.extend(PageQuery, sendSort.input),
+  input: z.extend(PageQuery, { ...sendSort.input, ...SendFilter.shape }),
   output: ok({ result: z.array(NewsletterSend), count: integer() }),
   access: reads('/newsletter'),
   sort: sendSort,
-  ours: `Not in the requirements: the newsletters sent, with their progress (sent, failed, skipped, pending of total). ${sendSort.note}`,
+  ours: `Not in the requirements: the newsletters sent, with their progress (sent, failed, skipped, pending of total); optional status (${SEND_STATUSES.join(', ')}) keeps the sends shown with it. ${sendSort.note}`,
 })
 
 const sendId = z.object({ id: Id })

@@ -14,8 +14,15 @@ import * as self from './promotions.ts'
  * until a second Admin approves it, contract/four-eyes.ts) and `rejected` (that Admin said no;
  * nothing of the round was sent).
  */
-export const PromotionStatus = z.enum(['queued', 'sending', 'done', 'cancelled', 'awaiting', 'rejected'])
+export const PROMOTION_STATUSES = ['queued', 'sending', 'done', 'cancelled', 'awaiting', 'rejected'] as const
+export const PromotionStatus = z.enum(PROMOTION_STATUSES)
 export type PromotionStatus = z.output<typeof PromotionStatus>
+
+/** Messaging's filter beside the search (ours): one status, '' for any; the Dashboard's counts open the list with it. */
+export const PromotionFilter = z.object({
+  status: z._default(z.enum(['', ...PROMOTION_STATUSES], { error: `status must be one of: ${PROMOTION_STATUSES.join(', ')}` }), ''),
+})
+export type PromotionFilter = z.output<typeof PromotionFilter>
 
 /**
  * A delivery round's progress: the counts are of the current round (`round`; 1 for Submit, one
@@ -120,11 +127,11 @@ const promotionSort = sortable(['title'])
 
 export const listNotification = endpoint({
   method: 'GET',
-  input: z.extend(PageQuery, promotionSort.input),
+  input: z.extend(PageQuery, { ...promotionSort.input, ...PromotionFilter.shape }),
   output: pageOf(Promotion),
   access: reads('/notificationlist'),
   sort: promotionSort,
-  ours: promotionSort.note,
+  ours: `Optional input status (${PROMOTION_STATUSES.join(', ')}) keeps the promotions whose current round stands there. ${promotionSort.note}`,
 })
 
 export const DeletePromotion = endpoint({

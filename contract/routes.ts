@@ -8,6 +8,12 @@ export interface Screen {
   path: string
   /** The title the menu, the palette and the Access options show. */
   title: string
+  /**
+   * The page's own heading where the requirements name the screen differently from its menu entry
+   * (menu "Brand Tab", page "Brand List"): both stay, the page shows the menu's name as its
+   * breadcrumb and the palette finds the screen by either.
+   */
+  heading?: string
   /** Side-menu placement: top level, inside the CMS group, or not in the menu. */
   menu?: 'top' | 'cms'
   /** The parent page whose access also grants this one (requirements R6.6). */
@@ -32,14 +38,14 @@ export const screens = [
   { path: '/edit-cms', title: 'Edit Games', parent: '/cms' },
   // Not a menu page, so no Access option of its own: a child of Games in the access rules (contract/ticket-product.ts).
   { path: '/edit-token', title: 'Edit Token', parent: '/cms' },
-  { path: '/social-links', title: 'Social links', menu: 'cms', access: 'create' },
+  { path: '/social-links', title: 'Social links', heading: 'Social Links', menu: 'cms', access: 'create' },
   { path: '/buy_list', title: 'Buy List', menu: 'cms', access: 'create' },
   { path: '/add_buylink', title: 'Add Buy Link', parent: '/buy_list' },
-  { path: '/swapout_list', title: 'Swap out', menu: 'cms', access: 'create' },
+  { path: '/swapout_list', title: 'Swap out', heading: 'Swap Out List', menu: 'cms', access: 'create' },
   { path: '/add_swapout', title: 'Add Swap Out Link', parent: '/swapout_list' },
-  { path: '/swapin_list', title: 'Swap in', menu: 'cms', access: 'create' },
+  { path: '/swapin_list', title: 'Swap in', heading: 'Swap in List', menu: 'cms', access: 'create' },
   { path: '/add_swapin', title: 'Add Swap In Link', parent: '/swapin_list' },
-  { path: '/homepage-content', title: 'Home Page Content', menu: 'cms', access: 'create' },
+  { path: '/homepage-content', title: 'Home Page Content', heading: 'Homepage Content List', menu: 'cms', access: 'create' },
   { path: '/add-homepage-content', title: 'Add Homepage Content', parent: '/homepage-content' },
   { path: '/edit-homepage-content', title: 'Edit Homepage Content', parent: '/homepage-content' },
   { path: '/notificationlist', title: 'Messaging', menu: 'top', access: 'create' },
@@ -47,7 +53,7 @@ export const screens = [
   // Not in the menu of requirements R2.6 either: beside Messaging, the other mass send.
   { path: '/newsletter', title: 'Newsletter', menu: 'top', access: 'create' },
   { path: '/emailtemplates', title: 'Automated Emails', menu: 'top', access: 'create' },
-  { path: '/brand', title: 'Brand Tab', menu: 'top', access: 'create' },
+  { path: '/brand', title: 'Brand Tab', heading: 'Brand List', menu: 'top', access: 'create' },
   { path: '/addbrand', title: 'Add Brand', parent: '/brand' },
   { path: '/edit-brand', title: 'Edit Brand', parent: '/brand' },
   { path: '/view-brand', title: 'View Brand', parent: '/brand' },

@@ -11,12 +11,14 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { loadConfig } from '../server/config.ts'
-import { seedDemo } from '../server/demo.ts'
+import { DEMO_ADMIN_PASSWORD, DEMO_SECOND_ADMIN, loginLines, seedDemo } from '../server/demo.ts'
+import { Passwords, ensureSuperadmin } from '../server/kit/access/auth.ts'
+import { admins } from '../server/db/schema.ts'
+import { eq } from 'drizzle-orm'
 import { openStorage } from '../server/kit/storage.ts'
 import { openDb } from '../server/db/index.ts'
 import { printCredentials, serve } from '../server/main.ts'
 
-const DEMO_PASSWORD = 'Demo@1234'
 const demo = process.argv.includes('--demo')
 const root = resolve(import.meta.dirname, '..')
 const log = (line: string): void => void process.stdout.write(`${line}\n`)
@@ -58,19 +60,27 @@ async function main(): Promise<void> {
   const env = { ...process.env }
   if (demo) {
     env['DATA_DIR'] ||= './data-demo'
-    env['ADMIN_PASSWORD'] ||= DEMO_PASSWORD
+    env['ADMIN_PASSWORD'] ||= DEMO_ADMIN_PASSWORD
     // A development convenience only the demo turns on: without SMTP_URL, mails (OTPs included)
     // are printed to the log instead of being held unsent. Never the default (server/kit/mail/mail.ts).
     env['MAIL_LOG_BODIES'] ||= '1'
   }
   const config = loadConfig(env)
+  let secondAdmin = false
 
   if (demo) {
     // Seed before the server starts, on a connection of our own, then hand over to the server.
     const handle = await openDb(config.database)
     try {
-      const seeded = await seedDemo(handle.db, await openStorage(config))
+      const passwords = new Passwords(config.hashCost)
+      // The superadmin first: the server makes one only while no admin exists, and the seed adds a
+      // second Admin, whose promotion waits for the superadmin's approval.
+      await ensureSuperadmin(handle.db, config, passwords)
+      const seeded = await seedDemo(handle.db, await openStorage(config), Date.now(), passwords)
       log(seeded === null ? 'Demo: sample data already present.' : `Demo: seeded ${seeded.leads} leads, ${seeded.enquiries} contact enquiries and ${seeded.categories} categories.`)
+      // Data seeded by an older demo has no second Admin: her login is printed only when she exists.
+      const [second] = await handle.db.select({ id: admins.id }).from(admins).where(eq(admins.email, DEMO_SECOND_ADMIN.email)).limit(1)
+      secondAdmin = second !== undefined
     } finally {
       await handle.close()
     }
@@ -82,9 +92,7 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address !== null ? address.port : config.port
   log('')
   log(`Back office running at http://${shown}:${port}/admin/  (data in ${config.dataDir})`)
-  if (demo) log(`Log in with ${config.adminEmail} / ${config.adminPassword ?? DEMO_PASSWORD}`)
-  if (demo && config.smtpUrl === null && config.mail.logBodies) log('Mail: no SMTP_URL, so mails (OTP codes included) are printed to this log instead of sent (MAIL_LOG_BODIES=1).')
-  else log(`Log in with ${config.adminEmail} and the password you set (ADMIN_PASSWORD) or the one printed on the first start.`)
+  for (const line of loginLines({ demo, secondAdmin, adminEmail: config.adminEmail, adminPassword: config.adminPassword, mailToLog: config.smtpUrl === null && config.mail.logBodies })) log(line)
 }
 
 main().catch((error: unknown) => {

@@ -1,11 +1,13 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sniff } from './kit/uploads.ts'
-import { seedDemo } from './demo.ts'
+import { Passwords } from './kit/access/auth.ts'
+import { DEMO_LEADS, DEMO_SECOND_ADMIN, loginLines, seedDemo } from './demo.ts'
 import { openDb, type DbHandle } from './db/index.ts'
-import { accessRequests, admins, categories, contactEnquiries, games, homepageContent, leads, siteSettings, socialMedia, tokenSettings, promotions } from './db/schema.ts'
+import { accessRequests, admins, auditLog, categories, contactEnquiries, games, homepageContent, leads, promotionDeliveries, siteSettings, socialMedia, tokenSettings, promotions } from './db/schema.ts'
 
 let handle: DbHandle
 let uploads: string
@@ -22,9 +24,15 @@ afterAll(async () => {
 describe('demo data', () => {
   it('seeds varied leads over a year, 40 enquiries, 8 categories with real PNG files, the site records and two access requests, once', async () => {
     const now = Date.UTC(2026, 5, 1)
-    expect(await seedDemo(handle.db, uploads, now)).toEqual({ leads: 640, enquiries: 40, categories: 8, accessRequests: 2 })
+    const passwords = new Passwords({ memoryCost: 1024, timeCost: 1, parallelism: 1 })
+    // As `npm run demo` does: the superadmin exists before the seed.
+    const [superadmin] = await handle.db
+      .insert(admins)
+      .values({ name: 'Super Admin', email: 'admin@example.com', passwordHash: 'x', role: 'superadmin', accessLevel: 'Admin', restrictions: [] })
+      .returning({ id: admins.id })
+    expect(await seedDemo(handle.db, uploads, now, passwords)).toEqual({ leads: DEMO_LEADS, enquiries: 40, categories: 8, accessRequests: 2 })
     const rows = await handle.db.select().from(leads)
-    expect(rows.length).toBeGreaterThanOrEqual(500)
+    expect(rows.length).toBeGreaterThan(1000)
     expect(rows.every((r) => /^0x[0-9a-f]{40}$/.test(r.walletaddress))).toBe(true)
     expect(new Set(rows.map((r) => r.provider))).toEqual(new Set(['ipfs', 'web3auth']))
     expect(new Set(rows.map((r) => r.operatingsystem)).size).toBeGreaterThanOrEqual(4)
@@ -55,10 +63,59 @@ describe('demo data', () => {
     expect(Object.values(social[0] ?? {}).every((v) => v !== '')).toBe(true)
     const requests = await handle.db.select().from(accessRequests)
     expect(requests).toHaveLength(2)
-    // Requests, never accounts: only the start's superadmin (none here) may exist.
-    expect(await handle.db.select().from(admins)).toEqual([])
+    for (const r of requests) expect(await passwords.verify(r.passwordHash)).toBe(true)
+    // Requests, never accounts: the accounts are the start's superadmin and the demo's second Admin.
+    const staff = await handle.db.select().from(admins)
+    expect(staff.map((a) => a.email).sort()).toEqual([DEMO_SECOND_ADMIN.email, 'admin@example.com'])
+    const ada = staff.find((a) => a.email === DEMO_SECOND_ADMIN.email)
+    expect(ada).toMatchObject({ role: 'subadmin', accessLevel: 'Admin', activate: 1 })
+    expect(await passwords.verify(ada?.passwordHash ?? '', DEMO_SECOND_ADMIN.password)).toBe(true)
+
+    // Her promotion to every lead waits for another Admin; the others were sent by both admins.
+    const sends = await handle.db.select().from(promotions)
+    const awaiting = sends.filter((p) => p.status === 'awaiting')
+    expect(awaiting).toEqual([expect.objectContaining({ approvalRequestedBy: ada?.id, createdBy: ada?.id, total: DEMO_LEADS, recipientCount: DEMO_LEADS, sent: 0 })])
+    const pending = await handle.db.select({ status: promotionDeliveries.status }).from(promotionDeliveries).where(eq(promotionDeliveries.promotionId, awaiting[0]?.id ?? ''))
+    expect(pending).toHaveLength(DEMO_LEADS)
+    expect(new Set(sends.map((p) => p.createdBy))).toEqual(new Set([ada?.id, superadmin?.id]))
+    // Audit entries of more than one admin.
+    const audited = await handle.db.select({ adminId: auditLog.adminId, action: auditLog.action }).from(auditLog)
+    expect(new Set(audited.map((a) => a.adminId))).toEqual(new Set([ada?.id, superadmin?.id]))
+    expect(audited).toContainEqual({ adminId: ada?.id, action: '/addNotification' })
+
+    // An unsubscribed lead, subscribers, and enquiries from leads (their page lists them), open and resolved.
+    expect(rows.filter((r) => r.unsubscribedAt !== null && !r.subscribed)).toHaveLength(1)
+    expect(rows.filter((r) => r.subscribed).length).toBeGreaterThan(300)
+    expect(rows.filter((r) => r.country !== '').length).toBeGreaterThan(1000)
+    const enquiries = await handle.db.select().from(contactEnquiries)
+    const leadEmails = new Set(rows.map((r) => r.email))
+    expect(enquiries.filter((e) => leadEmails.has(e.email)).length).toBeGreaterThanOrEqual(25)
+    expect(new Set(enquiries.map((e) => e.status))).toEqual(new Set(['Open', 'Resolved']))
+    expect((await handle.db.select().from(games)).filter((g) => g.freeze)).toHaveLength(1)
+
     // A second start leaves the data alone.
     expect(await seedDemo(handle.db, uploads, now)).toBeNull()
-    expect(await handle.db.select().from(leads)).toHaveLength(640)
+    expect(await handle.db.select().from(leads)).toHaveLength(DEMO_LEADS)
+  })
+})
+
+describe("the start's login lines", () => {
+  const demo = { demo: true, secondAdmin: true, adminEmail: 'admin@example.com', adminPassword: 'Demo@1234' }
+  it('prints the demo logins with SMTP_URL set, and only them', () => {
+    expect(loginLines({ ...demo, mailToLog: false })).toEqual([
+      'Log in with admin@example.com / Demo@1234',
+      `A second Admin, whose promotion awaits approval: ${DEMO_SECOND_ADMIN.email} / ${DEMO_SECOND_ADMIN.password}`,
+    ])
+  })
+  it('adds the mail note without SMTP_URL, and leaves out a second Admin older demo data lacks', () => {
+    expect(loginLines({ ...demo, secondAdmin: false, mailToLog: true })).toEqual([
+      'Log in with admin@example.com / Demo@1234',
+      'Mail: no SMTP_URL, so mails (OTP codes included) are printed to this log instead of sent (MAIL_LOG_BODIES=1).',
+    ])
+  })
+  it('points elsewhere for the password outside the demo', () => {
+    expect(loginLines({ ...demo, demo: false, mailToLog: false })).toEqual([
+      'Log in with admin@example.com and the password you set (ADMIN_PASSWORD) or the one printed on the first start.',
+    ])
   })
 })

@@ -1,16 +1,22 @@
 /**
- * Sample data for `npm run demo`: believable leads, contact enquiries, categories with images, the
- * site settings (name, logo, links, version), the social links and two pending access requests,
- * written only into an empty database (the demo's own data folder), so a restart keeps edits.
+ * Sample data for `npm run demo`, so that a newcomer sees every feature at work: believable leads
+ * (more than the four-eyes threshold, with countries, some subscribed and one unsubscribed), contact
+ * enquiries (most from leads, so a lead's page shows them; some resolved), categories and games
+ * (one frozen) with images, restricted countries (one hidden), promotions with their deliveries,
+ * a second Admin whose promotion to every lead awaits another Admin's approval, audit entries of
+ * both admins, the site settings (name, logo, links, version), the social links and two pending
+ * access requests. Written only into an empty database (the demo's own data folder), so a restart
+ * keeps edits.
  */
 import { randomUUID } from 'node:crypto'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { count, eq, sql } from 'drizzle-orm'
+import { Passwords } from './kit/access/auth.ts'
 import type { Db } from './db/index.ts'
 import { countryNamed } from './kit/countries.ts'
-import { accessRequests, brands, categories, contactEnquiries, games, homepageContent, leadNotifications, leads, links, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, siteSettings, socialMedia, tokenSettings } from './db/schema.ts'
+import { accessRequests, admins, auditLog, brands, categories, contactEnquiries, games, homepageContent, leadNotifications, leads, links, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, sendRequests, siteSettings, socialMedia, tokenSettings } from './db/schema.ts'
 import { gradientIcon, type Rgb } from './db/png.ts'
 import { makeThumbnail, thumbOf } from './kit/media.ts'
 import { diskStorage, type ObjectStorage } from './kit/storage.ts'
@@ -75,6 +81,18 @@ function random(seed: number): () => number {
   }
 }
 
+/** The demo superadmin's password unless ADMIN_PASSWORD says otherwise (printed on every start). */
+export const DEMO_ADMIN_PASSWORD = 'Demo@1234'
+
+/** How many leads the demo has: more than the default four-eyes threshold (1000), so a send to all of them waits for approval. */
+export const DEMO_LEADS = 1200
+
+/**
+ * The demo's second Admin (not a superadmin): her promotion to every lead awaits another Admin's
+ * approval, which the demo's superadmin gives or refuses; logging in as her shows the other side.
+ */
+export const DEMO_SECOND_ADMIN = { name: 'Ada Mensah', email: 'ada.mensah@wallet.example', password: 'Demo@1234' } as const
+
 const ACCESS_REQUESTS = [
   { name: 'Tomás Okafor', email: 'tomas.okafor@wallet.example' },
   { name: 'Mei Lindqvist', email: 'mei.lindqvist@wallet.example' },
@@ -110,7 +128,7 @@ const DEMO_LEAD_COUNTRIES = ['US', 'GB', 'DE', 'US', 'IN', 'BR', 'NG', 'FR', 'PT
  * cancelled part way; one to five checked leads without an image. Each delivered recipient has its
  * notification, as the database transport stores it.
  */
-async function seedPromotions(db: Db, store: StorePng, now: number): Promise<void> {
+async function seedPromotions(db: Db, store: StorePng, now: number, authors: readonly string[]): Promise<void> {
   const image = await store(gradientIcon(256, [37, 99, 235], [16, 185, 129]), false)
   const HOUR = 3600 * 1000
   const plans = [
@@ -118,7 +136,7 @@ async function seedPromotions(db: Db, store: StorePng, now: number): Promise<voi
     { title: 'Ticket bonus', content: 'Buy 10 tickets and get 2 more free until Sunday.', image: '', selectall: true, where: sql`${leads.provider} = 'ipfs' and ${leads.country} in ('US', 'GB')`, sendUpTo: 40, at: now - 6 * HOUR },
     { title: 'Welcome back', content: 'We missed you: here are 5 free tickets to try the new games.', image: '', selectall: false, where: sql`${leads.id} in (select ${leads.id} from ${leads} order by ${leads.createdAt} desc, ${leads.id} desc limit 5)`, sendUpTo: Infinity, at: now - 2 * HOUR },
   ]
-  for (const plan of plans) {
+  for (const [n, plan] of plans.entries()) {
     const recipients = await db.select({ id: leads.id, email: leads.email }).from(leads).where(plan.where).orderBy(leads.email)
     const sent = recipients.slice(0, Math.min(recipients.length, plan.sendUpTo))
     const cancelled = sent.length < recipients.length
@@ -132,6 +150,7 @@ async function seedPromotions(db: Db, store: StorePng, now: number): Promise<voi
         image: plan.image,
         selectall: plan.selectall,
         createdAt: at,
+        createdBy: authors[n] ?? null,
         status: cancelled ? 'cancelled' : 'done',
         recipientCount: recipients.length,
         total: recipients.length,
@@ -161,6 +180,52 @@ async function seedPromotions(db: Db, store: StorePng, now: number): Promise<voi
   }
 }
 
+/**
+ * Ada's promotion to every lead, waiting for approval as Submit leaves one above the threshold
+ * (server/areas/promotions/routes.ts): its recipients and round 1's deliveries stored, nothing
+ * sent, her request counted in the four-eyes window.
+ */
+async function seedAwaitingPromotion(db: Db, adminId: string, now: number): Promise<string> {
+  const at = new Date(now - 20 * 60 * 1000)
+  const recipients = await db.select({ id: leads.id, email: leads.email }).from(leads).orderBy(leads.email)
+  const [row] = await db
+    .insert(promotions)
+    .values({
+      title: 'Double tickets weekend',
+      content: 'This weekend only: every ticket you buy counts twice in the Neon Drift tournament.',
+      image: '',
+      selectall: true,
+      createdAt: at,
+      createdBy: adminId,
+      status: 'awaiting',
+      recipientCount: recipients.length,
+      total: recipients.length,
+      approvalRequestedBy: adminId,
+    })
+    .returning({ id: promotions.id })
+  if (row === undefined) throw new Error('promotion insert returned no row')
+  for (let i = 0; i < recipients.length; i += 200) {
+    const slice = recipients.slice(i, i + 200)
+    await db.insert(promotionRecipients).values(slice.map((r) => ({ promotionId: row.id, leadId: r.id, email: r.email })))
+    await db.insert(promotionDeliveries).values(slice.map((r) => ({ promotionId: row.id, leadId: r.id, round: 1 })))
+  }
+  await db.insert(sendRequests).values({ adminId, recipients: recipients.length, ref: `promotion:${row.id}:1`, at })
+  return row.id
+}
+
+/**
+ * What the start prints about logging in. The demo's logins are printed on every start, SMTP_URL
+ * set or not (set, mails really go out, and the note about the log is left out).
+ */
+export function loginLines(o: { demo: boolean; secondAdmin: boolean; adminEmail: string; adminPassword: string | null; mailToLog: boolean }): string[] {
+  if (!o.demo) return [`Log in with ${o.adminEmail} and the password you set (ADMIN_PASSWORD) or the one printed on the first start.`]
+  return [
+    `Log in with ${o.adminEmail} / ${o.adminPassword ?? DEMO_ADMIN_PASSWORD}`,
+    ...(o.secondAdmin ? [`A second Admin, whose promotion awaits approval: ${DEMO_SECOND_ADMIN.email} / ${DEMO_SECOND_ADMIN.password}`] : []),
+    ...(o.mailToLog ? ['Mail: no SMTP_URL, so mails (OTP codes included) are printed to this log instead of sent (MAIL_LOG_BODIES=1).'] : []),
+  ]
+}
+
 export interface DemoCounts {
   leads: number
   enquiries: number
@@ -175,19 +240,19 @@ type StorePng = (png: Buffer, thumbnail: boolean) => Promise<string>
  * Seeds the demo data unless the database already has leads; returns what it wrote (or null).
  * Images go to `uploads`: the server's storage (server/kit/storage.ts), or a folder.
  */
-export async function seedDemo(db: Db, uploads: ObjectStorage | string, now = Date.now()): Promise<DemoCounts | null> {
+export async function seedDemo(db: Db, uploads: ObjectStorage | string, now = Date.now(), passwords = new Passwords(null)): Promise<DemoCounts | null> {
   const [existing] = await db.select({ n: count() }).from(leads)
   if ((existing?.n ?? 0) > 0) return null
   const storage = typeof uploads === 'string' ? diskStorage(uploads) : uploads
   const staging = await mkdtemp(join(tmpdir(), 'bo-demo-images-'))
   try {
-    return await seed(db, staging, storage, now)
+    return await seed(db, staging, storage, now, passwords)
   } finally {
     await rm(staging, { recursive: true, force: true })
   }
 }
 
-async function seed(db: Db, staging: string, storage: ObjectStorage, now: number): Promise<DemoCounts> {
+async function seed(db: Db, staging: string, storage: ObjectStorage, now: number, passwords: Passwords): Promise<DemoCounts> {
   const store: StorePng = async (png, thumbnail) => {
     const name = `${randomUUID()}.png`
     const path = join(staging, name)
@@ -215,7 +280,7 @@ async function seed(db: Db, staging: string, storage: ObjectStorage, now: number
     .returning({ id: brands.id })
   const brandOf = (i: number): string | null => (i % 5 === 0 ? (brandRows[(i / 5) % brandRows.length]?.id ?? null) : null)
 
-  const leadRows = Array.from({ length: 640 }, (_, i) => {
+  const leadRows = Array.from({ length: DEMO_LEADS }, (_, i) => {
     const first = pick(FIRST)
     const last = pick(LAST)
     const style = i % 4
@@ -238,16 +303,28 @@ async function seed(db: Db, staging: string, storage: ObjectStorage, now: number
   for (let i = 0; i < leadRows.length; i += 200) await db.insert(leads).values(leadRows.slice(i, i + 200))
   // Subscribed when they signed up.
   await db.update(leads).set({ subscribedAt: sql`${leads.createdAt}` }).where(eq(leads.subscribed, true))
+  // One lead left the newsletter (as its mails' unsubscribe link does): the newsletter skips them.
+  const unsubscribed = leadRows[3]
+  if (unsubscribed !== undefined) {
+    await db
+      .update(leads)
+      .set({ subscribed: false, subscribedAt: unsubscribed.createdAt, unsubscribedAt: new Date(now - 2 * 24 * 3600 * 1000) })
+      .where(eq(leads.email, unsubscribed.email))
+  }
 
+  // Most enquiries come from leads (by email, as a lead's page finds them), a lead now and then
+  // writing twice; the rest from people who are not leads. About a third are answered.
   const enquiryRows = Array.from({ length: 40 }, (_, i) => {
+    const lead = i % 4 === 3 ? undefined : leadRows[(i * 37) % 120]
     const first = pick(FIRST)
     const last = pick(LAST)
     return {
       createdAt: new Date(now - Math.floor(rand() * YEAR * 0.5)),
-      name: `${first} ${last}`,
-      email: `${first}.${last}@${pick(DOMAINS)}`.toLowerCase(),
+      name: lead?.name ?? `${first} ${last}`,
+      email: lead?.email ?? `${first}.${last}@${pick(DOMAINS)}`.toLowerCase(),
       phonenumber: `+${pick(['1', '44', '49', '33', '91', '234', '81'])} ${String(200 + Math.floor(rand() * 700))} ${String(1000000 + Math.floor(rand() * 8999999))}`,
       message: ENQUIRIES[i % ENQUIRIES.length] ?? '',
+      status: i % 3 === 2 ? ('Resolved' as const) : ('Open' as const),
     }
   })
   await db.insert(contactEnquiries).values(enquiryRows)
@@ -319,7 +396,32 @@ async function seed(db: Db, staging: string, storage: ObjectStorage, now: number
       return { code: country.code, country: country.name, hide }
     }),
   )
-  await seedPromotions(db, store, now)
+  // The second Admin; the promotions sent so far are the superadmin's (when the start made one
+  // first) and hers.
+  const [ada] = await db
+    .insert(admins)
+    .values({ name: DEMO_SECOND_ADMIN.name, email: DEMO_SECOND_ADMIN.email, passwordHash: await passwords.hash(DEMO_SECOND_ADMIN.password), role: 'subadmin', accessLevel: 'Admin', restrictions: [], createdAt: new Date(now - 60 * 24 * 3600 * 1000) })
+    .returning({ id: admins.id })
+  if (ada === undefined) throw new Error('admin insert returned no row')
+  const [superadmin] = await db.select({ id: admins.id }).from(admins).where(eq(admins.role, 'superadmin')).limit(1)
+  await seedPromotions(db, store, now, [superadmin?.id ?? ada.id, ada.id, superadmin?.id ?? ada.id])
+
+  // Her promotion awaiting approval, and audit entries of hers and (when the start made one first)
+  // the superadmin's, so the audit log shows more than one admin at work.
+  const awaiting = await seedAwaitingPromotion(db, ada.id, now)
+  const [frozen] = await db.select({ id: games.id }).from(games).where(eq(games.freeze, true)).limit(1)
+  const [hidden] = await db.select({ id: restrictedCountries.id }).from(restrictedCountries).where(eq(restrictedCountries.hide, true)).limit(1)
+  const MINUTE = 60 * 1000
+  await db.insert(auditLog).values([
+    { at: new Date(now - 3 * 24 * 60 * MINUTE), adminId: ada.id, action: '/login', recordId: ada.id, ip: '203.0.113.24' },
+    ...(frozen === undefined ? [] : [{ at: new Date(now - 3 * 24 * 60 * MINUTE + 5 * MINUTE), adminId: ada.id, action: '/FreezeCms', recordId: frozen.id, ip: '203.0.113.24' }]),
+    { at: new Date(now - 21 * MINUTE), adminId: ada.id, action: '/login', recordId: ada.id, ip: '203.0.113.24' },
+    { at: new Date(now - 20 * MINUTE), adminId: ada.id, action: '/addNotification', recordId: awaiting, ip: '203.0.113.24', detail: `Awaiting approval: ${leadRows.length} recipients, more than 1000` },
+    ...(superadmin === undefined || hidden === undefined
+      ? []
+      : [{ at: new Date(now - 26 * 60 * MINUTE), adminId: superadmin.id, action: '/HideRestrictions', recordId: hidden.id, ip: '198.51.100.7' }]),
+  ])
+
   for (const [i, request] of ACCESS_REQUESTS.entries()) {
     // Confirmed from their mailboxes, as only those reach the staff list.
     const createdAt = new Date(now - (i + 1) * 3 * 3600 * 1000)

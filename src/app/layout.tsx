@@ -8,6 +8,8 @@ import type { ScreenPath } from '#contract/routes'
 import { Button } from '#src/ui/button.tsx'
 import { deferred, useDeferredTrigger } from '#src/ui/deferred.ts'
 import type { AccountMenuProps } from './account-menu.tsx'
+import { Breadcrumb } from './breadcrumb.tsx'
+import { MenuScroller } from './menu-scroller.tsx'
 import { OfflineBanner } from './offline-banner.tsx'
 import { isBuilt, routeFor } from './route-table.ts'
 import { SideMenu } from './side-menu.tsx'
@@ -102,9 +104,11 @@ export function Layout({ children }: { children: ReactNode }) {
       </a>
       {menuOpen ? (
         <>
-          <aside id="side-menu" className="fixed inset-y-0 left-0 z-40 w-60 shrink-0 overflow-y-auto bg-slate-900 scheme-light min-[992px]:static">
-            <SiteHeader />
-            <SideMenu mayOpen={session.mayOpen} onNavigate={afterNavigate} />
+          <aside id="side-menu" className="fixed inset-y-0 left-0 z-40 flex w-60 shrink-0 flex-col bg-slate-900 scheme-light min-[992px]:static">
+            <MenuScroller>
+              <SiteHeader />
+              <SideMenu mayOpen={session.mayOpen} onNavigate={afterNavigate} />
+            </MenuScroller>
           </aside>
           <div className="fixed inset-0 z-30 bg-slate-900/40 scheme-light min-[992px]:hidden" aria-hidden="true" onClick={() => setMenuOpen(false)} />
         </>
@@ -143,6 +147,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </header>
         <OfflineBanner />
         <main id="main" className="min-h-0 flex-1 overflow-auto p-4 md:p-6">
+          <Breadcrumb location={location} />
           {children}
         </main>
       </div>

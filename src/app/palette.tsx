@@ -105,7 +105,11 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
     })
     const list: Entry[] = []
     for (const r of routes) {
-      if (r.kind === 'page' && session.mayOpen(r.path)) list.push(entry('Screens', r.path, r.title, r.path, go(r.path)))
+      if (r.kind === 'page' && session.mayOpen(r.path)) {
+        // Found by its page heading too ("Brand List" finds Brand Tab), which the detail shows.
+        const screen = entry('Screens', r.path, r.title, r.heading === undefined ? r.path : `${r.heading} · ${r.path}`, go(r.path))
+        list.push(screen)
+      }
     }
     // Write actions only for Admin access (requirements R6.5), and unusable offline.
     for (const r of routes) {

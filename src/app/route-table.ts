@@ -19,6 +19,8 @@ import type { Session } from '#src/lib/session.ts'
 
 export interface RouteRow extends ScreenDecl {
   title: string
+  /** The page's heading when it differs from the menu's name (contract/routes.ts). */
+  heading: string | undefined
   menu: Screen['menu']
   parent: string | undefined
 }
@@ -72,6 +74,7 @@ export function buildRouteTable(modules: Readonly<Record<string, AreaModule>>): 
       {
         ...decl,
         title: screen.title,
+        heading: 'heading' in screen ? screen.heading : undefined,
         menu: 'menu' in screen ? screen.menu : undefined,
         parent: 'parent' in screen ? screen.parent : undefined,
       },

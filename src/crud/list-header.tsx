@@ -26,14 +26,17 @@ export function ListHeader<R extends Row>({ model, headingId, write, toolbar }: 
     )
   }
   return (
-    <div className="flex min-h-9 flex-wrap items-center justify-between gap-3">
-      <h1 id={headingId} className="text-xl font-semibold text-slate-900">
-        {model.title}
-      </h1>
-      <div className="flex items-center gap-2">
-        {Toolbar ? <Toolbar {...toolbar} /> : null}
-        {addButton}
+    <div className="flex flex-col gap-1">
+      <div className="flex min-h-9 flex-wrap items-center justify-between gap-3">
+        <h1 id={headingId} className="text-xl font-semibold text-slate-900">
+          {model.title}
+        </h1>
+        <div className="flex items-center gap-2">
+          {Toolbar ? <Toolbar {...toolbar} /> : null}
+          {addButton}
+        </div>
       </div>
+      {model.about === undefined ? null : <p className="max-w-3xl text-sm text-slate-600">{model.about}</p>}
     </div>
   )
 }

@@ -164,6 +164,8 @@ export interface RowActionDef<R, I> {
 export interface ListDef<R extends Row, RI, TI, B extends readonly unknown[], E extends FormEndpoint, A extends readonly unknown[] = []> {
   /** The page heading, as the requirements title the screen. */
   title: string
+  /** One line under the heading saying what a state shown in the list means (said once, not per row). */
+  about?: string
   /** The list's own path: where the edit dialog's form would go back to. Needed with `editDialog`. */
   route?: ScreenPath
   /** The list call, paged by the server; or a `wholeListSource` for a call that answers every row at once. */
@@ -234,7 +236,7 @@ export interface BulkModel {
 
 /** A `ListDef` with each write bound to its endpoint: what the list page renders. */
 export interface ListModel<R extends Row>
-  extends Pick<ListDef<R, never, never, [], FormEndpoint>, 'title' | 'columns' | 'pageSize' | 'view' | 'viewPage' | 'add' | 'edit' | 'toolbar' | 'writeRule' | 'writable' | 'filters'> {
+  extends Pick<ListDef<R, never, never, [], FormEndpoint>, 'title' | 'about' | 'columns' | 'pageSize' | 'view' | 'viewPage' | 'add' | 'edit' | 'toolbar' | 'writeRule' | 'writable' | 'filters'> {
   source: ListSource<R>
   editDialog?: EditDialogModel<R>
   remove?: { confirm: string; request: (row: R) => BoundCall }

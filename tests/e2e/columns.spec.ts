@@ -8,7 +8,7 @@ import type { Page } from '@playwright/test'
 import { expectNoSevereViolations } from './axe.ts'
 import { accounts, apiToken, createStaff, expect, signInPage, test, unique, png } from './fixtures.ts'
 
-const GAMES = ['S.No', 'Image', 'Title', 'Operating System', 'Category Name', 'Game ID', 'Category ID', 'Live Link', 'Game Backend', 'Action']
+const GAMES = ['S.No', 'Title', 'Operating System', 'Category Name', 'Game ID', 'Category ID', 'Live Link', 'Game Backend', 'Status', 'Action']
 const LEADS = ['Date Created', 'Name', 'Email', 'Operating System', 'Wallet Address', 'Provider', 'Country', 'Action']
 const AUDIT = ['When', 'Who', 'Area', 'Event', 'Record', 'Address', 'Action']
 
@@ -204,7 +204,7 @@ test.describe('table columns', () => {
     await page.goto(`/admin/cms?search=${encodeURIComponent(title)}`)
     await expect(page.getByRole('table').locator('tbody tr')).toHaveCount(1)
     await openColumns(page)
-    for (const folded of ['Image', 'Game ID', 'Category ID', 'Live Link', 'Game Backend']) {
+    for (const folded of ['Game ID', 'Category ID', 'Live Link', 'Game Backend']) {
       await expect(columnsMenu(page).getByRole('menuitemcheckbox', { name: new RegExp(`^${folded}`) })).toContainText('folded at this width')
     }
     await columnsMenu(page).getByRole('menuitemcheckbox', { name: /^Live Link/ }).click()

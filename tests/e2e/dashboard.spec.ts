@@ -60,6 +60,47 @@ test('is first in the menu and shows each card with its numbers, the chart and l
   await expect(page).toHaveURL(/\/admin\/users$/)
 })
 
+test('shows the work waiting, each count opening the list of what it counts', async ({ adminPage: page }) => {
+  const headers = { authorization: `Bearer ${await apiToken(page.request, accounts.superadmin)}` }
+  const openList = await page.request.get('/api/admin/getContactUS', { headers, params: { page: 1, limit: 10, search: '', status: 'Open' } })
+  const open = Count.parse(await openList.json()).count
+  const awaitingList = await page.request.get('/api/admin/listNotification', { headers, params: { page: 1, limit: 10, search: '', status: 'awaiting' } })
+  const awaiting = Count.parse(await awaitingList.json()).count
+
+  await page.goto('/admin/dashboard')
+  const work = card(page, 'Work waiting')
+  await expect(work.getByRole('link')).toHaveText([
+    /^\d+Open enquiries$/,
+    /^\d+Access requests to review$/,
+    /^\d+Promotions awaiting approval$/,
+    /^\d+Newsletters awaiting approval$/,
+    /^\d+Promotions queued$/,
+    /^\d+Promotions sending$/,
+    /^\d+Newsletters sending$/,
+    /^\d+Newsletters paused$/,
+  ])
+  await expect(work.getByRole('link', { name: /Open enquiries$/ })).toHaveText(`${open}Open enquiries`)
+  await expect(work.getByRole('link', { name: /Promotions awaiting approval$/ })).toHaveText(`${awaiting}Promotions awaiting approval`)
+  await page.screenshot({ path: '.tmp/dashboard-work.png', fullPage: true })
+
+  await work.getByRole('link', { name: /Open enquiries$/ }).click()
+  await expect(page).toHaveURL(/\/admin\/contactus\?status=Open$/)
+  await expect(page.getByRole('combobox', { name: 'Filter by Status' })).toHaveText('Open')
+  if (open > 0 && open <= 10) await expect(page.locator('tbody tr')).toHaveCount(open)
+
+  await page.goBack()
+  await work.getByRole('link', { name: /Promotions awaiting approval$/ }).click()
+  await expect(page).toHaveURL(/\/admin\/notificationlist\?status=awaiting$/)
+  await expect(page.getByRole('combobox', { name: 'Filter by Status' })).toHaveText('Awaiting approval')
+  if (awaiting === 0) await expect(page.getByText('No Record Found')).toBeVisible()
+  else if (awaiting <= 10) await expect(page.locator('tbody tr')).toHaveCount(awaiting)
+
+  await page.goBack()
+  await work.getByRole('link', { name: /Newsletters sending$/ }).click()
+  await expect(page).toHaveURL(/\/admin\/newsletter\?status=sending$/)
+  await expect(page.getByRole('combobox', { name: 'Filter by Status' })).toHaveText('Sending')
+})
+
 test('shows a restricted sub-admin only the cards of their pages', async ({ page, signIn }) => {
   // View Only on Leads, Contact Us and Category List: the users card, nothing of links or messaging.
   await signIn(accounts.viewOnly)
@@ -67,11 +108,15 @@ test('shows a restricted sub-admin only the cards of their pages', async ({ page
   await expect(figure(card(page, 'Users'), 'Total leads')).toHaveText(String(SEEDED_LEADS))
   await expect(card(page, 'Links')).toHaveCount(0)
   await expect(card(page, 'Promotions')).toHaveCount(0)
+  // Of the work waiting, only the enquiries: messaging, the newsletter and staff are not theirs.
+  const work = card(page, 'Work waiting')
+  await expect(work.getByRole('link')).toHaveCount(1)
+  await expect(work.getByRole('link', { name: /Open enquiries$/ })).toBeVisible()
 
   // Category screens only: no card at all, and a word on why.
   await signIn(accounts.categoriesOnly)
   await page.goto('/admin/dashboard')
-  await expect(page.getByText('Your access does not include leads, messaging or links')).toBeVisible()
+  await expect(page.getByText('Your access does not include leads, enquiries, messaging, the newsletter or links')).toBeVisible()
   await expect(page.getByRole('article')).toHaveCount(0)
 })
 

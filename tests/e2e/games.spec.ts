@@ -47,7 +47,7 @@ test('Add Games shows the required messages, then adds a game with several image
   await page.goto('/admin/cms')
   await expect(page.getByRole('heading', { name: 'Games' })).toBeVisible()
   await expect(page.getByRole('columnheader')).toHaveText(
-    ['S.No', 'Image', 'Title', 'Operating System', 'Category Name', 'Game ID', 'Category ID', 'Live Link', 'Game Backend', 'Action'],
+    ['S.No', 'Title', 'Operating System', 'Category Name', 'Game ID', 'Category ID', 'Live Link', 'Game Backend', 'Status', 'Action'],
     { useInnerText: true },
   )
   await expect(page.getByRole('link', { name: 'Edit Token' })).toBeVisible()
@@ -76,6 +76,9 @@ test('Add Games shows the required messages, then adds a game with several image
   await expect(page.getByText('You can upload a maximum of 5 images.')).toHaveCount(0)
   await page.getByLabel('Video').setInputFiles(mp4)
   await page.getByRole('switch', { name: 'Game Backend' }).click()
+  // The switch's state is written beside it, not only shown by its position.
+  await expect(page.getByRole('switch', { name: 'Game Backend' })).toHaveAttribute('aria-checked', 'true')
+  await expect(page.getByRole('switch', { name: 'Game Backend' }).locator('xpath=..').locator('[data-switch-state]')).toHaveText('On')
   await page.screenshot({ path: '.tmp/games-add.png', fullPage: true })
   const answer = page.waitForResponse((r) => r.url().endsWith('/api/admin/addcms'))
   await page.getByRole('button', { name: 'Submit' }).click()
@@ -92,8 +95,10 @@ test('Add Games shows the required messages, then adds a game with several image
   await expect(row).toContainText('both')
   await expect(row).toContainText('Arcade E2E')
   await expect(row).toContainText('Yes')
-  // The list shows the thumbnail, never the original.
-  await expect(row.getByRole('img', { name: title })).toHaveAttribute('src', /-thumb\.webp$/)
+  // View shows the thumbnail, never the original; the live link opens in a new tab.
+  await expect(row.getByRole('link', { name: 'Open https://games.example/starfall' })).toHaveAttribute('target', '_blank')
+  await row.getByRole('button', { name: `View ${title}` }).click()
+  await expect(page.getByRole('dialog').getByRole('img', { name: title })).toHaveAttribute('src', /-thumb\.webp$/)
 })
 
 test('filters by category and operating system in the URL, back on page 1, and clearing restores the list', async ({ adminPage: page }) => {
@@ -120,6 +125,7 @@ test('filters by category and operating system in the URL, back on page 1, and c
   await page.reload()
   await expect(bodyRows(page)).toHaveCount(1)
   await expect(page.getByRole('button', { name: `Freeze ${tag} rally` })).toBeInViewport()
+  await expect(bodyRows(page).first().getByText('Live', { exact: true })).toBeInViewport()
   await page.screenshot({ path: '.tmp/games-list-820.png' })
   await page.setViewportSize({ width: 1280, height: 900 })
 
@@ -180,16 +186,21 @@ test('Edit Games keeps, removes and adds images, replaces nothing it was not ask
   expect((await request.get(game?.video ?? '')).status()).toBe(404)
 })
 
-test('Freeze and UnFreeze flip the game and their own label', async ({ adminPage: page }) => {
+test('Freeze and UnFreeze flip the game and their own label; the Status column says Live or Frozen', async ({ adminPage: page }) => {
   const arcade = await categoryId(page.request, 'Arcade E2E')
   const title = `Frosty ${run}`
   await addGame(page.request, { title, category: arcade, operatingsystem: 'both' })
   await page.goto(`/admin/cms?search=${encodeURIComponent(title)}`)
+  const row = bodyRows(page).filter({ hasText: title })
+  await expect(row.getByText('Live', { exact: true })).toBeVisible()
   await page.getByRole('button', { name: `Freeze ${title}` }).click()
   await expect(page.getByRole('button', { name: `UnFreeze ${title}` })).toBeVisible()
+  await expect(row.getByText('Frozen', { exact: true })).toBeVisible()
+  await expect(row.getByText('Live', { exact: true })).toHaveCount(0)
   expect((await gamesNamed(page.request, title))[0]?.freeze).toBe(true)
   await page.getByRole('button', { name: `UnFreeze ${title}` }).click()
   await expect(page.getByRole('button', { name: `Freeze ${title}` })).toBeVisible()
+  await expect(row.getByText('Live', { exact: true })).toBeVisible()
   expect((await gamesNamed(page.request, title))[0]?.freeze).toBe(false)
 })
 

@@ -153,12 +153,16 @@ test.describe('Home Page Content', () => {
     await reread
     await expect(toast(page, message)).toBeVisible()
     await expect(toggle).toHaveAttribute('aria-checked', String(!before))
+    // The state in words beside the switch, not only its position.
+    const word = toggle.locator('xpath=..').locator('[data-switch-state]')
+    await expect(word).toHaveText(before ? 'Off' : 'On')
     expect(await preferenceOf(page.request)).toBe(!before)
     await page.reload()
     await expect(page.getByRole('switch', { name: SWITCH })).toHaveAttribute('aria-checked', String(!before))
 
     await answerOf(page, 'updateHomepageCmsPreference', () => page.getByRole('switch', { name: SWITCH }).press('Space'))
     await expect(page.getByRole('switch', { name: SWITCH })).toHaveAttribute('aria-checked', String(before))
+    await expect(word).toHaveText(before ? 'On' : 'Off')
     expect(await preferenceOf(page.request)).toBe(before)
   })
 

@@ -144,22 +144,28 @@ test.describe('Restriction List', () => {
     expect((await server.entries()).map((e) => e.country)).toEqual(['Chile', 'Spain'])
   })
 
-  test('hides and unhides a country: it stays listed, marked Hidden, and leaves the public list', async ({ adminPage: page }) => {
+  test('hides and unhides a country: it stays listed, marked Not enforced, and leaves the public list', async ({ adminPage: page }) => {
     const server = await emptyList(page.request)
     await server.add(['Japan', 'Spain'])
     await page.goto('/admin/restriction')
     const japan = page.getByRole('row').filter({ hasText: 'Japan' })
-    await expect(japan).toContainText('Restricted')
+    const enforced = japan.getByText('Enforced', { exact: true })
+    const notEnforced = japan.getByText('Not enforced', { exact: true })
+    await expect(enforced).toBeVisible()
+    // What hiding means is said once, above the list.
+    await expect(page.getByText('A hidden country stays on this list, but the apps no longer enforce its restriction')).toHaveCount(1)
 
     await page.getByRole('button', { name: 'Hide Japan' }).click()
     await expect(page.getByRole('status').filter({ hasText: 'Japan hidden' })).toBeVisible()
-    await expect(japan).toContainText('Hidden')
+    await expect(notEnforced).toBeVisible()
+    await expect(enforced).toHaveCount(0)
     const hidden = Public.parse(await (await page.request.get('/api/admin/restricted-countries')).json()).result
     expect(hidden.map((c) => c.code)).toEqual(['ES'])
 
     await page.getByRole('button', { name: 'Unhide Japan' }).click()
     await expect(page.getByRole('status').filter({ hasText: 'Japan shown again' })).toBeVisible()
-    await expect(japan).toContainText('Restricted')
+    await expect(enforced).toBeVisible()
+    await expect(notEnforced).toHaveCount(0)
     const shown = Public.parse(await (await page.request.get('/api/admin/restricted-countries')).json()).result
     expect(shown.map((c) => c.code)).toEqual(['JP', 'ES'])
   })
@@ -190,7 +196,7 @@ test.describe('View Only staff on the restrictions', () => {
 
     await page.goto('/admin/restriction')
     await expect(bodyRows(page)).toHaveCount(2)
-    await expect(page.getByRole('row').filter({ hasText: 'Japan' })).toContainText('Hidden')
+    await expect(page.getByRole('row').filter({ hasText: 'Japan' })).toContainText('Not enforced')
     await expect(page.getByRole('link', { name: 'Add', exact: true })).toHaveCount(0)
     await expect(page.getByRole('checkbox')).toHaveCount(0)
     await expect(page.getByRole('button', { name: /^(Select All|Delete All|Hide|Unhide)\b/ })).toHaveCount(0)

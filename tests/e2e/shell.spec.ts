@@ -133,6 +133,53 @@ test.describe('layout', () => {
     await expect(menu).toBeVisible()
   })
 
+  test('at 800 px tall the menu says that more entries are below, until it is scrolled to its end', async ({ adminPage: page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await page.reload()
+    const menu = page.getByRole('navigation', { name: 'Main' })
+    const settings = menu.getByRole('link', { name: 'Settings' })
+    const hint = page.getByTestId('menu-more-below')
+    await expect(settings).not.toBeInViewport()
+    await expect(hint).toBeVisible()
+    await expect(hint).toHaveText(/More below/)
+    await hint.click()
+    await settings.scrollIntoViewIfNeeded()
+    await expect(settings).toBeInViewport()
+    await expect(hint).toHaveCount(0)
+    // Tall enough for every entry: no hint.
+    await page.setViewportSize({ width: 1280, height: 1200 })
+    await expect(settings).toBeInViewport()
+    await expect(hint).toHaveCount(0)
+  })
+
+  test("a screen with two names shows the menu's as its breadcrumb, and the palette finds it by either", async ({ adminPage: page }) => {
+    await page.goto('/admin/brand')
+    const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' })
+    await expect(page.getByRole('heading', { name: 'Brand List', level: 1 })).toBeVisible()
+    await expect(crumbs).toHaveText('Brand Tab')
+    await page.goto('/admin/homepage-content')
+    await expect(page.getByRole('heading', { name: 'Homepage Content List', level: 1 })).toBeVisible()
+    await expect(crumbs).toHaveText(/CMS\s*›\s*Home Page Content/)
+    // An Add page names the list it adds to, as a way back.
+    await page.goto('/admin/add-homepage-content')
+    await crumbs.getByRole('link', { name: 'Home Page Content' }).click()
+    await expect(page).toHaveURL(/\/admin\/homepage-content$/)
+    // No breadcrumb where the heading is the menu's name already.
+    await page.goto('/admin/category')
+    await expect(page.getByRole('heading', { name: 'Category List', level: 1 })).toBeVisible()
+    await expect(crumbs).toHaveCount(0)
+
+    for (const [typed, url] of [['Brand List', /\/admin\/brand$/], ['Homepage Content List', /\/admin\/homepage-content$/], ['Brand Tab', /\/admin\/brand$/]] as const) {
+      await page.keyboard.press('Control+k')
+      const palette = page.getByRole('dialog', { name: 'Command palette' })
+      await expect(palette.getByRole('combobox')).toBeFocused()
+      await page.keyboard.type(typed)
+      await page.keyboard.press('Enter')
+      await expect(palette).toHaveCount(0)
+      await expect(page).toHaveURL(url)
+    }
+  })
+
   test('starts with the menu closed at 991 px and narrower', async ({ adminPage: page }) => {
     await page.setViewportSize({ width: 991, height: 800 })
     await page.reload()

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { Dashboard, MenuCounts, SIGNUP_DAYS } from '#contract/dashboard'
-import { accessRequests, admins, contactEnquiries, leads, links, promotions } from '../../db/schema.ts'
+import { accessRequests, admins, contactEnquiries, leads, links, newsletterRecipients, newsletterSends, promotions } from '../../db/schema.ts'
 import { bodyOf, makeTestApp, testEngine, type TestApp } from '../../testing/test-app.ts'
 import { signupsSince } from './routes.ts'
 
@@ -124,10 +124,13 @@ describe('GET /getDashboard', () => {
     expect(Object.keys(leadsOnly)).toEqual(['users'])
     expect(leadsOnly.users?.total).toBe(1)
     expect(await as(['/swapin_list', '/add_swapin'])).toEqual({ links: { swapIn: 0 } })
-    expect(await as(['/notificationlist'], 'View Only')).toEqual({ promotions: { count: 0, lastSentAt: null, inFlight: 0 } })
+    expect(await as(['/notificationlist'], 'View Only')).toEqual({
+      work: { promotionsAwaiting: 0, promotionsQueued: 0, promotionsSending: 0 },
+      promotions: { count: 0, lastSentAt: null, inFlight: 0 },
+    })
     expect(await as(['/buy_list', '/swapout_list'], 'View Only')).toEqual({ links: { buy: 0, swapOut: 0 } })
     expect(await as(['/category', '/profile', '/resetpassword'])).toEqual({})
-    expect(Object.keys(await as([], 'View Only')).sort()).toEqual(['links', 'promotions', 'users'])
+    expect(Object.keys(await as([], 'View Only')).sort()).toEqual(['links', 'promotions', 'users', 'work'])
   })
 
   it('is open to every signed-in admin and to nobody else', async () => {
@@ -142,6 +145,72 @@ describe('GET /getDashboard', () => {
       return tx.execute(sql`explain ${signupsSince(tx, new Date(Date.now() - 30 * DAY))}`)
     })
     expect(JSON.stringify(plan)).toContain('leads_created_at_id_idx')
+  })
+})
+
+describe('the work waiting', () => {
+  beforeEach(async () => {
+    await t.handle.db.delete(contactEnquiries)
+    await t.handle.db.delete(accessRequests)
+    await t.handle.db.delete(newsletterSends)
+  })
+
+  const listCount = async (url: string, headers: Record<string, string> = admin): Promise<number> => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/admin/${url}`, headers })
+    expect(res.statusCode, res.body).toBe(200)
+    const body: unknown = res.json()
+    if (typeof body !== 'object' || body === null || !('count' in body) || typeof body.count !== 'number') throw new Error(`no count in ${res.body}`)
+    return body.count
+  }
+
+  it('counts what waits, and each count is the count of the filtered list it opens', async () => {
+    await t.handle.db.insert(contactEnquiries).values([{ name: 'A' }, { name: 'B' }, { name: 'C', status: 'Resolved' as const }])
+    await t.handle.db.insert(accessRequests).values([{ name: 'R1', email: 'r1@example.com', passwordHash: 'x', confirmedAt: new Date() }])
+    const promotion = (status: typeof promotions.$inferInsert.status) => ({ title: `Promo ${status}`, content: 'Text', recipientCount: 1, total: 1, status })
+    await t.handle.db.insert(promotions).values([promotion('awaiting'), promotion('awaiting'), promotion('queued'), promotion('sending'), promotion('done'), promotion('rejected')])
+    const [lead] = await t.handle.db.insert(leads).values({ email: 'reader@example.com' }).returning({ id: leads.id })
+    const send = (status: typeof newsletterSends.$inferInsert.status, subject: string) => ({ subject, content: 'Body', total: 1, status })
+    const sends = await t.handle.db
+      .insert(newsletterSends)
+      .values([send('awaiting', 'Waits'), send('paused', 'Held'), send('sending', 'Going'), send('sending', 'Finished, not yet marked'), send('done', 'Done')])
+      .returning({ id: newsletterSends.id, subject: newsletterSends.subject })
+    const going = sends.find((x) => x.subject === 'Going')
+    if (going === undefined || lead === undefined) throw new Error('not stored')
+    // One recipient still to be queued: the send is running. The other 'sending' send has none left, so it is done.
+    await t.handle.db.insert(newsletterRecipients).values({ sendId: going.id, leadId: lead.id })
+
+    const { work } = await getDashboard()
+    expect(work).toEqual({
+      openEnquiries: 2,
+      accessRequests: 1,
+      promotionsAwaiting: 2,
+      promotionsQueued: 1,
+      promotionsSending: 1,
+      newslettersAwaiting: 1,
+      newslettersSending: 1,
+      newslettersPaused: 1,
+    })
+    expect(await listCount('getContactUS?status=Open')).toBe(2)
+    expect(await listCount('listNotification?status=awaiting')).toBe(2)
+    expect(await listCount('listNotification?status=queued')).toBe(1)
+    expect(await listCount('listNotification?status=sending')).toBe(1)
+    expect(await listCount('listNewsletterSends?status=awaiting')).toBe(1)
+    expect(await listCount('listNewsletterSends?status=sending')).toBe(1)
+    expect(await listCount('listNewsletterSends?status=paused')).toBe(1)
+    // The list shows the finished one as done, and its filter agrees.
+    expect(await listCount('listNewsletterSends?status=done')).toBe(2)
+    const bad = await t.app.inject({ method: 'GET', url: '/api/admin/listNotification?status=later', headers: admin })
+    expect(bad.statusCode).toBe(400)
+  })
+
+  it("answers only the counts of lists the admin may read, and no card when none is theirs", async () => {
+    const as = async (restrictions: string[], accessLevel: 'Admin' | 'View Only' = 'Admin') =>
+      (await getDashboard(await t.auth(await t.createAdmin({ accessLevel, restrictions })))).work
+    expect(await as(['/contactus'], 'View Only')).toEqual({ openEnquiries: 0 })
+    expect(await as(['/newsletter'], 'View Only')).toEqual({ newslettersAwaiting: 0, newslettersSending: 0, newslettersPaused: 0 })
+    // A subadmin never manages staff, whatever their access names (as listAccessRequests).
+    expect(await as(['/sub-admin'])).toBeUndefined()
+    expect(await as(['/users', '/category'])).toBeUndefined()
   })
 })
 

@@ -9,15 +9,16 @@
  * UTC day. "New" leads are the last 7 of those days, so the card's number is the sum of the
  * chart's last 7 bars.
  */
-import { count, eq, gte, isNotNull, max, sql } from 'drizzle-orm'
+import { count, eq, gte, inArray, isNotNull, max, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import * as dashboard from '#contract/dashboard'
-import { NEW_LEADS_DAYS, SIGNUP_DAYS, type LinksCard, type PromotionsCard, type SignupDay, type UsersCard } from '#contract/dashboard'
+import { NEW_LEADS_DAYS, SIGNUP_DAYS, type LinksCard, type PromotionsCard, type SignupDay, type UsersCard, type WorkCard } from '#contract/dashboard'
 import { reads, staffReads } from '#contract/define'
 import { handlers } from '../../kit/api.ts'
 import { permits } from '../../kit/access/auth.ts'
 import type { Db } from '../../db/index.ts'
-import { accessRequests, contactEnquiries, leads, links, promotions, type AdminRow } from '../../db/schema.ts'
+import { accessRequests, contactEnquiries, leads, links, newsletterSends, promotions, type AdminRow } from '../../db/schema.ts'
+import { sendStatusWhere } from '../../kit/newsletter-status.ts'
 import { exactCount } from '../../kit/row-counts.ts'
 
 const DAY_MS = 86_400_000
@@ -99,10 +100,55 @@ async function pendingRequests(db: Db): Promise<number> {
   return row?.n ?? 0
 }
 
+/** Promotions per status of their current round, for the statuses that are work still to happen. */
+async function promotionWork(db: Db): Promise<Pick<WorkCard, 'promotionsAwaiting' | 'promotionsQueued' | 'promotionsSending'>> {
+  const rows = await db
+    .select({ status: promotions.status, n: count() })
+    .from(promotions)
+    .where(inArray(promotions.status, ['awaiting', 'queued', 'sending']))
+    .groupBy(promotions.status)
+  const of = (status: string): number => rows.find((r) => r.status === status)?.n ?? 0
+  return { promotionsAwaiting: of('awaiting'), promotionsQueued: of('queued'), promotionsSending: of('sending') }
+}
+
+/** Newsletter sends waiting for approval, sending (mails still to go, as the list shows them) and paused. */
+async function newsletterWork(db: Db): Promise<Pick<WorkCard, 'newslettersAwaiting' | 'newslettersSending' | 'newslettersPaused'>> {
+  const [row] = await db
+    .select({
+      awaiting: sql<number>`count(*) filter (where ${newsletterSends.status} = 'awaiting')::int`,
+      sending: sql<number>`count(*) filter (where ${sendStatusWhere('sending')})::int`,
+      paused: sql<number>`count(*) filter (where ${newsletterSends.status} = 'paused')::int`,
+    })
+    .from(newsletterSends)
+    .where(inArray(newsletterSends.status, ['awaiting', 'sending', 'paused']))
+  return { newslettersAwaiting: Number(row?.awaiting ?? 0), newslettersSending: Number(row?.sending ?? 0), newslettersPaused: Number(row?.paused ?? 0) }
+}
+
+/**
+ * The work waiting, each count only for an admin who may read the list it opens (the same rules
+ * as getMenuCounts and the lists' own calls); undefined when none is theirs.
+ */
+async function workCard(db: Db, admin: AdminRow): Promise<WorkCard | undefined> {
+  const [enquiries, requests, promotionCounts, newsletterCounts] = await Promise.all([
+    permits(reads('/contactus'), admin) ? openEnquiries(db) : undefined,
+    permits(staffReads('/sub-admin'), admin) ? pendingRequests(db) : undefined,
+    permits(reads('/notificationlist'), admin) ? promotionWork(db) : undefined,
+    permits(reads('/newsletter'), admin) ? newsletterWork(db) : undefined,
+  ])
+  if (enquiries === undefined && requests === undefined && promotionCounts === undefined && newsletterCounts === undefined) return undefined
+  return {
+    ...(enquiries === undefined ? {} : { openEnquiries: enquiries }),
+    ...(requests === undefined ? {} : { accessRequests: requests }),
+    ...promotionCounts,
+    ...newsletterCounts,
+  }
+}
+
 export const dashboardRoutes = handlers(dashboard, {
   getDashboard: async (_input, ctx) => {
     const admin = ctx.me()
-    const [users, promotionCounts, linkCounts] = await Promise.all([
+    const [work, users, promotionCounts, linkCounts] = await Promise.all([
+      workCard(ctx.db, admin),
       permits(reads('/users'), admin) ? usersCard(ctx.db) : undefined,
       permits(reads('/notificationlist'), admin) ? promotionsCard(ctx.db) : undefined,
       linksCard(ctx.db, admin),
@@ -110,6 +156,7 @@ export const dashboardRoutes = handlers(dashboard, {
     return {
       status: 'success',
       message: 'Dashboard fetched',
+      ...(work === undefined ? {} : { work }),
       ...(users === undefined ? {} : { users }),
       ...(promotionCounts === undefined ? {} : { promotions: promotionCounts }),
       ...(linkCounts === undefined ? {} : { links: linkCounts }),

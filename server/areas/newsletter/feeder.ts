@@ -12,6 +12,7 @@ import type { Db } from '../../db/index.ts'
 import { emailTemplates, leads, mailOutbox, newsletterRecipients, newsletterSends } from '../../db/schema.ts'
 import { defineJob, type Services } from '../../kit/api.ts'
 import type { JobResult } from '../../kit/queue.ts'
+import { newsletterGroupOf } from '../../kit/newsletter-status.ts'
 import { sanitizeRichText } from '../../kit/sanitize.ts'
 import { renderTemplate } from '../../kit/mail/templates.ts'
 import { unsubscribeToken, unsubscribeUrl } from './unsubscribe.ts'
@@ -32,7 +33,7 @@ export const WAIT_MS = { min: 250, max: 5000 }
 const waitFor = (waiting: number, rate: number): number =>
   rate <= 0 ? WAIT_MS.min : Math.round(Math.min(WAIT_MS.max, Math.max(WAIT_MS.min, (waiting / rate) * 500)))
 
-export const groupOf = (sendId: string): string => `newsletter:${sendId}`
+export const groupOf = newsletterGroupOf
 
 /** The newsletter template as saved on Automated Emails, or a refusal naming the problem. */
 export async function newsletterTemplate(db: Db): Promise<{ content: string } | undefined> {

@@ -37,6 +37,7 @@ import { caseless, listPage } from '../../kit/paging.ts'
 import { sanitizeRichText } from '../../kit/sanitize.ts'
 import { cancelMailGroup, mailGroupCounts, pauseMailGroup } from '../../kit/mail/mail.ts'
 import { leadSearch } from '../../kit/leads-search.ts'
+import { sendStatusWhere } from '../../kit/newsletter-status.ts'
 import { NEWSLETTER_JOB, TEMPLATE_MISSING, groupOf, lockSend, newsletterTemplate, waitingMails } from './feeder.ts'
 import { renderTemplate, sampleValues } from '../../kit/mail/templates.ts'
 
@@ -172,6 +173,7 @@ export const newsletterRoutes = handlers(newsletter, {
     const { rows, count: total } = await listPage(ctx.db, query, {
       rows: ctx.db.select().from(newsletterSends).$dynamic(),
       search: [newsletterSends.subject],
+      filter: sendStatusWhere(query.status),
       orderBy: [desc(newsletterSends.createdAt), desc(newsletterSends.id)],
       sort: { createdAt: newsletterSends.createdAt, subject: caseless(newsletterSends.subject) },
     })

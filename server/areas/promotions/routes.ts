@@ -281,6 +281,7 @@ export const promotionsRoutes = handlers(promotionsContract, {
     const { rows, count } = await listPage(ctx.db, query, {
       rows: ctx.db.select().from(promotions).$dynamic(),
       search: [promotions.title, promotions.content],
+      filter: query.status === '' ? undefined : eq(promotions.status, query.status),
       orderBy: [desc(promotions.createdAt), desc(promotions.id)],
       sort: { title: caseless(promotions.title) },
     })

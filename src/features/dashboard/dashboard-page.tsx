@@ -5,7 +5,7 @@
  */
 import { Suspense, lazy, useId, type ReactNode } from 'react'
 import { Link } from 'wouter'
-import { getDashboard, NEW_LEADS_DAYS, SIGNUP_DAYS, type LinksCard, type PromotionsCard, type UsersCard } from '#contract/dashboard'
+import { getDashboard, NEW_LEADS_DAYS, SIGNUP_DAYS, type LinksCard, type PromotionsCard, type UsersCard, type WorkCard } from '#contract/dashboard'
 import type { ScreenPath } from '#contract/routes'
 import { errorMessage } from '#src/crud/error-message.ts'
 import { When } from '#src/crud/when.tsx'
@@ -95,6 +95,54 @@ function LinksCardView({ card }: { card: LinksCard }) {
   )
 }
 
+/**
+ * The work waiting, each count a link to the list that shows those very rows (a filter in its
+ * address). The server sends only the counts of lists the admin may read; a zero stays, dimmed, so
+ * "nothing waits" is said rather than left to guess.
+ */
+const workItems: readonly { key: keyof WorkCard; label: string; href: string }[] = [
+  { key: 'openEnquiries', label: 'Open enquiries', href: '/contactus?status=Open' },
+  { key: 'accessRequests', label: 'Access requests to review', href: '/sub-admin' },
+  { key: 'promotionsAwaiting', label: 'Promotions awaiting approval', href: '/notificationlist?status=awaiting' },
+  { key: 'newslettersAwaiting', label: 'Newsletters awaiting approval', href: '/newsletter?status=awaiting' },
+  { key: 'promotionsQueued', label: 'Promotions queued', href: '/notificationlist?status=queued' },
+  { key: 'promotionsSending', label: 'Promotions sending', href: '/notificationlist?status=sending' },
+  { key: 'newslettersSending', label: 'Newsletters sending', href: '/newsletter?status=sending' },
+  { key: 'newslettersPaused', label: 'Newsletters paused', href: '/newsletter?status=paused' },
+]
+
+function WorkCardView({ card }: { card: WorkCard }) {
+  const headingId = useId()
+  const shown = workItems.flatMap((item) => {
+    const value = card[item.key]
+    return value === undefined ? [] : [{ ...item, value }]
+  })
+  const waiting = shown.reduce((sum, item) => sum + item.value, 0)
+  return (
+    <article aria-labelledby={headingId} className="flex flex-col gap-3 rounded-md border border-slate-200 bg-white p-5 md:col-span-2 xl:col-span-3">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id={headingId} className="text-base font-semibold text-slate-900">
+          Work waiting
+        </h2>
+        <p className="text-sm text-slate-600">{waiting === 0 ? 'Nothing waits for you.' : 'Each count opens the list of what it counts.'}</p>
+      </div>
+      <ul className="grid gap-2 sm:grid-cols-2 lg:grid-cols-4">
+        {shown.map((item) => (
+          <li key={item.key}>
+            <Link
+              href={item.href}
+              className={`flex h-full items-baseline gap-3 rounded-md border px-3 py-2 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-600 ${item.value > 0 ? 'border-amber-300' : 'border-slate-200'}`}
+            >
+              <span className={`text-2xl font-semibold tabular-nums ${item.value > 0 ? 'text-slate-900' : 'text-slate-500'}`}>{number.format(item.value)}</span>
+              <span className={`text-sm ${item.value > 0 ? 'text-slate-800' : 'text-slate-600'}`}>{item.label}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </article>
+  )
+}
+
 function Loading() {
   return (
     <div aria-busy="true" className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
@@ -110,17 +158,18 @@ export function DashboardPage() {
   const { data, error, mutate } = useCall(getDashboard, {})
   let body: ReactNode
   if (data) {
-    const { users, promotions, links } = data
+    const { work, users, promotions, links } = data
     body =
-      users || promotions || links ? (
+      work || users || promotions || links ? (
         <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+          {work ? <WorkCardView card={work} /> : null}
           {users ? <UsersCardView card={users} /> : null}
           {promotions ? <PromotionsCardView card={promotions} /> : null}
           {links ? <LinksCardView card={links} /> : null}
         </div>
       ) : (
         <p className="rounded-md border border-slate-200 bg-white p-6 text-sm text-slate-700">
-          Your access does not include leads, messaging or links, so there is nothing to sum up here. Your pages are in the menu.
+          Your access does not include leads, enquiries, messaging, the newsletter or links, so there is nothing to sum up here. Your pages are in the menu.
         </p>
       )
   } else if (error) {

@@ -18,18 +18,29 @@ function Thumbnail({ game }: { game: Game }) {
 }
 
 /**
- * A long link shortened to the column's width, without its scheme (every live link has one, so it
- * says nothing); the whole address in its tooltip and for screen readers.
+ * The live link as a short "Open" link (a new tab): the whole address is in its tooltip and its
+ * accessible name, and the View modal shows it in full. Shown as text, even shortened to the
+ * column, an address said little (every one starts alike) and took the width the Status needs.
  */
 function LiveLink({ href }: { href: string }) {
-  const shown = href.replace(/^https?:\/\//, '')
+  // A link may be saved as a bare host (requirements R5.1: www...), which a browser would read as a path here.
+  const absolute = /^https?:\/\//i.test(href) ? href : `https://${href}`
   return (
-    <>
-      <span aria-hidden="true" title={href} className="block max-w-24 truncate">
-        {shown}
-      </span>
-      <span className="sr-only">{href}</span>
-    </>
+    <a href={absolute} target="_blank" rel="noopener noreferrer" title={href} aria-label={`Open ${href}`} className="text-indigo-700 underline-offset-4 hover:underline">
+      Open
+    </a>
+  )
+}
+
+/**
+ * Live or Frozen, as a badge: the state read at a glance, where the Freeze / UnFreeze button beside
+ * it (requirements R4.4) names what pressing it does.
+ */
+export function GameStatus({ frozen }: { frozen: boolean }) {
+  return frozen ? (
+    <span className="inline-flex rounded-full bg-indigo-50 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-indigo-900">Frozen</span>
+  ) : (
+    <span className="inline-flex rounded-full bg-emerald-50 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-emerald-800">Live</span>
   )
 }
 
@@ -50,7 +61,6 @@ export const GameListPage = defineList({
   endpoint: listCms,
   columns: [
     serial(),
-    low({ header: 'Image', cell: (g: Game) => <Thumbnail game={g} /> }),
     // Long titles wrap, so the columns after them stay on screen beside the sidebar at 1280 px.
     wrapped(col('title', 'Title')),
     { header: 'Operating System', cell: osText },
@@ -59,10 +69,14 @@ export const GameListPage = defineList({
     low({ header: 'Category ID', cell: (g: Game) => <IdText value={g.categoryName._id} label="Category ID" /> }),
     low({ header: 'Live Link', cell: (g: Game) => <LiveLink href={g.liveLink} /> }),
     low(yesNo('isGameBackend', 'Game Backend')),
+    // Ours, after the columns of requirements R2.14: last, so it sits beside the row's Freeze / UnFreeze.
+    { header: 'Status', cell: (g: Game) => <GameStatus frozen={g.freeze} /> },
   ],
+  // The first image's thumbnail is in View: R2.14 gives the table no image column, and its width
+  // went to Status, so every column still fits at 1280 px beside the side menu.
   view: {
     title: 'Game Details',
-    fields: [field('title', 'Title'), field('description', 'Description'), field('_id', 'Game ID', 'mono'), field('liveLink', 'Live Link'), field('freeze', 'Frozen', 'yesno')],
+    fields: [{ label: 'Image', value: (g: Game) => <Thumbnail game={g} /> }, field('title', 'Title'), field('description', 'Description'), field('_id', 'Game ID', 'mono'), field('liveLink', 'Live Link'), { label: 'Status', value: (g: Game) => <GameStatus frozen={g.freeze} /> }],
   },
   filters: [
     listFilter('category', 'Category', categoryOptions, 'All categories'),

@@ -6,7 +6,7 @@
  * loaded when first opened) and pauses, resumes or cancels a running send. View Only reads.
  */
 import { Suspense, lazy, useState } from 'react'
-import { approveNewsletter, cancelNewsletter, listNewsletterSends, pauseNewsletter, rejectNewsletter, resumeNewsletter, type NewsletterSend } from '#contract/newsletter'
+import { SEND_STATUSES, approveNewsletter, cancelNewsletter, listNewsletterSends, pauseNewsletter, rejectNewsletter, resumeNewsletter, type NewsletterSend } from '#contract/newsletter'
 import { approvalActions, awaitsApproval } from '#src/crud/approval.tsx'
 import { col, date, low, serial, wrapped } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
@@ -17,7 +17,8 @@ import { Button } from '#src/ui/button.tsx'
 import { toast } from '#src/ui/toast.ts'
 import { Tooltip } from '#src/ui/tooltip.tsx'
 import { SendMail } from './send-mail.tsx'
-import { SendProgress, isRunning } from './send-progress.tsx'
+import { SendProgress, isRunning, statusText } from './send-progress.tsx'
+import { listFilter } from '#src/crud/list-filters.tsx'
 
 const ComposeDialog = lazy(async () => ({ default: (await import('./compose-dialog.tsx')).ComposeDialog }))
 
@@ -26,8 +27,8 @@ const PROGRESS_POLL_MS = 2000
 
 /** The sends, fetched again while one of the shown ones is being sent, so its progress moves. */
 const sends: ListSource<NewsletterSend> = {
-  useRows(query) {
-    const { data, error, isLoading, isValidating, mutate } = useCall(listNewsletterSends, query, {
+  useRows(query, filters) {
+    const { data, error, isLoading, isValidating, mutate } = useCall(listNewsletterSends, { ...filters, ...query }, {
       keepPreviousData: true,
       // Also while one waits for a second Admin, so the decision shows without a reload.
       refreshInterval: (latest) => (latest?.result.some((s) => isRunning(s) || awaitsApproval(s)) ? PROGRESS_POLL_MS : 0),
@@ -87,6 +88,8 @@ export const NewsletterPage = defineList({
       { label: 'Mail', value: (s) => <SendMail id={s._id} /> },
     ],
   },
+  // Where each send stands, in the Progress column's words; the Dashboard's counts open the list with it.
+  filters: [listFilter('status', 'Status', SEND_STATUSES.map((value) => ({ value, label: statusText[value] })), 'All statuses')],
   toolbar: SendNewsletterButton,
   actions: [
     {

@@ -4,7 +4,7 @@ import { AWAITING_APPROVAL } from '#contract/four-eyes'
 import { ApprovalNote } from '#src/crud/approval.tsx'
 import { cn } from '#src/ui/cn.ts'
 
-const statusText: Record<SendStatus, string> = { sending: 'Sending', paused: 'Paused', done: 'Done', cancelled: 'Cancelled', awaiting: AWAITING_APPROVAL, rejected: 'Rejected' }
+export const statusText: Record<SendStatus, string> = { sending: 'Sending', paused: 'Paused', done: 'Done', cancelled: 'Cancelled', awaiting: AWAITING_APPROVAL, rejected: 'Rejected' }
 
 export const isRunning = (s: Pick<NewsletterSend, 'status'>): boolean => s.status === 'sending'
 

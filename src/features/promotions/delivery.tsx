@@ -13,7 +13,7 @@ export const isRunning = (p: Pick<Progress, 'status'>): boolean => p.status === 
 /** A round not over yet: delivering, or waiting for a second Admin; it can be cancelled (withdrawn), not resent. */
 export const isOpen = (p: Pick<Progress, 'status'>): boolean => isRunning(p) || p.status === 'awaiting'
 
-const statusText: Record<PromotionStatus, string> = {
+export const statusText: Record<PromotionStatus, string> = {
   queued: 'Queued',
   sending: 'Sending',
   done: 'Done',

@@ -5,7 +5,7 @@
  * case the socket is down). View shows the content and the recipients 100 at a time; Admin also
  * deletes, resends (to everyone or only the failed deliveries) and cancels a running send.
  */
-import { DeletePromotion, PROMOTION_PAGE_SIZE, PromotionProgress, ResendData, approvePromotion, cancelPromotion, listNotification, listnotfiyuser, rejectPromotion, type Promotion } from '#contract/promotions'
+import { DeletePromotion, PROMOTION_PAGE_SIZE, PROMOTION_STATUSES, PromotionProgress, ResendData, approvePromotion, cancelPromotion, listNotification, listnotfiyuser, rejectPromotion, type Promotion } from '#contract/promotions'
 import { SocketEvents } from '#contract/socket'
 import { ApprovalNote, approvalActions, approvalUnsettled } from '#src/crud/approval.tsx'
 import { col, image, low, serial, withEmpty, wrapped } from '#src/crud/columns.tsx'
@@ -14,7 +14,8 @@ import { live } from '#src/crud/list-source.ts'
 import { LoadMoreList } from '#src/crud/load-more-list.tsx'
 import { assetUrl } from '#src/lib/api.ts'
 import { When } from '#src/crud/when.tsx'
-import { DeliveryProgress, RecipientStatus, isOpen } from './delivery.tsx'
+import { DeliveryProgress, RecipientStatus, isOpen, statusText } from './delivery.tsx'
+import { listFilter } from '#src/crud/list-filters.tsx'
 
 /** A count of people, as a confirmation says it. */
 const recipients = (n: number): string => (n === 1 ? '1 recipient' : `${n} recipients`)
@@ -97,6 +98,8 @@ export const PromotionListPage = defineList({
       { label: 'Recipients', value: (p) => <Recipients promotion={p} /> },
     ],
   },
+  // Ours: where each send stands, in the Delivery column's words; the Dashboard's counts open the list with it.
+  filters: [listFilter('status', 'Status', PROMOTION_STATUSES.map((value) => ({ value, label: statusText[value] })), 'All statuses')],
   add: { to: '/addnotification' },
   remove: { endpoint: DeletePromotion, confirm: REMOVE_PROMOTION },
   actions: [

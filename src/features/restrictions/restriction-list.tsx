@@ -9,12 +9,21 @@ export const REMOVE_COUNTRIES = 'Are you sure you want to remove these countries
 /** The entries of the one restrictions record (requirements R3.11); none before the first country. */
 export const entriesOf = (answer: { result: { Restrictedcountry: RestrictedCountry[] }[] }): RestrictedCountry[] => answer.result[0]?.Restrictedcountry ?? []
 
-/** A hidden country stays listed, marked, since the platform's apps no longer enforce it. */
+/** What hiding a country does, said once above the list rather than in every row. */
+export const HIDDEN_MEANS =
+  'A hidden country stays on this list, but the apps no longer enforce its restriction: it leaves the list they read within a minute. Unhide it to enforce it again.'
+
+/**
+ * Whether the apps enforce the country's restriction now: the state in its own words, so that it never reads like
+ * the Hide / Unhide button beside it (requirements R4.7), which names what pressing it does.
+ */
+export const statusWord = (hidden: boolean): string => (hidden ? 'Not enforced' : 'Enforced')
+
 function Status({ hidden }: { hidden: boolean }) {
   return hidden ? (
-    <span className="inline-flex rounded-full bg-slate-200 px-2 py-0.5 text-xs font-medium text-slate-800">Hidden</span>
+    <span className="inline-flex rounded-full bg-slate-200 px-2 py-0.5 text-xs font-medium whitespace-nowrap text-slate-800">{statusWord(true)}</span>
   ) : (
-    <span className="inline-flex rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-900">Restricted</span>
+    <span className="inline-flex rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium whitespace-nowrap text-amber-900">{statusWord(false)}</span>
   )
 }
 
@@ -26,6 +35,7 @@ function Status({ hidden }: { hidden: boolean }) {
  */
 export const RestrictionListPage = defineList({
   title: 'Restriction List',
+  about: HIDDEN_MEANS,
   route: '/restriction',
   endpoint: wholeListSource(FetchRestrictions, {}, entriesOf, (row) => row.country, { country: (row) => row.country }),
   columns: [serial(), col('country', 'Country'), { header: 'Status', cell: (row) => <Status hidden={row.hide} /> }],
