@@ -165,7 +165,7 @@ describe('the work waiting', () => {
 
   it('counts what waits, and each count is the count of the filtered list it opens', async () => {
     await t.handle.db.insert(contactEnquiries).values([{ name: 'A' }, { name: 'B' }, { name: 'C', status: 'Resolved' as const }])
-    await t.handle.db.insert(accessRequests).values([{ name: 'R1', email: 'r1@example.com', passwordHash: 'x', confirmedAt: new Date() }])
+    await t.handle.db.insert(accessRequests).values([{ name: 'R1', email: 'r1@example.com', confirmedAt: new Date() }])
     const promotion = (status: typeof promotions.$inferInsert.status) => ({ title: `Promo ${status}`, content: 'Text', recipientCount: 1, total: 1, status })
     await t.handle.db.insert(promotions).values([promotion('awaiting'), promotion('awaiting'), promotion('queued'), promotion('sending'), promotion('done'), promotion('rejected')])
     const [lead] = await t.handle.db.insert(leads).values({ email: 'reader@example.com' }).returning({ id: leads.id })
