@@ -16,6 +16,7 @@ import { useLocation, useSearch } from 'wouter'
 import { Button } from '#src/ui/button.tsx'
 import { DeferredSelect } from '#src/ui/deferred-select.tsx'
 import { Input } from '#src/ui/input.tsx'
+import { SearchableSelect } from '#src/ui/searchable-select.tsx'
 import type { SelectOption } from '#src/ui/select.tsx'
 import type { OptionSource } from './form-fields.ts'
 
@@ -110,7 +111,15 @@ interface FilterProps {
   onChange: (value: string) => void
 }
 
+/**
+ * Past this many options a dropdown is searched, not scrolled: staff type "Fra" to find France
+ * among 250 countries, which a plain dropdown's first-letter jump cannot do.
+ */
+const SEARCHED_FROM = 20
+
 function FilterSelect({ filter, value, onChange, options, unavailable }: FilterProps & { options: readonly SelectOption[]; unavailable?: string }) {
+  if (options.length > SEARCHED_FROM)
+    return <SearchableSelect aria-label={`Filter by ${filter.label}`} label={filter.label} value={value} options={options} placeholder={filter.placeholder} onValueChange={onChange} className="w-44" />
   return (
     <DeferredSelect
       aria-label={`Filter by ${filter.label}`}

@@ -18,6 +18,8 @@ interface SearchableSelectProps {
   placeholder: string
   disabled?: boolean
   className?: string
+  /** The trigger's accessible name where no label element names it (a list's filter). */
+  'aria-label'?: string
 }
 
 const ITEM_CLASS =
@@ -29,7 +31,7 @@ const NONE_ITEM = '__none__'
  * One choice out of a long list (a country filter): the searchable list of
  * searchable-multi-select.tsx, picking one option and closing. Its first option clears the choice.
  */
-export function SearchableSelect({ id, label, value, onValueChange, options, placeholder, disabled, className }: SearchableSelectProps) {
+export function SearchableSelect({ id, label, value, onValueChange, options, placeholder, disabled, className, 'aria-label': ariaLabel }: SearchableSelectProps) {
   const [open, setOpen] = useState(false)
   const [query, setQuery] = useState('')
   const matching = useMemo(() => filterOptions(options, query), [options, query])
@@ -47,7 +49,7 @@ export function SearchableSelect({ id, label, value, onValueChange, options, pla
         if (!next) setQuery('')
       }}
     >
-      <PopoverTrigger id={id} disabled={disabled} className={selectTriggerClass(cn('w-full', className))}>
+      <PopoverTrigger id={id} role="combobox" aria-label={ariaLabel} disabled={disabled} className={selectTriggerClass(className ?? 'w-full')}>
         <span className={cn('truncate', chosen ? '' : 'text-slate-600')}>{chosen ? chosen.label : placeholder}</span>
         <span aria-hidden="true" className="text-slate-600">
           <SelectChevron />

@@ -69,6 +69,8 @@ test.describe('login', () => {
   test('has no serious or critical accessibility violation', async ({ page }) => {
     await page.goto('/admin/login')
     await expect(page.getByRole('heading', { name: 'Login' })).toBeVisible()
+    // Checked as staff use it: hydrated, with the Login button enabled.
+    await expect(page.getByRole('button', { name: 'Login' })).toBeEnabled()
     await expectNoSevereViolations(page)
   })
 })
