@@ -100,7 +100,7 @@ export function ActionCell<R extends Row>({ model, row, subject, writes, blocked
     // On a narrow table (a tablet: the width its low columns fold at, fold.ts) the buttons may wrap
     // onto a second line before the table outgrows its box: the sticky Action column narrows
     // instead of lying over the columns before it. On a wide one they stay on one line.
-    <div className="flex items-center gap-1 @max-[56rem]:flex-wrap">
+    <div className="flex flex-wrap items-center gap-1">
       {view || model.viewPage ? <ActionButton icon="view" label="View" subject={subject} onClick={onView} /> : null}
       {writes && edits ? <ActionButton icon="edit" label="Edit" subject={subject} blockedReason={blockedReason} onClick={onEdit} /> : null}
       {writes && remove ? (

@@ -135,7 +135,7 @@ test("one Undo brings back every country the restriction list's Delete All remov
   await undoOf(page, '3 countries removed from the restriction list').click()
   await expect(toastSaying(page, '3 countries restored to the restriction list')).toBeVisible()
   await expect(rows).toHaveCount(3)
-  await expect(page.getByRole('row').filter({ hasText: 'Spain' })).toContainText('Hidden')
+  await expect(page.getByRole('row').filter({ hasText: 'Spain' })).toContainText('Not enforced')
   expect(await entries()).toEqual(before)
 })
 
