@@ -1000,3 +1000,22 @@ export const passwordSetups = pgTable(
   },
   (t) => [uniqueIndex('password_setups_token_key').on(t.tokenHash)],
 )
+
+/**
+ * Addresses no mass send may reach (server/areas/newsletter, server/areas/promotions): one row per
+ * address, kept lower-cased and trimmed so a lookup by a lead's email matches whatever its case.
+ * `reason` is why: a provider's hard bounce or complaint (its signed event, or a permanent SMTP
+ * refusal at send time), or an admin's manual entry; `source` says where it came from (the
+ * provider event's id, 'smtp', or the admin's email) so staff can tell an entry's origin.
+ */
+export const suppressedAddresses = pgTable(
+  'suppressed_addresses',
+  {
+    address: text('address').primaryKey(),
+    reason: text('reason', { enum: ['bounce', 'complaint', 'manual'] }).notNull(),
+    source: text('source').notNull().default(''),
+    createdAt: createdAt(),
+    createdBy: text('created_by').references(() => admins.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('suppressed_addresses_created_at_idx').on(t.createdAt.desc(), t.address)],
+)
