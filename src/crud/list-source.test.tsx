@@ -75,7 +75,7 @@ describe('the bulk bar', () => {
     expect(html).toContain('Clear')
     expect(html).not.toMatch(/aria-disabled="true"[^>]*>Delete All/)
     // A removal: the danger style, not the primary one.
-    expect(html).toMatch(/<button[^>]*bg-red-700[^>]*>Delete All/)
-    expect(html).not.toMatch(/<button[^>]*bg-indigo-700[^>]*>Delete All/)
+    expect(html).toMatch(/<button[^>]*bg-danger[^>]*>Delete All/)
+    expect(html).not.toMatch(/<button[^>]*bg-primary[^>]*>Delete All/)
   })
 })

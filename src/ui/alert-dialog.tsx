@@ -23,7 +23,7 @@ interface ConfirmDialogProps {
 }
 
 const confirmClass =
-  'rounded-md px-3 py-1.5 text-sm font-medium text-white focus-visible:outline-2 focus-visible:outline-offset-2 disabled:opacity-60'
+  'rounded-md px-3 py-1.5 text-sm font-medium text-on-fill focus-visible:outline-2 focus-visible:outline-offset-2 disabled:opacity-60'
 
 /**
  * A confirmation that must be answered (Radix AlertDialog: focus starts on Cancel, Escape
@@ -70,7 +70,7 @@ export function ConfirmDialog({
                   type="button"
                   disabled={busy}
                   onClick={choice.onChoose}
-                  className={`${confirmClass} bg-indigo-700 hover:bg-indigo-800 focus-visible:outline-indigo-600`}
+                  className={`${confirmClass} bg-primary hover:bg-primary-hover focus-visible:outline-indigo-600`}
                 >
                   {choice.label}
                 </button>
@@ -80,7 +80,7 @@ export function ConfirmDialog({
                 type="button"
                 disabled={busy}
                 onClick={onConfirm}
-                className={`${confirmClass} bg-red-700 hover:bg-red-800 focus-visible:outline-red-700`}
+                className={`${confirmClass} bg-danger hover:bg-danger-hover focus-visible:outline-red-700`}
               >
                 {busy ? busyLabel : confirmLabel}
               </button>

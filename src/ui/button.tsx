@@ -2,10 +2,10 @@ import { cloneElement, isValidElement, type ComponentProps, type ReactElement } 
 import { cn } from './cn.ts'
 
 const variants = {
-  default: 'bg-indigo-700 text-white hover:bg-indigo-800',
+  default: 'bg-primary text-on-fill hover:bg-primary-hover',
   outline: 'border border-slate-300 bg-white text-slate-900 hover:bg-slate-100',
   ghost: 'text-slate-800 hover:bg-slate-100',
-  destructive: 'bg-red-700 text-white hover:bg-red-800',
+  destructive: 'bg-danger text-on-fill hover:bg-danger-hover',
   link: 'text-indigo-700 underline-offset-4 hover:underline',
 } as const
 

@@ -20,7 +20,7 @@ export function Checkbox({ indeterminate = false, className, ...props }: Checkbo
       ref={ref}
       type="checkbox"
       className={cn(
-        'size-4 cursor-pointer rounded border-slate-400 accent-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:cursor-not-allowed disabled:opacity-50',
+        'size-4 cursor-pointer rounded border-slate-400 accent-primary focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:cursor-not-allowed disabled:opacity-50',
         className,
       )}
       {...props}

@@ -13,7 +13,7 @@ export function Switch({ className, checked, ...props }: ComponentProps<typeof S
       <SwitchPrimitive.Root
         className={cn(
           'inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full border-2 border-transparent transition-colors',
-          'bg-slate-400 data-[state=checked]:bg-indigo-700',
+          'bg-slate-400 data-[state=checked]:bg-primary',
           'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600',
           'disabled:cursor-not-allowed disabled:opacity-50 aria-[invalid=true]:ring-2 aria-[invalid=true]:ring-red-600',
           className,
@@ -21,7 +21,7 @@ export function Switch({ className, checked, ...props }: ComponentProps<typeof S
         checked={checked}
         {...props}
       >
-        <SwitchPrimitive.Thumb className="pointer-events-none block size-5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-5 data-[state=unchecked]:translate-x-0" />
+        <SwitchPrimitive.Thumb className="pointer-events-none block size-5 rounded-full bg-on-fill shadow transition-transform data-[state=checked]:translate-x-5 data-[state=unchecked]:translate-x-0" />
       </SwitchPrimitive.Root>
       <span aria-hidden="true" data-switch-state="" className={cn('w-6 text-sm font-medium', checked === true ? 'text-indigo-800' : 'text-slate-600')}>
         {checked === true ? 'On' : 'Off'}
