@@ -15,11 +15,20 @@ import * as self from './ticket-product.ts'
 /** Largest ticket count: the column is a 32-bit integer. */
 export const MAX_TICKET_COUNT = 2_147_483_647
 
-/** The token record. `price` is a decimal string, kept exact (never a binary float). */
+/**
+ * What a price can be counted in: the fiat and stable coins the apps' stores price in, and the two
+ * coins the wallet trades most. A price without its currency is a number staff can misread by a
+ * factor of thousands, so the record always carries one (USD until chosen).
+ */
+export const TOKEN_CURRENCIES = ['USD', 'EUR', 'GBP', 'USDT', 'USDC', 'BTC', 'ETH'] as const
+export const CURRENCY_FORMAT = 'Currency must be one of ' + TOKEN_CURRENCIES.join(', ')
+
+/** The token record. `price` is a decimal string, kept exact (never a binary float), in `currency`. */
 export const TokenSettings = z.object({
   _id: z.string(),
   tokenName: z.string(),
   price: z.string(),
+  currency: z.enum(TOKEN_CURRENCIES),
   productId: z.string(),
   ticketCount: integer(),
   /** Ours: the edit version (common.ts, RECORD_CHANGED). */
@@ -55,6 +64,8 @@ const TicketCount = preprocess(
 export const TokenInput = z.object({
   tokenName: required('Token name is required', 100),
   price: Price,
+  /** Left out, the saved currency stays (a caller that predates it keeps working). */
+  currency: z.optional(z.enum(TOKEN_CURRENCIES, { error: CURRENCY_FORMAT })),
   productId: required('Product id is required', 100),
   ticketCount: TicketCount,
   version: ExpectedVersion,
@@ -76,7 +87,7 @@ export const updateToken = endpoint({
   input: TokenInput,
   output: Done,
   access: writes('/cms'),
-  ours: 'Not in the requirements, whose Edit Token submit is wired to nothing: saves tokenName, price (decimal text), productId, ticketCount.',
+  ours: 'Not in the requirements, whose Edit Token submit is wired to nothing: saves tokenName, price (decimal text) and its currency, productId, ticketCount.',
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

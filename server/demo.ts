@@ -387,7 +387,7 @@ async function seed(db: Db, staging: string, storage: ObjectStorage, now: number
     bridge: ['https://bridge.portal.example/swap', 'https://www.hop.example/bridge', 'https://stargate.example/transfer'],
   } as const
   await db.insert(links).values((['buy', 'sell', 'bridge'] as const).flatMap((kind) => linkUrls[kind].map((url, i) => ({ kind, url, preference: i + 1 }))))
-  await db.insert(tokenSettings).values({ tokenName: 'Game Ticket', price: '0.25', productId: 'com.wallet.ticket', ticketCount: 100 })
+  await db.insert(tokenSettings).values({ tokenName: 'Game Ticket', price: '0.25', currency: 'USD', productId: 'com.wallet.ticket', ticketCount: 100 })
   // A few restricted countries, one of them hidden (listed, no longer enforced by the apps).
   await db.insert(restrictedCountries).values(
     DEMO_RESTRICTED.map(([name, hide]) => {

@@ -303,6 +303,8 @@ export const tokenSettings = pgTable('token_settings', {
   tokenName: text('token_name').notNull().default(''),
   /** A non-negative decimal, kept exact. */
   price: numeric('price', { precision: 30, scale: 10 }).notNull().default('0'),
+  /** What the price is counted in (contract/ticket-product.ts, TOKEN_CURRENCIES). */
+  currency: text('currency').notNull().default('USD'),
   productId: text('product_id').notNull().default(''),
   ticketCount: integer('ticket_count').notNull().default(0),
   version: editVersion(),

@@ -332,7 +332,7 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   }),
   DeleteCms: (f) => ({ json: { id: f.gameIds.deleted } }),
   FreezeCms: (f) => ({ json: { id: f.gameIds.kept } }),
-  updateToken: () => ({ json: { tokenName: `Ticket ${unique()}`, price: '0.25', productId: 'com.wallet.ticket', ticketCount: 10 } }),
+  updateToken: () => ({ json: { tokenName: `Ticket ${unique()}`, price: '0.25', currency: 'USDT', productId: 'com.wallet.ticket', ticketCount: 10 } }),
   getemail: () => ({ json: { page: 1, limit: 10, search: '' } }),
   getTemplate: (f) => ({ json: { id: f.template.id } }),
   editTemplate: (f) => ({ json: { id: f.template.id, subject: `Code ${unique()}`, identifier: 'change-password-otp', content: `<p>Your code: {{otp}} (${unique()})</p>` } }),

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import type { APIRequestContext, Page } from '@playwright/test'
 import { z } from 'zod'
 import { encodePng } from '../../server/db/png.ts'
-import { createStaff, test, expect, accounts, apiToken, signInPage, bodyRows, toast, answerOf } from './fixtures.ts'
+import { createStaff, test, expect, accounts, apiToken, signInPage, bodyRows, toast, answerOf, choose } from './fixtures.ts'
 import { expectNoSevereViolations } from './axe.ts'
 
 const SWITCH = 'Show this CMS content on landing page'
@@ -210,11 +210,13 @@ test.describe('Edit Token', () => {
     await field('Price').fill('12345678901234567.0123456789')
     await field('Product ID').fill('com.wallet.gold')
     await field('Ticket Count').fill('40')
+    await choose(page, 'Currency', 'USDT')
     // The price reaches users at once: Update lists each change with its old and new value first.
     await page.getByRole('button', { name: 'Update' }).click()
     const confirm = page.getByRole('alertdialog', { name: 'Update the token with these changes?' })
     await expect(confirm.getByRole('listitem').filter({ hasText: 'Price' })).toContainText('12345678901234567.0123456789')
     await expect(confirm.getByRole('listitem').filter({ hasText: 'Ticket Count' })).toContainText('40')
+    await expect(confirm.getByRole('listitem').filter({ hasText: 'Currency' })).toContainText('USDT')
     await confirm.getByRole('button', { name: 'Cancel' }).click()
     await expect(confirm).toBeHidden()
     await expect(field('Price')).toHaveValue('12345678901234567.0123456789')
@@ -226,6 +228,7 @@ test.describe('Edit Token', () => {
     await expect(field('Price')).toHaveValue('12345678901234567.0123456789')
     await expect(field('Product ID')).toHaveValue('com.wallet.gold')
     await expect(field('Ticket Count')).toHaveValue('40')
+    await expect(page.getByRole('combobox', { name: 'Currency' })).toContainText('USDT')
     await expectSettledScreenAccessible(page, '/admin/edit-token')
   })
 })

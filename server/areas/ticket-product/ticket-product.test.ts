@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PRICE_FORMAT, PRICE_REQUIRED, TICKETS_FORMAT, TICKETS_REQUIRED } from '#contract/ticket-product'
+import { CURRENCY_FORMAT, PRICE_FORMAT, PRICE_REQUIRED, TICKETS_FORMAT, TICKETS_REQUIRED } from '#contract/ticket-product'
 import { auditLog, tokenSettings, type AdminRow } from '../../db/schema.ts'
 import { bodyOf, makeTestApp, type TestApp } from '../../testing/test-app.ts'
 import { plainDecimal } from './routes.ts'
@@ -24,7 +24,7 @@ const valid = { tokenName: 'Game Ticket', price: '0.1', productId: 'com.wallet.t
 describe('GET /getToken', () => {
   it('creates the one record empty on first read, once, even when two reads race', async () => {
     const [a, b] = await Promise.all([dataOf(), dataOf()])
-    expect(a).toEqual({ _id: expect.any(String), tokenName: '', price: '0', productId: '', ticketCount: 0, version: 1 })
+    expect(a).toEqual({ _id: expect.any(String), tokenName: '', price: '0', currency: 'USD', productId: '', ticketCount: 0, version: 1 })
     expect(b).toEqual(a)
     expect(await t.handle.db.select().from(tokenSettings)).toHaveLength(1)
   })
@@ -65,6 +65,18 @@ describe('POST /updateToken', () => {
     }
     for (const ticketCount of [-1, 2.5, '3.0', 'ten', 2_147_483_648]) {
       expect(bodyOf(await save({ ...valid, ticketCount }))['errors'], String(ticketCount)).toEqual({ ticketCount: TICKETS_FORMAT })
+    }
+    expect(await dataOf()).toEqual(before)
+  })
+
+  it('keeps the price’s currency: saved with it, kept when a save leaves it out, refused outside the list', async () => {
+    expect(bodyOf(await save({ ...valid, currency: 'EUR' }))['status']).toBe('success')
+    expect(await dataOf()).toMatchObject({ price: '0.1', currency: 'EUR' })
+    expect(bodyOf(await save({ ...valid, price: '0.2' }))['status']).toBe('success')
+    expect(await dataOf()).toMatchObject({ price: '0.2', currency: 'EUR' })
+    const before = await dataOf()
+    for (const currency of ['eur', 'DOGE', '', 5]) {
+      expect(bodyOf(await save({ ...valid, currency }))['errors'], String(currency)).toEqual({ currency: CURRENCY_FORMAT })
     }
     expect(await dataOf()).toEqual(before)
   })

@@ -1,5 +1,6 @@
 import { getToken as getTicketProduct, updateToken as updateTicketProduct } from '#contract/ticket-product'
-import { number, text } from '#src/crud/form-fields.ts'
+import { TOKEN_CURRENCIES } from '#contract/ticket-product'
+import { number, select, text } from '#src/crud/form-fields.ts'
 import { defineRecordForm } from '#src/crud/record-form.tsx'
 
 /**
@@ -19,13 +20,15 @@ export const EditTicketProductPage = defineRecordForm({
   confirmChanges: 'Update the token with these changes?',
   fields: [
     text('tokenName', 'Token Name', { hint: 'The name users see on the ticket product, up to 100 characters.' }),
-    text('price', 'Price', { placeholder: '0.00', hint: 'What one purchase costs users: a number of 0 or more, up to 10 decimals, kept exactly as typed.' }),
+    text('price', 'Price', { placeholder: '0.00', hint: 'What one purchase costs users, in the currency below: a number of 0 or more, up to 10 decimals, kept exactly as typed.' }),
+    select('currency', 'Currency', TOKEN_CURRENCIES.map((c) => ({ value: c, label: c })), { hint: 'What the price above is counted in. Changing it changes what users pay as much as changing the price.' }),
     text('productId', 'Product ID', { hint: 'The product’s id in the app stores; purchases of another id are not this product.' }),
     number('ticketCount', 'Ticket Count', { hint: 'How many tickets one purchase gives: a whole number of 0 or more.' }),
   ],
   values: (product) => ({
     tokenName: product.tokenName,
     price: product.price,
+    currency: product.currency,
     productId: product.productId,
     ticketCount: String(product.ticketCount),
     version: product.version,
