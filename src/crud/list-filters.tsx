@@ -16,6 +16,7 @@ import { useLocation, useSearch } from 'wouter'
 import { Button } from '#src/ui/button.tsx'
 import { DeferredSelect } from '#src/ui/deferred-select.tsx'
 import { Input } from '#src/ui/input.tsx'
+import { Popover, PopoverContent, PopoverTrigger } from '#src/ui/popover.tsx'
 import { SearchableSelect } from '#src/ui/searchable-select.tsx'
 import type { SelectOption } from '#src/ui/select.tsx'
 import type { OptionSource } from './form-fields.ts'
@@ -150,11 +151,18 @@ function DateFilter({ filter, value, onChange }: FilterProps) {
   )
 }
 
+interface ListFiltersProps {
+  filters: readonly ListFilter[]
+  values: Readonly<Record<string, string>>
+  onChange: (name: string, value: string) => void
+  onClear: () => void
+}
+
 /** The filter dropdowns and, once one is chosen, Clear filters. */
-export function ListFilters({ filters, values, onChange, onClear }: { filters: readonly ListFilter[]; values: Readonly<Record<string, string>>; onChange: (name: string, value: string) => void; onClear: () => void }) {
+export function ListFilters({ filters, values, onChange, onClear, stacked = false }: ListFiltersProps & { stacked?: boolean }) {
   const active = filters.some((f) => (values[f.name] ?? '') !== '')
   return (
-    <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Filters">
+    <div className={stacked ? 'flex flex-col items-start gap-2' : 'flex flex-wrap items-center gap-2'} role="group" aria-label="Filters">
       {filters.map((f) => {
         const props = { filter: f, value: values[f.name] ?? '', onChange: (value: string) => onChange(f.name, value) }
         if (f.options === 'date') return <DateFilter key={f.name} {...props} />
@@ -166,5 +174,28 @@ export function ListFilters({ filters, values, onChange, onClear }: { filters: r
         </Button>
       ) : null}
     </div>
+  )
+}
+
+/**
+ * On a tablet the filters fold into one "Filters" control beside the page size, so the toolbar
+ * stays within two rows however many filters a list has (Leads has five); the control says how
+ * many are in use, so a narrowed list never looks like the whole one. At a desk (`lg`) it is hidden
+ * and the filters sit in their own row (list-page.tsx shows one or the other by width, in CSS).
+ */
+export function FoldedFilters(props: ListFiltersProps) {
+  const used = props.filters.filter((f) => (props.values[f.name] ?? '') !== '').length
+  return (
+    <Popover>
+      <PopoverTrigger asChild>
+        <Button variant="outline" className="lg:hidden" aria-label={used > 0 ? `Filters, ${used} in use` : 'Filters'}>
+          Filters
+          {used > 0 ? <span className="rounded-full bg-indigo-100 px-1.5 text-xs font-semibold text-indigo-900 tabular-nums">{used}</span> : null}
+        </Button>
+      </PopoverTrigger>
+      <PopoverContent className="p-3">
+        <ListFilters {...props} stacked />
+      </PopoverContent>
+    </Popover>
   )
 }

@@ -12,7 +12,7 @@ import { DataTable, type TableSelection } from './data-table.tsx'
 import type { EditTarget } from './edit-dialog.tsx'
 import { errorMessage } from './error-message.ts'
 import { foldedColumns, foldsAt, withFolded } from './fold.ts'
-import { ListFilters, filterInput, useListFilters } from './list-filters.tsx'
+import { FoldedFilters, ListFilters, filterInput, useListFilters } from './list-filters.tsx'
 import { ListHeader } from './list-header.tsx'
 import { nextSort, serialNumber, settlePage, shownSort } from './list-query.ts'
 import type { ListModel, Row } from './list-types.ts'
@@ -169,7 +169,8 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
 
       {/*
         The toolbar holds the list's own tools, the same on every list, in one row at a desk and two
-        at most on a tablet; the filters, as many as the list has, get the row beneath.
+        at most on a tablet; the filters, as many as the list has, get the row beneath at a desk and
+        fold into one Filters control beside the page size on a tablet.
       */}
       <div data-list-toolbar="" className="flex flex-wrap items-center justify-between gap-3">
         <div className="flex flex-wrap items-center gap-3">
@@ -177,9 +178,16 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
           <SavedViews route={location} columns={{ choice, ids: model.columns.map(columnId) }} />
           <ColumnsMenuSlot<R> columns={model.columns} choice={choice} onChange={setChoice} narrowNow={() => foldsAt(box.current?.clientWidth)} />
         </div>
-        <PageSizeSelect limit={query.limit} onChange={(limit) => setQuery({ ...query, limit, page: 1 })} />
+        <div className="flex flex-wrap items-center gap-3">
+          {model.filters ? <FoldedFilters filters={model.filters} values={filters.values} onChange={filters.set} onClear={filters.clear} /> : null}
+          <PageSizeSelect limit={query.limit} onChange={(limit) => setQuery({ ...query, limit, page: 1 })} />
+        </div>
       </div>
-      {model.filters ? <ListFilters filters={model.filters} values={filters.values} onChange={filters.set} onClear={filters.clear} /> : null}
+      {model.filters ? (
+        <div className="hidden lg:block">
+          <ListFilters filters={model.filters} values={filters.values} onChange={filters.set} onClear={filters.clear} />
+        </div>
+      ) : null}
 
       {/* Offline, the shell's banner already says so, with the time of the data shown: one notice. */}
       {error && rows && online ? (

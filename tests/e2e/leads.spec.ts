@@ -226,6 +226,25 @@ test.describe('Leads sorted and narrowed', () => {
     await expect(page.getByRole('combobox', { name: 'Filter by Country' })).toHaveText('All countries')
   })
 
+  test('on a tablet the filters fold into one Filters control that counts those in use', async ({ adminPage: page }) => {
+    await page.setViewportSize({ width: 820, height: 1000 })
+    // Opened at a tablet's width, as staff would: the side menu starts folded.
+    await page.reload()
+    await expect(page.getByRole('combobox', { name: 'Filter by Provider' })).toBeHidden()
+    const fold = page.getByRole('button', { name: 'Filters', exact: true })
+    await fold.click()
+    await choose(page, 'Filter by Provider', 'ipfs')
+    await expect(page).toHaveURL(/provider=ipfs/)
+    await expect(page.getByRole('button', { name: 'Download 40 rows' })).toBeVisible()
+    await page.keyboard.press('Escape')
+    await expect(page.getByRole('button', { name: 'Filters, 1 in use' })).toBeVisible()
+    await page.getByRole('button', { name: 'Filters, 1 in use' }).click()
+    await page.getByRole('button', { name: 'Clear filters' }).click()
+    await expect(page.getByRole('button', { name: 'Download CSV' })).toBeVisible()
+    await page.keyboard.press('Escape')
+    await expect(fold).toBeFocused()
+  })
+
   test("narrows by the days created, read in the admin's time zone", async ({ adminPage: page }) => {
     const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)
     const day = (offset: number) => page.evaluate((days) => new Date(Date.now() + days * 86_400_000).toLocaleDateString('en-CA'), offset)
