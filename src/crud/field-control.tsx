@@ -1,6 +1,6 @@
 import { useId, type ReactNode } from 'react'
 import type { UseFormReturn } from 'react-hook-form'
-import type { FileKind, FileRule } from '#contract/define'
+import type { FileRule } from '#contract/define'
 import { Label } from '#src/ui/label.tsx'
 import { fieldType } from './field-registry.ts'
 import { fieldError } from './form-hook.ts'
@@ -20,23 +20,6 @@ interface FieldControlProps {
   readOnly?: boolean
   /** Controls beside the input: a lock toggle, a pencil, a per-field action. */
   adornment?: ReactNode
-  /** Marked as one the form must fill (form-engine.tsx works it out from the call's rules). */
-  required?: boolean
-}
-
-const FILE_KIND_NAMES: Record<FileKind, string> = { png: 'PNG', jpeg: 'JPEG', mp4: 'MP4', m4a: 'M4A', webm: 'WebM' }
-
-/**
- * What a field accepts, said before anyone gets it wrong: a link's form, a file's kinds, size and
- * count, from the same rule the form and the server check.
- */
-export function formatHint(field: FormField<string>, rule: FileRule | undefined): string | undefined {
-  if (field.kind === 'url') return 'A web address starting with https://, http:// or www.'
-  if (rule === undefined) return undefined
-  const kinds = rule.kinds.map((k) => FILE_KIND_NAMES[k])
-  const listed = kinds.length > 1 ? `${kinds.slice(0, -1).join(', ')} or ${kinds.at(-1) ?? ''}` : (kinds[0] ?? '')
-  const size = `up to ${Math.round(rule.maxBytes / (1024 * 1024))} MB${rule.max > 1 ? ' each' : ''}`
-  return `${listed}, ${size}${rule.max > 1 ? `; at most ${rule.max} files` : ''}.`
 }
 
 /** The renderer of the field's kind, typed for that kind. */
@@ -46,14 +29,12 @@ function Renderer<K extends FieldKind>(props: FieldRenderProps<K>) {
 }
 
 /** One labelled field with its error message underneath (client rule or server `errors`). */
-export function FieldControl({ field, form, rule, disabled = false, readOnly = false, adornment, required = false }: FieldControlProps) {
+export function FieldControl({ field, form, rule, disabled = false, readOnly = false, adornment }: FieldControlProps) {
   const id = useId()
   const errorId = `${id}-error`
   const hintId = `${id}-hint`
   const error = fieldError(form, field.name)
-  const format = readOnly ? undefined : formatHint(field, rule)
-  const hint = [field.hint, format].filter((h) => h !== undefined).join(' ') || undefined
-  const describedBy = [hint === undefined ? '' : hintId, error ? errorId : ''].filter((d) => d !== '').join(' ') || undefined
+  const describedBy = [field.hint === undefined ? '' : hintId, error ? errorId : ''].filter((d) => d !== '').join(' ') || undefined
   const control = <Renderer field={field} form={form} rule={rule} disabled={disabled} readOnly={readOnly} id={id} describedBy={describedBy} invalid={error !== undefined} />
 
   return (
@@ -61,12 +42,6 @@ export function FieldControl({ field, form, rule, disabled = false, readOnly = f
       {/* The id names the field for controls that are not labelable (the rich-text editor). */}
       <Label id={`${id}-label`} htmlFor={id}>
         {field.label}
-        {/* Seen, not heard: the field's name stays its label; the form's note says what * means. */}
-        {required && !readOnly ? (
-          <span aria-hidden="true" className="ml-0.5 text-red-700">
-            *
-          </span>
-        ) : null}
       </Label>
       {adornment ? (
         <div className="flex items-start gap-2">
@@ -76,9 +51,9 @@ export function FieldControl({ field, form, rule, disabled = false, readOnly = f
       ) : (
         control
       )}
-      {hint === undefined ? null : (
+      {field.hint === undefined ? null : (
         <p id={hintId} className="text-sm text-slate-600">
-          {hint}
+          {field.hint}
         </p>
       )}
       {error ? (

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod/mini'
+import type { z } from 'zod/mini'
 import { addcategory, categoryImage } from '#contract/catalog'
 import { gameImages, gameVideo } from '#contract/games'
 import { checkFileFields } from './define-form.tsx'
-import { fieldSchemas, fieldType, initialValues, isFilePart, requiredFields, splitValues } from './field-registry.ts'
+import { fieldSchemas, fieldType, initialValues, isFilePart, splitValues } from './field-registry.ts'
 import {
   email,
   imageUpload,
@@ -107,23 +107,5 @@ describe('splitValues', () => {
     const { input, files } = splitValues(fields, { _id: 'g1', title: 'Racer', image: ['/uploads/old.png', chosen], video: [] })
     expect(input).toEqual({ _id: 'g1', title: 'Racer', keptImages: ['/uploads/old.png'] })
     expect(files).toEqual({ image: [chosen], video: [] })
-  })
-})
-
-describe('requiredFields', () => {
-  it('reads what a form must fill from the rules that check it, not from a hand-kept list', () => {
-    const schema = z.object({
-      name: z.string().check(z.trim(), z.minLength(1, 'Name is required')),
-      note: z._default(z.string(), ''),
-      kind: z.enum(['a', 'b']),
-      site: z._default(z.string().check(z.refine((v) => v === '' || v.startsWith('https://'))), ''),
-      live: z.boolean(),
-    })
-    const fields = [text('name', 'Name'), textarea('note', 'Note'), select('kind', 'Kind', [{ value: 'a', label: 'A' }]), url('site', 'Site'), switchField('live', 'Live')]
-    expect([...requiredFields(fields, schema, {})]).toEqual(['name', 'kind'])
-    // A file field: its call's rule, unless the form says otherwise (an edit that keeps the saved file).
-    const image = imageUpload('image', 'Image')
-    expect([...requiredFields([text('categoryName', 'Category Name'), image], addcategory.input, { image: categoryImage(true) })]).toEqual(['categoryName', 'image'])
-    expect([...requiredFields([imageUpload('image', 'Image', { required: false })], addcategory.input, { image: categoryImage(true) })]).toEqual([])
   })
 })

@@ -5,7 +5,7 @@
  * multipart files, and the renderer (src/crud/fields/<kind>.tsx). FieldControl, the forms'
  * defaults, schema and sending all read it; a new kind is one entry here and one file there.
  */
-import { safeParse, type z } from 'zod/mini'
+import type { z } from 'zod/mini'
 import type { FileRule } from '#contract/define'
 import { imageType } from './fields/image.tsx'
 import { imagesType } from './fields/images.tsx'
@@ -66,26 +66,6 @@ export function fieldSchemas(fields: readonly FormField<string>[], rules: Record
     if (hook) shape[f.name] = hook(f, rules[f.name])
   }
   return shape
-}
-
-/**
- * The fields a form must fill, read from the rules that check it rather than kept by hand: a file
- * field its call requires, any other field whose rule refuses both its blank value and no value
- * (a switch is always either). Marked on the form before anyone presses Submit.
- */
-export function requiredFields(fields: readonly FormField<string>[], schema: z.ZodMiniObject, rules: Record<string, FileRule>): Set<string> {
-  const shape: Readonly<Record<string, z.core.$ZodType | undefined>> = schema.def.shape
-  const required = new Set<string>()
-  for (const f of fields) {
-    if (isFilePart(f)) {
-      if (('required' in f && f.required === true) || (!('required' in f && f.required === false) && rules[f.name]?.required === true)) required.add(f.name)
-      continue
-    }
-    const rule = shape[f.name]
-    if (f.kind === 'switch' || rule === undefined) continue
-    if (!safeParse(rule, initialValue(f)).success && !safeParse(rule, undefined).success) required.add(f.name)
-  }
-  return required
 }
 
 /** Fields whose values travel as multipart files rather than in the payload. */

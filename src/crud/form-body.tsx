@@ -3,7 +3,6 @@ import { useSWRConfig } from 'swr'
 import { Link, useLocation } from 'wouter'
 import { Button } from '#src/ui/button.tsx'
 import { LoadingOverlay } from '#src/ui/spinner.tsx'
-import { FormActions } from './form-frame.tsx'
 import { FieldControl } from './field-control.tsx'
 import type { FormDef, FormEndpoint } from './form-def.ts'
 import { FormNotices, useFormEngine } from './form-engine.tsx'
@@ -55,20 +54,15 @@ export function FormBody<E extends FormEndpoint, R extends Identified>({ def, de
       else navigate(def.done)
     },
   })
-  const { form, rules, required, isSubmitting } = engine
+  const { form, rules, isSubmitting } = engine
 
   return (
     <form noValidate onSubmit={engine.onSubmit} aria-busy={isSubmitting} className="relative flex flex-col gap-4 rounded-md border border-slate-200 bg-white p-6">
-      {required.size > 0 ? (
-        <p className="-mb-1 text-sm text-slate-600">
-          Fields marked <span className="text-red-700">*</span> are required.
-        </p>
-      ) : null}
       {def.fields.map((f) => (
-        <ShownField key={f.name} field={f} form={form} rule={rules[f.name]} required={required.has(f.name)} />
+        <ShownField key={f.name} field={f} form={form} rule={rules[f.name]} />
       ))}
       <FormNotices engine={engine} blockedReason={blockedReason} onReload={onReload} />
-      <FormActions>
+      <div className="flex gap-2">
         <Button type="submit" disabled={isSubmitting || blockedReason !== undefined}>
           {def.submitLabel ?? 'Submit'}
         </Button>
@@ -81,7 +75,7 @@ export function FormBody<E extends FormEndpoint, R extends Identified>({ def, de
             <Link href={def.done}>Cancel</Link>
           </Button>
         )}
-      </FormActions>
+      </div>
       {isSubmitting ? <LoadingOverlay /> : null}
     </form>
   )

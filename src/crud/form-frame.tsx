@@ -1,5 +1,5 @@
 /** The pieces around a form that every form screen shares: the frame, the loading and problem states. */
-import { useId, type ComponentProps, type ReactNode } from 'react'
+import { useId, type ReactNode } from 'react'
 import { Link } from 'wouter'
 import { useSession } from '#src/lib/session.ts'
 import { Button } from '#src/ui/button.tsx'
@@ -42,24 +42,6 @@ export function FormFrame({
       {description === undefined ? null : <p className="-mt-2 text-sm text-slate-700">{description}</p>}
       {children}
     </section>
-  )
-}
-
-/**
- * A form's buttons as its last row, stuck to the bottom of the viewport while the form runs past
- * it, so Submit or Save is always in reach; a short form shows them where they are. Sticky
- * positions stop at the scrolling main's padding: the negative bottom (that padding,
- * src/app/layout.tsx) puts the bar on the screen's edge, with nothing showing under it.
- */
-export function FormActions({ className, ...props }: ComponentProps<'div'>) {
-  return (
-    <div
-      className={cn(
-        'sticky -bottom-4 z-10 -mx-6 -mb-6 flex flex-wrap items-center gap-2 rounded-b-md border-t border-slate-200 bg-white px-6 py-3 shadow-[0_-4px_8px_-6px_rgb(0_0_0/0.25)] md:-bottom-6',
-        className,
-      )}
-      {...props}
-    />
   )
 }
 

@@ -54,7 +54,7 @@ export function FormPage<E extends FormEndpoint, R extends Identified, G extends
   else if (def.record) content = <EditForm def={def} blockedReason={write.blockedReason} />
   else content = <FormBody def={def} defaults={def.initial ?? {}} blockedReason={write.blockedReason} />
   return (
-    <FormFrame title={def.title} actions={recordId === '' ? null : <RecordHistory recordId={recordId} />}>
+    <FormFrame title={def.title} back={def.done} actions={recordId === '' ? null : <RecordHistory recordId={recordId} />}>
       {content}
     </FormFrame>
   )

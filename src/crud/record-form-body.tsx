@@ -13,7 +13,6 @@ import { FormNotices, useFormEngine } from './form-engine.tsx'
 import { FieldControl } from './field-control.tsx'
 import { FieldAdornment } from './field-adornment.tsx'
 import type { FieldAction, Values } from './form-fields.ts'
-import { FormActions } from './form-frame.tsx'
 import { showFailure } from './form-hook.ts'
 import { refreshAfterWrite } from './refresh.ts'
 import { toastWriteAnswer } from './undo-keys.ts'
@@ -47,7 +46,7 @@ export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ 
       onSaved()
     },
   })
-  const { form, rules, required, isSubmitting } = engine
+  const { form, rules, isSubmitting } = engine
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set())
   const [focus, setFocus] = useState<string | null>(null)
   const [pending, setPending] = useState<{ name: string; action: FieldAction } | null>(null)
@@ -121,7 +120,6 @@ export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ 
           field={f}
           form={form}
           rule={rules[f.name]}
-          required={required.has(f.name)}
           readOnly={!write.allowed || (f.guard === 'lock' && !isOpen)}
           disabled={write.allowed && f.guard === 'pencil' && !isOpen}
           adornment={adornment}
@@ -200,17 +198,22 @@ export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ 
   )
 }
 
-/** A record form's save bar (FormActions): it says whether there is anything to save; Save waits for a change. */
+/**
+ * A long form's save bar: the last thing in the form, stuck to the bottom of the viewport while the
+ * form runs past it, so Save is always in reach. It says whether there is anything to save; Save
+ * waits for a change. Sticky positions stop at the scrolling main's padding: the negative bottom
+ * (that padding, src/app/layout.tsx) puts the bar on the screen's edge, with nothing showing under it.
+ */
 function SaveBar({ label, dirty, saving, blocked }: { label: string; dirty: boolean; saving: boolean; blocked: boolean }) {
   return (
-    <FormActions data-save-bar="" className="justify-end gap-3">
+    <div data-save-bar="" className="sticky -bottom-4 z-10 md:-bottom-6 -mx-6 -mb-6 flex flex-wrap items-center justify-end gap-3 rounded-b-md border-t border-slate-200 bg-white px-6 py-3 shadow-[0_-4px_8px_-6px_rgb(0_0_0/0.25)]">
       <p aria-live="polite" className="mr-auto text-sm text-slate-700">
         {saving ? 'Saving…' : dirty ? 'You have unsaved changes.' : 'No changes to save.'}
       </p>
       <Button type="submit" disabled={!dirty || saving || blocked}>
         {label}
       </Button>
-    </FormActions>
+    </div>
   )
 }
 
