@@ -8,6 +8,7 @@
 import { sql } from 'drizzle-orm'
 import { bigint, bigserial, boolean, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { providers } from '#contract/common'
+import { TOKEN_CURRENCIES } from '#contract/ticket-product'
 
 const id = () =>
   text('id')
@@ -303,8 +304,8 @@ export const tokenSettings = pgTable('token_settings', {
   tokenName: text('token_name').notNull().default(''),
   /** A non-negative decimal, kept exact. */
   price: numeric('price', { precision: 30, scale: 10 }).notNull().default('0'),
-  /** What the price is counted in (contract/ticket-product.ts, TOKEN_CURRENCIES). */
-  currency: text('currency').notNull().default('USD'),
+  /** What the price is counted in. */
+  currency: text('currency', { enum: TOKEN_CURRENCIES }).notNull().default('USD'),
   productId: text('product_id').notNull().default(''),
   ticketCount: integer('ticket_count').notNull().default(0),
   version: editVersion(),

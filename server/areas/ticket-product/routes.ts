@@ -22,17 +22,13 @@ const tokenVersions = editVersion({ id: tokenSettings.id, version: tokenSettings
 /** The column keeps 10 decimals ('12.5000000000'); the screen shows what was typed ('12.5'). */
 export const plainDecimal = (stored: string): string => (stored.includes('.') ? stored.replace(/0+$/, '').replace(/\.$/, '') : stored)
 
-/** The column is free text for the database; the contract's list decides, and USD stands for anything else. */
-const tokenCurrency = (stored: string): ticketProduct.TokenSettings['currency'] =>
-  ticketProduct.TOKEN_CURRENCIES.find((c) => c === stored) ?? 'USD'
-
 export const ticketProductRoutes = handlers(ticketProduct, {
   getToken: async (_input, ctx) => {
     const row = await singleRecord(ctx.db, record)
     return {
       status: 'success',
       message: 'Token fetched',
-      data: { _id: row.id, tokenName: row.tokenName, price: plainDecimal(row.price), currency: tokenCurrency(row.currency), productId: row.productId, ticketCount: row.ticketCount, version: row.version },
+      data: { _id: row.id, tokenName: row.tokenName, price: plainDecimal(row.price), currency: row.currency, productId: row.productId, ticketCount: row.ticketCount, version: row.version },
     }
   },
 
