@@ -44,6 +44,8 @@ interface SuiteResult extends Counts {
   details?: string[]
   /** How long it took, shown in the summary (the whole run should stay well under 20 minutes). */
   seconds?: number
+  /** The failed tests by name, and the slowest files: CI keeps only the end of the output. */
+  report?: string[]
 }
 
 /** Runs a suite and records how long it took. */
@@ -154,7 +156,58 @@ async function vitest(name: string, env: NodeJS.ProcessEnv, only: string[] = [])
           failed: num(report, 'numFailedTests') + failedFilesWithoutTests(report),
           skipped: num(report, 'numPendingTests') + num(report, 'numTodoTests'),
         }
-  return settle(name, code, counts)
+  return { ...settle(name, code, counts), report: vitestReport(report) }
+}
+
+interface VitestFile {
+  name?: string
+  status?: string
+  startTime?: number
+  endTime?: number
+  assertionResults?: { fullName?: string; status?: string }[]
+}
+
+/** Short names of the failed tests (at most 15) and the five slowest files, from vitest's JSON report. */
+function vitestReport(report: unknown): string[] {
+  const files = (report as { testResults?: VitestFile[] } | undefined)?.testResults
+  if (!Array.isArray(files)) return []
+  const rel = (f: string | undefined) => path.relative(root, f ?? '?')
+  const failed = files.flatMap((f) =>
+    (f.assertionResults ?? []).filter((a) => a.status === 'failed').map((a) => `FAILED ${rel(f.name)} > ${a.fullName ?? '?'}`),
+  )
+  const slowest = files
+    .map((f) => ({ file: rel(f.name), seconds: ((f.endTime ?? 0) - (f.startTime ?? 0)) / 1000 }))
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, 5)
+    .map((f) => `slow ${f.seconds.toFixed(0)} s ${f.file}`)
+  return [...failed.slice(0, 15), ...slowest]
+}
+
+interface PlaywrightSuite {
+  file?: string
+  suites?: PlaywrightSuite[]
+  specs?: { title?: string; file?: string; line?: number; tests?: { results?: { status?: string; duration?: number }[] }[] }[]
+}
+
+/** Failed tests (at most 15) and the five slowest spec files, from Playwright's JSON report. */
+function playwrightReport(report: unknown): string[] {
+  const top = (report as { suites?: PlaywrightSuite[] } | undefined)?.suites
+  if (!Array.isArray(top)) return []
+  const failed: string[] = []
+  const perFile = new Map<string, number>()
+  const walk = (suite: PlaywrightSuite): void => {
+    for (const spec of suite.specs ?? []) {
+      const results = (spec.tests ?? []).flatMap((t) => t.results ?? [])
+      const file = spec.file ?? suite.file ?? '?'
+      perFile.set(file, (perFile.get(file) ?? 0) + results.reduce((sum, r) => sum + (r.duration ?? 0), 0))
+      const last = results.at(-1)?.status
+      if (last !== undefined && last !== 'passed' && last !== 'skipped') failed.push(`FAILED ${file}:${spec.line ?? 0} > ${spec.title ?? '?'} (${last})`)
+    }
+    for (const child of suite.suites ?? []) walk(child)
+  }
+  for (const suite of top) walk(suite)
+  const slowest = [...perFile].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([file, ms]) => `slow ${(ms / 1000).toFixed(0)} s ${file}`)
+  return [...failed.slice(0, 15), ...slowest]
 }
 
 function failedFilesWithoutTests(report: unknown): number {
@@ -191,7 +244,8 @@ async function playwright(baseEnv: NodeJS.ProcessEnv): Promise<SuiteResult> {
     ...env,
     PLAYWRIGHT_JSON_OUTPUT_NAME: out,
   })
-  const stats = (readJson(out) as { stats?: unknown } | undefined)?.stats
+  const json = readJson(out)
+  const stats = (json as { stats?: unknown } | undefined)?.stats
   const counts =
     stats === undefined
       ? undefined
@@ -201,7 +255,7 @@ async function playwright(baseEnv: NodeJS.ProcessEnv): Promise<SuiteResult> {
           failed: num(stats, 'unexpected'),
           skipped: num(stats, 'skipped'),
         }
-  return settle(name, code, counts)
+  return { ...settle(name, code, counts), report: playwrightReport(json) }
 }
 
 /** Typecheck and lint: each one test, failed when its command exits non-zero. */
@@ -327,6 +381,7 @@ async function main(): Promise<number> {
       : `${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}${r.problem ? ` — ${r.problem}` : ''}`
     console.log(`  ${r.name}: ${what}${r.seconds === undefined ? '' : ` (${minutes(r.seconds)})`}`)
     for (const line of r.details ?? []) console.log(`      ${line}`)
+    for (const line of r.report ?? []) console.log(`      ${line}`)
   }
   const total = results.reduce<Counts>(
     (t, r) => ({ passed: t.passed + r.passed, failed: t.failed + r.failed, skipped: t.skipped + r.skipped }),
