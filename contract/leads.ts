@@ -115,13 +115,20 @@ export const ContactFilter = z.object({
 })
 export type ContactFilter = z.output<typeof ContactFilter>
 
+/**
+ * A row of the Contact Us list: the enquiry and the id of the lead with its address, so staff go
+ * from an enquiry to the person (null when no lead has it, or the admin may not read Leads).
+ */
+export const ContactRow = z.extend(ContactEnquiry, { leadId: z.nullable(z.string()) })
+export type ContactRow = z.output<typeof ContactRow>
+
 export const getContactUS = endpoint({
   method: 'GET',
   input: z.extend(PageQuery, { ...contactSort.input, ...ContactFilter.shape }),
-  output: pageOf(ContactEnquiry),
+  output: pageOf(ContactRow),
   access: reads('/contactus'),
   sort: contactSort,
-  ours: `Answer shape not given in the requirements: paged like every other list (result, count), each enquiry with createdAt and status (Open or Resolved). Optional input status (Open, Resolved) keeps those only. ${contactSort.note}`,
+  ours: `Answer shape not given in the requirements: paged like every other list (result, count), each enquiry with createdAt, status (Open or Resolved) and leadId (the lead with its address, null when none or when the admin may not read Leads). Optional input status (Open, Resolved) keeps those only. ${contactSort.note}`,
 })
 
 /** Marks an enquiry Open or Resolved (Admin on Contact Us); audited like every write. */

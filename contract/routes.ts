@@ -30,6 +30,8 @@ export const screens = [
   { path: '/lead', title: 'Lead', parent: '/users' },
   // Not in the menu of requirements R2.6, which leaves the enquiries without an entry: beside Leads.
   { path: '/contactus', title: 'Contact Us', menu: 'top', access: 'create' },
+  // Ours: the open enquiries one at a time, oldest first; whoever may open Contact Us may open it.
+  { path: '/contactus-triage', title: 'Contact Us Triage', parent: '/contactus' },
   { path: '/category', title: 'Category List', menu: 'cms', access: 'create' },
   { path: '/add-category', title: 'Add Category', parent: '/category' },
   { path: '/edit-category', title: 'Edit Category', parent: '/category' },

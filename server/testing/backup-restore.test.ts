@@ -42,7 +42,7 @@ import { loadConfig, type Config } from '../config.ts'
 import { createPglite } from '../db/index.ts'
 import { encodePng } from '../db/png.ts'
 import * as schema from '../db/schema.ts'
-import { categories, mailOutbox, promotions } from '../db/schema.ts'
+import { categories, mailOutbox, promotions, suppressedAddresses } from '../db/schema.ts'
 import { seedDemo } from '../demo.ts'
 import { keyFingerprint } from '../kit/backup/format.ts'
 import { openStorage } from '../kit/storage.ts'
@@ -346,6 +346,8 @@ async function populate(t: TestApp, smtp: SmtpReceiver): Promise<string> {
   await ok(saveView, samples['saveView']?.(fixtures) ?? { json: {} })
   await ok(sendNewsletter, samples['sendNewsletter']?.(fixtures) ?? { json: {} })
   await ok(CheckBoxDelete, samples['CheckBoxDelete']?.(fixtures) ?? { json: {} })
+  // An address a provider reported as bouncing (written by its event in production).
+  await t.handle.db.insert(suppressedAddresses).values({ address: 'bounced@backup.test', reason: 'bounce', source: 'provider-event-1' })
   const image = { field: 'image', name: 'promo.png', type: 'image/png', content: encodePng(16, 16, (x, y) => [x * 16, y * 16, 90]) }
   const delivered = String((await ok(addNotification, { form: { fields: { title: 'Spring', content: 'Tickets half price', selectall: 'true' }, files: [image] } }))['_id'])
   await until('the first promotion delivered', async () => (await t.handle.db.select({ status: promotions.status }).from(promotions).where(eq(promotions.id, delivered)))[0]?.status === 'done')

@@ -58,6 +58,8 @@ export const SUBSCRIBED_LEADS = 6
 
 /** Contact enquiries seeded for the Contact Us screen. */
 export const SEEDED_ENQUIRIES = 3
+/** The lead whose address the first enquiry came from (the others come from no lead). */
+export const ENQUIRING_LEAD = 100
 export const SUPPORT_EMAIL = 'support@e2e.test'
 
 /** A brand seeded with the oldest five leads as the ones who came through its referral link (View Brand's emails). */

@@ -19,6 +19,18 @@ export type { Account }
 
 const LoginAnswer = z.object({ status: z.literal('success'), token: z.string() })
 
+export const Enquiries = z.object({ result: z.array(z.object({ _id: z.string(), name: z.string(), status: z.string() })) })
+
+/** Every seeded enquiry back to Open, through the API, so each test starts from the same counts. */
+export async function reopenAllEnquiries(request: APIRequestContext): Promise<void> {
+  const headers = { authorization: `Bearer ${await apiToken(request, accounts.superadmin)}` }
+  const list = Enquiries.parse(await (await request.get('/api/admin/getContactUS?page=1&limit=50', { headers })).json())
+  for (const e of list.result.filter((r) => r.status !== 'Open')) {
+    const res = await request.post('/api/admin/setContactStatus', { headers, data: { _id: e._id, status: 'Open' } })
+    expect(res.ok(), await res.text()).toBe(true)
+  }
+}
+
 /** The superadmin's Authorization header, for a test's own API calls. */
 export async function superadminHeaders(request: APIRequestContext): Promise<{ authorization: string }> {
   return { authorization: `Bearer ${await apiToken(request, accounts.superadmin)}` }

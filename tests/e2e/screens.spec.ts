@@ -3,10 +3,9 @@
  * their order, the others placed among them), the top bar's screen title when the menu is folded, and
  * contact enquiries worked through: their status, its filter and the menu's count of open ones.
  */
-import type { APIRequestContext, Page } from '@playwright/test'
-import { z } from 'zod'
+import type { Page } from '@playwright/test'
 import { SEEDED_ENQUIRIES } from './accounts.ts'
-import { test, expect, accounts, apiToken, socketJoined, bodyRows, choose } from './fixtures.ts'
+import { test, expect, accounts, apiToken, socketJoined, bodyRows, choose, reopenAllEnquiries, Enquiries } from './fixtures.ts'
 
 const ADMIN_MENU = [
   'Dashboard',
@@ -68,23 +67,11 @@ test.describe('top bar', () => {
   })
 })
 
-const Enquiries = z.object({ result: z.array(z.object({ _id: z.string(), name: z.string(), status: z.string() })) })
-
-/** Every seeded enquiry back to Open, through the API, so each test starts from the same counts. */
-async function reopenAll(request: APIRequestContext): Promise<void> {
-  const headers = { authorization: `Bearer ${await apiToken(request, accounts.superadmin)}` }
-  const list = Enquiries.parse(await (await request.get('/api/admin/getContactUS?page=1&limit=50', { headers })).json())
-  for (const e of list.result.filter((r) => r.status !== 'Open')) {
-    const res = await request.post('/api/admin/setContactStatus', { headers, data: { _id: e._id, status: 'Open' } })
-    expect(res.ok(), await res.text()).toBe(true)
-  }
-}
-
 const contactEntry = (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Contact Us/ })
 
 test.describe('contact enquiries', () => {
-  test.beforeEach(async ({ request }) => reopenAll(request))
-  test.afterAll(async ({ request }) => reopenAll(request))
+  test.beforeEach(async ({ request }) => reopenAllEnquiries(request))
+  test.afterAll(async ({ request }) => reopenAllEnquiries(request))
 
   test('an Admin resolves one: its status, the filter in the URL, and the menu count follow', async ({ adminPage: page }) => {
     await page.setViewportSize({ width: 1280, height: 800 })

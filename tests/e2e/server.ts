@@ -11,7 +11,7 @@ import { loadConfig } from '../../server/config.ts'
 import { serve } from '../../server/main.ts'
 import { inArray } from 'drizzle-orm'
 import { admins, brands, contactEnquiries, leads } from '../../server/db/schema.ts'
-import { SEEDED_BRAND, SEEDED_ENQUIRIES, SEEDED_LEADS, SUBSCRIBED_LEADS, accounts, leadEmail, leadName } from './accounts.ts'
+import { ENQUIRING_LEAD, SEEDED_BRAND, SEEDED_ENQUIRIES, SEEDED_LEADS, SUBSCRIBED_LEADS, accounts, leadEmail, leadName } from './accounts.ts'
 
 // E2E_DIST: a build folder of its own (several builds side by side while working); default dist/.
 const builtDir = process.env['E2E_DIST'] ?? 'dist'
@@ -64,7 +64,7 @@ await db.insert(leads).values(
 await db.insert(contactEnquiries).values(
   Array.from({ length: SEEDED_ENQUIRIES }, (_, i) => ({
     name: `Enquirer ${i + 1}`,
-    email: `enquirer${i + 1}@e2e.test`,
+    email: i === 0 ? leadEmail(ENQUIRING_LEAD) : `enquirer${i + 1}@e2e.test`,
     phonenumber: `+100000000${i + 1}`,
     message: `Question number ${i + 1} about the wallet.`,
   })),

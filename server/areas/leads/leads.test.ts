@@ -156,6 +156,20 @@ describe('GET /getContactUS', () => {
     expect(listOf(found, 'result')).toMatchObject([{ name: 'Person 7' }])
   })
 
+  it('names the lead with the enquiry\'s address (any case) to staff who may read Leads, and to no one else', async () => {
+    const [lead] = await t.handle.db.insert(leads).values({ name: 'Known Lead', email: 'Known.Lead@example.com' }).returning()
+    if (lead === undefined) throw new Error('no lead')
+    await t.handle.db.insert(contactEnquiries).values([
+      { createdAt: new Date(Date.UTC(2029, 0, 3)), name: 'Known', email: 'known.lead@EXAMPLE.com', message: 'From a lead' },
+      { createdAt: new Date(Date.UTC(2029, 0, 2)), name: 'Stranger', email: 'nobody-here@example.com', message: 'Not a lead' },
+      { createdAt: new Date(Date.UTC(2029, 0, 1)), name: 'No address', email: '', message: 'No email' },
+    ])
+    const rows = async (headers: Record<string, string>) => listOf(bodyOf(await t.app.inject({ method: 'GET', url: '/api/admin/getContactUS?limit=3', headers })), 'result')
+    expect((await rows(admin)).map((r) => [r['name'], r['leadId']])).toEqual([['Known', lead.id], ['Stranger', null], ['No address', null]])
+    const enquiriesOnly = await t.createAdmin({ restrictions: ['/contactus'] })
+    expect((await rows(await t.auth(enquiriesOnly))).map((r) => r['leadId'])).toEqual([null, null, null])
+  })
+
   it('needs /contactus and refuses bad paging', async () => {
     const other = await t.createAdmin({ restrictions: ['/users'] })
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/getContactUS', headers: await t.auth(other) })).statusCode).toBe(403)

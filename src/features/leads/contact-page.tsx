@@ -1,8 +1,19 @@
-import { ENQUIRY_STATUSES, getContactUS, setContactStatus, type ContactEnquiry, type EnquiryStatus } from '#contract/leads'
+import { ENQUIRY_STATUSES, getContactUS, setContactStatus, type ContactRow, type EnquiryStatus } from '#contract/leads'
 import { col, date, field, low, type CustomColumn } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
 import { listFilter } from '#src/crud/list-filters.tsx'
+import { Link } from 'wouter'
+import { Button } from '#src/ui/button.tsx'
 import { Status } from './enquiry-status.tsx'
+
+/** Beside the search: the way into the queue of open enquiries (triage-page.tsx). */
+function TriageLink() {
+  return (
+    <Button variant="outline" asChild>
+      <Link href="/contactus-triage">Triage</Link>
+    </Button>
+  )
+}
 
 
 const flipped = (status: EnquiryStatus): EnquiryStatus => (status === 'Open' ? 'Resolved' : 'Open')
@@ -21,13 +32,14 @@ export const ContactPage = defineList({
     col('email', 'Email'),
     // Messages can be long: the list shows two lines, the View modal the whole text (and, folded
     // away on a tablet so the status keeps its room, the only text).
-    low<CustomColumn<ContactEnquiry>>({ header: 'Message', cell: (row) => <span className="line-clamp-2 max-w-md break-words">{row.message}</span> }),
+    low<CustomColumn<ContactRow>>({ header: 'Message', cell: (row) => <span className="line-clamp-2 max-w-md break-words">{row.message}</span> }),
     { header: 'Status', cell: (row) => <Status status={row.status} /> },
   ],
   view: {
     title: 'Contact Details',
     fields: [field('name', 'Name'), field('phonenumber', 'Contact Number'), field('message', 'Message')],
   },
+  toolbar: TriageLink,
   filters: [listFilter('status', 'Status', ENQUIRY_STATUSES.map((value) => ({ value, label: value })), 'All statuses')],
   toggle: {
     kind: 'button',

@@ -14,4 +14,5 @@ export const screens = declareScreens([
     component: lazyScreen(() => import('./contact-page.tsx'), 'ContactPage'),
     records: paletteRecords('Contact Us', async () => (await import('./palette.ts')).enquiries),
   },
+  { path: '/contactus-triage', kind: 'view', component: lazyScreen(() => import('./triage-page.tsx'), 'TriagePage') },
 ])
