@@ -414,7 +414,7 @@ async function main(): Promise<void> {
     search: { method: `findRecords for each query, --requests times after 2 to warm up, on --rows leads`, results: searches },
     palette: { method: `the palette filter over 5000 cached records, one call per keystroke`, results: paletteFilter },
     public: {
-      method: `the server with the shipped defaults (no LOG_LEVEL or LOG_REQUESTS), its log to a file; autocannon, 50 connections, 10 s per call right after 10 s of a bare Fastify answering a fixed JSON in a process of its own, each pair first without a warm-up, then each after 2 s of one; then ${PUBLIC_REQUESTS} redirects to count`,
+      method: `the server with the shipped defaults (no LOG_LEVEL or LOG_REQUESTS), its log to a file; REFERRAL_VISITS_PER_ADDRESS at its highest; autocannon, 50 connections, each call taking turns with a bare Fastify answering a fixed JSON in a process of its own, 5 slices of 2 s each side, rate and latency percentiles over every answer of a side's slices; each pair first without a warm-up, then each after 2 s of one; then ${PUBLIC_REQUESTS} redirects to count`,
       results: publicCalls,
     },
     trash: {
