@@ -39,8 +39,16 @@ const SLICE_SECONDS = 2
 /** REFERRAL_VISITS_PER_ADDRESS's highest value (server/config.ts): every visit from the bench's one address is counted. */
 const VISITS_PER_ADDRESS = '1000000'
 const REFERRAL_KEY = 'bench-referral-key'
-/** What the server runs with: the defaults `npm start` and `npm run demo` ship. */
-export const PUBLIC_CONFIGURATION = 'shipped defaults (LOG_LEVEL info, LOG_REQUESTS summary)'
+/**
+ * What the server runs with: `shipped`, the defaults `npm start` and `npm run demo` ship, always
+ * measured; `all` (`--public-log=shipped,all`), a line for every request, to see what that costs.
+ */
+export const PUBLIC_LOGS = ['shipped', 'all'] as const
+export type PublicLog = (typeof PUBLIC_LOGS)[number]
+const CONFIGURATIONS: Record<PublicLog, { label: string; env: Record<string, string> }> = {
+  shipped: { label: 'shipped defaults (LOG_LEVEL info, LOG_REQUESTS summary)', env: {} },
+  all: { label: 'LOG_REQUESTS=all (two lines a request, LOG_LEVEL info)', env: { LOG_REQUESTS: 'all' } },
+}
 
 export interface LoadFigures {
   call: string
@@ -62,6 +70,7 @@ export interface PublicPair {
 export interface PublicResult {
   engine: Engine['engine']
   version: string
+  log: PublicLog
   configuration: string
   seconds: number
   /** Redirects sent in the exactness run (a fixed number, so every answer is counted). */
@@ -158,7 +167,8 @@ async function bareFastify(): Promise<{ url: string; stop: () => void }> {
   return { url, stop: () => child.kill('SIGTERM') }
 }
 
-export async function benchPublic(e: Engine, requests: number, log: (s: string) => void): Promise<PublicResult> {
+export async function benchPublic(e: Engine, requests: number, log: (s: string) => void, mode: PublicLog = 'shipped'): Promise<PublicResult> {
+  const configuration = CONFIGURATIONS[mode]
   // Seeded before the server opens the database (PGlite has one connection): one brand for the
   // throughput run, one for the exactness run.
   const [brandId, countedId] = await e.session(async (sql) => {
@@ -173,12 +183,12 @@ export async function benchPublic(e: Engine, requests: number, log: (s: string) 
   const bare = await bareFastify()
   const logDir = path.join(root, '.tmp')
   mkdirSync(logDir, { recursive: true })
-  const logFile = path.join(logDir, `public-calls-${e.engine}.log`)
-  // Whatever the shell exported, the server gets the defaults it ships with.
+  const logFile = path.join(logDir, `public-calls-${e.engine}-${mode}.log`)
+  // Whatever the shell exported, the server gets the defaults it ships with (and the mode's own settings).
   const { LOG_LEVEL: _level, LOG_REQUESTS: _requests, LOG_SLOW_MS: _slow, ...shipped } = e.env
-  const server = await startServer({ ...shipped, REFERRAL_KEY, REFERRAL_FLUSH_MS: '1000', REFERRAL_VISITS_PER_ADDRESS: VISITS_PER_ADDRESS }, undefined, { logFile })
+  const server = await startServer({ ...shipped, ...configuration.env, REFERRAL_KEY, REFERRAL_FLUSH_MS: '1000', REFERRAL_VISITS_PER_ADDRESS: VISITS_PER_ADDRESS }, undefined, { logFile })
   try {
-    log(`${e.engine}: ${PUBLIC_CONFIGURATION}; ${SLICES} x ${SLICE_SECONDS} s per call, ${CONNECTIONS} connections, taking turns with a bare Fastify; without a warm-up, then after ${WARMUP_SECONDS} s of one (log: ${path.relative(root, logFile)})`)
+    log(`${e.engine}: ${configuration.label}; ${SLICES} x ${SLICE_SECONDS} s per call, ${CONNECTIONS} connections, taking turns with a bare Fastify; without a warm-up, then after ${WARMUP_SECONDS} s of one (log: ${path.relative(root, logFile)})`)
     const calls = [
       { call: 'referral redirect /admin/app/:code', url: `${server.base}/admin/app/${code}` },
       { call: 'GET /api/admin/restricted-countries', url: `${server.base}/api/admin/restricted-countries` },
@@ -206,7 +216,8 @@ export async function benchPublic(e: Engine, requests: number, log: (s: string) 
     return {
       engine: e.engine,
       version: e.version,
-      configuration: PUBLIC_CONFIGURATION,
+      log: mode,
+      configuration: configuration.label,
       seconds: SLICES * SLICE_SECONDS,
       requests,
       pairs,
@@ -226,7 +237,7 @@ export async function benchPublic(e: Engine, requests: number, log: (s: string) 
 export function printPublic(results: readonly PublicResult[]): void {
   const first = results[0]
   if (first === undefined) return
-  console.log(`\nPublic calls, ${first.configuration}, ${first.seconds} s each, ${CONNECTIONS} connections, in ${SLICES} turns of ${SLICE_SECONDS} s with a bare Fastify (targets: at least ${PUBLIC_RATIO_TARGET * 100} % of bare Fastify's requests/s, p99 under ${PUBLIC_P99_TARGET_MS} ms)`)
+  console.log(`\nPublic calls (log: ${[...new Set(results.map((r) => `${r.log}, ${r.configuration}`))].join('; ')}), ${first.seconds} s each, ${CONNECTIONS} connections, in ${SLICES} turns of ${SLICE_SECONDS} s with a bare Fastify (targets: at least ${PUBLIC_RATIO_TARGET * 100} % of bare Fastify's requests/s, p99 under ${PUBLIC_P99_TARGET_MS} ms)`)
   const rows: string[][] = []
   for (const r of results) {
     for (const p of r.pairs) {
@@ -234,6 +245,7 @@ export function printPublic(results: readonly PublicResult[]): void {
       const met = ratio >= PUBLIC_RATIO_TARGET && p.call.p99 < PUBLIC_P99_TARGET_MS
       rows.push([
         r.version,
+        r.log,
         p.call.call,
         p.warmUp ? `${WARMUP_SECONDS} s` : 'none',
         `${f1(p.bare.requestsPerSecond)} (${f1(p.bare.p50)} / ${f1(p.bare.p99)})`,
@@ -245,11 +257,11 @@ export function printPublic(results: readonly PublicResult[]): void {
       ])
     }
   }
-  printRows(['engine', 'call', 'warm-up', 'bare req/s (p50 / p99 ms)', 'req/s', 'of bare', 'p50 / p99 ms', 'answers', 'target'], rows)
+  printRows(['engine', 'log', 'call', 'warm-up', 'bare req/s (p50 / p99 ms)', 'req/s', 'of bare', 'p50 / p99 ms', 'answers', 'target'], rows)
   for (const r of results) {
     const exact = r.visitsCounted === r.redirectsAnswered
-    console.log(`${r.version}: referral visits counted ${r.visitsCounted} for ${r.redirectsAnswered} redirects answered: ${exact ? 'exact' : 'NOT exact'}`)
-    console.log(`${r.version}: the server logged ${r.logLines} lines (${r.summaryLines} of them summaries of the public calls) for ${r.answered} answers measured`)
+    console.log(`${r.version}, ${r.log}: referral visits counted ${r.visitsCounted} for ${r.redirectsAnswered} redirects answered: ${exact ? 'exact' : 'NOT exact'}`)
+    console.log(`${r.version}, ${r.log}: the server logged ${r.logLines} lines (${r.summaryLines} of them summaries of the public calls) for ${r.answered} answers measured`)
   }
 }
 
