@@ -3,16 +3,21 @@
  * (`/admin/app/:code`), the restricted countries the platform's apps read, and `/public-info`.
  * The server runs with the configuration `npm start` ships: no LOG_LEVEL or LOG_REQUESTS (their
  * defaults, info and summary), its log written to a file as a service's goes to its journal.
- * Each call is loaded with autocannon (50 connections) right after a bare Fastify answering a
- * fixed JSON in a process of its own: each pair is read as a ratio, since what this machine can do
- * at that moment is what the figures are read against, and pairs interleave so a machine whose
- * load changes during the run shifts both sides. Every call is measured twice: first without a
- * warm-up (the route's first requests in the process, as after a restart), then after 2 s of
- * warm-up, its bare Fastify too.
+ * Each call is loaded with autocannon (50 connections) beside a bare Fastify answering a fixed
+ * JSON in a process of its own, and read as a ratio to it: what this machine can do at that moment
+ * is what the figures are read against. On a machine shared with other work that changes from one
+ * second to the next, so the two sides take turns in short slices (SLICES of SLICE_SECONDS each,
+ * bare Fastify first), and each side's rate and latency percentiles are those of all its slices
+ * together (every answer's latency kept, not an average of percentiles). Every call is measured
+ * twice: first without a warm-up (the route's first requests in the process, as after a restart),
+ * then after WARMUP_SECONDS of warm-up, its bare Fastify too.
  *
  * The redirect's visits must be counted exactly: after its run the brand's count (written by the
- * server every REFERRAL_FLUSH_MS) is compared with the 302 answers autocannon received. The server's
- * log lines are counted at the end, beside the requests it answered.
+ * server every REFERRAL_FLUSH_MS) is compared with the 302 answers autocannon received. Every
+ * request comes from one address, which REFERRAL_VISITS_PER_ADDRESS would stop counting after 10
+ * an hour: the bench raises it to its highest, so each visit is counted (more work for the server
+ * than the shipped limit, never less). The server's log lines are counted at the end, beside the
+ * requests it answered.
  */
 import { spawn } from 'node:child_process'
 import { mkdirSync, readFileSync } from 'node:fs'
@@ -28,9 +33,22 @@ export const PUBLIC_RATIO_TARGET = 0.5
 export const PUBLIC_P99_TARGET_MS = 20
 const CONNECTIONS = 50
 const WARMUP_SECONDS = 2
+/** Each side's turns: SLICES x SLICE_SECONDS of load, the two sides alternating. */
+const SLICES = 5
+const SLICE_SECONDS = 2
+/** REFERRAL_VISITS_PER_ADDRESS's highest value (server/config.ts): every visit from the bench's one address is counted. */
+const VISITS_PER_ADDRESS = '1000000'
 const REFERRAL_KEY = 'bench-referral-key'
-/** What the server runs with: the defaults `npm start` and `npm run demo` ship. */
-export const PUBLIC_CONFIGURATION = 'shipped defaults (LOG_LEVEL info, LOG_REQUESTS summary)'
+/**
+ * What the server runs with: `shipped`, the defaults `npm start` and `npm run demo` ship, always
+ * measured; `all` (`--public-log=shipped,all`), a line for every request, to see what that costs.
+ */
+export const PUBLIC_LOGS = ['shipped', 'all'] as const
+export type PublicLog = (typeof PUBLIC_LOGS)[number]
+const CONFIGURATIONS: Record<PublicLog, { label: string; env: Record<string, string> }> = {
+  shipped: { label: 'shipped defaults (LOG_LEVEL info, LOG_REQUESTS summary)', env: {} },
+  all: { label: 'LOG_REQUESTS=all (two lines a request, LOG_LEVEL info)', env: { LOG_REQUESTS: 'all' } },
+}
 
 export interface LoadFigures {
   call: string
@@ -52,6 +70,7 @@ export interface PublicPair {
 export interface PublicResult {
   engine: Engine['engine']
   version: string
+  log: PublicLog
   configuration: string
   seconds: number
   /** Redirects sent in the exactness run (a fixed number, so every answer is counted). */
@@ -73,19 +92,55 @@ const statusesOf = (result: autocannon.Result): Record<string, number> => {
   return statuses
 }
 
-/** Throughput and latency over `seconds` of load (autocannon samples answers per second), after `WARMUP_SECONDS` of it or not. */
-async function load(call: string, url: string, seconds: number, warmUp: boolean): Promise<LoadFigures> {
-  if (warmUp) await autocannon({ url, connections: CONNECTIONS, duration: WARMUP_SECONDS })
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds })
-  const statuses = statusesOf(result)
-  return {
-    call,
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    statuses,
-    errors: result.errors,
+/** What one side's slices gathered: answers, seconds under load, every answer's latency (ms). */
+interface Gathered {
+  seconds: number
+  latencies: number[]
+  statuses: Record<string, number>
+  errors: number
+}
+
+const gathered = (): Gathered => ({ seconds: 0, latencies: [], statuses: {}, errors: 0 })
+
+/** `seconds` of load on `url`; with `into`, its answers, their latencies and its time are added there. */
+function loadFor(url: string, seconds: number, into?: Gathered): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const instance = autocannon({ url, connections: CONNECTIONS, duration: seconds }, (error: unknown, result: autocannon.Result) => {
+      if (error !== null && error !== undefined) return reject(error instanceof Error ? error : new Error(String(error)))
+      if (into !== undefined) {
+        into.seconds += result.duration
+        into.errors += result.errors
+        for (const [code, n] of Object.entries(statusesOf(result))) into.statuses[code] = (into.statuses[code] ?? 0) + n
+      }
+      resolve()
+    })
+    if (into !== undefined) instance.on('response', (_client, _status, _bytes, responseTime) => void into.latencies.push(responseTime))
+  })
+}
+
+/** The `q` quantile of sorted latencies (nearest rank). */
+const quantile = (sorted: readonly number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN
+
+const figuresOf = (call: string, g: Gathered): LoadFigures => {
+  const sorted = Float64Array.from(g.latencies).sort()
+  const list = Array.from(sorted)
+  const answers = Object.values(g.statuses).reduce((a, b) => a + b, 0)
+  return { call, requestsPerSecond: g.seconds > 0 ? answers / g.seconds : 0, p50: quantile(list, 0.5), p99: quantile(list, 0.99), statuses: g.statuses, errors: g.errors }
+}
+
+/** One call beside bare Fastify, slice by slice, after WARMUP_SECONDS of each or not. */
+async function pairOf(call: string, url: string, bareUrl: string, warmUp: boolean): Promise<PublicPair> {
+  if (warmUp) {
+    await loadFor(bareUrl, WARMUP_SECONDS)
+    await loadFor(url, WARMUP_SECONDS)
   }
+  const bare = gathered()
+  const mine = gathered()
+  for (let i = 0; i < SLICES; i++) {
+    await loadFor(bareUrl, SLICE_SECONDS, bare)
+    await loadFor(url, SLICE_SECONDS, mine)
+  }
+  return { warmUp, bare: figuresOf('bare Fastify, fixed JSON', bare), call: figuresOf(call, mine) }
 }
 
 const answersOf = (f: LoadFigures): number => Object.values(f.statuses).reduce((a, b) => a + b, 0)
@@ -112,9 +167,8 @@ async function bareFastify(): Promise<{ url: string; stop: () => void }> {
   return { url, stop: () => child.kill('SIGTERM') }
 }
 
-const SECONDS = 10
-
-export async function benchPublic(e: Engine, requests: number, log: (s: string) => void): Promise<PublicResult> {
+export async function benchPublic(e: Engine, requests: number, log: (s: string) => void, mode: PublicLog = 'shipped'): Promise<PublicResult> {
+  const configuration = CONFIGURATIONS[mode]
   // Seeded before the server opens the database (PGlite has one connection): one brand for the
   // throughput run, one for the exactness run.
   const [brandId, countedId] = await e.session(async (sql) => {
@@ -129,12 +183,12 @@ export async function benchPublic(e: Engine, requests: number, log: (s: string) 
   const bare = await bareFastify()
   const logDir = path.join(root, '.tmp')
   mkdirSync(logDir, { recursive: true })
-  const logFile = path.join(logDir, `public-calls-${e.engine}.log`)
-  // Whatever the shell exported, the server gets the defaults it ships with.
+  const logFile = path.join(logDir, `public-calls-${e.engine}-${mode}.log`)
+  // Whatever the shell exported, the server gets the defaults it ships with (and the mode's own settings).
   const { LOG_LEVEL: _level, LOG_REQUESTS: _requests, LOG_SLOW_MS: _slow, ...shipped } = e.env
-  const server = await startServer({ ...shipped, REFERRAL_KEY, REFERRAL_FLUSH_MS: '1000' }, undefined, { logFile })
+  const server = await startServer({ ...shipped, ...configuration.env, REFERRAL_KEY, REFERRAL_FLUSH_MS: '1000', REFERRAL_VISITS_PER_ADDRESS: VISITS_PER_ADDRESS }, undefined, { logFile })
   try {
-    log(`${e.engine}: ${PUBLIC_CONFIGURATION}; ${SECONDS} s per call, ${CONNECTIONS} connections, each call after a bare Fastify; without a warm-up, then after ${WARMUP_SECONDS} s of one (log: ${path.relative(root, logFile)})`)
+    log(`${e.engine}: ${configuration.label}; ${SLICES} x ${SLICE_SECONDS} s per call, ${CONNECTIONS} connections, taking turns with a bare Fastify; without a warm-up, then after ${WARMUP_SECONDS} s of one (log: ${path.relative(root, logFile)})`)
     const calls = [
       { call: 'referral redirect /admin/app/:code', url: `${server.base}/admin/app/${code}` },
       { call: 'GET /api/admin/restricted-countries', url: `${server.base}/api/admin/restricted-countries` },
@@ -142,10 +196,7 @@ export async function benchPublic(e: Engine, requests: number, log: (s: string) 
     ]
     const pairs: PublicPair[] = []
     for (const warmUp of [false, true]) {
-      for (const { call, url } of calls) {
-        const bareFigures = await load('bare Fastify, fixed JSON', bare.url, SECONDS, warmUp)
-        pairs.push({ warmUp, bare: bareFigures, call: await load(call, url, SECONDS, warmUp) })
-      }
+      for (const { call, url } of calls) pairs.push(await pairOf(call, url, bare.url, warmUp))
     }
     // Exactness: a fixed number of redirects to a brand of its own, every answer awaited.
     log(`${e.engine}: ${requests} redirects to count`)
@@ -165,8 +216,9 @@ export async function benchPublic(e: Engine, requests: number, log: (s: string) 
     return {
       engine: e.engine,
       version: e.version,
-      configuration: PUBLIC_CONFIGURATION,
-      seconds: SECONDS,
+      log: mode,
+      configuration: configuration.label,
+      seconds: SLICES * SLICE_SECONDS,
       requests,
       pairs,
       visitsCounted: visits,
@@ -185,7 +237,7 @@ export async function benchPublic(e: Engine, requests: number, log: (s: string) 
 export function printPublic(results: readonly PublicResult[]): void {
   const first = results[0]
   if (first === undefined) return
-  console.log(`\nPublic calls, ${first.configuration}, ${first.seconds} s each, ${CONNECTIONS} connections, each beside a bare Fastify measured just before it (targets: at least ${PUBLIC_RATIO_TARGET * 100} % of bare Fastify's requests/s, p99 under ${PUBLIC_P99_TARGET_MS} ms)`)
+  console.log(`\nPublic calls (log: ${[...new Set(results.map((r) => `${r.log}, ${r.configuration}`))].join('; ')}), ${first.seconds} s each, ${CONNECTIONS} connections, in ${SLICES} turns of ${SLICE_SECONDS} s with a bare Fastify (targets: at least ${PUBLIC_RATIO_TARGET * 100} % of bare Fastify's requests/s, p99 under ${PUBLIC_P99_TARGET_MS} ms)`)
   const rows: string[][] = []
   for (const r of results) {
     for (const p of r.pairs) {
@@ -193,6 +245,7 @@ export function printPublic(results: readonly PublicResult[]): void {
       const met = ratio >= PUBLIC_RATIO_TARGET && p.call.p99 < PUBLIC_P99_TARGET_MS
       rows.push([
         r.version,
+        r.log,
         p.call.call,
         p.warmUp ? `${WARMUP_SECONDS} s` : 'none',
         `${f1(p.bare.requestsPerSecond)} (${f1(p.bare.p50)} / ${f1(p.bare.p99)})`,
@@ -204,11 +257,11 @@ export function printPublic(results: readonly PublicResult[]): void {
       ])
     }
   }
-  printRows(['engine', 'call', 'warm-up', 'bare req/s (p50 / p99 ms)', 'req/s', 'of bare', 'p50 / p99 ms', 'answers', 'target'], rows)
+  printRows(['engine', 'log', 'call', 'warm-up', 'bare req/s (p50 / p99 ms)', 'req/s', 'of bare', 'p50 / p99 ms', 'answers', 'target'], rows)
   for (const r of results) {
     const exact = r.visitsCounted === r.redirectsAnswered
-    console.log(`${r.version}: referral visits counted ${r.visitsCounted} for ${r.redirectsAnswered} redirects answered: ${exact ? 'exact' : 'NOT exact'}`)
-    console.log(`${r.version}: the server logged ${r.logLines} lines (${r.summaryLines} of them summaries of the public calls) for ${r.answered} answers measured`)
+    console.log(`${r.version}, ${r.log}: referral visits counted ${r.visitsCounted} for ${r.redirectsAnswered} redirects answered: ${exact ? 'exact' : 'NOT exact'}`)
+    console.log(`${r.version}, ${r.log}: the server logged ${r.logLines} lines (${r.summaryLines} of them summaries of the public calls) for ${r.answered} answers measured`)
   }
 }
 

@@ -36,7 +36,8 @@
  * Options: --only=pglite,postgres,sort,counting,games,media,promotions,register,trash,public,search,palette,budget,reopen (default all), --engines=pglite,postgres
  * (the engines of sort, counting, games, media, promotions, register, trash and public), --pg-shared-buffers=SIZE (the leads section's PostgreSQL
  * on a throwaway cluster with that shared_buffers), --rows=N (leads, default 1000000), --games=N (default 10000),
- * --video-mib=N (default 100), --uploads=N (default 3), --requests=N (default 20), --deliveries=N (default 1000000), --public-requests=N (redirects counted for exactness, default 20000).
+ * --video-mib=N (default 100), --uploads=N (default 3), --requests=N (default 20), --deliveries=N (default 1000000), --public-requests=N (redirects counted for exactness, default 20000), --public-log=shipped,all (the public calls' log
+ * settings: the shipped defaults, and with `all` a line for every request as well; default shipped).
  * Not part of `npm test`: it takes minutes and measures, it does not judge.
  */
 import { writeFileSync } from 'node:fs'
@@ -55,7 +56,7 @@ import { SORT_TARGETS, benchLeadsSort, printSort, type SortResult } from './lead
 import { ROWS_FIRST_TARGETS, benchCounting, printCounting, type CountingResult } from './leads-count.ts'
 import { DELIVERY_TARGET_SECONDS, benchPromotions, printPromotions, type PromotionsResult } from './promotions.ts'
 import { TRASH_GROWTH_TARGET_MIB, TRASH_STALL_TARGET_MS, benchTrash, printTrash, type TrashResult } from './trash.ts'
-import { PUBLIC_P99_TARGET_MS, PUBLIC_RATIO_TARGET, benchPublic, printPublic, type PublicResult } from './public-calls.ts'
+import { PUBLIC_LOGS, PUBLIC_P99_TARGET_MS, PUBLIC_RATIO_TARGET, benchPublic, printPublic, type PublicResult } from './public-calls.ts'
 import { KEYSTROKE_TARGET_MS, SEARCH_TARGETS, benchPaletteFilter, benchRecordSearch, printPaletteFilter, printRecordSearch, type PaletteFilterResult, type SearchResult } from './record-search.ts'
 
 const args = new Map(
@@ -89,6 +90,8 @@ const UPLOADS = option('uploads', 3)
 const DELIVERIES = option('deliveries', 1_000_000)
 const PUBLIC_REQUESTS = option('public-requests', 20_000)
 const ONLY = list('only', SECTIONS)
+/** The public calls' log settings measured: the shipped defaults unless --public-log names others. */
+const PUBLIC_LOG = args.get('public-log') === undefined ? new Set(['shipped'] as const) : list('public-log', PUBLIC_LOGS)
 /**
  * --pg-shared-buffers=1GB: the leads section's PostgreSQL is a throwaway cluster of the bench's own
  * with that much shared memory (docs/operations.md, "Several instances") instead of the server the tests use.
@@ -321,7 +324,7 @@ async function main(): Promise<void> {
     if (ONLY.has('register')) keep(register, `register on ${engine}`, await withEngine(engine, 'register', (e) => benchRegister(e, REQUESTS, log)))
     if (ONLY.has('trash')) keep(trash, `trash on ${engine}`, await withEngine(engine, 'trash', (e) => benchTrash(e, DELIVERIES, log)))
     if (ONLY.has('search')) keep(searches, `search on ${engine}`, await withEngine(engine, 'search', (e) => benchRecordSearch(e, ROWS, REQUESTS, log)))
-    if (ONLY.has('public')) keep(publicCalls, `public calls on ${engine}`, await withEngine(engine, 'public', (e) => benchPublic(e, PUBLIC_REQUESTS, log)))
+    if (ONLY.has('public')) for (const mode of PUBLIC_LOG) keep(publicCalls, `public calls on ${engine} (${mode})`, await withEngine(engine, 'public', (e) => benchPublic(e, PUBLIC_REQUESTS, log, mode)))
   }
   let budget: BudgetResult | string | undefined
   if (ONLY.has('budget')) budget = await runBudget()
@@ -414,7 +417,7 @@ async function main(): Promise<void> {
     search: { method: `findRecords for each query, --requests times after 2 to warm up, on --rows leads`, results: searches },
     palette: { method: `the palette filter over 5000 cached records, one call per keystroke`, results: paletteFilter },
     public: {
-      method: `the server with the shipped defaults (no LOG_LEVEL or LOG_REQUESTS), its log to a file; autocannon, 50 connections, 10 s per call right after 10 s of a bare Fastify answering a fixed JSON in a process of its own, each pair first without a warm-up, then each after 2 s of one; then ${PUBLIC_REQUESTS} redirects to count`,
+      method: `the server with the shipped defaults (no LOG_LEVEL or LOG_REQUESTS; with --public-log=all also LOG_REQUESTS=all), its log to a file; REFERRAL_VISITS_PER_ADDRESS at its highest; autocannon, 50 connections, each call taking turns with a bare Fastify answering a fixed JSON in a process of its own, 5 slices of 2 s each side, rate and latency percentiles over every answer of a side's slices; each pair first without a warm-up, then each after 2 s of one; then ${PUBLIC_REQUESTS} redirects to count`,
       results: publicCalls,
     },
     trash: {

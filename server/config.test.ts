@@ -130,6 +130,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dir }).requestLog).toEqual({ mode: 'summary', slowMs: 500 })
     expect(loadConfig({ DATA_DIR: dir, LOG_REQUESTS: 'all', LOG_SLOW_MS: '250' }).requestLog).toEqual({ mode: 'all', slowMs: 250 })
     expect(() => loadConfig({ DATA_DIR: dir, LOG_REQUESTS: 'some' })).toThrow(/LOG_REQUESTS/)
+    // A log turned up to debug or trace has every request's lines, unless LOG_REQUESTS says otherwise.
+    expect(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'debug' }).requestLog.mode).toBe('all')
+    expect(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'trace' }).requestLog.mode).toBe('all')
+    expect(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'warn' }).requestLog.mode).toBe('summary')
+    expect(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'debug', LOG_REQUESTS: 'summary' }).requestLog.mode).toBe('summary')
     expect(() => loadConfig({ DATA_DIR: dir, LOG_SLOW_MS: '0' })).toThrow(/LOG_SLOW_MS/)
   })
 

@@ -133,7 +133,8 @@ export interface Config {
    * The request log (server/kit/request-log.ts). `summary`: the public calls (the referral
    * redirect, the public reads) are counted and summed up once a minute, and only their errors,
    * refusals and slow answers are logged one by one; staff calls are logged each. `all`: every
-   * request is logged. LOG_REQUESTS and LOG_SLOW_MS.
+   * request is logged. LOG_REQUESTS (by default `all` when LOG_LEVEL is debug or trace, `summary`
+   * otherwise) and LOG_SLOW_MS.
    */
   requestLog: { mode: 'summary' | 'all'; slowMs: number }
   /**
@@ -303,7 +304,7 @@ const Env = z.object({
   CORS_ORIGINS: z.preprocess(emptyToUndefined, z.string().default('')),
   LOGIN_RATE_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(20)),
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
-  LOG_REQUESTS: z.preprocess(emptyToUndefined, z.enum(['summary', 'all']).default('summary')),
+  LOG_REQUESTS: z.preprocess(emptyToUndefined, z.optional(z.enum(['summary', 'all']))),
   LOG_SLOW_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(600_000).default(500)),
   TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().trim().default('false').transform(parseTrustProxy)),
   STATEMENT_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(15_000)),
@@ -410,6 +411,14 @@ export class ConfigError extends Error {}
  * Reads the environment. When JWT_SECRET is unset, a random key is generated on first start and
  * kept in DATA_DIR/jwt-secret, so tokens survive a restart without the operator managing a key.
  */
+/**
+ * The request log's mode when LOG_REQUESTS is not set: an operator who turns the log up to debug
+ * or trace is looking for detail, and gets every request's lines with it.
+ */
+function requestLogMode(level: string): 'summary' | 'all' {
+  return level === 'debug' || level === 'trace' ? 'all' : 'summary'
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = Env.safeParse(env)
   if (!parsed.success) {
@@ -494,7 +503,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     socketRecheckMs: 60_000,
     hashCost: null,
     logLevel: e.LOG_LEVEL,
-    requestLog: { mode: e.LOG_REQUESTS, slowMs: e.LOG_SLOW_MS },
+    requestLog: { mode: e.LOG_REQUESTS ?? requestLogMode(e.LOG_LEVEL), slowMs: e.LOG_SLOW_MS },
     trustProxy: e.TRUST_PROXY,
     statementTimeoutMs: e.STATEMENT_TIMEOUT_MS,
     exports: { perAdmin: e.EXPORT_MAX_PER_ADMIN, perInstance: e.EXPORT_MAX_PER_INSTANCE, idleTimeoutMs: Math.round(e.EXPORT_IDLE_TIMEOUT_SECONDS * 1000) },

@@ -1,7 +1,7 @@
 /**
  * The request log as an operator reads it (server/kit/request-log.ts): the public calls summed up
  * by route and status, their refusals, errors and slow answers still logged one by one, staff
- * calls logged each, and every line back with LOG_REQUESTS=all.
+ * calls logged each, and every line back with LOG_REQUESTS=all or LOG_LEVEL=debug.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -91,9 +91,11 @@ describe('the request log with the shipped defaults', () => {
     })
   })
 
-  it('counts the public calls by endpoint and status in the metrics', async () => {
-    const { app } = await start()
+  it('counts the public calls by endpoint and status in the metrics, with no line of their own', async () => {
+    const { app, lines } = await start()
+    const before = lines.length
     await publicCalls(app)
+    expect(requestLines(lines.slice(before))).toEqual([])
     const res = await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
     expect(res.body).toContain('backoffice_http_requests_total{endpoint="publicInfo",method="GET",status="200"} 2')
     expect(res.body).toContain('backoffice_http_requests_total{endpoint="restrictedCountries",method="GET",status="200"} 1')
@@ -128,7 +130,21 @@ describe('the request log with the shipped defaults', () => {
     expect(logged.map((l) => [l.level, l.res?.statusCode])).toEqual([[50, res.statusCode]])
   })
 
-  it('keeps a line for each staff call', async () => {
+  it('keeps both lines of a signed-in staff call', async () => {
+    const { app, lines } = await start()
+    const login = await app.inject({ method: 'POST', url: '/api/admin/login', payload: { email: 'root@example.com', password: 'Test@1234' } })
+    expect(login.statusCode).toBe(200)
+    const token = z.object({ token: z.string() }).parse(login.json()).token
+    const res = await app.inject({ method: 'GET', url: '/api/admin/getuser?limit=5', headers: { authorization: `Bearer ${token}` } })
+    expect(res.statusCode).toBe(200)
+    expect(about(lines, '/api/admin/getuser').map((l) => [l.msg, l.level, l.res?.statusCode])).toEqual([
+      ['incoming request', 30, undefined],
+      ['request completed', 30, 200],
+    ])
+    expect(about(lines, '/api/admin/login').map((l) => l.msg)).toEqual(['incoming request', 'request completed'])
+  })
+
+  it('keeps a line for each refused staff call and unknown address', async () => {
     const { app, lines } = await start()
     const res = await app.inject({ method: 'GET', url: '/api/admin/getuser' })
     expect(res.statusCode).toBe(401)
@@ -151,5 +167,19 @@ describe('LOG_REQUESTS=all', () => {
     ])
     await app.close()
     expect(lines.filter((l) => l.msg === 'public calls')).toEqual([])
+  })
+})
+
+describe('LOG_LEVEL=debug', () => {
+  it('logs every public call too, unless LOG_REQUESTS=summary is set', async () => {
+    const request = ['incoming request', 'request completed']
+    const { app, lines } = await start({ LOG_LEVEL: 'debug' })
+    await publicCalls(app)
+    expect(about(lines, '/api/admin/restricted-countries').map((l) => l.msg).filter((m) => request.includes(m))).toEqual(request)
+    expect(about(lines, '/admin/app/').map((l) => l.msg).filter((m) => request.includes(m))).toEqual(request)
+
+    const summed = await start({ LOG_LEVEL: 'debug', LOG_REQUESTS: 'summary' })
+    await publicCalls(summed.app)
+    expect(requestLines(about(summed.lines, '/api/admin/restricted-countries'))).toEqual([])
   })
 })

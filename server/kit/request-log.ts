@@ -7,7 +7,8 @@
  * the ones worth reading alone are still logged one line each at the default level: a server error
  * (5xx, at error), a refusal (4xx, at info; a 429 only counted, so a flood is not logged in full)
  * and an answer slower than LOG_SLOW_MS (at warn). Staff calls, and everything with
- * LOG_REQUESTS=all, are logged as Fastify logs them. The same counts are in the metrics
+ * LOG_REQUESTS=all (what LOG_LEVEL debug or trace chooses when LOG_REQUESTS is unset,
+ * server/config.ts), are logged as Fastify logs them. The same counts are in the metrics
  * (`backoffice_http_requests_total`, server/kit/metrics.ts) when METRICS_TOKEN is set.
  */
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify'
