@@ -16,6 +16,7 @@ import { When } from '#src/crud/when.tsx'
 import { useWriteAccess } from '#src/crud/write-access.ts'
 import { call } from '#src/lib/api.ts'
 import { useCall } from '#src/lib/use-call.ts'
+import { useSession } from '#src/lib/session.ts'
 import { Button } from '#src/ui/button.tsx'
 import { Skeleton } from '#src/ui/skeleton.tsx'
 import { toast } from '#src/ui/toast.ts'
@@ -61,6 +62,7 @@ export function TriagePage() {
   const [resolved, setResolved] = useState<readonly string[]>([])
   const [busy, setBusy] = useState(false)
   const write = useWriteAccess()
+  const session = useSession()
   const [, navigate] = useLocation()
 
   const waiting = (data?.result ?? []).filter((row) => !skipped.includes(row._id) && !resolved.includes(row._id))
@@ -177,7 +179,9 @@ export function TriagePage() {
             <Key>{TRIAGE_KEYS.skip}</Key>
           </Button>
           {href === null ? (
-            <span className="text-sm text-slate-600">{current.email === '' ? 'No address: no lead to open.' : 'No lead has this address, or Leads is not yours to read.'}</span>
+            <span className="text-sm text-slate-600">
+              {current.email === '' ? 'No address: no lead to open.' : session.mayOpen('/users') ? 'No lead has this address.' : 'Leads is not yours to read.'}
+            </span>
           ) : (
             <Button variant="outline" asChild>
               <Link href={href}>
