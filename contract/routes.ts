@@ -52,6 +52,8 @@ export const screens = [
   { path: '/addnotification', title: 'Add Promotion', parent: '/notificationlist' },
   // Not in the menu of requirements R2.6 either: beside Messaging, the other mass send.
   { path: '/newsletter', title: 'Newsletter', menu: 'top', access: 'create' },
+  // Ours: the addresses no mass send reaches (bounces, complaints, manual entries), beside the two sends.
+  { path: '/suppressed-addresses', title: 'Suppressed addresses', menu: 'top', access: 'create' },
   { path: '/emailtemplates', title: 'Automated Emails', menu: 'top', access: 'create' },
   { path: '/brand', title: 'Brand Tab', heading: 'Brand List', menu: 'top', access: 'create' },
   { path: '/addbrand', title: 'Add Brand', parent: '/brand' },
