@@ -54,6 +54,7 @@ export const screens = [
   { path: '/newsletter', title: 'Newsletter', menu: 'top', access: 'create' },
   // Ours: the addresses no mass send reaches (bounces, complaints, manual entries), beside the two sends.
   { path: '/suppressed-addresses', title: 'Suppressed addresses', menu: 'top', access: 'create' },
+  { path: '/add-suppressed-address', title: 'Add Suppressed Address', parent: '/suppressed-addresses' },
   { path: '/emailtemplates', title: 'Automated Emails', menu: 'top', access: 'create' },
   { path: '/brand', title: 'Brand Tab', heading: 'Brand List', menu: 'top', access: 'create' },
   { path: '/addbrand', title: 'Add Brand', parent: '/brand' },

@@ -4,9 +4,11 @@
  */
 import * as suppression from '#contract/suppression'
 import { defineArea } from '../../kit/areas.ts'
+import { suppressionFinders } from './find.ts'
 import { suppressionRoutes } from './routes.ts'
 
 export const area = defineArea({
   contracts: [{ module: suppression, label: 'Suppressed addresses' }],
   routes: [suppressionRoutes],
+  find: suppressionFinders,
 })
