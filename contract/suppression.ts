@@ -89,6 +89,11 @@ export const mailEvents = endpoint({
   input: MailEvent,
   output: ok({ duplicate: z.boolean() }),
   access: publicAccess,
+  signedBy: {
+    header: MAIL_EVENTS_SIGNATURE_HEADER,
+    pattern: '^sha256=[0-9a-f]{64}$',
+    description: 'sha256= and the lower-case hex HMAC-SHA256 of the raw request body, keyed with MAIL_EVENTS_SECRET',
+  },
   ours:
     'Not in the requirements: the mail provider reports a bounce or a complaint; the address is suppressed at once. ' +
     `Signed: header ${MAIL_EVENTS_SIGNATURE_HEADER}: sha256=<hex HMAC-SHA256 of the raw body, keyed with MAIL_EVENTS_SECRET>; ` +

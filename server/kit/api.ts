@@ -307,6 +307,10 @@ export function registerApi(app: FastifyInstance, services: Services, tables: re
     if (bound.endpoint.memo === true && !(bound.endpoint.method === 'GET' && bound.endpoint.access.kind === 'public')) {
       throw new Error(`${bound.endpoint.name} is kept in memory (memo) but is not a public read`)
     }
+    // The contract says which calls are signed, the handler how to check it: both, or neither.
+    if ((bound.endpoint.signedBy === undefined) !== (bound.signed === undefined)) {
+      throw new Error(`${bound.endpoint.name}: a signed call (signedBy) needs its handler's signature check (SignedBody), and only a signed call has one`)
+    }
     byName.set(bound.endpoint.name, bound)
   }
   app.decorateRequest('admin', null)

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { and, count, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { auditLog, mailEventsSeen, mailOutbox, suppressedAddresses } from '../../db/schema.ts'
 import { startSmtpReceiver, type SmtpReceiver } from '../../testing/smtp-receiver.ts'
 import { bodyOf, listOf, makeTestApp, type TestApp } from '../../testing/test-app.ts'
@@ -232,6 +233,16 @@ describe('The mail provider webhook (mail-events)', () => {
       .where(eq(suppressedAddresses.reason, 'manual'))
     expect(doubled?.n).toBe(0)
   }, 120_000)
+
+  it('is in the OpenAPI document: public, its event body, the signature header required, 401 and 404 named', async () => {
+    const Operation = z.object({ security: z.array(z.unknown()), parameters: z.array(z.record(z.string(), z.unknown())), requestBody: z.record(z.string(), z.unknown()), responses: z.record(z.string(), z.unknown()) })
+    const doc = z.object({ paths: z.object({ '/api/admin/mail-events': z.object({ post: Operation }) }) }).parse((await t.app.inject({ method: 'GET', url: '/api/admin/openapi.json' })).json())
+    const op = doc.paths['/api/admin/mail-events'].post
+    expect(op?.security).toEqual([])
+    expect(op?.parameters).toEqual([expect.objectContaining({ name: 'X-Mail-Events-Signature', in: 'header', required: true })])
+    expect(JSON.stringify(op?.requestBody)).toContain('"complaint"')
+    expect(Object.keys(op?.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '401', '404']))
+  })
 
   it('is off, 404, while MAIL_EVENTS_SECRET is unset, whatever the body or signature', async () => {
     const off = await makeTestApp()
