@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { and, count, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import fc from 'fast-check'
 import { z } from 'zod'
+import * as suppression from '#contract/suppression'
+import { describeRequest, requestsFor, type FuzzRequest } from '../../testing/fuzz-inputs.ts'
 import { auditLog, mailEventsSeen, mailOutbox, suppressedAddresses } from '../../db/schema.ts'
 import { startSmtpReceiver, type SmtpReceiver } from '../../testing/smtp-receiver.ts'
 import { bodyOf, listOf, makeTestApp, type TestApp } from '../../testing/test-app.ts'
@@ -232,6 +235,34 @@ describe('The mail provider webhook (mail-events)', () => {
       .from(suppressedAddresses)
       .where(eq(suppressedAddresses.reason, 'manual'))
     expect(doubled?.n).toBe(0)
+  }, 120_000)
+
+  it('answers any signed body, fuzzed from the contract, with 200, 400 or 413 in the failed shape; only a 200 writes', async () => {
+    const requests = fc
+      .sample(requestsFor(suppression.mailEvents, { json: { id: 'evt-fuzz', type: 'bounce', email: 'fuzz@example.com' } }), { seed: 20_261_129, numRuns: 300 })
+      .filter((r): r is FuzzRequest & { body: string } => r.body !== undefined)
+    expect(requests.length).toBeGreaterThan(150)
+    const problems: string[] = []
+    const statuses = new Set<number>()
+    for (const request of requests) {
+      const before = await state()
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/mail-events',
+        headers: { ...(request.contentType === undefined ? {} : { 'content-type': request.contentType }), 'x-mail-events-signature': mailEventSignature(SECRET, request.body) },
+        payload: request.body,
+      })
+      const where = describeRequest(request)
+      statuses.add(res.statusCode)
+      if (![200, 400, 413].includes(res.statusCode)) problems.push(`${res.statusCode}: ${where}`)
+      const status = z.object({ status: z.enum(['success', 'failed']) }).safeParse(res.json())
+      if (!status.success || (status.data.status === 'success') !== (res.statusCode === 200)) problems.push(`shape ${res.body.slice(0, 100)}: ${where}`)
+      if (res.statusCode !== 200 && JSON.stringify(await state()) !== JSON.stringify(before)) problems.push(`refused yet wrote: ${where}`)
+    }
+    expect(problems).toEqual([])
+    // Not vacuous: some events were taken, some refused.
+    expect(statuses).toContain(200)
+    expect(statuses).toContain(400)
   }, 120_000)
 
   it('is in the OpenAPI document: public, its event body, the signature header required, 401 and 404 named', async () => {
