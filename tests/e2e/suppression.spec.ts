@@ -21,9 +21,11 @@ async function suppressedLike(request: APIRequestContext, search: string): Promi
 test('an Admin adds an address, finds it by search, and removes it after the question', async ({ adminPage: page }) => {
   const address = uniqueAddress('bounced')
   await page.goto('/admin/dashboard')
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Suppressed addresses' }).click()
+  // Listed beneath Messaging, in the menu's Messaging group.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('list', { name: 'Messaging' }).getByRole('link', { name: 'Suppressed addresses' }).click()
   await expect(page).toHaveURL(/\/admin\/suppressed-addresses$/)
   await expect(page.getByRole('heading', { name: 'Suppressed addresses' })).toBeVisible()
+  await expect(page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Messaging' })).toHaveAttribute('href', /\/notificationlist$/)
   await expect(page.getByRole('columnheader')).toHaveText(['Address', 'Reason', 'When', 'Source', 'Action'], { useInnerText: true })
 
   await page.getByRole('link', { name: 'Add Address' }).click()
