@@ -99,6 +99,12 @@ export interface Endpoint<
    * owner (sign-in, or `proveIdentity`'s password and 2FA code) within `STEP_UP_MINUTES`.
    */
   stepUp?: boolean
+  /**
+   * A call its sender signs (a provider's webhook): the header that carries the signature of the
+   * raw body, its form, and how it is made. The server checks it before the body is read
+   * (server/kit/api.ts, SignedBody) and the OpenAPI document names the header.
+   */
+  signedBy?: { header: string; pattern: string; description: string }
 }
 
 /**

@@ -16,6 +16,11 @@ export interface Screen {
   heading?: string
   /** Side-menu placement: top level, inside the CMS group, or not in the menu. */
   menu?: 'top' | 'cms'
+  /**
+   * A top-level page listed beneath another top-level entry (the path of that entry's page), as
+   * part of its group: beneath it when the session may open both, at the top level otherwise.
+   */
+  beneath?: string
   /** The parent page whose access also grants this one (requirements R6.6). */
   parent?: string
   /** Offered as an Access option on Create User (all menu pages but the dashboard). */
@@ -54,6 +59,9 @@ export const screens = [
   { path: '/addnotification', title: 'Add Promotion', parent: '/notificationlist' },
   // Not in the menu of requirements R2.6 either: beside Messaging, the other mass send.
   { path: '/newsletter', title: 'Newsletter', menu: 'top', access: 'create' },
+  // Ours: the addresses no mass send reaches (bounces, complaints, manual entries), beside the two sends.
+  { path: '/suppressed-addresses', title: 'Suppressed addresses', menu: 'top', beneath: '/notificationlist', access: 'create' },
+  { path: '/add-suppressed-address', title: 'Add Suppressed Address', parent: '/suppressed-addresses' },
   { path: '/emailtemplates', title: 'Automated Emails', menu: 'top', access: 'create' },
   { path: '/brand', title: 'Brand Tab', heading: 'Brand List', menu: 'top', access: 'create' },
   { path: '/addbrand', title: 'Add Brand', parent: '/brand' },

@@ -29,6 +29,13 @@ describe('loadConfig', () => {
     })
   })
 
+  it('reads MAIL_EVENTS_SECRET (off when unset or empty) and refuses one shorter than 16 characters', () => {
+    expect(loadConfig({ DATA_DIR: dir }).mailEventsSecret).toBeNull()
+    expect(loadConfig({ DATA_DIR: dir, MAIL_EVENTS_SECRET: '' }).mailEventsSecret).toBeNull()
+    expect(loadConfig({ DATA_DIR: dir, MAIL_EVENTS_SECRET: 'a-long-enough-secret' }).mailEventsSecret).toBe('a-long-enough-secret')
+    expect(() => loadConfig({ DATA_DIR: dir, MAIL_EVENTS_SECRET: 'too-short' })).toThrow(/MAIL_EVENTS_SECRET must be at least 16 characters/)
+  })
+
   it('refuses NODE_ENV=production without PUBLIC_URL, saying why; starts with it', () => {
     expect(() => loadConfig({ DATA_DIR: dir, NODE_ENV: 'production' })).toThrow(ConfigError)
     expect(() => loadConfig({ DATA_DIR: dir, NODE_ENV: 'production' })).toThrow(/PUBLIC_URL: required when NODE_ENV=production[\s\S]*passkeys/)

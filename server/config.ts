@@ -92,6 +92,11 @@ export interface Config {
   supportEmail: string
   /** The mail queue (server/kit/mail/mail.ts). */
   mail: MailSettings
+  /**
+   * The key of the mail provider's signed events (MAIL_EVENTS_SECRET, server/areas/suppression):
+   * null turns the webhook off (404).
+   */
+  mailEventsSecret: string | null
   referralKey: string
   /** How often counted referral visits are written (server/areas/brands/visits.ts). */
   referralFlushMs: number
@@ -295,6 +300,7 @@ const Env = z.object({
   MAIL_MAX_ATTEMPTS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50).default(10)),
   MAIL_LOG_BODIES: z.preprocess(emptyToUndefined, z.enum(['0', '1', 'true', 'false']).default('false')),
   SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.email('SUPPORT_EMAIL must be an email address').default('support@example.com')),
+  MAIL_EVENTS_SECRET: z.preprocess(emptyToUndefined, z.string().min(16, 'MAIL_EVENTS_SECRET must be at least 16 characters').optional()),
   // The referral key is public by nature (the client holds it), so a fixed default is no secret lost.
   REFERRAL_KEY: z.preprocess(emptyToUndefined, z.string().default('back-office-referral-key')),
   REFERRAL_FLUSH_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(50).max(60_000).default(1000)),
@@ -491,6 +497,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryMaxMs: 30 * 60_000,
       logBodies: e.MAIL_LOG_BODIES === '1' || e.MAIL_LOG_BODIES === 'true',
     },
+    mailEventsSecret: e.MAIL_EVENTS_SECRET ?? null,
     referralKey: e.REFERRAL_KEY,
     referralFlushMs: e.REFERRAL_FLUSH_MS,
     referralVisitsPerAddress: e.REFERRAL_VISITS_PER_ADDRESS,

@@ -1022,3 +1022,16 @@ export const suppressedAddresses = pgTable(
   },
   (t) => [index('suppressed_addresses_created_at_idx').on(t.createdAt.desc(), t.address)],
 )
+export type SuppressedAddressRow = typeof suppressedAddresses.$inferSelect
+
+/**
+ * The mail provider's events already taken (server/areas/suppression, the mail-events webhook),
+ * by the provider's event id: a provider sends an event again until it saw our 2xx, and a replay
+ * must change nothing. Kept for good; one short row per bounce or complaint.
+ */
+export const mailEventsSeen = pgTable('mail_events_seen', {
+  eventId: text('event_id').primaryKey(),
+  type: text('type', { enum: ['bounce', 'complaint'] }).notNull(),
+  address: text('address').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+})

@@ -223,11 +223,27 @@ export interface RateLimit {
   timeWindow: number
 }
 
+/**
+ * A call whose body is signed by its sender (a provider's webhook): the route keeps the body's
+ * bytes as they came, and `verify` sees them, with the headers, before they are parsed or
+ * validated. A failure it answers is sent as it is and nothing else runs (a bad signature changes
+ * nothing, whatever the body holds); null lets the call go on, its body then read as JSON.
+ */
+export interface SignedBody {
+  verify: (raw: Buffer, headers: FastifyRequest['headers'], config: Config) => ApiFailure | null
+  /** The largest body taken, in bytes. */
+  maxBytes: number
+}
+
+/** What a route may add to its handler: a rate limit, a signed body, or both. */
+export type RouteOptions = RateLimit | SignedBody | (RateLimit & SignedBody)
+
 export interface BoundHandler {
   endpoint: Endpoint
   /** The prepare phase (none for a plain handler): returns the phase that runs in the transaction. */
   start: (input: unknown, ctx: Ctx) => Promise<(ctx: Ctx) => Promise<unknown>>
   rateLimit?: RateLimit
+  signed?: SignedBody
 }
 
 /** The map's value for an endpoint key is that endpoint's handler (HandlerMap's type says so). */
@@ -242,13 +258,13 @@ const isPrepared = (v: unknown): v is { prepare: (input: unknown, ctx: Ctx) => P
 export function handlers<A extends object>(
   area: A,
   impl: HandlerMap<A>,
-  rateLimits: Partial<Record<EndpointKeys<A>, RateLimit>> = {},
+  options: Partial<Record<EndpointKeys<A>, RouteOptions>> = {},
 ): BoundHandler[] {
   return Object.keys(impl).map((name) => {
     const endpoint: unknown = Reflect.get(area, name)
     const fn: unknown = Reflect.get(impl, name)
     if (!isEndpoint(endpoint) || !(isHandler(fn) || isPrepared(fn))) throw new Error(`handlers(): ${name} is not an endpoint of this area`)
-    const rateLimit: unknown = Reflect.get(rateLimits, name)
+    const option: unknown = Reflect.get(options, name)
     const start = isPrepared(fn)
       ? (input: unknown, ctx: Ctx) => fn.prepare(z.parse(endpoint.input, input), ctx)
       : async (input: unknown) => {
@@ -258,12 +274,14 @@ export function handlers<A extends object>(
     return {
       endpoint,
       start,
-      ...(isRateLimit(rateLimit) ? { rateLimit } : {}),
+      ...(isRateLimit(option) ? { rateLimit: { max: option.max, timeWindow: option.timeWindow } } : {}),
+      ...(isSignedBody(option) ? { signed: { verify: option.verify, maxBytes: option.maxBytes } } : {}),
     }
   })
 }
 
 const isRateLimit = (v: unknown): v is RateLimit => typeof v === 'object' && v !== null && 'max' in v && 'timeWindow' in v
+const isSignedBody = (v: unknown): v is SignedBody => typeof v === 'object' && v !== null && 'verify' in v && typeof v.verify === 'function' && 'maxBytes' in v
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -289,6 +307,10 @@ export function registerApi(app: FastifyInstance, services: Services, tables: re
     if (bound.endpoint.memo === true && !(bound.endpoint.method === 'GET' && bound.endpoint.access.kind === 'public')) {
       throw new Error(`${bound.endpoint.name} is kept in memory (memo) but is not a public read`)
     }
+    // The contract says which calls are signed, the handler how to check it: both, or neither.
+    if ((bound.endpoint.signedBy === undefined) !== (bound.signed === undefined)) {
+      throw new Error(`${bound.endpoint.name}: a signed call (signedBy) needs its handler's signature check (SignedBody), and only a signed call has one`)
+    }
     byName.set(bound.endpoint.name, bound)
   }
   app.decorateRequest('admin', null)
@@ -297,7 +319,16 @@ export function registerApi(app: FastifyInstance, services: Services, tables: re
     const bound = byName.get(endpoint.name)
     return bound === undefined ? [] : [bound]
   })
-  for (const bound of served.filter((b) => b.endpoint.files === undefined)) route(app, services, bound, null)
+  for (const bound of served.filter((b) => b.endpoint.files === undefined && b.signed === undefined)) route(app, services, bound, null)
+  // A signed body is kept as its bytes, whatever its content type, in a scope of its own: the
+  // signature is over those bytes, and no parser may refuse or reshape them before it is checked.
+  for (const bound of served.filter((b) => b.signed !== undefined)) {
+    void app.register(async (scope) => {
+      scope.removeAllContentTypeParsers()
+      scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: bound.signed?.maxBytes ?? 0 }, (_request, body, done) => done(null, body))
+      route(scope, services, bound, null)
+    })
+  }
   // The multipart parser lives only in this scope, with the endpoints that declare files: any
   // other endpoint has no parser for a multipart body, and Fastify answers it 415 (app.ts).
   void app.register(async (scope) => {
@@ -369,6 +400,15 @@ async function answer(bound: BoundHandler, services: Services, request: FastifyR
       // The rest of an over-limit upload is not worth reading: the connection closes after the answer.
       if (error instanceof UploadTooLarge || error instanceof FormTooLarge) void reply.header('Connection', 'close')
       throw multipartError(error)
+    }
+  } else if (bound.signed !== undefined) {
+    const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0)
+    const refused = bound.signed.verify(bytes, request.headers, services.config)
+    if (refused !== null) return sendFailure(reply, refused)
+    try {
+      raw = JSON.parse(bytes.toString('utf8'))
+    } catch {
+      return sendFailure(reply, failure('The body is not JSON'))
     }
   } else raw = request.body ?? {}
 

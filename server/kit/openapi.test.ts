@@ -26,7 +26,8 @@ const Operation = z.looseObject({
   security: z.array(z.record(z.string(), z.array(z.string()))),
   'x-access': z.looseObject({ kind: z.string() }),
   'x-not-in-spec': z.string().optional(),
-  parameters: z.array(z.looseObject({ name: z.string(), in: z.literal('query'), required: z.boolean() })).optional(),
+  // Query parameters of a GET; the signature header of a signed call (contract/define.ts, signedBy).
+  parameters: z.array(z.looseObject({ name: z.string(), in: z.enum(['query', 'header']), required: z.boolean() })).optional(),
   requestBody: z.looseObject({ content: z.record(z.string(), z.looseObject({ schema: z.looseObject({}) })) }).optional(),
   responses: z.record(z.string(), z.unknown()),
 })
@@ -78,7 +79,8 @@ describe('the OpenAPI document', () => {
       const op = operationOf(e.method, e.path)
       expect(op?.['x-access'], e.name).toEqual(e.access)
       expect(op?.security, e.name).toEqual(e.access.kind === 'public' ? [] : [{ bearer: [] }])
-      expect(Object.keys(op?.responses ?? {}).includes('401'), e.name).toBe(e.access.kind !== 'public')
+      // 401 for a missing session, or, on a public call its sender signs, for a missing signature.
+      expect(Object.keys(op?.responses ?? {}).includes('401'), e.name).toBe(e.access.kind !== 'public' || e.signedBy !== undefined)
     }
   })
 
@@ -108,6 +110,19 @@ describe('the OpenAPI document', () => {
         if (rule.required) expect(schema?.['required'], `${e.name}.${field}`).toContain(field)
       }
     }
+  })
+
+  it('names the signature header of each signed call as a required header parameter, with the 401 it answers', () => {
+    const signed = served().filter((e) => e.signedBy !== undefined)
+    expect(signed.length).toBeGreaterThan(0)
+    for (const e of signed) {
+      const op = operationOf(e.method, e.path)
+      expect(op?.parameters, e.name).toEqual([expect.objectContaining({ name: e.signedBy?.header, in: 'header', required: true })])
+      expect(Object.keys(op?.responses ?? {}), e.name).toContain('401')
+    }
+    // No other call takes a header parameter.
+    const others = served().filter((e) => e.signedBy === undefined)
+    expect(others.filter((e) => operationOf(e.method, e.path)?.parameters?.some((p) => p.in === 'header')).map((e) => e.name)).toEqual([])
   })
 
   it('is made once and served the same to every caller, signed in or not', async () => {

@@ -126,6 +126,11 @@ function operation(endpoint: Endpoint, label: string | undefined, components: Js
     op['requestBody'] = { required: true, content: { 'application/json': { schema: input } } }
   }
 
+  if (endpoint.signedBy !== undefined) {
+    const { header, pattern, description } = endpoint.signedBy
+    op['parameters'] = [{ name: header, in: 'header', required: true, description, schema: { type: 'string', pattern } }]
+  }
+
   // A call that takes a second-factor code answers TWO_FA (200) until the code is sent (contract/common.ts).
   const takesCode = isJson(input['properties']) && 'twoFACode' in input['properties']
   const success: Json =
@@ -136,6 +141,7 @@ function operation(endpoint: Endpoint, label: string | undefined, components: Js
     '200': success,
     '400': failureResponse('Bad input: `errors` names each field'),
     ...(endpoint.access.kind === 'public' ? {} : { '401': failureResponse('No valid session token'), '403': failureResponse('The session may not make this call') }),
+    ...(endpoint.signedBy === undefined ? {} : { '401': failureResponse(`No ${endpoint.signedBy.header} header, or one that does not sign this body: nothing changed`), '404': failureResponse('Off: the server has no key to check the signature with') }),
     default: failureResponse('Any other failure (404 unknown record, 409 changed meanwhile, 413 too large, 429 too many, 503 database unavailable)'),
   }
   return op

@@ -186,10 +186,14 @@ async function pageRows<Q extends PgSelect>(db: Db, select: Q, order: ListOrder,
   return rows
 }
 
-/** The table's primary key (every table's `id`), the tie-break of a sorted order. */
+/**
+ * The table's primary key, the tie-break of a sorted order: its `id`, or the one column that is its
+ * primary key (an address, on a table keyed by what it lists).
+ */
 export function primaryKeyOf(table: PgTable): PgColumn {
-  const key = getTableColumns(table)['id']
-  if (key === undefined) throw new Error('listPage(): the table has no id column to break ties with')
+  const columns = getTableColumns(table)
+  const key = columns['id'] ?? Object.values(columns).find((c) => c.primary)
+  if (key === undefined) throw new Error('listPage(): the table has no id or primary key column to break ties with')
   return key
 }
 

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto'
 import type { LightMyRequestResponse } from 'fastify'
 import type { Endpoint } from '#contract/define'
 import { API_PREFIX } from '../kit/api.ts'
-import { accessRequests, admins, passwordSetups, brands, categories, contactEnquiries, emailTemplates, emailTemplateVersions, games, homepageContent, leads, links, newsletterRecipients, newsletterSends, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, siteSettings, socialMedia, type AdminRow, savedViews, trash } from '../db/schema.ts'
+import { accessRequests, admins, passwordSetups, brands, categories, contactEnquiries, emailTemplates, emailTemplateVersions, games, homepageContent, leads, links, newsletterRecipients, newsletterSends, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, siteSettings, socialMedia, suppressedAddresses, type AdminRow, savedViews, trash } from '../db/schema.ts'
 import { eq } from 'drizzle-orm'
 import { newConfirmToken } from '../areas/access-requests/routes.ts'
 import { unsubscribeToken } from '../areas/newsletter/unsubscribe.ts'
@@ -58,6 +58,8 @@ export interface Fixtures {
   unset: { id: string; token: string }
   /** Four eyes: a promotion and a newsletter awaiting approval each to approve, and each to reject, asked for by another admin. */
   fourEyes: { approvePromotion: string; rejectPromotion: string; approveNewsletter: string; rejectNewsletter: string }
+  /** A suppressed address to take off the list. */
+  suppressed: string
 }
 
 export async function makeFixtures(t: TestApp): Promise<Fixtures> {
@@ -135,7 +137,9 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
     .values({ action: 'update', kind: 'games', recordId: keptGame.id, endpoint: 'FreezeCms', rows: { set: { freeze: false }, expect: { freeze: true } }, message: 'Game unfrozen successfully', deletedBy: t.superadmin.id, expiresAt: new Date(Date.now() + 3_600_000) })
     .returning({ id: trash.id })
   if (undoEntry === undefined) throw new Error('trash insert returned no row')
-  return { enquiryId: enquiry.id, undoToken: undoEntry.id, savedViewId: view.id, fourEyes, newsletter, promotion, template, gameIds, restrictionIds, brandIds, homepageIds, linkIds, victim, categoryId: category.id, socialId: socialRow.id, settingsId: settingsRow.id, approveRequest: approve, declineRequestId: decline.id, confirmToken: link.token, unset: { id: unsetMember.id, token: setup.token } }
+  const suppressed = `suppressed-${unique()}@example.com`
+  await t.handle.db.insert(suppressedAddresses).values({ address: suppressed, reason: 'manual', source: 'fixture' })
+  return { suppressed, enquiryId: enquiry.id, undoToken: undoEntry.id, savedViewId: view.id, fourEyes, newsletter, promotion, template, gameIds, restrictionIds, brandIds, homepageIds, linkIds, victim, categoryId: category.id, socialId: socialRow.id, settingsId: settingsRow.id, approveRequest: approve, declineRequestId: decline.id, confirmToken: link.token, unset: { id: unsetMember.id, token: setup.token } }
 }
 
 async function newsletterFixtures(t: TestApp): Promise<Fixtures['newsletter']> {
@@ -373,6 +377,11 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   saveView: () => ({ json: { route: '/profile', name: `View ${unique()}`, query: '?search=a' } }),
   deleteView: (f) => ({ json: { id: f.savedViewId } }),
   undo: (f) => ({ json: { token: f.undoToken } }),
+  listSuppressedAddresses: () => ({ json: { page: 1, limit: 10, search: '', sortBy: 'address', sortOrder: 'asc' } }),
+  addSuppressedAddress: () => ({ json: { address: `Manual-${unique()}@Example.com` } }),
+  removeSuppressedAddress: (f) => ({ json: { address: f.suppressed } }),
+  // Off (404) in the test app, which sets no MAIL_EVENTS_SECRET; server/areas/suppression covers it signed.
+  mailEvents: () => ({ json: { id: `evt-${unique()}`, type: 'bounce', email: `bounced-${unique()}@example.com` } }),
 }
 
 /** Whether the app serves this endpoint (it has a handler). */

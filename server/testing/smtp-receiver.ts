@@ -19,6 +19,8 @@ export interface SmtpReceiver {
   next(to: string, timeoutMs?: number): Promise<ReceivedMail>
   /** Refuses the next `count` messages with a temporary failure (451), as a busy server does. */
   refuse(count: number): void
+  /** Refuses this recipient at RCPT TO for good (550, no such mailbox), as a server does for an unknown address. */
+  refuseRecipient(address: string): void
   /**
    * Holds the next message mid-send: its data is read, but the server answers (records it, or
    * refuses it when `refuse` says so) only on `release()`, so the sender is left waiting with the
@@ -55,6 +57,7 @@ function holding(): { held: HeldMail; hold: Holding } {
  */
 export async function startSmtpReceiver(options: { port?: number; received?: ReceivedMail[] } = {}): Promise<SmtpReceiver> {
   let refusing = 0
+  const unknownMailboxes = new Set<string>()
   let holdNext: Holding | null = null
   const received: ReceivedMail[] = options.received ?? []
   const taken = new Set<ReceivedMail>()
@@ -75,6 +78,13 @@ export async function startSmtpReceiver(options: { port?: number; received?: Rec
     // Plain SMTP on loopback: no certificate to make, and nodemailer then sends without TLS.
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (unknownMailboxes.has(address.address.toLowerCase())) {
+        callback(Object.assign(new Error('No such user here'), { responseCode: 550 }))
+        return
+      }
+      callback()
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = []
       stream.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -133,6 +143,9 @@ export async function startSmtpReceiver(options: { port?: number; received?: Rec
     },
     refuse(count) {
       refusing = count
+    },
+    refuseRecipient(address) {
+      unknownMailboxes.add(address.toLowerCase())
     },
     hold() {
       const { held, hold } = holding()

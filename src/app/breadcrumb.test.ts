@@ -16,6 +16,11 @@ describe('the breadcrumb', () => {
     expect(crumbs('/edit-token')).toEqual([{ label: 'CMS' }, { label: 'Games', href: '/cms' }])
   })
 
+  it('names the entry a page is listed beneath, as a link back, on the page and its Add page', () => {
+    expect(crumbs('/suppressed-addresses')).toEqual([{ label: 'Messaging', href: '/notificationlist' }, { label: 'Suppressed addresses', current: true }])
+    expect(crumbs('/add-suppressed-address')).toEqual([{ label: 'Messaging', href: '/notificationlist' }, { label: 'Suppressed addresses', href: '/suppressed-addresses' }])
+  })
+
   it('is absent where the heading is the menu name already', () => {
     expect(crumbs('/users')).toEqual([])
     expect(crumbs('/category')).toEqual([])

@@ -19,13 +19,19 @@ export interface Crumb {
 /** The crumbs of a screen, [] when its heading says where it is already. */
 export function crumbsFor(row: RouteRow | undefined): Crumb[] {
   if (row === undefined) return []
-  const group = (r: RouteRow): Crumb[] => (r.menu === 'cms' ? [{ label: 'CMS' }] : [])
+  const host = (r: RouteRow): RouteRow | undefined => (r.beneath === undefined ? undefined : routeFor(r.beneath))
+  const group = (r: RouteRow): Crumb[] => {
+    if (r.menu === 'cms') return [{ label: 'CMS' }]
+    const above = host(r)
+    return above === undefined ? [] : [{ label: above.title, href: above.path }]
+  }
   if (row.parent !== undefined) {
     const parent = routeFor(row.parent)
     if (parent === undefined || parent.kind !== 'page') return []
     return [...group(parent), { label: parent.title, href: parent.path }]
   }
-  if (row.heading === undefined) return []
+  // A page listed beneath another entry names that entry, as a link back to it.
+  if (row.heading === undefined && row.beneath === undefined) return []
   return [...group(row), { label: row.title, current: true }]
 }
 

@@ -22,6 +22,8 @@ export interface RouteRow extends ScreenDecl {
   /** The page's heading when it differs from the menu's name (contract/routes.ts). */
   heading: string | undefined
   menu: Screen['menu']
+  /** The top-level entry it is listed beneath (contract/routes.ts). */
+  beneath: string | undefined
   parent: string | undefined
 }
 
@@ -76,6 +78,7 @@ export function buildRouteTable(modules: Readonly<Record<string, AreaModule>>): 
         title: screen.title,
         heading: 'heading' in screen ? screen.heading : undefined,
         menu: 'menu' in screen ? screen.menu : undefined,
+        beneath: 'beneath' in screen ? screen.beneath : undefined,
         parent: 'parent' in screen ? screen.parent : undefined,
       },
     ]

@@ -37,6 +37,18 @@ describe('the side menu', () => {
     ])
   })
 
+  it('lists Suppressed addresses beneath Messaging, or at the top level for staff who may not open Messaging', () => {
+    const below = (open: (path: string) => boolean, title: string): string[] => {
+      const entry = menuEntries(open).find((e) => e.kind === 'item' && e.row.title === title)
+      return entry?.kind === 'item' ? entry.below.map((r) => r.title) : []
+    }
+    expect(below(() => true, 'Messaging')).toEqual(['Suppressed addresses'])
+    expect(labels(() => true)).not.toContain('Suppressed addresses')
+    expect(labels((path) => mayOpen(['/suppressed-addresses', '/newsletter'], path))).toEqual(['Dashboard', 'Newsletter', 'Suppressed addresses'])
+    expect(labels((path) => mayOpen(['/notificationlist'], path))).toEqual(['Dashboard', 'Messaging'])
+    expect(below((path) => mayOpen(['/notificationlist'], path), 'Messaging')).toEqual([])
+  })
+
   it('shows a restricted member of staff only the screens they may open', () => {
     expect(labels((path) => mayOpen(['/contactus', '/settings'], path))).toEqual(['Dashboard', 'Contact Us', 'Settings'])
   })

@@ -9,13 +9,15 @@ import { cn } from '#src/ui/cn.ts'
 import { useMenuCounts, type MenuCount } from './menu-counts.ts'
 import { routes, type RouteRow } from './route-table.ts'
 
-type Entry = { kind: 'item'; row: RouteRow } | { kind: 'group'; label: string; rows: RouteRow[] }
+/** A top-level entry, with the pages listed beneath it (Suppressed addresses beneath Messaging). */
+type Entry = { kind: 'item'; row: RouteRow; below: RouteRow[] } | { kind: 'group'; label: string; rows: RouteRow[] }
 
 export function menuEntries(mayOpen: (path: string) => boolean): Entry[] {
   const visible = routes.filter((r) => r.kind === 'page' && r.menu !== undefined && mayOpen(r.path))
+  const hosted = (row: RouteRow): boolean => row.beneath !== undefined && visible.some((r) => r.path === row.beneath)
   const entries: Entry[] = []
   for (const row of visible) {
-    if (row.menu === 'top') entries.push({ kind: 'item', row })
+    if (row.menu === 'top' && !hosted(row)) entries.push({ kind: 'item', row, below: visible.filter((r) => r.beneath === row.path) })
     else if (!entries.some((e) => e.kind === 'group')) {
       entries.push({ kind: 'group', label: 'CMS', rows: visible.filter((r) => r.menu === 'cms') })
     }
@@ -66,6 +68,15 @@ export function SideMenu({ mayOpen, onNavigate }: { mayOpen: (path: string) => b
           entry.kind === 'item' ? (
             <li key={entry.row.path}>
               <MenuLink row={entry.row} count={counts.get(entry.row.path)} onNavigate={onNavigate} />
+              {entry.below.length > 0 ? (
+                <ul aria-label={entry.row.title} className="mt-1 grid gap-1 pl-3">
+                  {entry.below.map((row) => (
+                    <li key={row.path}>
+                      <MenuLink row={row} count={counts.get(row.path)} onNavigate={onNavigate} />
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
             </li>
           ) : (
             <li key="cms-group">

@@ -24,7 +24,7 @@ import { getTableColumns, isNull, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { screens } from '../../contract/routes.ts'
 import type { Endpoint } from '../../contract/define.ts'
-import { accessRequests, contactEnquiries, leads } from '../../server/db/schema.ts'
+import { accessRequests, contactEnquiries, leads, suppressedAddresses } from '../../server/db/schema.ts'
 import { isServed, makeFixtures, samples, send, type Payload } from '../../server/testing/endpoint-samples.ts'
 import { inputSchema, type JsonSchema } from '../../server/testing/fuzz-inputs.ts'
 import { makeTestApp, type TestApp } from '../../server/testing/test-app.ts'
@@ -162,6 +162,10 @@ test.beforeAll(async () => {
     const rows = Array.from({ length: PLATFORM_ROWS }, () => Object.fromEntries(columns.map(([key]) => [key, nextVector(10_000).text])))
     await t.handle.db.insert(table).values(rows)
   }
+  // The mail provider's event ids are its text too: the suppressed addresses show them as the source.
+  await t.handle.db
+    .insert(suppressedAddresses)
+    .values(Array.from({ length: PLATFORM_ROWS }, (_, i) => ({ address: `provider-${i}@a.example`, reason: 'bounce' as const, source: nextVector(10_000).text })))
   await readBackStored()
 })
 

@@ -9,7 +9,8 @@
  * a worker killed mid-send leaves the mail to be taken again once it expires), sent, and marked
  * sent in the statement right after the SMTP server accepted it. A failure is recorded on the
  * mail (attempts, next attempt, last error) and retried with exponential backoff; after
- * MAIL_MAX_ATTEMPTS tries the mail is marked failed. The honest limit: SMTP has no idempotency
+ * MAIL_MAX_ATTEMPTS tries the mail is marked failed. A permanent refusal of the recipient (an SMTP
+ * 5xx) is not retried: the mail is marked failed and the address suppressed at once. The honest limit: SMTP has no idempotency
  * key, so a crash between the server's acceptance and the mark sends that mail twice.
  *
  * Pausing a group changes its mails' status only, never their lease: a mail a worker is sending
@@ -37,6 +38,7 @@ import type { Db } from '../../db/index.ts'
 import { mailOutbox, mailPace, type MailStatus } from '../../db/schema.ts'
 import { backoffDelay, type JobPayload, type JobQueue, type JobResult } from '../queue.ts'
 import { seal, unseal, type SealKind } from '../seal.ts'
+import { isPermanentRefusal, suppressAddress } from '../suppression.ts'
 
 export interface MailMessage {
   to: string
@@ -277,12 +279,33 @@ export class Mailer {
         ...(body.headers === undefined ? {} : { headers: body.headers }),
       })
     } catch (error) {
-      await this.#failed(mail, error instanceof Error ? error.message : String(error))
+      const message = error instanceof Error ? error.message : String(error)
+      if (isPermanentRefusal(error)) {
+        await this.#refused(mail, message)
+        return
+      }
+      await this.#failed(mail, message)
       return
     }
     // Right after the server accepted it; whatever its status now (a group cancelled meanwhile), it went.
     await this.db.update(mailOutbox).set({ status: 'sent', sentAt: sql`now()`, body: null, error: null }).where(eq(mailOutbox.id, mail.id))
     this.log.info(who, 'mail sent')
+  }
+
+  /**
+   * The receiving server refused the recipient for good (a 5xx): another try would be refused the
+   * same way and count against the sender's reputation, so the mail is given up at once and the
+   * address suppressed (server/kit/suppression.ts), in one transaction.
+   */
+  async #refused(mail: Claimed, message: string): Promise<void> {
+    this.log.warn({ mailTo: mail.to, template: mail.template, error: message }, 'mail refused for good; address suppressed')
+    await this.db.transaction(async (tx) => {
+      await suppressAddress(tx, { address: mail.to, reason: 'bounce', source: 'smtp' })
+      await tx
+        .update(mailOutbox)
+        .set({ status: 'failed', body: null, error: message })
+        .where(and(eq(mailOutbox.id, mail.id), inArray(mailOutbox.status, ['pending', 'paused'])))
+    })
   }
 
   async #failed(mail: Claimed, message: string): Promise<void> {
