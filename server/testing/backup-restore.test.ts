@@ -42,7 +42,7 @@ import { loadConfig, type Config } from '../config.ts'
 import { createPglite } from '../db/index.ts'
 import { encodePng } from '../db/png.ts'
 import * as schema from '../db/schema.ts'
-import { categories, mailOutbox, promotions, suppressedAddresses } from '../db/schema.ts'
+import { categories, mailEventsSeen, mailOutbox, promotions, suppressedAddresses } from '../db/schema.ts'
 import { seedDemo } from '../demo.ts'
 import { keyFingerprint } from '../kit/backup/format.ts'
 import { openStorage } from '../kit/storage.ts'
@@ -348,6 +348,7 @@ async function populate(t: TestApp, smtp: SmtpReceiver): Promise<string> {
   await ok(CheckBoxDelete, samples['CheckBoxDelete']?.(fixtures) ?? { json: {} })
   // An address a provider reported as bouncing (written by its event in production).
   await t.handle.db.insert(suppressedAddresses).values({ address: 'bounced@backup.test', reason: 'bounce', source: 'provider-event-1' })
+  await t.handle.db.insert(mailEventsSeen).values({ eventId: 'provider-event-1', type: 'bounce', address: 'bounced@backup.test' })
   const image = { field: 'image', name: 'promo.png', type: 'image/png', content: encodePng(16, 16, (x, y) => [x * 16, y * 16, 90]) }
   const delivered = String((await ok(addNotification, { form: { fields: { title: 'Spring', content: 'Tickets half price', selectall: 'true' }, files: [image] } }))['_id'])
   await until('the first promotion delivered', async () => (await t.handle.db.select({ status: promotions.status }).from(promotions).where(eq(promotions.id, delivered)))[0]?.status === 'done')
