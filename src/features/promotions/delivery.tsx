@@ -23,12 +23,12 @@ export const statusText: Record<PromotionStatus, string> = {
 }
 
 export function DeliveryProgress({ progress }: { progress: Progress }) {
-  const { sent, failed, total, status, round } = progress
-  const done = sent + failed
+  const { sent, failed, excluded, total, status, round } = progress
+  const done = sent + failed + excluded
   return (
     <div className="flex min-w-40 flex-col gap-1 text-sm">
       <span className="tabular-nums">
-        {sent} sent / {failed} failed / {total} total
+        {sent} sent / {failed} failed / {excluded} left out / {total} total
       </span>
       <progress
         value={done}
@@ -45,7 +45,7 @@ export function DeliveryProgress({ progress }: { progress: Progress }) {
   )
 }
 
-const recipientText: Record<DeliveryStatus, string> = { pending: 'Pending', sent: 'Sent', failed: 'Failed', cancelled: 'Not sent' }
+const recipientText: Record<DeliveryStatus, string> = { pending: 'Pending', sent: 'Sent', failed: 'Failed', cancelled: 'Not sent', excluded: 'Left out' }
 
 export function RecipientStatus({ status }: { status: DeliveryStatus }) {
   return (
