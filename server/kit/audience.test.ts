@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm'
+import { z } from 'zod'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXCLUSION_REASONS, type ExclusionReason } from '#contract/forecast'
 import { restrictedCountries, suppressedAddresses } from '../db/schema.ts'
@@ -37,7 +38,7 @@ describe('reasonOf', () => {
     })
     const facts = { email: sql`v.email`, country: sql`v.country`, subscribed: sql`v.subscribed` }
     const result = await t.handle.db.execute(sql`select ${reasonOf(facts, rules)} as why from (values ${sql.join(rows, sql`, `)}) as v(email, country, subscribed)`)
-    return (result.rows as { why: string | null }[]).map((r) => r.why)
+    return z.object({ rows: z.array(z.object({ why: z.string().nullable() })) }).parse(result).rows.map((r) => r.why)
   }
 
   it('gives each lead the first reason that applies, whichever rules are on', async () => {
