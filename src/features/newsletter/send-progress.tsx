@@ -25,7 +25,7 @@ export function SendProgress({ send }: { send: NewsletterSend }) {
   const settled = total - send.pending
   return (
     <div className="flex min-w-40 flex-col gap-1 text-sm">
-      <span className="whitespace-nowrap tabular-nums">{`${sent} sent / ${failed} failed / ${send.excluded} left out / ${total} total`}</span>
+      <span className="whitespace-nowrap tabular-nums">{`${sent} sent / ${failed} failed / ${total} total`}</span>
       <progress
         value={settled}
         max={Math.max(total, 1)}

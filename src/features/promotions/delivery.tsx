@@ -28,7 +28,7 @@ export function DeliveryProgress({ progress }: { progress: Progress }) {
   return (
     <div className="flex min-w-40 flex-col gap-1 text-sm">
       <span className="tabular-nums">
-        {sent} sent / {failed} failed / {excluded} left out / {total} total
+        {sent} sent / {failed} failed / {total} total
       </span>
       <progress
         value={done}
@@ -39,6 +39,7 @@ export function DeliveryProgress({ progress }: { progress: Progress }) {
       <span className={cn('text-xs', status === 'cancelled' || status === 'rejected' || status === 'awaiting' ? 'text-amber-800' : failed > 0 ? 'text-red-700' : 'text-slate-600')}>
         {statusText[status]}
         {round > 1 ? `, round ${round}` : ''}
+        {excluded > 0 ? ` · ${excluded} left out` : ''}
         {status === 'cancelled' || status === 'rejected' ? `: ${total - done} not sent` : ''}
       </span>
     </div>
