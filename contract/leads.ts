@@ -1,6 +1,7 @@
 import { z } from 'zod/mini'
 import { COUNT_LATER_NOTE, CountAnswer, CountLater, Done, Id, PageQuery, calendarDay, integer, ok, optionalText, pageNumber, pageOf, providers, sortable, timeZone } from './common.ts'
 import { endpoint, nameEndpoints, reads, writes } from './define.ts'
+import { ExclusionReason } from './forecast.ts'
 import * as self from './leads.ts'
 
 export const Provider = z.enum(providers)
@@ -151,7 +152,9 @@ export const LeadDelivery = z.object({
   promotionId: z.string(),
   title: z.string(),
   round: integer(),
-  status: z.enum(['pending', 'sent', 'failed', 'cancelled']),
+  status: z.enum(['pending', 'sent', 'failed', 'cancelled', 'excluded']),
+  /** Why an `excluded` delivery was left out (requirements R2.37), '' otherwise. */
+  reason: z.union([ExclusionReason, z.literal('')]),
   /** When it was sent ('' until then). */
   sentAt: z.string(),
   attempts: integer(),

@@ -2,6 +2,7 @@ import { z } from 'zod/mini'
 import { Done, Id, PageQuery, integer, ok, pageNumber, required, sortable } from './common.ts'
 import { approves, endpoint, nameEndpoints, publicAccess, reads, writes } from './define.ts'
 import { Approval, ApprovalNeed } from './four-eyes.ts'
+import { EXCLUSION_REASONS, ExclusionReason, ForecastAnswer, ForecastLeadsAnswer, ForecastPage } from './forecast.ts'
 import { placeholdersIn } from './emails.ts'
 import * as self from './newsletter.ts'
 
@@ -116,7 +117,8 @@ export type SendFilter = z.output<typeof SendFilter>
 /**
  * One send and its progress. `total` recipients were frozen at Send; of them `sent` and `failed`
  * come from the mail queue, `held` are kept unsent because the server has no SMTP server set,
- * `skipped` unsubscribed before their mail was made, `cancelled` were not mailed because the send
+ * `skipped` unsubscribed before their mail was made (sends made before the forecast's rules),
+ * `excluded` were left out by those rules as their mail was due, `cancelled` were not mailed because the send
  * was cancelled, and `pending` are still on their way.
  */
 export const NewsletterSend = z.object({
@@ -131,6 +133,9 @@ export const NewsletterSend = z.object({
   failed: integer(),
   held: integer(),
   skipped: integer(),
+  /** Left out when their mail was due, by the rules of the forecast, per reason (requirements R2.37). */
+  excluded: integer(),
+  excludedBy: z.array(z.object({ reason: ExclusionReason, count: integer() })),
   cancelled: integer(),
   pending: integer(),
   /** Who asked for a send over the four-eyes threshold and who decided; null when it needed no approval. */
@@ -241,6 +246,49 @@ export const unsubscribe = endpoint({
   output: Done,
   access: publicAccess,
   ours: 'Not in the requirements: the unsubscribe page\'s button; ends the subscription of the lead the token names.',
+})
+
+/**
+ * The send forecast of a newsletter (requirements R2.37): of the leads this choice names (the
+ * inputs of Send: every subscriber, or the chosen leads), how many it reaches and how many are
+ * left out, per reason.
+ */
+export const forecastNewsletter = endpoint({
+  method: 'POST',
+  input: Recipients.check(someoneChosen()),
+  output: ForecastAnswer,
+  access: reads('/newsletter'),
+  ours: `Not in the requirements: the forecast before Send, with Send's audience inputs (all, or the chosen ids); selected, recipients and excluded [{reason, count}] with reason one of ${EXCLUSION_REASONS.join(', ')}; restrictedCountryRule says whether that rule is on.`,
+})
+
+/** The forecast of a stored send's recipients as they stand now (the approver's screen). */
+export const forecastNewsletterSend = endpoint({
+  method: 'POST',
+  input: sendId,
+  output: ForecastAnswer,
+  access: reads('/newsletter'),
+  ours: "Not in the requirements: the forecast of a stored send's recipients, for the four-eyes approver.",
+})
+
+/** Whose leads: the choice of a Send, or with `send` the recipients of a stored send. */
+const ForecastScope = z.extend(Recipients, { send: z._default(z.union([Id, z.literal('')]), '') })
+
+export const forecastNewsletterLeads = endpoint({
+  method: 'POST',
+  input: z.extend(ForecastScope, ForecastPage.shape),
+  output: ForecastLeadsAnswer,
+  access: reads('/newsletter'),
+  ours: "Not in the requirements: the leads a newsletter's forecast leaves out for one reason (all or the chosen ids, or send: a stored send's id), paged: result (_id, name, email, country) and count.",
+})
+
+export const forecastNewsletterCsv = endpoint({
+  method: 'POST',
+  input: z.extend(ForecastScope, { reason: ExclusionReason }),
+  output: z.string(),
+  answer: 'csv',
+  access: reads('/newsletter'),
+  stepUp: true,
+  ours: "Not in the requirements: the leads a newsletter's forecast leaves out for one reason, as CSV (left-out.csv: id, name, email, country, reason).",
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

@@ -2,6 +2,7 @@ import { z } from 'zod/mini'
 import { Done, Id, PageQuery, boundedInt, integer, natural, ok, optionalText, pageNumber, pageOf, providers, required, sortable } from './common.ts'
 import { approves, endpoint, nameEndpoints, reads, writes } from './define.ts'
 import { Approval, ApprovalNeed } from './four-eyes.ts'
+import { EXCLUSION_REASONS, ExclusionReason, ForecastAnswer, ForecastLeadsAnswer, ForecastPage } from './forecast.ts'
 import { IMAGE_KIND_MESSAGE, formFlag, formList, imageFiles } from './multipart.ts'
 import { Deleted } from './undo.ts'
 import * as self from './promotions.ts'
@@ -26,8 +27,8 @@ export type PromotionFilter = z.output<typeof PromotionFilter>
 
 /**
  * A delivery round's progress: the counts are of the current round (`round`; 1 for Submit, one
- * more per Resend). `total` = `sent` + `failed` + `pending` while it runs; after a cancel,
- * `pending` is 0 and `total` - `sent` - `failed` were never sent.
+ * more per Resend). `total` = `sent` + `failed` + `excluded` + `pending` while it runs; after a
+ * cancel, `pending` is 0 and `total` - `sent` - `failed` - `excluded` were never sent.
  */
 export const PromotionProgress = z.object({
   /** The promotion's id. */
@@ -36,6 +37,8 @@ export const PromotionProgress = z.object({
   total: natural(),
   sent: natural(),
   failed: natural(),
+  /** Left out when their delivery was due, by the rules of the forecast (requirements R2.37). */
+  excluded: natural(),
   pending: natural(),
   status: PromotionStatus,
   /** ISO time of the round's latest delivery, null before the first. */
@@ -142,8 +145,11 @@ export const DeletePromotion = endpoint({
   access: writes('/notificationlist'),
 })
 
-/** One recipient's delivery: `cancelled` when a cancel or delete stopped it before it was sent. */
-export const DeliveryStatus = z.enum(['pending', 'sent', 'failed', 'cancelled'])
+/**
+ * One recipient's delivery: `cancelled` when a cancel or delete stopped it before it was sent,
+ * `excluded` when the forecast's rules left it out as it was due (its reason beside it).
+ */
+export const DeliveryStatus = z.enum(['pending', 'sent', 'failed', 'cancelled', 'excluded'])
 export type DeliveryStatus = z.output<typeof DeliveryStatus>
 
 /**
@@ -151,7 +157,7 @@ export type DeliveryStatus = z.output<typeof DeliveryStatus>
  * status of its latest delivery (the current round's, or an earlier one when a failed-only
  * resend left it out).
  */
-export const Recipient = z.object({ _id: z.string(), email: z.string(), status: DeliveryStatus })
+export const Recipient = z.object({ _id: z.string(), email: z.string(), status: DeliveryStatus, reason: z.union([ExclusionReason, z.literal('')]) })
 export type Recipient = z.output<typeof Recipient>
 
 /** The view modal's recipient emails, 100 at a time (Load More asks for the next page). */
@@ -231,12 +237,15 @@ export const rejectPromotion = endpoint({
  * The exact number of users a Submit with this selection would reach (checked ids that exist, or
  * with selectall every user matching the filter), shown by the modal before Submit.
  */
+export const PromotionAudience = z.extend(UserFilter, {
+  id: z._default(z.array(Id, { error: SELECT_A_USER }).check(z.maxLength(100_000, 'Incorrect format')), []),
+  selectall: z._default(z.boolean({ error: 'Incorrect format' }), false),
+})
+export type PromotionAudience = z.output<typeof PromotionAudience>
+
 export const countRecipients = endpoint({
   method: 'POST',
-  input: z.extend(UserFilter, {
-    id: z._default(z.array(Id, { error: SELECT_A_USER }).check(z.maxLength(100_000, 'Incorrect format')), []),
-    selectall: z._default(z.boolean({ error: 'Incorrect format' }), false),
-  }),
+  input: PromotionAudience,
   output: ok({ count: integer(), ...ApprovalNeed }),
   access: reads('/notificationlist'),
   ours: 'Ours: the recipients count of Add promotion, asked before Submit, and whether a second Admin must approve it (four eyes).',
@@ -257,6 +266,50 @@ export const FilterOption = endpoint({
   }),
   output: ok({ data: z.array(PromotionUser), count: integer() }),
   access: reads('/notificationlist'),
+})
+
+/**
+ * The send forecast of a promotion (requirements R2.37): of the users this selection names (the
+ * inputs of Submit), how many it reaches and how many are left out, per reason.
+ */
+export const forecastPromotion = endpoint({
+  method: 'POST',
+  input: PromotionAudience,
+  output: ForecastAnswer,
+  access: reads('/notificationlist'),
+  ours: `Ours: the forecast before Submit, with Submit's audience inputs (checked ids, or selectall with email, provider and country); selected, recipients and excluded [{reason, count}] with reason one of ${EXCLUSION_REASONS.join(', ')}; restrictedCountryRule says whether that rule is on.`,
+})
+
+/** The forecast of a promotion's current round as it was stored (the approver's screen). */
+export const forecastPromotionRound = endpoint({
+  method: 'POST',
+  input: z.object({ id: Id }),
+  output: ForecastAnswer,
+  access: reads('/notificationlist'),
+  ours: "Ours: the forecast of a stored promotion's recipients as they stand now, for the four-eyes approver.",
+})
+
+/** Whose leads: the audience of a Submit, or with `promotion` the recipients of a stored promotion. */
+const ForecastScope = z.extend(PromotionAudience, { promotion: z._default(z.union([Id, z.literal('')]), '') })
+
+/** One reason's leads of a forecast, paged. */
+export const forecastPromotionLeads = endpoint({
+  method: 'POST',
+  input: z.extend(ForecastScope, ForecastPage.shape),
+  output: ForecastLeadsAnswer,
+  access: reads('/notificationlist'),
+  ours: "Ours: the leads a promotion's forecast leaves out for one reason (the audience inputs, or promotion: a stored promotion's id), paged by page and limit: result (_id, name, email, country) and count.",
+})
+
+/** One reason's leads of a forecast as CSV, streamed; exporting lead addresses asks for a recent proof. */
+export const forecastPromotionCsv = endpoint({
+  method: 'POST',
+  input: z.extend(ForecastScope, { reason: ExclusionReason }),
+  output: z.string(),
+  answer: 'csv',
+  access: reads('/notificationlist'),
+  stepUp: true,
+  ours: "Ours: the leads a promotion's forecast leaves out for one reason, as CSV (left-out.csv: id, name, email, country, reason).",
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

@@ -1,6 +1,6 @@
 import { z } from 'zod/mini'
 import { Done, EMAIL_PATTERN, ExpectedVersion, RecordVersion, ok, optionalText, optionalUrl } from './common.ts'
-import { endpoint, nameEndpoints, reads, writes } from './define.ts'
+import { endpoint, nameEndpoints, reads, staffWrites, writes } from './define.ts'
 import { IMAGE_KIND_MESSAGE, imageFiles } from './multipart.ts'
 import * as self from './settings.ts'
 
@@ -33,6 +33,11 @@ export const SiteSettings = z.object({
   copyright_text: z.string(),
   sitelogo: z.string(),
   forcedliq: z.enum(['Enable', 'Disable']),
+  /**
+   * Ours: whether mass sends leave out the leads whose country is on the Restriction List
+   * (requirements R2.37); changed by setRestrictedCountryRule only.
+   */
+  restricted_country_rule: z.boolean(),
   /**
    * Ours: the Settings form's edit version (common.ts, RECORD_CHANGED), raised by its saves only.
    * Not `version`, which is the site version above (the Version screen's field).
@@ -105,6 +110,23 @@ export const updateSettings = endpoint({
   output: Done,
   access: writes('/settings'),
   ours: "Path and payload not given: multipart, the fields of requirements R3.13 but version, with sitelogo as a file; the logo's message is the promotion image's.",
+})
+
+export const COUNTRY_RULE_ON = 'Leads in restricted countries are left out of every send'
+export const COUNTRY_RULE_OFF = 'The restricted-country rule is off: leads in restricted countries receive sends'
+
+/**
+ * Turns the restricted-country rule of mass sends on or off (requirements R2.37): the superadmin
+ * only, after a recent proof of identity, and audited like every write.
+ */
+export const setRestrictedCountryRule = endpoint({
+  logAs: 'Restricted-country rule changed',
+  method: 'POST',
+  input: z.object({ on: z.boolean({ error: 'Incorrect format' }) }),
+  output: Done,
+  access: staffWrites('/settings'),
+  stepUp: true,
+  ours: 'Not in the requirements: on (true or false) turns the rule that leaves leads in restricted countries out of promotions and newsletters on or off; superadmin only, with step-up.',
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

@@ -233,6 +233,11 @@ export const siteSettings = pgTable('site_settings', {
   forcedliq: text('forcedliq', { enum: ['Enable', 'Disable'] }).notNull().default('Disable'),
   /** Homepage preference (requirements R3.15): whether the homepage content shows on the landing page. */
   homepageCmsVisible: boolean('homepage_cms_visible').notNull().default(false),
+  /**
+   * Whether mass sends leave out the leads whose country is on the Restriction List (not hidden):
+   * on unless a superadmin turned it off (server/kit/audience.ts, requirements R2.37).
+   */
+  restrictedCountryRule: boolean('restricted_country_rule').notNull().default(true),
   /** The Settings form's edit version; named apart from `version`, the site version the Version screen edits. */
   revision: integer('revision').notNull().default(1),
 })
@@ -675,7 +680,9 @@ export const newsletterRecipients = pgTable(
     leadId: text('lead_id')
       .notNull()
       .references(() => leads.id, { onDelete: 'cascade' }),
-    state: text('state', { enum: ['pending', 'queued', 'skipped', 'cancelled'] }).notNull().default('pending'),
+    state: text('state', { enum: ['pending', 'queued', 'skipped', 'cancelled', 'excluded'] }).notNull().default('pending'),
+    /** Why an `excluded` recipient was left out (an ExclusionReason of contract/forecast.ts). */
+    reason: text('reason'),
     mailId: text('mail_id'),
   },
   (t) => [primaryKey({ columns: [t.sendId, t.leadId] }), index('newsletter_recipients_state_idx').on(t.sendId, t.state)],
@@ -710,6 +717,8 @@ export const promotions = pgTable(
     total: integer('total').notNull(),
     sent: integer('sent').notNull().default(0),
     failed: integer('failed').notNull().default(0),
+    /** The current round's deliveries left out by the audience rules when they were due (server/kit/audience.ts). */
+    excluded: integer('excluded').notNull().default(0),
     /** The current round's latest delivery. */
     lastSentAt: timestamp('last_sent_at', { withTimezone: true, mode: 'date' }),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true, mode: 'date' }),
@@ -736,6 +745,8 @@ export const promotionRecipients = pgTable(
     primaryKey({ columns: [t.promotionId, t.leadId] }),
     // listnotfiyuser pages a promotion's recipients by email.
     index('promotion_recipients_email_idx').on(t.promotionId, t.email, t.leadId),
+    // The delivery's duplicate rule looks for an earlier recipient with the same address.
+    index('promotion_recipients_address_idx').on(t.promotionId, sql`lower(${t.email})`, t.leadId),
   ],
 )
 
@@ -754,7 +765,9 @@ export const promotionDeliveries = pgTable(
       .references(() => promotions.id, { onDelete: 'cascade' }),
     leadId: text('lead_id').notNull(),
     round: integer('round').notNull(),
-    status: text('status', { enum: ['pending', 'sent', 'failed', 'cancelled'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'sent', 'failed', 'cancelled', 'excluded'] }).notNull().default('pending'),
+    /** Why an `excluded` delivery was left out (an ExclusionReason of contract/forecast.ts). */
+    reason: text('reason'),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
     sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),

@@ -23,6 +23,7 @@ const promotion = (id: string, over: Partial<Promotion> = {}): Promotion => ({
   total: 10,
   sent: 0,
   failed: 0,
+  excluded: 0,
   pending: 10,
   status: 'sending',
   lastSentAt: null,
@@ -37,7 +38,7 @@ describe('rows kept live by server events', () => {
   const page = { status: 'success' as const, message: 'ok', count: 2, result: [promotion('a'), promotion('b')] }
 
   it('patches only the row an event is about, and keeps the page object when none is', () => {
-    const change = progress.update({ id: 'b', round: 1, total: 10, sent: 4, failed: 1, pending: 5, status: 'sending', lastSentAt: '2026-11-23T08:01:00.000Z' })
+    const change = progress.update({ id: 'b', round: 1, total: 10, sent: 4, failed: 1, excluded: 0, pending: 5, status: 'sending', lastSentAt: '2026-11-23T08:01:00.000Z' })
     if (!change) throw new Error('the payload parses')
     const next = patchPage(page, change)
     expect(next.result.map((r) => [r._id, r.sent, r.failed, r.pending])).toEqual([
@@ -45,7 +46,7 @@ describe('rows kept live by server events', () => {
       ['b', 4, 1, 5],
     ])
     expect(next.result[0]).toBe(page.result[0])
-    const elsewhere = progress.update({ id: 'zzz', round: 1, total: 1, sent: 1, failed: 0, pending: 0, status: 'done', lastSentAt: null })
+    const elsewhere = progress.update({ id: 'zzz', round: 1, total: 1, sent: 1, failed: 0, excluded: 0, pending: 0, status: 'done', lastSentAt: null })
     if (!elsewhere) throw new Error('the payload parses')
     expect(patchPage(page, elsewhere)).toBe(page)
   })

@@ -10,6 +10,7 @@ import pgCopy from 'pg-copy-streams'
 import * as leadsContract from '#contract/leads'
 import { DAYS_REVERSED, UNKNOWN_COUNTRY, type ContactFilter, type LeadFilter } from '#contract/leads'
 import { reads } from '#contract/define'
+import { EXCLUSION_REASONS } from '#contract/forecast'
 import { SocketEvents } from '#contract/socket'
 import { FileAnswer, failure, handlers, notFound } from '../../kit/api.ts'
 import { permits } from '../../kit/access/auth.ts'
@@ -75,6 +76,9 @@ const contactFilterWhere = (filter: ContactFilter): SQL | undefined =>
  * for the header and the two SQL forms of a line, so a column cannot be in one and not the others.
  */
 const TEXT_COLUMNS = ['name', 'email', 'operatingsystem', 'walletaddress', 'provider'] as const
+
+/** Why a delivery was left out (requirements R2.37), '' for one that was not. */
+const DeliveryReason = z.union([z.enum(EXCLUSION_REASONS), z.literal('')])
 
 export const CSV_COLUMNS = ['createdAt', ...TEXT_COLUMNS] as const
 
@@ -289,7 +293,7 @@ export const leadsRoutes = handlers(leadsContract, {
       !shows('deliveries')
         ? []
         : ctx.db
-            .select({ promotionId: promotionDeliveries.promotionId, title: promotions.title, round: promotionDeliveries.round, status: promotionDeliveries.status, sentAt: promotionDeliveries.sentAt, attempts: promotionDeliveries.attempts, createdAt: promotions.createdAt })
+            .select({ promotionId: promotionDeliveries.promotionId, title: promotions.title, round: promotionDeliveries.round, status: promotionDeliveries.status, reason: promotionDeliveries.reason, sentAt: promotionDeliveries.sentAt, attempts: promotionDeliveries.attempts, createdAt: promotions.createdAt })
             .from(promotionDeliveries)
             .innerJoin(promotions, eq(promotions.id, promotionDeliveries.promotionId))
             .where(eq(promotionDeliveries.leadId, id))
@@ -310,7 +314,7 @@ export const leadsRoutes = handlers(leadsContract, {
         unsubscribedAt: iso(lead.unsubscribedAt),
       },
       enquiries: enquiries.map((r) => ({ _id: r.id, createdAt: r.createdAt.toISOString(), name: r.name, email: r.email, phonenumber: r.phonenumber, message: r.message, status: r.status })),
-      deliveries: deliveries.map((d) => ({ promotionId: d.promotionId, title: d.title, round: d.round, status: d.status, sentAt: iso(d.sentAt), attempts: d.attempts })),
+      deliveries: deliveries.map((d) => ({ promotionId: d.promotionId, title: d.title, round: d.round, status: d.status, reason: DeliveryReason.parse(d.reason ?? ''), sentAt: iso(d.sentAt), attempts: d.attempts })),
       deliveryCount: counted?.n ?? 0,
       withheld,
     }

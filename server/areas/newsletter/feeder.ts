@@ -5,7 +5,7 @@
  * behind a whole newsletter). The send, its approval, pause, resume and cancel are the calls'
  * (routes.ts); what a run does per recipient and why it is safe to run again is told there too.
  */
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm'
+import { and, count, eq, inArray, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import * as newsletter from '#contract/newsletter'
 import type { Db } from '../../db/index.ts'
@@ -15,6 +15,7 @@ import type { JobResult } from '../../kit/queue.ts'
 import { newsletterGroupOf } from '../../kit/newsletter-status.ts'
 import { sanitizeRichText } from '../../kit/sanitize.ts'
 import { renderTemplate } from '../../kit/mail/templates.ts'
+import { ReasonColumn, duplicateOf, reasonOf, rulesFor } from '../../kit/audience.ts'
 import { unsubscribeToken, unsubscribeUrl } from './unsubscribe.ts'
 
 export const NEWSLETTER_JOB = 'newsletter.send'
@@ -67,6 +68,33 @@ export async function waitingMails(db: Db, sendId: string): Promise<{ pending: n
 // The job
 // ---------------------------------------------------------------------------------------------
 
+const Judged = z.object({
+  rows: z.array(z.object({ lead_id: z.string(), name: z.string(), email: z.string(), why: ReasonColumn })),
+})
+
+/**
+ * The send's next `room` pending recipients, each with the reason the forecast's rules leave it
+ * out now, or null. A duplicate is a recipient of the same send whose address an earlier one
+ * (smaller id) shares, that one left out for no other reason (leads_email_sort_idx).
+ */
+async function judgedBatch(tx: Db, sendId: string, room: number) {
+  const rules = await rulesFor(tx, 'newsletter')
+  const lead = { email: sql`l.email`, country: sql`l.country`, subscribed: sql`l.subscribed` }
+  const others = sql`
+    select l2.email, l2.country, l2.subscribed from ${leads} l2
+    join ${newsletterRecipients} r2 on r2.send_id = ${sendId} and r2.lead_id = l2.id
+    where lower(l2.email) = lower(l.email) and l2.id < l.id`
+  const { rows } = Judged.parse(
+    await tx.execute(sql`
+      select r.lead_id, l.name, l.email, coalesce(${reasonOf(lead, rules)}, case when ${duplicateOf(others, rules)} then 'duplicate' end) as why
+      from ${newsletterRecipients} r join ${leads} l on l.id = r.lead_id
+      where r.send_id = ${sendId} and r.state = 'pending'
+      order by r.lead_id
+      limit ${room}`),
+  )
+  return rows.map((r) => ({ leadId: r.lead_id, name: r.name, email: r.email, why: r.why }))
+}
+
 const JobPayload = z.object({ sendId: z.string() })
 
 /** Locks the send's row for the rest of the transaction: pause, resume, cancel and a batch take turns. */
@@ -103,16 +131,11 @@ export async function feedNewsletter(payload: Record<string, unknown>, services:
   const handled = await db.transaction(async (tx) => {
     const locked = await lockSend(tx, sendId)
     if (locked?.status !== 'sending') return -1
-    const batch = await tx
-      .select({ leadId: newsletterRecipients.leadId, name: leads.name, email: leads.email, subscribed: leads.subscribed })
-      .from(newsletterRecipients)
-      .innerJoin(leads, eq(leads.id, newsletterRecipients.leadId))
-      .where(and(eq(newsletterRecipients.sendId, sendId), eq(newsletterRecipients.state, 'pending')))
-      .orderBy(asc(newsletterRecipients.leadId))
-      .limit(room)
-    // Read now, not at Send: whoever unsubscribed since is skipped, whatever was selected.
-    const mailed = batch.filter((r) => r.subscribed && r.email !== '')
-    const skipped = batch.filter((r) => !mailed.includes(r)).map((r) => r.leadId)
+    // The forecast's rules, read now and not at Send (server/kit/audience.ts): whoever is left out
+    // since, or was already, is recorded with the reason, whatever was selected.
+    const batch = await judgedBatch(tx, sendId, room)
+    const mailed = batch.filter((r) => r.why === null)
+    const excluded = batch.filter((r) => r.why !== null)
     // The body was sanitised when it was stored; it is sanitised again on its way out, and the
     // whole mail once more by the rendering.
     const content = sanitizeRichText(locked.content)
@@ -144,11 +167,15 @@ export async function feedNewsletter(payload: Record<string, unknown>, services:
         from (values ${pairs}) as v(lead_id, mail_id)
         where ${newsletterRecipients.sendId} = ${sendId} and ${newsletterRecipients.leadId} = v.lead_id`)
     }
-    if (skipped.length > 0) {
-      await tx
-        .update(newsletterRecipients)
-        .set({ state: 'skipped' })
-        .where(and(eq(newsletterRecipients.sendId, sendId), inArray(newsletterRecipients.leadId, skipped)))
+    if (excluded.length > 0) {
+      const pairs = sql.join(
+        excluded.map((r) => sql`(${r.leadId}, ${r.why})`),
+        sql`, `,
+      )
+      await tx.execute(sql`
+        update ${newsletterRecipients} set state = 'excluded', reason = v.reason
+        from (values ${pairs}) as v(lead_id, reason)
+        where ${newsletterRecipients.sendId} = ${sendId} and ${newsletterRecipients.leadId} = v.lead_id`)
     }
     return batch.length
   })

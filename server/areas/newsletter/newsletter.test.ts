@@ -155,8 +155,10 @@ describe('sending', () => {
     const rows = await addLeads(5, (n) => n !== 2)
     const chosen = rows.filter((r) => ['reader1@example.com', 'reader2@example.com', 'reader3@example.com'].includes(r.email)).map((r) => r.id)
     const sent = await send(t, { all: false, id: chosen })
-    expect(sent.total).toBe(2)
-    await until(t, sent.id, (s) => s['status'] === 'done')
+    // Every lead chosen is selected; the one not subscribed is left out, with its reason.
+    expect(sent.total).toBe(3)
+    const done = await until(t, sent.id, (s) => s['status'] === 'done')
+    expect(done).toMatchObject({ total: 3, sent: 2, excluded: 1, excludedBy: [{ reason: 'unsubscribed', count: 1 }], pending: 0 })
     expect(recipientsOf()).toEqual(['reader1@example.com', 'reader3@example.com'])
     for (const path of ['/pauseNewsletter', '/cancelNewsletter']) {
       const late = await post(t, path, { id: sent.id })
@@ -187,10 +189,10 @@ describe('sending', () => {
     expect(left.statusCode, left.body).toBe(200)
     t.app.services.jobs.start()
     const done = await until(t, sent.id, (s) => s['status'] === 'done')
-    expect(done).toMatchObject({ total: 4, sent: 3, skipped: 1, pending: 0 })
+    expect(done).toMatchObject({ total: 4, sent: 3, excluded: 1, excludedBy: [{ reason: 'unsubscribed', count: 1 }], pending: 0 })
     expect(recipientsOf()).toEqual(['reader1@example.com', 'reader3@example.com', 'reader4@example.com'])
     const [row] = await t.handle.db.select().from(newsletterRecipients).where(and(eq(newsletterRecipients.sendId, sent.id), eq(newsletterRecipients.leadId, leaver.id)))
-    expect(row).toMatchObject({ state: 'skipped', mailId: null })
+    expect(row).toMatchObject({ state: 'excluded', reason: 'unsubscribed', mailId: null })
   })
 
   it('takes back the queued mail of a lead who unsubscribes while the send runs', async () => {
@@ -206,7 +208,7 @@ describe('sending', () => {
     expect(bodyOf(left)).toEqual({ status: 'success', message: UNSUBSCRIBED })
     t.app.services.jobs.start()
     const done = await until(t, sent.id, (s) => s['status'] === 'done')
-    expect(done).toMatchObject({ total: 3, sent: 2, skipped: 1, cancelled: 0, pending: 0 })
+    expect(done).toMatchObject({ total: 3, sent: 2, excluded: 1, cancelled: 0, pending: 0 })
     expect(recipientsOf()).toEqual(['reader1@example.com', 'reader3@example.com'])
   })
 

@@ -6,8 +6,8 @@
  * and a `newsletter.send` job. The job (feeder.ts) feeds the mail queue in small batches: per recipient, in
  * one transaction, it renders the `newsletter` template (name, the sanitised body, a signed
  * unsubscribe link), queues the mail under the group `newsletter:<id>` with the List-Unsubscribe
- * headers, and records the recipient as queued, or as skipped when the lead unsubscribed since
- * Send. Those per-recipient rows are the job's record: a job run again after a crash skips every
+ * headers, and records the recipient as queued, or as left out with its reason when the
+ * forecast's rules leave it out then (server/kit/audience.ts: unsubscribed, restricted country...). Those per-recipient rows are the job's record: a job run again after a crash skips every
  * recipient already handled, so each lead gets one mail.
  *
  * The feeder keeps at most FEED_WINDOW of a send's mails waiting in the mail queue, which sends at
@@ -25,13 +25,16 @@
  * Progress comes from the mail queue's counts for the group (sent, failed, waiting) and the
  * recipients' own states (not yet queued, skipped, cancelled).
  */
+import { Readable } from 'node:stream'
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm'
+import { EXCLUSION_REASONS } from '#contract/forecast'
 import * as newsletter from '#contract/newsletter'
 import { ALREADY_APPROVED, ALREADY_REJECTED } from '#contract/four-eyes'
 import type { NewsletterSend, SendStatus } from '#contract/newsletter'
 import type { Db } from '../../db/index.ts'
 import { admins, leads, newsletterRecipients, newsletterSends } from '../../db/schema.ts'
-import { failure, handlers, notFound } from '../../kit/api.ts'
+import { FileAnswer, failure, handlers, notFound } from '../../kit/api.ts'
+import { forecast, forecastCsv, forecastLeads, forecastMessage, rulesFor, type Audience } from '../../kit/audience.ts'
 import { announceRequest, approvalNeed, approvalsOf, decisionDetail, decisionOn, forgetRequest, requestSend } from '../../kit/four-eyes.ts'
 import { caseless, listPage } from '../../kit/paging.ts'
 import { sanitizeRichText } from '../../kit/sanitize.ts'
@@ -47,6 +50,35 @@ const jobKey = (sendId: string): string => `newsletter:${sendId}`
 const subscribedChoice = (all: boolean, ids: readonly string[]) =>
   all ? eq(leads.subscribed, true) : and(eq(leads.subscribed, true), inArray(leads.id, [...new Set(ids)]))
 
+/**
+ * The leads a choice selects: every subscriber, or the chosen leads whether subscribed or not (a
+ * chosen lead who is not is left out by the forecast's rules, and recorded so).
+ */
+const selectedChoice = (all: boolean, ids: readonly string[]) => (all ? eq(leads.subscribed, true) : inArray(leads.id, [...new Set(ids)]))
+
+/** The leads a Send with this choice would freeze, as the forecast judges them (server/kit/audience.ts). */
+async function choiceAudience(db: Db, all: boolean, ids: readonly string[]): Promise<Audience> {
+  return {
+    rows: sql`select ${leads.id} as lead_id, ${leads.name} as name, ${leads.email} as email, ${leads.country} as country, ${leads.subscribed} as subscribed
+      from ${leads} where ${selectedChoice(all, ids)}`,
+    rules: await rulesFor(db, 'newsletter'),
+  }
+}
+
+/** A stored send's recipients as they stand now, or a 404. */
+async function storedAudience(db: Db, id: string): Promise<Audience> {
+  const [row] = await db.select({ id: newsletterSends.id }).from(newsletterSends).where(eq(newsletterSends.id, id))
+  if (row === undefined) throw notFound('id')
+  return {
+    rows: sql`select l.id as lead_id, l.name, l.email, l.country, l.subscribed
+      from ${newsletterRecipients} r join ${leads} l on l.id = r.lead_id where r.send_id = ${id}`,
+    rules: await rulesFor(db, 'newsletter'),
+  }
+}
+
+const audienceOf = (db: Db, input: { all: boolean; id: readonly string[]; send: string }): Promise<Audience> =>
+  input.send === '' ? choiceAudience(db, input.all, input.id) : storedAudience(db, input.send)
+
 /** A send still marked as sending whose every recipient is handled and every mail gone: done. */
 const isFinished = (status: SendStatus, pending: number): boolean => status === 'sending' && pending === 0
 
@@ -61,7 +93,7 @@ async function pendingOf(db: Db, sendId: string): Promise<number> {
 // The calls
 // ---------------------------------------------------------------------------------------------
 
-type Progress = Pick<NewsletterSend, 'sent' | 'failed' | 'held' | 'skipped' | 'cancelled' | 'pending'>
+type Progress = Pick<NewsletterSend, 'sent' | 'failed' | 'held' | 'skipped' | 'excluded' | 'excludedBy' | 'cancelled' | 'pending'>
 
 /** A send's progress from its recipients' states and its mails' counts. */
 async function progressOf(db: Db, totals: ReadonlyMap<string, number>): Promise<Map<string, Progress>> {
@@ -69,21 +101,26 @@ async function progressOf(db: Db, totals: ReadonlyMap<string, number>): Promise<
   const sendIds = [...totals.keys()]
   if (sendIds.length === 0) return out
   const states = await db
-    .select({ sendId: newsletterRecipients.sendId, state: newsletterRecipients.state, n: count() })
+    .select({ sendId: newsletterRecipients.sendId, state: newsletterRecipients.state, reason: newsletterRecipients.reason, n: count() })
     .from(newsletterRecipients)
     .where(inArray(newsletterRecipients.sendId, [...sendIds]))
-    .groupBy(newsletterRecipients.sendId, newsletterRecipients.state)
+    .groupBy(newsletterRecipients.sendId, newsletterRecipients.state, newsletterRecipients.reason)
   for (const id of sendIds) {
     const mails = await mailGroupCounts(db, groupOf(id))
-    const of = (state: string): number => states.find((s) => s.sendId === id && s.state === state)?.n ?? 0
+    const of = (state: string): number => states.filter((s) => s.sendId === id && s.state === state).reduce((sum, s) => sum + s.n, 0)
+    const excludedBy = EXCLUSION_REASONS.flatMap((reason) => {
+      const n = states.find((s) => s.sendId === id && s.state === 'excluded' && s.reason === reason)?.n ?? 0
+      return n === 0 ? [] : [{ reason, count: n }]
+    })
+    const excluded = of('excluded')
     // Printed to the log instead (MAIL_LOG_BODIES, development) counts as gone out.
     const sent = mails.sent + mails.logged
     const pending = of('pending') + mails.pending + mails.paused
     const skipped = of('skipped')
     // The rest of the total was not sent because the send was cancelled: recipients never queued,
-    // and queued mails taken back (those of leads who unsubscribed meanwhile count as skipped).
-    const cancelled = Math.max(0, (totals.get(id) ?? 0) - sent - mails.failed - mails.held - skipped - pending)
-    out.set(id, { sent, failed: mails.failed, held: mails.held, skipped, cancelled, pending })
+    // and queued mails taken back (those of leads who unsubscribed meanwhile count as left out).
+    const cancelled = Math.max(0, (totals.get(id) ?? 0) - sent - mails.failed - mails.held - skipped - excluded - pending)
+    out.set(id, { sent, failed: mails.failed, held: mails.held, skipped, excluded, excludedBy, cancelled, pending })
   }
   return out
 }
@@ -128,7 +165,29 @@ export const newsletterRoutes = handlers(newsletter, {
 
   countNewsletterRecipients: async ({ all, id }, ctx) => {
     const reached = await ctx.db.$count(leads, subscribedChoice(all, id))
-    return { status: 'success', message: `${reached} ${reached === 1 ? 'subscriber' : 'subscribers'}`, count: reached, mailRate: ctx.config.mail.ratePerSecond, ...(await approvalNeed(ctx, reached)) }
+    // Four eyes weighs the send as it is stored: every lead selected.
+    const selected = all ? reached : await ctx.db.$count(leads, selectedChoice(all, id))
+    return { status: 'success', message: `${reached} ${reached === 1 ? 'subscriber' : 'subscribers'}`, count: reached, mailRate: ctx.config.mail.ratePerSecond, ...(await approvalNeed(ctx, selected)) }
+  },
+
+  forecastNewsletter: async ({ all, id }, ctx) => {
+    const answer = await forecast(ctx.db, await choiceAudience(ctx.db, all, id))
+    return { status: 'success', message: forecastMessage(answer), ...answer }
+  },
+
+  forecastNewsletterSend: async ({ id }, ctx) => {
+    const answer = await forecast(ctx.db, await storedAudience(ctx.db, id))
+    return { status: 'success', message: forecastMessage(answer), ...answer }
+  },
+
+  forecastNewsletterLeads: async (input, ctx) => {
+    const { result, count: total } = await forecastLeads(ctx.db, await audienceOf(ctx.db, input), input.reason, input.page, input.limit)
+    return { status: 'success', message: 'Leads left out', result, count: total }
+  },
+
+  forecastNewsletterCsv: async (input, ctx) => {
+    const audience = await audienceOf(ctx.db, input)
+    return new FileAnswer('left-out.csv', 'text/csv; charset=utf-8', Readable.from(forecastCsv(ctx.handle.db, audience, input.reason), { objectMode: false }))
   },
 
   sendNewsletter: async ({ all, id, subject, content }, ctx) => {
@@ -142,13 +201,15 @@ export const newsletterRoutes = handlers(newsletter, {
       // The template as it is now goes with the send: an approver sees, and readers get, this one.
       const [row] = await tx.insert(newsletterSends).values({ subject, content: clean, templateContent: template.content, createdBy: admin.id, total: 0 }).returning({ id: newsletterSends.id })
       if (row === undefined) throw new Error('newsletter_sends insert returned no row')
-      // Frozen now: a lead who subscribes later is not added, and only leads subscribed now are.
+      // Frozen now: a lead who subscribes later is not added. Every lead selected is a recipient,
+      // and those the forecast's rules leave out are recorded so as their mail is due: sent,
+      // failed and left out then add up to the selection.
       await tx.execute(sql`
         insert into ${newsletterRecipients} (send_id, lead_id)
-        select ${row.id}, ${leads.id} from ${leads} where ${subscribedChoice(all, id)}`)
+        select ${row.id}, ${leads.id} from ${leads} where ${selectedChoice(all, id)}`)
       const total = await tx.$count(newsletterRecipients, eq(newsletterRecipients.sendId, row.id))
       // Thrown, not returned: the send and its rows go back with the call's transaction.
-      if (total === 0) throw failure(newsletter.NO_SUBSCRIBERS, { id: newsletter.NO_SUBSCRIBERS })
+      if (total === 0 || (await tx.$count(leads, subscribedChoice(all, id))) === 0) throw failure(newsletter.NO_SUBSCRIBERS, { id: newsletter.NO_SUBSCRIBERS })
       const request = await requestSend(ctx, groupOf(row.id), total)
       if (request.waits) {
         await tx.update(newsletterSends).set({ total, status: 'awaiting', approvalRequestedBy: admin.id }).where(eq(newsletterSends.id, row.id))
@@ -182,7 +243,7 @@ export const newsletterRoutes = handlers(newsletter, {
     const progress = await progressOf(ctx.db, new Map(rows.map((r) => [r.id, r.total])))
     const approval = await approvalsOf(ctx.db, rows)
     const result = rows.map((r) => {
-      const counts = progress.get(r.id) ?? { sent: 0, failed: 0, held: 0, skipped: 0, cancelled: 0, pending: 0 }
+      const counts = progress.get(r.id) ?? { sent: 0, failed: 0, held: 0, skipped: 0, excluded: 0, excludedBy: [], cancelled: 0, pending: 0 }
       return {
         _id: r.id,
         createdAt: r.createdAt.toISOString(),

@@ -116,7 +116,7 @@ export async function unsubscribeWithToken(db: Db, config: Config, token: string
 /**
  * The lead's newsletter mails already in the mail queue but not yet handed to the SMTP server are
  * taken back (cancelled, their sealed bodies purged, as cancelMailGroup does for a whole send), and
- * their recipients recorded as skipped: a send running when the lead leaves mails them no more.
+ * their recipients recorded as left out, unsubscribed: a send running when the lead leaves mails them no more.
  * Looked up per running send by its primary key (send, lead), so the cost does not grow with the
  * sends of the past.
  */
@@ -134,7 +134,7 @@ async function withdrawQueuedMails(tx: Db, leadId: string): Promise<void> {
   if (withdrawn.length === 0) return
   await tx
     .update(newsletterRecipients)
-    .set({ state: 'skipped' })
+    .set({ state: 'excluded', reason: 'unsubscribed' })
     .where(
       and(
         eq(newsletterRecipients.leadId, leadId),

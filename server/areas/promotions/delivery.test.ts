@@ -423,6 +423,7 @@ describe('progress throttle', () => {
     id: 'p1',
     round: 1,
     total: 100,
+    excluded: 0,
     sent,
     failed: 0,
     pending: 100 - sent,

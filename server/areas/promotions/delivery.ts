@@ -22,7 +22,11 @@
  * has taken it (`deliveredBeforeRecord`): such a batch reached the users whatever the cancel says,
  * so it is recorded and counted as sent (sent before the cancel took effect), and the promotion
  * stays cancelled. A batch whose post fails after the cancel is not tried again: it is cancelled.
- * So the counters always add up: sent + failed + the cancelled deliveries = total.
+ * So the counters always add up: sent + failed + excluded + the cancelled deliveries = total.
+ *
+ * Before a batch is handed over, the forecast's rules run again on its recipients
+ * (server/kit/audience.ts): those they leave out are marked `excluded` with their reason and
+ * counted in `excluded`, in one transaction, and the rest go to the transport.
  *
  * A worker killed anywhere leaves leased rows that are taken again once the lease is over: the
  * database transport's unique key (promotion, lead, round) makes the second insert a no-op, so
@@ -39,10 +43,12 @@ import { createHmac, randomUUID } from 'node:crypto'
 import { and, eq, inArray, ne, notInArray, sql, type SQL } from 'drizzle-orm'
 import { z } from 'zod'
 import type { PromotionProgress } from '#contract/promotions'
+import type { ExclusionReason } from '#contract/forecast'
 import type { PromotionSettings } from '../../config.ts'
 import type { Db } from '../../db/index.ts'
 import { leadNotifications, leads, promotionDeliveries, promotionRecipients, promotions, type PromotionRow } from '../../db/schema.ts'
 import { backoffDelay, type JobQueue, type JobResult } from '../../kit/queue.ts'
+import { ReasonColumn, duplicateOf, reasonOf, rulesFor } from '../../kit/audience.ts'
 import { uploadUrl } from '../../kit/uploads.ts'
 
 export const DELIVER_JOB = 'promotion.deliver'
@@ -197,15 +203,16 @@ export const transportFor = (settings: PromotionSettings, publicUrl: string): Tr
   settings.webhook === null ? databaseTransport : webhookTransport(settings.webhook, publicUrl)
 
 /** A promotion row's progress as the list and the socket event show it. */
-export function progressOf(row: Pick<PromotionRow, 'id' | 'round' | 'total' | 'sent' | 'failed' | 'status' | 'lastSentAt'>): PromotionProgress {
+export function progressOf(row: Pick<PromotionRow, 'id' | 'round' | 'total' | 'sent' | 'failed' | 'excluded' | 'status' | 'lastSentAt'>): PromotionProgress {
   // A cancelled or rejected round has nothing more to go.
-  const pending = row.status === 'cancelled' || row.status === 'rejected' ? 0 : Math.max(0, row.total - row.sent - row.failed)
+  const pending = row.status === 'cancelled' || row.status === 'rejected' ? 0 : Math.max(0, row.total - row.sent - row.failed - row.excluded)
   return {
     id: row.id,
     round: row.round,
     total: row.total,
     sent: row.sent,
     failed: row.failed,
+    excluded: row.excluded,
     pending,
     status: row.status,
     lastSentAt: row.lastSentAt === null ? null : row.lastSentAt.toISOString(),
@@ -218,6 +225,7 @@ const progressColumns = {
   total: promotions.total,
   sent: promotions.sent,
   failed: promotions.failed,
+  excluded: promotions.excluded,
   status: promotions.status,
   lastSentAt: promotions.lastSentAt,
 }
@@ -329,16 +337,17 @@ const inBatch = (p: DeliverPayload, batchId: string) =>
  * a failure), not cancelled; a cancelled promotion stays cancelled. Answers its progress, or throws
  * `DeliveryStopped`.
  */
-async function count(tx: Db, p: DeliverPayload, sent: number, failed: number, afterCancel: boolean): Promise<PromotionProgress> {
+async function count(tx: Db, p: DeliverPayload, sent: number, failed: number, afterCancel: boolean, excluded = 0): Promise<PromotionProgress> {
   const [row] = await tx
     .update(promotions)
     .set({
       sent: sql`${promotions.sent} + ${sent}`,
       failed: sql`${promotions.failed} + ${failed}`,
+      excluded: sql`${promotions.excluded} + ${excluded}`,
       ...(sent > 0 ? { lastSentAt: sql`now()` } : {}),
       // SET reads the old values: the round is over once these results bring it to its total.
       status: sql`case when ${promotions.status} = 'cancelled' then 'cancelled'
-        when ${promotions.sent} + ${sent} + ${promotions.failed} + ${failed} >= ${promotions.total} then 'done' else 'sending' end`,
+        when ${promotions.sent} + ${sent} + ${promotions.failed} + ${failed} + ${promotions.excluded} + ${excluded} >= ${promotions.total} then 'done' else 'sending' end`,
     })
     .where(and(eq(promotions.id, p.promotionId), eq(promotions.round, p.round), afterCancel ? undefined : ne(promotions.status, 'cancelled')))
     .returning(progressColumns)
@@ -363,13 +372,38 @@ export async function deliverBatch(deps: DeliveryDeps, payload: DeliverPayload):
   const claimed = await claim(db, payload, settings.batchSize, deps.leaseMs)
   if (claimed === null) return waitOrFinish(deps, payload)
   const { batchId, attempts } = claimed
+  let progress: PromotionProgress | null = null
+  // The forecast's rules again, as each delivery is due: the recipients they leave out are
+  // recorded with their reason and counted, and never handed to the transport.
+  const reasons = await judgeRecipients(db, payload.promotionId, claimed.recipients.map((r) => r.leadId))
+  if (reasons.size > 0) {
+    try {
+      progress = await db.transaction(async (tx) => {
+        for (const [reason, ids] of byReason(reasons)) {
+          await tx
+            .update(promotionDeliveries)
+            .set({ status: 'excluded', reason, lockedUntil: null, lastError: null })
+            .where(and(inBatch(payload, batchId), inArray(promotionDeliveries.leadId, ids)))
+        }
+        return count(tx, payload, 0, 0, false, reasons.size)
+      })
+    } catch (error) {
+      if (!(error instanceof DeliveryStopped)) throw error
+      await db.update(promotionDeliveries).set({ status: 'cancelled', lockedUntil: null }).where(inBatch(payload, batchId))
+      return 'again'
+    }
+  }
+  const recipients = claimed.recipients.filter((r) => !reasons.has(r.leadId))
+  if (recipients.length === 0) {
+    if (progress !== null) deps.progress(progress, progress.status !== 'sending')
+    return 'again'
+  }
   const batch: DeliveryBatch = {
     promotion: { id: promotion.id, title: promotion.title, content: promotion.content, image: promotion.image },
     round: payload.round,
     batchId,
-    recipients: claimed.recipients,
+    recipients,
   }
-  let progress: PromotionProgress | null = null
   const record: RecordResults = async (tx, refused = new Map()) => {
     const refusedIds = [...refused.keys()]
     const sent = await tx
@@ -402,6 +436,37 @@ export async function deliverBatch(deps: DeliveryDeps, payload: DeliverPayload):
   }
   if (progress !== null) deps.progress(progress, progress.status !== 'sending')
   return 'again'
+}
+
+const Judged = z.object({ rows: z.array(z.object({ lead_id: z.string(), why: ReasonColumn })) })
+
+/**
+ * Why each of these recipients is left out now (server/kit/audience.ts), for those who are: the
+ * address frozen at Submit, the lead's country as it stands. A duplicate is a recipient whose
+ * address an earlier recipient (smaller id) of the promotion shares and who is left out for no
+ * other reason (promotion_recipients_address_idx).
+ */
+export async function judgeRecipients(db: Db, promotionId: string, leadIds: readonly string[]): Promise<Map<string, ExclusionReason>> {
+  if (leadIds.length === 0) return new Map()
+  const rules = await rulesFor(db, 'promotion')
+  const lead = { email: sql`r.email`, country: sql`l.country`, subscribed: sql`l.subscribed` }
+  const others = sql`
+    select r2.email, l2.country, l2.subscribed from ${promotionRecipients} r2 left join ${leads} l2 on l2.id = r2.lead_id
+    where r2.promotion_id = r.promotion_id and lower(r2.email) = lower(r.email) and r2.lead_id < r.lead_id`
+  const { rows } = Judged.parse(
+    await db.execute(sql`
+      select r.lead_id, coalesce(${reasonOf(lead, rules)}, case when ${duplicateOf(others, rules)} then 'duplicate' end) as why
+      from ${promotionRecipients} r left join ${leads} l on l.id = r.lead_id
+      where r.promotion_id = ${promotionId} and r.lead_id = any(${sql.param([...leadIds])}::text[])`),
+  )
+  return new Map(rows.flatMap((r) => (r.why === null ? [] : [[r.lead_id, r.why] as const])))
+}
+
+/** The recipients grouped by their reason. */
+function byReason(reasons: ReadonlyMap<string, ExclusionReason>): Map<ExclusionReason, string[]> {
+  const out = new Map<ExclusionReason, string[]>()
+  for (const [leadId, reason] of reasons) out.set(reason, [...(out.get(reason) ?? []), leadId])
+  return out
 }
 
 /**

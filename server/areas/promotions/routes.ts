@@ -18,10 +18,12 @@
  * status `awaiting` until another administrator approves (the round's jobs are queued then, as
  * the request would have queued them) or rejects it (its deliveries are cancelled unsent).
  */
+import { Readable } from 'node:stream'
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import { z } from 'zod'
 import { plural } from '#contract/common'
 import * as promotionsContract from '#contract/promotions'
+import { EXCLUSION_REASONS } from '#contract/forecast'
 import type { Promotion, PromotionProgress, PromotionUser, UserFilter } from '#contract/promotions'
 import { ALREADY_APPROVED, ALREADY_REJECTED } from '#contract/four-eyes'
 import { SocketEvents } from '#contract/socket'
@@ -38,6 +40,8 @@ import { leads, promotionDeliveries, promotionRecipients, promotions, type Promo
 import type { Realtime } from '../../kit/realtime.ts'
 import { DELIVER_JOB, DeliverPayload, ProgressThrottle, deliverBatch, notHeld, progressOf, queueRound, transportFor, type DeliveryDeps } from './delivery.ts'
 import { leadSearch } from '../../kit/leads-search.ts'
+import { forecast, forecastCsv, forecastLeads, forecastMessage, rulesFor, type Audience } from '../../kit/audience.ts'
+import { FileAnswer } from '../../kit/api.ts'
 
 export const PROMOTION_ADDED = 'Promotion added successfully'
 export const PROMOTION_DELETED = 'Promotion deleted successfully'
@@ -100,6 +104,30 @@ function selectionOf(input: UserFilter & { id: readonly string[]; selectall: boo
   return sql`${leads.id} = any(${sql.param([...new Set(input.id)])}::text[])`
 }
 
+/** The leads a Submit with this selection would freeze, as the forecast judges them (server/kit/audience.ts). */
+async function selectionAudience(db: Db, input: promotionsContract.PromotionAudience): Promise<Audience> {
+  const where = selectionOf(input)
+  return {
+    rows: sql`select ${leads.id} as lead_id, ${leads.name} as name, ${leads.email} as email, ${leads.country} as country, ${leads.subscribed} as subscribed
+      from ${leads} ${where === undefined ? sql`` : sql`where ${where}`}`,
+    rules: await rulesFor(db, 'promotion'),
+  }
+}
+
+/** A stored promotion's recipients (the addresses frozen at Submit, the leads as they stand), or a 404. */
+async function storedAudience(db: Db, id: string): Promise<Audience> {
+  const [row] = await db.select({ id: promotions.id }).from(promotions).where(eq(promotions.id, id))
+  if (row === undefined) throw notFound('id')
+  return {
+    rows: sql`select r.lead_id, coalesce(l.name, '') as name, r.email, l.country, l.subscribed
+      from ${promotionRecipients} r left join ${leads} l on l.id = r.lead_id where r.promotion_id = ${id}`,
+    rules: await rulesFor(db, 'promotion'),
+  }
+}
+
+const audienceOf = (db: Db, input: promotionsContract.PromotionAudience & { promotion: string }): Promise<Audience> =>
+  input.promotion === '' ? selectionAudience(db, input) : storedAudience(db, input.promotion)
+
 const toUser = (row: { id: string; name: string; email: string; provider: string; country: string }): PromotionUser => ({
   _id: row.id,
   name: row.name,
@@ -157,6 +185,8 @@ async function promotionToDecide(ctx: Ctx, id: string, round: number): Promise<P
   await refuseWhileMoving(ctx.db, promotionTrash, id)
   return row
 }
+
+const ReasonOrNone = z.union([z.enum(EXCLUSION_REASONS), z.literal('')])
 
 const Count = z.object({ rows: z.array(z.object({ n: z.coerce.number() })) })
 
@@ -256,6 +286,26 @@ export const promotionsRoutes = handlers(promotionsContract, {
     return { status: 'success', message: `${count} ${count === 1 ? 'user' : 'users'} will receive this promotion`, count, ...(await approvalNeed(ctx, count)) }
   },
 
+  forecastPromotion: async (input, ctx) => {
+    const answer = await forecast(ctx.db, await selectionAudience(ctx.db, input))
+    return { status: 'success', message: forecastMessage(answer), ...answer }
+  },
+
+  forecastPromotionRound: async ({ id }, ctx) => {
+    const answer = await forecast(ctx.db, await storedAudience(ctx.db, id))
+    return { status: 'success', message: forecastMessage(answer), ...answer }
+  },
+
+  forecastPromotionLeads: async (input, ctx) => {
+    const { result, count } = await forecastLeads(ctx.db, await audienceOf(ctx.db, input), input.reason, input.page, input.limit)
+    return { status: 'success', message: 'Leads left out', result, count }
+  },
+
+  forecastPromotionCsv: async (input, ctx) => {
+    const audience = await audienceOf(ctx.db, input)
+    return new FileAnswer('left-out.csv', 'text/csv; charset=utf-8', Readable.from(forecastCsv(ctx.handle.db, audience, input.reason), { objectMode: false }))
+  },
+
   addNotification: async (input, ctx) => {
     const where = selectionOf(input)
     const image = ctx.files['image']?.[0]?.name ?? ''
@@ -294,18 +344,18 @@ export const promotionsRoutes = handlers(promotionsContract, {
     const [promotion] = await ctx.db.select({ recipientCount: promotions.recipientCount }).from(promotions).where(eq(promotions.id, id))
     if (promotion === undefined) return notFound()
     // Each recipient's latest delivery: the primary key (promotion, lead, round) read backwards.
-    const latest = sql<string>`coalesce((
-      select ${promotionDeliveries.status} from ${promotionDeliveries}
+    const latestOf = (column: SQL, fallback: string) => sql<string>`coalesce((
+      select ${column} from ${promotionDeliveries}
       where ${promotionDeliveries.promotionId} = ${promotionRecipients.promotionId} and ${promotionDeliveries.leadId} = ${promotionRecipients.leadId}
-      order by ${promotionDeliveries.round} desc limit 1), 'pending')`
+      order by ${promotionDeliveries.round} desc limit 1), ${fallback})`
     const rows = await ctx.db
-      .select({ _id: promotionRecipients.leadId, email: promotionRecipients.email, status: latest })
+      .select({ _id: promotionRecipients.leadId, email: promotionRecipients.email, status: latestOf(sql`${promotionDeliveries.status}`, 'pending'), reason: latestOf(sql`${promotionDeliveries.reason}`, '') })
       .from(promotionRecipients)
       .where(eq(promotionRecipients.promotionId, id))
       .orderBy(promotionRecipients.email, promotionRecipients.leadId)
       .limit(limit)
       .offset(offsetOf(page, limit))
-    const result = rows.map((r) => ({ ...r, status: promotionsContract.DeliveryStatus.parse(r.status) }))
+    const result = rows.map((r) => ({ ...r, status: promotionsContract.DeliveryStatus.parse(r.status), reason: ReasonOrNone.parse(r.reason) }))
     return { status: 'success', message: 'Recipients fetched', result, count: promotion.recipientCount }
   },
 
@@ -338,7 +388,7 @@ export const promotionsRoutes = handlers(promotionsContract, {
     if (total === 0) throw failure(NO_FAILED_DELIVERY)
     const [row] = await ctx.db
       .update(promotions)
-      .set({ round: next, status: 'queued', total, sent: 0, failed: 0, lastSentAt: null, cancelledAt: null })
+      .set({ round: next, status: 'queued', total, sent: 0, failed: 0, excluded: 0, lastSentAt: null, cancelledAt: null })
       .where(eq(promotions.id, id))
       .returning()
     if (row === undefined) throw new Error('update returned no row')

@@ -55,6 +55,7 @@ const toSiteSettings = (row: SiteSettingsRow): SiteSettings => ({
   copyright_text: row.copyrightText,
   sitelogo: logoUrl(row),
   forcedliq: row.forcedliq,
+  restricted_country_rule: row.restrictedCountryRule,
   revision: row.revision,
 })
 
@@ -131,5 +132,13 @@ export const settingsRoutes = handlers(settings, {
     if (logo !== null && replaced !== '') ctx.removeUploadLater(replaced)
     ctx.audit(id)
     return { status: 'success', message: 'Settings updated successfully' }
+  },
+
+  setRestrictedCountryRule: async ({ on }, ctx) => {
+    const { id } = await singleRecord(ctx.db, record)
+    await ctx.db.update(siteSettings).set({ restrictedCountryRule: on }).where(eq(siteSettings.id, id))
+    ctx.audit(id)
+    ctx.auditDetail(on ? 'Turned on' : 'Turned off')
+    return { status: 'success', message: on ? settings.COUNTRY_RULE_ON : settings.COUNTRY_RULE_OFF }
   },
 })

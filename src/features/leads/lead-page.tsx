@@ -9,6 +9,7 @@
 import type { ReactNode } from 'react'
 import { Link, useSearch } from 'wouter'
 import { getLead, LEAD_DELIVERIES_SHOWN } from '#contract/leads'
+import { reasonLabels } from '#contract/forecast'
 import { errorMessage } from '#src/crud/error-message.ts'
 import { copyAndSay } from '#src/crud/columns.tsx'
 import { When } from '#src/crud/when.tsx'
@@ -42,7 +43,7 @@ function Copyable({ value, label, mono = false }: { value: string; label: string
 }
 
 
-const OUTCOME: Record<'pending' | 'sent' | 'failed' | 'cancelled', string> = { pending: 'Pending', sent: 'Sent', failed: 'Failed', cancelled: 'Cancelled' }
+const OUTCOME: Record<'pending' | 'sent' | 'failed' | 'cancelled' | 'excluded', string> = { pending: 'Pending', sent: 'Sent', failed: 'Failed', cancelled: 'Cancelled', excluded: 'Left out' }
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -161,7 +162,7 @@ export function LeadPage() {
                     <TableRow key={`${d.promotionId}:${d.round}`}>
                       <TableCell>{d.title}</TableCell>
                       <TableCell>{d.round}</TableCell>
-                      <TableCell>{OUTCOME[d.status]}</TableCell>
+                      <TableCell>{d.status === 'excluded' && d.reason !== '' ? `${OUTCOME[d.status]}: ${reasonLabels[d.reason]}` : OUTCOME[d.status]}</TableCell>
                       <TableCell className="whitespace-nowrap"><When at={d.sentAt} /></TableCell>
                       <TableCell>{d.attempts}</TableCell>
                     </TableRow>

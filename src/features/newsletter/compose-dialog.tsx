@@ -10,7 +10,9 @@ import { useSWRConfig } from 'swr'
 import { plural } from '#contract/common'
 import type { Input } from '#contract/define'
 import { secondAdminNeeded } from '#contract/four-eyes'
-import { NO_SUBSCRIBERS, countNewsletterRecipients, sendNewsletter } from '#contract/newsletter'
+import { NO_SUBSCRIBERS, countNewsletterRecipients, forecastNewsletter, forecastNewsletterCsv, forecastNewsletterLeads, sendNewsletter } from '#contract/newsletter'
+import { SendForecast } from '#src/crud/send-forecast.tsx'
+import { useCall } from '#src/lib/use-call.ts'
 import { FieldControl } from '#src/crud/field-control.tsx'
 import { fieldError, showFailure, useContractForm } from '#src/crud/form-hook.ts'
 import { richText, text } from '#src/crud/form-fields.ts'
@@ -50,6 +52,26 @@ export function sendingTime(count: number, rate: number): string {
 function pace(count: number, rate: number): string {
   if (rate <= 0) return 'Mails go out as fast as the mail server takes them.'
   return `About ${plural(rate, 'mail', 'mails')} per second: ${sendingTime(count, rate)} in all.`
+}
+
+/** The forecast of the choice as it stands (requirements R2.37): who gets the newsletter, who is left out and why. */
+function NewsletterForecast({ all, id }: { all: boolean; id: readonly string[] }) {
+  const scope = { all, id: [...id] }
+  const chosen = all || id.length > 0
+  const { data, error } = useCall(forecastNewsletter, chosen ? scope : null, { revalidateOnFocus: false, keepPreviousData: true })
+  if (!chosen) return null
+  return (
+    <SendForecast
+      forecast={data}
+      error={error}
+      sources={{
+        leads: forecastNewsletterLeads,
+        leadsInput: (reason, page, limit) => ({ ...scope, reason, page, limit }),
+        csv: forecastNewsletterCsv,
+        csvInput: (reason) => ({ ...scope, reason }),
+      }}
+    />
+  )
 }
 
 export function ComposeDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -126,6 +148,7 @@ export function ComposeDialog({ open, onClose }: { open: boolean; onClose: () =>
               </p>
             )}
           </div>
+          <NewsletterForecast all={form.watch('all') === true} id={stringList(form.watch('id'))} />
           <FieldControl field={subjectField} form={form} />
           <p className="-mt-3 text-xs text-slate-600">{'Write {{name}} in the subject to greet each subscriber by name.'}</p>
           <FieldControl field={contentField} form={form} />

@@ -6,7 +6,7 @@
  * loaded when first opened) and pauses, resumes or cancels a running send. View Only reads.
  */
 import { Suspense, lazy, useState } from 'react'
-import { SEND_STATUSES, approveNewsletter, cancelNewsletter, listNewsletterSends, pauseNewsletter, rejectNewsletter, resumeNewsletter, type NewsletterSend } from '#contract/newsletter'
+import { SEND_STATUSES, approveNewsletter, cancelNewsletter, forecastNewsletterCsv, forecastNewsletterLeads, forecastNewsletterSend, listNewsletterSends, pauseNewsletter, rejectNewsletter, resumeNewsletter, type NewsletterSend } from '#contract/newsletter'
 import { approvalActions, awaitsApproval } from '#src/crud/approval.tsx'
 import { col, date, low, serial, wrapped } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
@@ -16,6 +16,7 @@ import { useCall } from '#src/lib/use-call.ts'
 import { Button } from '#src/ui/button.tsx'
 import { toast } from '#src/ui/toast.ts'
 import { Tooltip } from '#src/ui/tooltip.tsx'
+import { SendForecast } from '#src/crud/send-forecast.tsx'
 import { SendMail } from './send-mail.tsx'
 import { SendProgress, isRunning, statusText } from './send-progress.tsx'
 import { listFilter } from '#src/crud/list-filters.tsx'
@@ -73,6 +74,24 @@ function SendNewsletterButton() {
 
 const progressText = (s: NewsletterSend): string => `${s.sent} of ${s.total} sent`
 
+/** The forecast of a send awaiting approval, its recipients as they stand now (requirements R2.37). */
+function SendForecastOf({ send }: { send: NewsletterSend }) {
+  const { data, error } = useCall(forecastNewsletterSend, { id: send._id }, { revalidateOnFocus: false })
+  const scope = { send: send._id }
+  return (
+    <SendForecast
+      forecast={data}
+      error={error}
+      sources={{
+        leads: forecastNewsletterLeads,
+        leadsInput: (reason, page, limit) => ({ ...scope, reason, page, limit }),
+        csv: forecastNewsletterCsv,
+        csvInput: (reason) => ({ ...scope, reason }),
+      }}
+    />
+  )
+}
+
 export const NewsletterPage = defineList({
   title: 'Newsletter',
   route: '/newsletter',
@@ -86,6 +105,7 @@ export const NewsletterPage = defineList({
       { label: 'Sent by', value: (s) => s.createdBy || '--' },
       { label: 'Progress', value: (s) => <SendProgress send={s} /> },
       { label: 'Mail', value: (s) => <SendMail id={s._id} /> },
+      { label: 'Forecast', value: (s) => (awaitsApproval(s) ? <SendForecastOf send={s} /> : 'Shown while the send awaits approval') },
     ],
   },
   // Where each send stands, in the Progress column's words; the Dashboard's counts open the list with it.

@@ -1,6 +1,7 @@
 /** How far a newsletter send has come: sent / failed / total, a bar, and where it stands. */
 import type { NewsletterSend, SendStatus } from '#contract/newsletter'
 import { AWAITING_APPROVAL } from '#contract/four-eyes'
+import { reasonLabels } from '#contract/forecast'
 import { ApprovalNote } from '#src/crud/approval.tsx'
 import { cn } from '#src/ui/cn.ts'
 
@@ -13,6 +14,7 @@ function notes(s: NewsletterSend): string[] {
   const out: string[] = []
   if (s.pending > 0 && s.status !== 'cancelled' && s.status !== 'awaiting') out.push(`${s.pending} to go`)
   if (s.skipped > 0) out.push(`${s.skipped} unsubscribed, skipped`)
+  for (const { reason, count } of s.excludedBy) out.push(`${count} left out: ${reasonLabels[reason].toLowerCase()}`)
   if (s.held > 0) out.push(`${s.held} held: no mail server is set up`)
   if (s.cancelled > 0) out.push(`${s.cancelled} not sent`)
   return out

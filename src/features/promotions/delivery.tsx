@@ -23,8 +23,8 @@ export const statusText: Record<PromotionStatus, string> = {
 }
 
 export function DeliveryProgress({ progress }: { progress: Progress }) {
-  const { sent, failed, total, status, round } = progress
-  const done = sent + failed
+  const { sent, failed, excluded, total, status, round } = progress
+  const done = sent + failed + excluded
   return (
     <div className="flex min-w-40 flex-col gap-1 text-sm">
       <span className="tabular-nums">
@@ -39,13 +39,14 @@ export function DeliveryProgress({ progress }: { progress: Progress }) {
       <span className={cn('text-xs', status === 'cancelled' || status === 'rejected' || status === 'awaiting' ? 'text-amber-800' : failed > 0 ? 'text-red-700' : 'text-slate-600')}>
         {statusText[status]}
         {round > 1 ? `, round ${round}` : ''}
+        {excluded > 0 ? ` · ${excluded} left out` : ''}
         {status === 'cancelled' || status === 'rejected' ? `: ${total - done} not sent` : ''}
       </span>
     </div>
   )
 }
 
-const recipientText: Record<DeliveryStatus, string> = { pending: 'Pending', sent: 'Sent', failed: 'Failed', cancelled: 'Not sent' }
+const recipientText: Record<DeliveryStatus, string> = { pending: 'Pending', sent: 'Sent', failed: 'Failed', cancelled: 'Not sent', excluded: 'Left out' }
 
 export function RecipientStatus({ status }: { status: DeliveryStatus }) {
   return (

@@ -1,7 +1,8 @@
 /**
  * Add promotion's modal (requirements R2.20, R5.3): title, content and an optional image, checked by
  * addNotification's own rules and messages, with the exact number of recipients asked of the
- * server first (countRecipients: the checked users that exist, or every user the filter matches).
+ * server first (countRecipients: the checked users that exist, or every user the filter matches),
+ * and the forecast of who is left out and why (forecastPromotion).
  * Submit stores the promotion with its recipients frozen and goes to /notificationlist.
  */
 import { useMemo } from 'react'
@@ -9,7 +10,8 @@ import { z } from 'zod/mini'
 import { useLocation } from 'wouter'
 import { plural } from '#contract/common'
 import { secondAdminNeeded } from '#contract/four-eyes'
-import { AddPromotionInput, addNotification, countRecipients, type UserFilter } from '#contract/promotions'
+import { AddPromotionInput, addNotification, countRecipients, forecastPromotion, forecastPromotionCsv, forecastPromotionLeads, type UserFilter } from '#contract/promotions'
+import { SendForecast } from '#src/crud/send-forecast.tsx'
 import type { FormDef } from '#src/crud/define-form.tsx'
 import { errorMessage } from '#src/crud/error-message.ts'
 import { FormBody } from '#src/crud/form-body.tsx'
@@ -51,6 +53,24 @@ function RecipientCount({ audience }: { audience: Audience }) {
   )
 }
 
+/** The forecast of this selection (requirements R2.37): who gets it, who is left out and why. */
+function PromotionForecast({ audience }: { audience: Audience }) {
+  const scope = { ...audience.filter, id: [...audience.ids], selectall: audience.selectall }
+  const { data, error } = useCall(forecastPromotion, scope, { revalidateOnFocus: false })
+  return (
+    <SendForecast
+      forecast={data}
+      error={error}
+      sources={{
+        leads: forecastPromotionLeads,
+        leadsInput: (reason, page, limit) => ({ ...scope, reason, page, limit }),
+        csv: forecastPromotionCsv,
+        csvInput: (reason) => ({ ...scope, reason }),
+      }}
+    />
+  )
+}
+
 export function PromotionDialog({ audience, onClose }: { audience: Audience | null; onClose: () => void }) {
   const [, navigate] = useLocation()
   const write = useWriteAccess()
@@ -64,6 +84,7 @@ export function PromotionDialog({ audience, onClose }: { audience: Audience | nu
             <DialogDescription className="sr-only">Write the promotion, then submit it to send it</DialogDescription>
           </DialogHeader>
           <RecipientCount audience={audience} />
+          <PromotionForecast audience={audience} />
           <FormBody
             def={def}
             defaults={{}}

@@ -5,7 +5,10 @@
  * case the socket is down). View shows the content and the recipients 100 at a time; Admin also
  * deletes, resends (to everyone or only the failed deliveries) and cancels a running send.
  */
-import { DeletePromotion, PROMOTION_PAGE_SIZE, PROMOTION_STATUSES, PromotionProgress, ResendData, approvePromotion, cancelPromotion, listNotification, listnotfiyuser, rejectPromotion, type Promotion } from '#contract/promotions'
+import { DeletePromotion, PROMOTION_PAGE_SIZE, PROMOTION_STATUSES, PromotionProgress, ResendData, approvePromotion, cancelPromotion, forecastPromotionCsv, forecastPromotionLeads, forecastPromotionRound, listNotification, listnotfiyuser, rejectPromotion, type Promotion } from '#contract/promotions'
+import { reasonLabels } from '#contract/forecast'
+import { SendForecast } from '#src/crud/send-forecast.tsx'
+import { useCall } from '#src/lib/use-call.ts'
 import { SocketEvents } from '#contract/socket'
 import { ApprovalNote, approvalActions, approvalUnsettled } from '#src/crud/approval.tsx'
 import { col, image, low, serial, withEmpty, wrapped } from '#src/crud/columns.tsx'
@@ -49,12 +52,36 @@ function Recipients({ promotion }: { promotion: Promotion }) {
       render={(r) => (
         <span className="flex flex-wrap items-center justify-between gap-2">
           <span className="break-all">{r.email}</span>
-          <RecipientStatus status={r.status} />
+          <span className="flex items-center gap-2">
+            {r.status === 'excluded' && r.reason !== '' ? <span className="text-xs text-amber-900">{reasonLabels[r.reason]}</span> : null}
+            <RecipientStatus status={r.status} />
+          </span>
         </span>
       )}
       moreLabel="Load More"
       step={PROMOTION_PAGE_SIZE}
       empty={NO_RECORDS_FOUND}
+    />
+  )
+}
+
+/**
+ * The forecast of a stored promotion's recipients as they stand now: what the approver of a round
+ * awaiting approval weighs (requirements R2.37).
+ */
+function RoundForecast({ promotion }: { promotion: Promotion }) {
+  const { data, error } = useCall(forecastPromotionRound, { id: promotion._id }, { revalidateOnFocus: false })
+  const scope = { promotion: promotion._id }
+  return (
+    <SendForecast
+      forecast={data}
+      error={error}
+      sources={{
+        leads: forecastPromotionLeads,
+        leadsInput: (reason, page, limit) => ({ ...scope, reason, page, limit }),
+        csv: forecastPromotionCsv,
+        csvInput: (reason) => ({ ...scope, reason }),
+      }}
     />
   )
 }
@@ -95,6 +122,7 @@ export const PromotionListPage = defineList({
       { label: 'Submitted', value: (p) => <Submitted promotion={p} /> },
       { label: 'Delivery', value: (p) => <DeliveryProgress progress={p} /> },
       { label: 'Approval', value: (p) => (p.approval === null ? 'Not needed' : <ApprovalNote row={p} />) },
+      { label: 'Forecast', value: (p) => (p.status === 'awaiting' ? <RoundForecast promotion={p} /> : `${p.excluded} left out when their delivery was due`) },
       { label: 'Recipients', value: (p) => <Recipients promotion={p} /> },
     ],
   },

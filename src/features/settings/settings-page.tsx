@@ -1,6 +1,13 @@
-import { getSettings, socialLinkLabels, updateSettings } from '#contract/settings'
+import { useState } from 'react'
+import { getSettings, setRestrictedCountryRule, socialLinkLabels, updateSettings } from '#contract/settings'
+import { errorMessage } from '#src/crud/error-message.ts'
 import { email, imageUpload, select, text, textarea, url } from '#src/crud/form-fields.ts'
 import { defineRecordForm } from '#src/crud/record-form.tsx'
+import { call } from '#src/lib/api.ts'
+import { useSession } from '#src/lib/session.ts'
+import { useCall } from '#src/lib/use-call.ts'
+import { Button } from '#src/ui/button.tsx'
+import { toast } from '#src/ui/toast.ts'
 
 const forcedLiquidation = [
   { value: 'Enable', label: 'Enable' },
@@ -17,7 +24,7 @@ const LINKS_NOTE =
  * phone numbers); the logo is checked by kind here and by content on the server. Without a new
  * logo the current one stays.
  */
-export const SettingsPage = defineRecordForm({
+const SiteSettingsForm = defineRecordForm({
   title: 'Settings',
   read: getSettings,
   readInput: {},
@@ -55,8 +62,64 @@ export const SettingsPage = defineRecordForm({
     { title: 'Trading', fields: ['forcedliq'] },
   ],
   // Every stored field but the id, the version (saved on its own screen) and the logo (a file).
-  values: ({ _id, version: _version, sitelogo: _sitelogo, ...fields }) => fields,
+  values: ({ _id, version: _version, sitelogo: _sitelogo, restricted_country_rule: _rule, ...fields }) => fields,
   files: (r) => ({ sitelogo: r.sitelogo }),
   submitLabel: 'Update Settings',
   columns: 2,
 })
+
+/**
+ * The restricted-country rule of mass sends (requirements R2.37): on by default; the superadmin
+ * may turn it off (the server asks for a recent proof of identity and audits the change). Others
+ * read where it stands.
+ */
+function CountryRule() {
+  const session = useSession()
+  const { data, mutate } = useCall(getSettings, {})
+  const [busy, setBusy] = useState(false)
+  const on = data?.result[0]?.restricted_country_rule
+  if (on === undefined) return null
+  async function change(next: boolean) {
+    setBusy(true)
+    try {
+      const answer = await call(setRestrictedCountryRule, { on: next })
+      toast.success(answer.message)
+      await mutate()
+    } catch (error) {
+      toast.error(errorMessage(error))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <section aria-labelledby="country-rule" className="mx-auto mt-6 flex w-full max-w-5xl flex-col gap-2 rounded-md border border-slate-200 bg-white p-4 text-sm">
+      <h2 id="country-rule" className="text-base font-semibold text-slate-900">
+        Restricted countries in sends
+      </h2>
+      <p role="status">
+        {on
+          ? 'On: promotions and newsletters leave out the leads whose country is on the Restriction List (and not hidden).'
+          : 'Off: leads in restricted countries receive promotions and newsletters.'}
+      </p>
+      {session.role === 'superadmin' ? (
+        <div>
+          <Button variant={on ? 'outline' : 'default'} disabled={busy} aria-busy={busy} onClick={() => void change(!on)}>
+            {on ? 'Turn the rule off' : 'Turn the rule on'}
+          </Button>
+        </div>
+      ) : (
+        <p className="text-slate-600">Only the superadmin can change this.</p>
+      )}
+    </section>
+  )
+}
+
+/** Settings (/settings): the site settings form, then the restricted-country rule of sends. */
+export function SettingsPage() {
+  return (
+    <>
+      <SiteSettingsForm />
+      <CountryRule />
+    </>
+  )
+}
