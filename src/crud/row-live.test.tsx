@@ -53,7 +53,7 @@ describe('rows kept live by server events', () => {
 
   it('ignores a payload that does not parse, and an event of an older round', () => {
     expect(progress.update({ id: 'a', sent: 'many' })).toBeNull()
-    const stale = progress.update({ id: 'a', round: 1, total: 10, sent: 10, failed: 0, pending: 0, status: 'done', lastSentAt: null })
+    const stale = progress.update({ id: 'a', round: 1, total: 10, sent: 10, failed: 0, excluded: 0, pending: 0, status: 'done', lastSentAt: null })
     if (!stale) throw new Error('the payload parses')
     const resent = { ...page, result: [promotion('a', { round: 2 })] }
     expect(patchPage(resent, stale)).toBe(resent)
