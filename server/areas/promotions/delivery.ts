@@ -448,6 +448,8 @@ const Judged = z.object({ rows: z.array(z.object({ lead_id: z.string(), why: Rea
  */
 export async function judgeRecipients(db: Db, promotionId: string, leadIds: readonly string[]): Promise<Map<string, ExclusionReason>> {
   if (leadIds.length === 0) return new Map()
+  // Driven by the batch's ids, each found by the primary key: a filter on the round's rows would
+  // read the whole promotion per batch on a table without statistics yet.
   const rules = await rulesFor(db, 'promotion')
   const lead = { email: sql`r.email`, country: sql`l.country`, subscribed: sql`l.subscribed` }
   const others = sql`
@@ -456,8 +458,9 @@ export async function judgeRecipients(db: Db, promotionId: string, leadIds: read
   const { rows } = Judged.parse(
     await db.execute(sql`
       select r.lead_id, coalesce(${reasonOf(lead, rules)}, case when ${duplicateOf(others, rules)} then 'duplicate' end) as why
-      from ${promotionRecipients} r left join ${leads} l on l.id = r.lead_id
-      where r.promotion_id = ${promotionId} and r.lead_id = any(${sql.param([...leadIds])}::text[])`),
+      from unnest(${sql.param([...leadIds])}::text[]) as batch(lead_id)
+      join ${promotionRecipients} r on r.promotion_id = ${promotionId} and r.lead_id = batch.lead_id
+      left join ${leads} l on l.id = r.lead_id`),
   )
   return new Map(rows.flatMap((r) => (r.why === null ? [] : [[r.lead_id, r.why] as const])))
 }
