@@ -224,9 +224,10 @@ function failedFilesWithoutTests(report: unknown): number {
   }).length
 }
 
+/** CHROME_PATH, else Debian's headless shell, else Debian's chromium (playwright.config.ts says why). */
 function chromePath(): string | undefined {
-  const p = process.env.CHROME_PATH || '/usr/bin/chromium'
-  return existsSync(p) ? p : undefined
+  if (process.env.CHROME_PATH) return existsSync(process.env.CHROME_PATH) ? process.env.CHROME_PATH : undefined
+  return ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((p) => existsSync(p))
 }
 
 async function playwright(baseEnv: NodeJS.ProcessEnv): Promise<SuiteResult> {
@@ -234,8 +235,8 @@ async function playwright(baseEnv: NodeJS.ProcessEnv): Promise<SuiteResult> {
   const chrome = chromePath()
   if (!chrome) {
     const msg =
-      `no Chromium at ${process.env.CHROME_PATH || '/usr/bin/chromium'}: install the Debian package ` +
-      '`chromium` (sudo apt-get install chromium) or set CHROME_PATH to a Chromium binary'
+      `no Chromium at ${process.env.CHROME_PATH || '/usr/bin/chromium-headless-shell or /usr/bin/chromium'}: install the Debian package ` +
+      '`chromium-headless-shell` (sudo apt-get install chromium-headless-shell) or set CHROME_PATH to a Chromium binary'
     console.error(msg)
     return { name, passed: 0, failed: 1, skipped: 0, problem: msg }
   }
