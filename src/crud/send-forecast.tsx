@@ -81,29 +81,36 @@ export function SendForecast<L extends Endpoint, C extends Endpoint>({
   const [open, setOpen] = useState<ExclusionReason | null>(null)
   const headingId = useId()
   if (error) return <p role="alert" className="text-sm text-red-700">Could not make the forecast: {errorMessage(error)}</p>
-  if (forecast === undefined) return <p className="text-sm text-slate-600">Making the forecast…</p>
-  const left = forecast.selected - forecast.recipients
-  const shown = open === null ? undefined : forecast.excluded.find((e) => e.reason === open)
+  // The frame keeps its size while the counts come, so the form below never moves under a click.
+  const figure = (value: number | undefined) => (value === undefined ? '…' : value.toLocaleString('en-US'))
+  const left = forecast === undefined ? undefined : forecast.selected - forecast.recipients
+  const shown = open === null || forecast === undefined ? undefined : forecast.excluded.find((e) => e.reason === open)
   return (
-    <section aria-labelledby={headingId} className="flex flex-col gap-2 rounded-md border border-indigo-200 bg-indigo-50/40 p-3 text-sm" data-testid="send-forecast">
-      <h2 id={headingId} className="font-semibold text-slate-900">
-        Forecast
-      </h2>
-      <dl className="grid grid-cols-3 gap-2 text-center">
-        <div>
-          <dt className="text-xs text-slate-600">Selected</dt>
-          <dd className="text-lg font-semibold tabular-nums text-slate-900">{forecast.selected.toLocaleString('en-US')}</dd>
-        </div>
-        <div>
-          <dt className="text-xs text-slate-600">Will receive</dt>
-          <dd className="text-lg font-semibold tabular-nums text-emerald-800">{forecast.recipients.toLocaleString('en-US')}</dd>
-        </div>
-        <div>
-          <dt className="text-xs text-slate-600">Left out</dt>
-          <dd className="text-lg font-semibold tabular-nums text-amber-900">{left.toLocaleString('en-US')}</dd>
-        </div>
-      </dl>
-      {forecast.excluded.length > 0 ? (
+    <section aria-labelledby={headingId} aria-busy={forecast === undefined} className="flex flex-col gap-2 rounded-md border border-indigo-200 bg-indigo-50/40 px-3 py-2 text-sm" data-testid="send-forecast">
+      {/* One compact row: a form follows in the same dialog, and a taller panel would push its
+          buttons below the fold, where an error appearing above them moves them under the pointer. */}
+      <div className="flex min-h-8 flex-wrap items-center gap-x-4 gap-y-1">
+        <h2 id={headingId} className="font-semibold text-slate-900">
+          Forecast
+        </h2>
+        <dl className="flex flex-wrap items-baseline gap-x-4 gap-y-1">
+          <div className="flex items-baseline gap-1">
+            <dt className="text-slate-600">Selected</dt>
+            <dd className="font-semibold tabular-nums text-slate-900">{figure(forecast?.selected)}</dd>
+          </div>
+          <div className="flex items-baseline gap-1">
+            <dt className="text-slate-600">Will receive</dt>
+            <dd className="font-semibold tabular-nums text-emerald-800">{figure(forecast?.recipients)}</dd>
+          </div>
+          <div className="flex items-baseline gap-1">
+            <dt className="text-slate-600">Left out</dt>
+            <dd className="font-semibold tabular-nums text-amber-900">{figure(left)}</dd>
+          </div>
+        </dl>
+      </div>
+      {forecast === undefined ? (
+        <p className="text-slate-600">Making the forecast…</p>
+      ) : forecast.excluded.length > 0 ? (
         <ul aria-label="Left out by reason" className="flex flex-wrap gap-2">
           {forecast.excluded.map(({ reason, count }) => (
             <li key={reason}>
@@ -113,8 +120,10 @@ export function SendForecast<L extends Endpoint, C extends Endpoint>({
             </li>
           ))}
         </ul>
-      ) : null}
-      {forecast.restrictedCountryRule ? null : <p className="text-amber-900">The restricted-country rule is off: leads in restricted countries are not left out.</p>}
+      ) : (
+        <p className="text-slate-600">No one is left out.</p>
+      )}
+      {forecast === undefined || forecast.restrictedCountryRule ? null : <p className="text-amber-900">The restricted-country rule is off: leads in restricted countries are not left out.</p>}
       {open !== null && shown !== undefined ? <ReasonLeads key={open} reason={open} count={shown.count} sources={sources} /> : null}
     </section>
   )
