@@ -73,10 +73,13 @@ export function SendForecast<L extends Endpoint, C extends Endpoint>({
   forecast,
   error,
   sources,
+  idle,
 }: {
   forecast: Forecast | undefined
   error: unknown
   sources: ForecastSources<L, C>
+  /** Said instead of the counts while there is nothing to forecast yet (no one chosen): the panel keeps its place. */
+  idle?: string
 }) {
   const [open, setOpen] = useState<ExclusionReason | null>(null)
   const headingId = useId()
@@ -86,7 +89,7 @@ export function SendForecast<L extends Endpoint, C extends Endpoint>({
   const left = forecast === undefined ? undefined : forecast.selected - forecast.recipients
   const shown = open === null || forecast === undefined ? undefined : forecast.excluded.find((e) => e.reason === open)
   return (
-    <section aria-labelledby={headingId} aria-busy={forecast === undefined} className="flex flex-col gap-2 rounded-md border border-indigo-200 bg-indigo-50/40 px-3 py-2 text-sm" data-testid="send-forecast">
+    <section aria-labelledby={headingId} aria-busy={forecast === undefined && idle === undefined} className="flex flex-col gap-2 rounded-md border border-indigo-200 bg-indigo-50/40 px-3 py-2 text-sm" data-testid="send-forecast">
       {/* One compact row: a form follows in the same dialog, and a taller panel would push its
           buttons below the fold, where an error appearing above them moves them under the pointer. */}
       <div className="flex min-h-8 flex-wrap items-center gap-x-4 gap-y-1">
@@ -109,7 +112,7 @@ export function SendForecast<L extends Endpoint, C extends Endpoint>({
         </dl>
       </div>
       {forecast === undefined ? (
-        <p className="text-slate-600">Making the forecast…</p>
+        <p className="text-slate-600">{idle ?? 'Making the forecast…'}</p>
       ) : forecast.excluded.length > 0 ? (
         <ul aria-label="Left out by reason" className="flex flex-wrap gap-2">
           {forecast.excluded.map(({ reason, count }) => (

@@ -10,8 +10,9 @@ import { useSWRConfig } from 'swr'
 import { plural } from '#contract/common'
 import type { Input } from '#contract/define'
 import { secondAdminNeeded } from '#contract/four-eyes'
-import { NO_SUBSCRIBERS, countNewsletterRecipients, forecastNewsletter, forecastNewsletterCsv, forecastNewsletterLeads, sendNewsletter } from '#contract/newsletter'
+import { NO_SUBSCRIBERS, countNewsletterRecipients, forecastNewsletter, sendNewsletter } from '#contract/newsletter'
 import { SendForecast } from '#src/crud/send-forecast.tsx'
+import { newsletterForecastSources } from './forecast-sources.ts'
 import { useCall } from '#src/lib/use-call.ts'
 import { FieldControl } from '#src/crud/field-control.tsx'
 import { fieldError, showFailure, useContractForm } from '#src/crud/form-hook.ts'
@@ -59,17 +60,13 @@ function NewsletterForecast({ all, id }: { all: boolean; id: readonly string[] }
   const scope = { all, id: [...id] }
   const chosen = all || id.length > 0
   const { data, error } = useCall(forecastNewsletter, chosen ? scope : null, { revalidateOnFocus: false, keepPreviousData: true })
-  if (!chosen) return null
+  // Shown from the start, so choosing the first subscriber moves nothing under the pointer.
   return (
     <SendForecast
-      forecast={data}
-      error={error}
-      sources={{
-        leads: forecastNewsletterLeads,
-        leadsInput: (reason, page, limit) => ({ ...scope, reason, page, limit }),
-        csv: forecastNewsletterCsv,
-        csvInput: (reason) => ({ ...scope, reason }),
-      }}
+      forecast={chosen ? data : undefined}
+      error={chosen ? error : undefined}
+      idle={chosen ? undefined : 'Choose the subscribers to see who will receive it.'}
+      sources={newsletterForecastSources(scope)}
     />
   )
 }

@@ -6,7 +6,7 @@
  * loaded when first opened) and pauses, resumes or cancels a running send. View Only reads.
  */
 import { Suspense, lazy, useState } from 'react'
-import { SEND_STATUSES, approveNewsletter, cancelNewsletter, forecastNewsletterCsv, forecastNewsletterLeads, forecastNewsletterSend, listNewsletterSends, pauseNewsletter, rejectNewsletter, resumeNewsletter, type NewsletterSend } from '#contract/newsletter'
+import { SEND_STATUSES, approveNewsletter, cancelNewsletter, forecastNewsletterSend, listNewsletterSends, pauseNewsletter, rejectNewsletter, resumeNewsletter, type NewsletterSend } from '#contract/newsletter'
 import { approvalActions, awaitsApproval } from '#src/crud/approval.tsx'
 import { col, date, low, serial, wrapped } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
@@ -17,6 +17,7 @@ import { Button } from '#src/ui/button.tsx'
 import { toast } from '#src/ui/toast.ts'
 import { Tooltip } from '#src/ui/tooltip.tsx'
 import { SendForecast } from '#src/crud/send-forecast.tsx'
+import { newsletterForecastSources } from './forecast-sources.ts'
 import { SendMail } from './send-mail.tsx'
 import { SendProgress, isRunning, statusText } from './send-progress.tsx'
 import { listFilter } from '#src/crud/list-filters.tsx'
@@ -82,12 +83,7 @@ function SendForecastOf({ send }: { send: NewsletterSend }) {
     <SendForecast
       forecast={data}
       error={error}
-      sources={{
-        leads: forecastNewsletterLeads,
-        leadsInput: (reason, page, limit) => ({ ...scope, reason, page, limit }),
-        csv: forecastNewsletterCsv,
-        csvInput: (reason) => ({ ...scope, reason }),
-      }}
+      sources={newsletterForecastSources(scope)}
     />
   )
 }

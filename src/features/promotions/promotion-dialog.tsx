@@ -10,8 +10,9 @@ import { z } from 'zod/mini'
 import { useLocation } from 'wouter'
 import { plural } from '#contract/common'
 import { secondAdminNeeded } from '#contract/four-eyes'
-import { AddPromotionInput, addNotification, countRecipients, forecastPromotion, forecastPromotionCsv, forecastPromotionLeads, type UserFilter } from '#contract/promotions'
+import { AddPromotionInput, addNotification, countRecipients, forecastPromotion, type UserFilter } from '#contract/promotions'
 import { SendForecast } from '#src/crud/send-forecast.tsx'
+import { promotionForecastSources } from './forecast-sources.ts'
 import type { FormDef } from '#src/crud/define-form.tsx'
 import { errorMessage } from '#src/crud/error-message.ts'
 import { FormBody } from '#src/crud/form-body.tsx'
@@ -61,12 +62,7 @@ function PromotionForecast({ audience }: { audience: Audience }) {
     <SendForecast
       forecast={data}
       error={error}
-      sources={{
-        leads: forecastPromotionLeads,
-        leadsInput: (reason, page, limit) => ({ ...scope, reason, page, limit }),
-        csv: forecastPromotionCsv,
-        csvInput: (reason) => ({ ...scope, reason }),
-      }}
+      sources={promotionForecastSources(scope)}
     />
   )
 }

@@ -5,9 +5,10 @@
  * case the socket is down). View shows the content and the recipients 100 at a time; Admin also
  * deletes, resends (to everyone or only the failed deliveries) and cancels a running send.
  */
-import { DeletePromotion, PROMOTION_PAGE_SIZE, PROMOTION_STATUSES, PromotionProgress, ResendData, approvePromotion, cancelPromotion, forecastPromotionCsv, forecastPromotionLeads, forecastPromotionRound, listNotification, listnotfiyuser, rejectPromotion, type Promotion } from '#contract/promotions'
+import { DeletePromotion, PROMOTION_PAGE_SIZE, PROMOTION_STATUSES, PromotionProgress, ResendData, approvePromotion, cancelPromotion, forecastPromotionRound, listNotification, listnotfiyuser, rejectPromotion, type Promotion } from '#contract/promotions'
 import { reasonLabels } from '#contract/forecast'
 import { SendForecast } from '#src/crud/send-forecast.tsx'
+import { promotionForecastSources } from './forecast-sources.ts'
 import { useCall } from '#src/lib/use-call.ts'
 import { SocketEvents } from '#contract/socket'
 import { ApprovalNote, approvalActions, approvalUnsettled } from '#src/crud/approval.tsx'
@@ -76,12 +77,7 @@ function RoundForecast({ promotion }: { promotion: Promotion }) {
     <SendForecast
       forecast={data}
       error={error}
-      sources={{
-        leads: forecastPromotionLeads,
-        leadsInput: (reason, page, limit) => ({ ...scope, reason, page, limit }),
-        csv: forecastPromotionCsv,
-        csvInput: (reason) => ({ ...scope, reason }),
-      }}
+      sources={promotionForecastSources(scope)}
     />
   )
 }
