@@ -1,9 +1,10 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sniff } from './kit/uploads.ts'
+import { forecast, rulesFor } from './kit/audience.ts'
 import { Passwords } from './kit/access/auth.ts'
 import { DEMO_LEADS, DEMO_SECOND_ADMIN, loginLines, seedDemo } from './demo.ts'
 import { openDb, type DbHandle } from './db/index.ts'
@@ -91,6 +92,16 @@ describe('demo data', () => {
     expect(enquiries.filter((e) => leadEmails.has(e.email)).length).toBeGreaterThanOrEqual(25)
     expect(new Set(enquiries.map((e) => e.status))).toEqual(new Set(['Open', 'Resolved']))
     expect((await handle.db.select().from(games)).filter((g) => g.freeze)).toHaveLength(1)
+
+    // A newsletter to every lead would leave some out for each reason the demo can show.
+    const everyLead = sql`select id as lead_id, name, email, country, subscribed from leads`
+    const newsletter = await forecast(handle.db, { rows: everyLead, rules: await rulesFor(handle.db, 'newsletter') })
+    const left = new Map(newsletter.excluded.map((e) => [e.reason, e.count]))
+    expect(left.get('restricted-country')).toBe(3)
+    expect(left.get('suppressed')).toBe(3)
+    expect(left.get('unsubscribed')).toBeGreaterThan(0)
+    // Russia's restriction is hidden: its lead is not left out for it.
+    expect(rows.filter((r) => r.country === 'RU')).toHaveLength(1)
 
     // A second start leaves the data alone.
     expect(await seedDemo(handle.db, uploads, now)).toBeNull()

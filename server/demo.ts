@@ -4,9 +4,10 @@
  * enquiries (most from leads, so a lead's page shows them; some resolved), categories and games
  * (one frozen) with images, restricted countries (one hidden), promotions with their deliveries,
  * a second Admin whose promotion to every lead awaits another Admin's approval, audit entries of
- * both admins, the site settings (name, logo, links, version), the social links and two pending
- * access requests. Written only into an empty database (the demo's own data folder), so a restart
- * keeps edits.
+ * both admins, the site settings (name, logo, links, version), the social links, two pending
+ * access requests, a few leads in restricted countries and three suppressed addresses (so a send's
+ * forecast has people to leave out). Written only into an empty database (the demo's own data
+ * folder), so a restart keeps edits.
  */
 import { randomUUID } from 'node:crypto'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -16,10 +17,11 @@ import { count, eq, sql } from 'drizzle-orm'
 import { Passwords } from './kit/access/auth.ts'
 import type { Db } from './db/index.ts'
 import { countryNamed } from './kit/countries.ts'
-import { accessRequests, admins, auditLog, brands, categories, contactEnquiries, games, homepageContent, leadNotifications, leads, links, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, sendRequests, siteSettings, socialMedia, tokenSettings } from './db/schema.ts'
+import { accessRequests, admins, auditLog, brands, categories, contactEnquiries, games, homepageContent, leadNotifications, leads, links, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, sendRequests, siteSettings, socialMedia, suppressedAddresses, tokenSettings } from './db/schema.ts'
 import { gradientIcon, type Rgb } from './db/png.ts'
 import { makeThumbnail, thumbOf } from './kit/media.ts'
 import { diskStorage, type ObjectStorage } from './kit/storage.ts'
+import { suppressionKey } from './kit/suppression.ts'
 
 const FIRST = [
   'Olivia', 'Liam', 'Amara', 'Noah', 'Sofia', 'Mateo', 'Aisha', 'Lucas', 'Mei', 'Ethan', 'Priya', 'Diego',
@@ -312,6 +314,13 @@ async function seed(db: Db, staging: string, storage: ObjectStorage, now: number
       .where(eq(leads.email, unsubscribed.email))
   }
 
+  // A few leads in restricted countries (Iran and Cuba, enforced; Russia, hidden so not enforced),
+  // so a send's forecast shows who the Restriction List leaves out and who it does not.
+  for (const [i, code] of [[7, 'IR'], [211, 'CU'], [415, 'IR'], [619, 'RU']] as const) {
+    const lead = leadRows[i]
+    if (lead !== undefined) await db.update(leads).set({ country: code }).where(eq(leads.email, lead.email))
+  }
+
   // Most enquiries come from leads (by email, as a lead's page finds them), a lead now and then
   // writing twice; the rest from people who are not leads. About a third are answered.
   const enquiryRows = Array.from({ length: 40 }, (_, i) => {
@@ -421,6 +430,18 @@ async function seed(db: Db, staging: string, storage: ObjectStorage, now: number
       ? []
       : [{ at: new Date(now - 26 * 60 * MINUTE), adminId: superadmin.id, action: '/HideRestrictions', recordId: hidden.id, ip: '198.51.100.7' }]),
   ])
+
+  // Addresses the mail provider reported (a bounce, a complaint) and one Ada added by hand: the
+  // Suppressed addresses screen has rows, and a send's forecast leaves these leads out.
+  const suppressed = [
+    { lead: leadRows[12], reason: 'bounce' as const, source: 'Mail provider event', by: null, days: 9 },
+    { lead: leadRows[30], reason: 'complaint' as const, source: 'Mail provider event', by: null, days: 4 },
+    { lead: leadRows[66], reason: 'manual' as const, source: 'Asked not to be mailed', by: ada.id, days: 1 },
+  ]
+  for (const entry of suppressed) {
+    if (entry.lead === undefined) continue
+    await db.insert(suppressedAddresses).values({ address: suppressionKey(entry.lead.email), reason: entry.reason, source: entry.source, createdBy: entry.by, createdAt: new Date(now - entry.days * 24 * 3600 * 1000) })
+  }
 
   for (const [i, request] of ACCESS_REQUESTS.entries()) {
     // Confirmed from their mailboxes, as only those reach the staff list.
