@@ -1,4 +1,5 @@
 import { z } from 'zod/mini'
+import { outwardLinks } from './outward-links.ts'
 
 /** Requirements R5.1: an http or https address, or a host starting with www. */
 export const URL_PATTERN = /^(https?:\/\/|www\.)[^\s/$.?#][^\s]*$/i
@@ -30,9 +31,12 @@ export const Id = z.string().check(z.trim(), z.minLength(1, 'id is required'), z
 export const required = (message: string, max = 500) =>
   z.string({ error: message }).check(z.trim(), z.minLength(1, message), z.maxLength(max, 'Incorrect format'))
 
-/** A required URL with its required and format messages (requirements R5.1, R5.5). */
+/**
+ * A required URL with its required and format messages (requirements R5.1, R5.5). Every URL field
+ * is a link users follow, so both URL kinds register as outward links (outward-links.ts).
+ */
 export const requiredUrl = (message: string, format = 'Incorrect format') =>
-  required(message, 2000).check(z.regex(URL_PATTERN, format))
+  required(message, 2000).check(z.regex(URL_PATTERN, format)).register(outwardLinks, { outward: true })
 
 /** Optional free text: trimmed, at most `max` characters ('Incorrect format' beyond), '' when absent. */
 export const optionalText = (max: number) => z._default(z.string().check(z.trim(), z.maxLength(max, 'Incorrect format')), '')
@@ -45,7 +49,7 @@ export const optionalUrl = z._default(
     z.refine((v) => v === '' || URL_PATTERN.test(v), 'Incorrect format'),
   ),
   '',
-)
+).register(outwardLinks, { outward: true })
 
 /** A whole number (JSON numbers in answers). */
 export const integer = () => z.number().check(z.int())

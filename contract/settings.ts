@@ -2,6 +2,7 @@ import { z } from 'zod/mini'
 import { Done, EMAIL_PATTERN, ExpectedVersion, RecordVersion, ok, optionalText, optionalUrl } from './common.ts'
 import { endpoint, nameEndpoints, reads, staffWrites, writes } from './define.ts'
 import { IMAGE_KIND_MESSAGE, imageFiles } from './multipart.ts'
+import { MAX_ALLOWED_DOMAINS } from './outward-links.ts'
 import * as self from './settings.ts'
 
 /** Requirements R9.7: forced liquidation is Enable or Disable. */
@@ -38,6 +39,11 @@ export const SiteSettings = z.object({
    * (requirements R2.37); changed by setRestrictedCountryRule only.
    */
   restricted_country_rule: z.boolean(),
+  /**
+   * Ours: the domains outward links may lead to (outward-links.ts), empty for every host;
+   * changed by setOutwardLinkDomains only.
+   */
+  outward_link_domains: z.array(z.string()),
   /**
    * Ours: the Settings form's edit version (common.ts, RECORD_CHANGED), raised by its saves only.
    * Not `version`, which is the site version above (the Version screen's field).
@@ -127,6 +133,24 @@ export const setRestrictedCountryRule = endpoint({
   access: staffWrites('/settings'),
   stepUp: true,
   ours: 'Not in the requirements: on (true or false) turns the rule that leaves leads in restricted countries out of promotions and newsletters on or off; superadmin only, with step-up.',
+})
+
+/**
+ * The domains every stored outward link must lead to (buy and swap links, game live links, homepage
+ * content, social and legal links): the superadmin only, after a recent proof of identity, audited.
+ * Each entry is `example.com` (that host) or `*.example.com` (it and its subdomains); an empty list
+ * allows every host. Links already stored are not changed: the list holds the next writes.
+ */
+export const setOutwardLinkDomains = endpoint({
+  logAs: 'Allowed link domains changed',
+  method: 'POST',
+  input: z.object({
+    domains: z.array(z.string().check(z.maxLength(260, 'Incorrect format'))).check(z.maxLength(MAX_ALLOWED_DOMAINS, `At most ${MAX_ALLOWED_DOMAINS} domains`)),
+  }),
+  output: Done,
+  access: staffWrites('/settings'),
+  stepUp: true,
+  ours: `Not in the requirements: domains, each example.com (that host) or *.example.com (it and every subdomain), at most ${MAX_ALLOWED_DOMAINS}; every write that stores a link users follow then refuses another host. Empty allows every host. Superadmin only, with step-up.`,
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

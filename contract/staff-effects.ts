@@ -163,6 +163,7 @@ export const staffEffects: Readonly<Record<string, StaffEffect>> = {
   setContactStatus: 'none',
   setFirstPassword: 'none',
   setRestrictedCountryRule: 'none',
+  setOutwardLinkDomains: 'none',
   signOutStaff: 'narrows',
   socialmediaGet: 'none',
   twofaDisable: 'none',

@@ -238,6 +238,11 @@ export const siteSettings = pgTable('site_settings', {
    * on unless a superadmin turned it off (server/kit/audience.ts, requirements R2.37).
    */
   restrictedCountryRule: boolean('restricted_country_rule').notNull().default(true),
+  /**
+   * The domains outward links may lead to (contract/outward-links.ts): `example.com` or
+   * `*.example.com`; empty allows every host. Changed by the superadmin only.
+   */
+  outwardLinkDomains: text('outward_link_domains').array().notNull().default(sql`'{}'::text[]`),
   /** The Settings form's edit version; named apart from `version`, the site version the Version screen edits. */
   revision: integer('revision').notNull().default(1),
 })

@@ -46,6 +46,7 @@ import type { ObjectStorage } from './storage.ts'
 import type { PublicCache } from './public-cache.ts'
 import type { Finder } from './finders.ts'
 import { NUL_MESSAGE, nulField } from './text-input.ts'
+import { refusedOutwardLink } from './outward-links.ts'
 import { SUMMARISED } from './request-log.ts'
 
 // The contract's schemas are zod/mini's, which brings no messages of its own: the checks the
@@ -426,6 +427,14 @@ async function answer(bound: BoundHandler, services: Services, request: FastifyR
   if (first !== undefined) {
     await discard(temps)
     return sendFailure(reply, failure(first, all, tooLarge ? 413 : 400))
+  }
+  // A link users will follow, to a host the superadmin's list does not allow: refused like bad input.
+  if (changesData(endpoint)) {
+    const refused = await refusedOutwardLink(services.handle.db, endpoint, parsed.data)
+    if (refused !== null) {
+      await discard(temps)
+      return sendFailure(reply, failure(refused.message, { [refused.field]: refused.message }))
+    }
   }
 
   // A public read kept in memory is sent as it was first computed (the input, parsed, is its key).

@@ -11,7 +11,8 @@ import { eq } from 'drizzle-orm'
 import * as settings from '#contract/settings'
 import type { SiteSettings } from '#contract/settings'
 import * as version from '#contract/version'
-import { handlers, notFound } from '../../kit/api.ts'
+import { domainEntry } from '#contract/outward-links'
+import { failure, handlers, notFound } from '../../kit/api.ts'
 import type { Db } from '../../db/index.ts'
 import { siteSettings, type SiteSettingsRow } from '../../db/schema.ts'
 import { restorable, undoableUpdate } from '../../kit/undo.ts'
@@ -56,6 +57,7 @@ const toSiteSettings = (row: SiteSettingsRow): SiteSettings => ({
   sitelogo: logoUrl(row),
   forcedliq: row.forcedliq,
   restricted_country_rule: row.restrictedCountryRule,
+  outward_link_domains: row.outwardLinkDomains,
   revision: row.revision,
 })
 
@@ -132,6 +134,21 @@ export const settingsRoutes = handlers(settings, {
     if (logo !== null && replaced !== '') ctx.removeUploadLater(replaced)
     ctx.audit(id)
     return { status: 'success', message: 'Settings updated successfully' }
+  },
+
+  setOutwardLinkDomains: async ({ domains }, ctx) => {
+    const kept: string[] = []
+    for (const raw of domains) {
+      if (raw.trim() === '') continue
+      const entry = domainEntry(raw)
+      if (entry === null) return failure(`Not a domain: ${raw.trim().slice(0, 80)}`, { domains: `Not a domain: ${raw.trim().slice(0, 80)}` })
+      if (!kept.includes(entry)) kept.push(entry)
+    }
+    const { id } = await singleRecord(ctx.db, record)
+    await ctx.db.update(siteSettings).set({ outwardLinkDomains: kept }).where(eq(siteSettings.id, id))
+    ctx.audit(id)
+    ctx.auditDetail(kept.length === 0 ? 'Every host allowed' : `Allowed: ${kept.join(', ')}`.slice(0, 500))
+    return { status: 'success', message: kept.length === 0 ? 'Outward links may lead to any host' : `Outward links may lead to ${kept.length} allowed domain${kept.length === 1 ? '' : 's'}` }
   },
 
   setRestrictedCountryRule: async ({ on }, ctx) => {

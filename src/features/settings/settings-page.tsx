@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { getSettings, setRestrictedCountryRule, socialLinkLabels, updateSettings } from '#contract/settings'
+import { getSettings, setOutwardLinkDomains, setRestrictedCountryRule, socialLinkLabels, updateSettings } from '#contract/settings'
 import { errorMessage } from '#src/crud/error-message.ts'
 import { email, imageUpload, select, text, textarea, url } from '#src/crud/form-fields.ts'
 import { defineRecordForm } from '#src/crud/record-form.tsx'
@@ -7,6 +7,8 @@ import { call } from '#src/lib/api.ts'
 import { useSession } from '#src/lib/session.ts'
 import { useCall } from '#src/lib/use-call.ts'
 import { Button } from '#src/ui/button.tsx'
+import { Label } from '#src/ui/label.tsx'
+import { Textarea } from '#src/ui/textarea.tsx'
 import { toast } from '#src/ui/toast.ts'
 
 const forcedLiquidation = [
@@ -62,7 +64,7 @@ const SiteSettingsForm = defineRecordForm({
     { title: 'Trading', fields: ['forcedliq'] },
   ],
   // Every stored field but the id, the version (saved on its own screen) and the logo (a file).
-  values: ({ _id, version: _version, sitelogo: _sitelogo, restricted_country_rule: _rule, ...fields }) => fields,
+  values: ({ _id, version: _version, sitelogo: _sitelogo, restricted_country_rule: _rule, outward_link_domains: _domains, ...fields }) => fields,
   files: (r) => ({ sitelogo: r.sitelogo }),
   submitLabel: 'Update Settings',
   columns: 2,
@@ -114,12 +116,93 @@ function CountryRule() {
   )
 }
 
-/** Settings (/settings): the site settings form, then the restricted-country rule of sends. */
+/**
+ * The domains outward links may lead to (buy and swap links, game live links, homepage content,
+ * social and legal links): the superadmin edits the list, one domain a line, after a recent proof
+ * of identity; everyone else reads it. The server refuses any other host on every such write.
+ */
+function LinkDomains() {
+  const session = useSession()
+  const { data, mutate } = useCall(getSettings, {})
+  const stored = data?.result[0]?.outward_link_domains
+  const [draft, setDraft] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState('')
+  const storedText = stored?.join('\n') ?? ''
+  // The list as last read fills the box again whenever the stored list changes (a save, another tab).
+  const [shown, setShown] = useState<string | null>(null)
+  if (stored !== undefined && shown !== storedText) {
+    setShown(storedText)
+    setDraft(storedText)
+  }
+  if (stored === undefined) return null
+  const editable = session.role === 'superadmin'
+  async function save() {
+    setBusy(true)
+    setError('')
+    try {
+      const answer = await call(setOutwardLinkDomains, { domains: draft.split(/[\n,]/).map((d) => d.trim()).filter((d) => d !== '') })
+      toast.success(answer.message)
+      await mutate()
+    } catch (failure) {
+      setError(errorMessage(failure))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <section aria-labelledby="link-domains" className="mx-auto mt-6 flex w-full max-w-5xl flex-col gap-2 rounded-md border border-slate-200 bg-white p-4 text-sm">
+      <h2 id="link-domains" className="text-base font-semibold text-slate-900">
+        Allowed domains for outward links
+      </h2>
+      <p role="status">
+        {stored.length === 0
+          ? 'Any domain: buy, swap, game, homepage, social and legal links may lead anywhere.'
+          : `${stored.length} allowed: links users follow must lead to one of these (a saved link to another host is refused).`}
+      </p>
+      <p className="text-slate-600">One domain a line. example.com allows that host only; *.example.com allows it and every subdomain. An empty list allows every host. Links already saved stay as they are.</p>
+      {editable ? (
+        <form
+          className="flex flex-col gap-2"
+          onSubmit={(event) => {
+            event.preventDefault()
+            void save()
+          }}
+        >
+          <Label htmlFor="link-domains-list">Domains</Label>
+          <Textarea id="link-domains-list" rows={4} value={draft} onChange={(event) => setDraft(event.target.value)} aria-invalid={error !== ''} aria-describedby={error === '' ? undefined : 'link-domains-error'} spellCheck={false} />
+          <p id="link-domains-error" role="alert" className="min-h-5 text-red-700 dark:text-red-400">
+            {error}
+          </p>
+          <div>
+            <Button type="submit" disabled={busy || draft === storedText} aria-busy={busy}>
+              Save domains
+            </Button>
+          </div>
+        </form>
+      ) : (
+        <>
+          {stored.length === 0 ? null : (
+            <ul className="list-inside list-disc">
+              {stored.map((domain) => (
+                <li key={domain}>{domain}</li>
+              ))}
+            </ul>
+          )}
+          <p className="text-slate-600">Only the superadmin can change this.</p>
+        </>
+      )}
+    </section>
+  )
+}
+
+/** Settings (/settings): the site settings form, the restricted-country rule of sends, and the allowed link domains. */
 export function SettingsPage() {
   return (
     <>
       <SiteSettingsForm />
       <CountryRule />
+      <LinkDomains />
     </>
   )
 }

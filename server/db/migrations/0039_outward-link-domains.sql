@@ -1,0 +1,1 @@
+ALTER TABLE "site_settings" ADD COLUMN "outward_link_domains" text[] DEFAULT '{}'::text[] NOT NULL;
