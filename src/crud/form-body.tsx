@@ -17,6 +17,12 @@ function ShownField({ field, ...rest }: React.ComponentProps<typeof FieldControl
   return <FieldControl field={field} {...rest} />
 }
 
+/** The definition's account of what saving will change, kept in step with the values. */
+function Summary({ form, start, render }: { form: React.ComponentProps<typeof FieldControl>['form']; start: Values; render: NonNullable<FormDef<FormEndpoint>['summary']> }) {
+  const values = useWatch({ control: form.control })
+  return render({ values, start })
+}
+
 export interface BodyProps<E extends FormEndpoint, R extends Identified> {
   def: FormDef<E, R>
   /** Starting values; fields not given start at their kind's blank value. */
@@ -76,6 +82,7 @@ export function FormBody<E extends FormEndpoint, R extends Identified>({ def, de
           </Button>
         )}
       </div>
+      {def.summary ? <Summary form={form} start={defaults} render={def.summary} /> : null}
       {isSubmitting ? <LoadingOverlay /> : null}
     </form>
   )

@@ -4,6 +4,7 @@
  * kit (an edit dialog is a form) and the form bodies can name them without importing the pages
  * that import those bodies back.
  */
+import type { ReactNode } from 'react'
 import type { z } from 'zod/mini'
 import type { Endpoint, Input, Output } from '#contract/define'
 import type { ScreenPath } from '#contract/routes'
@@ -54,6 +55,12 @@ export interface FormDef<E extends FormEndpoint, R extends Identified = Identifi
   derive?: (changed: string, values: Values) => Values
   /** Last touch to the checked values before sending (Edit User adds /profile and /resetpassword). */
   prepare?: (values: Values) => Values
+  /**
+   * What saving will change, shown under Submit as the values change (Edit User: the access gained
+   * and lost), from the current values and those the form started from. Under the buttons, so
+   * its growing never moves them.
+   */
+  summary?: (props: { values: Values; start: Values }) => ReactNode
 }
 
 /** Throws when a file field names no file field of the endpoint, so a typo fails at start. */

@@ -189,6 +189,24 @@ test.describe('Create User', () => {
 })
 
 test.describe('Edit User', () => {
+  test('says, before saving, what the member gains and loses, page by page', async ({ adminPage: page }) => {
+    const user = await createStaff(page.request, { name: 'Staff changes', screens: ['/users', '/brand'] })
+    await page.goto(`/admin/sub-admin?search=${encodeURIComponent(user.email)}`)
+    await staffRow(page, user.email).getByRole('button', { name: `Edit ${user.name}` }).click()
+    const changes = page.getByRole('region', { name: 'Access changes' })
+    await expect(changes).toHaveText('Saving changes no access.')
+    await chooseUserType(page, 'Admin')
+    await expect(changes).toContainText('Saving gives them')
+    await expect(changes.getByRole('listitem').filter({ hasText: /^Leads:/ })).toHaveText('Leads: read only → read and write')
+    await expect(changes.getByRole('listitem').filter({ hasText: /^Games:/ })).toHaveText('Games: no access → read and write')
+    await expect(changes).not.toContainText('Saving takes away')
+    await chooseUserType(page, 'View Only')
+    await page.getByRole('button', { name: 'Remove Brand Tab' }).click()
+    await expect(changes).toContainText('Saving takes away')
+    await expect(changes.getByRole('listitem')).toHaveText(['Brand Tab: read only → no access'])
+    await expectNoSevereViolations(page)
+  })
+
   test('shows its messages, applies the access rules and always keeps Profile and Reset Password', async ({ adminPage: page }) => {
     const user = await createStaff(page.request, { name: 'Staff edit', screens: ['/brand'] })
     await page.goto(`/admin/sub-admin?search=${encodeURIComponent(user.email)}`)

@@ -171,7 +171,7 @@ function LinkDomains() {
         >
           <Label htmlFor="link-domains-list">Domains</Label>
           <Textarea id="link-domains-list" rows={4} value={draft} onChange={(event) => setDraft(event.target.value)} aria-invalid={error !== ''} aria-describedby={error === '' ? undefined : 'link-domains-error'} spellCheck={false} />
-          <p id="link-domains-error" role="alert" className="min-h-5 text-red-700 dark:text-red-400">
+          <p id="link-domains-error" role="alert" className="min-h-5 text-red-700">
             {error}
           </p>
           <div>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { accessLabel, accessOptions, accessToSend, normalizeAccess, withAlwaysAllowed } from './access.ts'
+import { accessChanges, accessLabel, accessOptions, accessToSend, normalizeAccess, withAlwaysAllowed } from './access.ts'
 
 describe('accessOptions', () => {
   it('offers the menu pages but no child page, and Reset Password only on edit', () => {
@@ -74,5 +74,36 @@ describe('accessLabel', () => {
 
   it('shows a path it has no title for as it is', () => {
     expect(accessLabel(['/retired-page'])).toBe('/retired-page')
+  })
+})
+
+describe('accessChanges', () => {
+  const words = (list: readonly { page: string; before: string; after: string }[]) => list.map((c) => `${c.page}: ${c.before} -> ${c.after}`)
+
+  it('says nothing when the save changes no page', () => {
+    expect(accessChanges({ accessLevel: 'View Only', restrictions: ['/users'] }, { accessLevel: 'View Only', restrictions: ['/users', '/profile'] })).toEqual({ gains: [], losses: [] })
+  })
+
+  it('names each page gained and lost, with what was and what will be', () => {
+    const changes = accessChanges({ accessLevel: 'View Only', restrictions: ['/users', '/contactus'] }, { accessLevel: 'View Only', restrictions: ['/users', '/cms'] })
+    expect(words(changes.gains)).toEqual(['Games: none -> read'])
+    expect(words(changes.losses)).toEqual(['Contact Us: read -> none'])
+  })
+
+  it('makes every page writable for an Admin (every page) and takes writing away when they become View Only', () => {
+    const up = accessChanges({ accessLevel: 'View Only', restrictions: ['/users'] }, { accessLevel: 'Admin', restrictions: [] })
+    expect(words(up.gains)).toContain('Leads: read -> write')
+    expect(words(up.gains)).toContain('Games: none -> write')
+    expect(up.losses).toEqual([])
+    const down = accessChanges({ accessLevel: 'Admin', restrictions: [] }, { accessLevel: 'View Only', restrictions: ['/users'] })
+    expect(words(down.losses)).toContain('Leads: write -> read')
+    expect(words(down.losses)).toContain('Games: write -> none')
+    expect(down.gains).toEqual([])
+  })
+})
+
+describe('accessChanges and the pages every member has', () => {
+  it('does not count Reset Password, which the edit form adds and every member may open', () => {
+    expect(accessChanges({ accessLevel: 'View Only', restrictions: ['/users'] }, { accessLevel: 'View Only', restrictions: ['/users', '/resetpassword', '/profile'] })).toEqual({ gains: [], losses: [] })
   })
 })

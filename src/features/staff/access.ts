@@ -60,3 +60,48 @@ export function accessLabel(restrictions: readonly string[]): string {
   if (restrictions.length === 0) return '--'
   return restrictions.map((path) => titles.get(path) ?? path).join(', ')
 }
+
+/** What a staff member may do on one menu page. */
+type Grant = 'none' | 'read' | 'write'
+
+/** A staff member's access as stored: their level and pages (none listed: every page). */
+export interface StaffAccess {
+  accessLevel: unknown
+  restrictions: readonly string[]
+}
+
+/** What they may do on `page` (a menu page): Admin writes, View Only reads, where the page is theirs. */
+function grantOn(access: StaffAccess, page: string): Grant {
+  if (access.accessLevel !== 'Admin' && access.accessLevel !== 'View Only') return 'none'
+  const theirs = access.restrictions.length === 0 || access.restrictions.includes(page)
+  if (!theirs) return 'none'
+  return access.accessLevel === 'Admin' ? 'write' : 'read'
+}
+
+/** One page whose access a save changes, in words: "Games: read → read and write". */
+export interface AccessChange {
+  page: string
+  before: Grant
+  after: Grant
+}
+
+const GRANT_WORDS: Record<Grant, string> = { none: 'no access', read: 'read only', write: 'read and write' }
+export const grantWords = (grant: Grant): string => GRANT_WORDS[grant]
+
+/**
+ * The menu pages on which a save changes what the staff member may do, split into what they gain
+ * (more than before) and what they lose, in the menu's order.
+ */
+export function accessChanges(before: StaffAccess, after: StaffAccess): { gains: AccessChange[]; losses: AccessChange[] } {
+  const rank: Record<Grant, number> = { none: 0, read: 1, write: 2 }
+  const gains: AccessChange[] = []
+  const losses: AccessChange[] = []
+  // Profile and Reset Password are open to every signed-in member whatever the list says: the
+  // choosable pages are the others.
+  for (const option of accessOptions('create')) {
+    const change = { page: option.label, before: grantOn(before, option.value), after: grantOn(after, option.value) }
+    if (rank[change.after] > rank[change.before]) gains.push(change)
+    else if (rank[change.after] < rank[change.before]) losses.push(change)
+  }
+  return { gains, losses }
+}

@@ -1,7 +1,8 @@
 import { accessLevels, createSubAdminUsers, getSubAdminUser, SubAdmin, UpdateSubAdminUsers } from '#contract/staff'
 import { defineForm } from '#src/crud/define-form.tsx'
 import { email, multiSelect, password, select, text } from '#src/crud/form-fields.ts'
-import { accessOptions, accessToSend, managesStaff, normalizeAccess } from './access.ts'
+import type { Values } from '#src/crud/form-fields.ts'
+import { accessChanges, accessOptions, accessToSend, grantWords, managesStaff, normalizeAccess, type AccessChange } from './access.ts'
 
 export const userTypes = accessLevels.map((level) => ({ value: level, label: level }))
 
@@ -55,6 +56,7 @@ export const EditStaffPage = defineForm({
   writeRule: managesStaff,
   derive: keepAccessInStep,
   prepare: (values) => ({ ...values, restrictions: accessToSend(values['accessLevel'], paths(values['restrictions']), 'edit') }),
+  summary: ({ values, start }) => <AccessChanges values={values} start={start} />,
   record: {
     get: getSubAdminUser,
     input: (id) => ({ _id: id }),
@@ -63,3 +65,42 @@ export const EditStaffPage = defineForm({
     values: (u) => ({ _id: u._id, name: u.name, email: u.email, accessLevel: u.accessLevel, restrictions: u.restrictions, version: u.version }),
   },
 })
+
+/** One side of the change: each page with what it was and what it becomes. */
+function ChangeList({ title, changes }: { title: string; changes: readonly AccessChange[] }) {
+  if (changes.length === 0) return null
+  return (
+    <div>
+      <p className="font-medium text-slate-900">{title}</p>
+      <ul className="list-inside list-disc">
+        {changes.map((c) => (
+          <li key={c.page}>
+            {c.page}: {grantWords(c.before)} → {grantWords(c.after)}
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
+
+/**
+ * Edit User: before saving, what the staff member will gain and lose (each page, read or write),
+ * from the access the form started with to the access it would send.
+ */
+function AccessChanges({ values, start }: { values: Values; start: Values }) {
+  const before = { accessLevel: start['accessLevel'], restrictions: paths(start['restrictions']) }
+  const after = { accessLevel: values['accessLevel'], restrictions: accessToSend(values['accessLevel'], paths(values['restrictions']), 'edit') }
+  const { gains, losses } = accessChanges(before, after)
+  return (
+    <section aria-label="Access changes" aria-live="polite" className="flex flex-col gap-2 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700">
+      {gains.length === 0 && losses.length === 0 ? (
+        <p>Saving changes no access.</p>
+      ) : (
+        <>
+          <ChangeList title="Saving gives them" changes={gains} />
+          <ChangeList title="Saving takes away" changes={losses} />
+        </>
+      )}
+    </section>
+  )
+}
