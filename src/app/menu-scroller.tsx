@@ -1,8 +1,9 @@
 /**
  * The side menu's scrolling box. On a short window (800 px tall, a laptop with its browser's bars)
  * the last entries sit below the fold; a menu that scrolls looks like one that ends, so while
- * anything is below, the bottom fades and says "More below" (a press scrolls down). Keyboard and
- * screen-reader users reach every entry anyway, so the hint is for the eye only.
+ * anything is below, the bottom fades and says "More below" (a press scrolls down), and once
+ * scrolled, the top fades over the entries above. Keyboard and screen-reader users reach every
+ * entry anyway, so the hints are for the eye only.
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 
@@ -12,9 +13,12 @@ const SLACK = 2
 export function MenuScroller({ children }: { children: ReactNode }) {
   const box = useRef<HTMLDivElement>(null)
   const [more, setMore] = useState(false)
+  const [above, setAbove] = useState(false)
   const measure = useCallback(() => {
     const el = box.current
-    if (el) setMore(el.scrollTop + el.clientHeight < el.scrollHeight - SLACK)
+    if (!el) return
+    setMore(el.scrollTop + el.clientHeight < el.scrollHeight - SLACK)
+    setAbove(el.scrollTop > SLACK)
   }, [])
   useEffect(() => {
     const el = box.current
@@ -31,15 +35,20 @@ export function MenuScroller({ children }: { children: ReactNode }) {
       <div ref={box} onScroll={measure} className="min-h-0 flex-1 overflow-y-auto">
         {children}
       </div>
+      {/* The fades lie over the menu but never take its clicks; "More below" has a strip of its own. */}
+      {above ? <div aria-hidden="true" data-testid="menu-more-above" className="pointer-events-none absolute inset-x-0 top-0 h-10 bg-linear-to-b from-slate-900 to-transparent" /> : null}
       {more ? (
-        <div
-          aria-hidden="true"
-          data-testid="menu-more-below"
-          onClick={() => box.current?.scrollBy({ top: box.current.clientHeight * 0.8, behavior: 'smooth' })}
-          className="absolute inset-x-0 bottom-0 flex h-16 cursor-pointer items-end justify-center bg-linear-to-t from-slate-900 via-slate-900/90 to-transparent pb-2 text-xs font-medium text-slate-200"
-        >
-          More below <span className="ml-1">▾</span>
-        </div>
+        <>
+          <div aria-hidden="true" className="pointer-events-none absolute inset-x-0 bottom-7 h-10 bg-linear-to-t from-slate-900 to-transparent" />
+          <div
+            aria-hidden="true"
+            data-testid="menu-more-below"
+            onClick={() => box.current?.scrollBy({ top: box.current.clientHeight * 0.8, behavior: 'smooth' })}
+            className="flex h-7 shrink-0 cursor-pointer items-center justify-center border-t border-slate-700 text-xs font-medium text-slate-200 hover:text-white"
+          >
+            More below <span className="ml-1">▾</span>
+          </div>
+        </>
       ) : null}
     </div>
   )

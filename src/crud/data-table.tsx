@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode, type Ref } from 'react'
+import { useEffect, useMemo, useRef, type ReactNode, type RefObject } from 'react'
 import { Button } from '#src/ui/button.tsx'
 import { Checkbox } from '#src/ui/checkbox.tsx'
 import { cn } from '#src/ui/cn.ts'
@@ -6,6 +6,7 @@ import { Skeleton } from '#src/ui/skeleton.tsx'
 import { STICKY_END, Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from '#src/ui/table.tsx'
 import { isCustom, renderValue, sortColumnOf, type Column } from './columns.tsx'
 import { columnId } from './column-choice.ts'
+import { CutText } from './cut-text.tsx'
 import { FOLD_CLASS, isLow } from './fold.ts'
 import type { SortState } from './list-query.ts'
 import type { Row } from './list-types.ts'
@@ -53,7 +54,7 @@ interface DataTableProps<R extends Row> {
   actions?: ((row: R) => ReactNode) | undefined
   selection?: TableSelection<R> | undefined
   /** The table's scrolling box, whose width decides which columns fold away. */
-  boxRef?: Ref<HTMLDivElement>
+  boxRef?: RefObject<HTMLDivElement | null>
   /** The row the keyboard is on (list-keys.ts), focused for real; -1 for none. */
   focusedIndex?: number
   /** A row took focus (a click or Tab into it): the keys go on from there. */
@@ -107,37 +108,26 @@ function cell<R extends Row>(c: Column<R>, row: R, serial: number): ReactNode {
   const alt = c.altKey === undefined ? (c.kind === 'mono' ? c.header : '') : String(row[c.altKey])
   const thumb = c.thumbKey === undefined ? '' : String(row[c.thumbKey])
   const value = renderValue(c.kind, row[c.key], alt, true, thumb, c.empty)
-  // Text cut to fit ends in an ellipsis (the clamp's or the line's) and is read whole from its title.
-  const whole = typeof value === 'string' && value !== '' ? value : undefined
-  if (c.wrap) {
-    return (
-      <span className="line-clamp-3 max-w-xs min-w-24 break-words" title={whole}>
-        {value}
-      </span>
-    )
-  }
-  return c.kind === 'text' && whole !== undefined ? (
-    <span className={CUT_TEXT} title={whole}>
-      {value}
-    </span>
-  ) : (
-    value
-  )
+  // Text cut to fit ends in an ellipsis and is read whole from its title (cut-text.tsx).
+  if (c.kind !== 'text' || typeof value !== 'string' || value === '') return value
+  return <CutText text={value} lines={c.wrap ? 3 : 1} />
 }
 
 /**
- * A one-line text value's box: at most 15rem, then cut with an ellipsis. An unbounded line (a long
- * email, a name, a link) would widen the table past its box, and the sticky Action column, kept at
- * the box's right edge, would then lie over the end of the columns before it.
+ * Values kept on one line: a date, a short identifier, Yes or No. Text gives way instead (CutText);
+ * custom and image cells decide for themselves (an image's only text, 'No image in this
+ * promotion', may wrap rather than push the columns after it out of sight).
  */
-const CUT_TEXT = 'block max-w-60 truncate'
+const oneLine = <R,>(c: Column<R>): boolean => !isCustom(c) && c.kind !== 'image' && c.kind !== 'text'
 
-/**
- * Values stay on one line (the table scrolls sideways); custom and wrapped cells decide for
- * themselves, and an image's only text (its empty text, 'No image in this promotion') may wrap
- * rather than push the columns after it out of sight.
- */
-const oneLine = <R,>(c: Column<R>): boolean => !isCustom(c) && c.kind !== 'image' && !('wrap' in c && c.wrap === true)
+/** How a cell's text wraps, by its column (FIT_STAGES in src/ui/table.tsx). */
+function wrapping<R>(c: Column<R>): string | undefined {
+  // One line, unless the table still does not fit once its text is cut: then between words.
+  if (oneLine(c)) return 'whitespace-nowrap group-data-wrap-values/table:whitespace-normal'
+  // A custom cell's words wrap (a long category name takes two lines); once text is cut, a word
+  // too long for the column (an address) breaks too rather than widening the table.
+  return isCustom(c) ? 'group-data-cut-text/table:wrap-anywhere' : undefined
+}
 
 function PageCheckbox<R extends Row>({ rows, selection }: { rows: readonly R[] | undefined; selection: TableSelection<R> }) {
   const ids = (rows ?? []).filter(selection.selectable).map((r) => r._id)
@@ -164,6 +154,8 @@ export function DataTable<R extends Row>({ caption, columns, rows, serial, error
     if (row && !row.contains(document.activeElement)) row.focus()
   }, [focusedIndex])
   const width = columns.length + (actions ? 1 : 0) + (selection ? 1 : 0)
+  // What the table shows: when it changes, the table is fitted to its box again (FIT_STAGES).
+  const fitKey = useMemo(() => ({ rows, columns, kept, width }), [rows, columns, kept, width])
   const wide = (content: ReactNode) => (
     <TableRow>
       <TableCell colSpan={width} className="py-8 text-center text-slate-700">
@@ -223,7 +215,7 @@ export function DataTable<R extends Row>({ caption, columns, rows, serial, error
             </TableCell>
           ) : null}
           {columns.map((c) => (
-            <TableCell key={c.header} className={cn(oneLine(c) ? 'whitespace-nowrap' : undefined, fold(c))}>
+            <TableCell key={c.header} className={cn(wrapping(c), fold(c))}>
               {cell(c, row, serial(index))}
             </TableCell>
           ))}
@@ -234,7 +226,7 @@ export function DataTable<R extends Row>({ caption, columns, rows, serial, error
   }
 
   return (
-    <Table boxRef={boxRef} aria-busy={rows === undefined || busy} className={busy ? 'opacity-70' : undefined}>
+    <Table boxRef={boxRef} fitKey={fitKey} aria-busy={rows === undefined || busy} className={busy ? 'opacity-70' : undefined}>
       <TableCaption>{caption}</TableCaption>
       <TableHead>
         <TableRow>

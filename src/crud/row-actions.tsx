@@ -97,10 +97,9 @@ export function ActionCell<R extends Row>({ model, row, subject, writes, blocked
   const session = useSession()
   const edits = model.edit !== undefined || model.editDialog !== undefined
   return (
-    // On a narrow table (a tablet: the width its low columns fold at, fold.ts) the buttons may wrap
-    // onto a second line before the table outgrows its box: the sticky Action column narrows
-    // instead of lying over the columns before it. On a wide one they stay on one line.
-    <div className="flex flex-wrap items-center gap-1">
+    // One line while the table fits its box; when it does not, the buttons wrap first (FIT_STAGES
+    // in src/ui/table.tsx): the sticky Action column narrows instead of lying over the columns before it.
+    <div className="flex items-center gap-1 group-data-wrap-actions/table:flex-wrap">
       {view || model.viewPage ? <ActionButton icon="view" label="View" subject={subject} onClick={onView} /> : null}
       {writes && edits ? <ActionButton icon="edit" label="Edit" subject={subject} blockedReason={blockedReason} onClick={onEdit} /> : null}
       {writes && remove ? (

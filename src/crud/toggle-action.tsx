@@ -9,6 +9,7 @@ import { toast } from '#src/ui/toast.ts'
 import { useSession } from '#src/lib/session.ts'
 import { Button } from '#src/ui/button.tsx'
 import { cn } from '#src/ui/cn.ts'
+import { SwitchFace } from '#src/ui/switch.tsx'
 import { Tooltip } from '#src/ui/tooltip.tsx'
 import type { PendingWrite } from './confirm-write-dialog.tsx'
 import { errorMessage } from './error-message.ts'
@@ -25,17 +26,6 @@ interface ToggleActionProps<R extends Row> {
   blockedReason: string | undefined
   /** Opens the confirmation when the toggle asks first. */
   onAsk: (write: PendingWrite) => void
-}
-
-function Switch({ on, label }: { on: boolean; label: string }) {
-  return (
-    <>
-      <span aria-hidden="true" className={cn('relative h-5 w-9 rounded-full transition-colors', on ? 'bg-emerald-600' : 'bg-slate-400')}>
-        <span className={cn('absolute top-0.5 size-4 rounded-full bg-white shadow transition-all', on ? 'left-4.5' : 'left-0.5')} />
-      </span>
-      {label}
-    </>
-  )
 }
 
 export function ToggleAction<R extends Row>({ toggle, row, subject, blockedReason, onAsk }: ToggleActionProps<R>) {
@@ -81,11 +71,12 @@ export function ToggleAction<R extends Row>({ toggle, row, subject, blockedReaso
         onClick={press}
         className={cn(
           'inline-flex h-8 items-center gap-2 rounded-md px-2 text-sm font-medium whitespace-nowrap focus-visible:outline-2 focus-visible:outline-indigo-600',
-          on ? 'text-emerald-800 hover:bg-emerald-50' : 'text-slate-700 hover:bg-slate-100',
+          'text-slate-800 hover:bg-slate-100',
           unavailable ? 'cursor-not-allowed opacity-50' : '',
         )}
       >
-        <Switch on={on} label={label} />
+        {/* The shared switch's look with its On or Off word, then the list's own label (Active / DeActive). */}
+        <SwitchFace on={on} /> {label}
       </button>
     )
   }

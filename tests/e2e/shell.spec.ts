@@ -135,23 +135,58 @@ test.describe('layout', () => {
     await expect(menu).toBeVisible()
   })
 
-  test('at 800 px tall the menu says that more entries are below, until it is scrolled to its end', async ({ adminPage: page }) => {
+  test('at 1280 x 800 every menu entry is in view, or the menu shows at that edge that it scrolls, and scrolls to it', async ({ adminPage: page }) => {
     await page.setViewportSize({ width: 1280, height: 800 })
-    await page.reload()
+    // Games: the CMS group open, the longest the menu gets.
+    await page.goto('/admin/cms')
     const menu = page.getByRole('navigation', { name: 'Main' })
+    const links = menu.getByRole('link')
     const settings = menu.getByRole('link', { name: 'Settings' })
-    const hint = page.getByTestId('menu-more-below')
-    await expect(settings).not.toBeInViewport()
-    await expect(hint).toBeVisible()
-    await expect(hint).toHaveText(/More below/)
-    await hint.click()
-    await settings.scrollIntoViewIfNeeded()
+    const below = page.getByTestId('menu-more-below')
+    const above = page.getByTestId('menu-more-above')
+    await expect(menu.getByRole('link', { name: 'Category List' })).toBeVisible()
+    const titles = await links.allInnerTexts()
+    /** The entries wholly in view, by title, as the menu's box shows them now. */
+    const inView = () =>
+      links.evaluateAll((all) =>
+        all.flatMap((link) => {
+          let box: HTMLElement | null = link.parentElement
+          while (box && getComputedStyle(box).overflowY !== 'auto') box = box.parentElement
+          const shown = box?.getBoundingClientRect()
+          const r = link.getBoundingClientRect()
+          return shown && r.top >= shown.top - 1 && r.bottom <= shown.bottom + 1 ? [(link as HTMLElement).innerText] : []
+        }),
+      )
+
+    // At the top: the entries out of view are below, and the bottom edge says so.
+    const first = await inView()
+    expect(first.length).toBeGreaterThan(0)
+    expect(first).toEqual(titles.slice(0, first.length))
+    if (first.length < titles.length) {
+      await expect(below).toBeVisible()
+      await expect(below).toHaveText(/More below/)
+      await expect(above).toHaveCount(0)
+      await expect(settings).not.toBeInViewport()
+      // A press on it scrolls the menu: now entries are hidden above too, and the top edge fades.
+      await below.click()
+      await expect(above).toBeVisible()
+      expect(await inView()).not.toEqual(first)
+    }
+    // Every entry can be scrolled into view; at the end nothing is below and the hint is gone.
+    for (const link of await links.all()) {
+      await link.scrollIntoViewIfNeeded()
+      await expect(link).toBeInViewport({ ratio: 1 })
+    }
     await expect(settings).toBeInViewport()
-    await expect(hint).toHaveCount(0)
-    // Tall enough for every entry: no hint.
+    await expect(below).toHaveCount(0)
+    if (first.length < titles.length) await expect(above).toBeVisible()
+
+    // Tall enough for every entry: no hint at either edge.
     await page.setViewportSize({ width: 1280, height: 1200 })
     await expect(settings).toBeInViewport()
-    await expect(hint).toHaveCount(0)
+    await expect(below).toHaveCount(0)
+    await expect(above).toHaveCount(0)
+    expect(await inView()).toEqual(titles)
   })
 
   test("a screen with two names shows the menu's as its breadcrumb, and the palette finds it by either", async ({ adminPage: page }) => {

@@ -1,6 +1,7 @@
 import { ENQUIRY_STATUSES, getContactUS, setContactStatus, type ContactRow, type EnquiryStatus } from '#contract/leads'
 import { col, date, field, low, type CustomColumn } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
+import { CutText } from '#src/crud/cut-text.tsx'
 import { listFilter } from '#src/crud/list-filters.tsx'
 import { Link } from 'wouter'
 import { Button } from '#src/ui/button.tsx'
@@ -32,7 +33,7 @@ export const ContactPage = defineList({
     col('email', 'Email'),
     // Messages can be long: the list shows two lines, the View modal the whole text (and, folded
     // away on a tablet so the status keeps its room, the only text).
-    low<CustomColumn<ContactRow>>({ header: 'Message', cell: (row) => <span className="line-clamp-2 max-w-md break-words">{row.message}</span> }),
+    low<CustomColumn<ContactRow>>({ header: 'Message', cell: (row) => <CutText text={row.message} lines={2} /> }),
     { header: 'Status', cell: (row) => <Status status={row.status} /> },
   ],
   view: {

@@ -3,6 +3,7 @@ import { Link } from 'wouter'
 import { LEADS_PAGE_SIZE, LEAD_OPERATING_SYSTEMS, getuser, getuserCount, type Lead } from '#contract/leads'
 import { col, date, field, low, mono, withEmpty } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
+import { CutText } from '#src/crud/cut-text.tsx'
 import { optionsFrom } from '#src/crud/fields/options-source.ts'
 import { dateFilter, listFilter } from '#src/crud/list-filters.tsx'
 import { listCountry } from '#contract/restrictions'
@@ -28,7 +29,14 @@ export const LeadsPage = defineList({
     date('createdAt', 'Date Created'),
     col('name', 'Name'),
     // The email opens the lead's own page (lead-page.tsx); View keeps the modal of requirements R2.10.
-    { header: 'Email', sortBy: 'email', cell: (lead: Lead) => <Link className="font-medium text-indigo-700 underline-offset-2 hover:underline" href={`/lead?id=${encodeURIComponent(lead._id)}`}>{lead.email}</Link> },
+    { header: 'Email', sortBy: 'email', cell: (lead: Lead) => (
+        <CutText text={lead.email}>
+          <Link className="font-medium text-indigo-700 underline-offset-2 hover:underline" href={`/lead?id=${encodeURIComponent(lead._id)}`}>
+            {lead.email}
+          </Link>
+        </CutText>
+      ),
+    },
     // Folded away on a tablet; the view modal then shows them.
     low(col('operatingsystem', 'Operating System')),
     low(mono('walletaddress', 'Wallet Address')),

@@ -14,6 +14,7 @@ import { SocketEvents } from '#contract/socket'
 import { ApprovalNote, approvalActions, approvalUnsettled } from '#src/crud/approval.tsx'
 import { col, image, low, serial, withEmpty, wrapped } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
+import { CutText } from '#src/crud/cut-text.tsx'
 import { live } from '#src/crud/list-source.ts'
 import { LoadMoreList } from '#src/crud/load-more-list.tsx'
 import { assetUrl } from '#src/lib/api.ts'
@@ -92,7 +93,7 @@ export const PromotionListPage = defineList({
     // sight beside the Action column whatever the title's length.
     wrapped(col('title', 'Title')),
     // Content may run to 5,000 characters: the table shows its start, View shows it whole.
-    low({ header: 'Content', cell: (p: Promotion) => <span className="line-clamp-3 max-w-sm break-words">{p.content}</span> }),
+    low({ header: 'Content', cell: (p: Promotion) => <CutText text={p.content} lines={3} /> }),
     low(withEmpty(image('image', 'Image', 'title'), NO_IMAGE)),
     // Ours, beside the columns of requirements R2.19.
     low({ header: 'Submitted', cell: (p: Promotion) => <Submitted promotion={p} /> }),
