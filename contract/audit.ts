@@ -29,6 +29,28 @@ const eventName = (action: string): string | undefined => (Object.hasOwn(AUDIT_E
  */
 export const auditEventName = (action: string, callOf: (path: string) => Endpoint | undefined): string => eventName(action) ?? callOf(action)?.logAs ?? action
 
+/**
+ * One field a write changed: its column, and its values before and after as text (null: none,
+ * as a create has no before and a delete no after, or an empty column). A secret (a password
+ * hash, a 2FA secret, a token, a key) is never kept: `secret` says it changed, both values null.
+ */
+export const AuditField = z.object({
+  field: z.string(),
+  before: z.nullable(z.string()),
+  after: z.nullable(z.string()),
+  secret: z.boolean(),
+})
+export type AuditField = z.output<typeof AuditField>
+
+/** What one write did to one record: the table, the record's key, and the fields. */
+export const AuditChange = z.object({
+  table: z.string(),
+  record: z.string(),
+  op: z.enum(['create', 'update', 'delete']),
+  fields: z.array(AuditField),
+})
+export type AuditChange = z.output<typeof AuditChange>
+
 export const AuditEntry = z.object({
   _id: z.string(),
   at: z.string(),
@@ -52,6 +74,10 @@ export const AuditEntry = z.object({
   ip: z.string(),
   /** What else the row says (the email a failed sign-in named); '' when nothing. */
   detail: z.string(),
+  /** What the write changed, field by field; none for events and rows written before changes were kept. */
+  changes: z.array(AuditChange),
+  /** The write touched more rows than its row keeps: `changes` is the first of them. */
+  changesPartial: z.boolean(),
 })
 export type AuditEntry = z.output<typeof AuditEntry>
 

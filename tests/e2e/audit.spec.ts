@@ -1,6 +1,8 @@
+import type { Locator } from '@playwright/test'
 import { z } from 'zod'
 import { encodePng } from '../../server/db/png.ts'
 import { test, expect, accounts, apiToken } from './fixtures.ts'
+import { expectNoSevereViolations } from './axe.ts'
 
 test.describe('audit log', () => {
   test('lists a write with who and what, filters it, and exports what is shown', async ({ adminPage: page }) => {
@@ -128,5 +130,49 @@ test.describe("a record's History", () => {
     await page.goto(editUrl)
     await expect(page.getByLabel('Category Name')).toHaveValue(name)
     await expect(page.getByRole('button', { name: 'History' })).toHaveCount(0)
+  })
+})
+
+test.describe('what a change changed', () => {
+  test('an edit of three fields shows three lines, before and after, in the Audit Log and the History', async ({ adminPage: page }) => {
+    const stamp = Date.now().toString(36)
+    const values = { Discord: `https://discord.gg/diff-${stamp}`, Facebook: `https://facebook.com/diff-${stamp}`, Twitter: `https://x.com/diff-${stamp}` }
+    await page.goto('/admin/social-links')
+    const before: Record<string, string> = {}
+    for (const [label, value] of Object.entries(values)) {
+      before[label] = await page.getByLabel(label, { exact: true }).inputValue()
+      await page.getByRole('button', { name: `Unlock ${label}` }).click()
+      await page.getByLabel(label, { exact: true }).fill(value)
+    }
+    const saved = page.waitForResponse((r) => r.url().endsWith('/api/admin/updatesocialmedia'))
+    await page.getByRole('button', { name: 'Update' }).click()
+    expect((await saved).ok()).toBe(true)
+
+    const expectLines = async (scope: Locator) => {
+      const change = scope.getByTestId('audit-change').first()
+      const lines = change.locator('tbody tr')
+      await expect(lines).toHaveCount(3)
+      for (const [label, value] of Object.entries(values)) {
+        const line = lines.filter({ has: page.getByRole('rowheader', { name: `${label} link` }) })
+        await expect(line.getByRole('cell').nth(1)).toHaveText(value)
+        await expect(line.getByRole('cell').nth(0)).toHaveText(before[label] === '' ? 'empty' : (before[label] ?? ''))
+      }
+    }
+
+    await page.getByRole('button', { name: 'History' }).click()
+    const history = page.getByRole('dialog', { name: 'History' })
+    const first = history.getByRole('list', { name: 'History' }).getByRole('listitem').first()
+    await expect(first).toContainText('Social links updated')
+    await expectLines(first)
+    await expectNoSevereViolations(page, 'History with changes')
+    await page.keyboard.press('Escape')
+
+    await page.goto(`/admin/audit?search=${encodeURIComponent('/updatesocialmedia')}`)
+    const row = page.getByRole('row').filter({ hasText: 'Social links updated' }).first()
+    for (const label of Object.keys(values)) await expect(row).toContainText(`${label} link`)
+    await row.getByRole('button', { name: /^View / }).click()
+    const entry = page.getByRole('dialog', { name: 'Audit Entry' })
+    await expectLines(entry)
+    await expectNoSevereViolations(page, 'Audit Entry with changes')
   })
 })

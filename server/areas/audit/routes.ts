@@ -13,6 +13,7 @@ import { isWrite, type Endpoint } from '#contract/define'
 import type { FoundRecord } from '#contract/search'
 import { handlers, FileAnswer, type ContractIndex } from '../../kit/api.ts'
 import { namedRecords } from '../../kit/record-search.ts'
+import { StoredChanges, type Json } from '../../kit/audit-changes.ts'
 import { containsPattern, listPage } from '../../kit/paging.ts'
 import { csvLine, neutralise } from '../../kit/csv.ts'
 import type { Db } from '../../db/index.ts'
@@ -110,6 +111,20 @@ function entry(areas: AuditAreas, row: AuditRow, staff: Staff, named: ReadonlyMa
     recordHref: record?.href ?? '',
     ip: row.ip ?? '',
     detail: row.detail,
+    ...changesOf(row.changes),
+  }
+}
+
+/** A stored value as the screen shows it: text as it is, anything else (a list, a number) as JSON. */
+const shown = (value: Json | undefined): string | null => (value === undefined || value === null ? null : typeof value === 'string' ? value : JSON.stringify(value))
+
+/** The row's stored changes as the contract tells them. */
+function changesOf(stored: unknown): Pick<AuditEntry, 'changes' | 'changesPartial'> {
+  if (stored === null || stored === undefined) return { changes: [], changesPartial: false }
+  const { rows, partial } = StoredChanges.parse(stored)
+  return {
+    changes: rows.map((c) => ({ ...c, fields: c.fields.map((f) => ({ field: f.field, before: shown(f.before), after: shown(f.after), secret: f.secret === true })) })),
+    changesPartial: partial,
   }
 }
 

@@ -5,6 +5,7 @@ import { defineList } from '#src/crud/define-list.tsx'
 import { When } from '#src/crud/when.tsx'
 import { dateFilter, listFilter } from '#src/crud/list-filters.tsx'
 import { auditWho as who } from '#src/crud/record-history.tsx'
+import { AuditChanges, changedFieldsSummary } from '#src/crud/audit-changes.tsx'
 import { actionOptions, adminOptions, areaOptions } from './audit-options.ts'
 import { ExportAuditButton } from './export-button.tsx'
 
@@ -34,6 +35,7 @@ export const AuditPage = defineList({
     // 'Event', not 'Action': the row's own View button sits under the list's Action header.
     { header: 'Event', cell: event },
     low({ header: 'Record', cell: (e: AuditEntry) => <RecordCell entry={e} /> }),
+    low({ header: 'Changes', cell: changedFieldsSummary }),
     low({ header: 'Address', cell: (e: AuditEntry) => or(e.ip) }),
   ],
   view: {
@@ -47,6 +49,7 @@ export const AuditPage = defineList({
       { label: 'Record ID', value: (e: AuditEntry) => or(e.recordId) },
       { label: 'Address', value: (e: AuditEntry) => or(e.ip) },
       { label: 'Detail', value: (e: AuditEntry) => or(e.detail) },
+      { label: 'Changes', value: (e: AuditEntry) => (e.changes.length === 0 ? '--' : <AuditChanges entry={e} />) },
     ],
   },
   filters: [
