@@ -61,12 +61,14 @@ export class ApiFailure extends Error {
     readonly statusCode: number,
     message: string,
     readonly errors?: FieldErrors,
+    /** What else the answer tells (a revert's conflict: the values now). */
+    readonly more?: Readonly<Record<string, unknown>>,
   ) {
     super(message)
   }
 
   body(): Failure {
-    return { status: 'failed', message: this.message, ...(this.errors === undefined ? {} : { errors: this.errors }) }
+    return { ...this.more, status: 'failed', message: this.message, ...(this.errors === undefined ? {} : { errors: this.errors }) }
   }
 }
 

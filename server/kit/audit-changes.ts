@@ -83,10 +83,17 @@ export type StoredChange = z.output<typeof StoredChange>
 export const StoredChanges = z.object({ rows: z.array(StoredChange), partial: z.boolean() })
 export type StoredChanges = z.output<typeof StoredChanges>
 
-const SECRET = /password|secret|token|hash|credential|otp|(^|_)key$/i
+const SECRET = /password|secret|hash|credential|otp|(^|_)token$|(^|_)key$/i
 
 /** A column holding a secret (or what proves one): only its change is told. */
 export const isSecretColumn = (name: string): boolean => SECRET.test(name)
+
+/**
+ * Columns that only ever move forward: an admin's token version, whose raise ended their sessions.
+ * Shown like any field, never written back by a revert (an old version would make the tokens it
+ * revoked good again).
+ */
+export const isOneWay = (name: string): boolean => name === 'token_version'
 
 const tables: readonly PgTable[] = Object.values(schema as Record<string, unknown>).filter((v): v is PgTable => is(v, PgTable))
 export const tableNamed: ReadonlyMap<string, PgTable> = new Map(tables.map((t) => [getTableConfig(t).name, t]))
@@ -95,7 +102,7 @@ export const tableNamed: ReadonlyMap<string, PgTable> = new Map(tables.map((t) =
 export const keyOf = (table: PgTable): PgColumn | undefined => getTableConfig(table).columns.find((c) => c.primary)
 
 /** Columns that change with every save and say nothing of it: the last update's time, a form's edit version. */
-function isBookkeeping(table: string, column: string): boolean {
+export function isBookkeeping(table: string, column: string): boolean {
   if (column === 'updated_at') return true
   if (column !== 'version' && column !== 'revision') return false
   const found = tableNamed.get(table)

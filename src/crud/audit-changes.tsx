@@ -84,7 +84,7 @@ function FieldRow({ field: f }: { field: AuditField }) {
 }
 
 /** One record's change as a table of its fields. */
-function ChangeTable({ change }: { change: AuditChange }) {
+export function ChangeTable({ change, labels = { before: 'Before', after: 'After' } }: { change: AuditChange; labels?: { before: string; after: string } }) {
   return (
     <table className="w-full text-sm" data-testid="audit-change">
       <caption className="pb-1 text-left text-xs text-slate-600">
@@ -96,10 +96,10 @@ function ChangeTable({ change }: { change: AuditChange }) {
             Field
           </th>
           <th scope="col" className="pr-3 text-left text-xs font-medium text-slate-600">
-            Before
+            {labels.before}
           </th>
           <th scope="col" className="text-left text-xs font-medium text-slate-600">
-            After
+            {labels.after}
           </th>
         </tr>
       </thead>

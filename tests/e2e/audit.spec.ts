@@ -176,3 +176,44 @@ test.describe('what a change changed', () => {
     await expectNoSevereViolations(page, 'Audit Entry with changes')
   })
 })
+
+test.describe('revert one change', () => {
+  const Listed = z.object({ result: z.array(z.object({ _id: z.string(), brandname: z.string() })) })
+
+  test('reverts an edit from its entry, and offers to revert over a newer change', async ({ adminPage: page }) => {
+    const auth = { authorization: `Bearer ${await apiToken(page.request, accounts.superadmin)}` }
+    const name = `Revert brand ${Date.now().toString(36)}`
+    expect((await page.request.post('/api/admin/addBrand', { headers: auth, data: { brandname: name, type: 'ipfs' } })).ok()).toBe(true)
+    const id = Listed.parse(await (await page.request.get('/api/admin/listbrand', { headers: auth, params: { search: name } })).json()).result[0]?._id ?? ''
+    const rename = async (to: string) => expect((await page.request.post('/api/admin/editbrandUser', { headers: auth, data: { _id: id, brandname: to, type: 'ipfs' } })).ok()).toBe(true)
+    const nameNow = async () => Listed.parse(await (await page.request.get('/api/admin/listbrand', { headers: auth, params: { search: name } })).json()).result.find((b) => b._id === id)?.brandname
+
+    await rename(`${name} second`)
+    await page.goto(`/admin/audit?search=${id}`)
+    await page.getByRole('row').filter({ hasText: 'Brand edited' }).first().getByRole('button', { name: /^View / }).click()
+    const entry = page.getByRole('dialog', { name: 'Audit Entry' })
+    await entry.getByRole('button', { name: 'Revert this change' }).click()
+    await expect(entry.getByRole('status')).toHaveText('Change reverted')
+    expect(await nameNow()).toBe(name)
+    await page.keyboard.press('Escape')
+
+    // The third edit, changed again since by the fourth: its revert shows the value now and asks.
+    await rename(`${name} third`)
+    await rename(`${name} fourth`)
+    await page.goto(`/admin/audit?search=${id}`)
+    const edits = page.getByRole('row').filter({ hasText: 'Brand edited' })
+    await expect(edits).toHaveCount(3)
+    await edits.nth(1).getByRole('button', { name: /^View / }).click()
+    await entry.getByRole('button', { name: 'Revert this change' }).click()
+    const conflict = entry.getByRole('alert')
+    await expect(conflict).toContainText('This record has changed since this entry. Revert over the newer change?')
+    await expect(conflict.getByRole('columnheader', { name: 'Now' })).toBeVisible()
+    await expect(conflict.getByRole('row').filter({ hasText: 'Brandname' }).getByRole('cell').nth(1)).toHaveText(`${name} fourth`)
+    await expectNoSevereViolations(page, 'Revert conflict')
+    expect(await nameNow()).toBe(`${name} fourth`)
+    await conflict.getByRole('button', { name: 'Revert anyway' }).click()
+    await expect(entry.getByRole('status')).toHaveText('Change reverted')
+    // The third edit's before value: the name as the first revert left it.
+    expect(await nameNow()).toBe(name)
+  })
+})

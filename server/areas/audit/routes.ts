@@ -1,19 +1,21 @@
 /**
  * The staff audit log's reads (contract/audit.ts): the list with its filters (one record's
- * history among them: the edit pages' History), the CSV export. Rows are written by the registrar
- * (server/kit/api.ts) and the sign-in code (server/kit/access/events.ts); nothing here writes, and
- * the database refuses changes to written rows.
+ * history among them: the edit pages' History), the CSV export, and the revert of one entry's
+ * change (server/kit/audit-revert.ts). Rows are written by the registrar (server/kit/api.ts) and
+ * the sign-in code (server/kit/access/events.ts); nothing here changes a row, and the database
+ * refuses changes to written rows.
  */
 import { Readable } from 'node:stream'
 import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm'
 import * as audit from '#contract/audit'
-import { AUDIT_EVENTS, auditEventName, type AuditEntry, type AuditFilter } from '#contract/audit'
+import { AUDIT_EVENTS, REVERTED, auditEventName, type AuditEntry, type AuditFilter } from '#contract/audit'
 import { login } from '#contract/auth'
 import { isWrite, type Endpoint } from '#contract/define'
 import type { FoundRecord } from '#contract/search'
 import { handlers, FileAnswer, type ContractIndex } from '../../kit/api.ts'
 import { namedRecords } from '../../kit/record-search.ts'
 import { StoredChanges, type Json } from '../../kit/audit-changes.ts'
+import { mayRevert, revertEntry } from '../../kit/audit-revert.ts'
 import { containsPattern, listPage } from '../../kit/paging.ts'
 import { csvLine, neutralise } from '../../kit/csv.ts'
 import type { Db } from '../../db/index.ts'
@@ -94,7 +96,11 @@ async function staffOf(db: Db, rows: readonly AuditRow[]): Promise<Staff> {
   return new Map(found.map((a) => [a.id, { name: a.name, email: a.email }]))
 }
 
-function entry(areas: AuditAreas, row: AuditRow, staff: Staff, named: ReadonlyMap<string, FoundRecord> = new Map()): AuditEntry {
+/**
+ * A row as the list shows it. `revertible` says whether the reader may revert it (the list's
+ * reader; the export shows no button, and says false).
+ */
+function entry(areas: AuditAreas, row: AuditRow, staff: Staff, named: ReadonlyMap<string, FoundRecord> = new Map(), revertible: (row: AuditRow) => boolean = () => false): AuditEntry {
   const who = row.adminId === null ? undefined : staff.get(row.adminId)
   const record = row.recordId === null ? undefined : named.get(row.recordId)
   return {
@@ -112,6 +118,7 @@ function entry(areas: AuditAreas, row: AuditRow, staff: Staff, named: ReadonlyMa
     ip: row.ip ?? '',
     detail: row.detail,
     ...changesOf(row.changes),
+    revertible: revertible(row),
   }
 }
 
@@ -172,7 +179,9 @@ export const auditRoutes = handlers(audit, {
     const staff = await staffOf(ctx.db, rows)
     // Named by the areas' finders, only from screens this reader may open.
     const named = await namedRecords(ctx.finders, ctx.db, ctx.me(), rows.map((r) => r.recordId ?? ''))
-    return { status: 'success', message: 'Audit log fetched', result: rows.map((r) => entry(areas, r, staff, named)), count }
+    const me = ctx.me()
+    const revertible = (row: AuditRow): boolean => mayRevert(row, (path) => areas.byPath.get(path), me)
+    return { status: 'success', message: 'Audit log fetched', result: rows.map((r) => entry(areas, r, staff, named, revertible)), count }
   },
 
   auditOptions: async (_input, ctx) => {
@@ -186,6 +195,13 @@ export const auditRoutes = handlers(audit, {
       areas: [...new Set(actionArea.values())].sort().map((a) => ({ value: a, label: a })),
       actions: writes.map((a) => ({ value: a, label: eventOf(areas, a) })).sort((a, b) => a.label.localeCompare(b.label)),
     }
+  },
+
+  revertAuditEntry: async ({ id, force }, ctx) => {
+    const row = await revertEntry(ctx, id, force === true)
+    ctx.audit(row.recordId)
+    ctx.auditDetail(`Reverted "${eventOf(auditAreasOf(ctx.contract), row.action)}" of ${row.at.toISOString()} (entry ${row.id})`)
+    return { status: 'success', message: REVERTED }
   },
 
   exportAudit: async (input, ctx) => {

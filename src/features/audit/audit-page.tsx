@@ -8,6 +8,7 @@ import { auditWho as who } from '#src/crud/record-history.tsx'
 import { AuditChanges, changedFieldsSummary } from '#src/crud/audit-changes.tsx'
 import { actionOptions, adminOptions, areaOptions } from './audit-options.ts'
 import { ExportAuditButton } from './export-button.tsx'
+import { RevertChange } from './revert-change.tsx'
 
 /** What happened, in words ('Category added', 'Failed sign-in'): the server names it from the contract. */
 const event = (e: AuditEntry) => e.event
@@ -49,7 +50,18 @@ export const AuditPage = defineList({
       { label: 'Record ID', value: (e: AuditEntry) => or(e.recordId) },
       { label: 'Address', value: (e: AuditEntry) => or(e.ip) },
       { label: 'Detail', value: (e: AuditEntry) => or(e.detail) },
-      { label: 'Changes', value: (e: AuditEntry) => (e.changes.length === 0 ? '--' : <AuditChanges entry={e} />) },
+      {
+        label: 'Changes',
+        value: (e: AuditEntry) =>
+          e.changes.length === 0 ? (
+            '--'
+          ) : (
+            <div className="flex flex-col gap-3">
+              <AuditChanges entry={e} />
+              <RevertChange entry={e} />
+            </div>
+          ),
+      },
     ],
   },
   filters: [
