@@ -10,8 +10,9 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { changesData, type Endpoint } from '#contract/define'
 import { loadAreas } from '../kit/areas.ts'
-import { LEFT_OUT, StoredChanges, watchedTables } from '../kit/audit-changes.ts'
-import { admins, auditLog, passwordSetups, socialMedia } from '../db/schema.ts'
+import { CAPTURE_LIMIT, LEFT_OUT, StoredChanges, watchedTables } from '../kit/audit-changes.ts'
+import { COUNTRIES } from '../kit/countries.ts'
+import { admins, auditLog, passwordSetups, restrictedCountries, socialMedia } from '../db/schema.ts'
 import { newConfirmToken } from '../areas/access-requests/routes.ts'
 import { endsSession, isServed, makeFixtures, samples, send } from './endpoint-samples.ts'
 import { TEST_PASSWORD, bodyOf, makeTestApp } from './test-app.ts'
@@ -171,6 +172,21 @@ describe('what a change keeps', () => {
     expect(text).not.toContain(stored)
     const fields = rows.flatMap((r) => (r.changes === null ? [] : StoredChanges.parse(r.changes).rows.flatMap((c) => c.fields)))
     for (const f of fields.filter((f) => f.field === 'totp_secret' || f.field === 'totp_last_step')) expect(f).toEqual({ field: f.field, secret: true })
+  })
+})
+
+describe('a big write', () => {
+  it('keeps its first rows and says it kept part', async () => {
+    // Countries not yet on the list (the samples added two).
+    const listed = new Set((await t.handle.db.select({ code: restrictedCountries.code }).from(restrictedCountries)).map((r) => r.code))
+    const names = COUNTRIES.filter((c) => !listed.has(c.code)).slice(0, CAPTURE_LIMIT + 20).map((c) => c.name)
+    const res = await t.app.inject({ method: 'POST', url: '/api/admin/AddRestrictions', headers: await t.auth(t.superadmin), payload: { country: names } })
+    expect(bodyOf(res)['status'], res.body).toBe('success')
+    const [row] = await t.handle.db.select().from(auditLog).where(eq(auditLog.action, '/AddRestrictions')).orderBy(desc(auditLog.at)).limit(1)
+    const changes = StoredChanges.parse(row?.changes)
+    expect(changes.partial).toBe(true)
+    expect(changes.rows).toHaveLength(CAPTURE_LIMIT)
+    expect(changes.rows.every((c) => c.op === 'create' && c.table === 'restricted_countries')).toBe(true)
   })
 })
 

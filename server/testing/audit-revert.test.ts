@@ -1,13 +1,13 @@
 /**
- * Revert one audit entry's change (contract/audit.ts, `revertAuditEntry`): an edit, a delete and
- * a toggle are played back as new audited writes; a record changed since is refused with its
+ * Revert one audit entry's change (contract/audit.ts, `revertAuditEntry`): an edit, a delete, a
+ * toggle, a settings and an access change are played back as new audited writes; a record changed since is refused with its
  * values now, then reverted over with `force`; a reader without the access the entry's own call
  * needs is refused, and so are entries that cannot be played back.
  */
 import { and, desc, eq } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
 import { REVERT_CONFLICT, REVERT_SECRET, RevertConflict } from '#contract/audit'
-import { admins, auditLog, brands, trash, type AdminRow } from '../db/schema.ts'
+import { admins, auditLog, brands, siteSettings, trash, type AdminRow } from '../db/schema.ts'
 import { StoredChanges } from '../kit/audit-changes.ts'
 import { bodyOf, makeTestApp } from './test-app.ts'
 
@@ -84,6 +84,31 @@ describe('revert an entry', () => {
     // The sessions the deactivation ended stay ended: the token version only moves forward.
     expect(on?.tokenVersion).toBe(off?.tokenVersion)
     expect(off?.tokenVersion).toBeGreaterThan(staff.tokenVersion)
+  })
+
+  it("a settings change: the site's version is back", async () => {
+    const [settings] = await t.handle.db.insert(siteSettings).values({ version: '1.0.0' }).returning({ id: siteSettings.id })
+    if (settings === undefined) throw new Error('no settings row')
+    expect((await post('updateVersion', { _id: settings.id, version: '2.0.0' })).body['status']).toBe('success')
+    const entry = await lastEntry('/updateVersion')
+    expect((await post('revertAuditEntry', { id: entry.id })).body['status']).toBe('success')
+    const [now] = await t.handle.db.select({ version: siteSettings.version }).from(siteSettings).where(eq(siteSettings.id, settings.id))
+    expect(now?.version).toBe('1.0.0')
+  })
+
+  it("an access change: a staff member's screens are as they were", async () => {
+    const staff = await t.createAdmin({ accessLevel: 'View Only', restrictions: ['/users'] })
+    const edited = await post('UpdateSubAdminUsers', { _id: staff.id, name: staff.name, email: staff.email, accessLevel: 'Admin', restrictions: ['/users', '/cms'] })
+    expect(edited.body['status'], JSON.stringify(edited.body)).toBe('success')
+    const entry = await lastEntry('/UpdateSubAdminUsers')
+    expect((await post('revertAuditEntry', { id: entry.id })).body['status']).toBe('success')
+    const [now] = await t.handle.db.select({ accessLevel: admins.accessLevel, restrictions: admins.restrictions }).from(admins).where(eq(admins.id, staff.id))
+    expect(now).toEqual({ accessLevel: 'View Only', restrictions: ['/users'] })
+    // Staff access is the superadmin's: an administrator of every screen may not revert it.
+    await post('UpdateSubAdminUsers', { _id: staff.id, name: staff.name, email: staff.email, accessLevel: 'Admin', restrictions: ['/users', '/cms'] })
+    const again = await lastEntry('/UpdateSubAdminUsers')
+    const administrator = await t.createAdmin({ accessLevel: 'Admin', restrictions: [] })
+    expect((await post('revertAuditEntry', { id: again.id }, administrator)).status).toBe(403)
   })
 
   it('a record changed since: 409 with its values now, then reverted over with force', async () => {

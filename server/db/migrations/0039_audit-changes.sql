@@ -2,7 +2,8 @@ ALTER TABLE "audit_log" ADD COLUMN "changes" jsonb;--> statement-breakpoint
 -- What each write changed, field by field (server/kit/audit-changes.ts): a call's transaction
 -- turns capture on (set_config('audit.capture', 'on', true)), and these statement triggers add the
 -- rows each statement created, updated or deleted, as stored, to the transaction's 'audit.changes'
--- setting, up to 100 rows ('audit.partial' says some were left out). The registrar reads them
+-- setting, up to 100 rows ('audit.partial' says some were left out, and the triggers then stop
+-- looking, so a call of many statements pays for its first 100 rows only). The registrar reads them
 -- before it writes the audit row. Outside a call (jobs, maintenance, a restore) capture is off and
 -- the triggers return at once; the settings are transaction-local, so they end with it.
 CREATE OR REPLACE FUNCTION audit_changes_keep(touched jsonb) RETURNS void LANGUAGE plpgsql AS $$
@@ -20,14 +21,14 @@ END;
 $$;--> statement-breakpoint
 CREATE OR REPLACE FUNCTION audit_changes_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF coalesce(current_setting('audit.capture', true), '') <> 'on' THEN RETURN NULL; END IF;
+  IF coalesce(current_setting('audit.capture', true), '') <> 'on' OR coalesce(current_setting('audit.partial', true), '') = 'on' THEN RETURN NULL; END IF;
   PERFORM audit_changes_keep((SELECT jsonb_agg(jsonb_build_object('table', TG_TABLE_NAME, 'op', 'create', 'new', to_jsonb(r))) FROM (SELECT * FROM new_rows LIMIT 101) r));
   RETURN NULL;
 END;
 $$;--> statement-breakpoint
 CREATE OR REPLACE FUNCTION audit_changes_delete() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF coalesce(current_setting('audit.capture', true), '') <> 'on' THEN RETURN NULL; END IF;
+  IF coalesce(current_setting('audit.capture', true), '') <> 'on' OR coalesce(current_setting('audit.partial', true), '') = 'on' THEN RETURN NULL; END IF;
   PERFORM audit_changes_keep((SELECT jsonb_agg(jsonb_build_object('table', TG_TABLE_NAME, 'op', 'delete', 'old', to_jsonb(r))) FROM (SELECT * FROM old_rows LIMIT 101) r));
   RETURN NULL;
 END;
@@ -37,7 +38,7 @@ CREATE OR REPLACE FUNCTION audit_changes_update() RETURNS trigger LANGUAGE plpgs
 DECLARE
   touched jsonb;
 BEGIN
-  IF coalesce(current_setting('audit.capture', true), '') <> 'on' THEN RETURN NULL; END IF;
+  IF coalesce(current_setting('audit.capture', true), '') <> 'on' OR coalesce(current_setting('audit.partial', true), '') = 'on' THEN RETURN NULL; END IF;
   EXECUTE format(
     'SELECT jsonb_agg(jsonb_build_object(''table'', %L, ''op'', ''update'', ''old'', to_jsonb(o), ''new'', to_jsonb(n))) FROM (SELECT * FROM old_rows LIMIT 101) o JOIN new_rows n ON n.%I = o.%I WHERE to_jsonb(o) IS DISTINCT FROM to_jsonb(n)',
     TG_TABLE_NAME, TG_ARGV[0], TG_ARGV[0]) INTO touched;
