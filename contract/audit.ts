@@ -79,6 +79,11 @@ export const AuditEntry = z.object({
   /** The write touched more rows than its row keeps: `changes` is the first of them. */
   changesPartial: z.boolean(),
   /**
+   * The entry kept changes this reader may not see: they may not open the screen of its call
+   * (a call of no screen: only the superadmin sees them). `changes` is then empty.
+   */
+  changesHidden: z.boolean(),
+  /**
    * Whether this reader may revert the entry (`revertAuditEntry`): it kept every change, none of a
    * secret, it was a screen's write, and the reader may make that write now.
    */
@@ -144,6 +149,7 @@ export const REVERT_SECRET = 'This entry changed a secret (a password, a 2FA sec
 export const REVERT_NOT_A_WRITE = "Only a screen's change can be reverted"
 export const REVERT_A_REVERT = 'A revert is not reverted: revert the original entry again'
 export const REVERT_GONE = 'The record this entry changed is gone: it cannot be changed back'
+export const REVERT_REFERENCED = 'Other records refer to the record this entry created: delete it from its own screen instead'
 export const REVERT_BLOCKED = 'The old values clash with a record that exists now (a duplicate, or a record it refers to is gone)'
 
 /**

@@ -26,6 +26,7 @@ import {
   REVERT_NOTHING,
   REVERT_NOT_A_WRITE,
   REVERT_PARTIAL,
+  REVERT_REFERENCED,
   REVERT_SECRET,
   revertAuditEntry,
   type AuditChange,
@@ -110,6 +111,21 @@ async function writeBack(db: Db, t: Target, fields: StoredChange['fields']): Pro
   await db.execute(sql`update ${t.table} set ${sql.join(assignments, sql`, `)} where ${eq(t.key, t.change.record)}`)
 }
 
+/** How many rows of any table refer to the record now (its one-column foreign keys). */
+async function referencesTo(db: Db, t: Target): Promise<number> {
+  let n = 0
+  for (const other of tableNamed.values()) {
+    for (const fk of getTableConfig(other).foreignKeys) {
+      const ref = fk.reference()
+      const [column] = ref.columns
+      const [target] = ref.foreignColumns
+      if (ref.columns.length !== 1 || column === undefined || target === undefined || target.table !== t.table) continue
+      n += await db.$count(other, eq(column, t.change.record))
+    }
+  }
+  return n
+}
+
 /** Plays one change backwards. */
 async function playBack(db: Db, t: Target): Promise<void> {
   const { change } = t
@@ -117,7 +133,10 @@ async function playBack(db: Db, t: Target): Promise<void> {
     if (t.now === null) throw failure(REVERT_GONE, undefined, 409)
     await writeBack(db, t, backable(change))
   } else if (change.op === 'create') {
-    if (t.now !== null) await db.delete(t.table).where(eq(t.key, change.record))
+    if (t.now === null) return
+    // Its delete would take (or orphan) rows made since that the entry never saw.
+    if ((await referencesTo(db, t)) > 0) throw failure(REVERT_REFERENCED, undefined, 409)
+    await db.delete(t.table).where(eq(t.key, change.record))
   } else if (t.now === null) {
     const columns = [t.key.name, ...backable(change).map((f) => f.field)].map((c) => sql.identifier(c))
     const kept = sql`jsonb_populate_record(null::${t.table}, ${valuesOf(t.key, change.record, backable(change), 'before')}::jsonb)`

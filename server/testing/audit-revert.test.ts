@@ -6,8 +6,8 @@
  */
 import { and, desc, eq } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
-import { REVERT_CONFLICT, REVERT_SECRET, RevertConflict } from '#contract/audit'
-import { admins, auditLog, brands, siteSettings, trash, type AdminRow } from '../db/schema.ts'
+import { REVERT_CONFLICT, REVERT_REFERENCED, REVERT_SECRET, RevertConflict } from '#contract/audit'
+import { admins, auditLog, brands, leads, siteSettings, trash, type AdminRow } from '../db/schema.ts'
 import { StoredChanges } from '../kit/audit-changes.ts'
 import { bodyOf, makeTestApp } from './test-app.ts'
 
@@ -141,14 +141,31 @@ describe('revert an entry', () => {
     const viewer = await t.createAdmin({ accessLevel: 'View Only', restrictions: ['/audit', '/brand'] })
     expect((await post('revertAuditEntry', { id: edit.id }, viewer)).status).toBe(403)
     expect(await brandName(brand.id)).toBe(`${brand.name} kept`)
-    // The list tells each reader whether they may.
+    // The list tells each reader whether they may, and shows the changes only to readers of the brands' screen.
     const listed = async (as: AdminRow) => {
       const res = await t.app.inject({ method: 'GET', url: '/api/admin/listAudit', headers: await t.auth(as), query: { record: brand.id } })
-      const result = bodyOf(res)['result'] as { _id: string; revertible: boolean }[]
-      return result.find((e) => e._id === edit.id)?.revertible
+      const result = bodyOf(res)['result'] as { _id: string; revertible: boolean; changes: unknown[]; changesHidden: boolean }[]
+      return result.find((e) => e._id === edit.id)
     }
-    expect(await listed(auditor)).toBe(false)
-    expect(await listed(t.superadmin)).toBe(true)
+    expect(await listed(auditor)).toMatchObject({ revertible: false, changes: [], changesHidden: true })
+    expect(await listed(viewer)).toMatchObject({ revertible: false, changesHidden: false })
+    expect((await listed(viewer))?.changes).toHaveLength(1)
+    expect(await listed(t.superadmin)).toMatchObject({ revertible: true, changesHidden: false })
+  })
+
+  it('a create: the record goes, unless others refer to it now', async () => {
+    const brand = await newBrand()
+    const added = await lastEntry('/addBrand')
+    expect((await post('revertAuditEntry', { id: added.id })).body['status']).toBe('success')
+    expect(await brandName(brand.id)).toBeUndefined()
+
+    // A brand added, then a lead referring to it: the brand's delete would clear the lead's brand.
+    const other = await newBrand()
+    const addedOther = await lastEntry('/addBrand')
+    await t.handle.db.insert(leads).values({ name: 'Referred', email: `referred-${unique()}@example.com`, brandId: other.id })
+    const refused = await post('revertAuditEntry', { id: addedOther.id, force: true })
+    expect(refused).toMatchObject({ status: 409, body: { message: REVERT_REFERENCED } })
+    expect(await brandName(other.id)).toBe(other.name)
   })
 
   it('refuses an entry that changed a secret, an unknown entry, and a sign-in', async () => {

@@ -30,7 +30,7 @@ function HistoryLine({ entry }: { entry: AuditEntry }) {
       </div>
       <span className="text-slate-700">{auditWho(entry)}</span>
       {entry.detail === '' ? null : <span className="text-xs text-slate-600">{entry.detail}</span>}
-      <AuditChanges entry={entry} />
+      {entry.changesHidden ? <span className="text-xs text-slate-600">Changes not shown: you may not open this record&apos;s screen</span> : <AuditChanges entry={entry} />}
     </div>
   )
 }

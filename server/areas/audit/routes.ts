@@ -19,7 +19,8 @@ import { mayRevert, revertEntry } from '../../kit/audit-revert.ts'
 import { containsPattern, listPage } from '../../kit/paging.ts'
 import { csvLine, neutralise } from '../../kit/csv.ts'
 import type { Db } from '../../db/index.ts'
-import { admins, auditLog } from '../../db/schema.ts'
+import { admins, auditLog, type AdminRow } from '../../db/schema.ts'
+import { permits } from '../../kit/access/auth.ts'
 
 const eventKeys = new Set(Object.keys(AUDIT_EVENTS))
 
@@ -96,11 +97,32 @@ async function staffOf(db: Db, rows: readonly AuditRow[]): Promise<Staff> {
   return new Map(found.map((a) => [a.id, { name: a.name, email: a.email }]))
 }
 
+/** What the list's reader may see and do of a row: its changes, its revert. The export shows neither. */
+interface ReaderRights {
+  sees: (row: AuditRow) => boolean
+  reverts: (row: AuditRow) => boolean
+}
+const NO_RIGHTS: ReaderRights = { sees: () => false, reverts: () => false }
+
 /**
- * A row as the list shows it. `revertible` says whether the reader may revert it (the list's
- * reader; the export shows no button, and says false).
+ * The reader's rights from the row's call: its changes show to those who may open the call's
+ * screen (the log's other readers would otherwise read every screen's data through it), and to
+ * the superadmin; a call of no screen (a profile's own edit, a sign-in) only to the superadmin.
  */
-function entry(areas: AuditAreas, row: AuditRow, staff: Staff, named: ReadonlyMap<string, FoundRecord> = new Map(), revertible: (row: AuditRow) => boolean = () => false): AuditEntry {
+function rightsOf(areas: AuditAreas, me: AdminRow): ReaderRights {
+  const callOf = (path: string): Endpoint | undefined => areas.byPath.get(path)
+  return {
+    sees: (row) => {
+      if (me.role === 'superadmin') return true
+      const access = callOf(row.action)?.access
+      return access?.kind === 'screen' && permits({ kind: 'screen', route: access.route, write: false, ...(access.staff === true ? { staff: true } : {}) }, me)
+    },
+    reverts: (row) => mayRevert(row, callOf, me),
+  }
+}
+
+/** A row as the list shows it to a reader with `rights`. */
+function entry(areas: AuditAreas, row: AuditRow, staff: Staff, named: ReadonlyMap<string, FoundRecord> = new Map(), rights: ReaderRights = NO_RIGHTS): AuditEntry {
   const who = row.adminId === null ? undefined : staff.get(row.adminId)
   const record = row.recordId === null ? undefined : named.get(row.recordId)
   return {
@@ -117,8 +139,8 @@ function entry(areas: AuditAreas, row: AuditRow, staff: Staff, named: ReadonlyMa
     recordHref: record?.href ?? '',
     ip: row.ip ?? '',
     detail: row.detail,
-    ...changesOf(row.changes),
-    revertible: revertible(row),
+    ...(rights.sees(row) ? { ...changesOf(row.changes), changesHidden: false } : { changes: [], changesPartial: false, changesHidden: row.changes !== null }),
+    revertible: rights.sees(row) && rights.reverts(row),
   }
 }
 
@@ -179,9 +201,8 @@ export const auditRoutes = handlers(audit, {
     const staff = await staffOf(ctx.db, rows)
     // Named by the areas' finders, only from screens this reader may open.
     const named = await namedRecords(ctx.finders, ctx.db, ctx.me(), rows.map((r) => r.recordId ?? ''))
-    const me = ctx.me()
-    const revertible = (row: AuditRow): boolean => mayRevert(row, (path) => areas.byPath.get(path), me)
-    return { status: 'success', message: 'Audit log fetched', result: rows.map((r) => entry(areas, r, staff, named, revertible)), count }
+    const rights = rightsOf(areas, ctx.me())
+    return { status: 'success', message: 'Audit log fetched', result: rows.map((r) => entry(areas, r, staff, named, rights)), count }
   },
 
   auditOptions: async (_input, ctx) => {

@@ -13,6 +13,9 @@ import { RevertChange } from './revert-change.tsx'
 /** What happened, in words ('Category added', 'Failed sign-in'): the server names it from the contract. */
 const event = (e: AuditEntry) => e.event
 const or = (text: string): string => (text === '' ? '--' : text)
+const HIDDEN_CHANGES = "Not shown: you may not open this record's screen"
+/** The changed fields in a few words, or why they are not shown. */
+const changesCell = (e: AuditEntry): string => (e.changesHidden ? 'Not shown' : changedFieldsSummary(e))
 
 /** The record by name, opening where it lives; its id when it is gone or on a screen this reader cannot open. */
 function RecordCell({ entry: e }: { entry: AuditEntry }) {
@@ -36,7 +39,7 @@ export const AuditPage = defineList({
     // 'Event', not 'Action': the row's own View button sits under the list's Action header.
     { header: 'Event', cell: event },
     low({ header: 'Record', cell: (e: AuditEntry) => <RecordCell entry={e} /> }),
-    low({ header: 'Changes', cell: changedFieldsSummary }),
+    low({ header: 'Changes', cell: changesCell }),
     low({ header: 'Address', cell: (e: AuditEntry) => or(e.ip) }),
   ],
   view: {
@@ -53,7 +56,9 @@ export const AuditPage = defineList({
       {
         label: 'Changes',
         value: (e: AuditEntry) =>
-          e.changes.length === 0 ? (
+          e.changesHidden ? (
+            HIDDEN_CHANGES
+          ) : e.changes.length === 0 ? (
             '--'
           ) : (
             <div className="flex flex-col gap-3">
