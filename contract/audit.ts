@@ -1,6 +1,6 @@
 import { z } from 'zod/mini'
-import { PageQuery, calendarDay, ok, optionalText, pageNumber, pageOf, sortable } from './common.ts'
-import { endpoint, nameEndpoints, reads, type Endpoint } from './define.ts'
+import { Done, PageQuery, calendarDay, ok, optionalText, pageNumber, pageOf, sortable } from './common.ts'
+import { endpoint, nameEndpoints, reads, writes, type Endpoint } from './define.ts'
 import * as self from './audit.ts'
 
 /*
@@ -29,6 +29,28 @@ const eventName = (action: string): string | undefined => (Object.hasOwn(AUDIT_E
  */
 export const auditEventName = (action: string, callOf: (path: string) => Endpoint | undefined): string => eventName(action) ?? callOf(action)?.logAs ?? action
 
+/**
+ * One field a write changed: its column, and its values before and after as text (null: none,
+ * as a create has no before and a delete no after, or an empty column). A secret (a password
+ * hash, a 2FA secret, a token, a key) is never kept: `secret` says it changed, both values null.
+ */
+export const AuditField = z.object({
+  field: z.string(),
+  before: z.nullable(z.string()),
+  after: z.nullable(z.string()),
+  secret: z.boolean(),
+})
+export type AuditField = z.output<typeof AuditField>
+
+/** What one write did to one record: the table, the record's key, and the fields. */
+export const AuditChange = z.object({
+  table: z.string(),
+  record: z.string(),
+  op: z.enum(['create', 'update', 'delete']),
+  fields: z.array(AuditField),
+})
+export type AuditChange = z.output<typeof AuditChange>
+
 export const AuditEntry = z.object({
   _id: z.string(),
   at: z.string(),
@@ -52,6 +74,20 @@ export const AuditEntry = z.object({
   ip: z.string(),
   /** What else the row says (the email a failed sign-in named); '' when nothing. */
   detail: z.string(),
+  /** What the write changed, field by field; none for events and rows written before changes were kept. */
+  changes: z.array(AuditChange),
+  /** The write touched more rows than its row keeps: `changes` is the first of them. */
+  changesPartial: z.boolean(),
+  /**
+   * The entry kept changes this reader may not see: they may not open the screen of its call
+   * (a call of no screen: only the superadmin sees them). `changes` is then empty.
+   */
+  changesHidden: z.boolean(),
+  /**
+   * Whether this reader may revert the entry (`revertAuditEntry`): it kept every change, none of a
+   * secret, it was a screen's write, and the reader may make that write now.
+   */
+  revertible: z.boolean(),
 })
 export type AuditEntry = z.output<typeof AuditEntry>
 
@@ -103,6 +139,45 @@ export const exportAudit = endpoint({
   access: reads('/audit'),
   stepUp: true,
   ours: 'The audit log as CSV (audit-log.csv), with the list filters and search.',
+})
+
+export const REVERTED = 'Change reverted'
+export const REVERT_CONFLICT = 'This record has changed since this entry. Revert over the newer change?'
+export const REVERT_NOTHING = 'This entry kept no changes to revert'
+export const REVERT_PARTIAL = 'This entry changed more records than the log keeps: it cannot be reverted'
+export const REVERT_SECRET = 'This entry changed a secret (a password, a 2FA secret, a token or a key), which the log never keeps: it cannot be reverted'
+export const REVERT_NOT_A_WRITE = "Only a screen's change can be reverted"
+export const REVERT_A_REVERT = 'A revert is not reverted: revert the original entry again'
+export const REVERT_GONE = 'The record this entry changed is gone: it cannot be changed back'
+export const REVERT_REFERENCED = 'Other records refer to the record this entry created: delete it from its own screen instead'
+export const REVERT_BLOCKED = 'The old values clash with a record that exists now (a duplicate, or a record it refers to is gone)'
+
+/**
+ * The 409 answer of a revert whose records changed since the entry: `current` tells, per record,
+ * each field's value as the entry left it (`before`) and as it is now (`after`). A record gone
+ * since shows as deleted, one made again as created.
+ */
+export const RevertConflict = z.object({ status: z.literal('failed'), message: z.string(), current: z.array(AuditChange) })
+export type RevertConflict = z.output<typeof RevertConflict>
+
+/**
+ * Reverts one entry: writes its "before" values back as a new audited change (a delete is put
+ * back, a create removed). The caller needs the Audit Log's write access and the access the
+ * entry's own call needs; it is a step-up call, as a revert can give back access that was taken
+ * away. When a record changed since the entry, the answer is 409 (`RevertConflict`) unless
+ * `force` says to revert over the newer change.
+ */
+export const revertAuditEntry = endpoint({
+  logAs: 'Change reverted',
+  method: 'POST',
+  input: z.object({
+    id: z.string().check(z.trim(), z.minLength(1, 'id is required'), z.maxLength(64, 'Incorrect format')),
+    force: z.optional(z.boolean()),
+  }),
+  output: Done,
+  access: writes('/audit'),
+  stepUp: true,
+  ours: `Reverts one audit entry's change (its before values written back, audited); 409 with the current values (${REVERT_CONFLICT}) unless force.`,
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

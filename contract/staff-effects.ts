@@ -170,6 +170,8 @@ export const staffEffects: Readonly<Record<string, StaffEffect>> = {
   twofaEnable: 'none',
   twofaSetup: 'none',
   undo: 'none',
+  // Writes back whatever an entry changed: a deactivation or a narrowing of access reverted gives access back.
+  revertAuditEntry: 'grants',
   unlockAdmin: 'grants',
   unsubscribe: 'none',
   unsubscribeStatus: 'none',

@@ -364,6 +364,12 @@ export const auditLog = pgTable(
     ip: text('ip'),
     /** What else the row says, e.g. the email a failed sign-in named. */
     detail: text('detail').notNull().default(''),
+    /**
+     * What the write changed, field by field (server/kit/audit-changes.ts): the rows it created,
+     * updated or deleted with their values before and after, secrets only named. Null on rows
+     * that name no change (sign-in events).
+     */
+    changes: jsonb('changes'),
   },
   (t) => [
     index('audit_log_at_idx').on(t.at.desc(), t.id.desc()),

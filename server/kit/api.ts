@@ -4,7 +4,8 @@
  * before the body is read, (2) reads the query, JSON body or multipart form (files checked by
  * content; multipart only where the endpoint declares files, 415 elsewhere), (3) validates with
  * the endpoint's zod input and answers the `failed` shape (requirements R8.3) on bad input, (4) calls the
- * handler and (5) records an audit row for every successful write.
+ * handler and (5) records an audit row for every successful write, with what it changed field by
+ * field (server/kit/audit-changes.ts).
  *
  * A write (any POST but the reads by POST of requirements R7) runs in one transaction that the registrar opens:
  * the handler's `ctx.db` is that transaction (its own `ctx.transaction` calls nest as savepoints)
@@ -48,6 +49,7 @@ import type { Finder } from './finders.ts'
 import { NUL_MESSAGE, nulField } from './text-input.ts'
 import { refusedOutwardLink } from './outward-links.ts'
 import { SUMMARISED } from './request-log.ts'
+import { startCapture, takeChanges } from './audit-changes.ts'
 
 // The contract's schemas are zod/mini's, which brings no messages of its own: the checks the
 // contract gives no message for answer in English, as classic zod sets on its first schema (the
@@ -60,12 +62,14 @@ export class ApiFailure extends Error {
     readonly statusCode: number,
     message: string,
     readonly errors?: FieldErrors,
+    /** What else the answer tells (a revert's conflict: the values now). */
+    readonly more?: Readonly<Record<string, unknown>>,
   ) {
     super(message)
   }
 
   body(): Failure {
-    return { status: 'failed', message: this.message, ...(this.errors === undefined ? {} : { errors: this.errors }) }
+    return { ...this.more, status: 'failed', message: this.message, ...(this.errors === undefined ? {} : { errors: this.errors }) }
   }
 }
 
@@ -656,11 +660,20 @@ class RequestContext implements Ctx {
     return this.#services.handle.db.transaction(async (tx) => {
       this.#db = tx
       try {
+        await startCapture(tx)
         const result = await body(this)
         contractIssues(endpoint, result)
         const actor = this.#request.admin?.id ?? this.#auditActor
         if (!(result instanceof ApiFailure) && !isTwoFactor(result) && (actor !== null || this.#auditAnonymous)) {
-          await tx.insert(auditLog).values({ adminId: actor, action: endpoint.path, recordId: auditRecordId(this.#auditRecord ?? recordIdOf(this.#request.body)), ip: this.ip, detail: this.#auditDetail })
+          const changes = await takeChanges(tx)
+          await tx.insert(auditLog).values({
+            adminId: actor,
+            action: endpoint.path,
+            recordId: auditRecordId(this.#auditRecord ?? recordIdOf(this.#request.body)),
+            ip: this.ip,
+            detail: this.#auditDetail,
+            changes,
+          })
         }
         return result
       } finally {

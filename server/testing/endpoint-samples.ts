@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto'
 import type { LightMyRequestResponse } from 'fastify'
 import type { Endpoint } from '#contract/define'
 import { API_PREFIX } from '../kit/api.ts'
-import { accessRequests, admins, passwordSetups, brands, categories, contactEnquiries, emailTemplates, emailTemplateVersions, games, homepageContent, leads, links, newsletterRecipients, newsletterSends, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, siteSettings, socialMedia, suppressedAddresses, type AdminRow, savedViews, trash } from '../db/schema.ts'
+import { accessRequests, admins, auditLog, passwordSetups, brands, categories, contactEnquiries, emailTemplates, emailTemplateVersions, games, homepageContent, leads, links, newsletterRecipients, newsletterSends, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, siteSettings, socialMedia, suppressedAddresses, type AdminRow, savedViews, trash } from '../db/schema.ts'
 import { eq } from 'drizzle-orm'
 import { newConfirmToken } from '../areas/access-requests/routes.ts'
 import { unsubscribeToken } from '../areas/newsletter/unsubscribe.ts'
@@ -60,6 +60,13 @@ export interface Fixtures {
   fourEyes: { approvePromotion: string; rejectPromotion: string; approveNewsletter: string; rejectNewsletter: string }
   /** A suppressed address to take off the list. */
   suppressed: string
+  /**
+   * An audit entry to revert: a revert's own, which every caller the Audit Log's write rule admits
+   * is refused alike (400, a revert is not reverted). A real change's entry also needs its own
+   * call's screen, which the matrix's one-screen caller lacks (server/testing/audit-revert.test.ts
+   * reverts real ones).
+   */
+  auditEntryId: string
 }
 
 export async function makeFixtures(t: TestApp): Promise<Fixtures> {
@@ -138,8 +145,18 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
     .returning({ id: trash.id })
   if (undoEntry === undefined) throw new Error('trash insert returned no row')
   const suppressed = `suppressed-${unique()}@example.com`
+  const [renamed] = await t.handle.db
+    .insert(auditLog)
+    .values({
+      adminId: t.superadmin.id,
+      action: '/revertAuditEntry',
+      recordId: keptBrand.id,
+      changes: { rows: [{ table: 'brands', record: keptBrand.id, op: 'update', fields: [{ field: 'brandname', before: `Reverted brand ${unique()}`, after: 'unknown' }] }], partial: false },
+    })
+    .returning({ id: auditLog.id })
+  if (renamed === undefined) throw new Error('audit insert returned no row')
   await t.handle.db.insert(suppressedAddresses).values({ address: suppressed, reason: 'manual', source: 'fixture' })
-  return { suppressed, enquiryId: enquiry.id, undoToken: undoEntry.id, savedViewId: view.id, fourEyes, newsletter, promotion, template, gameIds, restrictionIds, brandIds, homepageIds, linkIds, victim, categoryId: category.id, socialId: socialRow.id, settingsId: settingsRow.id, approveRequest: approve, declineRequestId: decline.id, confirmToken: link.token, unset: { id: unsetMember.id, token: setup.token } }
+  return { auditEntryId: renamed.id, suppressed, enquiryId: enquiry.id, undoToken: undoEntry.id, savedViewId: view.id, fourEyes, newsletter, promotion, template, gameIds, restrictionIds, brandIds, homepageIds, linkIds, victim, categoryId: category.id, socialId: socialRow.id, settingsId: settingsRow.id, approveRequest: approve, declineRequestId: decline.id, confirmToken: link.token, unset: { id: unsetMember.id, token: setup.token } }
 }
 
 async function newsletterFixtures(t: TestApp): Promise<Fixtures['newsletter']> {
@@ -382,6 +399,7 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   listAudit: (f) => ({ json: { page: 1, limit: 10, search: '', from: '2026-01-01', record: f.categoryId } }),
   auditOptions: () => ({ json: {} }),
   exportAudit: () => ({ json: { action: '/login' } }),
+  revertAuditEntry: (f) => ({ json: { id: f.auditEntryId, force: true } }),
   listSavedViews: () => ({ json: {} }),
   findRecords: () => ({ json: { q: 'example' } }),
   saveView: () => ({ json: { route: '/profile', name: `View ${unique()}`, query: '?search=a' } }),

@@ -1,6 +1,6 @@
 /**
  * A record's History: every edit page and edit dialog of the kit offers it, listing the
- * audit log's rows naming that record (who, what, when), newest first, from the audit list's
+ * audit log's rows naming that record (who, what, when, and the fields each changed), newest first, from the audit list's
  * record filter. Only staff who may read the audit log see the control: the superadmin and staff
  * granted its page. Each page of rows is a cached read, so history already seen opens offline.
  */
@@ -9,6 +9,7 @@ import { useSession } from '#src/lib/session.ts'
 import { Button } from '#src/ui/button.tsx'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '#src/ui/dialog.tsx'
 import { When } from './when.tsx'
+import { AuditChanges } from './audit-changes.tsx'
 import { LoadMoreList } from './load-more-list.tsx'
 
 /** The audit log's screen: reading it is what History needs. */
@@ -29,6 +30,7 @@ function HistoryLine({ entry }: { entry: AuditEntry }) {
       </div>
       <span className="text-slate-700">{auditWho(entry)}</span>
       {entry.detail === '' ? null : <span className="text-xs text-slate-600">{entry.detail}</span>}
+      {entry.changesHidden ? <span className="text-xs text-slate-600">Changes not shown: you may not open this record&apos;s screen</span> : <AuditChanges entry={entry} />}
     </div>
   )
 }

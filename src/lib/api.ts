@@ -27,11 +27,14 @@ export const UNREACHABLE_MESSAGE = 'Could not reach the server. Check your conne
 export class ApiError extends Error {
   readonly status: number
   readonly errors: Record<string, string>
-  constructor(status: number, message: string, errors: Record<string, string> = {}) {
+  /** The failure's whole body, for the few answers that tell more (a revert's conflict). */
+  readonly body: unknown
+  constructor(status: number, message: string, errors: Record<string, string> = {}, body: unknown = undefined) {
     super(message)
     this.name = 'ApiError'
     this.status = status
     this.errors = errors
+    this.body = body
   }
 }
 
@@ -120,7 +123,7 @@ function failure(endpoint: Endpoint, response: Response, body: unknown): ApiErro
   // A refused token ends the session; the guard then sends the browser to /login.
   if (response.status === 401 && endpoint.access.kind !== 'public') clearToken()
   const message = data.message || (response.ok ? 'The request failed.' : `The request failed (HTTP ${response.status}).`)
-  return new ApiError(response.ok ? 400 : response.status, message, data.errors ?? {})
+  return new ApiError(response.ok ? 400 : response.status, message, data.errors ?? {}, body)
 }
 
 /**

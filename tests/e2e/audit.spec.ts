@@ -1,6 +1,8 @@
+import type { Locator } from '@playwright/test'
 import { z } from 'zod'
 import { encodePng } from '../../server/db/png.ts'
 import { test, expect, accounts, apiToken } from './fixtures.ts'
+import { expectNoSevereViolations } from './axe.ts'
 
 test.describe('audit log', () => {
   test('lists a write with who and what, filters it, and exports what is shown', async ({ adminPage: page }) => {
@@ -128,5 +130,90 @@ test.describe("a record's History", () => {
     await page.goto(editUrl)
     await expect(page.getByLabel('Category Name')).toHaveValue(name)
     await expect(page.getByRole('button', { name: 'History' })).toHaveCount(0)
+  })
+})
+
+test.describe('what a change changed', () => {
+  test('an edit of three fields shows three lines, before and after, in the Audit Log and the History', async ({ adminPage: page }) => {
+    const stamp = Date.now().toString(36)
+    const values = { Discord: `https://discord.gg/diff-${stamp}`, Facebook: `https://facebook.com/diff-${stamp}`, Twitter: `https://x.com/diff-${stamp}` }
+    await page.goto('/admin/social-links')
+    const before: Record<string, string> = {}
+    for (const [label, value] of Object.entries(values)) {
+      before[label] = await page.getByLabel(label, { exact: true }).inputValue()
+      await page.getByRole('button', { name: `Unlock ${label}` }).click()
+      await page.getByLabel(label, { exact: true }).fill(value)
+    }
+    const saved = page.waitForResponse((r) => r.url().endsWith('/api/admin/updatesocialmedia'))
+    await page.getByRole('button', { name: 'Update' }).click()
+    expect((await saved).ok()).toBe(true)
+
+    const expectLines = async (scope: Locator) => {
+      const change = scope.getByTestId('audit-change').first()
+      const lines = change.locator('tbody tr')
+      await expect(lines).toHaveCount(3)
+      for (const [label, value] of Object.entries(values)) {
+        const line = lines.filter({ has: page.getByRole('rowheader', { name: `${label} link` }) })
+        await expect(line.getByRole('cell').nth(1)).toHaveText(value)
+        await expect(line.getByRole('cell').nth(0)).toHaveText(before[label] === '' ? 'empty' : (before[label] ?? ''))
+      }
+    }
+
+    await page.getByRole('button', { name: 'History' }).click()
+    const history = page.getByRole('dialog', { name: 'History' })
+    const first = history.getByRole('list', { name: 'History' }).getByRole('listitem').first()
+    await expect(first).toContainText('Social links updated')
+    await expectLines(first)
+    await expectNoSevereViolations(page, 'History with changes')
+    await page.keyboard.press('Escape')
+
+    await page.goto(`/admin/audit?search=${encodeURIComponent('/updatesocialmedia')}`)
+    const row = page.getByRole('row').filter({ hasText: 'Social links updated' }).first()
+    for (const label of Object.keys(values)) await expect(row).toContainText(`${label} link`)
+    await row.getByRole('button', { name: /^View / }).click()
+    const entry = page.getByRole('dialog', { name: 'Audit Entry' })
+    await expectLines(entry)
+    await expectNoSevereViolations(page, 'Audit Entry with changes')
+  })
+})
+
+test.describe('revert one change', () => {
+  const Listed = z.object({ result: z.array(z.object({ _id: z.string(), brandname: z.string() })) })
+
+  test('reverts an edit from its entry, and offers to revert over a newer change', async ({ adminPage: page }) => {
+    const auth = { authorization: `Bearer ${await apiToken(page.request, accounts.superadmin)}` }
+    const name = `Revert brand ${Date.now().toString(36)}`
+    expect((await page.request.post('/api/admin/addBrand', { headers: auth, data: { brandname: name, type: 'ipfs' } })).ok()).toBe(true)
+    const id = Listed.parse(await (await page.request.get('/api/admin/listbrand', { headers: auth, params: { search: name } })).json()).result[0]?._id ?? ''
+    const rename = async (to: string) => expect((await page.request.post('/api/admin/editbrandUser', { headers: auth, data: { _id: id, brandname: to, type: 'ipfs' } })).ok()).toBe(true)
+    const nameNow = async () => Listed.parse(await (await page.request.get('/api/admin/listbrand', { headers: auth, params: { search: name } })).json()).result.find((b) => b._id === id)?.brandname
+
+    await rename(`${name} second`)
+    await page.goto(`/admin/audit?search=${id}`)
+    await page.getByRole('row').filter({ hasText: 'Brand edited' }).first().getByRole('button', { name: /^View / }).click()
+    const entry = page.getByRole('dialog', { name: 'Audit Entry' })
+    await entry.getByRole('button', { name: 'Revert this change' }).click()
+    await expect(entry.getByRole('status')).toHaveText('Change reverted')
+    expect(await nameNow()).toBe(name)
+    await page.keyboard.press('Escape')
+
+    // The third edit, changed again since by the fourth: its revert shows the value now and asks.
+    await rename(`${name} third`)
+    await rename(`${name} fourth`)
+    await page.goto(`/admin/audit?search=${id}`)
+    const edits = page.getByRole('row').filter({ hasText: 'Brand edited' })
+    await expect(edits).toHaveCount(3)
+    await edits.nth(1).getByRole('button', { name: /^View / }).click()
+    await entry.getByRole('button', { name: 'Revert this change' }).click()
+    const conflict = entry.getByRole('alert')
+    await expect(conflict).toContainText('This record has changed since this entry. Revert over the newer change?')
+    await expect(conflict.getByRole('columnheader', { name: 'Now' })).toBeVisible()
+    await expect(conflict.getByRole('row').filter({ hasText: 'Brandname' }).getByRole('cell').nth(1)).toHaveText(`${name} fourth`)
+    await expectNoSevereViolations(page, 'Revert conflict')
+    expect(await nameNow()).toBe(`${name} fourth`)
+    await conflict.getByRole('button', { name: 'Revert anyway' }).click()
+    await expect(entry.getByRole('status')).toHaveText('Change reverted')
+    // The third edit's before value: the name as the first revert left it.
+    expect(await nameNow()).toBe(name)
   })
 })

@@ -1,22 +1,26 @@
 /**
  * The staff audit log's reads (contract/audit.ts): the list with its filters (one record's
- * history among them: the edit pages' History), the CSV export. Rows are written by the registrar
- * (server/kit/api.ts) and the sign-in code (server/kit/access/events.ts); nothing here writes, and
- * the database refuses changes to written rows.
+ * history among them: the edit pages' History), the CSV export, and the revert of one entry's
+ * change (server/kit/audit-revert.ts). Rows are written by the registrar (server/kit/api.ts) and
+ * the sign-in code (server/kit/access/events.ts); nothing here changes a row, and the database
+ * refuses changes to written rows.
  */
 import { Readable } from 'node:stream'
 import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm'
 import * as audit from '#contract/audit'
-import { AUDIT_EVENTS, auditEventName, type AuditEntry, type AuditFilter } from '#contract/audit'
+import { AUDIT_EVENTS, REVERTED, auditEventName, type AuditEntry, type AuditFilter } from '#contract/audit'
 import { login } from '#contract/auth'
 import { isWrite, type Endpoint } from '#contract/define'
 import type { FoundRecord } from '#contract/search'
 import { handlers, FileAnswer, type ContractIndex } from '../../kit/api.ts'
 import { namedRecords } from '../../kit/record-search.ts'
+import { StoredChanges, type Json } from '../../kit/audit-changes.ts'
+import { mayRevert, revertEntry } from '../../kit/audit-revert.ts'
 import { containsPattern, listPage } from '../../kit/paging.ts'
 import { csvLine, neutralise } from '../../kit/csv.ts'
 import type { Db } from '../../db/index.ts'
-import { admins, auditLog } from '../../db/schema.ts'
+import { admins, auditLog, type AdminRow } from '../../db/schema.ts'
+import { permits } from '../../kit/access/auth.ts'
 
 const eventKeys = new Set(Object.keys(AUDIT_EVENTS))
 
@@ -93,7 +97,32 @@ async function staffOf(db: Db, rows: readonly AuditRow[]): Promise<Staff> {
   return new Map(found.map((a) => [a.id, { name: a.name, email: a.email }]))
 }
 
-function entry(areas: AuditAreas, row: AuditRow, staff: Staff, named: ReadonlyMap<string, FoundRecord> = new Map()): AuditEntry {
+/** What the list's reader may see and do of a row: its changes, its revert. The export shows neither. */
+interface ReaderRights {
+  sees: (row: AuditRow) => boolean
+  reverts: (row: AuditRow) => boolean
+}
+const NO_RIGHTS: ReaderRights = { sees: () => false, reverts: () => false }
+
+/**
+ * The reader's rights from the row's call: its changes show to those who may open the call's
+ * screen (the log's other readers would otherwise read every screen's data through it), and to
+ * the superadmin; a call of no screen (a profile's own edit, a sign-in) only to the superadmin.
+ */
+function rightsOf(areas: AuditAreas, me: AdminRow): ReaderRights {
+  const callOf = (path: string): Endpoint | undefined => areas.byPath.get(path)
+  return {
+    sees: (row) => {
+      if (me.role === 'superadmin') return true
+      const access = callOf(row.action)?.access
+      return access?.kind === 'screen' && permits({ kind: 'screen', route: access.route, write: false, ...(access.staff === true ? { staff: true } : {}) }, me)
+    },
+    reverts: (row) => mayRevert(row, callOf, me),
+  }
+}
+
+/** A row as the list shows it to a reader with `rights`. */
+function entry(areas: AuditAreas, row: AuditRow, staff: Staff, named: ReadonlyMap<string, FoundRecord> = new Map(), rights: ReaderRights = NO_RIGHTS): AuditEntry {
   const who = row.adminId === null ? undefined : staff.get(row.adminId)
   const record = row.recordId === null ? undefined : named.get(row.recordId)
   return {
@@ -110,6 +139,21 @@ function entry(areas: AuditAreas, row: AuditRow, staff: Staff, named: ReadonlyMa
     recordHref: record?.href ?? '',
     ip: row.ip ?? '',
     detail: row.detail,
+    ...(rights.sees(row) ? { ...changesOf(row.changes), changesHidden: false } : { changes: [], changesPartial: false, changesHidden: row.changes !== null }),
+    revertible: rights.sees(row) && rights.reverts(row),
+  }
+}
+
+/** A stored value as the screen shows it: text as it is, anything else (a list, a number) as JSON. */
+const shown = (value: Json | undefined): string | null => (value === undefined || value === null ? null : typeof value === 'string' ? value : JSON.stringify(value))
+
+/** The row's stored changes as the contract tells them. */
+function changesOf(stored: unknown): Pick<AuditEntry, 'changes' | 'changesPartial'> {
+  if (stored === null || stored === undefined) return { changes: [], changesPartial: false }
+  const { rows, partial } = StoredChanges.parse(stored)
+  return {
+    changes: rows.map((c) => ({ ...c, fields: c.fields.map((f) => ({ field: f.field, before: shown(f.before), after: shown(f.after), secret: f.secret === true })) })),
+    changesPartial: partial,
   }
 }
 
@@ -157,7 +201,8 @@ export const auditRoutes = handlers(audit, {
     const staff = await staffOf(ctx.db, rows)
     // Named by the areas' finders, only from screens this reader may open.
     const named = await namedRecords(ctx.finders, ctx.db, ctx.me(), rows.map((r) => r.recordId ?? ''))
-    return { status: 'success', message: 'Audit log fetched', result: rows.map((r) => entry(areas, r, staff, named)), count }
+    const rights = rightsOf(areas, ctx.me())
+    return { status: 'success', message: 'Audit log fetched', result: rows.map((r) => entry(areas, r, staff, named, rights)), count }
   },
 
   auditOptions: async (_input, ctx) => {
@@ -171,6 +216,13 @@ export const auditRoutes = handlers(audit, {
       areas: [...new Set(actionArea.values())].sort().map((a) => ({ value: a, label: a })),
       actions: writes.map((a) => ({ value: a, label: eventOf(areas, a) })).sort((a, b) => a.label.localeCompare(b.label)),
     }
+  },
+
+  revertAuditEntry: async ({ id, force }, ctx) => {
+    const row = await revertEntry(ctx, id, force === true)
+    ctx.audit(row.recordId)
+    ctx.auditDetail(`Reverted "${eventOf(auditAreasOf(ctx.contract), row.action)}" of ${row.at.toISOString()} (entry ${row.id})`)
+    return { status: 'success', message: REVERTED }
   },
 
   exportAudit: async (input, ctx) => {

@@ -5,12 +5,17 @@ import { defineList } from '#src/crud/define-list.tsx'
 import { When } from '#src/crud/when.tsx'
 import { dateFilter, listFilter } from '#src/crud/list-filters.tsx'
 import { auditWho as who } from '#src/crud/record-history.tsx'
+import { AuditChanges, changedFieldsSummary } from '#src/crud/audit-changes.tsx'
 import { actionOptions, adminOptions, areaOptions } from './audit-options.ts'
 import { ExportAuditButton } from './export-button.tsx'
+import { RevertChange } from './revert-change.tsx'
 
 /** What happened, in words ('Category added', 'Failed sign-in'): the server names it from the contract. */
 const event = (e: AuditEntry) => e.event
 const or = (text: string): string => (text === '' ? '--' : text)
+const HIDDEN_CHANGES = "Not shown: you may not open this record's screen"
+/** The changed fields in a few words, or why they are not shown. */
+const changesCell = (e: AuditEntry): string => (e.changesHidden ? 'Not shown' : changedFieldsSummary(e))
 
 /** The record by name, opening where it lives; its id when it is gone or on a screen this reader cannot open. */
 function RecordCell({ entry: e }: { entry: AuditEntry }) {
@@ -34,6 +39,7 @@ export const AuditPage = defineList({
     // 'Event', not 'Action': the row's own View button sits under the list's Action header.
     { header: 'Event', cell: event },
     low({ header: 'Record', cell: (e: AuditEntry) => <RecordCell entry={e} /> }),
+    low({ header: 'Changes', cell: changesCell }),
     low({ header: 'Address', cell: (e: AuditEntry) => or(e.ip) }),
   ],
   view: {
@@ -47,6 +53,20 @@ export const AuditPage = defineList({
       { label: 'Record ID', value: (e: AuditEntry) => or(e.recordId) },
       { label: 'Address', value: (e: AuditEntry) => or(e.ip) },
       { label: 'Detail', value: (e: AuditEntry) => or(e.detail) },
+      {
+        label: 'Changes',
+        value: (e: AuditEntry) =>
+          e.changesHidden ? (
+            HIDDEN_CHANGES
+          ) : e.changes.length === 0 ? (
+            '--'
+          ) : (
+            <div className="flex flex-col gap-3">
+              <AuditChanges entry={e} />
+              <RevertChange entry={e} />
+            </div>
+          ),
+      },
     ],
   },
   filters: [
