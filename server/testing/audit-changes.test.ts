@@ -40,6 +40,7 @@ const NO_CHANGES: Readonly<Record<string, string>> = {
   sendTestTemplate: 'mails a test (mail_outbox)',
   unlockAdmin: 'clears a sign-in counter (login_failures)',
   setRestrictedCountryRule: 'its sample sets the value the rule already has',
+  setOutwardLinkDomains: 'its sample sets the list it already has (empty: every host, so the links of the other samples stay allowed)',
   removeStaffPasskeys: "its sample's staff member has no passkey",
 }
 
