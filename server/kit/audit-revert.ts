@@ -32,6 +32,9 @@ import {
   type AuditChange,
 } from '#contract/audit'
 import type { Endpoint } from '#contract/define'
+import { URL_PATTERN } from '#contract/common'
+import { hostAllowed, hostOf, hostRefused, outwardLinkFields } from '#contract/outward-links'
+import { readSiteRecord } from './site-settings.ts'
 import { sqlState, type Db } from '../db/index.ts'
 import { auditLog, trash, type AdminRow } from '../db/schema.ts'
 import { FORBIDDEN, permits } from './access/auth.ts'
@@ -150,6 +153,24 @@ async function playBack(db: Db, t: Target): Promise<void> {
 }
 
 /**
+ * A revert of a call that stores outward links writes links back: held to the allowed domains as
+ * the call itself is (server/kit/outward-links.ts), so a link to a host taken off the list since
+ * cannot come back through the audit log. A value written back is a link when it has a URL's shape.
+ */
+async function holdLinksToAllowedDomains(db: Db, call: Endpoint, targets: readonly Target[]): Promise<void> {
+  if (outwardLinkFields(call.input).length === 0) return
+  const hosts = targets
+    .filter((t) => t.change.op !== 'create')
+    .flatMap((t) => backable(t.change))
+    .flatMap((f) => (typeof f.before === 'string' && URL_PATTERN.test(f.before) ? [hostOf(f.before)] : []))
+    .filter((h): h is string => h !== null)
+  if (hosts.length === 0) return
+  const allowed = (await readSiteRecord(db))?.outwardLinkDomains ?? []
+  const refused = hosts.find((host) => !hostAllowed(host, allowed))
+  if (refused !== undefined) throw failure(hostRefused(refused), { id: hostRefused(refused) })
+}
+
+/**
  * Reverts the entry `id` in the call's transaction (a write's handler). Throws the refusal: 404
  * unknown entry, 400 one that cannot be reverted, 403 a reader without the access its call
  * needs, 409 a record changed since (with the values now) unless `force`.
@@ -174,6 +195,7 @@ export async function revertEntry(ctx: Ctx, id: string, force: boolean): Promise
     const [found] = Found.parse(await ctx.db.execute(sql`select to_jsonb(${table}) as row from ${table} where ${inArray(key, [change.record])} for update`)).rows
     targets.push({ change, table, key, now: (found?.row ?? null) as Record<string, Json> | null })
   }
+  await holdLinksToAllowedDomains(ctx.db, call, targets)
   const drifted = targets.map(drift).filter((c): c is AuditChange => c !== null)
   if (drifted.length > 0 && !force) throw new ApiFailure(409, REVERT_CONFLICT, undefined, { current: drifted })
 

@@ -4,7 +4,7 @@
  * with a message naming it and writes nothing, takes a listed host or a wildcard's subdomain, and
  * takes any host again once the list is empty.
  */
-import { count, eq } from 'drizzle-orm'
+import { count, desc, eq } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
 import { outwardLinkFields } from '#contract/outward-links'
 import type { Endpoint } from '#contract/define'
@@ -84,6 +84,21 @@ describe('outward links held to the allowed domains', () => {
       }
     })
   }
+
+  it('holds a revert to the list: a link to a host taken off it since does not come back', async () => {
+    expect(bodyOf(await post('/setOutwardLinkDomains', { domains: [] }))).toMatchObject({ status: 'success' })
+    const id = fixtures.linkIds.buy.kept
+    expect(bodyOf(await post('/editBuylink', { _id: id, buyLink: 'https://old.example/buy', preference: 1 }))).toMatchObject({ status: 'success' })
+    expect(bodyOf(await post('/editBuylink', { _id: id, buyLink: 'https://allowed.example/buy', preference: 1 }))).toMatchObject({ status: 'success' })
+    const [edit] = await t.handle.db.select().from(auditLog).where(eq(auditLog.action, '/editBuylink')).orderBy(desc(auditLog.at), desc(auditLog.id)).limit(1)
+    expect(bodyOf(await post('/setOutwardLinkDomains', { domains: ['allowed.example'] }))).toMatchObject({ status: 'success' })
+    const refused = await post('/revertAuditEntry', { id: edit?.id, force: true })
+    expect(refused.statusCode, refused.body).toBe(400)
+    expect(bodyOf(refused)['message']).toBe('old.example is not an allowed domain for outward links (Settings)')
+    // Back on the list, the same revert goes through.
+    expect(bodyOf(await post('/setOutwardLinkDomains', { domains: ['allowed.example', 'old.example'] }))).toMatchObject({ status: 'success' })
+    expect(bodyOf(await post('/revertAuditEntry', { id: edit?.id, force: true }))).toMatchObject({ status: 'success' })
+  })
 
   it('takes every host again once the list is empty', async () => {
     expect(bodyOf(await post('/setOutwardLinkDomains', { domains: [] }))).toMatchObject({ status: 'success' })
