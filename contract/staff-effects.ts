@@ -162,6 +162,7 @@ export const staffEffects: Readonly<Record<string, StaffEffect>> = {
   sendTestTemplate: 'none',
   setContactStatus: 'none',
   setFirstPassword: 'none',
+  setFrequencyCap: 'none',
   setRestrictedCountryRule: 'none',
   signOutStaff: 'narrows',
   socialmediaGet: 'none',

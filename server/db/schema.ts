@@ -238,6 +238,15 @@ export const siteSettings = pgTable('site_settings', {
    * on unless a superadmin turned it off (server/kit/audience.ts, requirements R2.37).
    */
   restrictedCountryRule: boolean('restricted_country_rule').notNull().default(true),
+  /**
+   * The frequency cap of mass sends: while on, a lead who was sent `frequency_cap_messages`
+   * promotions and newsletters together within the last `frequency_cap_days` days is left out of
+   * the next (server/kit/audience.ts). Off unless a superadmin turned it on; the numbers are kept
+   * while it is off.
+   */
+  frequencyCapOn: boolean('frequency_cap_on').notNull().default(false),
+  frequencyCapMessages: integer('frequency_cap_messages').notNull().default(3),
+  frequencyCapDays: integer('frequency_cap_days').notNull().default(7),
   /** The Settings form's edit version; named apart from `version`, the site version the Version screen edits. */
   revision: integer('revision').notNull().default(1),
 })
@@ -685,7 +694,13 @@ export const newsletterRecipients = pgTable(
     reason: text('reason'),
     mailId: text('mail_id'),
   },
-  (t) => [primaryKey({ columns: [t.sendId, t.leadId] }), index('newsletter_recipients_state_idx').on(t.sendId, t.state)],
+  (t) => [
+    primaryKey({ columns: [t.sendId, t.leadId] }),
+    index('newsletter_recipients_state_idx').on(t.sendId, t.state),
+    // The frequency cap finds a lead's queued mails (then each by the outbox's primary key, whose
+    // row says whether and when it was sent: server/kit/audience.ts).
+    index('newsletter_recipients_lead_idx').on(t.leadId, t.mailId).where(sql`${t.state} = 'queued'`),
+  ],
 )
 
 // ---------------------------------------------------------------------------------------------
@@ -786,6 +801,8 @@ export const promotionDeliveries = pgTable(
     index('promotion_deliveries_failed_idx').on(t.promotionId, t.round).where(sql`${t.status} = 'failed'`),
     // A lead's page lists what was sent to that lead, across every promotion.
     index('promotion_deliveries_lead_idx').on(t.leadId),
+    // The frequency cap counts a lead's deliveries sent within the last days (server/kit/audience.ts).
+    index('promotion_deliveries_sent_idx').on(t.leadId, t.sentAt).where(sql`${t.status} = 'sent'`),
   ],
 )
 

@@ -294,6 +294,7 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   get_version: () => ({ json: {} }),
   getSettings: () => ({ json: {} }),
   setRestrictedCountryRule: () => ({ json: { on: true } }),
+  setFrequencyCap: () => ({ json: { on: false, messages: 3, days: 7 } }),
   updateSettings: () => ({ form: { fields: { sitename: `Site ${unique()}`, email: 'support@example.com', forcedliq: 'Enable' }, files: [{ ...png(), field: 'sitelogo' }] } }),
   register: () => ({ json: { name: 'Applicant', email: `applicant-${unique()}@example.com` } }),
   getRequestToConfirm: (f) => ({ json: { token: f.confirmToken } }),

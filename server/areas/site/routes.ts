@@ -56,6 +56,7 @@ const toSiteSettings = (row: SiteSettingsRow): SiteSettings => ({
   sitelogo: logoUrl(row),
   forcedliq: row.forcedliq,
   restricted_country_rule: row.restrictedCountryRule,
+  frequency_cap: { on: row.frequencyCapOn, messages: row.frequencyCapMessages, days: row.frequencyCapDays },
   revision: row.revision,
 })
 
@@ -140,5 +141,14 @@ export const settingsRoutes = handlers(settings, {
     ctx.audit(id)
     ctx.auditDetail(on ? 'Turned on' : 'Turned off')
     return { status: 'success', message: on ? settings.COUNTRY_RULE_ON : settings.COUNTRY_RULE_OFF }
+  },
+
+  setFrequencyCap: async (cap, ctx) => {
+    const { id } = await singleRecord(ctx.db, record)
+    await ctx.db.update(siteSettings).set({ frequencyCapOn: cap.on, frequencyCapMessages: cap.messages, frequencyCapDays: cap.days }).where(eq(siteSettings.id, id))
+    ctx.audit(id)
+    const text = settings.frequencyCapText(cap)
+    ctx.auditDetail(text)
+    return { status: 'success', message: text }
   },
 })

@@ -8,6 +8,7 @@ import { useSession } from '#src/lib/session.ts'
 import { useCall } from '#src/lib/use-call.ts'
 import { Button } from '#src/ui/button.tsx'
 import { toast } from '#src/ui/toast.ts'
+import { FrequencyCapSection } from './frequency-cap.tsx'
 
 const forcedLiquidation = [
   { value: 'Enable', label: 'Enable' },
@@ -62,7 +63,7 @@ const SiteSettingsForm = defineRecordForm({
     { title: 'Trading', fields: ['forcedliq'] },
   ],
   // Every stored field but the id, the version (saved on its own screen) and the logo (a file).
-  values: ({ _id, version: _version, sitelogo: _sitelogo, restricted_country_rule: _rule, ...fields }) => fields,
+  values: ({ _id, version: _version, sitelogo: _sitelogo, restricted_country_rule: _rule, frequency_cap: _cap, ...fields }) => fields,
   files: (r) => ({ sitelogo: r.sitelogo }),
   submitLabel: 'Update Settings',
   columns: 2,
@@ -114,12 +115,13 @@ function CountryRule() {
   )
 }
 
-/** Settings (/settings): the site settings form, then the restricted-country rule of sends. */
+/** Settings (/settings): the site settings form, then the rules of sends: restricted countries, the frequency cap. */
 export function SettingsPage() {
   return (
     <>
       <SiteSettingsForm />
       <CountryRule />
+      <FrequencyCapSection />
     </>
   )
 }
