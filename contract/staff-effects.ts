@@ -159,6 +159,8 @@ export const staffEffects: Readonly<Record<string, StaffEffect>> = {
   sendMail: 'none',
   sendNewsletter: 'none',
   sendPasswordLink: 'grants',
+  sendTestNewsletter: 'none',
+  sendTestPromotion: 'none',
   sendTestTemplate: 'none',
   setContactStatus: 'none',
   setFirstPassword: 'none',

@@ -346,6 +346,8 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   restoreTemplateVersion: (f) => ({ json: { id: f.template.id, versionId: f.template.versionId } }),
   previewTemplate: () => ({ json: { subject: 'Preview', identifier: 'change-password-otp', content: '<p>{{otp}}</p>' } }),
   sendTestTemplate: (f) => ({ json: { id: f.template.id } }),
+  sendTestPromotion: () => ({ json: { title: `Test ${unique()}`, content: 'Fresh games' } }),
+  sendTestNewsletter: () => ({ json: { all: true, subject: 'Hello {{name}}', content: '<p>This month.</p>' } }),
   getDashboard: () => ({ json: {} }),
   getMenuCounts: () => ({ json: {} }),
   allUser: () => ({ json: { page: 1, limit: 50, search: '' } }),
