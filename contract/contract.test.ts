@@ -182,6 +182,7 @@ describe('the endpoint table', () => {
       'listAccessRequests',
       'removeStaffPasskeys',
       'sendPasswordLink',
+      'setFrequencyCap',
       'setOutwardLinkDomains',
       'setRestrictedCountryRule',
       'signOutStaff',

@@ -65,6 +65,29 @@ const chosenSomeone = (v: { all: boolean; id: readonly string[] }): boolean => v
 /** The check that someone was chosen, under the subscribers' field. */
 const someoneChosen = () => z.refine<{ all: boolean; id: readonly string[] }>(chosenSomeone, { message: SELECT_A_SUBSCRIBER, path: ['id'] })
 
+/** What a newsletter says: its subject (filled in per reader, with their name only) and rich-text body. */
+const mailFields = {
+  subject: required(SUBJECT_REQUIRED, 200).check(z.refine((v) => placeholdersIn(v).every((name) => name === 'name'), SUBJECT_VARIABLES)),
+  content: required(CONTENT_REQUIRED, 100_000),
+}
+
+/**
+ * "Send a test to me": the newsletter as written (subject and body, not yet sent) mailed to the
+ * signed-in admin's own address only, rendered with the newsletter template as a reader gets it:
+ * `{{name}}` is the first lead of the choice (by id, the order a send mails them in), or the
+ * template's sample reader when nobody is chosen; the unsubscribe link is the sample's, so the test
+ * cannot unsubscribe anyone. It goes to nobody else, is in no send's ledger (so no frequency cap
+ * counts it), needs no second Admin, and is audited.
+ */
+export const sendTestNewsletter = endpoint({
+  logAs: 'Newsletter test sent',
+  method: 'POST',
+  input: z.extend(Recipients, mailFields),
+  output: Done,
+  access: writes('/newsletter'),
+  ours: `Not in the requirements: the Send inputs (all or the chosen ids, optional here; subject and content); mails the '${NEWSLETTER_TEMPLATE}' template to the signed-in admin only, filled in for the first chosen lead or a sample. The answer names the address and the reader. Counted in no ledger, no four eyes.`,
+})
+
 /**
  * The exact number of subscribers a send to this choice would reach now (the confirmation asks
  * with it). A read made by POST, since the chosen ids may not fit in a query string.
@@ -86,12 +109,7 @@ export const countNewsletterRecipients = endpoint({
 export const sendNewsletter = endpoint({
   logAs: 'Newsletter sent',
   method: 'POST',
-  input: z
-    .extend(Recipients, {
-      subject: required(SUBJECT_REQUIRED, 200).check(z.refine((v) => placeholdersIn(v).every((name) => name === 'name'), SUBJECT_VARIABLES)),
-      content: required(CONTENT_REQUIRED, 100_000),
-    })
-    .check(someoneChosen()),
+  input: z.extend(Recipients, mailFields).check(someoneChosen()),
   output: ok({ data: z.object({ _id: z.string(), total: integer(), awaitingApproval: z.boolean() }) }),
   access: writes('/newsletter'),
   ours: `Path, payload and answer not shown: all or the chosen lead ids, subject and content; mails the '${NEWSLETTER_TEMPLATE}' template. Over the four-eyes threshold the send waits for another Admin's approval (awaitingApproval).`,

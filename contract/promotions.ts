@@ -312,5 +312,20 @@ export const forecastPromotionCsv = endpoint({
   ours: "Ours: the leads a promotion's forecast leaves out for one reason, as CSV (left-out.csv: id, name, email, country, reason).",
 })
 
+/**
+ * "Send a test to me" on the promotion's form: the promotion as written (title and content, not
+ * yet saved) mailed to the signed-in admin's own address only, as recipients would read it. It goes
+ * to nobody else, is in no delivery ledger (so no frequency cap counts it), needs no second Admin,
+ * and is audited. The image is not in the test: it is stored only at Submit.
+ */
+export const sendTestPromotion = endpoint({
+  logAs: 'Promotion test sent',
+  method: 'POST',
+  input: z.object({ title: AddPromotionInput.shape.title, content: AddPromotionInput.shape.content }),
+  output: Done,
+  access: writes('/notificationlist'),
+  ours: "Not in the requirements: mails the promotion's title and content, as written on the form, to the signed-in admin only; the answer names the address. Counted in no ledger, no four eyes.",
+})
+
 // Each endpoint is named by its export (its path defaults to '/' + that name).
 nameEndpoints(self)

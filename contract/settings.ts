@@ -1,5 +1,5 @@
 import { z } from 'zod/mini'
-import { Done, EMAIL_PATTERN, ExpectedVersion, RecordVersion, ok, optionalText, optionalUrl } from './common.ts'
+import { Done, EMAIL_PATTERN, ExpectedVersion, RecordVersion, boundedInt, ok, optionalText, optionalUrl, plural } from './common.ts'
 import { endpoint, nameEndpoints, reads, staffWrites, writes } from './define.ts'
 import { IMAGE_KIND_MESSAGE, imageFiles } from './multipart.ts'
 import { MAX_ALLOWED_DOMAINS } from './outward-links.ts'
@@ -7,6 +7,31 @@ import * as self from './settings.ts'
 
 /** Requirements R9.7: forced liquidation is Enable or Disable. */
 export const ForcedLiquidation = z.enum(['Enable', 'Disable'], { error: 'Incorrect format' })
+
+/** The frequency cap's bounds: at most this many messages, in at most this many days. */
+export const FREQUENCY_CAP_MAX_MESSAGES = 100
+export const FREQUENCY_CAP_MAX_DAYS = 365
+export const CAP_MESSAGES_MESSAGE = `Messages must be a whole number from 1 to ${FREQUENCY_CAP_MAX_MESSAGES}`
+export const CAP_DAYS_MESSAGE = `Days must be a whole number from 1 to ${FREQUENCY_CAP_MAX_DAYS}`
+
+/**
+ * The frequency cap of mass sends (requirements R2.37's `frequency-cap` reason): while `on`, a lead
+ * who was sent `messages` promotions and newsletters together in the last `days` days is left
+ * out of the next send, in the forecast and at delivery. Off by default; the numbers are kept
+ * while it is off.
+ */
+export const FrequencyCap = z.object({
+  on: z.boolean({ error: 'Incorrect format' }),
+  messages: boundedInt(CAP_MESSAGES_MESSAGE, 1, FREQUENCY_CAP_MAX_MESSAGES),
+  days: boundedInt(CAP_DAYS_MESSAGE, 1, FREQUENCY_CAP_MAX_DAYS),
+})
+export type FrequencyCap = z.output<typeof FrequencyCap>
+
+/** What the cap says, in words: the Settings screen and setFrequencyCap's answer. */
+export const frequencyCapText = (cap: FrequencyCap): string =>
+  cap.on
+    ? `At most ${plural(cap.messages, 'message', 'messages')} per lead in ${plural(cap.days, 'day', 'days')}, promotions and newsletters together`
+    : 'The frequency cap is off: leads receive every send'
 
 /**
  * Requirements R3.13, Site settings: one record. `sitelogo` is the URL the server serves the logo at
@@ -39,6 +64,8 @@ export const SiteSettings = z.object({
    * (requirements R2.37); changed by setRestrictedCountryRule only.
    */
   restricted_country_rule: z.boolean(),
+  /** Ours: the frequency cap of mass sends (FrequencyCap); changed by setFrequencyCap only. */
+  frequency_cap: FrequencyCap,
   /**
    * Ours: the domains outward links may lead to (outward-links.ts), empty for every host;
    * changed by setOutwardLinkDomains only.
@@ -151,6 +178,20 @@ export const setOutwardLinkDomains = endpoint({
   access: staffWrites('/settings'),
   stepUp: true,
   ours: `Not in the requirements: domains, each example.com (that host) or *.example.com (it and every subdomain), at most ${MAX_ALLOWED_DOMAINS}; every write that stores a link users follow then refuses another host. Empty allows every host. Superadmin only, with step-up.`,
+})
+
+/**
+ * Sets the frequency cap of mass sends: the superadmin only, after a recent proof of identity, and
+ * audited like every write (as setRestrictedCountryRule).
+ */
+export const setFrequencyCap = endpoint({
+  logAs: 'Frequency cap changed',
+  method: 'POST',
+  input: FrequencyCap,
+  output: Done,
+  access: staffWrites('/settings'),
+  stepUp: true,
+  ours: 'Not in the requirements: on (true or false), messages (1 to 100) and days (1 to 365): while on, a lead sent that many promotions and newsletters together within that many days is left out of the next send (reason frequency-cap); superadmin only, with step-up.',
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

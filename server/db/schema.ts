@@ -243,6 +243,15 @@ export const siteSettings = pgTable('site_settings', {
    * `*.example.com`; empty allows every host. Changed by the superadmin only.
    */
   outwardLinkDomains: text('outward_link_domains').array().notNull().default(sql`'{}'::text[]`),
+  /**
+   * The frequency cap of mass sends: while on, a lead who was sent `frequency_cap_messages`
+   * promotions and newsletters together within the last `frequency_cap_days` days is left out of
+   * the next (server/kit/audience.ts). Off unless a superadmin turned it on; the numbers are kept
+   * while it is off.
+   */
+  frequencyCapOn: boolean('frequency_cap_on').notNull().default(false),
+  frequencyCapMessages: integer('frequency_cap_messages').notNull().default(3),
+  frequencyCapDays: integer('frequency_cap_days').notNull().default(7),
   /** The Settings form's edit version; named apart from `version`, the site version the Version screen edits. */
   revision: integer('revision').notNull().default(1),
 })
@@ -696,7 +705,13 @@ export const newsletterRecipients = pgTable(
     reason: text('reason'),
     mailId: text('mail_id'),
   },
-  (t) => [primaryKey({ columns: [t.sendId, t.leadId] }), index('newsletter_recipients_state_idx').on(t.sendId, t.state)],
+  (t) => [
+    primaryKey({ columns: [t.sendId, t.leadId] }),
+    index('newsletter_recipients_state_idx').on(t.sendId, t.state),
+    // The frequency cap finds a lead's queued mails (then each by the outbox's primary key, whose
+    // row says whether and when it was sent: server/kit/audience.ts).
+    index('newsletter_recipients_lead_idx').on(t.leadId, t.mailId).where(sql`${t.state} = 'queued'`),
+  ],
 )
 
 // ---------------------------------------------------------------------------------------------
@@ -797,6 +812,8 @@ export const promotionDeliveries = pgTable(
     index('promotion_deliveries_failed_idx').on(t.promotionId, t.round).where(sql`${t.status} = 'failed'`),
     // A lead's page lists what was sent to that lead, across every promotion.
     index('promotion_deliveries_lead_idx').on(t.leadId),
+    // The frequency cap counts a lead's deliveries sent within the last days (server/kit/audience.ts).
+    index('promotion_deliveries_sent_idx').on(t.leadId, t.sentAt).where(sql`${t.status} = 'sent'`),
   ],
 )
 

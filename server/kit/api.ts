@@ -194,9 +194,9 @@ export interface Ctx {
    * Queues a mail in the durable mail queue with `db` (pass a transaction to tie it to one): a
    * rolled-back write sends nothing. The queue sends it after success; the answer never waits for
    * the SMTP server, so its timing says nothing about whether a mail went out (the forgot flow
-   * answers alike for unknown emails).
+   * answers alike for unknown emails). Answers the mail's id (in `mail_outbox`).
    */
-  sendMail(message: MailMessage, db?: Db): Promise<void>
+  sendMail(message: MailMessage, db?: Db): Promise<string>
   /** Deletes an uploaded file by its stored name once the handler has succeeded. */
   removeUploadLater(name: string): void
   /**
@@ -637,10 +637,11 @@ class RequestContext implements Ctx {
     this.#afterFailure.push(task)
   }
 
-  async sendMail(message: MailMessage, db: Db = this.db): Promise<void> {
+  async sendMail(message: MailMessage, db: Db = this.db): Promise<string> {
     const mailer = this.#services.mailer
-    await mailer.enqueue(db, message)
+    const id = await mailer.enqueue(db, message)
     this.afterSuccess(() => mailer.wake())
+    return id
   }
 
   removeUploadLater(name: string): void {

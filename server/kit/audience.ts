@@ -10,15 +10,18 @@
  *   on (Settings; on by default);
  * - `unsubscribed`: a newsletter's lead who is not subscribed;
  * - `suppressed`: its address is in `suppressed_addresses` (kept lower-cased);
+ * - `frequency-cap`: while the cap is on (Settings; off by default), the lead was already sent its
+ *   N messages, promotions and newsletters together, within the last D days: counted from what
+ *   the delivery ledgers record as sent (`capReached`), read from the database each time the rules
+ *   run, so every instance judges alike;
  * - `duplicate`: another lead of the same send, not left out for any other reason and with a
  *   smaller id, has the same address (whatever its case): one mail per address.
- * `frequency-cap` has its place in the order but no rule here.
  */
 import { sql, type SQL } from 'drizzle-orm'
 import { z } from 'zod'
 import { EXCLUSION_REASONS, FORECAST_CSV_COLUMNS, type ExclusionReason, type ForecastAnswer, type ForecastLead } from '#contract/forecast'
 import type { Db } from '../db/index.ts'
-import { restrictedCountries, suppressedAddresses } from '../db/schema.ts'
+import { mailOutbox, newsletterRecipients, promotionDeliveries, restrictedCountries, suppressedAddresses } from '../db/schema.ts'
 import { COUNTRIES } from './countries.ts'
 import { csvLine, neutralise } from './csv.ts'
 import { offsetOf } from './paging.ts'
@@ -33,23 +36,58 @@ export interface AudienceRules {
   countryRule: boolean
   /** A newsletter: a lead who is not subscribed is left out. */
   newsletter: boolean
+  /** The frequency cap (Settings), null while it is off. */
+  cap: Cap | null
+}
+
+/** At most `messages` sends per lead in `days` days. */
+export interface Cap {
+  messages: number
+  days: number
 }
 
 /** One lead's facts as SQL expressions over the row being judged. */
 export interface LeadFacts {
+  /** The lead's id (the frequency cap counts what was sent to it). */
+  id: SQL
   email: SQL
   country: SQL
   subscribed: SQL
 }
 
-/** Whether the restricted-country rule is on: it is unless a superadmin turned it off. */
-export async function countryRuleOn(db: Db): Promise<boolean> {
-  return (await readSiteRecord(db))?.restrictedCountryRule ?? true
+/**
+ * The rules of a send of this kind, as they stand now in Settings: the restricted-country rule is
+ * on unless a superadmin turned it off, the frequency cap off unless one turned it on.
+ */
+export async function rulesFor(db: Db, kind: 'promotion' | 'newsletter'): Promise<AudienceRules> {
+  const site = await readSiteRecord(db)
+  return {
+    countryRule: site?.restrictedCountryRule ?? true,
+    newsletter: kind === 'newsletter',
+    cap: site?.frequencyCapOn === true ? { messages: site.frequencyCapMessages, days: site.frequencyCapDays } : null,
+  }
 }
 
-/** The rules of a send of this kind, as they stand now. */
-export async function rulesFor(db: Db, kind: 'promotion' | 'newsletter'): Promise<AudienceRules> {
-  return { countryRule: await countryRuleOn(db), newsletter: kind === 'newsletter' }
+/**
+ * Whether the lead was sent `cap.messages` or more promotions and newsletters within the last
+ * `cap.days` days: its promotion deliveries marked sent (promotion_deliveries_sent_idx) and its
+ * newsletter mails the mail queue sent (newsletter_recipients_lead_idx, then each mail by the
+ * outbox's key). A mail queued but not yet sent does not count: the cap counts what went out (a
+ * mail printed to the log in development, MAIL_LOG_BODIES, counts as gone out, as the send's
+ * progress counts it, from when it was queued: such a row has no send time).
+ * Each side stops at `cap.messages` rows, so a lead sent a great deal costs no more than one at
+ * the cap. Test mails ("Send a test to me") are in no ledger and never count.
+ */
+export function capReached(leadId: SQL, cap: Cap): SQL {
+  const since = sql`now() - make_interval(days => ${cap.days}::int)`
+  const n = sql`${cap.messages}::int`
+  return sql`((select count(*) from (
+      (select 1 from ${promotionDeliveries} cd
+        where cd.lead_id = ${leadId} and cd.status = 'sent' and cd.sent_at > ${since} limit ${n})
+      union all
+      (select 1 from ${newsletterRecipients} cr join ${mailOutbox} cm on cm.id = cr.mail_id
+        where cr.lead_id = ${leadId} and cr.state = 'queued' and (cm.status = 'sent' and cm.sent_at > ${since} or cm.status = 'logged' and cm.created_at > ${since}) limit ${n})
+    ) capped) >= ${n})`
 }
 
 /** Each reason's condition (a duplicate needs the other leads of the send: see `duplicateOf`). */
@@ -59,6 +97,7 @@ function conditions(lead: LeadFacts, rules: AudienceRules): Partial<Record<Exclu
     ...(rules.countryRule ? { 'restricted-country': sql`${lead.country} in (select ${restrictedCountries.code} from ${restrictedCountries} where not ${restrictedCountries.hide})` } : {}),
     ...(rules.newsletter ? { unsubscribed: sql`not coalesce(${lead.subscribed}, false)` } : {}),
     suppressed: sql`lower(${lead.email}) in (select ${suppressedAddresses.address} from ${suppressedAddresses})`,
+    ...(rules.cap === null ? {} : { 'frequency-cap': capReached(lead.id, rules.cap) }),
   }
 }
 
@@ -97,7 +136,7 @@ export interface Audience {
  * rule leaves out by address, smallest id first: every one but the first is a duplicate.
  */
 function judged(audience: Audience): SQL {
-  const a = { email: sql`a.email`, country: sql`a.country`, subscribed: sql`a.subscribed` }
+  const a = { id: sql`a.lead_id`, email: sql`a.email`, country: sql`a.country`, subscribed: sql`a.subscribed` }
   return sql`
     with audience as (${audience.rows}),
     ruled as (select a.*, ${reasonOf(a, audience.rules)} as reason from audience a),
@@ -182,7 +221,7 @@ export async function* forecastCsv(db: Db, audience: Audience, reason: Exclusion
  * duplicate.
  */
 export function duplicateOf(others: SQL, rules: AudienceRules): SQL {
-  const o = { email: sql`o.email`, country: sql`o.country`, subscribed: sql`o.subscribed` }
+  const o = { id: sql`o.lead_id`, email: sql`o.email`, country: sql`o.country`, subscribed: sql`o.subscribed` }
   return sql`exists (select 1 from (${others}) o where ${reasonOf(o, rules)} is null)`
 }
 

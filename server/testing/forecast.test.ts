@@ -215,3 +215,80 @@ describe('the restricted-country rule', () => {
     expect(audited.length).toBeGreaterThanOrEqual(2)
   })
 })
+
+describe('the frequency cap', () => {
+  /** Submits a promotion to these leads and waits until its round is done; answers its id. */
+  async function promote(title: string, ids: readonly string[]): Promise<string> {
+    const form = await multipart({ title, content: 'Fresh games', selectall: 'false', email: '', provider: '', country: '', id: [...ids] }, [])
+    const submitted = await t.app.inject({ method: 'POST', url: '/api/admin/addNotification', headers: { ...admin, ...form.headers }, payload: form.payload })
+    expect(submitted.statusCode, submitted.body).toBe(200)
+    const id = String(bodyOf(submitted)['_id'])
+    await until(async () => (await t.handle.db.select({ status: promotions.status }).from(promotions).where(eq(promotions.id, id)))[0]?.status === 'done')
+    return id
+  }
+  /** Sends a newsletter to these leads and waits until its mails have gone; answers the send's id. */
+  async function mailNewsletter(subject: string, ids: readonly string[]): Promise<string> {
+    const sent = await post('/sendNewsletter', { all: false, id: ids, subject, content: '<p>This month.</p>' })
+    expect(sent.statusCode, sent.body).toBe(200)
+    const sendId = String((bodyOf(sent)['data'] as Record<string, unknown>)['_id'])
+    await until(async () => {
+      const list = listOf(bodyOf(await t.app.inject({ method: 'GET', url: '/api/admin/listNewsletterSends?page=1&limit=10&search=', headers: admin })), 'result')
+      return list.find((s) => s['_id'] === sendId)?.['status'] === 'done'
+    })
+    return sendId
+  }
+
+  it('is off by default; on, a lead at the cap is counted under frequency-cap in the forecast and left out at delivery', async () => {
+    const before = listOf(bodyOf(await t.app.inject({ method: 'GET', url: '/api/admin/settings-get', headers: admin })), 'result')[0]
+    expect(before).toMatchObject({ frequency_cap: { on: false } })
+
+    const [capped, fresh] = await t.handle.db
+      .insert(leads)
+      .values([
+        { name: 'Often', email: 'often@example.com', country: 'DE', subscribed: true },
+        { name: 'Fresh', email: 'fresh@example.com', country: 'DE', subscribed: true },
+      ])
+      .returning({ id: leads.id })
+    if (capped === undefined || fresh === undefined) throw new Error('no leads')
+    const both = [capped.id, fresh.id]
+    // Two messages reach `often`: a promotion and a newsletter.
+    await promote('First', [capped.id])
+    await mailNewsletter('First news', [capped.id])
+
+    // Off: nobody is left out for it.
+    expect(reasonsOf(bodyOf(await post('/forecastPromotion', { id: both })))).toEqual({})
+
+    expect(bodyOf(await post('/setFrequencyCap', { on: true, messages: 0, days: 7 }))['errors']).toEqual({ messages: 'Messages must be a whole number from 1 to 100' })
+    const on = await post('/setFrequencyCap', { on: true, messages: 2, days: 7 })
+    expect(bodyOf(on)).toMatchObject({ status: 'success', message: 'At most 2 messages per lead in 7 days, promotions and newsletters together' })
+    const after = listOf(bodyOf(await t.app.inject({ method: 'GET', url: '/api/admin/settings-get', headers: admin })), 'result')[0]
+    expect(after).toMatchObject({ frequency_cap: { on: true, messages: 2, days: 7 } })
+    const audited = await t.handle.db.select().from(auditLog).where(eq(auditLog.action, '/setFrequencyCap'))
+    expect(audited.length).toBe(1)
+
+    // The forecast of either kind counts `often` under frequency-cap; its leads and CSV name it.
+    expect(bodyOf(await post('/forecastPromotion', { id: both }))).toMatchObject({ selected: 2, recipients: 1, excluded: [{ reason: 'frequency-cap', count: 1 }] })
+    expect(reasonsOf(bodyOf(await post('/forecastNewsletter', { all: false, id: both })))).toEqual({ 'frequency-cap': 1 })
+    const leadsPage = bodyOf(await post('/forecastPromotionLeads', { id: both, reason: 'frequency-cap', page: 1, limit: 10 }))
+    expect(listOf(leadsPage, 'result').map((l) => l['email'])).toEqual(['often@example.com'])
+    const csv = await post('/forecastNewsletterCsv', { all: false, id: both, reason: 'frequency-cap' })
+    expect(csv.body.trim().split('\n').slice(1)).toEqual([`${capped.id},Often,often@example.com,Germany,frequency-cap`])
+
+    // At delivery, each kind leaves `often` out with the reason, and `fresh` gets it.
+    const promotionId = await promote('Second', both)
+    const deliveries = await t.handle.db.select({ leadId: promotionDeliveries.leadId, status: promotionDeliveries.status, reason: promotionDeliveries.reason }).from(promotionDeliveries).where(eq(promotionDeliveries.promotionId, promotionId))
+    expect(deliveries.sort((a, b) => (a.leadId === capped.id ? -1 : b.leadId === capped.id ? 1 : 0))).toEqual([
+      { leadId: capped.id, status: 'excluded', reason: 'frequency-cap' },
+      { leadId: fresh.id, status: 'sent', reason: null },
+    ])
+    const sendId = await mailNewsletter('Second news', both)
+    const recipients = await t.handle.db.select({ leadId: newsletterRecipients.leadId, state: newsletterRecipients.state, reason: newsletterRecipients.reason }).from(newsletterRecipients).where(eq(newsletterRecipients.sendId, sendId))
+    expect(recipients.find((r) => r.leadId === capped.id)).toEqual({ leadId: capped.id, state: 'excluded', reason: 'frequency-cap' })
+    expect(recipients.find((r) => r.leadId === fresh.id)).toMatchObject({ state: 'queued' })
+
+    // `fresh` has two messages now too: a third send leaves both out; turned off, it leaves nobody out.
+    expect(reasonsOf(bodyOf(await post('/forecastPromotion', { id: both })))).toEqual({ 'frequency-cap': 2 })
+    await post('/setFrequencyCap', { on: false, messages: 2, days: 7 })
+    expect(reasonsOf(bodyOf(await post('/forecastPromotion', { id: both })))).toEqual({})
+  })
+})

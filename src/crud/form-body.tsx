@@ -1,4 +1,5 @@
-import { useWatch } from 'react-hook-form'
+import type { ReactNode } from 'react'
+import { useWatch, type UseFormReturn } from 'react-hook-form'
 import { useSWRConfig } from 'swr'
 import { Link, useLocation } from 'wouter'
 import { Button } from '#src/ui/button.tsx'
@@ -39,10 +40,12 @@ export interface BodyProps<E extends FormEndpoint, R extends Identified> {
    * refused because someone else saved the record meanwhile (conflict-notice.tsx).
    */
   onReload?: () => Promise<void>
+  /** More buttons beside Submit that act on the form as it stands (a promotion's "Send a test to me"). */
+  actions?: (form: UseFormReturn<Values>, busy: boolean) => ReactNode
 }
 
 /** The add/edit form (form-engine.tsx does the sending): its fields, Submit and Cancel, then the redirect. */
-export function FormBody<E extends FormEndpoint, R extends Identified>({ def, defaults, currentFiles, blockedReason, onSaved, onCancel, onReload }: BodyProps<E, R>) {
+export function FormBody<E extends FormEndpoint, R extends Identified>({ def, defaults, currentFiles, blockedReason, onSaved, onCancel, onReload, actions }: BodyProps<E, R>) {
   const [, navigate] = useLocation()
   const { mutate } = useSWRConfig()
   const engine = useFormEngine({
@@ -81,6 +84,7 @@ export function FormBody<E extends FormEndpoint, R extends Identified>({ def, de
             <Link href={def.done}>Cancel</Link>
           </Button>
         )}
+        {actions?.(form, isSubmitting || blockedReason !== undefined)}
       </div>
       {def.summary ? <Summary form={form} start={defaults} render={def.summary} /> : null}
       {isSubmitting ? <LoadingOverlay /> : null}

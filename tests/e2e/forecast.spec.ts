@@ -1,11 +1,12 @@
 /**
  * The send forecast on Add Promotion (requirements R2.37): with Japan on the Restriction List,
  * select all shows selected, will receive and left out, the restricted-country count opens its
- * leads page by page and downloads them as CSV; on a server of its own, so the restriction does
- * not reach other files' sends.
+ * leads page by page and downloads them as CSV. Then the frequency cap, set on Settings, leaves
+ * out the lead a promotion already reached. On a server of its own, so the restriction, the cap
+ * and the sends do not reach other files' sends.
  */
 import { SEEDED_LEADS } from './accounts.ts'
-import { expect, superadminHeaders, test } from './fixtures.ts'
+import { expect, superadminHeaders, test, toast } from './fixtures.ts'
 import { ownServerWithMail } from './own-server.ts'
 import { expectNoSevereViolations } from './axe.ts'
 
@@ -50,4 +51,40 @@ test('Add Promotion shows the forecast, each reason opens its leads and download
   expect(lines.slice(1).every((l) => l.endsWith(',Japan,restricted-country'))).toBe(true)
 
   await expectNoSevereViolations(page)
+})
+
+test('Settings turns the frequency cap on, and the forecast leaves out a lead at the cap', async ({ adminPage: page, request }) => {
+  await page.goto('/admin/settings')
+  const cap = page.getByRole('region', { name: 'Frequency cap' })
+  await expect(cap.getByRole('status')).toHaveText('The frequency cap is off: leads receive every send.')
+  await cap.getByLabel('Cap the messages each lead receives').check()
+  await cap.getByLabel('At most (messages)').fill('1')
+  await cap.getByLabel('In (days)').fill('30')
+  await cap.getByRole('button', { name: 'Save the frequency cap' }).click()
+  await expect(toast(page, 'At most 1 message per lead in 30 days, promotions and newsletters together')).toBeVisible()
+  await expect(cap.getByRole('status')).toHaveText('At most 1 message per lead in 30 days, promotions and newsletters together.')
+  await expectNoSevereViolations(page)
+
+  // One promotion reaches a lead outside Japan (restricted by the test above), and is delivered.
+  const headers = await superadminHeaders(request)
+  const users = await request.post(`${origin}/api/admin/FilterOption`, { headers, data: { page: 1, limit: 10 } })
+  const lead = ((await users.json()) as { data: { _id: string; email: string; country: string }[] }).data.find((u) => u.country !== 'Japan')
+  if (lead === undefined) throw new Error('no lead outside Japan')
+  const added = await request.post(`${origin}/api/admin/addNotification`, { headers, multipart: { title: 'Already sent', content: 'Once', selectall: 'false', id: JSON.stringify([lead._id]) } })
+  expect(added.ok(), await added.text()).toBe(true)
+  await expect
+    .poll(async () => {
+      const list = (await (await request.get(`${origin}/api/admin/listNotification?page=1&limit=10&search=`, { headers })).json()) as { result: { title: string; status: string }[] }
+      return list.result.find((p) => p.title === 'Already sent')?.status
+    })
+    .toBe('done')
+
+  await page.goto('/admin/addnotification')
+  await page.getByText(/Select all .* users matching the filter/).click()
+  await page.getByRole('button', { name: 'Next' }).click()
+  const forecast = page.getByRole('dialog', { name: 'Add Promotion' }).getByTestId('send-forecast')
+  await forecast.getByRole('button', { name: 'Frequency cap: 1' }).click()
+  const leads = forecast.getByRole('region', { name: 'Frequency cap: 1 lead' }).getByRole('listitem')
+  await expect(leads).toHaveCount(1)
+  await expect(leads).toContainText(lead.email)
 })

@@ -120,3 +120,31 @@ test('View Only sees the sends, without Send Newsletter, Pause or Cancel', async
   await expect(page.getByRole('button', { name: 'Send Newsletter' })).toHaveCount(0)
   await expect(page.getByRole('button', { name: /^(Pause|Resume|Cancel)/ })).toHaveCount(0)
 })
+
+test('Send a test to me mails the newsletter as a chosen subscriber would read it, to the admin only', async ({ page }) => {
+  await signInPage(page, accounts.superadmin)
+  await page.goto('/admin/newsletter')
+  await page.getByRole('button', { name: 'Send Newsletter' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Send Newsletter' })
+  // The form's own rules first: nothing goes out without a subject.
+  await dialog.getByRole('button', { name: 'Send a test to me' }).click()
+  await expect(dialog.getByText('Subject is required')).toBeVisible()
+
+  await dialog.getByRole('button', { name: 'Subscribers' }).click()
+  await chooseSubscriber(page, 'lead003', `Lead 003 (${leadEmail(3)})`)
+  await page.keyboard.press('Escape')
+  await dialog.getByLabel('Subject').fill('Autumn news for {{name}}')
+  await dialog.getByRole('textbox', { name: 'Content' }).click()
+  await page.keyboard.type('A test of the autumn issue.')
+  const since = mails.length
+  await dialog.getByRole('button', { name: 'Send a test to me' }).click()
+  await expect(page.getByRole('status').filter({ hasText: `Test mail sent to ${accounts.superadmin.email}, as Lead 003 would receive it` })).toBeVisible()
+  // The dialog stays open, as written: the test is not the send.
+  await expect(dialog.getByLabel('Subject')).toHaveValue('Autumn news for {{name}}')
+  await expectNoSevereViolations(page)
+
+  const mail = await mailTo(mails, accounts.superadmin.email, { since })
+  expect(header(mail, 'Subject')).toBe('[Test] Autumn news for Lead 003')
+  expect(readable(mail)).toContain('A test of the autumn issue.')
+  expect(mails.slice(since).flatMap((m) => m.to)).toEqual([accounts.superadmin.email])
+})

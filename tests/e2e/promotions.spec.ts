@@ -45,6 +45,21 @@ async function submitPromotion(page: Page, title: string, image = false): Promis
 }
 
 test.describe('Messaging and Add Promotion', () => {
+  test('Send a test to me mails the promotion as written to the admin, and the form stays open', async ({ adminPage: page }) => {
+    await page.goto('/admin/addnotification')
+    await users(page).first().getByRole('checkbox').check()
+    await page.getByRole('button', { name: 'Next' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Add Promotion' })
+    await dialog.getByRole('button', { name: 'Send a test to me' }).click()
+    await expect(dialog.getByText('Title is required')).toBeVisible()
+    await dialog.getByLabel('Title').fill('Trying it first')
+    await dialog.getByLabel('Content').fill('Only the admin gets this.')
+    await dialog.getByRole('button', { name: 'Send a test to me' }).click()
+    await expect(page.getByRole('status').filter({ hasText: `Test mail sent to ${accounts.superadmin.email}` })).toBeVisible()
+    await expect(dialog.getByLabel('Title')).toHaveValue('Trying it first')
+    await expectNoSevereViolations(page)
+  })
+
   test('filters users, checks one, shows the required messages and the recipient count, and lists the promotion it sent', async ({ adminPage: page }) => {
     await page.goto('/admin/notificationlist?search=no-such-promotion-here')
     await expect(page.getByRole('heading', { name: 'Messaging' })).toBeVisible()

@@ -6,7 +6,8 @@ import { DEFAULT_TEMPLATES } from '../../kit/mail/templates.ts'
 import { startSmtpReceiver, otpFrom, type ReceivedMail, type SmtpReceiver } from '../../testing/smtp-receiver.ts'
 import { bodyOf, listOf, makeTestApp, type TestApp } from '../../testing/test-app.ts'
 import { XSS_VECTORS } from '../../../tests/e2e/xss-vectors.ts'
-import { IDENTIFIER_FIXED, TEMPLATE_UPDATED, UNKNOWN_IDENTIFIER, VERSION_RESTORED, testMailSent } from './routes.ts'
+import { testMailSent } from '../../kit/mail/test-mail.ts'
+import { IDENTIFIER_FIXED, TEMPLATE_UPDATED, UNKNOWN_IDENTIFIER, VERSION_RESTORED } from './routes.ts'
 
 let t: TestApp
 let smtp: SmtpReceiver

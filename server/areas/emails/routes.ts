@@ -13,18 +13,18 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm'
 import * as emails from '#contract/emails'
 import { isTemplateIdentifier, templateProblems, type EmailTemplate } from '#contract/emails'
-import { failure, handlers, notFound, type Ctx, type RateLimit } from '../../kit/api.ts'
+import { failure, handlers, notFound, type Ctx } from '../../kit/api.ts'
 import { caseless, listPage } from '../../kit/paging.ts'
 import { sanitizeRichText } from '../../kit/sanitize.ts'
 import type { Db } from '../../db/index.ts'
 import { admins, emailTemplates, emailTemplateVersions, type EmailTemplateRow } from '../../db/schema.ts'
 import { renderTemplate, sampleValues } from '../../kit/mail/templates.ts'
+import { testMailLimit, testMailSent, testSubject } from '../../kit/mail/test-mail.ts'
 
 export const TEMPLATE_UPDATED = 'Template updated successfully'
 export const VERSION_RESTORED = 'Version restored successfully'
 export const IDENTIFIER_FIXED = 'The identifier cannot be changed: the server finds this mail by it'
 export const UNKNOWN_IDENTIFIER = 'No mail of the server uses this identifier'
-export const testMailSent = (email: string): string => `Test mail sent to ${email}`
 
 const toTemplate = (row: EmailTemplateRow): EmailTemplate => ({
   id: row.id,
@@ -34,9 +34,6 @@ const toTemplate = (row: EmailTemplateRow): EmailTemplate => ({
   langCode: row.langCode,
   status: row.status,
 })
-
-/** A test mail goes to the sender's own inbox; the limit keeps a stuck button from flooding it. */
-const testMailLimit: RateLimit = { max: () => 20, timeWindow: 15 * 60 * 1000 }
 
 /** The template, locked until the transaction ends (the save that follows reads what it replaces). */
 async function lockedTemplate(tx: Db, id: string): Promise<EmailTemplateRow> {
@@ -165,7 +162,7 @@ export const emailRoutes = handlers(
       const draft = await testDraft(ctx, input)
       if (!isTemplateIdentifier(draft.identifier)) return failure(UNKNOWN_IDENTIFIER, { identifier: UNKNOWN_IDENTIFIER })
       const mail = renderTemplate(draft, draft.identifier, sampleValues(draft.identifier))
-      await ctx.sendMail({ to: me.email, template: draft.identifier, ...mail, subject: `[Test] ${mail.subject}` })
+      await ctx.sendMail({ to: me.email, template: draft.identifier, ...mail, subject: testSubject(mail.subject) })
       ctx.audit(draft.recordId)
       return { status: 'success', message: testMailSent(me.email) }
     },

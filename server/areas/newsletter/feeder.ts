@@ -79,9 +79,9 @@ const Judged = z.object({
  */
 async function judgedBatch(tx: Db, sendId: string, room: number) {
   const rules = await rulesFor(tx, 'newsletter')
-  const lead = { email: sql`l.email`, country: sql`l.country`, subscribed: sql`l.subscribed` }
+  const lead = { id: sql`l.id`, email: sql`l.email`, country: sql`l.country`, subscribed: sql`l.subscribed` }
   const others = sql`
-    select l2.email, l2.country, l2.subscribed from ${leads} l2
+    select l2.id as lead_id, l2.email, l2.country, l2.subscribed from ${leads} l2
     join ${newsletterRecipients} r2 on r2.send_id = ${sendId} and r2.lead_id = l2.id
     where lower(l2.email) = lower(l.email) and l2.id < l.id`
   const { rows } = Judged.parse(

@@ -26,7 +26,7 @@
  * recipients' own states (not yet queued, skipped, cancelled).
  */
 import { Readable } from 'node:stream'
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm'
 import { EXCLUSION_REASONS } from '#contract/forecast'
 import * as newsletter from '#contract/newsletter'
 import { ALREADY_APPROVED, ALREADY_REJECTED } from '#contract/four-eyes'
@@ -43,6 +43,7 @@ import { leadSearch } from '../../kit/leads-search.ts'
 import { sendStatusWhere } from '../../kit/newsletter-status.ts'
 import { NEWSLETTER_JOB, TEMPLATE_MISSING, groupOf, lockSend, newsletterTemplate, waitingMails } from './feeder.ts'
 import { renderTemplate, sampleValues } from '../../kit/mail/templates.ts'
+import { testMailLimit, testMailSent, testSubject } from '../../kit/mail/test-mail.ts'
 
 /** The job's key: one feeder job per send. */
 const jobKey = (sendId: string): string => `newsletter:${sendId}`
@@ -305,6 +306,29 @@ export const newsletterRoutes = handlers(newsletter, {
     return { status: 'success', message: `Approved: the newsletter is on its way to ${send.total} ${send.total === 1 ? 'subscriber' : 'subscribers'}`, started: true, total: send.total }
   },
 
+  // To the admin only, in no send's group: no ledger, no progress, no frequency cap, no four eyes.
+  sendTestNewsletter: async ({ all, id, subject, content }, ctx) => {
+    const me = ctx.me()
+    const template = await newsletterTemplate(ctx.db)
+    if (template === undefined) return failure(TEMPLATE_MISSING, { content: TEMPLATE_MISSING }, 409)
+    // The first lead of the choice, in the order a send mails them; the template's sample reader
+    // when nobody is chosen. The unsubscribe link is always the sample's: a click on the test
+    // must not unsubscribe a real lead.
+    const [first] = all || id.length > 0 ? await ctx.db.select({ name: leads.name, email: leads.email }).from(leads).where(selectedChoice(all, id)).orderBy(asc(leads.id)).limit(1) : []
+    const sample = sampleValues(newsletter.NEWSLETTER_TEMPLATE)
+    const name = first?.name ?? sample['name'] ?? ''
+    const mail = renderTemplate({ subject, content: template.content }, newsletter.NEWSLETTER_TEMPLATE, {
+      name,
+      content: sanitizeRichText(content),
+      unsubscribeUrl: sample['unsubscribeUrl'] ?? '',
+    })
+    // The audit row names the mail: no other record was touched.
+    ctx.audit(await ctx.sendMail({ to: me.email, template: newsletter.NEWSLETTER_TEMPLATE, ...mail, subject: testSubject(mail.subject) }))
+    const reader = first === undefined ? `${name} (a sample reader)` : first.name === '' ? first.email : first.name
+    ctx.auditDetail(`To ${me.email}, as ${reader} would receive it`)
+    return { status: 'success', message: `${testMailSent(me.email)}, as ${reader} would receive it` }
+  },
+
   getNewsletterMail: async ({ id }, ctx) => {
     const [send] = await ctx.db
       .select({ subject: newsletterSends.subject, content: newsletterSends.content, templateContent: newsletterSends.templateContent })
@@ -335,4 +359,4 @@ export const newsletterRoutes = handlers(newsletter, {
     ctx.auditDetail(await decisionDetail(ctx.db, send.approvalRequestedBy, 'reject', send.total))
     return { status: 'success', message: `Rejected: the newsletter is not sent to its ${send.total} ${send.total === 1 ? 'subscriber' : 'subscribers'}` }
   },
-})
+}, { sendTestNewsletter: testMailLimit })

@@ -451,9 +451,9 @@ export async function judgeRecipients(db: Db, promotionId: string, leadIds: read
   // Driven by the batch's ids, each found by the primary key: a filter on the round's rows would
   // read the whole promotion per batch on a table without statistics yet.
   const rules = await rulesFor(db, 'promotion')
-  const lead = { email: sql`r.email`, country: sql`l.country`, subscribed: sql`l.subscribed` }
+  const lead = { id: sql`r.lead_id`, email: sql`r.email`, country: sql`l.country`, subscribed: sql`l.subscribed` }
   const others = sql`
-    select r2.email, l2.country, l2.subscribed from ${promotionRecipients} r2 left join ${leads} l2 on l2.id = r2.lead_id
+    select r2.lead_id, r2.email, l2.country, l2.subscribed from ${promotionRecipients} r2 left join ${leads} l2 on l2.id = r2.lead_id
     where r2.promotion_id = r.promotion_id and lower(r2.email) = lower(r.email) and r2.lead_id < r.lead_id`
   const { rows } = Judged.parse(
     await db.execute(sql`

@@ -42,6 +42,8 @@ import { DELIVER_JOB, DeliverPayload, ProgressThrottle, deliverBatch, notHeld, p
 import { leadSearch } from '../../kit/leads-search.ts'
 import { forecast, forecastCsv, forecastLeads, forecastMessage, rulesFor, type Audience } from '../../kit/audience.ts'
 import { FileAnswer } from '../../kit/api.ts'
+import { testMailLimit, testMailSent } from '../../kit/mail/test-mail.ts'
+import { promotionTestMail } from './test-mail.ts'
 
 export const PROMOTION_ADDED = 'Promotion added successfully'
 export const PROMOTION_DELETED = 'Promotion deleted successfully'
@@ -479,4 +481,13 @@ export const promotionsRoutes = handlers(promotionsContract, {
     trash: promotionTrash,
     remove: (db) => db.delete(promotions).where(eq(promotions.id, id)).returning({ id: promotions.id }),
   })),
-})
+
+  // To the admin only, in no send's group: no ledger, no progress, no frequency cap, no four eyes.
+  sendTestPromotion: async ({ title, content }, ctx) => {
+    const me = ctx.me()
+    // The audit row names the mail: no other record was touched.
+    ctx.audit(await ctx.sendMail({ to: me.email, template: 'promotion-test', ...promotionTestMail(title, content) }))
+    ctx.auditDetail(`To ${me.email}: ${title}`)
+    return { status: 'success', message: testMailSent(me.email) }
+  },
+}, { sendTestPromotion: testMailLimit })

@@ -58,6 +58,7 @@ const toSiteSettings = (row: SiteSettingsRow): SiteSettings => ({
   forcedliq: row.forcedliq,
   restricted_country_rule: row.restrictedCountryRule,
   outward_link_domains: row.outwardLinkDomains,
+  frequency_cap: { on: row.frequencyCapOn, messages: row.frequencyCapMessages, days: row.frequencyCapDays },
   revision: row.revision,
 })
 
@@ -157,5 +158,14 @@ export const settingsRoutes = handlers(settings, {
     ctx.audit(id)
     ctx.auditDetail(on ? 'Turned on' : 'Turned off')
     return { status: 'success', message: on ? settings.COUNTRY_RULE_ON : settings.COUNTRY_RULE_OFF }
+  },
+
+  setFrequencyCap: async (cap, ctx) => {
+    const { id } = await singleRecord(ctx.db, record)
+    await ctx.db.update(siteSettings).set({ frequencyCapOn: cap.on, frequencyCapMessages: cap.messages, frequencyCapDays: cap.days }).where(eq(siteSettings.id, id))
+    ctx.audit(id)
+    const text = settings.frequencyCapText(cap)
+    ctx.auditDetail(text)
+    return { status: 'success', message: text }
   },
 })

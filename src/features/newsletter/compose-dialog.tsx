@@ -10,12 +10,13 @@ import { useSWRConfig } from 'swr'
 import { plural } from '#contract/common'
 import type { Input } from '#contract/define'
 import { secondAdminNeeded } from '#contract/four-eyes'
-import { NO_SUBSCRIBERS, countNewsletterRecipients, forecastNewsletter, sendNewsletter } from '#contract/newsletter'
+import { NO_SUBSCRIBERS, countNewsletterRecipients, forecastNewsletter, sendNewsletter, sendTestNewsletter } from '#contract/newsletter'
 import { SendForecast } from '#src/crud/send-forecast.tsx'
 import { newsletterForecastSources } from './forecast-sources.ts'
 import { useCall } from '#src/lib/use-call.ts'
 import { FieldControl } from '#src/crud/field-control.tsx'
-import { fieldError, showFailure, useContractForm } from '#src/crud/form-hook.ts'
+import { fieldError, showFailure, textOf, useContractForm } from '#src/crud/form-hook.ts'
+import { SendTestButton } from '#src/crud/send-test-button.tsx'
 import { richText, text } from '#src/crud/form-fields.ts'
 import { refreshAfterWrite } from '#src/crud/refresh.ts'
 import { call } from '#src/lib/api.ts'
@@ -149,7 +150,14 @@ export function ComposeDialog({ open, onClose }: { open: boolean; onClose: () =>
           <FieldControl field={subjectField} form={form} />
           <p className="-mt-3 text-xs text-slate-600">{'Write {{name}} in the subject to greet each subscriber by name.'}</p>
           <FieldControl field={contentField} form={form} />
-          <DialogFormFooter submit="Send" onCancel={onClose} busy={isSubmitting} busyLabel="Counting the subscribers…" waiting={busy} />
+          <DialogFormFooter submit="Send" onCancel={onClose} busy={isSubmitting} busyLabel="Counting the subscribers…" waiting={busy}>
+            <SendTestButton
+              form={form}
+              fields={['subject', 'content']}
+              disabled={isSubmitting || busy}
+              send={(values) => call(sendTestNewsletter, { all: values['all'] === true, id: stringList(values['id']), subject: textOf(values['subject']), content: textOf(values['content']) })}
+            />
+          </DialogFormFooter>
         </form>
       </DialogContent>
       <ConfirmDialog

@@ -10,12 +10,15 @@ import { z } from 'zod/mini'
 import { useLocation } from 'wouter'
 import { plural } from '#contract/common'
 import { secondAdminNeeded } from '#contract/four-eyes'
-import { AddPromotionInput, addNotification, countRecipients, forecastPromotion, type UserFilter } from '#contract/promotions'
+import { AddPromotionInput, addNotification, countRecipients, forecastPromotion, sendTestPromotion, type UserFilter } from '#contract/promotions'
 import { SendForecast } from '#src/crud/send-forecast.tsx'
 import { promotionForecastSources } from './forecast-sources.ts'
 import type { FormDef } from '#src/crud/define-form.tsx'
 import { errorMessage } from '#src/crud/error-message.ts'
 import { FormBody } from '#src/crud/form-body.tsx'
+import { textOf } from '#src/crud/form-hook.ts'
+import { SendTestButton } from '#src/crud/send-test-button.tsx'
+import { call } from '#src/lib/api.ts'
 import { imageUpload, text, textarea, type Values } from '#src/crud/form-fields.ts'
 import { useWriteAccess } from '#src/crud/write-access.ts'
 import { useCall } from '#src/lib/use-call.ts'
@@ -90,6 +93,14 @@ export function PromotionDialog({ audience, onClose }: { audience: Audience | nu
               navigate('/notificationlist')
             }}
             onCancel={onClose}
+            actions={(form, busy) => (
+              <SendTestButton
+                form={form}
+                fields={['title', 'content']}
+                disabled={busy}
+                send={(values) => call(sendTestPromotion, { title: textOf(values['title']), content: textOf(values['content']) })}
+              />
+            )}
           />
         </DialogContent>
       ) : null}

@@ -10,6 +10,7 @@ import { Button } from '#src/ui/button.tsx'
 import { Label } from '#src/ui/label.tsx'
 import { Textarea } from '#src/ui/textarea.tsx'
 import { toast } from '#src/ui/toast.ts'
+import { FrequencyCapSection } from './frequency-cap.tsx'
 
 const forcedLiquidation = [
   { value: 'Enable', label: 'Enable' },
@@ -64,7 +65,7 @@ const SiteSettingsForm = defineRecordForm({
     { title: 'Trading', fields: ['forcedliq'] },
   ],
   // Every stored field but the id, the version (saved on its own screen) and the logo (a file).
-  values: ({ _id, version: _version, sitelogo: _sitelogo, restricted_country_rule: _rule, outward_link_domains: _domains, ...fields }) => fields,
+  values: ({ _id, version: _version, sitelogo: _sitelogo, restricted_country_rule: _rule, frequency_cap: _cap, outward_link_domains: _domains, ...fields }) => fields,
   files: (r) => ({ sitelogo: r.sitelogo }),
   submitLabel: 'Update Settings',
   columns: 2,
@@ -196,12 +197,13 @@ function LinkDomains() {
   )
 }
 
-/** Settings (/settings): the site settings form, the restricted-country rule of sends, and the allowed link domains. */
+/** Settings (/settings): the site settings form, the rules of sends (restricted countries, the frequency cap), and the allowed link domains. */
 export function SettingsPage() {
   return (
     <>
       <SiteSettingsForm />
       <CountryRule />
+      <FrequencyCapSection />
       <LinkDomains />
     </>
   )
