@@ -27,7 +27,13 @@ import {
 } from '../db/schema.ts'
 import { encodePng } from '../db/png.ts'
 import { bodyOf, listOf, makeTestApp, multipart, type TestApp, type UploadFile } from '../testing/test-app.ts'
-import { PURGE_JOB, purgeExpired } from './undo.ts'
+import { PURGE_JOB, TRASH_BATCH, purgeExpired } from './undo.ts'
+
+/**
+ * Rows enough for several batches on either engine (three of PostgreSQL's, twelve of PGlite's) and
+ * sixty of the purge's: what batching must get right shows at this size as at any larger one.
+ */
+const MANY = 3 * TRASH_BATCH.pg
 
 let t: TestApp
 let root: Record<string, string>
@@ -171,33 +177,33 @@ describe('delete, then undo', () => {
     return Math.max(sizes?.entry ?? 0, sizes?.row ?? 0)
   }
 
-  it('keeps a promotion with 20,000 deliveries one row at a time, and brings every one back exactly', async () => {
-    const [promotion] = await t.handle.db.insert(promotions).values({ title: 'Big sale', content: 'Everything', recipientCount: 20_000, total: 20_000, sent: 12_000, status: 'done' }).returning()
+  it(`keeps a promotion with ${MANY.toLocaleString('en-US')} deliveries one row at a time, and brings every one back exactly`, async () => {
+    const [promotion] = await t.handle.db.insert(promotions).values({ title: 'Big sale', content: 'Everything', recipientCount: MANY, total: MANY, sent: (MANY * 3) / 5, status: 'done' }).returning()
     if (promotion === undefined) throw new Error('no promotion')
     const id = promotion.id
-    await t.handle.db.execute(sql`insert into ${promotionRecipients} (promotion_id, lead_id, email) select ${id}, 'lead-' || i, 'reader' || i || '@example.com' from generate_series(1, 20000) i`)
+    await t.handle.db.execute(sql`insert into ${promotionRecipients} (promotion_id, lead_id, email) select ${id}, 'lead-' || i, 'reader' || i || '@example.com' from generate_series(1, ${MANY}) i`)
     await t.handle.db.execute(sql`
       insert into ${promotionDeliveries} (promotion_id, lead_id, round, status, attempts, last_error, sent_at, batch_id)
       select ${id}, 'lead-' || i, 1, case when i % 5 = 0 then 'failed' else 'sent' end, i % 3, case when i % 5 = 0 then 'refused ' || i end,
         timestamptz '2030-01-02 03:04:05.678901+00' + i * interval '1 microsecond', 'batch-' || (i / 500)
-      from generate_series(1, 20000) i`)
+      from generate_series(1, ${MANY}) i`)
     const deliveries = () => t.handle.db.select().from(promotionDeliveries).where(eq(promotionDeliveries.promotionId, id)).orderBy(asc(promotionDeliveries.leadId))
     const recipients = () => t.handle.db.select().from(promotionRecipients).where(eq(promotionRecipients.promotionId, id)).orderBy(asc(promotionRecipients.leadId))
     const before = { deliveries: await deliveries(), recipients: await recipients() }
-    expect(before.deliveries).toHaveLength(20_000)
+    expect(before.deliveries).toHaveLength(MANY)
 
     const token = ticketOf(bodyOf(await post('/DeletePromotion', { id })))
     expect(await t.handle.db.$count(promotionDeliveries, eq(promotionDeliveries.promotionId, id))).toBe(0)
     expect(await t.handle.db.$count(promotionRecipients, eq(promotionRecipients.promotionId, id))).toBe(0)
     // One kept row per row taken (the promotion, its recipients, its deliveries), none of them large.
-    expect(await t.handle.db.$count(trashRows, eq(trashRows.entry, token))).toBe(1 + 20_000 + 20_000)
+    expect(await t.handle.db.$count(trashRows, eq(trashRows.entry, token))).toBe(1 + MANY + MANY)
     expect(await largestKept(token)).toBeLessThan(2048)
 
     expect(bodyOf(await post('/undo', { token }))).toMatchObject({ status: 'success', message: 'Promotion restored successfully' })
     expect(await t.handle.db.select().from(promotions).where(eq(promotions.id, id))).toEqual([promotion])
     expect({ deliveries: await deliveries(), recipients: await recipients() }).toEqual(before)
     expect(await t.handle.db.$count(trashRows, eq(trashRows.entry, token))).toBe(0)
-    // 40,000 rows each way, a batch per transaction: longer than the default on a busy machine.
+    // Twice MANY rows each way, a batch per transaction: longer than the default on a busy machine.
   }, 90_000)
 
   it("clears and sets again the brand of a brand's 5,000 leads, one kept row each", async () => {
@@ -223,10 +229,10 @@ describe('delete, then undo', () => {
     expect(await t.handle.db.$count(leads, and(eq(leads.email, 'elsewhere@example.com'), sql`${leads.brandId} is null`))).toBe(1)
   })
 
-  it('purges an expired entry of 20,000 kept rows a batch at a time', async () => {
-    const [promotion] = await t.handle.db.insert(promotions).values({ title: 'Old sale', content: 'Gone', recipientCount: 20_000, total: 20_000, status: 'done' }).returning({ id: promotions.id })
+  it(`purges an expired entry of ${MANY.toLocaleString('en-US')} kept rows a batch at a time`, async () => {
+    const [promotion] = await t.handle.db.insert(promotions).values({ title: 'Old sale', content: 'Gone', recipientCount: MANY, total: MANY, status: 'done' }).returning({ id: promotions.id })
     const id = promotion?.id ?? ''
-    await t.handle.db.execute(sql`insert into ${promotionDeliveries} (promotion_id, lead_id, round, status) select ${id}, 'lead-' || i, 1, 'sent' from generate_series(1, 20000) i`)
+    await t.handle.db.execute(sql`insert into ${promotionDeliveries} (promotion_id, lead_id, round, status) select ${id}, 'lead-' || i, 1, 'sent' from generate_series(1, ${MANY}) i`)
     const token = ticketOf(bodyOf(await post('/DeletePromotion', { id })))
     await expire(token)
     while ((await purgeExpired(t.app.services)) === 'again');
