@@ -82,6 +82,9 @@ describe('demo data', () => {
     const audited = await handle.db.select({ adminId: auditLog.adminId, action: auditLog.action }).from(auditLog)
     expect(new Set(audited.map((a) => a.adminId))).toEqual(new Set([ada?.id, superadmin?.id]))
     expect(audited).toContainEqual({ adminId: ada?.id, action: '/addNotification' })
+    // Entries with what they changed, field by field (a buy link's address before and after).
+    const [linkEdit] = await handle.db.select({ changes: auditLog.changes }).from(auditLog).where(eq(auditLog.action, '/editBuylink'))
+    expect(linkEdit?.changes).toMatchObject({ rows: [{ table: 'links', op: 'update', fields: [{ field: 'url', before: 'https://buy.moonpay.example/app', after: 'https://buy.moonpay.example/wallet' }] }] })
 
     // An unsubscribed lead, subscribers, and enquiries from leads (their page lists them), open and resolved.
     expect(rows.filter((r) => r.unsubscribedAt !== null && !r.subscribed)).toHaveLength(1)

@@ -22,6 +22,7 @@ import { gradientIcon, type Rgb } from './db/png.ts'
 import { makeThumbnail, thumbOf } from './kit/media.ts'
 import { diskStorage, type ObjectStorage } from './kit/storage.ts'
 import { suppressionKey } from './kit/suppression.ts'
+import type { StoredChanges } from './kit/audit-changes.ts'
 
 const FIRST = [
   'Olivia', 'Liam', 'Amara', 'Noah', 'Sofia', 'Mateo', 'Aisha', 'Lucas', 'Mei', 'Ethan', 'Priya', 'Diego',
@@ -420,15 +421,23 @@ async function seed(db: Db, staging: string, storage: ObjectStorage, now: number
   const awaiting = await seedAwaitingPromotion(db, ada.id, now)
   const [frozen] = await db.select({ id: games.id }).from(games).where(eq(games.freeze, true)).limit(1)
   const [hidden] = await db.select({ id: restrictedCountries.id }).from(restrictedCountries).where(eq(restrictedCountries.hide, true)).limit(1)
+  const [buy] = await db.select({ id: links.id, url: links.url }).from(links).where(eq(links.kind, 'buy')).orderBy(links.preference).limit(1)
+  const changed = (table: string, record: string, fields: StoredChanges['rows'][number]['fields']): StoredChanges => ({ rows: [{ table, record, op: 'update', fields }], partial: false })
   const MINUTE = 60 * 1000
   await db.insert(auditLog).values([
     { at: new Date(now - 3 * 24 * 60 * MINUTE), adminId: ada.id, action: '/login', recordId: ada.id, ip: '203.0.113.24' },
-    ...(frozen === undefined ? [] : [{ at: new Date(now - 3 * 24 * 60 * MINUTE + 5 * MINUTE), adminId: ada.id, action: '/FreezeCms', recordId: frozen.id, ip: '203.0.113.24' }]),
+    ...(frozen === undefined
+      ? []
+      : [{ at: new Date(now - 3 * 24 * 60 * MINUTE + 5 * MINUTE), adminId: ada.id, action: '/FreezeCms', recordId: frozen.id, ip: '203.0.113.24', changes: changed('games', frozen.id, [{ field: 'freeze', before: false, after: true }]) }]),
+    // Her edit of a buy link, field by field as every write keeps it: the Audit Log shows the diff.
+    ...(buy === undefined
+      ? []
+      : [{ at: new Date(now - 2 * 24 * 60 * MINUTE), adminId: ada.id, action: '/editBuylink', recordId: buy.id, ip: '203.0.113.24', changes: changed('links', buy.id, [{ field: 'url', before: 'https://buy.moonpay.example/app', after: buy.url }]) }]),
     { at: new Date(now - 21 * MINUTE), adminId: ada.id, action: '/login', recordId: ada.id, ip: '203.0.113.24' },
     { at: new Date(now - 20 * MINUTE), adminId: ada.id, action: '/addNotification', recordId: awaiting, ip: '203.0.113.24', detail: `Awaiting approval: ${leadRows.length} recipients, more than 1000` },
     ...(superadmin === undefined || hidden === undefined
       ? []
-      : [{ at: new Date(now - 26 * 60 * MINUTE), adminId: superadmin.id, action: '/HideRestrictions', recordId: hidden.id, ip: '198.51.100.7' }]),
+      : [{ at: new Date(now - 26 * 60 * MINUTE), adminId: superadmin.id, action: '/HideRestrictions', recordId: hidden.id, ip: '198.51.100.7', changes: changed('restricted_countries', hidden.id, [{ field: 'hide', before: false, after: true }]) }]),
   ])
 
   // Addresses the mail provider reported (a bounce, a complaint) and one Ada added by hand: the
