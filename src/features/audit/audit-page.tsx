@@ -21,7 +21,7 @@ const changesCell = (e: AuditEntry): string => (e.changesHidden ? 'Not shown' : 
 function RecordCell({ entry: e }: { entry: AuditEntry }) {
   if (e.recordName === '' || e.recordHref === '') return <IdText value={e.recordId} label="Record" />
   return (
-    <Link className="font-medium break-all text-indigo-700 underline-offset-2 hover:underline" href={e.recordHref} title={`Record ${e.recordId}`}>
+    <Link className="font-medium wrap-anywhere text-indigo-700 underline-offset-2 hover:underline" href={e.recordHref} title={`Record ${e.recordId}`}>
       {e.recordName}
     </Link>
   )
