@@ -10,7 +10,7 @@ import { accounts, apiToken, createStaff, expect, signInPage, test, unique, png 
 
 const GAMES = ['S.No', 'Title', 'Operating System', 'Category Name', 'Game ID', 'Category ID', 'Live Link', 'Game Backend', 'Status', 'Action']
 const LEADS = ['Date Created', 'Name', 'Email', 'Operating System', 'Wallet Address', 'Provider', 'Country', 'Action']
-const AUDIT = ['When', 'Who', 'Area', 'Event', 'Record', 'Address', 'Action']
+const AUDIT = ['When', 'Who', 'Area', 'Event', 'Record', 'Changes', 'Address', 'Action']
 
 
 /** A game with a long title and link, so the table is as wide as real ones get. */

@@ -40,7 +40,7 @@ export async function superadminHeaders(request: APIRequestContext): Promise<{ a
 export const bodyRows = (page: Page) => page.getByRole('table').locator('tbody tr')
 
 /** The toast saying `text`. */
-export const toast = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text })
+export const toast = (page: Page, text: string) => page.getByRole('region', { name: 'Notifications' }).getByRole('status').filter({ hasText: text })
 
 /** Picks `option` in the select labelled `label`. */
 export async function choose(page: Page, label: string, option: string): Promise<void> {

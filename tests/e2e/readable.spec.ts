@@ -121,7 +121,8 @@ for (const viewport of WIDTHS) {
         const barBox = await bar.boundingBox()
         expect(Math.abs((barBox?.y ?? 0) + (barBox?.height ?? 0) - viewport.height)).toBeLessThan(2)
         await page.screenshot({ path: `.tmp/settings-${viewport.width}-${theme}-top.png`, animations: 'disabled' })
-        await scrollAll(page, 'bottom')
+        // The form's end (the screen's other sections follow it): the bar is still in view.
+        await page.getByRole('combobox', { name: 'Forced Liquidation' }).scrollIntoViewIfNeeded()
         await expect(page.getByRole('combobox', { name: 'Forced Liquidation' })).toBeInViewport()
         expect(await inViewport(page, bar)).toBe(true)
         await page.screenshot({ path: `.tmp/settings-${viewport.width}-${theme}-bottom.png`, animations: 'disabled' })
