@@ -16,8 +16,9 @@
  *     other calls answered meanwhile);
  * then the PWA's budget (`budget`, bench/budget.ts): gzip size of the JS and CSS that /admin/login
  * and /admin/users load, and Lighthouse 12 scores; then reopening Leads (`reopen`, bench/reopen.ts):
- * cold, warm and offline loads in throttled Chromium to the first lead row. Prints tables and
- * writes bench/results.json.
+ * cold, warm and offline loads in throttled Chromium to the first lead row; then Contact Us Triage
+ * (`triage`, bench/triage.ts): the next enquiry painted after R or S. Prints tables and writes
+ * bench/results.json.
  *
  *   - `sort` (bench/leads-sort.ts): --rows leads sorted by each sortable column (first pages,
  *     p50/p95, against the targets), deep pages, the filters' first pages, DownloadFile of every lead
@@ -33,7 +34,7 @@
  *   - `public` (bench/public-calls.ts): the referral redirect, the restricted countries and
  *     /public-info under 50 connections (autocannon), beside a bare Fastify in the same run
  *     (requests/s, p50/p99), and the redirect's visits counted against the 302s answered;
- * Options: --only=pglite,postgres,sort,counting,games,media,promotions,register,trash,public,search,palette,budget,reopen (default all), --engines=pglite,postgres
+ * Options: --only=pglite,postgres,sort,counting,games,media,promotions,register,trash,public,search,palette,budget,reopen,triage (default all), --engines=pglite,postgres
  * (the engines of sort, counting, games, media, promotions, register, trash and public), --pg-shared-buffers=SIZE (the leads section's PostgreSQL
  * on a throwaway cluster with that shared_buffers), --rows=N (leads, default 1000000), --games=N (default 10000),
  * --video-mib=N (default 100), --uploads=N (default 3), --requests=N (default 20), --deliveries=N (default 1000000), --public-requests=N (redirects counted for exactness, default 20000), --public-log=shipped,all (the public calls' log
@@ -46,6 +47,7 @@ import path from 'node:path'
 import { z } from 'zod'
 import { BUDGET_TARGETS, runBudget, type BudgetResult, type LighthouseScore } from './budget.ts'
 import { printReopen, runReopen, type ReopenResult } from './reopen.ts'
+import { printTriage, runTriage, type TriageResult } from './triage.ts'
 import { withEngine, type EngineName } from './engines.ts'
 import { GAMES_LIMIT, GAMES_P95_TARGET_MS, benchGames, printGames, type GamesResult } from './games.ts'
 import { bearer, exportCsv, f1, latency, login, ms, printRows, prng, root, series, startServer, type ExportResult, type Latency } from './lib.ts'
@@ -65,7 +67,7 @@ const args = new Map(
     return [k ?? '', v ?? 'true'] as const
   }),
 )
-const SECTIONS = ['pglite', 'postgres', 'sort', 'counting', 'games', 'media', 'promotions', 'register', 'trash', 'public', 'search', 'palette', 'budget', 'reopen'] as const
+const SECTIONS = ['pglite', 'postgres', 'sort', 'counting', 'games', 'media', 'promotions', 'register', 'trash', 'public', 'search', 'palette', 'budget', 'reopen', 'triage'] as const
 const ENGINES: readonly EngineName[] = ['pglite', 'postgres']
 
 function option(name: string, fallback: number): number {
@@ -332,6 +334,9 @@ async function main(): Promise<void> {
   let reopen: ReopenResult | string | undefined
   if (ONLY.has('reopen')) reopen = await runReopen()
   if (typeof reopen === 'string') notes.push(`reopen skipped: ${reopen}`)
+  let triage: TriageResult | string | undefined
+  if (ONLY.has('triage')) triage = await runTriage()
+  if (typeof triage === 'string') notes.push(`triage skipped: ${triage}`)
 
   if (results.length > 0) printTable(results)
   if (sorts.length > 0) printSort(sorts, REQUESTS)
@@ -346,6 +351,7 @@ async function main(): Promise<void> {
   if (paletteFilter !== null) printPaletteFilter(paletteFilter)
   if (budget !== undefined && typeof budget !== 'string') printBudget(budget)
   if (reopen !== undefined && typeof reopen !== 'string') printReopen(reopen)
+  if (triage !== undefined && typeof triage !== 'string') printTriage(triage)
   for (const n of notes) console.log(`note: ${n}`)
   console.log(`load average (1 min) at start ${loadAtStart[0]?.toFixed(2)}, at end ${os.loadavg()[0]?.toFixed(2)}, on ${os.cpus().length} CPUs`)
 
@@ -425,6 +431,7 @@ async function main(): Promise<void> {
       results: trash,
     },
     budget,
+    triage: triage === undefined || typeof triage === 'string' ? triage : { method: 'Chromium at 1280 px, unthrottled; ms from the keydown to the first frame with the next enquiry', ...triage },
     reopen: reopen === undefined || typeof reopen === 'string' ? reopen : { method: 'Chromium, 4x CPU, 150 ms RTT, 1.6 Mbps down; ms from navigation start to the first frame with a lead row; cold: fresh profile per load; warm: a profile that visited Leads; offline: that profile offline', ...reopen },
     notes,
   }
