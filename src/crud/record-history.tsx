@@ -1,7 +1,7 @@
 /**
  * A record's History: every edit page and edit dialog of the kit offers it, listing the
  * audit log's rows naming that record (who, what, when, and the fields each changed), newest first, from the audit list's
- * record filter. Only staff who may read the audit log see the control: the superadmin and staff
+ * record filter, each with "Revert this change" where the reader may revert it. Only staff who may read the audit log see the control: the superadmin and staff
  * granted its page. Each page of rows is a cached read, so history already seen opens offline.
  */
 import { AUDIT_PAGE_SIZE, listAudit, type AuditEntry } from '#contract/audit'
@@ -11,6 +11,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, Di
 import { When } from './when.tsx'
 import { AuditChanges } from './audit-changes.tsx'
 import { LoadMoreList } from './load-more-list.tsx'
+import { RevertChange } from './revert-change.tsx'
 
 /** The audit log's screen: reading it is what History needs. */
 const AUDIT_SCREEN = '/audit'
@@ -31,6 +32,7 @@ function HistoryLine({ entry }: { entry: AuditEntry }) {
       <span className="text-slate-700">{auditWho(entry)}</span>
       {entry.detail === '' ? null : <span className="text-xs text-slate-600">{entry.detail}</span>}
       {entry.changesHidden ? <span className="text-xs text-slate-600">Changes not shown: you may not open this record&apos;s screen</span> : <AuditChanges entry={entry} />}
+      <RevertChange entry={entry} />
     </div>
   )
 }

@@ -216,4 +216,23 @@ test.describe('revert one change', () => {
     // The third edit's before value: the name as the first revert left it.
     expect(await nameNow()).toBe(name)
   })
+
+  test("reverts an edit from the record's own History", async ({ adminPage: page }) => {
+    const auth = { authorization: `Bearer ${await apiToken(page.request, accounts.superadmin)}` }
+    const name = `History brand ${Date.now().toString(36)}`
+    expect((await page.request.post('/api/admin/addBrand', { headers: auth, data: { brandname: name, type: 'ipfs' } })).ok()).toBe(true)
+    const id = Listed.parse(await (await page.request.get('/api/admin/listbrand', { headers: auth, params: { search: name } })).json()).result[0]?._id ?? ''
+    expect((await page.request.post('/api/admin/editbrandUser', { headers: auth, data: { _id: id, brandname: `${name} renamed`, type: 'ipfs' } })).ok()).toBe(true)
+
+    await page.goto(`/admin/edit-brand?id=${id}`)
+    await expect(page.getByLabel('Brand Name')).toHaveValue(`${name} renamed`)
+    await page.getByRole('button', { name: 'History' }).click()
+    const history = page.getByRole('dialog', { name: 'History' })
+    const edit = history.getByRole('listitem').filter({ hasText: 'Brand edited' }).first()
+    await edit.getByRole('button', { name: 'Revert this change' }).click()
+    await expect(edit.getByRole('status')).toHaveText('Change reverted')
+    const named = Listed.parse(await (await page.request.get('/api/admin/listbrand', { headers: auth, params: { search: name } })).json()).result.find((b) => b._id === id)
+    expect(named?.brandname).toBe(name)
+    await expectNoSevereViolations(page, 'History after a revert')
+  })
 })

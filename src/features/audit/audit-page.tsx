@@ -8,7 +8,7 @@ import { auditWho as who } from '#src/crud/record-history.tsx'
 import { AuditChanges, changedFieldsSummary } from '#src/crud/audit-changes.tsx'
 import { actionOptions, adminOptions, areaOptions } from './audit-options.ts'
 import { ExportAuditButton } from './export-button.tsx'
-import { RevertChange } from './revert-change.tsx'
+import { RevertChange } from '#src/crud/revert-change.tsx'
 
 /** What happened, in words ('Category added', 'Failed sign-in'): the server names it from the contract. */
 const event = (e: AuditEntry) => e.event

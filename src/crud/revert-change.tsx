@@ -8,9 +8,9 @@
 import { useState } from 'react'
 import { useSWRConfig } from 'swr'
 import { RevertConflict, revertAuditEntry, type AuditChange, type AuditEntry } from '#contract/audit'
-import { ChangeTable } from '#src/crud/audit-changes.tsx'
-import { errorMessage } from '#src/crud/error-message.ts'
-import { refreshAfterWrite } from '#src/crud/refresh.ts'
+import { ChangeTable } from './audit-changes.tsx'
+import { errorMessage } from './error-message.ts'
+import { refreshAfterWrite } from './refresh.ts'
 import { ApiError, call } from '#src/lib/api.ts'
 import { Button } from '#src/ui/button.tsx'
 
