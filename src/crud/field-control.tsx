@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from 'react'
+import { formatHint } from './format-hint.ts'
 import type { UseFormReturn } from 'react-hook-form'
 import type { FileRule } from '#contract/define'
 import { Label } from '#src/ui/label.tsx'
@@ -34,7 +35,9 @@ export function FieldControl({ field, form, rule, disabled = false, readOnly = f
   const errorId = `${id}-error`
   const hintId = `${id}-hint`
   const error = fieldError(form, field.name)
-  const describedBy = [field.hint === undefined ? '' : hintId, error ? errorId : ''].filter((d) => d !== '').join(' ') || undefined
+  // The field's own words first, then what its kind accepts (a link's forms, a file's kinds and size).
+  const hint = [field.hint, formatHint(field.kind, rule)].filter((h) => h !== undefined).join(' ') || undefined
+  const describedBy = [hint === undefined ? '' : hintId, error ? errorId : ''].filter((d) => d !== '').join(' ') || undefined
   const control = <Renderer field={field} form={form} rule={rule} disabled={disabled} readOnly={readOnly} id={id} describedBy={describedBy} invalid={error !== undefined} />
 
   return (
@@ -51,9 +54,9 @@ export function FieldControl({ field, form, rule, disabled = false, readOnly = f
       ) : (
         control
       )}
-      {field.hint === undefined ? null : (
+      {hint === undefined ? null : (
         <p id={hintId} className="text-sm text-slate-600">
-          {field.hint}
+          {hint}
         </p>
       )}
       {error ? (

@@ -10,6 +10,7 @@ import { FormNotices, useFormEngine } from './form-engine.tsx'
 import type { FormField, Values } from './form-fields.ts'
 import type { Identified } from './record.ts'
 import { refreshAfterWrite } from './refresh.ts'
+import { keepFocus } from './keep-focus.ts'
 
 /** A field with a `when` rule shows only while the rule holds for the current values. */
 function ShownField({ field, ...rest }: React.ComponentProps<typeof FieldControl> & { field: FormField<string> }) {
@@ -72,7 +73,7 @@ export function FormBody<E extends FormEndpoint, R extends Identified>({ def, de
       ))}
       <FormNotices engine={engine} blockedReason={blockedReason} onReload={onReload} />
       <div className="flex gap-2">
-        <Button type="submit" disabled={isSubmitting || blockedReason !== undefined}>
+        <Button type="submit" onMouseDown={keepFocus} disabled={isSubmitting || blockedReason !== undefined}>
           {def.submitLabel ?? 'Submit'}
         </Button>
         {onCancel ? (

@@ -15,6 +15,7 @@ import { FieldAdornment } from './field-adornment.tsx'
 import type { FieldAction, Values } from './form-fields.ts'
 import { showFailure } from './form-hook.ts'
 import { refreshAfterWrite } from './refresh.ts'
+import { keepFocus } from './keep-focus.ts'
 import { toastWriteAnswer } from './undo-keys.ts'
 import { useWriteAccess } from './write-access.ts'
 
@@ -160,7 +161,7 @@ export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ 
         <div className="flex flex-col gap-4 md:col-span-full">
           <FormNotices engine={engine} blockedReason={blocked} onReload={onReload} />
           <div>
-            <Button type="submit" disabled={isSubmitting || blocked !== undefined}>
+            <Button type="submit" onMouseDown={keepFocus} disabled={isSubmitting || blocked !== undefined}>
               {label}
             </Button>
           </div>
@@ -210,7 +211,7 @@ function SaveBar({ label, dirty, saving, blocked }: { label: string; dirty: bool
       <p aria-live="polite" className="mr-auto text-sm text-slate-700">
         {saving ? 'Saving…' : dirty ? 'You have unsaved changes.' : 'No changes to save.'}
       </p>
-      <Button type="submit" disabled={!dirty || saving || blocked}>
+      <Button type="submit" onMouseDown={keepFocus} disabled={!dirty || saving || blocked}>
         {label}
       </Button>
     </div>
