@@ -9,6 +9,12 @@ import type { FileRule } from './define.ts'
 
 export const MB = 1024 * 1024
 
+/** A file size in the words of an upload's refusal and of a file field's hint ("5 MB": megabytes of 1024 KiB). */
+export function sizeWords(bytes: number): string {
+  if (bytes >= MB) return `${Math.floor(bytes / MB)} MB`
+  return bytes >= 1024 ? `${Math.floor(bytes / 1024)} KB` : `${bytes} bytes`
+}
+
 /** One or more .png/.jpeg/.jpg images with the given required messages. */
 export const imageFiles = (rule: {
   max: number

@@ -57,12 +57,15 @@ export function domainEntry(raw: string): string | null {
   return wildcard ? `*.${ascii}` : ascii
 }
 
-/** The host a stored link leads to (links may be written without a scheme: www.example.com/...). */
+/** Where a stored link leads: links may be written without a scheme (www.example.com/...), which a browser reads as https. */
+export const linkHref = (link: string): string => (/^https?:\/\//i.test(link) ? link : `https://${link}`)
+
+/** The host a stored link leads to. */
 export function hostOf(link: string): string | null {
   const text = link.trim()
   if (text === '') return null
   try {
-    return new URL(/^https?:\/\//i.test(text) ? text : `https://${text}`).hostname.replace(/\.$/, '')
+    return new URL(linkHref(text)).hostname.replace(/\.$/, '')
   } catch {
     return null
   }

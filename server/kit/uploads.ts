@@ -17,6 +17,7 @@ import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { FieldErrors } from '#contract/common'
 import type { FileKind, FileRule } from '#contract/define'
+import { sizeWords } from '#contract/multipart'
 import type { MediaLimits } from '../config.ts'
 import { byteLimit, checkImage, cleanImage, isImage, makeThumbnail, thumbOf, tooManyPixels } from './media.ts'
 import { cleanMedia, MediaUnreadable } from './media-metadata.ts'
@@ -72,7 +73,7 @@ export function sniff(head: Buffer): FileKind | null {
   return null
 }
 
-const TOO_LARGE = (limit: number): string => `File is too large: at most ${Math.floor(limit / (1024 * 1024))} MB`
+const TOO_LARGE = (limit: number): string => `File is too large: at most ${sizeWords(limit)}`
 
 /** Images past this declare an absurd size when no limit is configured. */
 export const DEFAULT_MAX_PIXELS = 50_000_000

@@ -43,42 +43,34 @@ function TextDiff({ before, after }: { before: string; after: string }) {
 }
 
 function FieldRow({ field: f }: { field: AuditField }) {
-  const label = fieldLabel(f.field)
-  if (f.secret) {
-    return (
-      <tr>
-        <th scope="row" className="py-1 pr-3 text-left align-top font-medium text-slate-900">
-          {label}
-        </th>
+  const head = (
+    <th scope="row" className="py-1 pr-3 text-left align-top font-medium text-slate-900">
+      {fieldLabel(f.field)}
+    </th>
+  )
+  // A secret's values were never kept; a long text reads best as one diff across both columns.
+  const long = !f.secret && f.before !== null && f.after !== null && (isLongText(f.before) || isLongText(f.after))
+  return (
+    <tr>
+      {head}
+      {f.secret ? (
         <td colSpan={2} className="py-1 text-slate-700 italic">
           changed (secret, not shown)
         </td>
-      </tr>
-    )
-  }
-  if (f.before !== null && f.after !== null && (isLongText(f.before) || isLongText(f.after))) {
-    return (
-      <tr>
-        <th scope="row" className="py-1 pr-3 text-left align-top font-medium text-slate-900">
-          {label}
-        </th>
+      ) : long ? (
         <td colSpan={2} className="py-1 align-top">
-          <TextDiff before={f.before} after={f.after} />
+          <TextDiff before={f.before ?? ''} after={f.after ?? ''} />
         </td>
-      </tr>
-    )
-  }
-  return (
-    <tr>
-      <th scope="row" className="py-1 pr-3 text-left align-top font-medium text-slate-900">
-        {label}
-      </th>
-      <td className="py-1 pr-3 align-top text-slate-700">
-        <Value value={f.before} />
-      </td>
-      <td className="py-1 align-top text-slate-900">
-        <Value value={f.after} />
-      </td>
+      ) : (
+        <>
+          <td className="py-1 pr-3 align-top text-slate-700">
+            <Value value={f.before} />
+          </td>
+          <td className="py-1 align-top text-slate-900">
+            <Value value={f.after} />
+          </td>
+        </>
+      )}
     </tr>
   )
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { FileRule } from '#contract/define'
-import { formatHint, sizeWords } from './format-hint.ts'
+import { sizeWords } from '#contract/multipart'
+import { formatHint } from './format-hint.ts'
 
 const MB = 1024 * 1024
 const rule = (over: Partial<FileRule>): FileRule => ({ kinds: ['png', 'jpeg'], max: 1, required: false, maxBytes: 5 * MB, messages: { kind: 'wrong kind' }, ...over })

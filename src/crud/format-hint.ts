@@ -4,18 +4,12 @@
  * endpoint's own FileRule, so the words follow the rule the server applies).
  */
 import type { FileKind, FileRule } from '#contract/define'
+import { sizeWords } from '#contract/multipart'
 
 const KIND_NAMES: Record<FileKind, string> = { png: 'PNG', jpeg: 'JPEG', mp4: 'MP4', m4a: 'M4A', webm: 'WebM' }
 
 /** "A, B or C". */
 const either = (names: readonly string[]): string => (names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} or ${names.at(-1) ?? ''}`)
-
-/** A size in the words of the server's refusal (uploads: "at most 5 MB", megabytes of 1024 KiB). */
-export function sizeWords(bytes: number): string {
-  const mb = 1024 * 1024
-  if (bytes >= mb) return `${Math.floor(bytes / mb)} MB`
-  return bytes >= 1024 ? `${Math.floor(bytes / 1024)} KB` : `${bytes} bytes`
-}
 
 /** The line under a field of `kind` saying what it accepts, or undefined when its kind has none. */
 export function formatHint(kind: string, rule: FileRule | undefined): string | undefined {

@@ -1,17 +1,15 @@
 import { deleteHomePageCms, listHomePageCms, type HomepageContent } from '#contract/homepage'
+import { linkHref } from '#contract/outward-links'
 import { col, image, serial, type CustomColumn } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
 import { LandingPageSwitch } from './landing-page-switch.tsx'
-
-/** A www-prefixed link (the URL pattern of requirements R5.1 allows one) opened as https. */
-const hrefOf = (link: string): string => (/^https?:\/\//i.test(link) ? link : `https://${link}`)
 
 /** The link, openable, and wrapped rather than pushing the Image column out of sight. */
 const linkColumn: CustomColumn<HomepageContent> = {
   header: 'Link',
   sortBy: 'link',
   cell: (row) => (
-    <a href={hrefOf(row.link)} target="_blank" rel="noopener noreferrer" className="block max-w-[22rem] break-all text-indigo-800 underline-offset-2 hover:underline">
+    <a href={linkHref(row.link)} target="_blank" rel="noopener noreferrer" className="block max-w-[22rem] break-all text-indigo-800 underline-offset-2 hover:underline">
       {row.link}
     </a>
   ),

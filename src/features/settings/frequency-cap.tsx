@@ -9,6 +9,7 @@ import { Checkbox } from '#src/ui/checkbox.tsx'
 import { Input } from '#src/ui/input.tsx'
 import { Label } from '#src/ui/label.tsx'
 import { toast } from '#src/ui/toast.ts'
+import { SettingsSection } from './settings-section.tsx'
 
 type Draft = { on: boolean; messages: string; days: string }
 type Problems = Partial<Record<'messages' | 'days', string>>
@@ -90,10 +91,7 @@ export function FrequencyCapSection() {
   }
 
   return (
-    <section aria-labelledby={`${id}-title`} className="mx-auto mt-6 flex w-full max-w-5xl flex-col gap-3 rounded-md border border-slate-200 bg-white p-4 text-sm">
-      <h2 id={`${id}-title`} className="text-base font-semibold text-slate-900">
-        Frequency cap
-      </h2>
+    <SettingsSection title="Frequency cap">
       <p role="status">{frequencyCapText(saved)}.</p>
       {session.role === 'superadmin' ? (
         <form noValidate onSubmit={(e) => void save(e)} aria-busy={busy} className="flex flex-col gap-3">
@@ -115,6 +113,6 @@ export function FrequencyCapSection() {
       ) : (
         <p className="text-slate-600">Only the superadmin can change this.</p>
       )}
-    </section>
+    </SettingsSection>
   )
 }

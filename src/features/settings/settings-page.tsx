@@ -11,6 +11,7 @@ import { Label } from '#src/ui/label.tsx'
 import { Textarea } from '#src/ui/textarea.tsx'
 import { toast } from '#src/ui/toast.ts'
 import { FrequencyCapSection } from './frequency-cap.tsx'
+import { SettingsSection } from './settings-section.tsx'
 
 const forcedLiquidation = [
   { value: 'Enable', label: 'Enable' },
@@ -95,10 +96,7 @@ function CountryRule() {
     }
   }
   return (
-    <section aria-labelledby="country-rule" className="mx-auto mt-6 flex w-full max-w-5xl flex-col gap-2 rounded-md border border-slate-200 bg-white p-4 text-sm">
-      <h2 id="country-rule" className="text-base font-semibold text-slate-900">
-        Restricted countries in sends
-      </h2>
+    <SettingsSection title="Restricted countries in sends">
       <p role="status">
         {on
           ? 'On: promotions and newsletters leave out the leads whose country is on the Restriction List (and not hidden).'
@@ -113,7 +111,7 @@ function CountryRule() {
       ) : (
         <p className="text-slate-600">Only the superadmin can change this.</p>
       )}
-    </section>
+    </SettingsSection>
   )
 }
 
@@ -152,10 +150,7 @@ function LinkDomains() {
     }
   }
   return (
-    <section aria-labelledby="link-domains" className="mx-auto mt-6 flex w-full max-w-5xl flex-col gap-2 rounded-md border border-slate-200 bg-white p-4 text-sm">
-      <h2 id="link-domains" className="text-base font-semibold text-slate-900">
-        Allowed domains for outward links
-      </h2>
+    <SettingsSection title="Allowed domains for outward links">
       <p role="status">
         {stored.length === 0
           ? 'Any domain: buy, swap, game, homepage, social and legal links may lead anywhere.'
@@ -193,7 +188,7 @@ function LinkDomains() {
           <p className="text-slate-600">Only the superadmin can change this.</p>
         </>
       )}
-    </section>
+    </SettingsSection>
   )
 }
 
