@@ -13,6 +13,7 @@ import { errorMessage } from './error-message.ts'
 import { refreshAfterWrite } from './refresh.ts'
 import { ApiError, call } from '#src/lib/api.ts'
 import { Button } from '#src/ui/button.tsx'
+import { toast } from '#src/ui/toast.ts'
 
 type State = { kind: 'idle' } | { kind: 'busy' } | { kind: 'done'; message: string } | { kind: 'conflict'; message: string; current: AuditChange[] } | { kind: 'failed'; message: string }
 
@@ -27,6 +28,8 @@ export function RevertChange({ entry }: { entry: AuditEntry }) {
     try {
       const answer = await call(revertAuditEntry, { id: entry._id, force })
       setState({ kind: 'done', message: answer.message })
+      // Also a toast: a History list read again after the write may draw this entry anew.
+      toast.success(answer.message)
       await refreshAfterWrite(mutate)
     } catch (failure) {
       const conflict = failure instanceof ApiError && failure.status === 409 ? RevertConflict.safeParse(failure.body) : undefined
