@@ -183,16 +183,21 @@ function vitestReport(report: unknown): string[] {
     .sort((a, b) => b.seconds - a.seconds)
     .slice(0, 5)
     .map((f) => `slow ${f.seconds.toFixed(0)} s ${f.file}`)
-  return [...failed.slice(0, 15), ...slowest]
+  return [...failed.slice(0, 75), ...slowest]
 }
 
 interface PlaywrightSuite {
   file?: string
   suites?: PlaywrightSuite[]
-  specs?: { title?: string; file?: string; line?: number; tests?: { results?: { status?: string; duration?: number }[] }[] }[]
+  specs?: {
+    title?: string
+    file?: string
+    line?: number
+    tests?: { results?: { status?: string; duration?: number; error?: { message?: string } }[] }[]
+  }[]
 }
 
-/** Failed tests (at most 15) and the five slowest spec files, from Playwright's JSON report. */
+/** Failed tests (at most 15, each with its error's first lines) and the five slowest spec files, from Playwright's JSON report. */
 function playwrightReport(report: unknown): string[] {
   const top = (report as { suites?: PlaywrightSuite[] } | undefined)?.suites
   if (!Array.isArray(top)) return []
@@ -203,14 +208,24 @@ function playwrightReport(report: unknown): string[] {
       const results = (spec.tests ?? []).flatMap((t) => t.results ?? [])
       const file = spec.file ?? suite.file ?? '?'
       perFile.set(file, (perFile.get(file) ?? 0) + results.reduce((sum, r) => sum + (r.duration ?? 0), 0))
-      const last = results.at(-1)?.status
-      if (last !== undefined && last !== 'passed' && last !== 'skipped') failed.push(`FAILED ${file}:${spec.line ?? 0} > ${spec.title ?? '?'} (${last})`)
+      const lastResult = results.at(-1)
+      const last = lastResult?.status
+      if (last !== undefined && last !== 'passed' && last !== 'skipped') {
+        failed.push(`FAILED ${file}:${spec.line ?? 0} > ${spec.title ?? '?'} (${last})`)
+        // CI keeps only the end of the output: the error's first lines say what to look for.
+        const lines = (lastResult?.error?.message ?? '')
+          .replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean)
+        for (const line of lines.slice(0, 4)) failed.push(`    ${line.slice(0, 200)}`)
+      }
     }
     for (const child of suite.suites ?? []) walk(child)
   }
   for (const suite of top) walk(suite)
   const slowest = [...perFile].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([file, ms]) => `slow ${(ms / 1000).toFixed(0)} s ${file}`)
-  return [...failed.slice(0, 15), ...slowest]
+  return [...failed.slice(0, 75), ...slowest]
 }
 
 function failedFilesWithoutTests(report: unknown): number {

@@ -2,7 +2,8 @@
  * "Send a test to me" on a mass send's form (a promotion, a newsletter): the form's fields as they
  * are now, checked by the form's own rules, go to the server, which mails them to the signed-in
  * admin only (no ledger, no cap, no second Admin; audited). The answer's words, which name the
- * address, are the confirmation toast; a refusal shows under the fields it names.
+ * address, are the confirmation toast; a refusal shows under the fields it names. Like the submit
+ * button beside it, it keeps the focus on mouse down, so a blur's error line cannot move it away.
  */
 import { useState } from 'react'
 import type { UseFormReturn } from 'react-hook-form'
@@ -10,6 +11,7 @@ import { Button } from '#src/ui/button.tsx'
 import { toast } from '#src/ui/toast.ts'
 import type { Values } from './form-fields.ts'
 import { showFailure } from './form-hook.ts'
+import { keepFocus } from './keep-focus.ts'
 
 export function SendTestButton({ form, fields, send, disabled = false }: { form: UseFormReturn<Values>; fields: readonly string[]; send: (values: Values) => Promise<{ message: string }>; disabled?: boolean }) {
   const [busy, setBusy] = useState(false)
@@ -25,7 +27,7 @@ export function SendTestButton({ form, fields, send, disabled = false }: { form:
     }
   }
   return (
-    <Button type="button" variant="outline" disabled={disabled || busy} aria-busy={busy} onClick={() => void test()}>
+    <Button type="button" variant="outline" disabled={disabled || busy} aria-busy={busy} onMouseDown={keepFocus} onClick={() => void test()}>
       {busy ? 'Sending the test…' : 'Send a test to me'}
     </Button>
   )
