@@ -38,6 +38,12 @@ export interface ReopenSeries {
   insertedMs: number[]
   /** Loads whose first lead row came with the rows' age on screen. */
   withAge: number
+  /** Milliseconds from navigation start to the document's first byte, each load. */
+  firstByteMs: number[]
+  /** From the first byte to the first frame with a lead row, each load: the target's measure. */
+  sinceFirstByteMs: number[]
+  sinceFirstByteP50Ms: number
+  sinceFirstByteP95Ms: number
 }
 
 export interface ReopenResult {
@@ -60,6 +66,10 @@ interface FirstRow {
   /** When the row was put in the page (the frame can wait for a script that runs right after). */
   seenMs: number
   age: boolean
+  /** The document's first byte (the navigation timing's responseStart): where the issue's clock starts. */
+  firstByteMs: number
+  /** When the service worker was running to answer the document (workerStart; 0 without one). */
+  workerMs: number
 }
 
 /**
@@ -106,7 +116,11 @@ async function timeLoad(page: Page, cdp: CDPSession, url: string, offline: boole
       await page.screenshot({ path: shot }).catch(() => undefined)
       throw new Error(`no lead row within 60 s at ${page.url()} (screenshot: ${path.relative(root, shot)})`, { cause: error })
     }
-    return await page.evaluate(() => (window as unknown as { __firstRow: FirstRow }).__firstRow)
+    return await page.evaluate(() => {
+      const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined
+      const first = (window as unknown as { __firstRow: Omit<FirstRow, 'firstByteMs' | 'workerMs'> }).__firstRow
+      return { ...first, firstByteMs: nav?.responseStart ?? 0, workerMs: nav?.workerStart ?? 0 }
+    })
   } finally {
     await unthrottle(cdp)
   }
@@ -128,7 +142,19 @@ async function signIn(page: Page, origin: string, token: string): Promise<void> 
 
 function series(mode: ReopenSeries['mode'], rows: FirstRow[]): ReopenSeries {
   const loadsMs = rows.map((r) => Math.round(r.ms))
-  return { mode, loadsMs, insertedMs: rows.map((r) => Math.round(r.seenMs)), p50Ms: percentile(loadsMs, 50), p95Ms: percentile(loadsMs, 95), withAge: rows.filter((r) => r.age).length }
+  const sinceFirstByteMs = rows.map((r) => Math.round(r.ms - r.firstByteMs))
+  return {
+    mode,
+    loadsMs,
+    insertedMs: rows.map((r) => Math.round(r.seenMs)),
+    p50Ms: percentile(loadsMs, 50),
+    p95Ms: percentile(loadsMs, 95),
+    withAge: rows.filter((r) => r.age).length,
+    firstByteMs: rows.map((r) => Math.round(r.firstByteMs)),
+    sinceFirstByteMs,
+    sinceFirstByteP50Ms: percentile(sinceFirstByteMs, 50),
+    sinceFirstByteP95Ms: percentile(sinceFirstByteMs, 95),
+  }
 }
 
 export async function runReopen(): Promise<ReopenResult | string> {
@@ -195,11 +221,16 @@ export async function runReopen(): Promise<ReopenResult | string> {
 
 export function printReopen(r: ReopenResult): void {
   console.log(`\nReopening Leads (${r.chromium}; 4x CPU, 150 ms RTT, 1.6 Mbps; ${r.loads} loads each; first lead row painted)`)
+  console.log('  timed from the document\'s first byte (the targets\' measure), and from the navigation\'s start (the service worker\'s start and the document\'s answer included)')
   const target = (mode: ReopenSeries['mode']): string =>
-    mode === 'warm' ? `p95 < ${REOPEN_TARGETS.warmP95Ms}` : mode === 'offline' ? `p95 < ${REOPEN_TARGETS.offlineP95Ms}` : `p50 <= ${REOPEN_COLD_BEFORE.p50Ms} (before)`
+    mode === 'warm' ? `p95 < ${REOPEN_TARGETS.warmP95Ms}` : mode === 'offline' ? `p95 < ${REOPEN_TARGETS.offlineP95Ms}` : `p50 <= ${REOPEN_COLD_BEFORE.p50Ms} (before, from the start)`
   for (const s of r.series) {
-    const met = s.mode === 'cold' ? s.p50Ms <= REOPEN_COLD_BEFORE.p50Ms : s.p95Ms < (s.mode === 'warm' ? REOPEN_TARGETS.warmP95Ms : REOPEN_TARGETS.offlineP95Ms)
+    const met = s.mode === 'cold' ? s.p50Ms <= REOPEN_COLD_BEFORE.p50Ms : s.sinceFirstByteP95Ms < (s.mode === 'warm' ? REOPEN_TARGETS.warmP95Ms : REOPEN_TARGETS.offlineP95Ms)
     const age = s.mode === 'cold' ? '' : `, age shown in ${s.withAge}/${s.loadsMs.length}`
-    console.log(`  ${s.mode.padEnd(8)} p50 ${String(s.p50Ms).padStart(5)} ms  p95 ${String(s.p95Ms).padStart(5)} ms  (target ${target(s.mode)}: ${met ? 'met' : 'NOT met'})${age}  loads ${s.loadsMs.join(' ')}  (rows inserted at ${s.insertedMs.join(' ')})`)
+    console.log(
+      `  ${s.mode.padEnd(8)} from first byte p50 ${String(s.sinceFirstByteP50Ms).padStart(5)} ms  p95 ${String(s.sinceFirstByteP95Ms).padStart(5)} ms;` +
+        `  from start p50 ${String(s.p50Ms).padStart(5)} ms  p95 ${String(s.p95Ms).padStart(5)} ms  (target ${target(s.mode)}: ${met ? 'met' : 'NOT met'})${age}`,
+    )
+    console.log(`           loads ${s.loadsMs.join(' ')}  (first byte at ${s.firstByteMs.join(' ')}; rows inserted at ${s.insertedMs.join(' ')})`)
   }
 }

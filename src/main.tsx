@@ -62,6 +62,8 @@ async function start(): Promise<void> {
   // shell (index.html) holds the loading state, which stays until React's first commit clears it.
   const path = window.location.pathname.slice(BASE.length) || '/'
   const prerendered = root.dataset['prerendered']
+  // Early calls not sent yet are not sent now (src/lib/early-calls.ts): the screens ask themselves.
+  window.boAppRendering = true
   if (prerendered === path && !session.isAuth) hydrateRoot(root, app)
   else {
     if (prerendered !== undefined) root.replaceChildren()

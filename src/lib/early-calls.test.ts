@@ -144,6 +144,12 @@ describe('the early script', () => {
     expect(fetchMock.mock.calls.map(([url]) => url)).toEqual(['/api/admin/getuser?page=1&limit=50&search=ann'])
   })
 
+  it('sends nothing once the app has begun to render: its screens ask for themselves', () => {
+    ;(window as Window).boAppRendering = true
+    expect(startEarlyCalls(NOW)).toBeUndefined()
+    expect(fetchMock).not.toHaveBeenCalled()
+  })
+
   it('sends nothing for a page not noted, without a token, with an expired token or after the idle timeout', () => {
     location.pathname = '/admin/cms'
     expect(startEarlyCalls(NOW)).toBeUndefined()

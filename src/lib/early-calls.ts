@@ -47,6 +47,8 @@ export interface EarlyCalls {
 declare global {
   interface Window {
     boEarlyCalls?: EarlyCalls
+    /** Set by the app as it first renders: from then on it asks for its data itself. */
+    boAppRendering?: boolean
   }
 }
 
@@ -101,6 +103,8 @@ export function liveAuthorization(now: number): string | null {
 
 /** The early script's work: sends the calls noted for this page with the stored token. */
 export function startEarlyCalls(now = Date.now()): EarlyCalls | undefined {
+  // Sent after the app has begun, they would only ask a second time.
+  if (window.boAppRendering === true) return undefined
   const authorization = liveAuthorization(now)
   if (authorization === null) return undefined
   const urls = readFirstCalls()[pageKey(window.location)] ?? []
