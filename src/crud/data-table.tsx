@@ -47,6 +47,8 @@ interface DataTableProps<R extends Row> {
   serial: (index: number) => number
   /** A failure with no data to show: the table says so and offers a retry. */
   error: string | undefined
+  /** Said under "No Record Found" when there are no rows: why, and the way on. */
+  emptyNote?: ReactNode
   onRetry: () => void
   /** A newer page is being fetched while the previous one stays on screen. */
   busy: boolean
@@ -144,7 +146,7 @@ function PageCheckbox<R extends Row>({ rows, selection }: { rows: readonly R[] |
 }
 
 /** The one table of every list: headers, rows, and its loading, error and empty states. */
-export function DataTable<R extends Row>({ caption, columns, rows, serial, error, onRetry, busy, actions, selection, boxRef, focusedIndex = -1, onFocusRow, sort, kept = [] }: DataTableProps<R>) {
+export function DataTable<R extends Row>({ caption, columns, rows, serial, error, emptyNote, onRetry, busy, actions, selection, boxRef, focusedIndex = -1, onFocusRow, sort, kept = [] }: DataTableProps<R>) {
   const rowElements = useRef(new Map<number, HTMLTableRowElement>())
   useEffect(() => {
     const row = rowElements.current.get(focusedIndex)
@@ -186,7 +188,16 @@ export function DataTable<R extends Row>({ caption, columns, rows, serial, error
       </TableRow>
     ))
   } else if (rows.length === 0) {
-    body = wide(NO_RECORD_FOUND)
+    body = wide(
+      emptyNote === undefined ? (
+        NO_RECORD_FOUND
+      ) : (
+        <div className="flex flex-col items-center gap-3">
+          <p className="font-medium text-slate-900">{NO_RECORD_FOUND}</p>
+          {emptyNote}
+        </div>
+      ),
+    )
   } else {
     body = rows.map((row, index) => {
       const chosen = selection?.selected.has(row._id) ?? false

@@ -58,6 +58,15 @@ export function startValues(fields: readonly FormField<string>[], values: Values
   return { ...initialValues(fields), ...values, ...files }
 }
 
+/**
+ * The fields a blank value does not satisfy under `schema` (the form's whole schema): the ones a
+ * form marks as required before anyone tries to send it.
+ */
+export function requiredFields(fields: readonly FormField<string>[], schema: z.ZodMiniObject): ReadonlySet<string> {
+  const shape = schema.shape as Record<string, z.ZodMiniType | undefined>
+  return new Set(fields.filter((f) => shape[f.name]?.safeParse(initialValue(f)).success === false).map((f) => f.name))
+}
+
 /** The schemas the registry adds to the endpoint's input, keyed by field name (file fields). */
 export function fieldSchemas(fields: readonly FormField<string>[], rules: Record<string, FileRule>): Record<string, z.ZodMiniType> {
   const shape: Record<string, z.ZodMiniType> = {}

@@ -4,7 +4,7 @@ import { useSWRConfig } from 'swr'
 import { Link, useLocation } from 'wouter'
 import { Button } from '#src/ui/button.tsx'
 import { LoadingOverlay } from '#src/ui/spinner.tsx'
-import { FieldControl } from './field-control.tsx'
+import { FieldControl, RequiredLegend } from './field-control.tsx'
 import type { FormDef, FormEndpoint } from './form-def.ts'
 import { FormNotices, useFormEngine } from './form-engine.tsx'
 import type { FormField, Values } from './form-fields.ts'
@@ -64,15 +64,18 @@ export function FormBody<E extends FormEndpoint, R extends Identified>({ def, de
       else navigate(def.done)
     },
   })
-  const { form, rules, isSubmitting } = engine
+  const { form, rules, required, isSubmitting } = engine
 
   return (
     <form noValidate onSubmit={engine.onSubmit} aria-busy={isSubmitting} className="relative flex flex-col gap-4 rounded-md border border-slate-200 bg-white p-6">
+      {required.size > 0 ? <RequiredLegend /> : null}
       {def.fields.map((f) => (
-        <ShownField key={f.name} field={f} form={form} rule={rules[f.name]} />
+        <ShownField key={f.name} field={f} form={form} rule={rules[f.name]} required={required.has(f.name)} />
       ))}
       <FormNotices engine={engine} blockedReason={blockedReason} onReload={onReload} />
-      <div className="flex gap-2">
+      {/* Kept in sight at the bottom of the window (or dialog) while the form is taller than it; the
+          negative bottom is the scrolling area's padding, as the long forms' save bar does. */}
+      <div className="sticky -bottom-4 z-10 -mx-6 -mb-6 flex md:-bottom-6 flex-wrap gap-2 rounded-b-md border-t border-slate-200 bg-white px-6 py-4">
         <Button type="submit" onMouseDown={keepFocus} disabled={isSubmitting || blockedReason !== undefined}>
           {def.submitLabel ?? 'Submit'}
         </Button>

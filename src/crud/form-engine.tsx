@@ -14,7 +14,7 @@ import type { FileRule } from '#contract/define'
 import { SecondFactorRequired, call } from '#src/lib/api.ts'
 import { toast } from '#src/ui/toast.ts'
 import { ConflictNotice, isRecordChanged } from './conflict-notice.tsx'
-import { fieldSchemas, splitValues, startValues } from './field-registry.ts'
+import { fieldSchemas, requiredFields, splitValues, startValues } from './field-registry.ts'
 import type { FormEndpoint } from './form-def.ts'
 import type { FormField, Values } from './form-fields.ts'
 import { fieldError, reportHiddenErrors, showFailure, useContractForm, useFreshDefaults } from './form-hook.ts'
@@ -44,6 +44,8 @@ export interface FormEngine {
   form: UseFormReturn<Values>
   /** The endpoint's file rule per file field. */
   rules: Record<string, FileRule>
+  /** The fields marked as required: those a blank value does not satisfy. */
+  required: ReadonlySet<string>
   /** The starting values the form was given (what a reset goes back to). */
   start: Values
   isSubmitting: boolean
@@ -56,9 +58,10 @@ export interface FormEngine {
 }
 
 export function useFormEngine({ endpoint, fields, schema: extra, defaults, currentFiles, derive, prepare, onSent }: FormEngineSetup): FormEngine {
-  const [{ rules, schema }] = useState(() => {
+  const [{ rules, schema, required }] = useState(() => {
     const rules: Record<string, FileRule> = endpoint.files ?? {}
-    return { rules, schema: z.extend(extra ?? endpoint.input, fieldSchemas(fields, rules)) }
+    const schema = z.extend(extra ?? endpoint.input, fieldSchemas(fields, rules))
+    return { rules, schema, required: requiredFields(fields, schema) }
   })
   const start = startValues(fields, defaults, currentFiles)
   const form = useContractForm(schema, start)
@@ -107,6 +110,7 @@ export function useFormEngine({ endpoint, fields, schema: extra, defaults, curre
   return {
     form,
     rules,
+    required,
     start,
     isSubmitting: form.formState.isSubmitting,
     onSubmit: form.handleSubmit(send, reportHiddenErrors(shown)),

@@ -54,7 +54,8 @@ export function FormPage<E extends FormEndpoint, R extends Identified, G extends
   else if (def.record) content = <EditForm def={def} blockedReason={write.blockedReason} />
   else content = <FormBody def={def} defaults={def.initial ?? {}} blockedReason={write.blockedReason} />
   return (
-    <FormFrame title={def.title} back={def.done} actions={recordId === '' ? null : <RecordHistory recordId={recordId} />}>
+    // A form has its Cancel beside Submit: the Back link is for the screens with none (Cancel once).
+    <FormFrame title={def.title} back={write.allowed ? undefined : def.done} actions={recordId === '' ? null : <RecordHistory recordId={recordId} />}>
       {content}
     </FormFrame>
   )

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { FileRule } from '#contract/define'
 import { cn } from '#src/ui/cn.ts'
 import { acceptFor } from './file-check.ts'
@@ -20,9 +20,15 @@ interface FileInputProps {
   resetAfterChoice?: boolean
 }
 
-/** A native file input (keyboard and screen-reader friendly as it is) that offers only the rule's kinds. */
+/**
+ * A file input in the app's own look: the native input stays (it is what the label names, what the
+ * keyboard reaches and what a screen reader announces) but is drawn as nothing; a button in the
+ * look of the app's outline buttons opens it for the pointer and shows the input's focus, and a line
+ * beside it names what was chosen. It offers only the rule's kinds.
+ */
 export function FileInput({ id, rule, multiple, onFiles, onCancel, onBlur, invalid, describedBy, disabled, resetAfterChoice = false }: FileInputProps) {
   const input = useRef<HTMLInputElement>(null)
+  const [chosen, setChosen] = useState<readonly string[]>([])
   // Chromium fires `cancel` (not `change`) when the picker is closed without a choice; React has
   // no prop for it on inputs.
   useEffect(() => {
@@ -31,27 +37,52 @@ export function FileInput({ id, rule, multiple, onFiles, onCancel, onBlur, inval
     element.addEventListener('cancel', onCancel)
     return () => element.removeEventListener('cancel', onCancel)
   }, [onCancel])
+  // A list that adds each choice to the ones before (several images) shows them itself.
+  const said = resetAfterChoice ? null : chosen.length === 0 ? (multiple ? 'No files chosen' : 'No file chosen') : chosen.length === 1 ? chosen[0] : `${chosen.length} files chosen`
   return (
-    <input
-      ref={input}
-      id={id}
-      type="file"
-      accept={acceptFor(rule)}
-      multiple={multiple}
-      aria-invalid={invalid}
-      aria-describedby={describedBy}
-      disabled={disabled}
-      onBlur={onBlur}
-      onChange={(e) => {
-        onFiles([...(e.target.files ?? [])])
-        if (resetAfterChoice) e.target.value = ''
-      }}
-      className={cn(
-        'block w-full text-sm text-slate-800 file:mr-3 file:h-9 file:cursor-pointer file:rounded-md file:border-0',
-        'file:bg-slate-800 file:px-3 file:text-sm file:font-medium file:text-white hover:file:bg-slate-900',
-        'rounded-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600',
-        'disabled:cursor-not-allowed disabled:opacity-60 disabled:file:cursor-not-allowed',
+    <div className="flex min-w-0 flex-wrap items-center gap-3">
+      <input
+        ref={input}
+        id={id}
+        type="file"
+        accept={acceptFor(rule)}
+        multiple={multiple}
+        aria-invalid={invalid}
+        aria-describedby={describedBy}
+        disabled={disabled}
+        onBlur={onBlur}
+        onChange={(e) => {
+          const files = [...(e.target.files ?? [])]
+          setChosen(files.map((f) => f.name))
+          onFiles(files)
+          if (resetAfterChoice) e.target.value = ''
+        }}
+        className="peer sr-only"
+      />
+      {/* For the pointer only: the input above is the control (focused, named and announced). */}
+      <button
+        type="button"
+        tabIndex={-1}
+        aria-hidden="true"
+        disabled={disabled}
+        onClick={() => input.current?.click()}
+        className={cn(
+          'inline-flex h-9 shrink-0 items-center gap-2 rounded-md border border-slate-300 bg-white px-4 text-sm font-medium text-slate-900 hover:bg-slate-100',
+          'peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-indigo-600',
+          invalid ? 'border-red-600' : '',
+          'disabled:cursor-not-allowed disabled:opacity-60',
+        )}
+      >
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+          <path d="M12 16V4m0 0-4 4m4-4 4 4M4 16v3a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-3" />
+        </svg>
+        {multiple ? 'Choose files' : 'Choose a file'}
+      </button>
+      {said === null ? null : (
+        <span aria-hidden="true" className="min-w-0 truncate text-sm text-slate-700" title={said}>
+          {said}
+        </span>
       )}
-    />
+    </div>
   )
 }

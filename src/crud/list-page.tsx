@@ -1,5 +1,5 @@
 import { Suspense, cloneElement, lazy, useEffect, useId, useMemo, useRef, useState } from 'react'
-import { useLocation } from 'wouter'
+import { Link, useLocation } from 'wouter'
 import { useOnline } from '#src/lib/online.ts'
 import { Button } from '#src/ui/button.tsx'
 import { deferred, useDeferredTrigger } from '#src/ui/deferred.ts'
@@ -158,13 +158,14 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
       ? { selected: selection.selected, onToggle: selection.toggle, onFlipPage: selection.flipPage, selectable: writable, subject: (row) => subjectOf(model, row) }
       : undefined
 
+  const narrowed = query.search !== '' || Object.values(filters.values).some((v) => v !== '')
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-4">
       <ListHeader
         model={model}
         headingId={headingId}
         write={write}
-        toolbar={{ query, filters: input, narrowed: query.search !== '' || Object.values(filters.values).some((v) => v !== ''), count }}
+        toolbar={{ query, filters: input, narrowed, count }}
       />
 
       {/*
@@ -213,6 +214,32 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
 
       <DataTable
         caption={model.title}
+        emptyNote={
+          narrowed ? (
+            <>
+              <p>Nothing matches the search or the filters.</p>
+              <Button
+                variant="outline"
+                size="sm"
+                onClick={() => {
+                  filters.clear()
+                  setQuery({ ...query, search: '', page: 1 }, { replace: true })
+                }}
+              >
+                Clear the search and filters
+              </Button>
+            </>
+          ) : model.empty ? (
+            <>
+              <p className="max-w-prose">{model.empty.says}</p>
+              {model.empty.addFirst && model.add && write.allowed && !write.blockedReason ? (
+                <Button asChild size="sm">
+                  <Link href={model.add.to}>{model.empty.addFirst}</Link>
+                </Button>
+              ) : null}
+            </>
+          ) : undefined
+        }
         columns={shown}
         kept={choice.kept}
         rows={rows}

@@ -166,6 +166,11 @@ export interface ListDef<R extends Row, RI, TI, B extends readonly unknown[], E 
   title: string
   /** One line under the heading saying what a state shown in the list means (said once, not per row). */
   about?: string
+  /**
+   * Said under "No Record Found" while the list has no rows at all (no search, no filter): what
+   * belongs here, and (for an Admin, where the list has Add) the link that adds the first one.
+   */
+  empty?: { says: string; addFirst?: string }
   /** The list's own path: where the edit dialog's form would go back to. Needed with `editDialog`. */
   route?: ScreenPath
   /** The list call, paged by the server; or a `wholeListSource` for a call that answers every row at once. */
@@ -236,7 +241,7 @@ export interface BulkModel {
 
 /** A `ListDef` with each write bound to its endpoint: what the list page renders. */
 export interface ListModel<R extends Row>
-  extends Pick<ListDef<R, never, never, [], FormEndpoint>, 'title' | 'about' | 'columns' | 'pageSize' | 'view' | 'viewPage' | 'add' | 'edit' | 'toolbar' | 'writeRule' | 'writable' | 'filters'> {
+  extends Pick<ListDef<R, never, never, [], FormEndpoint>, 'title' | 'about' | 'empty' | 'columns' | 'pageSize' | 'view' | 'viewPage' | 'add' | 'edit' | 'toolbar' | 'writeRule' | 'writable' | 'filters'> {
   source: ListSource<R>
   editDialog?: EditDialogModel<R>
   remove?: { confirm: string; request: (row: R) => BoundCall }

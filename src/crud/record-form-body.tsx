@@ -10,7 +10,7 @@ import { toast } from '#src/ui/toast.ts'
 import { changedFields, type FieldChange } from './changed-fields.ts'
 import type { FormEndpoint, RecordFormDef } from './form-def.ts'
 import { FormNotices, useFormEngine } from './form-engine.tsx'
-import { FieldControl } from './field-control.tsx'
+import { FieldControl, RequiredLegend } from './field-control.tsx'
 import { FieldAdornment } from './field-adornment.tsx'
 import type { FieldAction, Values } from './form-fields.ts'
 import { showFailure } from './form-hook.ts'
@@ -47,7 +47,7 @@ export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ 
       onSaved()
     },
   })
-  const { form, rules, isSubmitting } = engine
+  const { form, rules, required, isSubmitting } = engine
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set())
   const [focus, setFocus] = useState<string | null>(null)
   const [pending, setPending] = useState<{ name: string; action: FieldAction } | null>(null)
@@ -121,6 +121,7 @@ export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ 
           field={f}
           form={form}
           rule={rules[f.name]}
+          required={write.allowed && required.has(f.name)}
           readOnly={!write.allowed || (f.guard === 'lock' && !isOpen)}
           disabled={write.allowed && f.guard === 'pencil' && !isOpen}
           adornment={adornment}
@@ -141,6 +142,11 @@ export function RecordFormBody<S extends FormEndpoint, G extends Endpoint, R>({ 
       {write.allowed ? null : (
         <p className="rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-700 md:col-span-full">Your access is View Only: you can read this section but not change it.</p>
       )}
+      {write.allowed && required.size > 0 ? (
+        <div className="md:col-span-full">
+          <RequiredLegend />
+        </div>
+      ) : null}
       {sections
         ? sections.map((section, i) => (
             <fieldset key={section.title} className={cn('min-w-0', i > 0 ? 'border-t border-slate-200 pt-6' : '')}>

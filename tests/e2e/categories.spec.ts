@@ -120,8 +120,10 @@ test.describe('Category', () => {
     await expect(page.getByRole('alert').or(page.getByRole('status')).filter({ hasText: message })).toBeVisible()
     const input = page.getByLabel('Category Name')
     await expect(input).toHaveAttribute('aria-invalid', 'true')
-    const describedBy = await input.getAttribute('aria-describedby')
-    await expect(page.locator(`[id="${describedBy}"]`)).not.toBeEmpty()
+    // Described as required, then by the error under it (the last of its descriptions).
+    await expect(input).toHaveAccessibleDescription(/^Required ./)
+    const describedBy = (await input.getAttribute('aria-describedby'))?.split(' ') ?? []
+    await expect(page.locator(`[id="${describedBy.at(-1)}"]`)).not.toBeEmpty()
   })
 
   test('deletes after the required confirmation, and Cancel keeps the row', async ({ adminPage: page }) => {

@@ -30,6 +30,7 @@ function RecordCell({ entry: e }: { entry: AuditEntry }) {
 /** The staff audit log (/audit): who did what to which record, and when. */
 export const AuditPage = defineList({
   title: 'Audit Log',
+  empty: { says: 'Every change staff make, and every sign-in, is written here with who made it and when.' },
   endpoint: listAudit,
   pageSize: AUDIT_PAGE_SIZE,
   columns: [

@@ -17,6 +17,7 @@ const fields = [text('brandname', 'Brand Name'), select('type', 'Type', brandTyp
 
 export const BrandListPage = defineList({
   title: 'Brand List',
+  empty: { says: 'Brands name who a referral link belongs to: each brand holds its referral links.', addFirst: 'Create the first brand' },
   route: '/brand',
   endpoint: listbrand,
   columns: [serial(), col('brandname', 'Brand Name'), col('type', 'Type')],

@@ -5,6 +5,7 @@ import { defineList } from '#src/crud/define-list.tsx'
 /** Category List (/category): requirements R2.12; add, edit and delete for Admin only. */
 export const CategoryListPage = defineList({
   title: 'Category List',
+  empty: { says: 'Categories group the games users browse, each with its image.', addFirst: 'Create the first category' },
   endpoint: listCategory,
   columns: [col('categoryName', 'Category Name'), mono('_id', 'Category ID'), image('image', 'Image', 'categoryName', 'thumbnail')],
   add: { to: '/add-category', label: 'Add Category' },

@@ -51,6 +51,7 @@ function TemplateActions({ row }: { row: TemplateRow }) {
 
 const TemplateList = defineList({
   title: 'Automated Emails',
+  empty: { says: 'The mails the platform sends by itself (sign-in codes, welcomes, replies) are written here.' },
   endpoint: templates,
   columns: [serial(), col('subject', 'Subject'), { header: 'Action', cell: (row: TemplateRow) => <TemplateActions row={row} /> }],
 })

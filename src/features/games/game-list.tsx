@@ -58,6 +58,7 @@ function EditTokenLink() {
 /** Games (/cms): requirements R2.14, with the category and operating-system filters in the URL. */
 export const GameListPage = defineList({
   title: 'Games',
+  empty: { says: 'The games users can play, each with its category, operating system and live link.', addFirst: 'Create the first game' },
   endpoint: listCms,
   columns: [
     serial(),

@@ -22,6 +22,7 @@ const linkColumn: CustomColumn<HomepageContent> = {
 export const HomepageContentPage = defineList({
   // Requirements R2.30 names the list so; the menu and the Access options say Home Page Content.
   title: 'Homepage Content List',
+  empty: { says: 'The blocks the wallet shows on its home page, each with its link.', addFirst: 'Create the first block' },
   endpoint: listHomePageCms,
   columns: [serial(), col('title', 'Title'), linkColumn, image('image', 'Image', 'title', 'thumbnail')],
   toolbar: LandingPageSwitch,

@@ -25,6 +25,7 @@ const flipped = (status: EnquiryStatus): EnquiryStatus => (status === 'Open' ? '
  */
 export const ContactPage = defineList({
   title: 'Contact Us',
+  empty: { says: 'Enquiries users send through the Contact Us form arrive here, to be answered and resolved.' },
   route: '/contactus',
   endpoint: getContactUS,
   columns: [

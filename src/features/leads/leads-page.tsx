@@ -21,6 +21,7 @@ const countries = optionsFrom(listCountry, {}, (answer) => asOptions(answer.resu
  */
 export const LeadsPage = defineList({
   title: 'Leads',
+  empty: { says: 'Everyone who signs up on the platform appears here, with their wallet and country.' },
   endpoint: getuser,
   // A broad search of a million leads shows its rows at once and its count when counted.
   count: getuserCount,

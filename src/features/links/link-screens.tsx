@@ -40,6 +40,8 @@ interface LinkKind<R extends Row, A extends FormEndpoint, E extends FormEndpoint
 interface LinkScreen {
   title: string
   add: { route: ScreenPath; title: string; label: string }
+  /** Where users meet these links, said while the list has none. */
+  empty: string
 }
 
 /** A link record as every kind's list answers it (contract/links.ts linkKind). */
@@ -56,6 +58,7 @@ function linkScreens<R extends LinkRow, A extends FormEndpoint, E extends FormEn
     endpoint: kind.list,
     columns: [serial(), col(kind.recordField, screen.add.label)],
     add: { to: screen.add.route },
+    empty: { says: screen.empty, addFirst: `Create the first ${screen.add.label.toLowerCase()}` },
     editDialog: { title: 'Edit List', endpoint: kind.edit, fields, values },
     remove: { endpoint: kind.remove, confirm: REMOVE_LINK },
   })
@@ -68,9 +71,9 @@ function linkScreens<R extends LinkRow, A extends FormEndpoint, E extends FormEn
   return { List, Add }
 }
 
-const buy = linkScreens(buyLinks, { title: 'Buy List', add: { route: '/add_buylink', title: 'Add Buy Link', label: 'Buy Link' } })
-const swapOut = linkScreens(sellLinks, { title: 'Swap Out List', add: { route: '/add_swapout', title: 'Add Swap Out Link', label: 'Swap Out Link' } })
-const swapIn = linkScreens(bridgeLinks, { title: 'Swap in List', add: { route: '/add_swapin', title: 'Add Swap In Link', label: 'Swap In Link' } })
+const buy = linkScreens(buyLinks, { title: 'Buy List', add: { route: '/add_buylink', title: 'Add Buy Link', label: 'Buy Link' }, empty: 'The wallet offers these links to users who buy crypto, in the order of their preference.' })
+const swapOut = linkScreens(sellLinks, { title: 'Swap Out List', add: { route: '/add_swapout', title: 'Add Swap Out Link', label: 'Swap Out Link' }, empty: 'The wallet offers these links to users who swap crypto out, in the order of their preference.' })
+const swapIn = linkScreens(bridgeLinks, { title: 'Swap in List', add: { route: '/add_swapin', title: 'Add Swap In Link', label: 'Swap In Link' }, empty: 'The wallet offers these links to users who swap crypto in, in the order of their preference.' })
 
 export const BuyListPage = buy.List
 export const AddBuyLinkPage = buy.Add

@@ -90,6 +90,7 @@ function SendForecastOf({ send }: { send: NewsletterSend }) {
 
 export const NewsletterPage = defineList({
   title: 'Newsletter',
+  empty: { says: 'Each newsletter sent to subscribers is listed here with its delivery: Send Newsletter writes the first.' },
   route: '/newsletter',
   endpoint: sends,
   // On a tablet the date folds into View, so that Progress (and an approval awaited) stays in sight beside the actions.

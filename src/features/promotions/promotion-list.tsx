@@ -85,6 +85,7 @@ function RoundForecast({ promotion }: { promotion: Promotion }) {
 
 export const PromotionListPage = defineList({
   title: 'Messaging',
+  empty: { says: 'Promotions sent to chosen users are listed here with their delivery.', addFirst: 'Write the first promotion' },
   route: '/notificationlist',
   endpoint: listNotification,
   columns: [

@@ -35,6 +35,7 @@ function Status({ hidden }: { hidden: boolean }) {
  */
 export const RestrictionListPage = defineList({
   title: 'Restriction List',
+  empty: { says: 'Countries where the platform is restricted, each shown to users or hidden.', addFirst: 'Restrict the first country' },
   about: HIDDEN_MEANS,
   route: '/restriction',
   endpoint: wholeListSource(FetchRestrictions, {}, entriesOf, (row) => row.country, { country: (row) => row.country }),

@@ -97,7 +97,7 @@ function ApproveForm({ id, blockedReason }: { id: string; blockedReason: string 
 export function ApproveRequestPage({ id }: { id: string }) {
   const write = useWriteAccess(managesStaff)
   return (
-    <FormFrame title="Edit User" back="/sub-admin">
+    <FormFrame title="Edit User" back={write.allowed ? undefined : '/sub-admin'}>
       {write.allowed ? <ApproveForm id={id} blockedReason={write.blockedReason} /> : <ReadOnlyNotice />}
     </FormFrame>
   )

@@ -20,6 +20,7 @@ const wantedState = (activate: number): 0 | 1 => (activate === 1 ? 0 : 1)
 
 export const StaffListPage = defineList({
   title: 'Users and Access',
+  empty: { says: 'Staff accounts and the screens each may read or change.', addFirst: 'Create the first staff account' },
   endpoint: FetchSubAdminUsers,
   columns: [
     serial(),

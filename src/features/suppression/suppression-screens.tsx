@@ -20,6 +20,7 @@ export const REMOVE_SUPPRESSION = 'Take this address off the list? Mass sends wi
 
 export const SuppressedAddressesPage = defineList({
   title: 'Suppressed addresses',
+  empty: { says: 'No address is left out of mass sends yet: bounces and complaints add theirs here by themselves.', addFirst: 'Suppress an address' },
   about: 'Mass sends leave these addresses out: their mail bounced for good, their reader complained, or an admin added them.',
   route: '/suppressed-addresses',
   endpoint: listSuppressedAddresses,
