@@ -64,7 +64,9 @@ export const BulkPreviewAnswer = ok({
 })
 export type BulkPreviewAnswer = z.output<typeof BulkPreviewAnswer>
 
-export const BULK_RUN_STATES = ['running', 'done', 'cancelled', 'failed'] as const
+/** `cancelling`: asked to stop, the batch under way not yet done; the run has ended in the other three. */
+export const BULK_RUN_STATES = ['running', 'cancelling', 'done', 'cancelled', 'failed'] as const
+export const bulkRunGoesOn = (run: { state: string }): boolean => run.state === 'running' || run.state === 'cancelling'
 
 /** A run as its progress tells it: over the socket (`bulkProgress`), and by `getBulkRun`. */
 export const BulkRun = z.object({

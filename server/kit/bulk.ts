@@ -207,7 +207,8 @@ async function view(db: Db, config: Ctx['config'], row: typeof bulkRuns.$inferSe
     const seconds = Math.min(config.undoSeconds, (entry?.left ?? 0) - 5)
     if (seconds > 0) undo = { token: row.undo, seconds }
   }
-  return { id: row.id, list: row.list, action: row.action, label: labelOf(list, row), state: row.state, total: row.total, done: row.done, skipped: row.skipped, undo }
+  const state = row.finishedAt === null && row.state === 'cancelled' ? 'cancelling' : row.state
+  return { id: row.id, list: row.list, action: row.action, label: labelOf(list, row), state, total: row.total, done: row.done, skipped: row.skipped, undo }
 }
 
 async function apply(list: BulkList<BulkCalls>, input: { action: string; selection: BulkSelection; token: string }, ctx: Ctx): Promise<{ status: 'success'; message: string; run: BulkRun }> {
