@@ -1,6 +1,7 @@
 import { z } from 'zod/mini'
 import { Id, natural, ok } from './common.ts'
 import { endpoint, nameEndpoints, reads, sessionAccess, writes, type Endpoint } from './define.ts'
+import { deleteCategory } from './catalog.ts'
 import { DeleteCms, FreezeCms } from './games.ts'
 import { setContactStatus } from './leads.ts'
 import { UndoTicket } from './undo.ts'
@@ -166,7 +167,15 @@ export const contactBulk = bulkCalls({
 })
 export const { preview: previewContactBulk, apply: applyContactBulk } = contactBulk
 
+export const categoriesBulk = bulkCalls({
+  list: 'categories',
+  screen: '/category',
+  noun: 'categories',
+  actions: { delete: { label: 'Delete', single: deleteCategory, danger: true } },
+})
+export const { preview: previewCategoriesBulk, apply: applyCategoriesBulk } = categoriesBulk
+
 /** A list's bulk calls as the PWA and the server take them, whichever list. */
-export type BulkCalls = typeof gamesBulk | typeof contactBulk
+export type BulkCalls = typeof gamesBulk | typeof contactBulk | typeof categoriesBulk
 
 nameEndpoints(self)

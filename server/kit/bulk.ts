@@ -48,7 +48,7 @@ import {
 import * as bulkArea from '#contract/bulk'
 import type { Endpoint, ParsedInput } from '#contract/define'
 import { SocketEvents } from '#contract/socket'
-import type { Db } from '../db/index.ts'
+import { sqlState, type Db } from '../db/index.ts'
 import { admins, bulkRunRows, bulkRuns, trash, type AdminRow } from '../db/schema.ts'
 import { FORBIDDEN, permits } from './access/auth.ts'
 import { ApiFailure, defineJob, failure, handlers, type Ctx, type Services } from './api.ts'
@@ -252,6 +252,8 @@ export const bulkRoutes = handlers(bulkArea, {
   applyGamesBulk: bulkApply('games'),
   previewContactBulk: bulkPreview('contactus'),
   applyContactBulk: bulkApply('contactus'),
+  previewCategoriesBulk: bulkPreview('categories'),
+  applyCategoriesBulk: bulkApply('categories'),
   getBulkRun: async ({ id }, ctx) => ({ status: 'success', message: 'Bulk action fetched', run: await view(ctx.db, ctx.config, await ownRun(ctx.db, ctx.me(), id)) }),
   cancelBulkRun: async ({ id }, ctx) => {
     const row = await ownRun(ctx.db, ctx.me(), id, true)
@@ -330,12 +332,19 @@ async function deleteBatch(services: Services, action: DeleteAction, run: typeof
           .set(outcome === 'done' ? { done: sql`${bulkRuns.done} + 1` } : { skipped: sql`${bulkRuns.skipped} + 1` })
           .where(eq(bulkRuns.id, run.id)),
       ])
-    const taken = await moveToTrash(ctx, action.delete.trash, row.recordId, async (tx) => {
-      const removed = await action.delete.remove(tx, row.recordId)
-      // In the delete's own transaction: a run stopped after it resumes past this record.
-      if (removed.length > 0) await mark(tx, 'done')
-      return removed
-    })
+    let taken: Awaited<ReturnType<typeof moveToTrash>>
+    try {
+      taken = await moveToTrash(ctx, action.delete.trash, row.recordId, async (tx) => {
+        const removed = await action.delete.remove(tx, row.recordId)
+        // In the delete's own transaction: a run stopped after it resumes past this record.
+        if (removed.length > 0) await mark(tx, 'done')
+        return removed
+      })
+    } catch (error) {
+      // Put in use since the preview (a game given this category): its delete rolled back, and it is skipped.
+      if (sqlState(error) !== '23503') throw error
+      taken = undefined
+    }
     if (taken === undefined) await db.transaction((tx) => mark(tx, 'changed'))
   }
   return pending.length

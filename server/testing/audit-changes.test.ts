@@ -47,6 +47,7 @@ const NO_CHANGES: Readonly<Record<string, string>> = {
   removeStaffPasskeys: "its sample's staff member has no passkey",
   applyGamesBulk: 'queues the run (bulk_runs, bulk_run_rows); its job changes the rows after the call',
   applyContactBulk: 'queues the run (bulk_runs, bulk_run_rows); its job changes the rows after the call',
+  applyCategoriesBulk: 'queues the run (bulk_runs, bulk_run_rows); its job changes the rows after the call',
   cancelBulkRun: 'stops the run (bulk_runs)',
 }
 

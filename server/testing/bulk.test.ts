@@ -229,6 +229,25 @@ describe('apply', () => {
     expect(await statuses()).toEqual(['Open', 'Open', 'Resolved'])
   })
 
+  it('deletes categories, skipping those games use, and one Undo puts them back', async () => {
+    const names = ['Bulk drop one', 'Bulk drop two', 'Bulk drop used']
+    const rows = await t.handle.db.insert(categories).values(names.map((categoryName) => ({ categoryName, image: 'c.png' }))).returning({ id: categories.id })
+    const used = rows[2]?.id ?? ''
+    await t.handle.db.insert(games).values({ title: 'Uses a category', description: 'A game', categoryId: used, operatingsystem: 'both', liveLink: 'https://play.example/u', images: ['x.png'], preference: (await t.handle.db.$count(games)) + 1 })
+    const selection = { matching: { search: 'bulk drop', filters: {} } }
+    const p = await preview('/previewCategoriesBulk', { action: 'delete', selection })
+    expect(p.change.count).toBe(2)
+    expect([...p.change.names].sort()).toEqual(['Bulk drop one', 'Bulk drop two'])
+    expect(p.skipped).toEqual([{ reason: 'inUse', label: BULK_SKIP_REASONS.inUse, count: 1, names: ['Bulk drop used'] }])
+    const res = await post('/applyCategoriesBulk', { action: 'delete', selection, token: p.token })
+    expect(res.statusCode, res.body).toBe(200)
+    const run = await ended(res.json<{ run: Run }>().run.id)
+    expect(run).toMatchObject({ state: 'done', done: 2 })
+    expect(await t.handle.db.$count(categories, inArray(categories.id, rows.map((r) => r.id)))).toBe(1)
+    expect((await post('/undo', { token: run.undo?.token })).statusCode).toBe(200)
+    expect(await t.handle.db.$count(categories, inArray(categories.id, rows.map((r) => r.id)))).toBe(3)
+  })
+
   it('cancels a run: what it changed stays changed and one Undo reverts that', async () => {
     const ids = await addGames('Apply cancel', 3)
     const p = await preview('/previewGamesBulk', { action: 'freeze', selection: { ids } })

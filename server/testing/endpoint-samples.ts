@@ -72,7 +72,7 @@ export interface Fixtures {
    * first Apply runs; any after it is refused, the set having changed), and a run of the
    * superadmin's with no job, to read and cancel.
    */
-  bulk: { gameId: string; gameToken: string; enquiryId: string; enquiryToken: string; runId: string }
+  bulk: { gameId: string; gameToken: string; enquiryId: string; enquiryToken: string; categoryId: string; categoryToken: string; runId: string }
 }
 
 /** The bulk actions' records, each previewed by the superadmin for its token. */
@@ -82,8 +82,9 @@ async function bulkFixtures(t: TestApp, categoryId: string): Promise<Fixtures['b
     .values({ title: 'Bulk game', description: 'A game', categoryId, operatingsystem: 'both', liveLink: 'https://play.example/bulk', images: ['fixture.png'], preference: 3 })
     .returning({ id: games.id })
   const [enquiry] = await t.handle.db.insert(contactEnquiries).values({ name: 'Bulk fixture', email: `bulk-${unique()}@example.com`, message: 'Many questions' }).returning({ id: contactEnquiries.id })
+  const [unused] = await t.handle.db.insert(categories).values({ categoryName: `Bulk ${unique()}`, image: 'fixture.png' }).returning({ id: categories.id })
   const [run] = await t.handle.db.insert(bulkRuns).values({ list: 'games', action: 'freeze', adminId: t.superadmin.id, total: 1 }).returning({ id: bulkRuns.id })
-  if (game === undefined || enquiry === undefined || run === undefined) throw new Error('bulk fixture insert returned no row')
+  if (game === undefined || enquiry === undefined || unused === undefined || run === undefined) throw new Error('bulk fixture insert returned no row')
   const headers = await t.auth(t.superadmin)
   const tokenOf = async (path: string, action: string, id: string): Promise<string> => {
     const res = await t.app.inject({ method: 'POST', url: `${API_PREFIX}${path}`, headers, payload: { action, selection: { ids: [id] } } })
@@ -91,7 +92,11 @@ async function bulkFixtures(t: TestApp, categoryId: string): Promise<Fixtures['b
     if (typeof token !== 'string') throw new Error(`no bulk preview: ${res.body}`)
     return token
   }
-  return { gameId: game.id, gameToken: await tokenOf('/previewGamesBulk', 'freeze', game.id), enquiryId: enquiry.id, enquiryToken: await tokenOf('/previewContactBulk', 'resolve', enquiry.id), runId: run.id }
+  return { gameId: game.id, gameToken: await tokenOf('/previewGamesBulk', 'freeze', game.id), enquiryId: enquiry.id, enquiryToken: await tokenOf('/previewContactBulk', 'resolve', enquiry.id),
+    categoryId: unused.id,
+    categoryToken: await tokenOf('/previewCategoriesBulk', 'delete', unused.id),
+    runId: run.id,
+  }
 }
 
 export async function makeFixtures(t: TestApp): Promise<Fixtures> {
@@ -438,6 +443,8 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   applyGamesBulk: (f) => ({ json: { action: 'freeze', selection: { ids: [f.bulk.gameId] }, token: f.bulk.gameToken } }),
   previewContactBulk: () => ({ json: { action: 'resolve', selection: { matching: { search: 'Bulk fixture', filters: { status: 'Open' } } } } }),
   applyContactBulk: (f) => ({ json: { action: 'resolve', selection: { ids: [f.bulk.enquiryId] }, token: f.bulk.enquiryToken } }),
+  previewCategoriesBulk: (f) => ({ json: { action: 'delete', selection: { ids: [f.bulk.categoryId] } } }),
+  applyCategoriesBulk: (f) => ({ json: { action: 'delete', selection: { ids: [f.bulk.categoryId] }, token: f.bulk.categoryToken } }),
   getBulkRun: (f) => ({ json: { id: f.bulk.runId } }),
   cancelBulkRun: (f) => ({ json: { id: f.bulk.runId } }),
   listSuppressedAddresses: () => ({ json: { page: 1, limit: 10, search: '', sortBy: 'address', sortOrder: 'asc' } }),
