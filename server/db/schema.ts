@@ -861,6 +861,7 @@ export const trash = pgTable(
   'trash',
   {
     id: id(),
+    /** `bulk`: a bulk run's undo (`record_id` the run, server/kit/bulk.ts); it keeps no rows of its own. */
     action: text('action', { enum: ['delete', 'update', 'bulk'] }).notNull(),
     /** The restorable kind (server/kit/undo.ts) that knows the record's table and order. */
     kind: text('kind').notNull(),
