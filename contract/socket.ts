@@ -36,4 +36,9 @@ export const SocketEvents = {
    * for the counts again; the call decides what the admin may see.
    */
   countsChanged: 'COUNTS_CHANGED',
+  /**
+   * Server to client (ours): a bulk action's progress (`BulkRun` in contract/bulk.ts), to the
+   * sessions of the admin who applied it, at most every 500 ms while it runs and once when it ends.
+   */
+  bulkProgress: 'BULK_PROGRESS',
 } as const

@@ -8,7 +8,8 @@ import * as self from './undo.ts'
  * view too) or a freeze answers, beside its message (requirements R8.1), an undo ticket. For `seconds` the
  * admin who made the change (or the superadmin) may call `undo` with its token: the record (every
  * record of a bulk delete) comes back exactly as it was, its place in a preference order included,
- * or the cleared value is written back. The server keeps the record and its files a few seconds
+ * or the cleared value is written back. A bulk action's run (contract/bulk.ts) ends with one such
+ * ticket for every row it changed. The server keeps the record and its files a few seconds
  * longer than it tells, then purges them.
  */
 

@@ -861,7 +861,8 @@ export const trash = pgTable(
   'trash',
   {
     id: id(),
-    action: text('action', { enum: ['delete', 'update'] }).notNull(),
+    /** `bulk`: a bulk run's undo (`record_id` the run, server/kit/bulk.ts); it keeps no rows of its own. */
+    action: text('action', { enum: ['delete', 'update', 'bulk'] }).notNull(),
     /** The restorable kind (server/kit/undo.ts) that knows the record's table and order. */
     kind: text('kind').notNull(),
     recordId: text('record_id').notNull(),
@@ -899,6 +900,55 @@ export const trash = pgTable(
     // the id's hash: a delete of many records names them all, longer than an index row may be.
     uniqueIndex('trash_moving_record_key').on(t.kind, sql`md5(${t.recordId})`).where(sql`${t.state} <> 'kept'`),
   ],
+)
+
+/**
+ * A bulk action applied to a list's rows (server/kit/bulk.ts): one per Apply, run by a job on the
+ * queue a batch at a time. Its rows (`bulk_run_rows`) are the set the preview showed, fixed at
+ * Apply; nothing else is ever touched. Kept after it ends: the audit row names it, and its Undo
+ * reads it.
+ */
+export const bulkRuns = pgTable(
+  'bulk_runs',
+  {
+    id: id(),
+    createdAt: createdAt(),
+    /** The list (its name in server/kit/bulk.ts: 'games') and the action ('freeze'). */
+    list: text('list').notNull(),
+    action: text('action').notNull(),
+    adminId: text('admin_id').notNull(),
+    state: text('state', { enum: ['running', 'done', 'cancelled', 'failed'] }).notNull().default('running'),
+    /** Rows the preview counted, and of them those changed, and those skipped at their turn (changed since). */
+    total: integer('total').notNull(),
+    done: integer('done').notNull().default(0),
+    skipped: integer('skipped').notNull().default(0),
+    /** The `trash` entry whose token undoes the whole run, once it has ended. */
+    undo: text('undo'),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('bulk_runs_admin_idx').on(t.adminId, t.createdAt)],
+)
+
+/**
+ * The rows of a bulk run, in the order it takes them: the record, its name as the preview showed
+ * it, the value it held (an update's undo writes it back), and what became of it.
+ */
+export const bulkRunRows = pgTable(
+  'bulk_run_rows',
+  {
+    run: text('run_id')
+      .notNull()
+      .references(() => bulkRuns.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    recordId: text('record_id').notNull(),
+    name: text('name').notNull(),
+    before: jsonb('before'),
+    /** pending, done, changed (skipped: not as previewed when its turn came), undone. */
+    outcome: text('outcome', { enum: ['pending', 'done', 'changed', 'undone'] }).notNull().default('pending'),
+    /** A delete's own trash entry (one per record of an ordered list). */
+    trash: text('trash'),
+  },
+  (t) => [primaryKey({ columns: [t.run, t.seq] })],
 )
 
 /**

@@ -49,6 +49,8 @@ export const LEFT_OUT: Readonly<Record<string, string>> = {
   jobs: 'the job queue',
   trash: 'undo machinery; the delete itself is recorded on its table',
   trash_rows: 'undo machinery; the delete itself is recorded on its table',
+  bulk_runs: 'bulk actions: the Apply is its own audit row, which names the run',
+  bulk_run_rows: 'bulk actions: the rows a run touched, kept here rather than in its audit row',
   row_counts: 'counts kept by triggers',
   send_requests: 'four-eyes counters of recipients asked for',
   newsletter_recipients: 'the per-lead fan-out of a send (millions of rows)',

@@ -149,6 +149,11 @@ export class Realtime {
     this.#io.in(tokenRoom(jti)).disconnectSockets(false)
   }
 
+  /** Sends an event to every open PWA of one admin (a bulk action's progress, to whoever applied it). */
+  toAdmin(adminId: string, event: string, payload: unknown): void {
+    this.#io.to(sessionsRoom(adminId)).emit(event, payload)
+  }
+
   /** Sends an event to every open PWA whose admin may open `path` (a screen of contract/routes.ts). */
   toScreen(path: string, event: string, payload: unknown): void {
     this.#io.to(screenRoom(path)).emit(event, payload)

@@ -144,6 +144,12 @@ const batchOn = (handle: DbHandle): number => tuning.batch ?? TRASH_BATCH[handle
 /** The pace of one batched run on this engine (a test's smaller batch keeps its count). */
 const paceOn = (handle: DbHandle): ReturnType<typeof pace> => pace(batchOn(handle), tuning.batch === undefined ? TRASH_BATCH_MS[handle.kind] : undefined)
 
+/**
+ * What moving records into the trash needs of a call: a request's context, or a bulk action's job
+ * acting for the admin who applied it (server/kit/bulk.ts).
+ */
+export type TrashCtx = Pick<Ctx, 'db' | 'handle' | 'config' | 'jobs' | 'me' | 'transaction'>
+
 /** A kind of record that can come back: its table, its order, who may put it back, and what undo then says. */
 export interface Restorable {
   /** Unique among kinds: names the kind in the trash ('games', 'links:buy'). */
@@ -390,7 +396,7 @@ interface Entry {
  * rows are kept (`mover`: the run that moves them in transactions of their own, null when the
  * call's transaction does it all). Answers its id and when it ends.
  */
-async function open(ctx: Ctx, db: Db, entry: Entry, taking?: { mover: string | null }): Promise<{ id: string; expiresAt: Date }> {
+async function open(ctx: TrashCtx, db: Db, entry: Entry, taking?: { mover: string | null }): Promise<{ id: string; expiresAt: Date }> {
   const seconds = ctx.config.undoSeconds
   const [row] = await db
     .insert(trash)
@@ -412,7 +418,7 @@ async function open(ctx: Ctx, db: Db, entry: Entry, taking?: { mover: string | n
 }
 
 /** Queues the entry's purge for when it expires; answers the ticket. */
-async function ticket(ctx: Ctx, kept: { id: string; expiresAt: Date }): Promise<UndoTicket> {
+async function ticket(ctx: Pick<TrashCtx, 'db' | 'config' | 'jobs'>, kept: { id: string; expiresAt: Date }): Promise<UndoTicket> {
   await ctx.jobs.add(ctx.db, PURGE_JOB, {}, { runAt: kept.expiresAt })
   return { token: kept.id, seconds: ctx.config.undoSeconds }
 }
@@ -435,7 +441,7 @@ export type Remove = (db: Db) => Promise<readonly unknown[]>
  * starts now, not when the delete began. Throws NothingTaken when `remove` deleted nothing.
  */
 async function keep(
-  ctx: Ctx,
+  ctx: TrashCtx,
   tx: Db,
   kind: Restorable,
   key: PgColumn,
@@ -500,7 +506,7 @@ const partNames = (parts: readonly Part[]): string => JSON.stringify({ parts: pa
  * Takes the records `ids` into a new entry, wholly in `tx` (the call's transaction). Undefined
  * when none of them exists; throws NothingTaken when `remove` deleted nothing.
  */
-async function takeAtOnce(ctx: Ctx, tx: Db, kind: Restorable, ids: readonly string[], remove: Remove): Promise<{ id: string; expiresAt: Date; ids: string[] } | undefined> {
+async function takeAtOnce(ctx: TrashCtx, tx: Db, kind: Restorable, ids: readonly string[], remove: Remove): Promise<{ id: string; expiresAt: Date; ids: string[] } | undefined> {
   const key = primaryKey(kind.table)
   if (key === undefined || ids.length === 0) return undefined
   if ((await tx.$count(kind.table, inArray(key, [...ids]))) === 0) return undefined
@@ -524,7 +530,7 @@ async function taking<T>(work: () => Promise<T>): Promise<T | undefined> {
  * answering the deleted rows) runs in the record's order (which closes the gap) after the rows it
  * takes are kept. Undefined when nothing was deleted.
  */
-export async function moveToTrash(ctx: Ctx, kind: Restorable, id: string, remove: Remove): Promise<UndoTicket | undefined> {
+export async function moveToTrash(ctx: TrashCtx, kind: Restorable, id: string, remove: Remove): Promise<UndoTicket | undefined> {
   const one = async (tx: Db) => {
     const kept = await takeAtOnce(ctx, tx, kind, [id], remove)
     return kept === undefined ? [] : [kept]
@@ -853,7 +859,7 @@ async function restoreValue(ctx: Ctx, kind: Restorable, entry: typeof trash.$inf
 }
 
 /** The entry `token` locked in `tx`, once the caller may undo it now; its kind. Throws the refusal otherwise. */
-async function admit(ctx: Ctx, tx: Db, token: string): Promise<{ entry: typeof trash.$inferSelect; kind: Restorable }> {
+async function admit(ctx: Ctx, tx: Db, token: string): Promise<{ entry: typeof trash.$inferSelect; kind: Restorable | null }> {
   const me = ctx.me()
   const [row] = await tx
     .select({ entry: trash, open: sql<boolean>`${trash.expiresAt} > now()` })
@@ -869,6 +875,7 @@ async function admit(ctx: Ctx, tx: Db, token: string): Promise<{ entry: typeof t
   const endpoint = ctx.contract.endpoints.find((e) => e.name === row.entry.endpoint)
   if (endpoint === undefined || !permits(endpoint.access, me)) throw new ApiFailure(403, FORBIDDEN)
   if (row.entry.state === 'restoring') throw failure(UNDO_UNDER_WAY, { token: UNDO_UNDER_WAY }, 409)
+  if (row.entry.action === 'bulk') return { entry: row.entry, kind: null }
   const kind = kinds.get(row.entry.kind)
   if (kind === undefined) throw new Error(`the trash names an unknown kind ${row.entry.kind}`)
   return { entry: row.entry, kind }
@@ -876,7 +883,23 @@ async function admit(ctx: Ctx, tx: Db, token: string): Promise<{ entry: typeof t
 
 /** An undo in the call's transaction: every row back, or the value written back, then the entry gone. */
 async function undoAtOnce(ctx: Ctx, token: string): Promise<{ status: 'success'; message: string }> {
+  const undone = await restoreEntry(ctx, token)
+  ctx.audit(undone.recordId)
+  return { status: 'success', message: undone.message }
+}
+
+/**
+ * Undoes one entry in the call's transaction, as `undo` does, without its audit row: a bulk run's
+ * undo (server/kit/bulk.ts) puts back each record its delete took, by the same rules, in one call.
+ */
+export async function restoreEntry(ctx: Ctx, token: string): Promise<{ recordId: string; message: string }> {
   const { entry, kind } = await admit(ctx, ctx.db, token)
+  if (kind === null) {
+    if (bulkUndo === undefined) throw new Error('a bulk entry, and no bulk undo')
+    const message = await bulkUndo(ctx, entry.recordId)
+    await ctx.db.delete(trash).where(eq(trash.id, token))
+    return { recordId: entry.recordId, message }
+  }
   const size = batchOn(ctx.handle)
   if (entry.action === 'delete') {
     await restoring(async () => {
@@ -891,8 +914,34 @@ async function undoAtOnce(ctx: Ctx, token: string): Promise<{ status: 'success';
   }
   await kind.afterRestore?.(ctx.db, ctx, entry.recordId)
   await ctx.db.delete(trash).where(eq(trash.id, token))
-  ctx.audit(entry.recordId)
-  return { status: 'success', message: entry.message }
+  return { recordId: entry.recordId, message: entry.message }
+}
+
+let bulkUndo: ((ctx: Ctx, runId: string) => Promise<string>) | undefined
+
+/** How a bulk run is undone (server/kit/bulk.ts sets it at load, so the trash names nothing of it): answers what the undo says. */
+export function undoesBulkRuns(undo: (ctx: Ctx, runId: string) => Promise<string>): void {
+  bulkUndo = undo
+}
+
+/**
+ * The undo entry of a bulk run that has ended: one ticket for all of it, for the window from now.
+ * The entries its deletes opened, one per record (`entries`), are kept as long, so the window of
+ * a run's first record does not end while the run is still going.
+ */
+export async function keepBulkRun(
+  ctx: Pick<TrashCtx, 'config' | 'jobs'>,
+  db: Db,
+  run: { id: string; kind: string; endpoint: Endpoint; adminId: string; message: string; entries: readonly string[] },
+): Promise<UndoTicket> {
+  const window = sql`now() + ${`${ctx.config.undoSeconds + UNDO_GRACE_SECONDS} seconds`}::interval`
+  const [kept] = await db
+    .insert(trash)
+    .values({ action: 'bulk', kind: run.kind, recordId: run.id, endpoint: run.endpoint.name, rows: { run: run.id }, message: run.message, deletedBy: run.adminId, expiresAt: window })
+    .returning({ id: trash.id, expiresAt: trash.expiresAt })
+  if (kept === undefined) throw new Error('the trash insert returned no row')
+  if (run.entries.length > 0) await db.update(trash).set({ expiresAt: kept.expiresAt }).where(and(inArray(trash.id, [...run.entries]), eq(trash.state, 'kept')))
+  return ticket({ ...ctx, db }, kept)
 }
 
 /** A big undo under way: its entry ('restoring') and the run that holds it. */
@@ -924,6 +973,7 @@ async function startRestoring(ctx: Ctx, token: string): Promise<Restoring | unde
     oneMoveAtATime(() =>
       ctx.transaction(async (tx) => {
         const { entry, kind } = await admit(ctx, tx, token)
+        if (kind === null) throw new Error('a bulk entry keeps no rows of its own')
         await tx.update(trash).set({ state: 'restoring', mover, restoredBy: me.id, expiresAt: lease }).where(eq(trash.id, token))
         await restoreRecords(tx, kind, entry, size)
         await kind.afterRestore?.(tx, ctx, entry.recordId)

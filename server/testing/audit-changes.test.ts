@@ -45,6 +45,10 @@ const NO_CHANGES: Readonly<Record<string, string>> = {
   setRestrictedCountryRule: 'its sample sets the value the rule already has',
   setOutwardLinkDomains: 'its sample sets the list it already has (empty: every host, so the links of the other samples stay allowed)',
   removeStaffPasskeys: "its sample's staff member has no passkey",
+  applyGamesBulk: 'queues the run (bulk_runs, bulk_run_rows); its job changes the rows after the call',
+  applyContactBulk: 'queues the run (bulk_runs, bulk_run_rows); its job changes the rows after the call',
+  applyCategoriesBulk: 'queues the run (bulk_runs, bulk_run_rows); its job changes the rows after the call',
+  cancelBulkRun: 'stops the run (bulk_runs)',
 }
 
 /** Writes whose sample may or may not find something to do, by timing: a cancel racing the delivery job. */

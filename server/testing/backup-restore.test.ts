@@ -34,6 +34,7 @@ import { sendNewsletter } from '#contract/newsletter'
 import { ForgotSendMail, forgotPassword } from '#contract/password'
 import { addNotification } from '#contract/promotions'
 import { CheckBoxDelete } from '#contract/restrictions'
+import { applyContactBulk } from '#contract/bulk'
 import { saveView } from '#contract/saved-views'
 import { addPasskey, passkeyRegistrationOptions, passkeySignInOptions } from '#contract/passkeys'
 import type { Endpoint } from '#contract/define'
@@ -348,6 +349,8 @@ async function populate(t: TestApp, smtp: SmtpReceiver): Promise<string> {
   await ok(saveView, samples['saveView']?.(fixtures) ?? { json: {} })
   await ok(sendNewsletter, samples['sendNewsletter']?.(fixtures) ?? { json: {} })
   await ok(CheckBoxDelete, samples['CheckBoxDelete']?.(fixtures) ?? { json: {} })
+  // A bulk action applied: its run and the rows it takes (bulk_runs, bulk_run_rows).
+  await ok(applyContactBulk, samples['applyContactBulk']?.(fixtures) ?? { json: {} })
   // An address a provider reported as bouncing (written by its event in production).
   await t.handle.db.insert(suppressedAddresses).values({ address: 'bounced@backup.test', reason: 'bounce', source: 'provider-event-1' })
   await t.handle.db.insert(mailEventsSeen).values({ eventId: 'provider-event-1', type: 'bounce', address: 'bounced@backup.test' })

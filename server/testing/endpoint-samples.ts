@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto'
 import type { LightMyRequestResponse } from 'fastify'
 import type { Endpoint } from '#contract/define'
 import { API_PREFIX } from '../kit/api.ts'
-import { accessRequests, admins, auditLog, passwordSetups, brands, categories, contactEnquiries, emailTemplates, emailTemplateVersions, games, homepageContent, leads, links, newsletterRecipients, newsletterSends, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, siteSettings, socialMedia, suppressedAddresses, type AdminRow, savedViews, trash } from '../db/schema.ts'
+import { accessRequests, admins, auditLog, bulkRuns, passwordSetups, brands, categories, contactEnquiries, emailTemplates, emailTemplateVersions, games, homepageContent, leads, links, newsletterRecipients, newsletterSends, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, siteSettings, socialMedia, suppressedAddresses, type AdminRow, savedViews, trash } from '../db/schema.ts'
 import { eq } from 'drizzle-orm'
 import { newConfirmToken } from '../areas/access-requests/routes.ts'
 import { unsubscribeToken } from '../areas/newsletter/unsubscribe.ts'
@@ -67,6 +67,36 @@ export interface Fixtures {
    * reverts real ones).
    */
   auditEntryId: string
+  /**
+   * Bulk actions: a game to freeze and an enquiry to resolve, each with its preview's token (the
+   * first Apply runs; any after it is refused, the set having changed), and a run of the
+   * superadmin's with no job, to read and cancel.
+   */
+  bulk: { gameId: string; gameToken: string; enquiryId: string; enquiryToken: string; categoryId: string; categoryToken: string; runId: string }
+}
+
+/** The bulk actions' records, each previewed by the superadmin for its token. */
+async function bulkFixtures(t: TestApp, categoryId: string): Promise<Fixtures['bulk']> {
+  const [game] = await t.handle.db
+    .insert(games)
+    .values({ title: 'Bulk game', description: 'A game', categoryId, operatingsystem: 'both', liveLink: 'https://play.example/bulk', images: ['fixture.png'], preference: 3 })
+    .returning({ id: games.id })
+  const [enquiry] = await t.handle.db.insert(contactEnquiries).values({ name: 'Bulk fixture', email: `bulk-${unique()}@example.com`, message: 'Many questions' }).returning({ id: contactEnquiries.id })
+  const [unused] = await t.handle.db.insert(categories).values({ categoryName: `Bulk ${unique()}`, image: 'fixture.png' }).returning({ id: categories.id })
+  const [run] = await t.handle.db.insert(bulkRuns).values({ list: 'games', action: 'freeze', adminId: t.superadmin.id, total: 1 }).returning({ id: bulkRuns.id })
+  if (game === undefined || enquiry === undefined || unused === undefined || run === undefined) throw new Error('bulk fixture insert returned no row')
+  const headers = await t.auth(t.superadmin)
+  const tokenOf = async (path: string, action: string, id: string): Promise<string> => {
+    const res = await t.app.inject({ method: 'POST', url: `${API_PREFIX}${path}`, headers, payload: { action, selection: { ids: [id] } } })
+    const token: unknown = res.json<Record<string, unknown>>()['token']
+    if (typeof token !== 'string') throw new Error(`no bulk preview: ${res.body}`)
+    return token
+  }
+  return { gameId: game.id, gameToken: await tokenOf('/previewGamesBulk', 'freeze', game.id), enquiryId: enquiry.id, enquiryToken: await tokenOf('/previewContactBulk', 'resolve', enquiry.id),
+    categoryId: unused.id,
+    categoryToken: await tokenOf('/previewCategoriesBulk', 'delete', unused.id),
+    runId: run.id,
+  }
 }
 
 export async function makeFixtures(t: TestApp): Promise<Fixtures> {
@@ -156,7 +186,8 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
     .returning({ id: auditLog.id })
   if (renamed === undefined) throw new Error('audit insert returned no row')
   await t.handle.db.insert(suppressedAddresses).values({ address: suppressed, reason: 'manual', source: 'fixture' })
-  return { auditEntryId: renamed.id, suppressed, enquiryId: enquiry.id, undoToken: undoEntry.id, savedViewId: view.id, fourEyes, newsletter, promotion, template, gameIds, restrictionIds, brandIds, homepageIds, linkIds, victim, categoryId: category.id, socialId: socialRow.id, settingsId: settingsRow.id, approveRequest: approve, declineRequestId: decline.id, confirmToken: link.token, unset: { id: unsetMember.id, token: setup.token } }
+  const bulk = await bulkFixtures(t, gameCategory.id)
+  return { bulk, auditEntryId: renamed.id, suppressed, enquiryId: enquiry.id, undoToken: undoEntry.id, savedViewId: view.id, fourEyes, newsletter, promotion, template, gameIds, restrictionIds, brandIds, homepageIds, linkIds, victim, categoryId: category.id, socialId: socialRow.id, settingsId: settingsRow.id, approveRequest: approve, declineRequestId: decline.id, confirmToken: link.token, unset: { id: unsetMember.id, token: setup.token } }
 }
 
 async function newsletterFixtures(t: TestApp): Promise<Fixtures['newsletter']> {
@@ -408,6 +439,14 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   saveView: () => ({ json: { route: '/profile', name: `View ${unique()}`, query: '?search=a' } }),
   deleteView: (f) => ({ json: { id: f.savedViewId } }),
   undo: (f) => ({ json: { token: f.undoToken } }),
+  previewGamesBulk: (f) => ({ json: { action: 'freeze', selection: { ids: [f.bulk.gameId] } } }),
+  applyGamesBulk: (f) => ({ json: { action: 'freeze', selection: { ids: [f.bulk.gameId] }, token: f.bulk.gameToken } }),
+  previewContactBulk: () => ({ json: { action: 'resolve', selection: { matching: { search: 'Bulk fixture', filters: { status: 'Open' } } } } }),
+  applyContactBulk: (f) => ({ json: { action: 'resolve', selection: { ids: [f.bulk.enquiryId] }, token: f.bulk.enquiryToken } }),
+  previewCategoriesBulk: (f) => ({ json: { action: 'delete', selection: { ids: [f.bulk.categoryId] } } }),
+  applyCategoriesBulk: (f) => ({ json: { action: 'delete', selection: { ids: [f.bulk.categoryId] }, token: f.bulk.categoryToken } }),
+  getBulkRun: (f) => ({ json: { id: f.bulk.runId } }),
+  cancelBulkRun: (f) => ({ json: { id: f.bulk.runId } }),
   listSuppressedAddresses: () => ({ json: { page: 1, limit: 10, search: '', sortBy: 'address', sortOrder: 'asc' } }),
   addSuppressedAddress: () => ({ json: { address: `Manual-${unique()}@Example.com` } }),
   removeSuppressedAddress: (f) => ({ json: { address: f.suppressed } }),

@@ -29,7 +29,8 @@ export interface TableSort {
 /** The checkbox column of a list with bulk actions. */
 export interface TableSelection<R> {
   selected: Selection
-  onToggle: (id: string) => void
+  /** `range`: Shift was held (the rows between the last one toggled and this one). */
+  onToggle: (id: string, range: boolean) => void
   /** The header checkbox: select the visible page, or clear it when it is all selected. */
   onFlipPage: (pageIds: readonly string[]) => void
   /** Rows no write may touch get no checkbox. */
@@ -220,7 +221,8 @@ export function DataTable<R extends Row>({ caption, columns, rows, serial, error
                 <Checkbox
                   aria-label={`Select ${selection.subject(row) || `row ${serial(index)}`}`}
                   checked={chosen}
-                  onChange={() => selection.onToggle(row._id)}
+                  // Shift+click selects the rows between this one and the last one toggled.
+                  onChange={(event) => selection.onToggle(row._id, event.nativeEvent instanceof MouseEvent && event.nativeEvent.shiftKey)}
                 />
               ) : null}
             </TableCell>

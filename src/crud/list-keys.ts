@@ -11,7 +11,7 @@ export const LIST_SHORTCUTS: readonly { keys: readonly string[]; does: string }[
   { keys: ['↓', 'j'], does: 'Next row' },
   { keys: ['↑', 'k'], does: 'Previous row' },
   { keys: ['Enter'], does: "Open the row (its view, or its edit form)" },
-  { keys: ['x'], does: 'Select or unselect the row (lists with bulk actions)' },
+  { keys: ['x', 'Space'], does: 'Select or unselect the row (lists with bulk actions; Shift+click a checkbox selects the rows between)' },
   { keys: ['/'], does: 'Search the list (then ↓ goes to the rows it found)' },
   { keys: ['n'], does: 'Add (where your access allows it)' },
   { keys: ['?'], does: 'Show these shortcuts' },
@@ -96,6 +96,13 @@ export function useListKeys({ rowCount, onOpen, onSelect, onAdd }: ListKeyAction
           break
         case 'x':
           if (at >= 0 && onSelect) {
+            event.preventDefault()
+            onSelect(at)
+          }
+          break
+        case ' ':
+          // On the focused row itself only: Space on a button in the row presses the button.
+          if (at >= 0 && onSelect && event.target instanceof HTMLTableRowElement) {
             event.preventDefault()
             onSelect(at)
           }

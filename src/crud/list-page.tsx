@@ -32,6 +32,8 @@ import { useWriteAccess } from './write-access.ts'
 const ViewDialog = lazy(async () => ({ default: (await import('./view-dialog.tsx')).ViewDialog }))
 const EditDialog = lazy(async () => ({ default: (await import('./edit-dialog.tsx')).EditDialog }))
 const ConfirmWriteDialog = lazy(async () => ({ default: (await import('./confirm-write-dialog.tsx')).ConfirmWriteDialog }))
+// The server's bulk actions (and the contract's bulk calls) load with the lists that have them.
+const ServerBulkBar = lazy(async () => ({ default: (await import('./server-bulk.tsx')).ServerBulkBar }))
 
 // Radix's menu code comes with the first hover, focus or press of the Columns button (ui/deferred.ts).
 const columnsMenu = deferred(() => import('./columns-menu.tsx'))
@@ -94,7 +96,14 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
     if (settled !== query.page) setQuery({ ...query, page: settled }, { replace: true })
   }, [count, isValidating, query, setQuery])
 
-  const { view, editDialog, bulk } = model
+  const { view, editDialog, bulk, serverBulk } = model
+  const selects = (bulk !== undefined || serverBulk !== undefined) && write.allowed
+  // "Select all N matching": the choice is the list's search and filters, read by the server when
+  // it previews; a new search or filter means other rows, so it ends.
+  const choiceKey = JSON.stringify([query.search, input])
+  const [matchingKey, setMatchingKey] = useState<string | null>(null)
+  const matching = matchingKey === choiceKey
+  const setMatching = (on: boolean) => setMatchingKey(on ? choiceKey : null)
   const writable = (row: R) => write.allowed && (model.writable?.(row) ?? true)
   const writesAny = model.edit !== undefined || editDialog !== undefined || model.remove !== undefined || model.toggle !== undefined || (model.actions?.length ?? 0) > 0
   const hasActions = view !== undefined || model.viewPage !== undefined || (write.allowed && writesAny)
@@ -144,19 +153,33 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
       if (view || model.viewPage) open(row)
       else if (writable(row) && !write.blockedReason && (model.edit || editDialog)) edit(row)
     },
-    onSelect:
-      bulk && write.allowed
-        ? (index) => {
-            const row = rows?.[index]
-            if (row !== undefined && writable(row)) selection.toggle(row._id)
-          }
-        : undefined,
+    onSelect: selects
+      ? (index) => {
+          const row = rows?.[index]
+          if (row === undefined || !writable(row)) return
+          setMatching(false)
+          selection.toggle(row._id)
+        }
+      : undefined,
     onAdd: write.allowed && !write.blockedReason && model.add ? () => navigate(model.add?.to ?? '') : undefined,
   })
-  const tableSelection: TableSelection<R> | undefined =
-    bulk && write.allowed
-      ? { selected: selection.selected, onToggle: selection.toggle, onFlipPage: selection.flipPage, selectable: writable, subject: (row) => subjectOf(model, row) }
-      : undefined
+  const pageIds = (rows ?? []).filter(writable).map((row) => row._id)
+  const tableSelection: TableSelection<R> | undefined = selects
+    ? {
+        selected: selection.selected,
+        onToggle: (id, range) => {
+          setMatching(false)
+          if (range) selection.toggleRange(pageIds, id)
+          else selection.toggle(id)
+        },
+        onFlipPage: (ids) => {
+          setMatching(false)
+          selection.flipPage(ids)
+        },
+        selectable: writable,
+        subject: (row) => subjectOf(model, row),
+      }
+    : undefined
 
   const narrowed = query.search !== '' || Object.values(filters.values).some((v) => v !== '')
   return (
@@ -200,6 +223,29 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
         </div>
       ) : null}
 
+      {serverBulk && tableSelection ? (
+        <Suspense fallback={null}>
+          <ServerBulkBar
+            calls={serverBulk}
+            count={selection.selected.size}
+            matchingCount={count ?? undefined}
+            matching={matching}
+            selection={
+              matching
+                ? { matching: { search: query.search, filters: input } }
+                : selection.selected.size > 0
+                  ? { ids: [...selection.selected] }
+                  : null
+            }
+            blockedReason={write.blockedReason}
+            onSelectMatching={() => setMatching(true)}
+            onClear={() => {
+              setMatching(false)
+              selection.clear()
+            }}
+          />
+        </Suspense>
+      ) : null}
       {bulk && tableSelection ? (
         <BulkBar
           count={selection.selected.size}

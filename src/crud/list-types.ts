@@ -6,6 +6,7 @@
  */
 import type { ComponentType } from 'react'
 import type { z } from 'zod/mini'
+import type { BulkCalls } from '#contract/bulk'
 import type { ListSort } from '#contract/common'
 import type { Endpoint } from '#contract/define'
 import type { ScreenPath } from '#contract/routes'
@@ -204,6 +205,12 @@ export interface ListDef<R extends Row, RI, TI, B extends readonly unknown[], E 
   live?: LiveDef<NoInfer<R>>
   /** Admin only: a checkbox per row, kept across pages and searches, and calls for the selection. */
   selection?: { bulk: { [K in keyof B]: BulkDef<B[K]> } }
+  /**
+   * Bulk actions the server previews and runs as one job (contract/bulk.ts): a checkbox per row,
+   * "Select all N matching" (sent as the list's search and filters), a preview before each action,
+   * and one Undo for the whole run.
+   */
+  serverBulk?: BulkCalls
   /** Extra controls beside the title, for every session (e.g. Download CSV); told the list's query and count. */
   toolbar?: ComponentType<ToolbarProps>
   /** Dropdowns beside the search whose choices go to the list call (list-filters.tsx). */
@@ -241,7 +248,7 @@ export interface BulkModel {
 
 /** A `ListDef` with each write bound to its endpoint: what the list page renders. */
 export interface ListModel<R extends Row>
-  extends Pick<ListDef<R, never, never, [], FormEndpoint>, 'title' | 'about' | 'empty' | 'columns' | 'pageSize' | 'view' | 'viewPage' | 'add' | 'edit' | 'toolbar' | 'writeRule' | 'writable' | 'filters'> {
+  extends Pick<ListDef<R, never, never, [], FormEndpoint>, 'title' | 'about' | 'empty' | 'columns' | 'pageSize' | 'view' | 'viewPage' | 'add' | 'edit' | 'toolbar' | 'writeRule' | 'writable' | 'filters' | 'serverBulk'> {
   source: ListSource<R>
   editDialog?: EditDialogModel<R>
   remove?: { confirm: string; request: (row: R) => BoundCall }

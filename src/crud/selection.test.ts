@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { dropIds, flipPage, pageState, setPage, toggleId, type Selection } from './selection.ts'
+import { dropIds, flipPage, pageState, setPage, toggleId, toggleRange, type Selection } from './selection.ts'
 
 const none: Selection = new Set()
 const page1 = ['a', 'b', 'c']
@@ -61,5 +61,18 @@ describe('row selection', () => {
     setPage(s, page2, true)
     dropIds(s, ['a'])
     expect([...s]).toEqual(['a'])
+  })
+
+  it('Shift+click gives every row between the last one toggled and this one the state this one takes', () => {
+    const rows = ['a', 'b', 'c', 'd', 'e']
+    let s = toggleId(none, 'b')
+    s = toggleRange(s, rows, 'b', 'd')
+    expect([...s].sort()).toEqual(['b', 'c', 'd'])
+    // Upwards, and clearing: d was selected, so the range from d up to c clears.
+    s = toggleRange(s, rows, 'd', 'c')
+    expect([...s]).toEqual(['b'])
+    // No anchor on this page (a row of another page, or none): the row alone toggles.
+    expect([...toggleRange(s, rows, 'z', 'e')].sort()).toEqual(['b', 'e'])
+    expect([...toggleRange(none, rows, null, 'a')]).toEqual(['a'])
   })
 })

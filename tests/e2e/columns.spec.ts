@@ -8,7 +8,8 @@ import type { Page } from '@playwright/test'
 import { expectNoSevereViolations } from './axe.ts'
 import { accounts, apiToken, createStaff, expect, signInPage, test, unique, png } from './fixtures.ts'
 
-const GAMES = ['S.No', 'Title', 'Operating System', 'Category Name', 'Game ID', 'Category ID', 'Live Link', 'Game Backend', 'Status', 'Action']
+// First, the bulk actions' checkbox column (its header is the page's checkbox, without text).
+const GAMES = ['', 'S.No', 'Title', 'Operating System', 'Category Name', 'Game ID', 'Category ID', 'Live Link', 'Game Backend', 'Status', 'Action']
 const LEADS = ['Date Created', 'Name', 'Email', 'Operating System', 'Wallet Address', 'Provider', 'Country', 'Action']
 const AUDIT = ['When', 'Who', 'Area', 'Event', 'Record', 'Changes', 'Address', 'Action']
 

@@ -47,7 +47,8 @@ test('Add Games shows the required messages, then adds a game with several image
   await page.goto('/admin/cms')
   await expect(page.getByRole('heading', { name: 'Games' })).toBeVisible()
   await expect(page.getByRole('columnheader')).toHaveText(
-    ['S.No', 'Title', 'Operating System', 'Category Name', 'Game ID', 'Category ID', 'Live Link', 'Game Backend', 'Status', 'Action'],
+    // First, the bulk actions' column: its header is the page's checkbox.
+    ['', 'S.No', 'Title', 'Operating System', 'Category Name', 'Game ID', 'Category ID', 'Live Link', 'Game Backend', 'Status', 'Action'],
     { useInnerText: true },
   )
   await expect(page.getByRole('link', { name: 'Edit Token' })).toBeVisible()

@@ -3,9 +3,11 @@
  * content and stored under a server-chosen name; answers give their served path (/uploads/<name>).
  * A replaced or deleted category's image file is removed once the change has succeeded.
  */
-import { asc, count, eq } from 'drizzle-orm'
+import { asc, count, eq, sql } from 'drizzle-orm'
+import { categoriesBulk } from '#contract/bulk'
 import * as catalog from '#contract/catalog'
 import { failure, handlers, imageOf, notFound, type ApiFailure } from '../../kit/api.ts'
+import { defineBulk } from '../../kit/bulk.ts'
 import { deleteRecord } from '../../kit/delete.ts'
 import { caseless, listPage } from '../../kit/paging.ts'
 import { keptPlace, preferenceOrder } from '../../kit/preference.ts'
@@ -56,6 +58,24 @@ async function gamesUsing(db: Db, id: string): Promise<ApiFailure | null> {
   const n = row?.n ?? 0
   return n > 0 ? categoryInUse(n) : null
 }
+
+/** Bulk Delete of categories (contract/bulk.ts): those games use are skipped as in use. */
+defineBulk({
+  calls: categoriesBulk,
+  list: catalog.listCategory,
+  table: categories,
+  id: categories.id,
+  name: categories.categoryName,
+  order: categoryOrder.orderBy,
+  search: [categories.categoryName],
+  filter: () => undefined,
+  actions: {
+    delete: {
+      delete: { trash: categoryTrash, remove: (db, id) => db.delete(categories).where(eq(categories.id, id)).returning({ id: categories.id }) },
+      inUse: sql`exists (select 1 from ${games} where ${games.categoryId} = ${categories.id})`,
+    },
+  },
+})
 
 export const catalogRoutes = handlers(catalog, {
   addcategory: async ({ categoryName }, ctx) => {

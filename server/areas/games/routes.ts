@@ -10,10 +10,12 @@
  * the row it replaced held.
  */
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm'
+import { gamesBulk } from '#contract/bulk'
 import * as gamesArea from '#contract/games'
 import { MAX_GAME_IMAGES } from '#contract/games'
 import type { FieldErrors } from '#contract/common'
 import { ApiFailure, failure, handlers, notFound, type Ctx } from '../../kit/api.ts'
+import { defineBulk } from '../../kit/bulk.ts'
 import { deleteRecord } from '../../kit/delete.ts'
 import { caseless, containsPattern, listPage } from '../../kit/paging.ts'
 import { keptPlace, preferenceOrder } from '../../kit/preference.ts'
@@ -94,6 +96,26 @@ function keptFiles(urls: readonly string[] | undefined, current: readonly string
 const listFilter = (category: string, operatingsystem: string): SQL | undefined =>
   and(category === '' ? undefined : eq(games.categoryId, category), operatingsystem === '' ? undefined : sql`${games.operatingsystem} = ${operatingsystem}`)
 
+/** The title's trigram index holds exactly this expression. */
+const titleSearch = (term: string): SQL => sql`lower(${games.title}) like ${containsPattern(term)}`
+
+/** Bulk actions on games (contract/bulk.ts): the list's own search and filters choose the rows. */
+defineBulk({
+  calls: gamesBulk,
+  list: gamesArea.listCms,
+  table: games,
+  id: games.id,
+  name: games.title,
+  order: order.orderBy,
+  search: titleSearch,
+  filter: ({ category, operatingsystem }) => listFilter(category, operatingsystem),
+  actions: {
+    freeze: { set: { column: games.freeze, to: true } },
+    unfreeze: { set: { column: games.freeze, to: false } },
+    delete: { delete: { trash: gameTrash, remove: (db, id) => db.delete(games).where(eq(games.id, id)).returning({ id: games.id }) } },
+  },
+})
+
 export const gamesRoutes = handlers(gamesArea, {
   addcms: async ({ title, description, categoryName, operatingsystem, liveLink, isGameBackend }, ctx) => {
     const images = uploaded(ctx, 'image')
@@ -116,8 +138,7 @@ export const gamesRoutes = handlers(gamesArea, {
   listCms: async ({ category, operatingsystem, ...query }, ctx) => {
     const { rows, count } = await listPage(ctx.db, query, {
       rows: ctx.db.select().from(games).$dynamic(),
-      // The title's trigram index holds exactly this expression.
-      search: (term) => sql`lower(${games.title}) like ${containsPattern(term)}`,
+      search: titleSearch,
       filter: listFilter(category, operatingsystem),
       orderBy: order.orderBy,
       // The category's name is read from its row: a few hundred games sort by it without an index.

@@ -7,12 +7,14 @@ import { PgDialect } from 'drizzle-orm/pg-core'
 import pg from 'pg'
 import { z } from 'zod'
 import pgCopy from 'pg-copy-streams'
+import { contactBulk } from '#contract/bulk'
 import * as leadsContract from '#contract/leads'
 import { DAYS_REVERSED, UNKNOWN_COUNTRY, type ContactFilter, type LeadFilter } from '#contract/leads'
 import { reads } from '#contract/define'
 import { EXCLUSION_REASONS } from '#contract/forecast'
 import { SocketEvents } from '#contract/socket'
 import { FileAnswer, failure, handlers, notFound } from '../../kit/api.ts'
+import { defineBulk } from '../../kit/bulk.ts'
 import { permits } from '../../kit/access/auth.ts'
 import { keyedOrderOf, rowsAfter, type KeyedOrder } from '../../kit/anchors.ts'
 import { csvCellSql, csvLine, neutraliseSql } from '../../kit/csv.ts'
@@ -70,6 +72,27 @@ function leadFilterWhere(filter: LeadFilter): SQL | undefined {
 /** The enquiries the status filter keeps (undefined: every one). */
 const contactFilterWhere = (filter: ContactFilter): SQL | undefined =>
   filter.status === '' ? undefined : eq(contactEnquiries.status, filter.status)
+
+const CONTACT_SEARCH = [contactEnquiries.name, contactEnquiries.email, contactEnquiries.message]
+
+/** Bulk actions on Contact Us (contract/bulk.ts): the list's own search and status filter choose the rows. */
+defineBulk({
+  calls: contactBulk,
+  list: leadsContract.getContactUS,
+  table: contactEnquiries,
+  id: contactEnquiries.id,
+  // An enquiry has no title: the sender and the address, as the list shows them.
+  name: sql`${contactEnquiries.name} || ' <' || ${contactEnquiries.email} || '>'`,
+  order: [desc(contactEnquiries.createdAt), desc(contactEnquiries.id)],
+  search: CONTACT_SEARCH,
+  filter: contactFilterWhere,
+  actions: {
+    resolve: { set: { column: contactEnquiries.status, to: 'Resolved' } },
+    reopen: { set: { column: contactEnquiries.status, to: 'Open' } },
+  },
+  // The menu's count of open enquiries, in every open PWA that shows it.
+  changed: (realtime) => realtime?.toScreen('/contactus', SocketEvents.countsChanged, { screen: '/contactus' }),
+})
 
 /**
  * The export's text columns, after createdAt (which both SQL forms write as an ISO date): one list
@@ -246,7 +269,7 @@ export const leadsRoutes = handlers(leadsContract, {
       : sql<string | null>`null::uuid`
     const { rows, count } = await listPage(ctx.db, query, {
       rows: ctx.db.select({ ...getTableColumns(contactEnquiries), leadId }).from(contactEnquiries).$dynamic(),
-      search: [contactEnquiries.name, contactEnquiries.email, contactEnquiries.message],
+      search: CONTACT_SEARCH,
       filter: contactFilterWhere(query),
       orderBy: [desc(contactEnquiries.createdAt), desc(contactEnquiries.id)],
       sort: { createdAt: contactEnquiries.createdAt, name: caseless(contactEnquiries.name), email: caseless(contactEnquiries.email) },

@@ -1,3 +1,4 @@
+import { categoriesBulk } from '#contract/bulk'
 import { deleteCategory, listCategory } from '#contract/catalog'
 import { col, image, mono } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
@@ -11,4 +12,5 @@ export const CategoryListPage = defineList({
   add: { to: '/add-category', label: 'Add Category' },
   edit: '/edit-category',
   remove: { endpoint: deleteCategory, confirm: 'Are you sure you want to remove this Category' },
+  serverBulk: categoriesBulk,
 })

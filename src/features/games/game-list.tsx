@@ -1,4 +1,5 @@
 import { Link } from 'wouter'
+import { gamesBulk } from '#contract/bulk'
 import { DeleteCms, FreezeCms, listCms, type Game } from '#contract/games'
 import { IdText, col, field, low, mono, serial, wrapped, yesNo } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
@@ -88,4 +89,5 @@ export const GameListPage = defineList({
   edit: '/edit-cms',
   remove: { endpoint: DeleteCms, confirm: 'Are you sure you want to remove this games' },
   toggle: { kind: 'button', endpoint: FreezeCms, payload: (g) => ({ id: g._id }), isOn: (g) => g.freeze, label: (g) => (g.freeze ? 'UnFreeze' : 'Freeze') },
+  serverBulk: gamesBulk,
 })

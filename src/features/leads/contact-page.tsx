@@ -1,3 +1,4 @@
+import { contactBulk } from '#contract/bulk'
 import { ENQUIRY_STATUSES, getContactUS, setContactStatus, type ContactRow, type EnquiryStatus } from '#contract/leads'
 import { col, date, field, low, type CustomColumn } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
@@ -50,4 +51,5 @@ export const ContactPage = defineList({
     isOn: (row) => row.status === 'Resolved',
     label: (row) => (row.status === 'Open' ? 'Mark Resolved' : 'Reopen'),
   },
+  serverBulk: contactBulk,
 })

@@ -1,0 +1,269 @@
+/**
+ * Bulk actions (server/kit/bulk.ts) through the calls, on Games and Contact Us: what a preview
+ * counts and skips, Apply changing exactly the previewed set (409 once it differs), the run as
+ * one job with one audit row, its one-step Undo, and who may do what.
+ */
+import { and, eq, inArray } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { BULK_SET_CHANGED, BULK_SKIP_REASONS, bulkRunGoesOn } from '#contract/bulk'
+import { UNDO_NOT_YOURS } from '#contract/undo'
+import { auditLog, bulkRunRows, bulkRuns, categories, contactEnquiries, games } from '../db/schema.ts'
+import { bodyOf, makeTestApp, type TestApp } from './test-app.ts'
+
+let t: TestApp
+let admin: { authorization: string }
+let category: string
+let other: string
+
+const post = (path: string, payload: Record<string, unknown>, headers: Record<string, string> = admin) =>
+  t.app.inject({ method: 'POST', url: `/api/admin${path}`, headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(payload) })
+
+async function addGames(prefix: string, n: number, fields: Partial<typeof games.$inferInsert> = {}): Promise<string[]> {
+  // At the end of the list, without a gap: the places an ordered list keeps.
+  const start = (await t.handle.db.$count(games)) + 1
+  const rows = await t.handle.db
+    .insert(games)
+    .values(
+      Array.from({ length: n }, (_, i) => ({
+        title: `${prefix} ${String(i + 1).padStart(2, '0')}`,
+        description: 'A game',
+        categoryId: category,
+        operatingsystem: 'both' as const,
+        liveLink: 'https://play.example/g',
+        images: ['x.png'],
+        preference: start + i,
+        ...fields,
+      })),
+    )
+    .returning({ id: games.id })
+  return rows.map((r) => r.id)
+}
+
+interface Preview {
+  token: string
+  change: { count: number; names: string[] }
+  skipped: { reason: string; label: string; count: number; names: string[] }[]
+}
+
+async function preview(path: string, payload: Record<string, unknown>, headers = admin): Promise<Preview> {
+  const res = await post(path, payload, headers)
+  expect(res.statusCode, res.body).toBe(200)
+  return res.json<Preview>()
+}
+
+interface Run {
+  id: string
+  state: string
+  total: number
+  done: number
+  skipped: number
+  label: string
+  undo: { token: string; seconds: number } | null
+}
+
+/** Waits for a run to end; answers it as getBulkRun tells it. */
+async function ended(id: string, headers = admin): Promise<Run> {
+  for (let i = 0; i < 400; i++) {
+    const res = await t.app.inject({ method: 'GET', url: `/api/admin/getBulkRun?id=${id}`, headers })
+    const run = res.json<{ run: Run }>().run
+    if (!bulkRunGoesOn(run)) return run
+    await new Promise((r) => setTimeout(r, 25))
+  }
+  throw new Error('the bulk run did not end')
+}
+
+const frozen = async (ids: string[]): Promise<boolean[]> =>
+  (await t.handle.db.select({ id: games.id, freeze: games.freeze }).from(games).where(inArray(games.id, ids))).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id)).map((g) => g.freeze)
+
+beforeAll(async () => {
+  t = await makeTestApp({ env: { UNDO_SECONDS: '60' } })
+  admin = await t.auth(t.superadmin)
+  const [c, d] = await t.handle.db
+    .insert(categories)
+    .values([
+      { categoryName: 'Bulk arcade', image: 'c.png' },
+      { categoryName: 'Bulk puzzle', image: 'c.png' },
+    ])
+    .returning({ id: categories.id })
+  if (c === undefined || d === undefined) throw new Error('no category')
+  category = c.id
+  other = d.id
+})
+afterAll(async () => await t.close())
+
+describe('preview', () => {
+  it('counts what will change and what is skipped and why, with the first 20 names, for every row matching the search and filters', async () => {
+    const ids = await addGames('Preview match', 25)
+    await t.handle.db.update(games).set({ freeze: true }).where(inArray(games.id, ids.slice(0, 3)))
+    // Matches the search but not the category filter: never counted.
+    await addGames('Preview match elsewhere', 2, { categoryId: other })
+    const p = await preview('/previewGamesBulk', { action: 'freeze', selection: { matching: { search: 'preview match', filters: { category } } } })
+    expect(p.change.count).toBe(22)
+    expect(p.change.names).toHaveLength(20)
+    expect(p.change.names[0]).toBe('Preview match 04')
+    expect(p.skipped).toEqual([{ reason: 'already', label: BULK_SKIP_REASONS.already, count: 3, names: ['Preview match 01', 'Preview match 02', 'Preview match 03'] }])
+    // Nothing was written.
+    expect(await frozen(ids.slice(3))).toEqual(Array(22).fill(false))
+  })
+
+  it('counts chosen ids that no longer exist as skipped', async () => {
+    const [id] = await addGames('Preview gone', 1)
+    const p = await preview('/previewGamesBulk', { action: 'unfreeze', selection: { ids: [id, 'no-such-game'] } })
+    expect(p.change.count).toBe(0)
+    expect(p.skipped.map((s) => [s.reason, s.count])).toEqual([
+      ['already', 1],
+      ['gone', 1],
+    ])
+  })
+
+  it('refuses filters the list does not take', async () => {
+    const res = await post('/previewGamesBulk', { action: 'freeze', selection: { matching: { search: '', filters: { operatingsystem: 'Windows' } } } })
+    expect(res.statusCode).toBe(400)
+  })
+
+  it('skips every row, as no access, for an admin who may only view the list', async () => {
+    const viewer = await t.auth(await t.createAdmin({ accessLevel: 'View Only', restrictions: ['/cms'] }))
+    const ids = await addGames('Preview viewer', 2)
+    const p = await preview('/previewGamesBulk', { action: 'freeze', selection: { ids } }, viewer)
+    expect(p.change.count).toBe(0)
+    expect(p.skipped).toEqual([{ reason: 'access', label: BULK_SKIP_REASONS.access, count: 2, names: ['Preview viewer 01', 'Preview viewer 02'] }])
+    // And Apply is refused outright, whatever the token.
+    const res = await post('/applyGamesBulk', { action: 'freeze', selection: { ids }, token: p.token }, viewer)
+    expect(res.statusCode).toBe(403)
+    expect(await frozen(ids)).toEqual([false, false])
+  })
+})
+
+describe('apply', () => {
+  it('changes exactly the previewed set as one job with one audit row, and one Undo reverts it', async () => {
+    const ids = await addGames('Apply freeze', 30)
+    await t.handle.db.update(games).set({ freeze: true }).where(eq(games.id, ids[0] ?? ''))
+    const selection = { matching: { search: 'apply freeze', filters: {} } }
+    const p = await preview('/previewGamesBulk', { action: 'freeze', selection })
+    expect(p.change.count).toBe(29)
+    const res = await post('/applyGamesBulk', { action: 'freeze', selection, token: p.token })
+    expect(res.statusCode, res.body).toBe(200)
+    const { run } = res.json<{ run: Run }>()
+    expect(run.total).toBe(29)
+    const done = await ended(run.id)
+    expect(done).toMatchObject({ state: 'done', total: 29, done: 29, skipped: 0 })
+    expect(await frozen(ids)).toEqual(Array(30).fill(true))
+    // One audit row naming the run, its count in words; the ids are the run's rows, not the row's text.
+    const rows = await t.handle.db.select().from(auditLog).where(eq(auditLog.recordId, run.id))
+    expect(rows).toHaveLength(1)
+    expect(rows[0]?.detail).toBe('Freeze: 29 games')
+    expect(await t.handle.db.$count(bulkRunRows, eq(bulkRunRows.run, run.id))).toBe(29)
+
+    // Someone unfreezes one meanwhile: the undo leaves that one as it is.
+    await t.handle.db.update(games).set({ freeze: false }).where(eq(games.id, ids[5] ?? ''))
+    const undone = await post('/undo', { token: done.undo?.token })
+    expect(undone.statusCode, undone.body).toBe(200)
+    expect(bodyOf(undone)['message']).toBe('Freeze undone: 28 games; 1 changed since, kept as they are')
+    // The one frozen before the action stays frozen: only what the run changed goes back.
+    expect(await frozen(ids)).toEqual([true, ...Array(29).fill(false)])
+  })
+
+  it('refuses with 409 when the matching rows changed since the preview, and touches nothing', async () => {
+    const ids = await addGames('Apply drift', 4)
+    const selection = { matching: { search: 'apply drift', filters: {} } }
+    const p = await preview('/previewGamesBulk', { action: 'freeze', selection })
+    // A row added that matches the filter: the admin never saw it counted.
+    const [added] = await addGames('Apply drift late', 1)
+    const res = await post('/applyGamesBulk', { action: 'freeze', selection, token: p.token })
+    expect(res.statusCode).toBe(409)
+    expect(bodyOf(res)['message']).toBe(BULK_SET_CHANGED)
+    expect(await frozen([...ids, added ?? ''])).toEqual(Array(5).fill(false))
+    expect(await t.handle.db.$count(bulkRuns, and(eq(bulkRuns.list, 'games'), eq(bulkRuns.action, 'freeze'), eq(bulkRuns.total, 0)))).toBe(0)
+    // A row changed (frozen by someone else) is a different set too.
+    const again = await preview('/previewGamesBulk', { action: 'freeze', selection })
+    await t.handle.db.update(games).set({ freeze: true }).where(eq(games.id, ids[1] ?? ''))
+    expect((await post('/applyGamesBulk', { action: 'freeze', selection, token: again.token })).statusCode).toBe(409)
+  })
+
+  it('never touches a row inserted after Apply, even one matching the filter', async () => {
+    const ids = await addGames('Apply exact', 3)
+    const selection = { matching: { search: 'apply exact', filters: {} } }
+    const p = await preview('/previewGamesBulk', { action: 'freeze', selection })
+    const res = await post('/applyGamesBulk', { action: 'freeze', selection, token: p.token })
+    const [late] = await addGames('Apply exact late', 1)
+    const run = await ended(res.json<{ run: Run }>().run.id)
+    expect(run.done).toBe(3)
+    expect(await frozen([...ids, late ?? ''])).toEqual([true, true, true, false])
+  })
+
+  it('deletes games into the trash, and one Undo puts every one back at its place', async () => {
+    const ids = await addGames('Apply delete', 6)
+    const order = async () => (await t.handle.db.select({ id: games.id }).from(games).orderBy(games.preference)).map((g) => g.id)
+    const before = await order()
+    const p = await preview('/previewGamesBulk', { action: 'delete', selection: { ids: ids.slice(1, 5) } })
+    expect(p.change.count).toBe(4)
+    const res = await post('/applyGamesBulk', { action: 'delete', selection: { ids: ids.slice(1, 5) }, token: p.token })
+    expect(res.statusCode, res.body).toBe(200)
+    const run = await ended(res.json<{ run: Run }>().run.id)
+    expect(run).toMatchObject({ state: 'done', done: 4 })
+    expect(await t.handle.db.$count(games, inArray(games.id, ids))).toBe(2)
+    // Another admin may not undo it.
+    const stranger = await t.auth(await t.createAdmin({ accessLevel: 'Admin', restrictions: [] }))
+    const refused = await post('/undo', { token: run.undo?.token }, stranger)
+    expect(bodyOf(refused)['message']).toBe(UNDO_NOT_YOURS)
+    const undone = await post('/undo', { token: run.undo?.token })
+    expect(undone.statusCode, undone.body).toBe(200)
+    expect(await order()).toEqual(before)
+  })
+
+  it('marks Contact Us enquiries Resolved by the status filter, and undoes it', async () => {
+    const rows = await t.handle.db
+      .insert(contactEnquiries)
+      .values([1, 2, 3].map((n) => ({ name: `Bulk enquirer ${n}`, email: `e${n}@example.com`, message: 'Hello', status: n === 3 ? ('Resolved' as const) : ('Open' as const) })))
+      .returning({ id: contactEnquiries.id })
+    const selection = { matching: { search: 'bulk enquirer', filters: { status: 'Open' } } }
+    const p = await preview('/previewContactBulk', { action: 'resolve', selection })
+    // Inserted together, they share their time: the list's order between them is by id.
+    expect(p.change.count).toBe(2)
+    expect([...p.change.names].sort()).toEqual(['Bulk enquirer 1 <e1@example.com>', 'Bulk enquirer 2 <e2@example.com>'])
+    const res = await post('/applyContactBulk', { action: 'resolve', selection, token: p.token })
+    const run = await ended(res.json<{ run: Run }>().run.id)
+    const statuses = async () => (await t.handle.db.select({ s: contactEnquiries.status }).from(contactEnquiries).where(inArray(contactEnquiries.id, rows.map((r) => r.id)))).map((r) => r.s).sort()
+    expect(await statuses()).toEqual(['Resolved', 'Resolved', 'Resolved'])
+    expect((await post('/undo', { token: run.undo?.token })).statusCode).toBe(200)
+    expect(await statuses()).toEqual(['Open', 'Open', 'Resolved'])
+  })
+
+  it('deletes categories, skipping those games use, and one Undo puts them back', async () => {
+    const names = ['Bulk drop one', 'Bulk drop two', 'Bulk drop used']
+    const rows = await t.handle.db.insert(categories).values(names.map((categoryName) => ({ categoryName, image: 'c.png' }))).returning({ id: categories.id })
+    const used = rows[2]?.id ?? ''
+    await t.handle.db.insert(games).values({ title: 'Uses a category', description: 'A game', categoryId: used, operatingsystem: 'both', liveLink: 'https://play.example/u', images: ['x.png'], preference: (await t.handle.db.$count(games)) + 1 })
+    const selection = { matching: { search: 'bulk drop', filters: {} } }
+    const p = await preview('/previewCategoriesBulk', { action: 'delete', selection })
+    expect(p.change.count).toBe(2)
+    expect([...p.change.names].sort()).toEqual(['Bulk drop one', 'Bulk drop two'])
+    expect(p.skipped).toEqual([{ reason: 'inUse', label: BULK_SKIP_REASONS.inUse, count: 1, names: ['Bulk drop used'] }])
+    const res = await post('/applyCategoriesBulk', { action: 'delete', selection, token: p.token })
+    expect(res.statusCode, res.body).toBe(200)
+    const run = await ended(res.json<{ run: Run }>().run.id)
+    expect(run).toMatchObject({ state: 'done', done: 2 })
+    expect(await t.handle.db.$count(categories, inArray(categories.id, rows.map((r) => r.id)))).toBe(1)
+    expect((await post('/undo', { token: run.undo?.token })).statusCode).toBe(200)
+    expect(await t.handle.db.$count(categories, inArray(categories.id, rows.map((r) => r.id)))).toBe(3)
+  })
+
+  it('cancels a run: what it changed stays changed and one Undo reverts that', async () => {
+    const ids = await addGames('Apply cancel', 3)
+    const p = await preview('/previewGamesBulk', { action: 'freeze', selection: { ids } })
+    const res = await post('/applyGamesBulk', { action: 'freeze', selection: { ids }, token: p.token })
+    const id = res.json<{ run: Run }>().run.id
+    const cancel = await post('/cancelBulkRun', { id })
+    // The job may have ended first (three rows are one batch): then Cancel says so.
+    if (cancel.statusCode === 200) expect(cancel.json<{ run: Run }>().run.state).toBe('cancelling')
+    else expect(cancel.statusCode).toBe(409)
+    const run = await ended(id)
+    expect(run.done + run.skipped).toBeLessThanOrEqual(3)
+    expect(run.state).toBe(cancel.statusCode === 200 ? 'cancelled' : 'done')
+    if (run.done > 0) expect((await post('/undo', { token: run.undo?.token })).statusCode).toBe(200)
+    expect(await frozen(ids)).toEqual([false, false, false])
+    // Another admin neither reads nor cancels it.
+    const stranger = await t.auth(await t.createAdmin({ accessLevel: 'Admin', restrictions: [] }))
+    expect((await t.app.inject({ method: 'GET', url: `/api/admin/getBulkRun?id=${id}`, headers: stranger })).statusCode).toBe(404)
+  })
+})

@@ -1,0 +1,74 @@
+/**
+ * Bulk actions chosen by the server: on Games, Shift+click ticks a range, "Select all N matching"
+ * chooses every game the search finds (the page shows 10 of them), the preview dialog counts
+ * what will change and what is skipped, Apply freezes exactly those, and one Undo unfreezes them all.
+ */
+import type { APIRequestContext } from '@playwright/test'
+import { z } from 'zod'
+import { bodyRows, expect, png, superadminHeaders, test, toast } from './fixtures.ts'
+
+const Categories = z.object({ result: z.object({ data: z.array(z.object({ _id: z.string(), categoryName: z.string() })) }) })
+
+async function addCategory(request: APIRequestContext, name: string): Promise<string> {
+  const auth = await superadminHeaders(request)
+  const added = await request.post('/api/admin/addcategory', { headers: auth, multipart: { categoryName: name, image: png('category.png', 90) } })
+  expect(added.ok(), await added.text()).toBe(true)
+  const listed = Categories.parse(await (await request.get('/api/admin/categoryDropdown', { headers: auth })).json())
+  const found = listed.result.data.find((c) => c.categoryName === name)
+  if (found === undefined) throw new Error('the category was not added')
+  return found._id
+}
+
+test('Select all matching on Games, preview, apply as one job, and undo it in one step', async ({ adminPage: page }) => {
+  const prefix = `Bulk ${Date.now().toString(36)}`
+  const category = await addCategory(page.request, `${prefix} category`)
+  const headers = await superadminHeaders(page.request)
+  for (let n = 1; n <= 12; n++) {
+    const response = await page.request.post('/api/admin/addcms', {
+      headers,
+      multipart: { title: `${prefix} game ${String(n).padStart(2, '0')}`, categoryName: category, operatingsystem: 'both', description: 'A game', liveLink: 'https://games.example/play', isGameBackend: 'false', image: png('shot.png', 30 + n) },
+    })
+    expect(response.ok(), await response.text()).toBe(true)
+  }
+  // One frozen already: the preview counts it as skipped.
+  const listed = z.object({ result: z.array(z.object({ _id: z.string(), title: z.string() })) }).parse(
+    await (await page.request.get('/api/admin/listCms', { headers, params: { page: 1, limit: 50, search: `${prefix} game 12` } })).json(),
+  )
+  const last = listed.result[0]
+  if (last === undefined) throw new Error('no game')
+  expect((await page.request.post('/api/admin/FreezeCms', { headers, data: { id: last._id } })).ok()).toBe(true)
+
+  await page.goto(`/admin/cms?search=${encodeURIComponent(prefix)}`)
+  await expect(bodyRows(page)).toHaveCount(10)
+
+  // Shift+click ticks the rows between.
+  await page.getByRole('checkbox', { name: `Select ${prefix} game 01` }).click()
+  await page.getByRole('checkbox', { name: `Select ${prefix} game 04` }).click({ modifiers: ['Shift'] })
+  const bar = page.getByRole('region', { name: 'Selected rows' })
+  await expect(bar.getByRole('status')).toHaveText('4 selected')
+  await expect(page.getByRole('checkbox', { name: `Select ${prefix} game 03` })).toBeChecked()
+
+  await bar.getByRole('button', { name: 'Select all 12 matching' }).click()
+  await expect(bar.getByRole('status')).toHaveText('All 12 matching selected')
+  await bar.getByRole('button', { name: 'Freeze', exact: true }).click()
+
+  const dialog = page.getByRole('dialog', { name: 'Freeze: games' })
+  await expect(dialog.getByRole('heading', { name: 'Will change: 11 games' })).toBeVisible()
+  await expect(dialog.getByRole('region', { name: 'Will change' }).getByRole('listitem')).toHaveCount(11)
+  await expect(dialog.getByRole('heading', { name: 'Skipped, already in that state: 1' })).toBeVisible()
+  await expect(dialog.getByRole('region', { name: 'Skipped: Already in that state' })).toContainText(`${prefix} game 12`)
+  await dialog.getByRole('button', { name: 'Freeze 11 games' }).click()
+  await expect(dialog).toBeHidden()
+
+  const done = toast(page, 'Freeze: 11 of 11 games')
+  await expect(done).toBeVisible()
+  await expect(bodyRows(page).getByText('Frozen', { exact: true })).toHaveCount(10)
+  await expect(page.getByRole('region', { name: 'Selected rows' })).toBeHidden()
+
+  await done.getByRole('button', { name: 'Undo' }).click()
+  await expect(toast(page, 'Freeze undone: 11 games')).toBeVisible()
+  // The game frozen before the action stays frozen; the others are live again.
+  await expect(bodyRows(page).getByText('Live', { exact: true })).toHaveCount(10)
+  await page.goto(`/admin/cms?search=${encodeURIComponent(`${prefix} game 12`)}`)
+  await expect(bodyRows(page).getByText('Frozen', { exact: true })).toHaveCount(1)
+})
