@@ -15,6 +15,7 @@ import * as dashboard from '#contract/dashboard'
 import { NEW_LEADS_DAYS, SIGNUP_DAYS, type LinksCard, type PromotionsCard, type SignupDay, type UsersCard, type WorkCard } from '#contract/dashboard'
 import { reads, staffReads } from '#contract/define'
 import { handlers } from '../../kit/api.ts'
+import { visibleLinkChanges } from '../../kit/link-changes.ts'
 import { permits } from '../../kit/access/auth.ts'
 import type { Db } from '../../db/index.ts'
 import { accessRequests, contactEnquiries, leads, links, newsletterSends, promotions, type AdminRow } from '../../db/schema.ts'
@@ -168,14 +169,17 @@ export const dashboardRoutes = handlers(dashboard, {
   // someone who may not read that list.
   getMenuCounts: async (_input, ctx) => {
     const admin = ctx.me()
-    const [contactus, requests] = await Promise.all([
+    const [contactus, requests, pendingLinks] = await Promise.all([
       permits(reads('/contactus'), admin) ? openEnquiries(ctx.db) : undefined,
       permits(staffReads('/sub-admin'), admin) ? pendingRequests(ctx.db) : undefined,
+      visibleLinkChanges(ctx.db, ctx.contract.endpoints, admin),
     ])
+    // The changes waiting for this admin: another's, of a write they may make (the requester only withdraws).
+    const linkChanges = pendingLinks.filter((p) => p.row.requestedBy !== admin.id).length
     return {
       status: 'success',
       message: 'Counts fetched',
-      counts: { ...(contactus === undefined ? {} : { contactus }), ...(requests === undefined ? {} : { accessRequests: requests }) },
+      counts: { ...(contactus === undefined ? {} : { contactus }), ...(requests === undefined ? {} : { accessRequests: requests }), linkChanges },
     }
   },
 })
