@@ -1,6 +1,5 @@
 import { z } from 'zod/mini'
 import { Done, Id, ok } from './common.ts'
-import { AuditChange } from './audit.ts'
 import { endpoint, nameEndpoints, sessionAccess } from './define.ts'
 import * as self from './link-changes.ts'
 
@@ -22,12 +21,25 @@ export const linkChangeHeld = (fields: readonly string[]): string =>
   `Saved for approval: another admin must approve the change to ${fields.join(', ')} before it takes effect. The whole save waits, its other fields included.`
 export const OWN_LINK_CHANGE = 'You asked for this change: another admin must approve it'
 export const NOT_YOUR_LINK_CHANGE = 'Only the admin who asked for this change may withdraw it'
-export const LINK_CHANGE_GONE = 'This change is no longer pending'
+/** A change decided since, or one of a write the caller may not make (the list does not show it either). */
+export const LINK_CHANGE_GONE = 'No such pending link change'
 export const LINK_CHANGE_CONFLICT = 'The record changed since this change was asked for: reject it (or withdraw it) and ask again'
 
 /** The body of a held write's answer (status 202). */
 export const HeldAnswer = ok({ held: z.object({ id: z.string(), fields: z.array(z.string()) }) })
 export type HeldAnswer = z.output<typeof HeldAnswer>
+
+/**
+ * One record a held write would change, as the audit log shows a change (audit.ts AuditChange);
+ * a field holding a secret (never kept) is `hidden`, its values null.
+ */
+export const LinkDiff = z.object({
+  table: z.string(),
+  record: z.string(),
+  op: z.enum(['create', 'update', 'delete']),
+  fields: z.array(z.object({ field: z.string(), before: z.nullable(z.string()), after: z.nullable(z.string()), hidden: z.boolean() })),
+})
+export type LinkDiff = z.output<typeof LinkDiff>
 
 export const LinkChange = z.object({
   _id: z.string(),
@@ -43,7 +55,7 @@ export const LinkChange = z.object({
   /** The outward-link fields of the input it changes. */
   fields: z.array(z.string()),
   /** What the write would change, field by field, as the audit log shows a change. */
-  changes: z.array(AuditChange),
+  changes: z.array(LinkDiff),
 })
 export type LinkChange = z.output<typeof LinkChange>
 
@@ -65,7 +77,7 @@ export const approveLinkChange = endpoint({
   output: Done,
   access: sessionAccess,
   stepUp: true,
-  ours: `Ours (two admins for outward links): makes the held write as the caller, who must be allowed that write and not be its requester (403 '${OWN_LINK_CHANGE}'); 409 '${LINK_CHANGE_CONFLICT}' when the record changed since, 404 when it is no longer pending.`,
+  ours: `Ours (two admins for outward links): makes the held write as the caller, who must be allowed that write and not be its requester (403 '${OWN_LINK_CHANGE}'); 409 '${LINK_CHANGE_CONFLICT}' when the record changed since, 404 when it is no longer pending or is of a write the caller may not make.`,
 })
 
 export const rejectLinkChange = endpoint({

@@ -43,6 +43,9 @@ const NO_CHANGES: Readonly<Record<string, string>> = {
   setFrequencyCap: 'its sample sets the cap it already has (off, 3 in 7 days)',
   unlockAdmin: 'clears a sign-in counter (login_failures)',
   setRestrictedCountryRule: 'its sample sets the value the rule already has',
+  setTwoAdminLinks: 'its sample sets the value the setting already has (off)',
+  rejectLinkChange: 'a rejected link change was never written: its row says what it would have changed, in its detail',
+  withdrawLinkChange: 'a withdrawn link change was never written: its row says what it would have changed, in its detail',
   setOutwardLinkDomains: 'its sample sets the list it already has (empty: every host, so the links of the other samples stay allowed)',
   removeStaffPasskeys: "its sample's staff member has no passkey",
 }

@@ -12,7 +12,7 @@ import * as contract from '#contract/link-changes'
 import { LINK_CHANGE_CONFLICT, LINK_CHANGE_GONE, LINK_CHANGES_SCREEN, NOT_YOUR_LINK_CHANGE, OWN_LINK_CHANGE, type LinkChange } from '#contract/link-changes'
 import { SocketEvents } from '#contract/socket'
 import type { Endpoint } from '#contract/define'
-import { ApiFailure, FORBIDDEN, failure, handlers, type Ctx } from '../../kit/api.ts'
+import { ApiFailure, failure, handlers, type Ctx } from '../../kit/api.ts'
 import { permits } from '../../kit/access/auth.ts'
 import { StoredChanges, peekChanges, shownChanges } from '../../kit/audit-changes.ts'
 import { adminNames } from '../../kit/four-eyes.ts'
@@ -26,14 +26,17 @@ const callOf = (ctx: Ctx, name: string): Endpoint | undefined => ctx.contract.en
 const countsChanged = (ctx: Ctx): void =>
   ctx.afterSuccess(() => ctx.realtime?.toScreen(LINK_CHANGES_SCREEN, SocketEvents.countsChanged, { screen: LINK_CHANGES_SCREEN }))
 
-/** The pending change `id`, locked, with its call; a 404 when it is no longer pending, a 403 when `me` may not make its call. */
+/**
+ * The pending change `id`, locked, with its call; a 404 when it is no longer pending, or when `me`
+ * may neither make its call nor withdraw it (the list does not show it to them either).
+ */
 async function pending(ctx: Ctx, id: string, me: AdminRow): Promise<{ row: LinkChangeRow; call: Endpoint | undefined; what: string }> {
   const row = await lockedLinkChange(ctx.db, id)
   if (row === undefined) throw failure(LINK_CHANGE_GONE, { id: LINK_CHANGE_GONE }, 404)
   const call = callOf(ctx, row.endpoint)
   // A call no longer served cannot be made: only its requester's withdrawal, or a rejection, ends it.
-  if (call !== undefined && !permits(call.access, me) && row.requestedBy !== me.id) throw new ApiFailure(403, FORBIDDEN)
-  if (call === undefined && row.requestedBy !== me.id && me.role !== 'superadmin') throw new ApiFailure(403, FORBIDDEN)
+  const mayDecide = call === undefined ? me.role === 'superadmin' : permits(call.access, me)
+  if (!mayDecide && row.requestedBy !== me.id) throw failure(LINK_CHANGE_GONE, { id: LINK_CHANGE_GONE }, 404)
   return { row, call, what: call?.logAs ?? row.endpoint }
 }
 
@@ -70,7 +73,7 @@ export const linkChangeRoutes = handlers(contract, {
       requestedById: row.requestedBy,
       requestedAt: row.requestedAt.toISOString(),
       fields: row.fields,
-      changes: shownChanges(StoredChanges.parse(row.changes)),
+      changes: shownChanges(StoredChanges.parse(row.changes)).map((c) => ({ ...c, fields: c.fields.map(({ secret, ...f }) => ({ ...f, hidden: secret })) })),
     }))
     return { status: 'success', message: 'Pending link changes fetched', result }
   },
@@ -80,6 +83,8 @@ export const linkChangeRoutes = handlers(contract, {
     const { row, call, what } = await pending(ctx, id, me)
     if (row.requestedBy === me.id) throw failure(OWN_LINK_CHANGE, undefined, 403)
     if (call === undefined) throw failure(LINK_CHANGE_CONFLICT, undefined, 409)
+    // The requester may have lost the right since; the approver needs it now.
+    if (!permits(call.access, me)) throw failure(LINK_CHANGE_GONE, { id: LINK_CHANGE_GONE }, 404)
     // The allowed domains may have changed since it was asked for: held to the list as it is now.
     const parsed = call.input.safeParse(row.input)
     if (!parsed.success) throw failure(LINK_CHANGE_CONFLICT, undefined, 409)
