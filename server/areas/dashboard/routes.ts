@@ -16,6 +16,7 @@ import { NEW_LEADS_DAYS, SIGNUP_DAYS, type LinksCard, type PromotionsCard, type 
 import { reads, staffReads } from '#contract/define'
 import { handlers } from '../../kit/api.ts'
 import { visibleLinkChanges } from '../../kit/link-changes.ts'
+import { linkFields } from '../../kit/outward-links.ts'
 import { permits } from '../../kit/access/auth.ts'
 import type { Db } from '../../db/index.ts'
 import { accessRequests, contactEnquiries, leads, links, newsletterSends, promotions, type AdminRow } from '../../db/schema.ts'
@@ -174,12 +175,18 @@ export const dashboardRoutes = handlers(dashboard, {
       permits(staffReads('/sub-admin'), admin) ? pendingRequests(ctx.db) : undefined,
       visibleLinkChanges(ctx.db, ctx.contract.endpoints, admin),
     ])
-    // The changes waiting for this admin: another's, of a write they may make (the requester only withdraws).
-    const linkChanges = pendingLinks.filter((p) => p.row.requestedBy !== admin.id).length
+    // The changes waiting for this admin: another's, of a write they may make (the requester only
+    // withdraws); counted for an admin who may make some write that stores a link.
+    const decides = ctx.contract.endpoints.some((e) => linkFields(e).length > 0 && permits(e.access, admin))
+    const linkChanges = decides ? pendingLinks.filter((p) => p.row.requestedBy !== admin.id).length : undefined
     return {
       status: 'success',
       message: 'Counts fetched',
-      counts: { ...(contactus === undefined ? {} : { contactus }), ...(requests === undefined ? {} : { accessRequests: requests }), linkChanges },
+      counts: {
+        ...(contactus === undefined ? {} : { contactus }),
+        ...(requests === undefined ? {} : { accessRequests: requests }),
+        ...(linkChanges === undefined ? {} : { linkChanges }),
+      },
     }
   },
 })
