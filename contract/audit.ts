@@ -18,7 +18,12 @@ export const AUDIT_EVENTS = {
   'sign-in-failed': 'Failed sign-in',
   lockout: 'Account locked',
   'forced-logout': 'Forced logout',
+  /** A write that changes an outward link, kept for a second admin (link-changes.ts): nothing was written. */
+  'link-change-held': 'Link change held for approval',
 } as const
+
+/** The event of a write held for a second admin; its `changes` say what it would change. */
+export const LINK_CHANGE_HELD = 'link-change-held'
 
 /** Own keys only: an action such as "constructor" is a path, not a name on the prototype. */
 const eventName = (action: string): string | undefined => (Object.hasOwn(AUDIT_EVENTS, action) ? AUDIT_EVENTS[action as keyof typeof AUDIT_EVENTS] : undefined)

@@ -185,6 +185,7 @@ describe('the endpoint table', () => {
       'setFrequencyCap',
       'setOutwardLinkDomains',
       'setRestrictedCountryRule',
+      'setTwoAdminLinks',
       'signOutStaff',
       'unlockAdmin',
     ])

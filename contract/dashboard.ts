@@ -91,6 +91,8 @@ export const MenuCounts = ok({
   counts: z.object({
     contactus: z.optional(natural()),
     accessRequests: z.optional(natural()),
+    /** Link changes waiting for the caller's approval (link-changes.ts): another admin's, of a write the caller may make. */
+    linkChanges: z.optional(natural()),
   }),
 })
 export type MenuCounts = z.output<typeof MenuCounts>
@@ -100,7 +102,7 @@ export const getMenuCounts = endpoint({
   input: z.object({}),
   output: MenuCounts,
   access: sessionAccess,
-  ours: 'Not in the requirements: the side menu counts, counts { contactus (open enquiries), accessRequests (pending requests) }, each only for an admin who may read that list.',
+  ours: 'Not in the requirements: the side menu counts, counts { contactus (open enquiries), accessRequests (pending requests), linkChanges (link changes the caller may approve) }, each only for an admin who may read that list.',
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

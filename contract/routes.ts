@@ -77,6 +77,9 @@ export const screens = [
   { path: '/restriction', title: 'Restriction List', menu: 'top', access: 'create' },
   { path: '/add-restriction', title: 'Add Restriction', parent: '/restriction' },
   { path: '/settings', title: 'Settings', menu: 'top', access: 'create' },
+  // Ours: the link changes waiting for a second admin (link-changes.ts). Open to every signed-in
+  // admin like the dashboard: its call lists only the changes of the writes the reader may make.
+  { path: '/link-changes', title: 'Link changes', heading: 'Pending link changes', menu: 'top' },
   { path: '/profile', title: 'Profile' },
   { path: '/resetpassword', title: 'Reset Password', access: 'edit-only' },
 ] as const satisfies readonly Screen[]
@@ -93,7 +96,7 @@ export const alwaysAllowed = ['/profile', '/resetpassword'] as const
  * Screens every signed-in admin may open whatever their restrictions, never stored in a
  * restriction list: the dashboard, whose call answers only the cards the admin's access covers.
  */
-export const openToEveryone = ['/dashboard'] as const
+export const openToEveryone = ['/dashboard', '/link-changes'] as const
 
 /** The child pages a parent page grants (requirements R6.6). */
 export function childrenOf(parent: string): string[] {

@@ -72,6 +72,11 @@ export const SiteSettings = z.object({
    */
   outward_link_domains: z.array(z.string()),
   /**
+   * Ours: "Two admins for outward links" (link-changes.ts): a change to a link users follow waits
+   * for another admin's approval; changed by setTwoAdminLinks only.
+   */
+  two_admin_links: z.boolean(),
+  /**
    * Ours: the Settings form's edit version (common.ts, RECORD_CHANGED), raised by its saves only.
    * Not `version`, which is the site version above (the Version screen's field).
    */
@@ -179,6 +184,24 @@ export const setOutwardLinkDomains = endpoint({
   stepUp: true,
   ours: `Not in the requirements: domains, each example.com (that host) or *.example.com (it and every subdomain), at most ${MAX_ALLOWED_DOMAINS}; every write that stores a link users follow then refuses another host. Empty allows every host. Superadmin only, with step-up.`,
 })
+
+/**
+ * Turns "Two admins for outward links" on or off (contract/link-changes.ts): the superadmin only,
+ * after a recent proof of identity, audited. Changes already pending stay pending when it is
+ * turned off: each is still approved, rejected or withdrawn.
+ */
+export const setTwoAdminLinks = endpoint({
+  logAs: 'Two admins for outward links changed',
+  method: 'POST',
+  input: z.object({ on: z.boolean({ error: 'Incorrect format' }) }),
+  output: Done,
+  access: staffWrites('/settings'),
+  stepUp: true,
+  ours: 'Not in the requirements: on (true or false): while on, a write that changes a link users follow waits for another admin to approve it (link-changes.ts). Superadmin only, with step-up.',
+})
+
+export const TWO_ADMIN_LINKS_ON = 'Link changes now wait for a second admin'
+export const TWO_ADMIN_LINKS_OFF = 'Link changes take effect at once'
 
 /**
  * Sets the frequency cap of mass sends: the superadmin only, after a recent proof of identity, and

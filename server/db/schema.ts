@@ -244,6 +244,11 @@ export const siteSettings = pgTable('site_settings', {
    */
   outwardLinkDomains: text('outward_link_domains').array().notNull().default(sql`'{}'::text[]`),
   /**
+   * Two admins for outward links (server/kit/link-changes.ts): while on, a write that changes a
+   * link users will follow waits in `link_changes` until another admin approves it.
+   */
+  twoAdminLinks: boolean('two_admin_links').notNull().default(false),
+  /**
    * The frequency cap of mass sends: while on, a lead who was sent `frequency_cap_messages`
    * promotions and newsletters together within the last `frequency_cap_days` days is left out of
    * the next (server/kit/audience.ts). Off unless a superadmin turned it on; the numbers are kept
@@ -1126,3 +1131,34 @@ export const mailEventsSeen = pgTable('mail_events_seen', {
   address: text('address').notNull(),
   receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 })
+
+/**
+ * Writes held for a second admin because they change an outward link while "Two admins for
+ * outward links" is on (server/kit/link-changes.ts): the call as it was sent, so an approval can
+ * make it again, and the fields it would have changed. Only pending ones are kept: an approval,
+ * a rejection or a withdrawal removes the row, and the audit log keeps what happened.
+ */
+export const linkChanges = pgTable(
+  'link_changes',
+  {
+    id: id(),
+    requestedAt: createdAt(),
+    requestedBy: text('requested_by')
+      .notNull()
+      .references(() => admins.id, { onDelete: 'cascade' }),
+    /** The endpoint's name in the contract. */
+    endpoint: text('endpoint').notNull(),
+    /** The body as sent (multipart text fields as strings). */
+    input: jsonb('input').notNull(),
+    /** Files of a multipart call, already stored: given to the call again on approval, removed otherwise. */
+    files: jsonb('files').notNull().default(sql`'[]'::jsonb`),
+    /** The record the write names ('' for a new one). */
+    recordId: text('record_id').notNull().default(''),
+    /** What the write would have changed (server/kit/audit-changes.ts StoredChanges). */
+    changes: jsonb('changes').notNull(),
+    /** The outward-link fields of the input it changes. */
+    fields: text('fields').array().notNull(),
+  },
+  (t) => [index('link_changes_requested_at_idx').on(t.requestedAt)],
+)
+export type LinkChangeRow = typeof linkChanges.$inferSelect

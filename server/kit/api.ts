@@ -33,6 +33,7 @@ import { eq } from 'drizzle-orm'
 import { z } from 'zod'
 import { STEP_UP_MESSAGE, STEP_UP_REQUIRED, fieldErrors, type FieldErrors, type Failure, type StepUpRefusal } from '#contract/common'
 import { changesData, isEndpoint, type Endpoint, type Output, type ParsedInput } from '#contract/define'
+import type { HeldAnswer } from '#contract/link-changes'
 import { FORBIDDEN, UNAUTHORIZED, checkSession, type Passwords } from './access/auth.ts'
 import { stepUpFresh, type TokenRef } from './access/sessions.ts'
 import { cookieValue } from './access/device-cookie.ts'
@@ -49,7 +50,11 @@ import type { Finder } from './finders.ts'
 import { NUL_MESSAGE, nulField } from './text-input.ts'
 import { refusedOutwardLink } from './outward-links.ts'
 import { SUMMARISED } from './request-log.ts'
-import { startCapture, takeChanges } from './audit-changes.ts'
+import { startCapture, takeChanges, type StoredChanges } from './audit-changes.ts'
+import { changedLinks, keepHeldWrite, twoAdminLinksOn } from './link-changes.ts'
+import { linkChangeHeld, LINK_CHANGES_SCREEN } from '#contract/link-changes'
+import { linkFields } from './outward-links.ts'
+import { SocketEvents } from '#contract/socket'
 
 // The contract's schemas are zod/mini's, which brings no messages of its own: the checks the
 // contract gives no message for answer in English, as classic zod sets on its first schema (the
@@ -182,6 +187,12 @@ export interface Ctx {
    * confirmed from its mail): the row names the record and the caller's address, no admin.
    */
   auditAnonymous(recordId: string): void
+  /**
+   * Makes the call `endpoint` with `input` (as sent) and `files` (already stored) as the
+   * signed-in admin, inside this write's transaction: the approval of a held link change
+   * (server/kit/link-changes.ts). Answers what its handler answers; checks none of its access.
+   */
+  replay(endpoint: Endpoint, input: unknown, files: readonly StoredFile[]): Promise<unknown>
   /** Runs after the handler succeeded, before the answer (deleting a replaced file, LOGOUT, mail). */
   afterSuccess(task: () => Promise<void> | void): void
   /**
@@ -299,6 +310,9 @@ declare module 'fastify' {
 
 export const API_PREFIX = '/api/admin'
 
+/** The served handlers by endpoint name, for a held link change's approval (RequestContext.replay). */
+const servedHandlers = new WeakMap<Services, ReadonlyMap<string, BoundHandler>>()
+
 const sendFailure = (reply: FastifyReply, f: ApiFailure): FastifyReply => reply.code(f.statusCode).send(f.body())
 
 /** Registers a route per contract endpoint that has a handler; an unknown handler stops the start. */
@@ -318,6 +332,7 @@ export function registerApi(app: FastifyInstance, services: Services, tables: re
     }
     byName.set(bound.endpoint.name, bound)
   }
+  servedHandlers.set(services, byName)
   app.decorateRequest('admin', null)
   app.decorateRequest('sessionToken', null)
   const served = endpoints.flatMap((endpoint) => {
@@ -376,6 +391,24 @@ function route(app: FastifyInstance, services: Services, bound: BoundHandler, bo
     },
     handler: (request, reply) => answer(bound, services, request, reply, bounds),
   })
+}
+
+/** Thrown inside a write's transaction when it changes an outward link that waits for a second admin: the write is rolled back. */
+class HoldsLinks extends Error {
+  constructor(
+    readonly changes: StoredChanges,
+    readonly fields: readonly string[],
+  ) {
+    super('held for a second admin')
+  }
+}
+
+/** A write kept for a second admin (server/kit/link-changes.ts): answered 202, nothing written. */
+class HeldLinkChange {
+  constructor(
+    readonly id: string,
+    readonly fields: readonly string[],
+  ) {}
 }
 
 /** Thrown inside a write's transaction when the answer breaks the contract: the write is rolled back. */
@@ -456,7 +489,7 @@ async function answer(bound: BoundHandler, services: Services, request: FastifyR
   let result: unknown
   try {
     const body = await bound.start(raw, ctx)
-    result = changesData(endpoint) ? await ctx.write(endpoint, body) : await body(ctx)
+    result = changesData(endpoint) ? await ctx.write(endpoint, body, { input: parsed.data, raw }) : await body(ctx)
     if (!changesData(endpoint)) contractIssues(endpoint, result)
   } catch (error) {
     await unstore(services.storage, stored)
@@ -471,6 +504,10 @@ async function answer(bound: BoundHandler, services: Services, request: FastifyR
     return sendFailure(reply, result)
   }
   await ctx.runAfterSuccess()
+  if (result instanceof HeldLinkChange) {
+    const held: HeldAnswer = { status: 'success', message: linkChangeHeld(result.fields), held: { id: result.id, fields: [...result.fields] } }
+    return reply.code(202).send(held)
+  }
   if (changesData(endpoint)) services.publicCache.forget()
   if (ctx.cookiesToSet.length > 0) void reply.header('Set-Cookie', [...ctx.cookiesToSet])
 
@@ -543,14 +580,17 @@ class RequestContext implements Ctx {
   /** The database, or the call's transaction while a write runs (`write`). */
   #db: Db
 
-  constructor(
-    services: Services,
-    request: FastifyRequest,
-    readonly files: Readonly<Record<string, readonly StoredFile[]>>,
-  ) {
+  #files: Readonly<Record<string, readonly StoredFile[]>>
+
+  constructor(services: Services, request: FastifyRequest, files: Readonly<Record<string, readonly StoredFile[]>>) {
     this.#services = services
     this.#request = request
     this.#db = services.handle.db
+    this.#files = files
+  }
+
+  get files(): Readonly<Record<string, readonly StoredFile[]>> {
+    return this.#files
   }
 
   get db(): Db {
@@ -656,31 +696,72 @@ class RequestContext implements Ctx {
    * Runs a write's handler phase in one transaction with its audit row. A success answer (not
    * TWO_FA, which changed nothing the caller asked for) gets its row, checked against the contract
    * first; a returned failure commits without a row; anything thrown rolls everything back.
+   * With `call` (the registrar's own calls, not a replay), a write that changes an outward link
+   * while two admins are asked for is rolled back and kept for a second admin instead.
    */
-  async write(endpoint: Endpoint, body: (ctx: Ctx) => Promise<unknown>): Promise<unknown> {
-    return this.#services.handle.db.transaction(async (tx) => {
-      this.#db = tx
-      try {
-        await startCapture(tx)
-        const result = await body(this)
-        contractIssues(endpoint, result)
-        const actor = this.#request.admin?.id ?? this.#auditActor
-        if (!(result instanceof ApiFailure) && !isTwoFactor(result) && (actor !== null || this.#auditAnonymous)) {
-          const changes = await takeChanges(tx)
-          await tx.insert(auditLog).values({
-            adminId: actor,
-            action: endpoint.path,
-            recordId: auditRecordId(this.#auditRecord ?? recordIdOf(this.#request.body)),
-            ip: this.ip,
-            detail: this.#auditDetail,
-            changes,
-          })
+  async write(endpoint: Endpoint, body: (ctx: Ctx) => Promise<unknown>, call?: { input: unknown; raw: unknown }): Promise<unknown> {
+    const admin = this.#request.admin
+    const mayHold = call !== undefined && admin !== null && linkFields(endpoint).length > 0
+    try {
+      return await this.#services.handle.db.transaction(async (tx) => {
+        this.#db = tx
+        try {
+          await startCapture(tx)
+          const result = await body(this)
+          contractIssues(endpoint, result)
+          const actor = admin?.id ?? this.#auditActor
+          if (!(result instanceof ApiFailure) && !isTwoFactor(result) && (actor !== null || this.#auditAnonymous)) {
+            const changes = await takeChanges(tx)
+            if (mayHold) {
+              const fields = changedLinks(endpoint, call.input, changes)
+              if (changes !== null && fields.length > 0 && (await twoAdminLinksOn(tx))) throw new HoldsLinks(changes, fields)
+            }
+            await tx.insert(auditLog).values({
+              adminId: actor,
+              action: endpoint.path,
+              recordId: auditRecordId(this.#auditRecord ?? recordIdOf(this.#request.body)),
+              ip: this.ip,
+              detail: this.#auditDetail,
+              changes,
+            })
+          }
+          return result
+        } finally {
+          this.#db = this.#services.handle.db
         }
-        return result
-      } finally {
-        this.#db = this.#services.handle.db
-      }
-    })
+      })
+    } catch (error) {
+      if (!(error instanceof HoldsLinks) || admin === null || call === undefined) throw error
+      // Nothing of the write stands: what it meant to do after success (remove a replaced file, mail) must not happen.
+      this.#after.length = 0
+      this.#afterFailure.length = 0
+      const recordId = auditRecordId(this.#auditRecord ?? recordIdOf(this.#request.body))
+      const id = await keepHeldWrite(this.#services.handle.db, admin, this.ip, {
+        endpoint,
+        input: call.raw,
+        files: Object.values(this.#files).flat(),
+        recordId,
+        changes: error.changes,
+        fields: error.fields,
+      })
+      this.afterSuccess(() => this.realtime?.toScreen(LINK_CHANGES_SCREEN, SocketEvents.countsChanged, { screen: LINK_CHANGES_SCREEN }))
+      return new HeldLinkChange(id, error.fields)
+    }
+  }
+
+  async replay(endpoint: Endpoint, input: unknown, files: readonly StoredFile[]): Promise<unknown> {
+    const bound = servedHandlers.get(this.#services)?.get(endpoint.name)
+    if (bound === undefined) throw failure(`${endpoint.name} is not served`, undefined, 409)
+    const byField: Record<string, StoredFile[]> = {}
+    for (const file of files) (byField[file.field] ??= []).push(file)
+    const own = this.#files
+    this.#files = byField
+    try {
+      const body = await bound.start(input, this)
+      return await body(this)
+    } finally {
+      this.#files = own
+    }
   }
 
   /** After a throw (and the rollback): the failure's tasks, whose own failures are only logged. */

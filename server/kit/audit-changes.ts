@@ -23,6 +23,7 @@ import { sql } from 'drizzle-orm'
 import { PgTable, getTableConfig, type PgColumn } from 'drizzle-orm/pg-core'
 import { is } from 'drizzle-orm'
 import { z } from 'zod'
+import type { AuditChange } from '#contract/audit'
 import type { Db } from '../db/index.ts'
 import * as schema from '../db/schema.ts'
 
@@ -53,6 +54,7 @@ export const LEFT_OUT: Readonly<Record<string, string>> = {
   bulk_run_rows: 'bulk actions: the rows a run touched, kept here rather than in its audit row',
   row_counts: 'counts kept by triggers',
   send_requests: 'four-eyes counters of recipients asked for',
+  link_changes: 'writes held for a second admin: their request, approval, rejection and withdrawal are each an audit row with the diff',
   newsletter_recipients: 'the per-lead fan-out of a send (millions of rows)',
   promotion_recipients: 'the per-lead fan-out of a send (millions of rows)',
   promotion_deliveries: 'the per-lead fan-out of a send (millions of rows)',
@@ -157,6 +159,16 @@ export async function takeChanges(tx: Db): Promise<StoredChanges | null> {
   const [got] = Captured.parse(
     await tx.execute(sql`select current_setting('audit.changes', true) as changes, current_setting('audit.partial', true) as partial, set_config('audit.capture', '', true) as off`),
   ).rows
+  return changesOf(got)
+}
+
+/** The changes captured so far, as takeChanges, with capture left on (the call goes on). */
+export async function peekChanges(tx: Db): Promise<StoredChanges | null> {
+  const [got] = Captured.parse(await tx.execute(sql`select current_setting('audit.changes', true) as changes, current_setting('audit.partial', true) as partial`)).rows
+  return changesOf(got)
+}
+
+function changesOf(got: z.output<typeof Captured>['rows'][number] | undefined): StoredChanges | null {
   if (got === undefined || got.changes === null || got.changes === '') return null
   const rows = netChanges(Raw.parse(JSON.parse(got.changes)))
     .map(describe)
@@ -222,3 +234,10 @@ function describe(net: Net): StoredChange | null {
   if (fields.length === 0) return null
   return { table: net.table, record: net.record, op: net.op, fields }
 }
+
+/** A stored value as the screens show it: text as it is, anything else (a list, a number) as JSON. */
+const shown = (value: Json | undefined): string | null => (value === undefined || value === null ? null : typeof value === 'string' ? value : JSON.stringify(value))
+
+/** Stored changes as the contract tells them (contract/audit.ts AuditChange): values as text. */
+export const shownChanges = (stored: StoredChanges): AuditChange[] =>
+  stored.rows.map((c) => ({ ...c, fields: c.fields.map((f) => ({ field: f.field, before: shown(f.before), after: shown(f.after), secret: f.secret === true })) }))

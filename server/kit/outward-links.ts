@@ -12,7 +12,7 @@ import { readSiteRecord } from './site-settings.ts'
 const fieldsOf = new WeakMap<Endpoint, readonly string[]>()
 
 /** The endpoint's outward-link fields, found once from its input schema. */
-function linkFields(endpoint: Endpoint): readonly string[] {
+export function linkFields(endpoint: Endpoint): readonly string[] {
   let fields = fieldsOf.get(endpoint)
   if (fields === undefined) {
     fields = outwardLinkFields(endpoint.input)

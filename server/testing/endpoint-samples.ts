@@ -58,6 +58,11 @@ export interface Fixtures {
   unset: { id: string; token: string }
   /** Four eyes: a promotion and a newsletter awaiting approval each to approve, and each to reject, asked for by another admin. */
   fourEyes: { approvePromotion: string; rejectPromotion: string; approveNewsletter: string; rejectNewsletter: string }
+  /**
+   * Two admins for outward links: held new buy links, one to approve and one to reject asked for
+   * by another admin, one to withdraw asked for by the superadmin (the samples' caller).
+   */
+  linkChanges: { approve: string; reject: string; withdraw: string }
   /** A suppressed address to take off the list. */
   suppressed: string
   /**
@@ -187,7 +192,8 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
   if (renamed === undefined) throw new Error('audit insert returned no row')
   await t.handle.db.insert(suppressedAddresses).values({ address: suppressed, reason: 'manual', source: 'fixture' })
   const bulk = await bulkFixtures(t, gameCategory.id)
-  return { bulk, auditEntryId: renamed.id, suppressed, enquiryId: enquiry.id, undoToken: undoEntry.id, savedViewId: view.id, fourEyes, newsletter, promotion, template, gameIds, restrictionIds, brandIds, homepageIds, linkIds, victim, categoryId: category.id, socialId: socialRow.id, settingsId: settingsRow.id, approveRequest: approve, declineRequestId: decline.id, confirmToken: link.token, unset: { id: unsetMember.id, token: setup.token } }
+  const linkChanges = await linkChangeFixtures(t)
+  return { bulk, auditEntryId: renamed.id, suppressed, linkChanges, enquiryId: enquiry.id, undoToken: undoEntry.id, savedViewId: view.id, fourEyes, newsletter, promotion, template, gameIds, restrictionIds, brandIds, homepageIds, linkIds, victim, categoryId: category.id, socialId: socialRow.id, settingsId: settingsRow.id, approveRequest: approve, declineRequestId: decline.id, confirmToken: link.token, unset: { id: unsetMember.id, token: setup.token } }
 }
 
 async function newsletterFixtures(t: TestApp): Promise<Fixtures['newsletter']> {
@@ -229,6 +235,21 @@ async function fourEyesFixtures(t: TestApp): Promise<Fixtures['fourEyes']> {
   const [approveNewsletter, rejectNewsletter] = sends
   if (approvePromotion === undefined || rejectPromotion === undefined || approveNewsletter === undefined || rejectNewsletter === undefined) throw new Error('four-eyes fixture insert returned no row')
   return { approvePromotion: approvePromotion.id, rejectPromotion: rejectPromotion.id, approveNewsletter: approveNewsletter.id, rejectNewsletter: rejectNewsletter.id }
+}
+
+/** Held link changes, made as a user makes them: the setting on, a new buy link sent, the setting back off. */
+async function linkChangeFixtures(t: TestApp): Promise<Fixtures['linkChanges']> {
+  const requester = await t.createAdmin({ name: 'Link requester', accessLevel: 'Admin', restrictions: [] })
+  await t.handle.db.update(siteSettings).set({ twoAdminLinks: true })
+  const held = async (as: AdminRow): Promise<string> => {
+    const res = await t.app.inject({ method: 'POST', url: `${API_PREFIX}/addbuyLink`, headers: await t.auth(as), payload: { buylink: `https://buy.example.com/held-${unique()}` } })
+    const id = (JSON.parse(res.body) as { held?: { id?: string } }).held?.id
+    if (res.statusCode !== 202 || id === undefined) throw new Error(`link change fixture not held: ${res.body}`)
+    return id
+  }
+  const fixtures = { approve: await held(requester), reject: await held(requester), withdraw: await held(t.superadmin) }
+  await t.handle.db.update(siteSettings).set({ twoAdminLinks: false })
+  return fixtures
 }
 
 /** A lead and two promotions already delivered to it (round 1 done), written directly. */
@@ -426,6 +447,11 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   ResendData: (f) => ({ json: { id: f.promotion.kept, round: 1, only: 'all' } }),
   cancelPromotion: (f) => ({ json: { id: f.promotion.kept } }),
   DeletePromotion: (f) => ({ json: { id: f.promotion.deleted } }),
+  approveLinkChange: (f) => ({ json: { id: f.linkChanges.approve } }),
+  rejectLinkChange: (f) => ({ json: { id: f.linkChanges.reject } }),
+  withdrawLinkChange: (f) => ({ json: { id: f.linkChanges.withdraw } }),
+  listLinkChanges: () => ({ json: {} }),
+  setTwoAdminLinks: () => ({ json: { on: false } }),
   approvePromotion: (f) => ({ json: { id: f.fourEyes.approvePromotion, round: 1 } }),
   rejectPromotion: (f) => ({ json: { id: f.fourEyes.rejectPromotion, round: 1 } }),
   approveNewsletter: (f) => ({ json: { id: f.fourEyes.approveNewsletter } }),

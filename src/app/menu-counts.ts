@@ -1,6 +1,7 @@
 /**
  * The side menu's counts (contract/dashboard.ts getMenuCounts): open enquiries beside Contact Us,
- * pending access requests beside Users and Access. The server leaves out a count the admin may
+ * pending access requests beside Users and Access, link changes waiting for the admin's approval
+ * beside Link changes. The server leaves out a count the admin may
  * not read. Asked again after this tab's writes (every shown answer is, src/crud/refresh.ts) and
  * when the server says another session changed one (COUNTS_CHANGED over the socket).
  */
@@ -25,5 +26,7 @@ export function useMenuCounts(): ReadonlyMap<string, MenuCount> {
   if (accessRequests !== undefined) {
     counts.set('/sub-admin', { count: accessRequests, noun: accessRequests === 1 ? 'pending access request' : 'pending access requests' })
   }
+  const { linkChanges } = data?.counts ?? {}
+  if (linkChanges !== undefined) counts.set('/link-changes', { count: linkChanges, noun: linkChanges === 1 ? 'link change to approve' : 'link changes to approve' })
   return counts
 }

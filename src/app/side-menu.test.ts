@@ -52,4 +52,10 @@ describe('the side menu', () => {
   it('shows a restricted member of staff only the screens they may open', () => {
     expect(labels((path) => mayOpen(['/contactus', '/settings'], path))).toEqual(['Dashboard', 'Contact Us', 'Settings'])
   })
+
+  it('lists Link changes only while the menu counts carry its count (for an admin who may make a link write)', () => {
+    const titles = (counted: ReadonlyMap<string, unknown>) => menuEntries(() => true, counted).map((e) => (e.kind === 'item' ? e.row.title : e.label))
+    expect(titles(new Map())).not.toContain('Link changes')
+    expect(titles(new Map([['/link-changes', { count: 0, noun: 'link changes to approve' }]]))).toContain('Link changes')
+  })
 })

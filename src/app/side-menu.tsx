@@ -5,6 +5,7 @@
  */
 import { useState } from 'react'
 import { Link, useLocation } from 'wouter'
+import { LINK_CHANGES_SCREEN } from '#contract/link-changes'
 import { cn } from '#src/ui/cn.ts'
 import { useMenuCounts, type MenuCount } from './menu-counts.ts'
 import { routes, type RouteRow } from './route-table.ts'
@@ -12,8 +13,15 @@ import { routes, type RouteRow } from './route-table.ts'
 /** A top-level entry, with the pages listed beneath it (Suppressed addresses beneath Messaging). */
 type Entry = { kind: 'item'; row: RouteRow; below: RouteRow[] } | { kind: 'group'; label: string; rows: RouteRow[] }
 
-export function menuEntries(mayOpen: (path: string) => boolean): Entry[] {
-  const visible = routes.filter((r) => r.kind === 'page' && r.menu !== undefined && mayOpen(r.path))
+/**
+ * Entries shown only while the menu counts carry their count: Link changes is open to everyone,
+ * yet means something only to an admin who may make a write that stores a link (the server counts
+ * for them alone, contract/dashboard.ts).
+ */
+const COUNTED_ONLY: readonly string[] = [LINK_CHANGES_SCREEN]
+
+export function menuEntries(mayOpen: (path: string) => boolean, counted: ReadonlyMap<string, unknown> = new Map()): Entry[] {
+  const visible = routes.filter((r) => r.kind === 'page' && r.menu !== undefined && mayOpen(r.path) && (!COUNTED_ONLY.includes(r.path) || counted.has(r.path)))
   const hosted = (row: RouteRow): boolean => row.beneath !== undefined && visible.some((r) => r.path === row.beneath)
   const entries: Entry[] = []
   for (const row of visible) {
@@ -57,8 +65,8 @@ function MenuLink({ row, count, onNavigate }: { row: RouteRow; count?: MenuCount
 
 export function SideMenu({ mayOpen, onNavigate }: { mayOpen: (path: string) => boolean; onNavigate: () => void }) {
   const [location] = useLocation()
-  const entries = menuEntries(mayOpen)
   const counts = useMenuCounts()
+  const entries = menuEntries(mayOpen, counts)
   const inCms = routes.some((r) => r.menu === 'cms' && (r.path === location || r.path === routes.find((c) => c.path === location)?.parent))
   const [cmsOpen, setCmsOpen] = useState(true)
   return (

@@ -4,14 +4,14 @@
  * set up or sent. Here, once: the schema (the endpoint's input, widened by each field's own rule),
  * the starting values kept up with the record (useFreshDefaults), fields kept in step (`derive`),
  * and the send itself, with the outcomes of requirements R4.11 and R8: the server's message in a toast, a TWO_FA answer
- * that asks for the code in place, a concurrent edit said beside its Reload, and any other failure
+ * that asks for the code in place, a write kept for a second admin (said like a save), a concurrent edit said beside its Reload, and any other failure
  * as field errors plus a toast. What a body does after a save is its `onSent`.
  */
 import { useEffect, useState } from 'react'
 import type { UseFormReturn } from 'react-hook-form'
 import { z } from 'zod/mini'
 import type { FileRule } from '#contract/define'
-import { SecondFactorRequired, call } from '#src/lib/api.ts'
+import { HeldForApproval, SecondFactorRequired, call } from '#src/lib/api.ts'
 import { toast } from '#src/ui/toast.ts'
 import { ConflictNotice, isRecordChanged } from './conflict-notice.tsx'
 import { fieldSchemas, requiredFields, splitValues, startValues } from './field-registry.ts'
@@ -92,6 +92,13 @@ export function useFormEngine({ endpoint, fields, schema: extra, defaults, curre
       setSecondFactor(null)
       await onSent()
     } catch (error) {
+      // Kept for a second admin: the save went as far as it may, so the form is done with it.
+      if (error instanceof HeldForApproval) {
+        toast.success(error.message)
+        setSecondFactor(null)
+        await onSent()
+        return
+      }
       if (error instanceof SecondFactorRequired) {
         setSecondFactor(error.message)
         toast.success(error.message)

@@ -7,6 +7,7 @@
 import { z } from 'zod/mini'
 import { StepUpRefusal, fieldErrors } from '#contract/common'
 import { changesData, type Endpoint, type Input, type Output } from '#contract/define'
+import { HeldAnswer } from '#contract/link-changes'
 import { noteCall, takeEarlyCall } from './early-calls.ts'
 import { clearToken, readAuthorization } from './token.ts'
 import { WRITES_OFFLINE_MESSAGE, isOnline } from './online.ts'
@@ -46,6 +47,17 @@ export class SecondFactorRequired extends Error {
   constructor(message: string) {
     super(message)
     this.name = 'SecondFactorRequired'
+  }
+}
+
+/**
+ * A write kept for a second admin (contract/link-changes.ts): answered 202, nothing written yet.
+ * Thrown rather than returned, as the answer is not the endpoint's; forms say it as their success.
+ */
+export class HeldForApproval extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'HeldForApproval'
   }
 }
 
@@ -144,7 +156,8 @@ async function provedAfterRefusal(response: Response, body: unknown, repeated: b
  * Makes one call of the contract.
  * - GET sends `input` as a query string; POST as JSON, or as multipart when the endpoint has
  *   file fields or `files` are given (object and array fields are sent as JSON strings).
- * - Throws `ApiError` on any failure, `SecondFactorRequired` on a TWO_FA answer.
+ * - Throws `ApiError` on any failure, `SecondFactorRequired` on a TWO_FA answer, `HeldForApproval`
+ *   on a write kept for a second admin (202).
  * - Writes are refused at once while offline: they are never queued for later.
  * - A step-up refusal asks for the admin's password (and 2FA code) and repeats the call once;
  *   cancelling throws `STEP_UP_CANCELLED`.
@@ -202,6 +215,10 @@ async function callOnce<E extends Endpoint>(endpoint: E, payload: unknown, files
   if (!response.ok) throw failure(endpoint, response, body)
   const second = SecondFactorBody.safeParse(body)
   if (second.success) throw new SecondFactorRequired(second.data.message)
+  if (response.status === 202) {
+    const held = HeldAnswer.safeParse(body)
+    if (held.success) throw new HeldForApproval(held.data.message)
+  }
   const answer = z.safeParse(output, body)
   if (!answer.success) {
     const status = FailureBody.safeParse(body)

@@ -8,13 +8,14 @@
 import { Readable } from 'node:stream'
 import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm'
 import * as audit from '#contract/audit'
-import { AUDIT_EVENTS, REVERTED, auditEventName, type AuditEntry, type AuditFilter } from '#contract/audit'
+import { AUDIT_EVENTS, LINK_CHANGE_HELD, REVERTED, auditEventName, type AuditEntry, type AuditFilter } from '#contract/audit'
 import { login } from '#contract/auth'
+import { approveLinkChange } from '#contract/link-changes'
 import { isWrite, type Endpoint } from '#contract/define'
 import type { FoundRecord } from '#contract/search'
 import { handlers, FileAnswer, type ContractIndex } from '../../kit/api.ts'
 import { namedRecords } from '../../kit/record-search.ts'
-import { StoredChanges, type Json } from '../../kit/audit-changes.ts'
+import { StoredChanges, shownChanges } from '../../kit/audit-changes.ts'
 import { mayRevert, revertEntry } from '../../kit/audit-revert.ts'
 import { containsPattern, listPage } from '../../kit/paging.ts'
 import { csvLine, neutralise } from '../../kit/csv.ts'
@@ -50,7 +51,8 @@ const auditAreasOf = (() => {
       if (e.method === 'POST' && label !== undefined) actionArea.set(e.path, label)
     }
     const signIn = contract.areaLabels.get(login) ?? ''
-    for (const event of eventKeys) actionArea.set(event, signIn)
+    // A held link change is the link changes area's, where it is decided; the other events are sign-in's.
+    for (const event of eventKeys) actionArea.set(event, event === LINK_CHANGE_HELD ? (contract.areaLabels.get(approveLinkChange) ?? signIn) : signIn)
     // Actions a staff member takes that change something: POST writes and the public sign-in calls.
     const isWriteAction = (path: string): boolean => {
       const e = byPath.get(path)
@@ -144,17 +146,11 @@ function entry(areas: AuditAreas, row: AuditRow, staff: Staff, named: ReadonlyMa
   }
 }
 
-/** A stored value as the screen shows it: text as it is, anything else (a list, a number) as JSON. */
-const shown = (value: Json | undefined): string | null => (value === undefined || value === null ? null : typeof value === 'string' ? value : JSON.stringify(value))
-
 /** The row's stored changes as the contract tells them. */
 function changesOf(stored: unknown): Pick<AuditEntry, 'changes' | 'changesPartial'> {
   if (stored === null || stored === undefined) return { changes: [], changesPartial: false }
-  const { rows, partial } = StoredChanges.parse(stored)
-  return {
-    changes: rows.map((c) => ({ ...c, fields: c.fields.map((f) => ({ field: f.field, before: shown(f.before), after: shown(f.after), secret: f.secret === true })) })),
-    changesPartial: partial,
-  }
+  const parsed = StoredChanges.parse(stored)
+  return { changes: shownChanges(parsed), changesPartial: parsed.partial }
 }
 
 const EXPORT_BATCH = 2000

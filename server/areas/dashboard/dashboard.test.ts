@@ -255,7 +255,7 @@ describe('GET /getMenuCounts', () => {
       // Not confirmed: staff never see it, so it is not counted either.
       { name: 'R3', email: 'r3@example.com' },
     ])
-    expect(await counts(admin)).toEqual({ contactus: 2, accessRequests: 2 })
+    expect(await counts(admin)).toEqual({ contactus: 2, accessRequests: 2, linkChanges: 0 })
 
     // A subadmin never manages staff, whatever their access names (as listAccessRequests).
     const enquiryStaff = await t.createAdmin({ accessLevel: 'View Only', restrictions: ['/contactus', '/sub-admin'] })
@@ -268,7 +268,7 @@ describe('GET /getMenuCounts', () => {
     if (first === undefined) throw new Error('no enquiry')
     const res = await t.app.inject({ method: 'POST', url: '/api/admin/setContactStatus', headers: admin, payload: { _id: first.id, status: 'Resolved' } })
     expect(res.statusCode, res.body).toBe(200)
-    expect(await counts(admin)).toEqual({ contactus: 1, accessRequests: 2 })
+    expect(await counts(admin)).toEqual({ contactus: 1, accessRequests: 2, linkChanges: 0 })
   })
 
   it('is open to every signed-in admin and to nobody else', async () => {

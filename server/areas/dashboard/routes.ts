@@ -15,6 +15,8 @@ import * as dashboard from '#contract/dashboard'
 import { NEW_LEADS_DAYS, SIGNUP_DAYS, type LinksCard, type PromotionsCard, type SignupDay, type UsersCard, type WorkCard } from '#contract/dashboard'
 import { reads, staffReads } from '#contract/define'
 import { handlers } from '../../kit/api.ts'
+import { visibleLinkChanges } from '../../kit/link-changes.ts'
+import { linkFields } from '../../kit/outward-links.ts'
 import { permits } from '../../kit/access/auth.ts'
 import type { Db } from '../../db/index.ts'
 import { accessRequests, contactEnquiries, leads, links, newsletterSends, promotions, type AdminRow } from '../../db/schema.ts'
@@ -168,14 +170,23 @@ export const dashboardRoutes = handlers(dashboard, {
   // someone who may not read that list.
   getMenuCounts: async (_input, ctx) => {
     const admin = ctx.me()
-    const [contactus, requests] = await Promise.all([
+    const [contactus, requests, pendingLinks] = await Promise.all([
       permits(reads('/contactus'), admin) ? openEnquiries(ctx.db) : undefined,
       permits(staffReads('/sub-admin'), admin) ? pendingRequests(ctx.db) : undefined,
+      visibleLinkChanges(ctx.db, ctx.contract.endpoints, admin),
     ])
+    // The changes waiting for this admin: another's, of a write they may make (the requester only
+    // withdraws); counted for an admin who may make some write that stores a link.
+    const decides = ctx.contract.endpoints.some((e) => linkFields(e).length > 0 && permits(e.access, admin))
+    const linkChanges = decides ? pendingLinks.filter((p) => p.row.requestedBy !== admin.id).length : undefined
     return {
       status: 'success',
       message: 'Counts fetched',
-      counts: { ...(contactus === undefined ? {} : { contactus }), ...(requests === undefined ? {} : { accessRequests: requests }) },
+      counts: {
+        ...(contactus === undefined ? {} : { contactus }),
+        ...(requests === undefined ? {} : { accessRequests: requests }),
+        ...(linkChanges === undefined ? {} : { linkChanges }),
+      },
     }
   },
 })

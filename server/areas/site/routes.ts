@@ -58,6 +58,7 @@ const toSiteSettings = (row: SiteSettingsRow): SiteSettings => ({
   forcedliq: row.forcedliq,
   restricted_country_rule: row.restrictedCountryRule,
   outward_link_domains: row.outwardLinkDomains,
+  two_admin_links: row.twoAdminLinks,
   frequency_cap: { on: row.frequencyCapOn, messages: row.frequencyCapMessages, days: row.frequencyCapDays },
   revision: row.revision,
 })
@@ -150,6 +151,14 @@ export const settingsRoutes = handlers(settings, {
     ctx.audit(id)
     ctx.auditDetail(kept.length === 0 ? 'Every host allowed' : `Allowed: ${kept.join(', ')}`.slice(0, 500))
     return { status: 'success', message: kept.length === 0 ? 'Outward links may lead to any host' : `Outward links may lead to ${kept.length} allowed domain${kept.length === 1 ? '' : 's'}` }
+  },
+
+  setTwoAdminLinks: async ({ on }, ctx) => {
+    const { id } = await singleRecord(ctx.db, record)
+    await ctx.db.update(siteSettings).set({ twoAdminLinks: on }).where(eq(siteSettings.id, id))
+    ctx.audit(id)
+    ctx.auditDetail(on ? 'Turned on' : 'Turned off')
+    return { status: 'success', message: on ? settings.TWO_ADMIN_LINKS_ON : settings.TWO_ADMIN_LINKS_OFF }
   },
 
   setRestrictedCountryRule: async ({ on }, ctx) => {

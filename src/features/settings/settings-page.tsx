@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { getSettings, setOutwardLinkDomains, setRestrictedCountryRule, socialLinkLabels, updateSettings } from '#contract/settings'
+import { getSettings, setOutwardLinkDomains, setRestrictedCountryRule, setTwoAdminLinks, socialLinkLabels, updateSettings } from '#contract/settings'
 import { errorMessage } from '#src/crud/error-message.ts'
 import { email, imageUpload, select, text, textarea, url } from '#src/crud/form-fields.ts'
 import { defineRecordForm } from '#src/crud/record-form.tsx'
@@ -66,7 +66,7 @@ const SiteSettingsForm = defineRecordForm({
     { title: 'Trading', fields: ['forcedliq'] },
   ],
   // Every stored field but the id, the version (saved on its own screen) and the logo (a file).
-  values: ({ _id, version: _version, sitelogo: _sitelogo, restricted_country_rule: _rule, frequency_cap: _cap, outward_link_domains: _domains, ...fields }) => fields,
+  values: ({ _id, version: _version, sitelogo: _sitelogo, restricted_country_rule: _rule, frequency_cap: _cap, outward_link_domains: _domains, two_admin_links: _twoAdmins, ...fields }) => fields,
   files: (r) => ({ sitelogo: r.sitelogo }),
   submitLabel: 'Update Settings',
   columns: 2,
@@ -188,7 +188,49 @@ function LinkDomains() {
           <p className="text-slate-600">Only the superadmin can change this.</p>
         </>
       )}
+      <TwoAdminLinks on={data?.result[0]?.two_admin_links ?? false} onChanged={() => void mutate()} />
     </SettingsSection>
+  )
+}
+
+/**
+ * "Two admins for outward links", beside the allowed domains: while on, a save that changes a link
+ * users follow waits on Link changes until another admin approves it. The superadmin turns it on
+ * or off (after a recent proof of identity, audited); everyone else reads where it stands.
+ */
+function TwoAdminLinks({ on, onChanged }: { on: boolean; onChanged: () => void }) {
+  const session = useSession()
+  const [busy, setBusy] = useState(false)
+  async function change(next: boolean) {
+    setBusy(true)
+    try {
+      const answer = await call(setTwoAdminLinks, { on: next })
+      toast.success(answer.message)
+      onChanged()
+    } catch (error) {
+      toast.error(errorMessage(error))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <div className="flex flex-col gap-2 border-t border-slate-200 pt-3">
+      <h3 className="font-medium text-slate-900">Two admins for outward links</h3>
+      <p role="status">
+        {on
+          ? 'On: a save that changes a link users follow waits on Link changes until another admin approves it; until then the old link stays.'
+          : 'Off: a saved link takes effect at once.'}
+      </p>
+      {session.role === 'superadmin' ? (
+        <div>
+          <Button variant={on ? 'outline' : 'default'} disabled={busy} aria-busy={busy} onClick={() => void change(!on)}>
+            {on ? 'Turn two admins off' : 'Turn two admins on'}
+          </Button>
+        </div>
+      ) : (
+        <p className="text-slate-600">Only the superadmin can change this.</p>
+      )}
+    </div>
   )
 }
 
