@@ -24,6 +24,7 @@ function notes(s: NewsletterSend): string[] {
 export function SendProgress({ send }: { send: NewsletterSend }) {
   const { sent, failed, total, status } = send
   if (status === 'scheduled' && send.scheduledAt !== null) return <ScheduledFor at={send.scheduledAt} />
+  if (status === 'cancelled' && send.scheduledAt !== null && total === 0) return <ScheduledFor at={send.scheduledAt} cancelled />
   const settled = total - send.pending
   return (
     <div className="flex min-w-40 flex-col gap-1 text-sm">

@@ -27,6 +27,7 @@ export const statusText: Record<PromotionStatus, string> = {
 export function DeliveryProgress({ progress }: { progress: Progress & { scheduledAt?: string | null } }) {
   const { sent, failed, excluded, total, status, round } = progress
   if (status === 'scheduled' && progress.scheduledAt) return <ScheduledFor at={progress.scheduledAt} />
+  if (status === 'cancelled' && progress.scheduledAt && total === 0) return <ScheduledFor at={progress.scheduledAt} cancelled />
   const done = sent + failed + excluded
   return (
     <div className="flex min-w-40 flex-col gap-1 text-sm">
