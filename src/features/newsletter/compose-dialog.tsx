@@ -99,7 +99,8 @@ export function ComposeDialog({ open, onClose }: { open: boolean; onClose: () =>
   const pickerError = fieldError(form, 'id')
 
   const ask = form.handleSubmit(async (values) => {
-    const parsed = sendNewsletter.input.safeParse({ ...values, sendAt: sendAtOf(values['sendLater']) })
+    // The checked values hold the contract's fields only: the local time is read from the form.
+    const parsed = sendNewsletter.input.safeParse({ ...values, sendAt: sendAtOf(form.getValues('sendLater')) })
     if (!parsed.success) return
     const payload: Payload = parsed.data
     try {

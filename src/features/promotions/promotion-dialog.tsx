@@ -34,7 +34,8 @@ export interface Audience {
 }
 
 // The modal's own fields; who receives it is added by `prepare`, so the form checks only these.
-const ModalFields = z.object({ title: AddPromotionInput.shape.title, content: AddPromotionInput.shape.content })
+// "Send later" holds the local date and time: `prepare` makes it the instant the server checks.
+const ModalFields = z.object({ title: AddPromotionInput.shape.title, content: AddPromotionInput.shape.content, sendAt: z.optional(z.string()) })
 
 function promotionForm(audience: Audience): FormDef<typeof addNotification> {
   return {
