@@ -4,6 +4,7 @@ import { approves, endpoint, nameEndpoints, publicAccess, reads, writes } from '
 import { Approval, ApprovalNeed } from './four-eyes.ts'
 import { EXCLUSION_REASONS, ExclusionReason, ForecastAnswer, ForecastLeadsAnswer, ForecastPage } from './forecast.ts'
 import { placeholdersIn } from './emails.ts'
+import { NewSendAt, SendAt } from './send-later.ts'
 import * as self from './newsletter.ts'
 
 /*
@@ -109,17 +110,28 @@ export const countNewsletterRecipients = endpoint({
 export const sendNewsletter = endpoint({
   logAs: 'Newsletter sent',
   method: 'POST',
-  input: z.extend(Recipients, mailFields).check(someoneChosen()),
-  output: ok({ data: z.object({ _id: z.string(), total: integer(), awaitingApproval: z.boolean() }) }),
+  input: z.extend(Recipients, { ...mailFields, sendAt: SendAt }).check(someoneChosen()),
+  output: ok({ data: z.object({ _id: z.string(), total: integer(), awaitingApproval: z.boolean(), scheduledAt: z.nullable(z.string()) }) }),
   access: writes('/newsletter'),
-  ours: `Path, payload and answer not shown: all or the chosen lead ids, subject and content; mails the '${NEWSLETTER_TEMPLATE}' template. Over the four-eyes threshold the send waits for another Admin's approval (awaitingApproval).`,
+  ours: `Path, payload and answer not shown: all or the chosen lead ids, subject and content; mails the '${NEWSLETTER_TEMPLATE}' template. Over the four-eyes threshold the send waits for another Admin's approval (awaitingApproval). Optional sendAt ("Send later": an ISO time with its offset, in the future) stores it as scheduled: its recipients are frozen, and four eyes applied, at that time (total 0 until then).`,
+})
+
+/** "Send later": a scheduled send's new time, before it starts. */
+export const rescheduleNewsletter = endpoint({
+  logAs: 'Newsletter rescheduled',
+  method: 'POST',
+  input: z.object({ id: Id, sendAt: NewSendAt }),
+  output: ok({ scheduledAt: z.string() }),
+  access: writes('/newsletter'),
+  ours: 'Not in the requirements ("Send later"): moves a scheduled send to another time in the future; refused once it has started.',
 })
 
 /**
  * `awaiting`: more recipients than the four-eyes threshold, nothing is mailed until a second
- * Admin approves (contract/four-eyes.ts); `rejected`: that Admin said no, nothing was mailed.
+ * Admin approves (contract/four-eyes.ts); `rejected`: that Admin said no, nothing was mailed;
+ * `scheduled`: "Send later", nothing is frozen or mailed before its time (contract/send-later.ts).
  */
-export const SEND_STATUSES = ['sending', 'paused', 'done', 'cancelled', 'awaiting', 'rejected'] as const
+export const SEND_STATUSES = ['sending', 'paused', 'done', 'cancelled', 'awaiting', 'rejected', 'scheduled'] as const
 export const SendStatus = z.enum(SEND_STATUSES)
 export type SendStatus = z.output<typeof SendStatus>
 
@@ -158,6 +170,8 @@ export const NewsletterSend = z.object({
   pending: integer(),
   /** Who asked for a send over the four-eyes threshold and who decided; null when it needed no approval. */
   approval: z.nullable(Approval),
+  /** "Send later": the ISO time it starts or started at, null for one sent at once. */
+  scheduledAt: z.nullable(z.string()),
 })
 export type NewsletterSend = z.output<typeof NewsletterSend>
 

@@ -5,6 +5,7 @@ import { Approval, ApprovalNeed } from './four-eyes.ts'
 import { EXCLUSION_REASONS, ExclusionReason, ForecastAnswer, ForecastLeadsAnswer, ForecastPage } from './forecast.ts'
 import { IMAGE_KIND_MESSAGE, formFlag, formList, imageFiles } from './multipart.ts'
 import { Deleted } from './undo.ts'
+import { NewSendAt, SendAt } from './send-later.ts'
 import * as self from './promotions.ts'
 
 /**
@@ -13,9 +14,10 @@ import * as self from './promotions.ts'
  * is sent or failed for good), `cancelled` (an Admin stopped it; the rest is not sent);
  * `awaiting` (the round goes to more recipients than the four-eyes threshold: nothing is sent
  * until a second Admin approves it, contract/four-eyes.ts) and `rejected` (that Admin said no;
- * nothing of the round was sent).
+ * nothing of the round was sent); `scheduled` (ours, "Send later": nothing is stored to send until
+ * its time, contract/send-later.ts).
  */
-export const PROMOTION_STATUSES = ['queued', 'sending', 'done', 'cancelled', 'awaiting', 'rejected'] as const
+export const PROMOTION_STATUSES = ['queued', 'sending', 'done', 'cancelled', 'awaiting', 'rejected', 'scheduled'] as const
 export const PromotionStatus = z.enum(PROMOTION_STATUSES)
 export type PromotionStatus = z.output<typeof PromotionStatus>
 
@@ -60,6 +62,8 @@ export const Promotion = z.extend(z.omit(PromotionProgress, { id: true }), {
   createdBy: z.string(),
   /** The current round's four-eyes approval (who asked, who decided), null when it needed none. */
   approval: z.nullable(Approval),
+  /** Ours ("Send later"): the ISO time it starts or started at, null for one sent at once. */
+  scheduledAt: z.nullable(z.string()),
 })
 export type Promotion = z.output<typeof Promotion>
 
@@ -104,6 +108,7 @@ export const AddPromotionInput = z
     title: required('Title is required', 200),
     content: required('content is required', 5000),
     selectall: formFlag(),
+    sendAt: SendAt,
   })
   .check(
     z.superRefine(
@@ -121,9 +126,9 @@ export const addNotification = endpoint({
   method: 'POST',
   input: AddPromotionInput,
   files: { image: imageFiles({ max: 1, required: false, kind: IMAGE_KIND_MESSAGE, tooMany: IMAGE_KIND_MESSAGE }) },
-  output: ok({ _id: z.string(), total: integer(), awaitingApproval: z.boolean() }),
+  output: ok({ _id: z.string(), total: integer(), awaitingApproval: z.boolean(), scheduledAt: z.nullable(z.string()) }),
   access: writes('/notificationlist'),
-  ours: `Answers the new promotion's _id, total (its recipients) and awaitingApproval (over the four-eyes threshold: nothing is sent until another Admin approves). With selectall the filter fields (email, provider, country) are also sent, so "select all" means all matching users; '${SELECT_A_USER}' is ours.`,
+  ours: `Answers the new promotion's _id, total (its recipients) and awaitingApproval (over the four-eyes threshold: nothing is sent until another Admin approves). With selectall the filter fields (email, provider, country) are also sent, so "select all" means all matching users; '${SELECT_A_USER}' is ours. Optional sendAt (ours, "Send later": an ISO time with its offset, in the future) stores it as scheduled instead (total 0 until it starts; scheduledAt echoes the time).`,
 })
 
 const promotionSort = sortable(['title'])
@@ -192,7 +197,7 @@ export const ResendData = endpoint({
   ours: "Payload and answer not shown: {id, round (the round the admin saw), only: 'all' | 'failed'}; status, message, started (false for a repeat), round (now current), total (its deliveries), awaitingApproval (a round over the four-eyes threshold waits for another Admin, as a Submit does).",
 })
 
-/** Stops the current round: pending deliveries are not sent. Answers how many already were. */
+/** Stops the current round: pending deliveries are not sent (a scheduled promotion never starts). Answers how many already were. */
 export const cancelPromotion = endpoint({
   logAs: 'Promotion cancelled',
   method: 'POST',
@@ -200,6 +205,16 @@ export const cancelPromotion = endpoint({
   output: ok({ sent: integer(), failed: integer(), total: integer() }),
   access: writes('/notificationlist'),
   ours: 'Ours: cancels the running send; message says how many were already sent.',
+})
+
+/** Ours ("Send later"): a scheduled promotion's new time, before it starts. */
+export const reschedulePromotion = endpoint({
+  logAs: 'Promotion rescheduled',
+  method: 'POST',
+  input: z.object({ id: Id, sendAt: NewSendAt }),
+  output: ok({ scheduledAt: z.string() }),
+  access: writes('/notificationlist'),
+  ours: 'Ours ("Send later"): moves a scheduled promotion to another time in the future; refused once it has started.',
 })
 
 /**

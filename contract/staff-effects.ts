@@ -160,6 +160,8 @@ export const staffEffects: Readonly<Record<string, StaffEffect>> = {
   removePasskey: 'none',
   removeStaffPasskeys: 'narrows',
   removeSuppressedAddress: 'none',
+  rescheduleNewsletter: 'none',
+  reschedulePromotion: 'none',
   restoreTemplateVersion: 'none',
   restrictedCountries: 'none',
   resumeNewsletter: 'none',

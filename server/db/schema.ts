@@ -648,6 +648,16 @@ const approvalColumns = () => ({
 })
 
 /**
+ * A send to start later (server/kit/send-later.ts): its time, and what it will be sent to, kept
+ * until then (the audience is frozen as its time comes, not when it was scheduled). Both stay
+ * once it starts, as its record.
+ */
+const scheduleColumns = <T>() => ({
+  scheduledAt: timestamp('scheduled_at', { withTimezone: true, mode: 'date' }),
+  audience: jsonb('audience').$type<T>(),
+})
+
+/**
  * The recipients each admin asked a mass send to reach (a newsletter, a promotion round), kept
  * for the four-eyes window: a requester's sends within FOUR_EYES_WINDOW_HOURS are added up against
  * the threshold, so fifty sends of a thousand need approval as one of fifty thousand would. A
@@ -682,10 +692,11 @@ export const newsletterSends = pgTable(
     content: text('content').notNull(),
     templateContent: text('template_content').notNull().default(''),
     createdBy: text('created_by').references(() => admins.id, { onDelete: 'set null' }),
-    status: text('status', { enum: ['sending', 'paused', 'done', 'cancelled', 'awaiting', 'rejected'] }).notNull().default('sending'),
+    status: text('status', { enum: ['sending', 'paused', 'done', 'cancelled', 'awaiting', 'rejected', 'scheduled'] }).notNull().default('sending'),
     total: integer('total').notNull(),
     finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
     ...approvalColumns(),
+    ...scheduleColumns<{ all: boolean; id: string[] }>(),
   },
   (t) => [index('newsletter_sends_created_at_idx').on(t.createdAt.desc(), t.id.desc())],
 )
@@ -740,7 +751,7 @@ export const promotions = pgTable(
     image: text('image').notNull().default(''),
     selectall: boolean('selectall').notNull().default(false),
     createdBy: text('created_by').references(() => admins.id, { onDelete: 'set null' }),
-    status: text('status', { enum: ['queued', 'sending', 'done', 'cancelled', 'awaiting', 'rejected'] }).notNull().default('queued'),
+    status: text('status', { enum: ['queued', 'sending', 'done', 'cancelled', 'awaiting', 'rejected', 'scheduled'] }).notNull().default('queued'),
     /** 1 at Submit; each Resend adds one. */
     round: integer('round').notNull().default(1),
     /** Recipients frozen at Submit (promotion_recipients). */
@@ -755,6 +766,7 @@ export const promotions = pgTable(
     cancelledAt: timestamp('cancelled_at', { withTimezone: true, mode: 'date' }),
     /** The current round's four-eyes approval (server/kit/four-eyes.ts). */
     ...approvalColumns(),
+    ...scheduleColumns<{ email: string; provider: string; country: string; id: string[] }>(),
   },
   (t) => [index('promotions_created_at_idx').on(t.createdAt.desc(), t.id.desc())],
 )

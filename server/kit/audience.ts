@@ -38,7 +38,16 @@ export interface AudienceRules {
   newsletter: boolean
   /** The frequency cap (Settings), null while it is off. */
   cap: Cap | null
+  /**
+   * At delivery, the send being delivered: what it sent already is not counted by the frequency
+   * cap. Else the first of two leads sharing an address, once sent, would be capped by this very
+   * send, and the second would no longer be its duplicate: it would be mailed too.
+   */
+  own?: OwnSend
 }
+
+/** A promotion's round, or a newsletter send. */
+export type OwnSend = { promotionId: string; round: number } | { newsletterId: string }
 
 /** At most `messages` sends per lead in `days` days. */
 export interface Cap {
@@ -78,15 +87,17 @@ export async function rulesFor(db: Db, kind: 'promotion' | 'newsletter'): Promis
  * Each side stops at `cap.messages` rows, so a lead sent a great deal costs no more than one at
  * the cap. Test mails ("Send a test to me") are in no ledger and never count.
  */
-export function capReached(leadId: SQL, cap: Cap): SQL {
+export function capReached(leadId: SQL, cap: Cap, own?: OwnSend): SQL {
   const since = sql`now() - make_interval(days => ${cap.days}::int)`
   const n = sql`${cap.messages}::int`
+  const notOwnRound = own !== undefined && 'promotionId' in own ? sql` and not (cd.promotion_id = ${own.promotionId} and cd.round = ${own.round})` : sql``
+  const notOwnSend = own !== undefined && 'newsletterId' in own ? sql` and cr.send_id <> ${own.newsletterId}` : sql``
   return sql`((select count(*) from (
       (select 1 from ${promotionDeliveries} cd
-        where cd.lead_id = ${leadId} and cd.status = 'sent' and cd.sent_at > ${since} limit ${n})
+        where cd.lead_id = ${leadId} and cd.status = 'sent' and cd.sent_at > ${since}${notOwnRound} limit ${n})
       union all
       (select 1 from ${newsletterRecipients} cr join ${mailOutbox} cm on cm.id = cr.mail_id
-        where cr.lead_id = ${leadId} and cr.state = 'queued' and (cm.status = 'sent' and cm.sent_at > ${since} or cm.status = 'logged' and cm.created_at > ${since}) limit ${n})
+        where cr.lead_id = ${leadId} and cr.state = 'queued'${notOwnSend} and (cm.status = 'sent' and cm.sent_at > ${since} or cm.status = 'logged' and cm.created_at > ${since}) limit ${n})
     ) capped) >= ${n})`
 }
 
@@ -97,7 +108,7 @@ function conditions(lead: LeadFacts, rules: AudienceRules): Partial<Record<Exclu
     ...(rules.countryRule ? { 'restricted-country': sql`${lead.country} in (select ${restrictedCountries.code} from ${restrictedCountries} where not ${restrictedCountries.hide})` } : {}),
     ...(rules.newsletter ? { unsubscribed: sql`not coalesce(${lead.subscribed}, false)` } : {}),
     suppressed: sql`lower(${lead.email}) in (select ${suppressedAddresses.address} from ${suppressedAddresses})`,
-    ...(rules.cap === null ? {} : { 'frequency-cap': capReached(lead.id, rules.cap) }),
+    ...(rules.cap === null ? {} : { 'frequency-cap': capReached(lead.id, rules.cap, rules.own) }),
   }
 }
 

@@ -28,6 +28,7 @@ import type { Config } from '../config.ts'
 import type { Db } from '../db/index.ts'
 import { admins, sendRequests, type AdminRow } from '../db/schema.ts'
 import { failure, type Ctx } from './api.ts'
+import type { Realtime } from './realtime.ts'
 
 /** The first key of the requester's advisory lock: any fixed number no other advisory lock uses. */
 const REQUEST_LOCK = 0x4e7e5
@@ -60,16 +61,20 @@ export async function approvalNeed(ctx: Ctx, count: number) {
  * in the caller's transaction and answers whether it waits for approval, with its audit detail.
  */
 export async function requestSend(ctx: Ctx, ref: string, count: number): Promise<{ waits: boolean; detail: string }> {
-  const me = ctx.me()
-  await ctx.db.execute(sql`select pg_advisory_xact_lock(${REQUEST_LOCK}, hashtext(${me.id}))`)
-  const earlier = await earlierRecipients(ctx.db, ctx.config, me.id)
-  await ctx.db.insert(sendRequests).values({ adminId: me.id, recipients: count, ref })
-  const waits = needsApproval(ctx.config, count, earlier)
-  const threshold = ctx.config.fourEyesThreshold
+  return requestSendAs(ctx.db, ctx.config, ctx.me().id, ref, count)
+}
+
+/** `requestSend` for a send the server starts in an admin's name (a scheduled one, at its time). */
+export async function requestSendAs(db: Db, config: FourEyesConfig, adminId: string, ref: string, count: number): Promise<{ waits: boolean; detail: string }> {
+  await db.execute(sql`select pg_advisory_xact_lock(${REQUEST_LOCK}, hashtext(${adminId}))`)
+  const earlier = await earlierRecipients(db, config, adminId)
+  await db.insert(sendRequests).values({ adminId, recipients: count, ref })
+  const waits = needsApproval(config, count, earlier)
+  const threshold = config.fourEyesThreshold
   const detail =
     count > threshold
       ? `Awaiting approval: ${count} recipients, more than ${threshold}`
-      : `Awaiting approval: ${count} recipients, ${count + earlier} with the requester's other sends of the last ${ctx.config.fourEyesWindowHours} h, more than ${threshold}`
+      : `Awaiting approval: ${count} recipients, ${count + earlier} with the requester's other sends of the last ${config.fourEyesWindowHours} h, more than ${threshold}`
   return { waits, detail }
 }
 
@@ -84,8 +89,13 @@ export async function forgetRequest(db: Db, ref: string): Promise<void> {
  */
 export function announceRequest(ctx: Ctx, send: Pick<ApprovalRequest, 'kind' | 'id' | 'title' | 'total'>): void {
   const me = ctx.me()
-  const request: ApprovalRequest = { ...send, requestedBy: me.name, requestedById: me.id }
-  ctx.afterSuccess(() => ctx.realtime?.toApprovers(SocketEvents.approvalRequested, request, me.id))
+  ctx.afterSuccess(() => announceRequestOf(ctx.realtime, me, send))
+}
+
+/** `announceRequest` once committed, for a send the server started in `requester`'s name. */
+export function announceRequestOf(realtime: Realtime | null, requester: Pick<AdminRow, 'id' | 'name'>, send: Pick<ApprovalRequest, 'kind' | 'id' | 'title' | 'total'>): void {
+  const request: ApprovalRequest = { ...send, requestedBy: requester.name, requestedById: requester.id }
+  realtime?.toApprovers(SocketEvents.approvalRequested, request, requester.id)
 }
 
 /** The approval columns of a send (server/db/schema.ts, approvalColumns). */

@@ -48,12 +48,12 @@ export interface Fixtures {
   /** The Reset Password OTP's email template (installed at start) and one saved version of it. */
   template: { id: string; versionId: string }
   /** A lead to send promotions to, and two delivered promotions to it: one to resend and cancel, one to delete. */
-  promotion: { leadId: string; kept: string; deleted: string }
+  promotion: { leadId: string; kept: string; deleted: string; scheduled: string }
   /**
    * Newsletter: a subscribed lead to send to, an unsubscribe link's token (another lead), and
    * three sends without a job: one being sent (to pause), one paused (to resume), one to cancel.
    */
-  newsletter: { leadId: string; token: string; sending: string; paused: string; cancelled: string }
+  newsletter: { leadId: string; token: string; sending: string; paused: string; cancelled: string; scheduled: string }
   /** An approved member with no password yet, and the secret of their set-password link. */
   unset: { id: string; token: string }
   /** Four eyes: a promotion and a newsletter awaiting approval each to approve, and each to reject, asked for by another admin. */
@@ -208,7 +208,13 @@ async function newsletterFixtures(t: TestApp): Promise<Fixtures['newsletter']> {
   if (reader === undefined || leaver === undefined || sending === undefined || paused === undefined || cancelled === undefined) throw new Error('newsletter fixture insert returned no row')
   // A recipient still to go, so the two running sends are really running (not finished).
   await t.handle.db.insert(newsletterRecipients).values([sending, cancelled].map((s) => ({ sendId: s.id, leadId: reader.id })))
-  return { leadId: reader.id, token: unsubscribeToken(t.config, leaver.id), sending: sending.id, paused: paused.id, cancelled: cancelled.id }
+  // "Send later": one a week ahead, whose time the samples move.
+  const [scheduled] = await t.handle.db
+    .insert(newsletterSends)
+    .values({ subject: 'Fixture scheduled', content: '<p>Fixture</p>', status: 'scheduled', total: 0, scheduledAt: new Date(Date.now() + 7 * 24 * 3600 * 1000), audience: { all: true, id: [] } })
+    .returning({ id: newsletterSends.id })
+  if (scheduled === undefined) throw new Error('newsletter fixture insert returned no row')
+  return { leadId: reader.id, token: unsubscribeToken(t.config, leaver.id), sending: sending.id, paused: paused.id, cancelled: cancelled.id, scheduled: scheduled.id }
 }
 
 const unique = (): string => randomBytes(4).toString('hex')
@@ -265,7 +271,13 @@ async function promotionFixtures(t: TestApp): Promise<Fixtures['promotion']> {
   if (kept === undefined || deleted === undefined) throw new Error('promotion insert returned no row')
   await db.insert(promotionRecipients).values(rows.map((r) => ({ promotionId: r.id, leadId: lead.id, email: 'fixture@example.com' })))
   await db.insert(promotionDeliveries).values(rows.map((r) => ({ promotionId: r.id, leadId: lead.id, round: 1, status: 'sent' as const, sentAt: new Date() })))
-  return { leadId: lead.id, kept: kept.id, deleted: deleted.id }
+  // "Send later": one a week ahead, whose time the samples move.
+  const [scheduled] = await db
+    .insert(promotions)
+    .values({ title: 'Scheduled', content: 'Hello', recipientCount: 0, total: 0, status: 'scheduled', scheduledAt: new Date(Date.now() + 7 * 24 * 3600 * 1000), audience: { email: '', provider: '', country: '', id: [lead.id] } })
+    .returning({ id: promotions.id })
+  if (scheduled === undefined) throw new Error('promotion insert returned no row')
+  return { leadId: lead.id, kept: kept.id, deleted: deleted.id, scheduled: scheduled.id }
 }
 const png = (): UploadFile => ({ field: 'image', name: 'a.png', type: 'image/png', content: encodePng(4, 4, () => [200, 40, 40]) })
 const NEW_PASSWORD = 'Fresh#2024'
@@ -432,6 +444,7 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   pauseNewsletter: (f) => ({ json: { id: f.newsletter.sending } }),
   resumeNewsletter: (f) => ({ json: { id: f.newsletter.paused } }),
   cancelNewsletter: (f) => ({ json: { id: f.newsletter.cancelled } }),
+  rescheduleNewsletter: (f) => ({ json: { id: f.newsletter.scheduled, sendAt: new Date(Date.now() + 86_400_000 + Math.floor(Math.random() * 3_600_000)).toISOString() } }),
   unsubscribeStatus: (f) => ({ json: { token: f.newsletter.token } }),
   unsubscribe: (f) => ({ json: { token: f.newsletter.token } }),
   FilterOption: () => ({ json: { page: 1, limit: 100, data: { email: 'lead', provider: 'ipfs', country: 'Portugal' } } }),
@@ -446,6 +459,8 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   // The first accepted call starts round 2; a repeat of round 1 is answered as already started.
   ResendData: (f) => ({ json: { id: f.promotion.kept, round: 1, only: 'all' } }),
   cancelPromotion: (f) => ({ json: { id: f.promotion.kept } }),
+  // A new time each call, a day or so ahead of now: every sample changes the row.
+  reschedulePromotion: (f) => ({ json: { id: f.promotion.scheduled, sendAt: new Date(Date.now() + 86_400_000 + Math.floor(Math.random() * 3_600_000)).toISOString() } }),
   DeletePromotion: (f) => ({ json: { id: f.promotion.deleted } }),
   approveLinkChange: (f) => ({ json: { id: f.linkChanges.approve } }),
   rejectLinkChange: (f) => ({ json: { id: f.linkChanges.reject } }),

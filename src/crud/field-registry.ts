@@ -11,6 +11,7 @@ import { imageType } from './fields/image.tsx'
 import { imagesType } from './fields/images.tsx'
 import { multiSelectType, searchMultiSelectType } from './fields/multi-select.tsx'
 import { richTextType } from './fields/rich-text.tsx'
+import { dateTimeType } from './fields/send-later.tsx'
 import { remoteSelectType, selectType } from './fields/select.tsx'
 import { switchType } from './fields/switch.tsx'
 import { textType } from './fields/text.tsx'
@@ -34,6 +35,7 @@ const registry: Registry = {
   multiselect: multiSelectType,
   'search-multiselect': searchMultiSelectType,
   richtext: richTextType,
+  datetime: dateTimeType,
   image: imageType,
   images: imagesType,
   video: videoType,

@@ -84,6 +84,8 @@ interface KindSettings {
    */
   'search-multiselect': ({ options: readonly SelectOption[] } | { source: OptionSource }) & { all?: string }
   richtext: { editor?: ComponentType<RichTextEditorProps>; snippets?: readonly Snippet[] }
+  /** A local date and time, with its UTC time beside it ("Send later", src/crud/fields/send-later.tsx). */
+  datetime: object
   image: FileSettings
   images: FileSettings
   video: FileSettings
@@ -150,6 +152,7 @@ export const remoteSelect = <N extends string>(name: N, label: string, source: O
   ...extra,
 })
 /** On or off; the value is a boolean. */
+export const dateTime = <N extends string>(name: N, label: string, extra: Shared = {}): FieldOf<'datetime', N> => ({ kind: 'datetime', name, label, ...extra })
 export const switchField = <N extends string>(name: N, label: string, extra: Shared = {}): FieldOf<'switch', N> => ({ kind: 'switch', name, label, ...extra })
 /**
  * Several choices of a short list; the value is a string array. Values that are not options (pages

@@ -19,6 +19,7 @@ const promotion = (id: string, over: Partial<Promotion> = {}): Promotion => ({
   recipientCount: 10,
   createdBy: 'Ann Admin',
   approval: null,
+  scheduledAt: null,
   round: 1,
   total: 10,
   sent: 0,

@@ -78,7 +78,7 @@ const Judged = z.object({
  * (smaller id) shares, that one left out for no other reason (leads_email_sort_idx).
  */
 async function judgedBatch(tx: Db, sendId: string, room: number) {
-  const rules = await rulesFor(tx, 'newsletter')
+  const rules = { ...(await rulesFor(tx, 'newsletter')), own: { newsletterId: sendId } }
   const lead = { id: sql`l.id`, email: sql`l.email`, country: sql`l.country`, subscribed: sql`l.subscribed` }
   const others = sql`
     select l2.id as lead_id, l2.email, l2.country, l2.subscribed from ${leads} l2

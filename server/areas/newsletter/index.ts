@@ -6,12 +6,13 @@ import * as newsletter from '#contract/newsletter'
 import { defineArea } from '../../kit/areas.ts'
 import { newsletterJobs } from './feeder.ts'
 import { newsletterRoutes } from './routes.ts'
+import { newsletterStartJobs } from './scheduled.ts'
 import { oneClickUnsubscribe, unsubscribeRoutes } from './unsubscribe.ts'
 
 export const area = defineArea({
   contracts: [{ module: newsletter, label: 'Newsletter' }],
   routes: [newsletterRoutes, unsubscribeRoutes],
-  jobs: newsletterJobs,
+  jobs: [...newsletterJobs, ...newsletterStartJobs],
   // RFC 8058 one-click unsubscribing: a POST to the unsubscribe page's address, outside the API.
   serve: (app, services) => oneClickUnsubscribe(app, services.handle.db, services.config),
 })

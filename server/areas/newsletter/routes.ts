@@ -42,20 +42,12 @@ import { cancelMailGroup, mailGroupCounts, pauseMailGroup } from '../../kit/mail
 import { leadSearch } from '../../kit/leads-search.ts'
 import { sendStatusWhere } from '../../kit/newsletter-status.ts'
 import { NEWSLETTER_JOB, TEMPLATE_MISSING, groupOf, lockSend, newsletterTemplate, waitingMails } from './feeder.ts'
+import { freezeRecipients, jobKey, scheduleStart, selectedChoice, subscribedChoice } from './scheduled.ts'
+import { ALREADY_STARTED, SEND_AT_REQUIRED } from '#contract/send-later'
+import { sendAtOf, utcWords } from '../../kit/send-later.ts'
 import { renderTemplate, sampleValues } from '../../kit/mail/templates.ts'
 import { testMailLimit, testMailSent, testSubject } from '../../kit/mail/test-mail.ts'
 
-/** The job's key: one feeder job per send. */
-const jobKey = (sendId: string): string => `newsletter:${sendId}`
-
-const subscribedChoice = (all: boolean, ids: readonly string[]) =>
-  all ? eq(leads.subscribed, true) : and(eq(leads.subscribed, true), inArray(leads.id, [...new Set(ids)]))
-
-/**
- * The leads a choice selects: every subscriber, or the chosen leads whether subscribed or not (a
- * chosen lead who is not is left out by the forecast's rules, and recorded so).
- */
-const selectedChoice = (all: boolean, ids: readonly string[]) => (all ? eq(leads.subscribed, true) : inArray(leads.id, [...new Set(ids)]))
 
 /** The leads a Send with this choice would freeze, as the forecast judges them (server/kit/audience.ts). */
 async function choiceAudience(db: Db, all: boolean, ids: readonly string[]): Promise<Audience> {
@@ -128,7 +120,9 @@ async function progressOf(db: Db, totals: ReadonlyMap<string, number>): Promise<
 
 /** Why a send that is not running cannot be paused or cancelled. */
 const notRunning = (status: SendStatus, wanted: 'paused' | 'cancelled'): string =>
-  status === 'cancelled' || status === 'paused' || status === 'rejected'
+  status === 'scheduled'
+    ? 'This newsletter is scheduled: nothing is being sent yet'
+    : status === 'cancelled' || status === 'paused' || status === 'rejected'
     ? `This newsletter is ${status} already`
     : status === 'awaiting'
       ? 'This newsletter is awaiting approval: nothing is being sent yet'
@@ -191,24 +185,35 @@ export const newsletterRoutes = handlers(newsletter, {
     return new FileAnswer('left-out.csv', 'text/csv; charset=utf-8', Readable.from(forecastCsv(ctx.handle.db, audience, input.reason), { objectMode: false }))
   },
 
-  sendNewsletter: async ({ all, id, subject, content }, ctx) => {
+  sendNewsletter: async ({ all, id, subject, content, sendAt }, ctx) => {
     const admin = ctx.me()
     const clean = sanitizeRichText(content)
     // Sanitising may leave nothing (a body of script alone): that is no newsletter to send.
     if (clean.replace(/<[^>]*>/g, '').trim() === '' && !/<img\s/i.test(clean)) return failure(newsletter.CONTENT_REQUIRED, { content: newsletter.CONTENT_REQUIRED })
     const template = await newsletterTemplate(ctx.db)
     if (template === undefined) return failure(TEMPLATE_MISSING, { content: TEMPLATE_MISSING }, 409)
+    const later = sendAtOf(sendAt)
+    if (later !== null) {
+      // Refused now as it would be then, though the subscribers are counted again at its time.
+      if ((await ctx.db.$count(leads, subscribedChoice(all, id))) === 0) return failure(newsletter.NO_SUBSCRIBERS, { id: newsletter.NO_SUBSCRIBERS })
+      const row = await ctx.transaction(async (tx) => {
+        const [stored] = await tx
+          .insert(newsletterSends)
+          .values({ subject, content: clean, templateContent: template.content, createdBy: admin.id, total: 0, status: 'scheduled', scheduledAt: later, audience: { all, id: [...new Set(id)] } })
+          .returning({ id: newsletterSends.id })
+        if (stored === undefined) throw new Error('newsletter_sends insert returned no row')
+        await scheduleStart(tx, ctx.jobs, stored.id, later)
+        return stored
+      })
+      ctx.audit(row.id)
+      ctx.auditDetail(`Scheduled for ${utcWords(later)}`)
+      return { status: 'success', message: `The newsletter is scheduled for ${utcWords(later)}`, data: { _id: row.id, total: 0, awaitingApproval: false, scheduledAt: later.toISOString() } }
+    }
     const sent = await ctx.transaction(async (tx) => {
       // The template as it is now goes with the send: an approver sees, and readers get, this one.
       const [row] = await tx.insert(newsletterSends).values({ subject, content: clean, templateContent: template.content, createdBy: admin.id, total: 0 }).returning({ id: newsletterSends.id })
       if (row === undefined) throw new Error('newsletter_sends insert returned no row')
-      // Frozen now: a lead who subscribes later is not added. Every lead selected is a recipient,
-      // and those the forecast's rules leave out are recorded so as their mail is due: sent,
-      // failed and left out then add up to the selection.
-      await tx.execute(sql`
-        insert into ${newsletterRecipients} (send_id, lead_id)
-        select ${row.id}, ${leads.id} from ${leads} where ${selectedChoice(all, id)}`)
-      const total = await tx.$count(newsletterRecipients, eq(newsletterRecipients.sendId, row.id))
+      const total = await freezeRecipients(tx, row.id, all, id)
       // Thrown, not returned: the send and its rows go back with the call's transaction.
       if (total === 0 || (await tx.$count(leads, subscribedChoice(all, id))) === 0) throw failure(newsletter.NO_SUBSCRIBERS, { id: newsletter.NO_SUBSCRIBERS })
       const request = await requestSend(ctx, groupOf(row.id), total)
@@ -225,10 +230,22 @@ export const newsletterRoutes = handlers(newsletter, {
     if (sent.awaitingApproval) {
       ctx.auditDetail(sent.detail)
       announceRequest(ctx, { kind: 'newsletter', id: sent.id, title: subject, total: sent.total })
-      return { status: 'success', message: `The newsletter to ${subscribers} waits for another Admin's approval`, data: { _id: sent.id, total: sent.total, awaitingApproval: true } }
+      return { status: 'success', message: `The newsletter to ${subscribers} waits for another Admin's approval`, data: { _id: sent.id, total: sent.total, awaitingApproval: true, scheduledAt: null } }
     }
     ctx.afterSuccess(() => ctx.jobs.wake())
-    return { status: 'success', message: `The newsletter is on its way to ${subscribers}`, data: { _id: sent.id, total: sent.total, awaitingApproval: false } }
+    return { status: 'success', message: `The newsletter is on its way to ${subscribers}`, data: { _id: sent.id, total: sent.total, awaitingApproval: false, scheduledAt: null } }
+  },
+
+  rescheduleNewsletter: async ({ id, sendAt }, ctx) => {
+    const send = await sendToChange(ctx.db, id)
+    if (send.status !== 'scheduled') throw failure(ALREADY_STARTED, { id: ALREADY_STARTED }, 409)
+    const at = sendAtOf(sendAt)
+    if (at === null) throw failure(SEND_AT_REQUIRED, { sendAt: SEND_AT_REQUIRED })
+    await ctx.db.update(newsletterSends).set({ scheduledAt: at }).where(eq(newsletterSends.id, id))
+    await scheduleStart(ctx.db, ctx.jobs, id, at)
+    ctx.audit(id)
+    ctx.auditDetail(`Scheduled for ${utcWords(at)}`)
+    return { status: 'success', message: `The newsletter is now scheduled for ${utcWords(at)}`, scheduledAt: at.toISOString() }
   },
 
   listNewsletterSends: async (query, ctx) => {
@@ -254,6 +271,7 @@ export const newsletterRoutes = handlers(newsletter, {
         total: r.total,
         ...counts,
         approval: approval(r),
+        scheduledAt: r.scheduledAt === null ? null : r.scheduledAt.toISOString(),
       }
     })
     return { status: 'success', message: 'Newsletters', result, count: total }
@@ -283,7 +301,8 @@ export const newsletterRoutes = handlers(newsletter, {
 
   cancelNewsletter: async ({ id }, ctx) => {
     const send = await sendToChange(ctx.db, id)
-    // A send awaiting approval may be withdrawn (cancelled); a rejected one is over already.
+    // A send awaiting approval may be withdrawn (cancelled), a scheduled one called off before its
+    // time (its start job then finds it no longer scheduled); a rejected one is over already.
     if (send.status === 'done' || send.status === 'cancelled' || send.status === 'rejected' || isFinished(send.status, await pendingOf(ctx.db, id))) throw failure(notRunning(send.status, 'cancelled'), { id: 'Not being sent' }, 409)
     await ctx.db.update(newsletterSends).set({ status: 'cancelled', finishedAt: sql`now()` }).where(eq(newsletterSends.id, id))
     await cancelMailGroup(ctx.db, groupOf(id))

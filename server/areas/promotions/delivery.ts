@@ -375,7 +375,7 @@ export async function deliverBatch(deps: DeliveryDeps, payload: DeliverPayload):
   let progress: PromotionProgress | null = null
   // The forecast's rules again, as each delivery is due: the recipients they leave out are
   // recorded with their reason and counted, and never handed to the transport.
-  const reasons = await judgeRecipients(db, payload.promotionId, claimed.recipients.map((r) => r.leadId))
+  const reasons = await judgeRecipients(db, payload.promotionId, payload.round, claimed.recipients.map((r) => r.leadId))
   if (reasons.size > 0) {
     try {
       progress = await db.transaction(async (tx) => {
@@ -446,11 +446,11 @@ const Judged = z.object({ rows: z.array(z.object({ lead_id: z.string(), why: Rea
  * address an earlier recipient (smaller id) of the promotion shares and who is left out for no
  * other reason (promotion_recipients_address_idx).
  */
-export async function judgeRecipients(db: Db, promotionId: string, leadIds: readonly string[]): Promise<Map<string, ExclusionReason>> {
+export async function judgeRecipients(db: Db, promotionId: string, round: number, leadIds: readonly string[]): Promise<Map<string, ExclusionReason>> {
   if (leadIds.length === 0) return new Map()
   // Driven by the batch's ids, each found by the primary key: a filter on the round's rows would
   // read the whole promotion per batch on a table without statistics yet.
-  const rules = await rulesFor(db, 'promotion')
+  const rules = { ...(await rulesFor(db, 'promotion')), own: { promotionId, round } }
   const lead = { id: sql`r.lead_id`, email: sql`r.email`, country: sql`l.country`, subscribed: sql`l.subscribed` }
   const others = sql`
     select r2.lead_id, r2.email, l2.country, l2.subscribed from ${promotionRecipients} r2 left join ${leads} l2 on l2.id = r2.lead_id

@@ -44,6 +44,11 @@ import { forecast, forecastCsv, forecastLeads, forecastMessage, rulesFor, type A
 import { FileAnswer } from '../../kit/api.ts'
 import { testMailLimit, testMailSent } from '../../kit/mail/test-mail.ts'
 import { promotionTestMail } from './test-mail.ts'
+import { ALREADY_STARTED, SEND_AT_REQUIRED } from '#contract/send-later'
+import { auditStart, sendAtOf, utcWords } from '../../kit/send-later.ts'
+import { announceRequestOf, requestSendAs } from '../../kit/four-eyes.ts'
+import { admins } from '../../db/schema.ts'
+import type { JobQueue } from '../../kit/queue.ts'
 
 export const PROMOTION_ADDED = 'Promotion added successfully'
 export const PROMOTION_DELETED = 'Promotion deleted successfully'
@@ -53,6 +58,9 @@ export const RESEND_REPEATED = 'This resend has already been started'
 export const NO_FAILED_DELIVERY = 'No failed delivery to send again'
 export const INCORRECT_FORMAT = 'Incorrect format'
 export const AWAITING_RESEND = 'This promotion is waiting for approval'
+export const PROMOTION_SCHEDULED = 'Promotion scheduled'
+export const SCHEDULED_CANCELLED = 'Scheduled promotion cancelled: nothing was sent'
+export const NOT_STARTED_YET = 'This promotion is scheduled and has not been sent yet'
 
 const countryNames = new Map(COUNTRIES.map((c) => [c.code, c.name]))
 
@@ -67,7 +75,13 @@ const promotionTrash = restorable({
   endpoint: promotionsContract.DeletePromotion,
   restored: 'Promotion restored successfully',
   afterRestore: async (db, ctx, id) => {
-    const [row] = await db.select({ round: promotions.round, status: promotions.status }).from(promotions).where(eq(promotions.id, id))
+    const [row] = await db.select({ round: promotions.round, status: promotions.status, scheduledAt: promotions.scheduledAt }).from(promotions).where(eq(promotions.id, id))
+    // A scheduled one's start job found it gone: it gets another, at its time (at once if that has passed).
+    if (row?.status === 'scheduled' && row.scheduledAt !== null) {
+      await scheduleStart(db, ctx.jobs, id, row.scheduledAt)
+      ctx.afterSuccess(() => ctx.jobs.wake())
+      return
+    }
     if (row === undefined || (row.status !== 'queued' && row.status !== 'sending')) return
     await queueRound(db, ctx.jobs, id, row.round)
     ctx.afterSuccess(() => ctx.jobs.wake())
@@ -151,6 +165,7 @@ const toPromotion = (row: PromotionRow, approval: Promotion['approval'], created
     createdBy,
     ...progress,
     approval,
+    scheduledAt: row.scheduledAt === null ? null : row.scheduledAt.toISOString(),
   }
 }
 
@@ -242,8 +257,64 @@ function deliveryDeps(services: Services): DeliveryDeps {
   return built
 }
 
-/** The delivery job (declared with the routes in this area's index.ts). */
+export const START_JOB = 'promotion.start'
+
+/** Adds the start job of a promotion scheduled for `at` with `db` (the write's transaction). */
+async function scheduleStart(db: Db, jobs: JobQueue, promotionId: string, at: Date): Promise<void> {
+  await jobs.add(db, START_JOB, { promotionId }, { runAt: at })
+}
+
+const StartPayload = z.object({ promotionId: z.string() })
+const StoredAudience = z.object({ email: z.string(), provider: z.enum(['', 'web3auth', 'ipfs']), country: z.string(), id: z.array(z.string()) })
+
+/**
+ * Starts a scheduled promotion whose time has come (server/kit/send-later.ts), as a Submit made
+ * then would: its recipients frozen from the stored selection as the leads stand now, round 1's
+ * deliveries queued, or over the four-eyes threshold left awaiting another Admin in the name of
+ * the admin who scheduled it. One cancelled, started, deleted or moved later is left alone.
+ */
+async function startScheduled(services: Services, promotionId: string): Promise<void> {
+  const { config, jobs } = services
+  const started = await services.handle.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(promotions)
+      .set({ status: 'queued' })
+      .where(and(eq(promotions.id, promotionId), eq(promotions.status, 'scheduled'), sql`${promotions.scheduledAt} <= now()`))
+      .returning()
+    if (row === undefined) return null
+    // The delete's trash holds a promotion's rows while they move: its start waits for the move.
+    if (await moving(tx, promotionTrash, promotionId)) throw new Error('the promotion is moving into or out of the trash')
+    const audience = StoredAudience.parse(row.audience ?? { email: '', provider: '', country: '', id: [] })
+    const [requester] = row.createdBy === null ? [] : await tx.select({ id: admins.id, name: admins.name }).from(admins).where(eq(admins.id, row.createdBy))
+    const total = requester === undefined ? 0 : await freezeRecipients(tx, promotionId, selectionOf({ ...audience, selectall: row.selectall }))
+    if (requester === undefined || total === 0) {
+      // Nobody to send it to, or no admin left to answer for it: it ends unsent, as Submit would refuse it.
+      const [ended] = await tx.update(promotions).set({ status: 'cancelled', cancelledAt: sql`now()` }).where(eq(promotions.id, promotionId)).returning()
+      const why = requester === undefined ? 'the admin who scheduled it is no longer listed' : row.selectall ? NO_MATCHING_USER : 'none of its users is left'
+      await auditStart(tx, { adminId: row.createdBy, action: '/addNotification', recordId: promotionId, detail: `not sent: ${why}` })
+      return ended === undefined ? null : { row: ended, waits: false, requester: null }
+    }
+    await tx.update(promotions).set({ recipientCount: total, total }).where(eq(promotions.id, promotionId))
+    const request = await requestSendAs(tx, config, requester.id, roundRef(promotionId, 1), total)
+    if (request.waits) {
+      const [waiting] = await tx.update(promotions).set({ status: 'awaiting', approvalRequestedBy: requester.id }).where(eq(promotions.id, promotionId)).returning()
+      await auditStart(tx, { adminId: requester.id, action: '/addNotification', recordId: promotionId, detail: request.detail })
+      return waiting === undefined ? null : { row: waiting, waits: true, requester }
+    }
+    await queueRound(tx, jobs, promotionId, 1)
+    await auditStart(tx, { adminId: requester.id, action: '/addNotification', recordId: promotionId, detail: `on its way to ${total} recipients` })
+    return { row: { ...row, total, recipientCount: total }, waits: false, requester }
+  })
+  if (started === null) return
+  announce(services.realtime, progressOf(started.row), true)
+  if (started.waits && started.requester !== null) {
+    announceRequestOf(services.realtime, started.requester, { kind: 'promotion', id: promotionId, title: started.row.title, total: started.row.total })
+  } else jobs.wake()
+}
+
+/** The delivery and start jobs (declared with the routes in this area's index.ts). */
 export const promotionJobs = [
+  defineJob(START_JOB, async (payload, _job, services) => startScheduled(services, StartPayload.parse(payload).promotionId)),
   defineJob(
     DELIVER_JOB,
     async (payload, _job, services) => {
@@ -311,6 +382,24 @@ export const promotionsRoutes = handlers(promotionsContract, {
   addNotification: async (input, ctx) => {
     const where = selectionOf(input)
     const image = ctx.files['image']?.[0]?.name ?? ''
+    const later = sendAtOf(input.sendAt)
+    if (later !== null) {
+      // Refused now as it would be then, though the audience is frozen again at its time.
+      if ((await exactCount(ctx.db, leads, where)) === 0) {
+        const message = input.selectall ? NO_MATCHING_USER : promotionsContract.SELECT_A_USER
+        throw failure(message, { id: message })
+      }
+      const audience = { email: input.email, provider: input.provider, country: input.country, id: input.selectall ? [] : [...new Set(input.id)] }
+      const [row] = await ctx.db
+        .insert(promotions)
+        .values({ title: input.title, content: input.content, image, selectall: input.selectall, createdBy: ctx.me().id, recipientCount: 0, total: 0, status: 'scheduled', scheduledAt: later, audience })
+        .returning({ id: promotions.id })
+      if (row === undefined) throw new Error('insert returned no row')
+      await scheduleStart(ctx.db, ctx.jobs, row.id, later)
+      ctx.audit(row.id)
+      ctx.auditDetail(`Scheduled for ${utcWords(later)}`)
+      return { status: 'success', message: `${PROMOTION_SCHEDULED} for ${utcWords(later)}`, _id: row.id, total: 0, awaitingApproval: false, scheduledAt: later.toISOString() }
+    }
     const [row] = await ctx.db
       .insert(promotions)
       .values({ title: input.title, content: input.content, image, selectall: input.selectall, createdBy: ctx.me().id, recipientCount: 0, total: 0 })
@@ -326,7 +415,21 @@ export const promotionsRoutes = handlers(promotionsContract, {
     const awaitingApproval = await startRound(ctx, { id: row.id, title: input.title }, 1, total)
     ctx.audit(row.id)
     const message = awaitingApproval ? `${PROMOTION_ADDED}: it goes to ${plural(total, 'user')} once another Admin approves it` : PROMOTION_ADDED
-    return { status: 'success', message, _id: row.id, total, awaitingApproval }
+    return { status: 'success', message, _id: row.id, total, awaitingApproval, scheduledAt: null }
+  },
+
+  reschedulePromotion: async ({ id, sendAt }, ctx) => {
+    const [current] = await ctx.db.select({ status: promotions.status }).from(promotions).where(eq(promotions.id, id)).for('update')
+    if (current === undefined) return notFound()
+    await refuseWhileMoving(ctx.db, promotionTrash, id)
+    if (current.status !== 'scheduled') throw failure(ALREADY_STARTED, { id: ALREADY_STARTED }, 409)
+    const at = sendAtOf(sendAt)
+    if (at === null) throw failure(SEND_AT_REQUIRED, { sendAt: SEND_AT_REQUIRED })
+    await ctx.db.update(promotions).set({ scheduledAt: at }).where(eq(promotions.id, id))
+    await scheduleStart(ctx.db, ctx.jobs, id, at)
+    ctx.audit(id)
+    ctx.auditDetail(`Scheduled for ${utcWords(at)}`)
+    return { status: 'success', message: `The promotion is now scheduled for ${utcWords(at)}`, scheduledAt: at.toISOString() }
   },
 
   listNotification: async (query, ctx) => {
@@ -373,6 +476,7 @@ export const promotionsRoutes = handlers(promotionsContract, {
     if (round > current.round) throw failure(INCORRECT_FORMAT, { round: INCORRECT_FORMAT })
     if (current.status === 'queued' || current.status === 'sending') throw failure(STILL_SENDING)
     if (current.status === 'awaiting') throw failure(AWAITING_RESEND)
+    if (current.status === 'scheduled') throw failure(NOT_STARTED_YET)
     const next = current.round + 1
     const source =
       only === 'failed'
@@ -445,7 +549,7 @@ export const promotionsRoutes = handlers(promotionsContract, {
   },
 
   cancelPromotion: async ({ id }, ctx) => {
-    const [current] = await ctx.db.select({ round: promotions.round }).from(promotions).where(eq(promotions.id, id))
+    const [current] = await ctx.db.select({ round: promotions.round, status: promotions.status }).from(promotions).where(eq(promotions.id, id))
     if (current === undefined) return notFound()
     // Deliveries on their way into or out of the trash would stay pending in a cancelled round.
     await refuseWhileMoving(ctx.db, promotionTrash, id)
@@ -461,7 +565,7 @@ export const promotionsRoutes = handlers(promotionsContract, {
       .update(promotions)
       .set({ status: 'cancelled', cancelledAt: sql`now()` })
       // A round awaiting approval may be withdrawn too.
-      .where(and(eq(promotions.id, id), eq(promotions.round, current.round), inArray(promotions.status, ['queued', 'sending', 'awaiting'])))
+      .where(and(eq(promotions.id, id), eq(promotions.round, current.round), inArray(promotions.status, ['queued', 'sending', 'awaiting', 'scheduled'])))
       .returning()
     const [row] = cancelled === undefined ? await ctx.db.select().from(promotions).where(eq(promotions.id, id)) : [cancelled]
     if (row === undefined) return notFound()
@@ -469,6 +573,8 @@ export const promotionsRoutes = handlers(promotionsContract, {
     const { sent, failed, total } = row
     if (cancelled !== undefined) ctx.afterSuccess(() => announce(ctx.realtime, progressOf(cancelled), true))
     const posting = inFlight === 0 ? '' : `; ${inFlight} more ${inFlight === 1 ? 'was' : 'were'} being posted to the push service and will count as sent once it accepts them`
+    // A scheduled one is called off before its time: its start job then finds it no longer scheduled.
+    if (cancelled !== undefined && current.status === 'scheduled') return { status: 'success', message: SCHEDULED_CANCELLED, sent, failed, total }
     const message = cancelled === undefined ? `Nothing left to cancel: ${sent} of ${total} sent${posting}` : `Promotion cancelled: ${sent} of ${total} already sent${posting}`
     return { status: 'success', message, sent, failed, total }
   },

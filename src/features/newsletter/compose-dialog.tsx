@@ -17,7 +17,9 @@ import { useCall } from '#src/lib/use-call.ts'
 import { FieldControl } from '#src/crud/field-control.tsx'
 import { fieldError, showFailure, textOf, useContractForm } from '#src/crud/form-hook.ts'
 import { SendTestButton } from '#src/crud/send-test-button.tsx'
-import { richText, text } from '#src/crud/form-fields.ts'
+import { dateTime, richText, text } from '#src/crud/form-fields.ts'
+import { sendAtOf, utcText } from '#src/crud/fields/send-later.tsx'
+import { ApiError } from '#src/lib/api.ts'
 import { refreshAfterWrite } from '#src/crud/refresh.ts'
 import { call } from '#src/lib/api.ts'
 import { stringList } from '#src/lib/string-list.ts'
@@ -29,8 +31,16 @@ import { SubscriberPicker } from './subscriber-picker.tsx'
 
 const subjectField = text('subject', 'Subject')
 const contentField = richText('content', 'Content')
-const names = ['id', 'subject', 'content']
-const blank = { all: false, id: [], subject: '', content: '' }
+// The local date and time; the payload's sendAt is its instant (sendAtOf), checked by the server.
+const sendLaterField = dateTime('sendLater', 'Send later', { hint: 'Optional: the newsletter waits until this time; its subscribers are counted, and four eyes applied, then.' })
+const names = ['id', 'subject', 'content', 'sendLater']
+const blank = { all: false, id: [], subject: '', content: '', sendAt: '', sendLater: '' }
+
+/** The server's word on the time goes under the field the admin filled in. */
+function onScreen(error: unknown): unknown {
+  const message = error instanceof ApiError ? error.errors['sendAt'] : undefined
+  return error instanceof ApiError && message !== undefined ? new ApiError(error.status, error.message, { ...error.errors, sendLater: message }, error.body) : error
+}
 
 type Payload = Input<typeof sendNewsletter>
 
@@ -49,6 +59,13 @@ export function sendingTime(count: number, rate: number): string {
   if (seconds < 60) return 'under a minute'
   if (seconds < 3600) return `about ${plural(Math.round(seconds / 60), 'minute', 'minutes')}`
   return `about ${plural(Math.round(seconds / 360) / 10, 'hour', 'hours')}`
+}
+
+/** The question before a send: now, or at its time (counted again then). */
+function confirmTitle({ payload, count }: Confirming): string {
+  const who = plural(count, 'subscriber', 'subscribers')
+  const at = payload.sendAt ?? ''
+  return at === '' ? `Send this newsletter to ${who}?` : `Schedule this newsletter for ${utcText(new Date(at))}? It reaches ${who} now.`
 }
 
 function pace(count: number, rate: number): string {
@@ -82,7 +99,8 @@ export function ComposeDialog({ open, onClose }: { open: boolean; onClose: () =>
   const pickerError = fieldError(form, 'id')
 
   const ask = form.handleSubmit(async (values) => {
-    const parsed = sendNewsletter.input.safeParse(values)
+    // The checked values hold the contract's fields only: the local time is read from the form.
+    const parsed = sendNewsletter.input.safeParse({ ...values, sendAt: sendAtOf(form.getValues('sendLater')) })
     if (!parsed.success) return
     const payload: Payload = parsed.data
     try {
@@ -108,7 +126,7 @@ export function ComposeDialog({ open, onClose }: { open: boolean; onClose: () =>
       await refreshAfterWrite(mutate)
     } catch (error) {
       setConfirming(null)
-      showFailure(form, error, names)
+      showFailure(form, onScreen(error), names)
     } finally {
       setBusy(false)
     }
@@ -150,6 +168,7 @@ export function ComposeDialog({ open, onClose }: { open: boolean; onClose: () =>
           <FieldControl field={subjectField} form={form} />
           <p className="-mt-3 text-xs text-slate-600">{'Write {{name}} in the subject to greet each subscriber by name.'}</p>
           <FieldControl field={contentField} form={form} />
+          <FieldControl field={sendLaterField} form={form} />
           <DialogFormFooter submit="Send" onCancel={onClose} busy={isSubmitting} busyLabel="Counting the subscribers…" waiting={busy}>
             <SendTestButton
               form={form}
@@ -163,11 +182,11 @@ export function ComposeDialog({ open, onClose }: { open: boolean; onClose: () =>
       <ConfirmDialog
         open={confirming !== null}
         onOpenChange={(next) => (next || busy ? null : setConfirming(null))}
-        title={confirming === null ? '' : `Send this newsletter to ${plural(confirming.count, 'subscriber', 'subscribers')}?`}
+        title={confirming === null ? '' : confirmTitle(confirming)}
         description={confirming === null ? '' : `“${confirming.payload.subject}”. ${pace(confirming.count, confirming.mailRate)} Anyone who unsubscribes before their mail is made is left out.${confirming.approval === null ? '' : ` ${confirming.approval}`}`}
         busy={busy}
         onConfirm={() => undefined}
-        choices={confirming === null ? [] : [{ label: busy ? 'Sending…' : 'Send', onChoose: () => void send(confirming.payload) }]}
+        choices={confirming === null ? [] : [{ label: busy ? 'Sending…' : (confirming.payload.sendAt ?? '') === '' ? 'Send' : 'Schedule', onChoose: () => void send(confirming.payload) }]}
       />
     </Dialog>
   )

@@ -129,9 +129,9 @@ export const NewsletterPage = defineList({
     {
       label: 'Cancel',
       endpoint: cancelNewsletter,
-      when: (s) => s.status === 'sending' || s.status === 'paused' || awaitsApproval(s),
+      when: (s) => s.status === 'sending' || s.status === 'paused' || s.status === 'scheduled' || awaitsApproval(s),
       confirm: () => 'Are you sure you want to stop sending this newsletter',
-      detail: (s) => `${progressText(s)}; the rest will not be sent.`,
+      detail: (s) => (s.status === 'scheduled' ? 'It is scheduled and nothing has been sent; it will not be sent.' : `${progressText(s)}; the rest will not be sent.`),
       dismiss: 'Keep sending',
       choices: [{ label: 'Stop sending', payload: (s) => ({ id: s._id }) }],
     },

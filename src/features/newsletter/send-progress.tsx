@@ -4,8 +4,9 @@ import { AWAITING_APPROVAL } from '#contract/four-eyes'
 import { reasonLabels } from '#contract/forecast'
 import { ApprovalNote } from '#src/crud/approval.tsx'
 import { cn } from '#src/ui/cn.ts'
+import { ScheduledFor } from '#src/crud/scheduled-for.tsx'
 
-export const statusText: Record<SendStatus, string> = { sending: 'Sending', paused: 'Paused', done: 'Done', cancelled: 'Cancelled', awaiting: AWAITING_APPROVAL, rejected: 'Rejected' }
+export const statusText: Record<SendStatus, string> = { sending: 'Sending', paused: 'Paused', done: 'Done', cancelled: 'Cancelled', awaiting: AWAITING_APPROVAL, rejected: 'Rejected', scheduled: 'Scheduled' }
 
 export const isRunning = (s: Pick<NewsletterSend, 'status'>): boolean => s.status === 'sending'
 
@@ -22,6 +23,8 @@ function notes(s: NewsletterSend): string[] {
 
 export function SendProgress({ send }: { send: NewsletterSend }) {
   const { sent, failed, total, status } = send
+  if (status === 'scheduled' && send.scheduledAt !== null) return <ScheduledFor at={send.scheduledAt} />
+  if (status === 'cancelled' && send.scheduledAt !== null && total === 0) return <ScheduledFor at={send.scheduledAt} cancelled />
   const settled = total - send.pending
   return (
     <div className="flex min-w-40 flex-col gap-1 text-sm">

@@ -5,13 +5,14 @@
 import type { DeliveryStatus, PromotionProgress, PromotionStatus } from '#contract/promotions'
 import { AWAITING_APPROVAL } from '#contract/four-eyes'
 import { cn } from '#src/ui/cn.ts'
+import { ScheduledFor } from '#src/crud/scheduled-for.tsx'
 
 type Progress = Omit<PromotionProgress, 'id'>
 
 /** A round still delivering: it can be cancelled, not resent. */
 export const isRunning = (p: Pick<Progress, 'status'>): boolean => p.status === 'queued' || p.status === 'sending'
-/** A round not over yet: delivering, or waiting for a second Admin; it can be cancelled (withdrawn), not resent. */
-export const isOpen = (p: Pick<Progress, 'status'>): boolean => isRunning(p) || p.status === 'awaiting'
+/** A round not over yet: delivering, waiting for a second Admin or for its time; it can be cancelled (withdrawn), not resent. */
+export const isOpen = (p: Pick<Progress, 'status'>): boolean => isRunning(p) || p.status === 'awaiting' || p.status === 'scheduled'
 
 export const statusText: Record<PromotionStatus, string> = {
   queued: 'Queued',
@@ -20,10 +21,13 @@ export const statusText: Record<PromotionStatus, string> = {
   cancelled: 'Cancelled',
   awaiting: AWAITING_APPROVAL,
   rejected: 'Rejected',
+  scheduled: 'Scheduled',
 }
 
-export function DeliveryProgress({ progress }: { progress: Progress }) {
+export function DeliveryProgress({ progress }: { progress: Progress & { scheduledAt?: string | null } }) {
   const { sent, failed, excluded, total, status, round } = progress
+  if (status === 'scheduled' && progress.scheduledAt) return <ScheduledFor at={progress.scheduledAt} />
+  if (status === 'cancelled' && progress.scheduledAt && total === 0) return <ScheduledFor at={progress.scheduledAt} cancelled />
   const done = sent + failed + excluded
   return (
     <div className="flex min-w-40 flex-col gap-1 text-sm">

@@ -3,7 +3,8 @@
  * addNotification's own rules and messages, with the exact number of recipients asked of the
  * server first (countRecipients: the checked users that exist, or every user the filter matches),
  * and the forecast of who is left out and why (forecastPromotion).
- * Submit stores the promotion with its recipients frozen and goes to /notificationlist.
+ * Submit stores the promotion with its recipients frozen and goes to /notificationlist; with a
+ * "Send later" time it is stored as scheduled instead, and its recipients are frozen at that time.
  */
 import { useMemo } from 'react'
 import { z } from 'zod/mini'
@@ -19,7 +20,8 @@ import { FormBody } from '#src/crud/form-body.tsx'
 import { textOf } from '#src/crud/form-hook.ts'
 import { SendTestButton } from '#src/crud/send-test-button.tsx'
 import { call } from '#src/lib/api.ts'
-import { imageUpload, text, textarea, type Values } from '#src/crud/form-fields.ts'
+import { dateTime, imageUpload, text, textarea, type Values } from '#src/crud/form-fields.ts'
+import { sendAtOf } from '#src/crud/fields/send-later.tsx'
 import { useWriteAccess } from '#src/crud/write-access.ts'
 import { useCall } from '#src/lib/use-call.ts'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
@@ -32,16 +34,22 @@ export interface Audience {
 }
 
 // The modal's own fields; who receives it is added by `prepare`, so the form checks only these.
-const ModalFields = z.object({ title: AddPromotionInput.shape.title, content: AddPromotionInput.shape.content })
+// "Send later" holds the local date and time: `prepare` makes it the instant the server checks.
+const ModalFields = z.object({ title: AddPromotionInput.shape.title, content: AddPromotionInput.shape.content, sendAt: z.optional(z.string()) })
 
 function promotionForm(audience: Audience): FormDef<typeof addNotification> {
   return {
     title: 'Add Promotion',
     endpoint: addNotification,
     schema: ModalFields,
-    fields: [text('title', 'Title'), textarea('content', 'Content'), imageUpload('image', 'Image')],
+    fields: [
+      text('title', 'Title'),
+      textarea('content', 'Content'),
+      imageUpload('image', 'Image'),
+      dateTime('sendAt', 'Send later', { hint: 'Optional: the promotion waits until this time; its users are chosen, and four eyes applied, then.' }),
+    ],
     done: '/notificationlist',
-    prepare: (values: Values) => ({ ...values, ...audience.filter, id: [...audience.ids], selectall: audience.selectall }),
+    prepare: (values: Values) => ({ ...values, sendAt: sendAtOf(values['sendAt']), ...audience.filter, id: [...audience.ids], selectall: audience.selectall }),
   }
 }
 

@@ -36,7 +36,7 @@ function Submitted({ promotion: p }: { promotion: Promotion }) {
     <span className="flex flex-col">
       <When at={p.createdAt} />
       <span className="text-slate-600">
-        {p.createdBy === '' ? 'by a removed account' : `by ${p.createdBy}`}, to {recipients(p.recipientCount)}
+        {p.createdBy === '' ? 'by a removed account' : `by ${p.createdBy}`}, {p.status === 'scheduled' ? 'its users chosen at its time' : `to ${recipients(p.recipientCount)}`}
       </span>
     </span>
   )
@@ -146,7 +146,7 @@ export const PromotionListPage = defineList({
       endpoint: cancelPromotion,
       when: isOpen,
       confirm: () => 'Are you sure you want to stop sending this promotion',
-      detail: (p) => `${p.sent} of ${p.total} already sent; the rest will not be sent.`,
+      detail: (p) => (p.status === 'scheduled' ? 'It is scheduled and nothing has been sent; it will not be sent.' : `${p.sent} of ${p.total} already sent; the rest will not be sent.`),
       dismiss: 'Keep sending',
       choices: [{ label: 'Stop sending', payload: (p) => ({ id: p._id }) }],
     },
