@@ -20,6 +20,8 @@ const ADMIN_MENU = [
   'Audit Log',
   'Restriction List',
   'Settings',
+  // Ours, for an admin who may change a link users follow: the changes waiting for a second admin.
+  'Link changes',
 ]
 
 test.describe('side menu', () => {
