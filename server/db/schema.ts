@@ -998,13 +998,6 @@ export const trashRows = pgTable(
   (t) => [index('trash_rows_entry_idx').on(t.entry, t.part, t.seq)],
 )
 
-/**
- * Every column that holds stored upload names (files under DATA_DIR/uploads, named by the server),
- * a text or a text array. This is the one list the sweep (server/kit/sweep.ts) reads to tell files
- * in use from orphans: a file that no listed column names is removed once it is old enough, so a
- * new upload column must be listed here (server/kit/sweep.test.ts fails when one is not).
- */
-export const uploadColumns = [categories.image, games.images, games.video, homepageContent.image, siteSettings.sitelogo, promotions.image, leadNotifications.image, trash.files] as const
 
 export type AdminRow = typeof admins.$inferSelect
 export type LoginFailureRow = typeof loginFailures.$inferSelect
@@ -1174,3 +1167,13 @@ export const linkChanges = pgTable(
   (t) => [index('link_changes_requested_at_idx').on(t.requestedAt)],
 )
 export type LinkChangeRow = typeof linkChanges.$inferSelect
+
+/**
+ * Every column that holds stored upload names (files under DATA_DIR/uploads, named by the server).
+ * This is the one list the sweep (server/kit/sweep.ts) reads to tell files
+ * in use from orphans: a file that no listed column names is removed once it is old enough, so a
+ * new upload column must be listed here (server/kit/sweep.test.ts fails when one is not). A text
+ * or text-array column holds the names; a jsonb one (a held link change's files) a list of stored
+ * files, each with its `name`.
+ */
+export const uploadColumns = [categories.image, games.images, games.video, homepageContent.image, siteSettings.sitelogo, promotions.image, leadNotifications.image, trash.files, linkChanges.files] as const

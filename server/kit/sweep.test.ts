@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, readdir, rm, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { eq, is, sql } from 'drizzle-orm'
-import { getTableConfig, PgArray, PgTable, PgText, type PgColumn } from 'drizzle-orm/pg-core'
+import { getTableConfig, PgArray, PgJsonb, PgTable, PgText, type PgColumn } from 'drizzle-orm/pg-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { buildApp } from '../app.ts'
 import { ConfigError, loadConfig } from '../config.ts'
@@ -45,6 +45,8 @@ const sorted = (names: readonly string[]): string[] => [...names].sort()
 /** `table.column` by SQL names. */
 const nameOf = (column: PgColumn): string => `${getTableConfig(column.table).name}.${column.name}`
 const isTextLike = (column: PgColumn): boolean => is(column, PgText) || (is(column, PgArray) && is(column.baseColumn, PgText))
+/** A list of stored files, each with its name (a held link change's). */
+const isFileList = (column: PgColumn): boolean => is(column, PgJsonb)
 
 const tables = Object.values(schema).flatMap((value) => (is(value, PgTable) ? [value] : []))
 const listed = new Set<PgColumn>(uploadColumns)
@@ -101,11 +103,11 @@ describe('sweepFiles: DATA_DIR/uploads', () => {
   })
 
   it('keeps files every upload column names, however old, and removes only the unnamed one', async () => {
-    const [categoryImage, first, second, video, blockImage, logo, unnamed, promotionImage, trashed] = await Promise.all(
-      ['png', 'jpg', 'png', 'mp4', 'jpg', 'png', 'm4a', 'png', 'jpg'].map((extension) => putUpload(dirs.uploadsDir, extension, 60 * MINUTE)),
+    const [categoryImage, first, second, video, blockImage, logo, unnamed, promotionImage, trashed, held] = await Promise.all(
+      ['png', 'jpg', 'png', 'mp4', 'jpg', 'png', 'm4a', 'png', 'jpg', 'png'].map((extension) => putUpload(dirs.uploadsDir, extension, 60 * MINUTE)),
     )
-    if (categoryImage === undefined || first === undefined || second === undefined || video === undefined || blockImage === undefined || logo === undefined || unnamed === undefined || promotionImage === undefined || trashed === undefined) {
-      throw new Error('nine uploads were written')
+    if (categoryImage === undefined || first === undefined || second === undefined || video === undefined || blockImage === undefined || logo === undefined || unnamed === undefined || promotionImage === undefined || trashed === undefined || held === undefined) {
+      throw new Error('ten uploads were written')
     }
     const [category] = await t.handle.db.insert(categories).values({ categoryName: `Kept ${randomUUID()}`, image: categoryImage }).returning()
     if (category === undefined) throw new Error('insert returned no row')
@@ -119,9 +121,18 @@ describe('sweepFiles: DATA_DIR/uploads', () => {
     await t.handle.db.insert(schema.leadNotifications).values({ leadId: lead.id, promotionId: promotion.id, round: 1, title: 'Kept', content: 'c', image: promotionImage })
     // A deleted record's file, kept for its undo window (server/kit/undo.ts).
     await t.handle.db.insert(schema.trash).values({ action: 'delete', kind: 'games', recordId: 'gone', endpoint: 'DeleteCms', rows: {}, files: [trashed], message: 'm', deletedBy: 'x', expiresAt: new Date(Date.now() + MINUTE) })
+    // A link change waiting for a second admin keeps the files sent with it until it is decided.
+    await t.handle.db.insert(schema.linkChanges).values({
+      requestedBy: t.superadmin.id,
+      endpoint: 'addHomepageCms',
+      input: {},
+      files: [{ field: 'image', name: held, url: `/uploads/${held}`, kind: 'image', bytes: 1, thumb: thumbOf(held) }],
+      changes: [],
+      fields: ['link'],
+    })
     // The rows above cover every listed column: a newly listed one needs a row here too.
-    expect(uploadColumns.map(nameOf)).toEqual(['categories.image', 'games.images', 'games.video', 'homepage_content.image', 'site_settings.sitelogo', 'promotions.image', 'lead_notifications.image', 'trash.files'])
-    const kept = [categoryImage, first, second, video, blockImage, logo, promotionImage, trashed]
+    expect(uploadColumns.map(nameOf)).toEqual(['categories.image', 'games.images', 'games.video', 'homepage_content.image', 'site_settings.sitelogo', 'promotions.image', 'lead_notifications.image', 'trash.files', 'link_changes.files'])
+    const kept = [categoryImage, first, second, video, blockImage, logo, promotionImage, trashed, held]
     const keptFiles = [...kept, ...kept.filter((n) => !n.endsWith('.mp4')).map(thumbOf)]
 
     expect(await sweep()).toEqual({ tmp: 0, uploads: 1, thumbnails: 0 })
@@ -251,11 +262,11 @@ describe('the sweep at start', () => {
 describe('uploadColumns: the one list of columns holding stored upload names', () => {
   const UPLOAD_HINT = /image|img|video|logo|icon|photo|picture|avatar|banner|thumb|media|attachment|upload|audio|poster|(^|_)(files?|documents?|cover)(_|$)/i
 
-  it('lists every column whose name says it holds a file, and only text or text-array columns', () => {
+  it('lists every column whose name says it holds a file, and only text, text-array or file-list columns', () => {
     const looking = tables.flatMap((table) => getTableConfig(table).columns.filter((c) => UPLOAD_HINT.test(c.name)))
     expect(looking.length).toBeGreaterThanOrEqual(uploadColumns.length)
     expect(looking.filter((c) => !listed.has(c)).map(nameOf)).toEqual([])
-    expect(uploadColumns.filter((c) => !isTextLike(c)).map(nameOf)).toEqual([])
+    expect(uploadColumns.filter((c) => !isTextLike(c) && !isFileList(c)).map(nameOf)).toEqual([])
   })
 
   it('lists every column the demo data stores upload names in, and the sweep keeps every demo file', async () => {

@@ -67,7 +67,12 @@ export async function referencedUploads(db: Db, betweenReads?: () => Promise<voi
     async (tx) => {
       const names = new Set<string>()
       for (const [index, column] of uploadColumns.entries()) {
-        const value = column.dataType === 'array' ? sql`unnest(${column})`.mapWith(String) : sql`${column}`.mapWith(String)
+        const value =
+          column.dataType === 'array'
+            ? sql`unnest(${column})`.mapWith(String)
+            : column.dataType === 'json'
+              ? sql`jsonb_array_elements(${column}) ->> 'name'`.mapWith(String)
+              : sql`${column}`.mapWith(String)
         const rows = await tx.selectDistinct({ name: value }).from(column.table)
         for (const row of rows) if (row.name !== '') names.add(row.name)
         if (betweenReads !== undefined && index < uploadColumns.length - 1) await betweenReads()

@@ -9,6 +9,7 @@ import { and, asc, eq, sql } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { DELETE_INTERRUPTED, TRASH_BUSY, UNDO_UNDER_WAY } from '#contract/undo'
 import { auditLog, brands, leadNotifications, leads, promotionDeliveries, promotionRecipients, promotions, trash, trashRows } from '../db/schema.ts'
+import { DELIVER_JOB } from '../areas/promotions/delivery.ts'
 import { promotionJobs } from '../areas/promotions/routes.ts'
 import { bodyOf, makeTestApp, type TestApp } from './test-app.ts'
 import { purgeAtStart, tuneTrash, type BatchStep } from '../kit/undo.ts'
@@ -211,7 +212,7 @@ describe('a big delete and its undo, a batch per transaction', () => {
   it('refuses a second delete, a Resend and a cancel while the rows move, and holds the send', async () => {
     const id = await bigPromotion()
     const before = await state(id)
-    const [deliver] = promotionJobs
+    const deliver = promotionJobs.find((job) => job.kind === DELIVER_JOB)
     if (deliver === undefined) throw new Error('no delivery job')
     const runJob = () => deliver.run({ promotionId: id, round: 1, lane: 0 }, { id: 'test', kind: deliver.kind, attempt: 1 }, t.app.services)
     const refusals = async () => {
