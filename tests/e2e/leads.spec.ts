@@ -269,7 +269,7 @@ test.describe('Contact Us', () => {
   test('lists enquiries and shows name, contact number and message in the view modal', async ({ adminPage: page }) => {
     await page.goto('/admin/contactus')
     await expect(page.getByRole('heading', { name: 'Contact Us' })).toBeVisible()
-    await expect(page.getByRole('columnheader')).toHaveText(['Received', 'Name', 'Email', 'Message', 'Status', 'Action'], { useInnerText: true })
+    await expect(page.getByRole('columnheader')).toHaveText(['', 'Received', 'Name', 'Email', 'Message', 'Status', 'Action'], { useInnerText: true })
     await expect(bodyRows(page)).toHaveCount(SEEDED_ENQUIRIES)
 
     await page.getByRole('button', { name: 'View Enquirer 2' }).click()

@@ -101,7 +101,7 @@ for (const viewport of WIDTHS) {
           await expect(page.getByRole('heading', { name: title, level: 2, exact: true })).toBeVisible()
           await expect(page.getByRole('group', { name: title, exact: true })).toBeVisible()
         }
-        await expect(page.getByRole('combobox', { name: 'Forced Liquidation' })).toHaveAccessibleDescription('Enable turns forced liquidation on; Disable turns it off.')
+        await expect(page.getByRole('combobox', { name: 'Forced Liquidation' })).toHaveAccessibleDescription('Required Enable turns forced liquidation on; Disable turns it off.')
         await expect(page.getByRole('group', { name: 'Links' })).toContainText('The Social Links screen keeps a separate set of five (Discord, Facebook, Twitter, Instagram, Telegram)')
 
         const bar = page.locator('[data-save-bar]')
