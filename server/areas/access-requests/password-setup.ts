@@ -17,7 +17,7 @@ import { eq, sql } from 'drizzle-orm'
 import type * as requests from '#contract/access-requests'
 import type { Db } from '../../db/index.ts'
 import { admins, passwordSetups } from '../../db/schema.ts'
-import { failure, notFound } from '../../kit/request/answers.ts'
+import { failure, notFound, refuseKeepingWrites } from '../../kit/request/answers.ts'
 import { type Ctx, type PreparedHandler, type Handler } from '../../kit/request/handlers.ts'
 import { clearFailures } from '../../kit/ground/access/lockout.ts'
 import { renderMail, TemplateUnavailable } from '../../kit/ground/mail/templates.ts'
@@ -60,15 +60,15 @@ export const setFirstPassword: PreparedHandler<typeof requests.setFirstPassword>
     const passwordHash = await outside.passwords.hash(newPassword)
     return async (ctx) => {
       const [setup] = await ctx.db.select().from(passwordSetups).where(eq(passwordSetups.tokenHash, tokenHash(token))).for('update').limit(1)
-      if (setup === undefined) return failure(INVALID_SETUP_LINK, { token: INVALID_SETUP_LINK })
+      if (setup === undefined) throw failure(INVALID_SETUP_LINK, { token: INVALID_SETUP_LINK })
       if (setup.expiresAt.getTime() < Date.now()) {
-        // A returned failure keeps the write (only a throw rolls it back): the dead link is gone.
+        // The refusal keeps the write: the dead link is gone.
         await ctx.db.delete(passwordSetups).where(eq(passwordSetups.adminId, setup.adminId))
-        return failure(EXPIRED_SETUP_LINK, { token: EXPIRED_SETUP_LINK })
+        return refuseKeepingWrites(failure(EXPIRED_SETUP_LINK, { token: EXPIRED_SETUP_LINK }))
       }
       const [admin] = await ctx.db.select({ id: admins.id, email: admins.email, passwordHash: admins.passwordHash }).from(admins).where(eq(admins.id, setup.adminId)).limit(1)
       await ctx.db.delete(passwordSetups).where(eq(passwordSetups.adminId, setup.adminId))
-      if (admin === undefined || admin.passwordHash !== null) return failure(INVALID_SETUP_LINK, { token: INVALID_SETUP_LINK })
+      if (admin === undefined || admin.passwordHash !== null) return refuseKeepingWrites(failure(INVALID_SETUP_LINK, { token: INVALID_SETUP_LINK }))
       await ctx.db
         .update(admins)
         .set({ passwordHash, tokenVersion: sql`${admins.tokenVersion} + 1` })
@@ -83,8 +83,8 @@ export const setFirstPassword: PreparedHandler<typeof requests.setFirstPassword>
 
 export const sendPasswordLink: Handler<typeof requests.sendPasswordLink> = async ({ id }, ctx) => {
   const [target] = await ctx.db.select().from(admins).where(eq(admins.id, id)).for('update').limit(1)
-  if (target === undefined || target.role !== 'subadmin') return notFound('id')
-  if (target.passwordHash !== null) return failure(HAS_PASSWORD, { id: HAS_PASSWORD })
+  if (target === undefined || target.role !== 'subadmin') throw notFound('id')
+  if (target.passwordHash !== null) throw failure(HAS_PASSWORD, { id: HAS_PASSWORD })
   await mailPasswordSetup(ctx, ctx.db, target)
   ctx.audit(target.id)
   return { status: 'success', message: PASSWORD_LINK_SENT }

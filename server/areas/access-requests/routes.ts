@@ -130,9 +130,9 @@ export const accessRequestRoutes = handlers(
         .from(accessRequests)
         .where(eq(accessRequests.confirmTokenHash, tokenHash(token)))
         .limit(1)
-      if (request === undefined) return failure(INVALID_CONFIRM_LINK, { token: INVALID_CONFIRM_LINK })
-      if (request.confirmedAt !== null) return failure(REQUEST_ALREADY_CONFIRMED, { token: REQUEST_ALREADY_CONFIRMED })
-      if (request.expires === null || request.expires.getTime() < Date.now()) return failure(EXPIRED_CONFIRM_LINK, { token: EXPIRED_CONFIRM_LINK })
+      if (request === undefined) throw failure(INVALID_CONFIRM_LINK, { token: INVALID_CONFIRM_LINK })
+      if (request.confirmedAt !== null) throw failure(REQUEST_ALREADY_CONFIRMED, { token: REQUEST_ALREADY_CONFIRMED })
+      if (request.expires === null || request.expires.getTime() < Date.now()) throw failure(EXPIRED_CONFIRM_LINK, { token: EXPIRED_CONFIRM_LINK })
       return { status: 'success', message: 'Access request fetched', data: { name: request.name, email: request.email, createdAt: request.createdAt.toISOString() } }
     },
 
@@ -143,9 +143,9 @@ export const accessRequestRoutes = handlers(
         .where(eq(accessRequests.confirmTokenHash, tokenHash(token)))
         .for('update')
         .limit(1)
-      if (request === undefined) return failure(INVALID_CONFIRM_LINK, { token: INVALID_CONFIRM_LINK })
-      if (request.confirmedAt !== null) return failure(REQUEST_ALREADY_CONFIRMED, { token: REQUEST_ALREADY_CONFIRMED })
-      if (request.expires === null || request.expires.getTime() < Date.now()) return failure(EXPIRED_CONFIRM_LINK, { token: EXPIRED_CONFIRM_LINK })
+      if (request === undefined) throw failure(INVALID_CONFIRM_LINK, { token: INVALID_CONFIRM_LINK })
+      if (request.confirmedAt !== null) throw failure(REQUEST_ALREADY_CONFIRMED, { token: REQUEST_ALREADY_CONFIRMED })
+      if (request.expires === null || request.expires.getTime() < Date.now()) throw failure(EXPIRED_CONFIRM_LINK, { token: EXPIRED_CONFIRM_LINK })
       await ctx.db.update(accessRequests).set({ confirmedAt: new Date(), confirmExpiresAt: null }).where(eq(accessRequests.id, request.id))
       // Nobody is signed in: the row names the request, and the address that opened the link.
       ctx.auditAnonymous(request.id)
@@ -170,16 +170,16 @@ export const accessRequestRoutes = handlers(
         .from(accessRequests)
         .where(and(eq(accessRequests.id, id), confirmed))
         .limit(1)
-      if (row === undefined) return notFound('id')
+      if (row === undefined) throw notFound('id')
       return { status: 'success', message: 'Access request fetched', data: asAnswer(row) }
     },
 
     approveAccessRequest: async ({ _id, name, email, accessLevel, restrictions, twoFACode }, ctx) => {
       const me = ctx.me()
       const granted = grantedPages(accessLevel, restrictions, false, 'Restrictions is required')
-      if (granted instanceof ApiFailure) return granted
+      if (granted instanceof ApiFailure) throw granted
       const ceiling = grantCheck(me, accessLevel, granted)
-      if (ceiling !== null) return ceiling
+      if (ceiling !== null) throw ceiling
       // Create User's second factor: approving makes staff just as creating does.
       const second = await secondFactor(ctx, me, twoFACode, 'twoFACode', true)
       if (!second.ok) return second.answer
@@ -215,7 +215,7 @@ export const accessRequestRoutes = handlers(
 
     declineAccessRequest: async ({ id }, ctx) => {
       const [removed] = await ctx.db.delete(accessRequests).where(eq(accessRequests.id, id)).returning({ id: accessRequests.id, email: accessRequests.email, confirmedAt: accessRequests.confirmedAt })
-      if (removed === undefined) return notFound('id')
+      if (removed === undefined) throw notFound('id')
       ctx.audit(removed.id)
       ctx.auditDetail(requestDetail(removed.email, removed.confirmedAt))
       countsChanged(ctx)

@@ -13,7 +13,7 @@
 import { eq, sql } from 'drizzle-orm'
 import * as auth from '#contract/auth'
 import { UNAUTHORIZED } from '../../kit/ground/access/auth.ts'
-import { failure, notFound, twoFactorNeeded } from '../../kit/request/answers.ts'
+import { failure, notFound, refuseKeepingWrites, twoFactorNeeded } from '../../kit/request/answers.ts'
 import { handlers } from '../../kit/request/handlers.ts'
 import { admins } from '../../db/schema.ts'
 import { liveSessions, recordProof, revokeAdminTokens, revokeToken } from '../../kit/ground/access/sessions.ts'
@@ -40,18 +40,18 @@ export const authRoutes = handlers(
         return async (ctx) => {
           const settings = ctx.config.lockout
           const attempt = await claimAttempt(ctx.db, settings, key, ctx.ip)
-          if (attempt.locked) return failure(attempt.message, undefined, 429)
+          if (attempt.locked) return refuseKeepingWrites(failure(attempt.message, undefined, 429))
           // Read again inside the transaction: a password changed since the check is a failure.
           const [admin] = await ctx.db.select().from(admins).where(eq(admins.email, key)).limit(1)
           if (admin === undefined || !passwordOk || known?.passwordHash !== admin.passwordHash) {
             await failAttempt(ctx.db, settings, attempt, 'wrong password')
-            return failure(LOGIN_FAILED)
+            return refuseKeepingWrites(failure(LOGIN_FAILED))
           }
           if (admin.activate !== 1) {
             // Only the right password gets here: the row tells nothing a caller does not know.
             await releaseAttempt(ctx.db, attempt)
             await recordFailedSignIn(ctx.db, key, ctx.ip, 'account deactivated')
-            return failure(ACCOUNT_DEACTIVATED)
+            return refuseKeepingWrites(failure(ACCOUNT_DEACTIVATED))
           }
           if (admin.totpEnabled && admin.totpSecret !== null) {
             // The slots are given back, not the counts cleared: knowing the password must not buy
@@ -62,7 +62,7 @@ export const authRoutes = handlers(
             }
             if (!(await acceptTotpCode(ctx.db, ctx.config, ctx.log, admin, twoFACode))) {
               await failAttempt(ctx.db, settings, attempt, 'wrong 2FA code')
-              return failure(WRONG_2FA, { twoFACode: WRONG_2FA })
+              return refuseKeepingWrites(failure(WRONG_2FA, { twoFACode: WRONG_2FA }))
             }
           }
           const token = await openSignedInSession(ctx, admin)
@@ -75,7 +75,7 @@ export const authRoutes = handlers(
       const me = ctx.me()
       const token = ctx.token
       // A session call always has its token; this only satisfies the type.
-      if (token === null) return failure(UNAUTHORIZED, undefined, 401)
+      if (token === null) throw failure(UNAUTHORIZED, undefined, 401)
       await revokeToken(ctx.db, token, me.id)
       ctx.afterSuccess(() => ctx.realtime?.logoutToken(token.jti))
       ctx.audit(me.id)
@@ -92,12 +92,12 @@ export const authRoutes = handlers(
         return async (ctx) => {
           const token = ctx.token
           // A session call always has its token; this only satisfies the type.
-          if (token === null) return failure(UNAUTHORIZED, undefined, 401)
+          if (token === null) throw failure(UNAUTHORIZED, undefined, 401)
           const attempt = await claimAttempt(ctx.db, ctx.config.lockout, me.email, ctx.ip)
-          if (attempt.locked) return locked(attempt)
+          if (attempt.locked) return refuseKeepingWrites(locked(attempt))
           if (!passwordOk) {
             await countFailure(ctx, me, attempt, true, 'wrong password')
-            return failure(WRONG_PASSWORD, { password: WRONG_PASSWORD })
+            return refuseKeepingWrites(failure(WRONG_PASSWORD, { password: WRONG_PASSWORD }))
           }
           await releaseAttempt(ctx.db, attempt)
           const second = await secondFactor(ctx, me, twoFACode, 'twoFACode', true)
@@ -128,10 +128,10 @@ export const authRoutes = handlers(
 
     endSession: async ({ id }, ctx) => {
       const me = ctx.me()
-      if (id === ctx.token?.jti) return failure(auth.USE_LOGOUT, { id: auth.USE_LOGOUT })
+      if (id === ctx.token?.jti) throw failure(auth.USE_LOGOUT, { id: auth.USE_LOGOUT })
       // The admin id is part of the statement: another admin's session id matches nothing, as an unknown one.
       const ended = await revokeAdminTokens(ctx.db, me.id, { only: [id] })
-      if (ended.length === 0) return notFound()
+      if (ended.length === 0) throw notFound()
       ctx.afterSuccess(() => ctx.realtime?.logoutToken(id))
       ctx.audit(me.id)
       ctx.auditDetail(id)
@@ -142,7 +142,7 @@ export const authRoutes = handlers(
       const me = ctx.me()
       const token = ctx.token
       // A session call always has its token; this only satisfies the type.
-      if (token === null) return failure(UNAUTHORIZED, undefined, 401)
+      if (token === null) throw failure(UNAUTHORIZED, undefined, 401)
       const ended = await revokeAdminTokens(ctx.db, me.id, { except: token.jti })
       ctx.afterSuccess(() => {
         for (const jti of ended) ctx.realtime?.logoutToken(jti)

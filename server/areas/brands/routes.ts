@@ -43,7 +43,7 @@ export const brandsRoutes = handlers(
   {
     addBrand: async ({ brandname, type }, ctx) => {
       const taken = await brandNames.check(ctx.db, brandname)
-      if (taken !== null) return taken
+      if (taken !== null) throw taken
       const [row] = await brandNames.guard(() => ctx.db.insert(brandsTable).values({ brandname, type }).returning({ id: brandsTable.id }))
       ctx.audit(row?.id ?? null)
       return { status: 'success', message: 'Brand added successfully' }
@@ -61,7 +61,7 @@ export const brandsRoutes = handlers(
 
     listbrandUser: async ({ id, page, limit }, ctx) => {
       const [row] = await ctx.db.select().from(brandsTable).where(eq(brandsTable.id, id)).limit(1)
-      if (row === undefined) return notFound('id')
+      if (row === undefined) throw notFound('id')
       // The brand's leads, newest first (the leads_brand_idx index's order).
       const { rows, count } = await listPage(ctx.db, { page, limit, search: '' }, {
         rows: ctx.db.select({ email: leads.email }).from(leads).$dynamic(),
@@ -82,7 +82,7 @@ export const brandsRoutes = handlers(
 
     editbrandUser: async ({ _id, brandname, type, version }, ctx) => {
       const taken = await brandNames.check(ctx.db, brandname, _id)
-      if (taken !== null) return taken
+      if (taken !== null) throw taken
       const [row] = await brandNames.guard(() =>
         ctx.db
           .update(brandsTable)
@@ -90,7 +90,7 @@ export const brandsRoutes = handlers(
           .where(brandVersions.matches(_id, version))
           .returning({ id: brandsTable.id }),
       )
-      if (row === undefined) return brandVersions.missed(ctx.db, _id, '_id')
+      if (row === undefined) throw await brandVersions.missed(ctx.db, _id, '_id')
       ctx.audit(_id)
       return { status: 'success', message: 'Brand updated successfully' }
     },

@@ -51,7 +51,7 @@ const GAMES_CATEGORY_FK = 'games_category_id_categories_id_fk'
 /** Games keep their category (the foreign key restricts): a category in use is refused, saying how many games use it. */
 const categoryInUse = (n: number): ApiFailure => {
   const message = `This category is used by ${n} ${n === 1 ? 'game' : 'games'}: move or delete ${n === 1 ? 'it' : 'them'} first`
-  return failure(message, { id: message }, 409)
+  throw failure(message, { id: message }, 409)
 }
 
 async function gamesUsing(db: Db, id: string): Promise<ApiFailure | null> {
@@ -81,9 +81,9 @@ defineBulk({
 export const catalogRoutes = handlers(catalog, {
   addcategory: async ({ categoryName }, ctx) => {
     const image = imageOf(ctx)
-    if (image === null) return failure('image is required', { image: 'image is required' })
+    if (image === null) throw failure('image is required', { image: 'image is required' })
     const taken = await categoryNames.check(ctx.db, categoryName)
-    if (taken !== null) return taken
+    if (taken !== null) throw taken
     const added = await categoryNames.guard(() =>
       categoryOrder.add(ctx.db, (tx, last) => tx.insert(categories).values({ categoryName, image, preference: last }).returning({ id: categories.id })),
     )
@@ -103,15 +103,15 @@ export const catalogRoutes = handlers(catalog, {
 
   getCategory: async ({ id }, ctx) => {
     const [row] = await ctx.db.select().from(categories).where(eq(categories.id, id)).limit(1)
-    if (row === undefined) return notFound()
+    if (row === undefined) throw notFound()
     return { status: 'success', message: 'Category fetched', data: toCategory(row) }
   },
 
   editCategoryData: async ({ id, categoryName, preference, version }, ctx) => {
     const [current] = await ctx.db.select().from(categories).where(eq(categories.id, id)).limit(1)
-    if (current === undefined) return notFound()
+    if (current === undefined) throw notFound()
     const taken = await categoryNames.check(ctx.db, categoryName, id)
-    if (taken !== null) return taken
+    if (taken !== null) throw taken
     const image = imageOf(ctx)
     const placed = await categoryNames.guard(() =>
       categoryOrder.edit(ctx.db, id, preference, (tx) =>
@@ -123,7 +123,7 @@ export const catalogRoutes = handlers(catalog, {
       ),
     )
     // Deleted, or saved by someone else, since it was read: nothing was written.
-    if (placed === undefined) return categoryVersions.missed(ctx.db, id)
+    if (placed === undefined) throw await categoryVersions.missed(ctx.db, id)
     if (image !== null) ctx.removeUploadLater(current.image)
     ctx.audit(id)
     return { status: 'success', message: placed.ignored ? keptPlace('Category updated successfully', preference, placed) : 'Category updated successfully' }
@@ -131,7 +131,7 @@ export const catalogRoutes = handlers(catalog, {
 
   deleteCategory: async ({ id }, ctx) => {
     const inUse = await gamesUsing(ctx.db, id)
-    if (inUse !== null) return inUse
+    if (inUse !== null) throw inUse
     try {
       return await deleteRecord(ctx, {
         id,
@@ -141,7 +141,7 @@ export const catalogRoutes = handlers(catalog, {
       })
     } catch (error) {
       // A game added between the check and the delete: the foreign key refuses, say so the same way.
-      if (violatedIndex(error) === GAMES_CATEGORY_FK) return (await gamesUsing(ctx.db, id)) ?? categoryInUse(1)
+      if (violatedIndex(error) === GAMES_CATEGORY_FK) throw (await gamesUsing(ctx.db, id)) ?? categoryInUse(1)
       throw error
     }
   },

@@ -90,7 +90,7 @@ export const emailRoutes = handlers(
 
     getTemplate: async ({ id }, ctx) => {
       const [row] = await ctx.db.select().from(emailTemplates).where(eq(emailTemplates.id, id)).limit(1)
-      if (row === undefined) return notFound('id')
+      if (row === undefined) throw notFound('id')
       return { status: 'success', message: 'Template fetched', data: toTemplate(row) }
     },
 
@@ -110,7 +110,7 @@ export const emailRoutes = handlers(
 
     listTemplateVersions: async ({ id, page, limit }, ctx) => {
       const [template] = await ctx.db.select({ id: emailTemplates.id }).from(emailTemplates).where(eq(emailTemplates.id, id)).limit(1)
-      if (template === undefined) return notFound('id')
+      if (template === undefined) throw notFound('id')
       const { rows, count } = await listPage(ctx.db, { page, limit, search: '' }, {
         rows: ctx.db
           .select({
@@ -154,14 +154,14 @@ export const emailRoutes = handlers(
     },
 
     previewTemplate: async ({ subject, identifier, content }) => {
-      if (!isTemplateIdentifier(identifier)) return failure(UNKNOWN_IDENTIFIER, { identifier: UNKNOWN_IDENTIFIER })
+      if (!isTemplateIdentifier(identifier)) throw failure(UNKNOWN_IDENTIFIER, { identifier: UNKNOWN_IDENTIFIER })
       return { status: 'success', message: 'Preview rendered', data: renderTemplate({ subject, content }, identifier, sampleValues(identifier)) }
     },
 
     sendTestTemplate: async (input, ctx) => {
       const me = ctx.me()
       const draft = await testDraft(ctx, input)
-      if (!isTemplateIdentifier(draft.identifier)) return failure(UNKNOWN_IDENTIFIER, { identifier: UNKNOWN_IDENTIFIER })
+      if (!isTemplateIdentifier(draft.identifier)) throw failure(UNKNOWN_IDENTIFIER, { identifier: UNKNOWN_IDENTIFIER })
       const mail = renderTemplate(draft, draft.identifier, sampleValues(draft.identifier))
       await ctx.sendMail({ to: me.email, template: draft.identifier, ...mail, subject: testSubject(mail.subject) })
       ctx.audit(draft.recordId)

@@ -14,7 +14,8 @@ import { gamesBulk } from '#contract/bulk'
 import * as gamesArea from '#contract/games'
 import { MAX_GAME_IMAGES } from '#contract/games'
 import type { FieldErrors } from '#contract/common'
-import { ApiFailure, failure, notFound } from '../../kit/request/answers.ts'
+import type { ApiFailure} from '../../kit/request/answers.ts';
+import { failure, notFound } from '../../kit/request/answers.ts'
 import { handlers, type Ctx } from '../../kit/request/handlers.ts'
 import { defineBulk } from '../../kit/request/bulk.ts'
 import { deleteRecord } from '../../kit/request/delete.ts'
@@ -71,11 +72,11 @@ const categoryExists = async (db: Db, id: string): Promise<boolean> =>
   (await db.select({ id: categories.id }).from(categories).where(eq(categories.id, id)).limit(1)).length > 0
 
 /** A write that names a category deleted meanwhile: the field error rather than a 500. */
-async function guardCategory<T>(write: () => Promise<T>): Promise<T | ApiFailure> {
+async function guardCategory<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write()
   } catch (error) {
-    if (violatedIndex(error) === CATEGORY_FK) return refuse('categoryName', CATEGORY_MISSING)
+    if (violatedIndex(error) === CATEGORY_FK) throw refuse('categoryName', CATEGORY_MISSING)
     throw error
   }
 }
@@ -120,8 +121,8 @@ defineBulk({
 export const gamesRoutes = handlers(gamesArea, {
   addcms: async ({ title, description, categoryName, operatingsystem, liveLink, isGameBackend }, ctx) => {
     const images = uploaded(ctx, 'image')
-    if (images.length === 0) return refuse('image', IMAGE_REQUIRED)
-    if (!(await categoryExists(ctx.db, categoryName))) return refuse('categoryName', CATEGORY_MISSING)
+    if (images.length === 0) throw refuse('image', IMAGE_REQUIRED)
+    if (!(await categoryExists(ctx.db, categoryName))) throw refuse('categoryName', CATEGORY_MISSING)
     const video = uploaded(ctx, 'video')[0] ?? ''
     const added = await guardCategory(() =>
       order.add(ctx.db, (tx, last) =>
@@ -131,7 +132,6 @@ export const gamesRoutes = handlers(gamesArea, {
           .returning({ id: games.id }),
       ),
     )
-    if (added instanceof ApiFailure) return added
     ctx.audit(added?.id ?? null)
     return done('Game added successfully')
   },
@@ -151,7 +151,7 @@ export const gamesRoutes = handlers(gamesArea, {
 
   getCms: async ({ _id }, ctx) => {
     const [row] = await ctx.db.select().from(games).where(eq(games.id, _id)).limit(1)
-    if (row === undefined) return notFound('_id')
+    if (row === undefined) throw notFound('_id')
     const names = await categoryNames(ctx.db, [row])
     return { ...done('Game fetched'), data: toGame(row, names.get(row.categoryId) ?? '') }
   },
@@ -164,17 +164,17 @@ export const gamesRoutes = handlers(gamesArea, {
     // list's lock is taken before the row's, in the order the preference writes take them.
     await order.lock(ctx.db)
     const [current] = await ctx.db.select().from(games).where(eq(games.id, input._id)).for('update')
-    if (current === undefined) return notFound('_id')
+    if (current === undefined) throw notFound('_id')
     const keptImages = keptFiles(input.keptImages, current.images, 'keptImages')
-    if (!Array.isArray(keptImages)) return failure('Incorrect format', keptImages)
+    if (!Array.isArray(keptImages)) throw failure('Incorrect format', keptImages)
     const images = [...keptImages, ...uploaded(ctx, 'image')]
-    if (images.length > MAX_GAME_IMAGES) return refuse('image', TOO_MANY_IMAGES)
-    if (images.length === 0) return refuse('image', IMAGE_REQUIRED)
+    if (images.length > MAX_GAME_IMAGES) throw refuse('image', TOO_MANY_IMAGES)
+    if (images.length === 0) throw refuse('image', IMAGE_REQUIRED)
     const keptVideo = keptFiles(input.keptVideo, current.video === '' ? [] : [current.video], 'keptVideo')
-    if (!Array.isArray(keptVideo)) return failure('Incorrect format', keptVideo)
+    if (!Array.isArray(keptVideo)) throw failure('Incorrect format', keptVideo)
     const video = uploaded(ctx, 'video')[0] ?? keptVideo[0] ?? ''
     const categoryId = input.categoryName._id
-    if (!(await categoryExists(ctx.db, categoryId))) return refuse('categoryName', CATEGORY_MISSING)
+    if (!(await categoryExists(ctx.db, categoryId))) throw refuse('categoryName', CATEGORY_MISSING)
 
     const placed = await guardCategory(() =>
       order.edit(ctx.db, input._id, input.preference, (tx) =>
@@ -195,9 +195,8 @@ export const gamesRoutes = handlers(gamesArea, {
           .returning({ id: games.id }),
       ),
     )
-    if (placed instanceof ApiFailure) return placed
     // Deleted, or saved by someone else, since it was read: nothing was written.
-    if (placed === undefined) return gameVersions.missed(ctx.db, input._id, '_id')
+    if (placed === undefined) throw await gameVersions.missed(ctx.db, input._id, '_id')
     for (const name of [...current.images, current.video]) if (name !== '' && name !== video && !images.includes(name)) ctx.removeUploadLater(name)
     ctx.audit(input._id)
     const updated = 'Game updated successfully'
@@ -218,7 +217,7 @@ export const gamesRoutes = handlers(gamesArea, {
       .set({ freeze: sql`not ${games.freeze}` })
       .where(eq(games.id, id))
       .returning({ freeze: games.freeze })
-    if (row === undefined) return notFound()
+    if (row === undefined) throw notFound()
     ctx.audit(id)
     // Undo writes the state back (not a flip: a freeze by someone else meanwhile is not reversed twice).
     const undo = await undoableUpdate(ctx, { kind: gameTrash, id, endpoint: gamesArea.FreezeCms, column: games.freeze, before: !row.freeze, after: row.freeze, message: frozenMessage(!row.freeze) })

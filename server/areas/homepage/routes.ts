@@ -48,7 +48,7 @@ export const HIDDEN_MESSAGE = 'Homepage content is now hidden from the landing p
 export const homepageRoutes = handlers(homepage, {
   addHomePageCms: async ({ title, link }, ctx) => {
     const image = imageOf(ctx)
-    if (image === null) return failure('image is required', { image: 'image is required' })
+    if (image === null) throw failure('image is required', { image: 'image is required' })
     const [row] = await ctx.db.insert(homepageContent).values({ title, link, image }).returning({ id: homepageContent.id })
     ctx.audit(row?.id ?? null)
     return { status: 'success', message: 'Homepage content added successfully' }
@@ -66,7 +66,7 @@ export const homepageRoutes = handlers(homepage, {
 
   getHomePageCms: async ({ _id }, ctx) => {
     const [row] = await ctx.db.select().from(homepageContent).where(eq(homepageContent.id, _id)).limit(1)
-    if (row === undefined) return notFound('_id')
+    if (row === undefined) throw notFound('_id')
     return { status: 'success', message: 'Homepage content fetched', data: toContent(row) }
   },
 
@@ -85,8 +85,8 @@ export const homepageRoutes = handlers(homepage, {
       // null: saved by someone else since the form read it, and nothing written.
       return updated === undefined ? null : current.image
     })
-    if (replaced === undefined) return notFound('_id')
-    if (replaced === null) return recordChanged()
+    if (replaced === undefined) throw notFound('_id')
+    if (replaced === null) throw recordChanged()
     if (image !== null) ctx.removeUploadLater(replaced)
     ctx.audit(_id)
     return { status: 'success', message: 'Homepage content updated successfully' }

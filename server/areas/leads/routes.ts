@@ -299,7 +299,7 @@ export const leadsRoutes = handlers(leadsContract, {
       .leftJoin(brands, eq(brands.id, leads.brandId))
       .where(eq(leads.id, id))
       .limit(1)
-    if (row === undefined) return notFound('id')
+    if (row === undefined) throw notFound('id')
     const { lead } = row
     // Each part read from another screen needs that screen's access, as its own list would.
     const me = ctx.me()
@@ -346,7 +346,7 @@ export const leadsRoutes = handlers(leadsContract, {
 
   setContactStatus: async ({ _id, status }, ctx) => {
     const [row] = await ctx.db.update(contactEnquiries).set({ status }).where(eq(contactEnquiries.id, _id)).returning({ id: contactEnquiries.id })
-    if (row === undefined) return notFound('_id')
+    if (row === undefined) throw notFound('_id')
     ctx.audit(row.id)
     ctx.auditDetail(`status ${status}`)
     // The menu's count of open enquiries, in every open PWA that shows it.

@@ -82,7 +82,7 @@ function linkCalls<A extends string, F extends string>(kind: Kind, { addField, r
 
     get: async ({ _id }: { _id: string }, ctx: Ctx) => {
       const [row] = await ctx.db.select().from(linksTable).where(byId(_id)).limit(1)
-      if (row === undefined) return notFound('_id')
+      if (row === undefined) throw notFound('_id')
       return { ...done(`${noun} fetched`), data: recordOf(field, row) }
     },
 
@@ -94,7 +94,7 @@ function linkCalls<A extends string, F extends string>(kind: Kind, { addField, r
           .where(versions.matches(input._id, input.version))
           .returning({ id: linksTable.id }),
       )
-      if (placed === undefined) return versions.missed(ctx.db, input._id, '_id')
+      if (placed === undefined) throw await versions.missed(ctx.db, input._id, '_id')
       ctx.audit(input._id)
       const updated = `${noun} updated successfully`
       return done(placed.ignored ? keptPlace(updated, input.preference, placed) : updated)

@@ -190,13 +190,13 @@ export const newsletterRoutes = handlers(newsletter, {
     const admin = ctx.me()
     const clean = sanitizeRichText(content)
     // Sanitising may leave nothing (a body of script alone): that is no newsletter to send.
-    if (clean.replace(/<[^>]*>/g, '').trim() === '' && !/<img\s/i.test(clean)) return failure(newsletter.CONTENT_REQUIRED, { content: newsletter.CONTENT_REQUIRED })
+    if (clean.replace(/<[^>]*>/g, '').trim() === '' && !/<img\s/i.test(clean)) throw failure(newsletter.CONTENT_REQUIRED, { content: newsletter.CONTENT_REQUIRED })
     const template = await newsletterTemplate(ctx.db)
-    if (template === undefined) return failure(TEMPLATE_MISSING, { content: TEMPLATE_MISSING }, 409)
+    if (template === undefined) throw failure(TEMPLATE_MISSING, { content: TEMPLATE_MISSING }, 409)
     const later = sendAtOf(sendAt)
     if (later !== null) {
       // Refused now as it would be then, though the subscribers are counted again at its time.
-      if ((await ctx.db.$count(leads, subscribedChoice(all, id))) === 0) return failure(newsletter.NO_SUBSCRIBERS, { id: newsletter.NO_SUBSCRIBERS })
+      if ((await ctx.db.$count(leads, subscribedChoice(all, id))) === 0) throw failure(newsletter.NO_SUBSCRIBERS, { id: newsletter.NO_SUBSCRIBERS })
       const row = await ctx.transaction(async (tx) => {
         const [stored] = await tx
           .insert(newsletterSends)
@@ -330,7 +330,7 @@ export const newsletterRoutes = handlers(newsletter, {
   sendTestNewsletter: async ({ all, id, subject, content }, ctx) => {
     const me = ctx.me()
     const template = await newsletterTemplate(ctx.db)
-    if (template === undefined) return failure(TEMPLATE_MISSING, { content: TEMPLATE_MISSING }, 409)
+    if (template === undefined) throw failure(TEMPLATE_MISSING, { content: TEMPLATE_MISSING }, 409)
     // The first lead of the choice, in the order a send mails them; the template's sample reader
     // when nobody is chosen. The unsubscribe link is always the sample's: a click on the test
     // must not unsubscribe a real lead.
@@ -354,9 +354,9 @@ export const newsletterRoutes = handlers(newsletter, {
       .select({ subject: newsletterSends.subject, content: newsletterSends.content, templateContent: newsletterSends.templateContent })
       .from(newsletterSends)
       .where(eq(newsletterSends.id, id))
-    if (send === undefined) return notFound('id')
+    if (send === undefined) throw notFound('id')
     const templateContent = send.templateContent !== '' ? send.templateContent : (await newsletterTemplate(ctx.db))?.content
-    if (templateContent === undefined) return failure(TEMPLATE_MISSING, { id: TEMPLATE_MISSING }, 409)
+    if (templateContent === undefined) throw failure(TEMPLATE_MISSING, { id: TEMPLATE_MISSING }, 409)
     // The feeder's own rendering, with the sample reader the template editor's preview uses.
     const sample = sampleValues(newsletter.NEWSLETTER_TEMPLATE)
     const sampleName = sample['name'] ?? ''

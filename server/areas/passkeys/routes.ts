@@ -12,7 +12,7 @@
 import { and, eq } from 'drizzle-orm'
 import * as passkeys from '#contract/passkeys'
 import { UNAUTHORIZED } from '../../kit/ground/access/auth.ts'
-import { failure, notFound } from '../../kit/request/answers.ts'
+import { failure, notFound, refuseKeepingWrites } from '../../kit/request/answers.ts'
 import { handlers } from '../../kit/request/handlers.ts'
 import { admins, adminPasskeys } from '../../db/schema.ts'
 import { assertionOptions, checkRegistration, passkeyOfAssertion, passkeysOf, registrationOptions, takeChallenge, verifyAssertion } from './webauthn.ts'
@@ -52,7 +52,7 @@ export const passkeyRoutes = handlers(
     passkeyRegistrationOptions: async (_input, ctx) => {
       const { me, token } = sessionOf(ctx)
       const existing = await passkeysOf(ctx.db, me.id)
-      if (existing.length >= passkeys.MAX_PASSKEYS) return failure(passkeys.TOO_MANY_PASSKEYS)
+      if (existing.length >= passkeys.MAX_PASSKEYS) throw failure(passkeys.TOO_MANY_PASSKEYS)
       const options = await registrationOptions(ctx, me, token.jti, existing)
       ctx.audit(me.id)
       return { status: 'success', message: 'Passkey options', options }
@@ -62,16 +62,16 @@ export const passkeyRoutes = handlers(
       const { me, token } = sessionOf(ctx)
       // Taken first: the challenge is spent whatever the answer.
       const made = await checkRegistration(ctx, me, token.jti, response)
-      if (made === null) return failure(passkeys.PASSKEY_FAILED)
+      if (made === null) return refuseKeepingWrites(failure(passkeys.PASSKEY_FAILED))
       const count = (await passkeysOf(ctx.db, me.id)).length
-      if (count >= passkeys.MAX_PASSKEYS) return failure(passkeys.TOO_MANY_PASSKEYS)
+      if (count >= passkeys.MAX_PASSKEYS) throw failure(passkeys.TOO_MANY_PASSKEYS)
       // A credential id is unique across every admin: a credential belongs to one admin only.
       const [added] = await ctx.db
         .insert(adminPasskeys)
         .values({ adminId: me.id, name, ...made })
         .onConflictDoNothing({ target: adminPasskeys.credentialId })
         .returning({ id: adminPasskeys.id })
-      if (added === undefined) return failure(passkeys.PASSKEY_ALREADY_ADDED)
+      if (added === undefined) throw failure(passkeys.PASSKEY_ALREADY_ADDED)
       await mailOwner(ctx, 'passkey-added', name)
       ctx.audit(added.id)
       ctx.auditDetail(name)
@@ -85,7 +85,7 @@ export const passkeyRoutes = handlers(
         .delete(adminPasskeys)
         .where(and(eq(adminPasskeys.id, id), eq(adminPasskeys.adminId, me.id)))
         .returning({ id: adminPasskeys.id, name: adminPasskeys.name })
-      if (removed === undefined) return notFound()
+      if (removed === undefined) throw notFound()
       await mailOwner(ctx, 'passkey-removed', removed.name)
       ctx.audit(removed.id)
       ctx.auditDetail(removed.name)
@@ -101,19 +101,19 @@ export const passkeyRoutes = handlers(
       const challenge = await takeChallenge(ctx.db, response.response.clientDataJSON, 'sign-in', null)
       const passkey = await passkeyOfAssertion(ctx.db, response)
       const [admin] = passkey === null ? [] : await ctx.db.select().from(admins).where(eq(admins.id, passkey.adminId)).limit(1)
-      if (passkey === null || admin === undefined) return failure(passkeys.PASSKEY_FAILED)
+      if (passkey === null || admin === undefined) return refuseKeepingWrites(failure(passkeys.PASSKEY_FAILED))
       const settings = ctx.config.lockout
       const attempt = await claimAttempt(ctx.db, settings, admin.email, ctx.ip)
-      if (attempt.locked) return failure(attempt.message, undefined, 429)
+      if (attempt.locked) return refuseKeepingWrites(failure(attempt.message, undefined, 429))
       if (challenge === null || !(await verifyAssertion(ctx, passkey, response, challenge, 'sign-in'))) {
         await failAttempt(ctx.db, settings, attempt, 'passkey refused')
-        return failure(passkeys.PASSKEY_FAILED)
+        return refuseKeepingWrites(failure(passkeys.PASSKEY_FAILED))
       }
       if (admin.activate !== 1) {
         // As at Login: only a proof of the account's owner learns that it is deactivated.
         await releaseAttempt(ctx.db, attempt)
         await recordFailedSignIn(ctx.db, admin.email, ctx.ip, 'account deactivated')
-        return failure(ACCOUNT_DEACTIVATED)
+        return refuseKeepingWrites(failure(ACCOUNT_DEACTIVATED))
       }
       // The passkey verified its user: it is the password and the second factor at once.
       const token = await openSignedInSession(ctx, admin)
@@ -123,7 +123,7 @@ export const passkeyRoutes = handlers(
     passkeyStepUpOptions: async (_input, ctx) => {
       const { me, token } = sessionOf(ctx)
       const mine = await passkeysOf(ctx.db, me.id)
-      if (mine.length === 0) return failure(NO_PASSKEYS)
+      if (mine.length === 0) throw failure(NO_PASSKEYS)
       const options = await assertionOptions(ctx, 'step-up', { admin: me, jti: token.jti, passkeys: mine })
       ctx.audit(me.id)
       return { status: 'success', message: 'Passkey options', options }
@@ -135,11 +135,11 @@ export const passkeyRoutes = handlers(
       const challenge = await takeChallenge(ctx.db, response.response.clientDataJSON, 'step-up', { adminId: me.id, jti: token.jti })
       const passkey = await passkeyOfAssertion(ctx.db, response)
       const attempt = await claimAttempt(ctx.db, ctx.config.lockout, me.email, ctx.ip)
-      if (attempt.locked) return locked(attempt)
+      if (attempt.locked) return refuseKeepingWrites(locked(attempt))
       // Only the session's own admin's passkey proves its owner.
       if (challenge === null || passkey === null || passkey.adminId !== me.id || !(await verifyAssertion(ctx, passkey, response, challenge, 'step-up'))) {
         await countFailure(ctx, me, attempt, true, 'passkey refused')
-        return failure(passkeys.PASSKEY_FAILED)
+        return refuseKeepingWrites(failure(passkeys.PASSKEY_FAILED))
       }
       await releaseAttempt(ctx.db, attempt)
       await recordProof(ctx.db, token, me.id)

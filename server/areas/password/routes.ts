@@ -12,7 +12,7 @@
  */
 import { eq, sql } from 'drizzle-orm'
 import * as password from '#contract/password'
-import { failure, type ApiFailure } from '../../kit/request/answers.ts'
+import { failure, refuseKeepingWrites, type ApiFailure, type KeptRefusal } from '../../kit/request/answers.ts'
 import { handlers, type Ctx, type RateLimit } from '../../kit/request/handlers.ts'
 import { adminPasskeys, admins, type AdminRow } from '../../db/schema.ts'
 import { clearFailures } from '../../kit/ground/access/lockout.ts'
@@ -33,7 +33,8 @@ export const PASSWORD_RESET = 'Password reset successfully'
 
 const invalidOtp = (): ApiFailure => failure(INVALID_OTP, { otp: INVALID_OTP })
 /** A refused code check's answer: the plain invalid code, or the guessing limit's own message (429). */
-const refusedOtp = (check: OtpCheck & { ok: false }): ApiFailure => (check.reason === 'wrong' ? invalidOtp() : failure(check.message, { otp: check.message }, 429))
+/** It keeps its writes: the guess counts. */
+const refusedOtp = (check: OtpCheck & { ok: false }): KeptRefusal => refuseKeepingWrites(check.reason === 'wrong' ? invalidOtp() : failure(check.message, { otp: check.message }, 429))
 
 /** Per-address limits on top of the per-email send limit in otp.ts: sends, and code checks. */
 const FIFTEEN_MINUTES = 15 * 60 * 1000
@@ -89,12 +90,12 @@ export const passwordRoutes = handlers(
     changePassword: async ({ otp, oldPassword, newPassword, email }, ctx) => {
       const me = ctx.me()
       // The form sends the address the code went to; another one is a mistake, not a second account.
-      if (email.toLowerCase() !== me.email) return failure(NOT_YOUR_EMAIL, { email: NOT_YOUR_EMAIL })
+      if (email.toLowerCase() !== me.email) throw failure(NOT_YOUR_EMAIL, { email: NOT_YOUR_EMAIL })
       const check = await checkOtp(ctx.db, ctx.config, me.email, 'change-password', otp, ctx.ip)
       if (!check.ok) return refusedOtp(check)
       const otpId = check.id
       // Checked after the code: a stolen session cannot try old passwords more often than codes are sent.
-      if (!(await ctx.passwords.verify(me.passwordHash, oldPassword))) return failure(WRONG_OLD_PASSWORD, { oldPassword: WRONG_OLD_PASSWORD })
+      if (!(await ctx.passwords.verify(me.passwordHash, oldPassword))) return refuseKeepingWrites(failure(WRONG_OLD_PASSWORD, { oldPassword: WRONG_OLD_PASSWORD }))
       await setPassword(ctx, me, otpId, newPassword, false)
       ctx.audit(me.id)
       return { status: 'success', message: PASSWORD_CHANGED }
@@ -117,7 +118,7 @@ export const passwordRoutes = handlers(
       const otpId = code.id
       const [admin] = await ctx.db.select().from(admins).where(eq(admins.email, address)).limit(1)
       // Codes for unknown addresses are never mailed; a lucky guess at one still changes nothing.
-      if (admin === undefined || admin.activate !== 1) return invalidOtp()
+      if (admin === undefined || admin.activate !== 1) return refuseKeepingWrites(invalidOtp())
       // Mailbox access alone must not get past an enabled second factor.
       const check = await secondFactor(ctx, admin, twoFACode, 'twoFACode', false)
       if (!check.ok) return check.answer

@@ -422,7 +422,7 @@ export const promotionsRoutes = handlers(promotionsContract, {
 
   reschedulePromotion: async ({ id, sendAt }, ctx) => {
     const [current] = await ctx.db.select({ status: promotions.status }).from(promotions).where(eq(promotions.id, id)).for('update')
-    if (current === undefined) return notFound()
+    if (current === undefined) throw notFound()
     await refuseWhileMoving(ctx.db, promotionTrash, id)
     if (current.status !== 'scheduled') throw failure(ALREADY_STARTED, { id: ALREADY_STARTED }, 409)
     const at = sendAtOf(sendAt)
@@ -449,7 +449,7 @@ export const promotionsRoutes = handlers(promotionsContract, {
 
   listnotfiyuser: async ({ id, page, limit }, ctx) => {
     const [promotion] = await ctx.db.select({ recipientCount: promotions.recipientCount }).from(promotions).where(eq(promotions.id, id))
-    if (promotion === undefined) return notFound()
+    if (promotion === undefined) throw notFound()
     // Each recipient's latest delivery: the primary key (promotion, lead, round) read backwards.
     const latestOf = (column: SQL, fallback: string) => sql<string>`coalesce((
       select ${column} from ${promotionDeliveries}
@@ -469,7 +469,7 @@ export const promotionsRoutes = handlers(promotionsContract, {
   ResendData: async ({ id, round, only }, ctx) => {
     // The lock makes two identical requests take turns: the second sees the round the first started.
     const [current] = await ctx.db.select().from(promotions).where(eq(promotions.id, id)).for('update')
-    if (current === undefined) return notFound()
+    if (current === undefined) throw notFound()
     // A round for the recipients half moved into (or out of) the trash would miss the others.
     await refuseWhileMoving(ctx.db, promotionTrash, id)
     if (round < current.round) {
@@ -552,7 +552,7 @@ export const promotionsRoutes = handlers(promotionsContract, {
 
   cancelPromotion: async ({ id }, ctx) => {
     const [current] = await ctx.db.select({ round: promotions.round, status: promotions.status }).from(promotions).where(eq(promotions.id, id))
-    if (current === undefined) return notFound()
+    if (current === undefined) throw notFound()
     // Deliveries on their way into or out of the trash would stay pending in a cancelled round.
     await refuseWhileMoving(ctx.db, promotionTrash, id)
     // Deliveries first, then the promotion: the worker's lock order. A batch a worker is
@@ -570,7 +570,7 @@ export const promotionsRoutes = handlers(promotionsContract, {
       .where(and(eq(promotions.id, id), eq(promotions.round, current.round), inArray(promotions.status, ['queued', 'sending', 'awaiting', 'scheduled'])))
       .returning()
     const [row] = cancelled === undefined ? await ctx.db.select().from(promotions).where(eq(promotions.id, id)) : [cancelled]
-    if (row === undefined) return notFound()
+    if (row === undefined) throw notFound()
     ctx.audit(id)
     const { sent, failed, total } = row
     if (cancelled !== undefined) ctx.afterSuccess(() => announce(ctx.realtime, progressOf(cancelled), true))

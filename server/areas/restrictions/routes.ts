@@ -69,7 +69,7 @@ export const restrictionRoutes = handlers(restrictions, {
 
   HideRestrictions: async ({ hide, country }, ctx) => {
     const [row] = await ctx.db.update(restrictedCountries).set({ hide }).where(eq(restrictedCountries.id, country)).returning()
-    if (row === undefined) return notFound('country')
+    if (row === undefined) throw notFound('country')
     ctx.audit(row.id)
     return { status: 'success', message: hide ? `${row.country} hidden` : `${row.country} shown again` }
   },

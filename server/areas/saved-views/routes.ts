@@ -44,12 +44,12 @@ export const savedViewRoutes = handlers(savedViewsContract, {
 
   saveView: async ({ route, name, query }, ctx) => {
     const me = ctx.me()
-    if (!screenPaths.includes(route) || !mayOpen(me.restrictions, route)) return failure(UNKNOWN_LIST, { route: UNKNOWN_LIST })
+    if (!screenPaths.includes(route) || !mayOpen(me.restrictions, route)) throw failure(UNKNOWN_LIST, { route: UNKNOWN_LIST })
     const mine = and(eq(savedViews.adminId, me.id), eq(savedViews.route, route))
     const [taken] = await ctx.db.select({ n: count() }).from(savedViews).where(and(mine, sql`lower(${savedViews.name}) = lower(${name})`))
-    if ((taken?.n ?? 0) > 0) return failure(VIEW_NAME_TAKEN, { name: VIEW_NAME_TAKEN })
+    if ((taken?.n ?? 0) > 0) throw failure(VIEW_NAME_TAKEN, { name: VIEW_NAME_TAKEN })
     const [held] = await ctx.db.select({ n: count() }).from(savedViews).where(mine)
-    if ((held?.n ?? 0) >= MAX_VIEWS_PER_LIST) return failure(fullMessage, { name: fullMessage })
+    if ((held?.n ?? 0) >= MAX_VIEWS_PER_LIST) throw failure(fullMessage, { name: fullMessage })
     try {
       const [row] = await ctx.db.insert(savedViews).values({ adminId: me.id, route, name, query }).returning({ id: savedViews.id })
       if (row === undefined) throw new Error('saved_views insert returned no row')
@@ -57,7 +57,7 @@ export const savedViewRoutes = handlers(savedViewsContract, {
       return { status: 'success', message: 'View saved', id: row.id }
     } catch (error) {
       // Two saves of one name at once: the loser gets the same answer as a taken name.
-      if (sqlState(error) === '23505') return failure(VIEW_NAME_TAKEN, { name: VIEW_NAME_TAKEN })
+      if (sqlState(error) === '23505') throw failure(VIEW_NAME_TAKEN, { name: VIEW_NAME_TAKEN })
       throw error
     }
   },

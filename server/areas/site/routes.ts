@@ -72,14 +72,14 @@ export const versionRoutes = handlers(version, {
 
   updateVersion: async ({ _id, version: value }, ctx) => {
     const [row] = await ctx.db.update(siteSettings).set({ version: value }).where(eq(siteSettings.id, _id)).returning({ id: siteSettings.id })
-    if (row === undefined) return notFound('_id')
+    if (row === undefined) throw notFound('_id')
     ctx.audit(row.id)
     return { status: 'success', message: 'Version updated successfully' }
   },
 
   DeleteVersion: async ({ datas }, ctx) => {
     const [before] = await ctx.db.select({ version: siteSettings.version }).from(siteSettings).where(eq(siteSettings.id, datas._id)).for('update')
-    if (before === undefined) return notFound('datas')
+    if (before === undefined) throw notFound('datas')
     await ctx.db.update(siteSettings).set({ version: '' }).where(eq(siteSettings.id, datas._id))
     ctx.audit(datas._id)
     const undo = await undoableUpdate(ctx, { kind: versionTrash, id: datas._id, column: siteSettings.version, before: before.version, after: '' })
@@ -133,7 +133,7 @@ export const settingsRoutes = handlers(settings, {
       // null: saved by someone else since the form read it, and nothing written.
       return updated.length === 0 ? null : (current?.sitelogo ?? '')
     })
-    if (replaced === null) return recordChanged()
+    if (replaced === null) throw recordChanged()
     if (logo !== null && replaced !== '') ctx.removeUploadLater(replaced)
     ctx.audit(id)
     return { status: 'success', message: 'Settings updated successfully' }
@@ -144,7 +144,7 @@ export const settingsRoutes = handlers(settings, {
     for (const raw of domains) {
       if (raw.trim() === '') continue
       const entry = domainEntry(raw)
-      if (entry === null) return failure(`Not a domain: ${raw.trim().slice(0, 80)}`, { domains: `Not a domain: ${raw.trim().slice(0, 80)}` })
+      if (entry === null) throw failure(`Not a domain: ${raw.trim().slice(0, 80)}`, { domains: `Not a domain: ${raw.trim().slice(0, 80)}` })
       if (!kept.includes(entry)) kept.push(entry)
     }
     const { id } = await singleRecord(ctx.db, record)

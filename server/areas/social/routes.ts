@@ -60,26 +60,26 @@ export const socialRoutes = handlers(social, {
     const row = await singleRecord(ctx.db, record)
     // An id the screen did not get from this server names no record here: saving over the one
     // record anyway would hide a client pointed at the wrong server.
-    if (_id !== undefined && _id !== row.id) return notFound('_id')
+    if (_id !== undefined && _id !== row.id) throw notFound('_id')
     const updated = await ctx.db
       .update(socialMedia)
       .set({ ...links, version: socialVersions.next })
       .where(socialVersions.matches(row.id, version))
       .returning({ id: socialMedia.id })
     // The one record exists (read above): matching nothing means its version moved on.
-    if (updated.length === 0) return recordChanged()
+    if (updated.length === 0) throw recordChanged()
     ctx.audit(row.id)
     return { status: 'success', message: 'Social media updated successfully' }
   },
 
   DeleteSocialmedia: async ({ linkdata, datas }, ctx) => {
     const row = await singleRecord(ctx.db, record)
-    if (datas?._id !== undefined && datas._id !== row.id) return notFound('datas')
+    if (datas?._id !== undefined && datas._id !== row.id) throw notFound('datas')
     // Only the named link: the rest of `datas` is the screen's unsaved form and stays unsaved.
     // A link the form shows changed: a form opened before learns of it at its next save.
     const column = socialMedia[linkdata]
     const [before] = await ctx.db.select({ link: column }).from(socialMedia).where(eq(socialMedia.id, row.id)).for('update')
-    if (before === undefined) return notFound('datas')
+    if (before === undefined) throw notFound('datas')
     await ctx.db
       .update(socialMedia)
       .set({ ...cleared[linkdata], version: socialVersions.next })

@@ -72,11 +72,11 @@ export const staffRoutes = handlers(staff, {
     const me = ctx.me()
     const address = email.toLowerCase()
     const granted = grantedPages(accessLevel, restrictions, false, 'Access is required')
-    if (granted instanceof ApiFailure) return granted
+    if (granted instanceof ApiFailure) throw granted
     const ceiling = grantCheck(me, accessLevel, granted)
-    if (ceiling !== null) return ceiling
+    if (ceiling !== null) throw ceiling
     const taken = await staffEmails.check(ctx.db, address)
-    if (taken !== null) return taken
+    if (taken !== null) throw taken
     // Asked last, so a code is not spent on a form the server would refuse anyway.
     const check = await secondFactor(ctx, me, twoFACode, 'twoFACode', true)
     if (!check.ok) return check.answer
@@ -104,23 +104,23 @@ export const staffRoutes = handlers(staff, {
 
   getSubAdminUser: async ({ _id }, ctx) => {
     const [row] = await ctx.db.select(staffFields).from(admins).where(and(eq(admins.id, _id), staffOnly)).limit(1)
-    if (row === undefined) return notFound('_id')
+    if (row === undefined) throw notFound('_id')
     return { status: 'success', message: 'User fetched', data: row }
   },
 
   UpdateSubAdminUsers: async ({ _id, name, email, accessLevel, restrictions, version }, ctx) => {
     const me = ctx.me()
     const target = await findTarget(ctx, _id, '_id')
-    if (target instanceof ApiFailure) return target
+    if (target instanceof ApiFailure) throw target
     const refused = touchCheck(me, target)
-    if (refused !== null) return refused
+    if (refused !== null) throw refused
     const address = email.toLowerCase()
     const granted = grantedPages(accessLevel, restrictions, true, 'Restrictions is required')
-    if (granted instanceof ApiFailure) return granted
+    if (granted instanceof ApiFailure) throw granted
     const ceiling = grantCheck(me, accessLevel, granted)
-    if (ceiling !== null) return ceiling
+    if (ceiling !== null) throw ceiling
     const taken = await staffEmails.check(ctx.db, address, target.id)
-    if (taken !== null) return taken
+    if (taken !== null) throw taken
     const accessChanged = accessLevel !== target.accessLevel || !sameSet(granted, target.restrictions)
     const updated = await staffEmails.guard(() =>
       ctx.db
@@ -137,7 +137,7 @@ export const staffRoutes = handlers(staff, {
         .where(and(staffVersions.matches(target.id, version), eq(admins.role, 'subadmin')))
         .returning({ id: admins.id }),
     )
-    if (updated.length === 0) return staffVersions.missed(ctx.db, target.id, '_id')
+    if (updated.length === 0) throw await staffVersions.missed(ctx.db, target.id, '_id')
     if (accessChanged) {
       await recordForcedLogout(ctx.db, target.id, me.id, ctx.ip, 'access changed')
       logoutLater(ctx, target.id)
@@ -157,9 +157,9 @@ export const staffRoutes = handlers(staff, {
   ActivateSubadminStatusUpdate: async ({ id, activate }, ctx) => {
     const me = ctx.me()
     const target = await findTarget(ctx, id, 'id')
-    if (target instanceof ApiFailure) return target
+    if (target instanceof ApiFailure) throw target
     const refused = touchCheck(me, target)
-    if (refused !== null) return refused
+    if (refused !== null) throw refused
     // Decided in SQL, so two requests racing cannot both read "active": the state asked for, else
     // the flip. Tokens are revoked only when an active admin becomes inactive.
     const next = activate === undefined ? sql`case when ${admins.activate} = 1 then 0 else 1 end` : sql`${activate}::integer`
@@ -171,7 +171,7 @@ export const staffRoutes = handlers(staff, {
       })
       .where(and(eq(admins.id, target.id), eq(admins.role, 'subadmin')))
       .returning({ activate: admins.activate, tokenVersion: admins.tokenVersion })
-    if (row === undefined) return notFound('id')
+    if (row === undefined) throw notFound('id')
     // Only a real revocation (an active admin made inactive) is a forced logout in the log.
     if (row.tokenVersion !== target.tokenVersion) await recordForcedLogout(ctx.db, target.id, me.id, ctx.ip, 'deactivated')
     if (row.activate !== 1) logoutLater(ctx, target.id)
@@ -188,9 +188,9 @@ export const staffRoutes = handlers(staff, {
   signOutStaff: async ({ id }, ctx) => {
     const me = ctx.me()
     const target = await findTarget(ctx, id, 'id')
-    if (target instanceof ApiFailure) return target
+    if (target instanceof ApiFailure) throw target
     const refused = touchCheck(me, target)
-    if (refused !== null) return refused
+    if (refused !== null) throw refused
     await revokeSessions(ctx.db, target.id)
     await recordForcedLogout(ctx.db, target.id, me.id, ctx.ip, 'signed out everywhere')
     logoutLater(ctx, target.id)
@@ -202,9 +202,9 @@ export const staffRoutes = handlers(staff, {
   // everywhere ends them).
   removeStaffPasskeys: async ({ id }, ctx) => {
     const target = await findTarget(ctx, id, 'id')
-    if (target instanceof ApiFailure) return target
+    if (target instanceof ApiFailure) throw target
     const refused = touchCheck(ctx.me(), target)
-    if (refused !== null) return refused
+    if (refused !== null) throw refused
     const removed = await ctx.db.delete(adminPasskeys).where(eq(adminPasskeys.adminId, target.id)).returning({ name: adminPasskeys.name })
     ctx.audit(target.id)
     ctx.auditDetail(removed.length === 0 ? 'No passkey to remove' : `Removed ${removed.length} ${removed.length === 1 ? 'passkey' : 'passkeys'}: ${removed.map((p) => p.name).join(', ')}`)
@@ -216,7 +216,7 @@ export const staffRoutes = handlers(staff, {
   // another). The audit row is the registrar's, as for every write: /unlockAdmin and the admin's id.
   unlockAdmin: async ({ id }, ctx) => {
     const [target] = await ctx.db.select({ id: admins.id, email: admins.email }).from(admins).where(eq(admins.id, id)).limit(1)
-    if (target === undefined) return notFound('id')
+    if (target === undefined) throw notFound('id')
     await unlockEmail(ctx.db, target.email)
     ctx.audit(target.id)
     return { status: 'success', message: staff.ACCOUNT_UNLOCKED }

@@ -77,7 +77,7 @@ export const suppressionRoutes = handlers(
 
     removeSuppressedAddress: async ({ address }, ctx) => {
       const removed = await ctx.db.delete(suppressedAddresses).where(eq(suppressedAddresses.address, address)).returning({ address: suppressedAddresses.address })
-      if (removed.length === 0) return notFound('address')
+      if (removed.length === 0) throw notFound('address')
       ctx.audit(address)
       return { status: 'success', message: `${address} is no longer suppressed` }
     },

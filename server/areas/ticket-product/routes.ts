@@ -40,7 +40,7 @@ export const ticketProductRoutes = handlers(ticketProduct, {
       .where(tokenVersions.matches(id, version))
       .returning({ id: tokenSettings.id })
     // The one record exists (read above): matching nothing means its version moved on.
-    if (updated.length === 0) return recordChanged()
+    if (updated.length === 0) throw recordChanged()
     ctx.audit(id)
     return { status: 'success', message: 'Token updated successfully' }
   },

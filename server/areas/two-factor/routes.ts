@@ -10,7 +10,7 @@
 import { and, eq } from 'drizzle-orm'
 import QRCode from 'qrcode'
 import * as twofa from '#contract/two-factor'
-import { failure } from '../../kit/request/answers.ts'
+import { failure, refuseKeepingWrites } from '../../kit/request/answers.ts'
 import { handlers } from '../../kit/request/handlers.ts'
 import { admins } from '../../db/schema.ts'
 import { claimAttempt, clearFailures, releaseAttempt } from '../../kit/ground/access/lockout.ts'
@@ -29,7 +29,7 @@ export { WRONG_PASSWORD }
 export const twofaRoutes = handlers(twofa, {
   twofaSetup: async (_input, ctx) => {
     const me = ctx.me()
-    if (me.totpEnabled) return failure(ALREADY_ENABLED, undefined, 409)
+    if (me.totpEnabled) throw failure(ALREADY_ENABLED, undefined, 409)
     const secret = newTotpSecret()
     // A new setup replaces an unconfirmed one; the enabled state is untouched until a code confirms it.
     await ctx.db
@@ -44,26 +44,26 @@ export const twofaRoutes = handlers(twofa, {
 
   twofaEnable: async ({ code, password }, ctx) => {
     const me = ctx.me()
-    if (me.totpEnabled) return failure(ALREADY_ENABLED, undefined, 409)
-    if (me.totpSecret === null) return failure(SETUP_FIRST)
+    if (me.totpEnabled) throw failure(ALREADY_ENABLED, undefined, 409)
+    if (me.totpSecret === null) throw failure(SETUP_FIRST)
     const attempt = await claimAttempt(ctx.db, ctx.config.lockout, me.email, ctx.ip)
-    if (attempt.locked) return locked(attempt)
+    if (attempt.locked) return refuseKeepingWrites(locked(attempt))
     if (!(await ctx.passwords.verify(me.passwordHash, password))) {
       await countFailure(ctx, me, attempt, true, 'wrong password')
-      return failure(WRONG_PASSWORD, { password: WRONG_PASSWORD })
+      return refuseKeepingWrites(failure(WRONG_PASSWORD, { password: WRONG_PASSWORD }))
     }
     // A pending secret that does not open (JWT_SECRET changed since setup) needs a new setup.
     const secret = readTotpSecret(ctx.config, ctx.log, me)
     if (secret === null) {
       await releaseAttempt(ctx.db, attempt)
-      return failure(SETUP_FIRST)
+      throw failure(SETUP_FIRST)
     }
     // No replay state yet: the secret is new. Wrong first codes are typing or clock mistakes, not
     // an attack on a working factor, so they are not counted.
     const step = verifyTotp(secret, code, null)
     if (step === null) {
       await releaseAttempt(ctx.db, attempt)
-      return failure(WRONG_2FA, { code: WRONG_2FA })
+      throw failure(WRONG_2FA, { code: WRONG_2FA })
     }
     const enabled = await ctx.db
       .update(admins)
@@ -74,7 +74,7 @@ export const twofaRoutes = handlers(twofa, {
       .returning({ id: admins.id })
     if (enabled.length === 0) {
       await releaseAttempt(ctx.db, attempt)
-      return failure(SETUP_FIRST)
+      throw failure(SETUP_FIRST)
     }
     await clearFailures(ctx.db, me.email, ctx.ip)
     ctx.audit(me.id)
@@ -83,7 +83,7 @@ export const twofaRoutes = handlers(twofa, {
 
   twofaDisable: async ({ code }, ctx) => {
     const me = ctx.me()
-    if (!me.totpEnabled) return failure(NOT_ENABLED, undefined, 409)
+    if (!me.totpEnabled) throw failure(NOT_ENABLED, undefined, 409)
     const check = await secondFactor(ctx, me, code, 'code', true)
     if (!check.ok) return check.answer
     await ctx.db.update(admins).set({ totpEnabled: false, totpSecret: null, totpLastStep: null }).where(eq(admins.id, me.id))

@@ -44,3 +44,14 @@ export class FileAnswer {
     readonly body: Readable,
   ) {}
 }
+
+/**
+ * A refusal whose writes stand: the one exception to "a refusal never commits". A wrong password
+ * or code must still count towards the lockout, and a dead link must still be removed, although
+ * the call is refused. A handler says so where it refuses (`return refuseKeepingWrites(failure(...))`);
+ * every other refusal is thrown and rolls its write back.
+ */
+export class KeptRefusal {
+  constructor(readonly failure: ApiFailure) {}
+}
+export const refuseKeepingWrites = (refusal: ApiFailure): KeptRefusal => new KeptRefusal(refusal)

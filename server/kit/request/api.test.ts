@@ -1,10 +1,14 @@
 /**
- * The registrar's guarantees: a write and its audit row commit together or not at all,
+ * The registrar's guarantees: a write and its audit row commit together or not at all, a
+ * refusal never commits a write unless the handler says so where it refuses,
  * and multipart bodies reach only the endpoints that declare files, bounded by what
  * their schemas accept.
  */
 import { existsSync, readdirSync } from 'node:fs'
+import Fastify, { type FastifyInstance } from 'fastify'
 import { eq, sql } from 'drizzle-orm'
+import { z } from 'zod/mini'
+import { endpoint, nameEndpoints, writes } from '#contract/define'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { addcategory } from '#contract/catalog'
 import { Editcms, addcms } from '#contract/games'
@@ -13,6 +17,9 @@ import { gradientIcon } from '../../db/png.ts'
 import { LOGIN_FAILED } from '../ground/access/sign-in-answers.ts'
 import { TEST_PASSWORD, bodyOf, makeTestApp, multipart, type TestApp, type UploadFile } from '../../testing/test-app.ts'
 import { FORM_TOO_LARGE, formBounds } from '../ground/uploads.ts'
+import { ApiFailure, failure, refuseKeepingWrites } from './answers.ts'
+import { registerApi } from './api.ts'
+import { handlers, type Ctx } from './handlers.ts'
 
 let t: TestApp
 let admin: { authorization: string }
@@ -107,6 +114,77 @@ describe('a write and its audit row, in one transaction', () => {
     // The failure is an event of the audit log (a failed sign-in), never a row claiming the write.
     const rows = await t.handle.db.select().from(auditLog).where(eq(auditLog.recordId, staff.id))
     expect(rows.map((r) => r.action)).toEqual(['sign-in-failed'])
+  })
+})
+
+describe('one way to fail', () => {
+  // A contract of the test's own, served by a registrar of its own beside the real app's services.
+  const Named = z.object({ categoryName: z.string() })
+  const Done = z.object({ status: z.literal('success'), message: z.string() })
+  const area = {
+    refusedAfterWrite: endpoint({ method: 'POST', input: Named, output: Done, access: writes('/category'), ours: 'Test only.', logAs: 'Test refused' }),
+    keptAfterWrite: endpoint({ method: 'POST', input: Named, output: Done, access: writes('/category'), ours: 'Test only.', logAs: 'Test kept' }),
+    returnedByMistake: endpoint({ method: 'POST', input: Named, output: Done, access: writes('/category'), ours: 'Test only.', logAs: 'Test returned' }),
+  }
+  nameEndpoints(area)
+  let served: FastifyInstance
+
+  beforeAll(async () => {
+    const services = t.app.services
+    const contract = { endpoints: Object.values(area), areaLabels: new Map() }
+    const insert = (ctx: Ctx, categoryName: string) => ctx.db.insert(categories).values({ categoryName, image: 'none.png' })
+    served = Fastify()
+    registerApi(served, { ...services, contract }, [
+      handlers(area, {
+        refusedAfterWrite: async ({ categoryName }, ctx) => {
+          await insert(ctx, categoryName)
+          throw failure('Refused after a write')
+        },
+        keptAfterWrite: async ({ categoryName }, ctx) => {
+          await insert(ctx, categoryName)
+          return refuseKeepingWrites(failure('Refused, the write kept'))
+        },
+        // What the types forbid, done anyway: a failure returned, not thrown, still rolls back.
+        returnedByMistake: async ({ categoryName }, ctx) => {
+          await insert(ctx, categoryName)
+          const mistake: unknown = failure('Returned by mistake')
+          return mistake as { status: 'success'; message: string }
+        },
+      }),
+    ])
+    served.setErrorHandler((error, _request, reply) => (error instanceof ApiFailure ? reply.code(error.statusCode).send(error.body()) : reply.send(error)))
+    await served.ready()
+  })
+  afterAll(async () => {
+    await served.close()
+  })
+
+  const post = (path: string, categoryName: string) =>
+    served.inject({ method: 'POST', url: `/api/admin${path}`, payload: JSON.stringify({ categoryName }), headers: { ...admin, 'content-type': 'application/json' } })
+  const stored = async (categoryName: string) => (await t.handle.db.select().from(categories).where(eq(categories.categoryName, categoryName))).length
+  const audited = async (action: string) => (await t.handle.db.select().from(auditLog).where(eq(auditLog.action, action))).length
+
+  it('a refusal thrown after a write rolls the write back', async () => {
+    const answer = await post('/refusedAfterWrite', 'Refused category')
+    expect(answer.statusCode).toBe(400)
+    expect(bodyOf(answer)['message']).toBe('Refused after a write')
+    expect(await stored('Refused category')).toBe(0)
+    expect(await audited('/refusedAfterWrite')).toBe(0)
+  })
+
+  it('a failure returned instead of thrown rolls back all the same', async () => {
+    const answer = await post('/returnedByMistake', 'Mistaken category')
+    expect(answer.statusCode).toBe(400)
+    expect(bodyOf(answer)['message']).toBe('Returned by mistake')
+    expect(await stored('Mistaken category')).toBe(0)
+  })
+
+  it('only refuseKeepingWrites keeps the write, without an audit row claiming it', async () => {
+    const answer = await post('/keptAfterWrite', 'Kept category')
+    expect(answer.statusCode).toBe(400)
+    expect(bodyOf(answer)['message']).toBe('Refused, the write kept')
+    expect(await stored('Kept category')).toBe(1)
+    expect(await audited('/keptAfterWrite')).toBe(0)
   })
 })
 

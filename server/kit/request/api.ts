@@ -10,8 +10,10 @@
  * A write (any POST but the reads by POST of requirements R7) runs in one transaction that the registrar opens:
  * the handler's `ctx.db` is that transaction (its own `ctx.transaction` calls nest as savepoints)
  * and the audit row is inserted in it before the commit, so a write never stands without its
- * audit row and a failing audit insert leaves nothing written. A handler that
- * returns a `failure(...)` commits what it wrote (the lockout counts); one that throws rolls back.
+ * audit row and a failing audit insert leaves nothing written. One way to fail: a handler refuses
+ * by throwing `failure(...)`, and a refusal never commits a write. The one exception is visible
+ * where it is made: `return refuseKeepingWrites(failure(...))` answers the refusal and keeps what
+ * the handler wrote (a wrong password counts towards the lockout).
  * Work that needs no write but takes long (argon2) belongs in a `prepare` phase, which runs before
  * the transaction opens: on PGlite an open transaction holds the only connection.
  *
@@ -22,8 +24,7 @@
  *     })
  *
  * and the area's declaration names the tables (server/areas/<area>/index.ts, server/kit/request/areas.ts). A handler returns the endpoint's output, `twoFactorNeeded(...)`,
- * a `FileAnswer` (streamed downloads), or a `failure(...)` it wants answered after keeping what
- * it wrote (a failed login counts towards the lockout); it throws `failure(...)` to stop.
+ * a `FileAnswer` (streamed downloads), or `refuseKeepingWrites(...)`; it throws `failure(...)` to refuse.
  * `afterSuccess` tasks (mail delivery, file removal, LOGOUT) run after the commit.
  */
 import multipart from '@fastify/multipart'
@@ -52,7 +53,7 @@ import { changedLinks, keepHeldWrite, twoAdminLinksOn } from './link-changes.ts'
 import { linkChangeHeld, LINK_CHANGES_SCREEN } from '#contract/link-changes'
 import { linkFields } from './outward-links.ts'
 import { SocketEvents } from '#contract/socket'
-import { ApiFailure, FileAnswer, failure, type TwoFactorAnswer } from './answers.ts'
+import { ApiFailure, FileAnswer, KeptRefusal, failure, type TwoFactorAnswer } from './answers.ts'
 import { API_PREFIX, type ContractIndex, type Services } from '../ground/services.ts'
 import type { BoundHandler, Ctx } from './handlers.ts'
 
@@ -261,9 +262,9 @@ async function answer(bound: BoundHandler, services: Services, request: FastifyR
     request.log.error({ endpoint: endpoint.name, issues: error.issues }, 'answer does not match the contract')
     return reply.code(500).send({ status: 'failed', message: 'Something went wrong' })
   }
-  if (result instanceof ApiFailure) {
+  if (result instanceof KeptRefusal || result instanceof ApiFailure) {
     await unstore(services.storage, stored)
-    return sendFailure(reply, result)
+    return sendFailure(reply, result instanceof KeptRefusal ? result.failure : result)
   }
   await ctx.runAfterSuccess()
   if (result instanceof HeldLinkChange) {
@@ -298,7 +299,7 @@ const isTwoFactor = (v: unknown): v is TwoFactorAnswer => typeof v === 'object' 
 
 /** Throws BrokenAnswer when a success answer does not match the endpoint's output schema. */
 function contractIssues(endpoint: Endpoint, result: unknown): void {
-  if (result instanceof ApiFailure || result instanceof FileAnswer || isTwoFactor(result)) return
+  if (result instanceof ApiFailure || result instanceof KeptRefusal || result instanceof FileAnswer || isTwoFactor(result)) return
   const checked = endpoint.output.safeParse(result)
   if (!checked.success) throw new BrokenAnswer(checked.error.issues)
 }
@@ -457,7 +458,8 @@ class RequestContext implements Ctx {
   /**
    * Runs a write's handler phase in one transaction with its audit row. A success answer (not
    * TWO_FA, which changed nothing the caller asked for) gets its row, checked against the contract
-   * first; a returned failure commits without a row; anything thrown rolls everything back.
+   * first; a kept refusal (`refuseKeepingWrites`) commits without a row; anything thrown, a
+   * failure returned by mistake included, rolls everything back.
    * With `call` (the registrar's own calls, not a replay), a write that changes an outward link
    * while two admins are asked for is rolled back and kept for a second admin instead.
    */
@@ -470,9 +472,11 @@ class RequestContext implements Ctx {
         try {
           await startCapture(tx)
           const result = await body(this)
+          // A failure is refused by throwing: one returned by mistake rolls back all the same.
+          if (result instanceof ApiFailure) throw result
           contractIssues(endpoint, result)
           const actor = admin?.id ?? this.#auditActor
-          if (!(result instanceof ApiFailure) && !isTwoFactor(result) && (actor !== null || this.#auditAnonymous)) {
+          if (!(result instanceof KeptRefusal) && !isTwoFactor(result) && (actor !== null || this.#auditAnonymous)) {
             const changes = await takeChanges(tx)
             if (mayHold) {
               const fields = changedLinks(endpoint, call.input, changes)

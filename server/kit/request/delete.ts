@@ -30,7 +30,6 @@
  * takes in one trash entry, so one Undo brings them all back.
  */
 import type { UndoTicket } from '#contract/undo'
-import type { ApiFailure } from './answers.ts'
 import type { Ctx } from './handlers.ts'
 import { notFound } from './answers.ts'
 import type { Db } from '../../db/index.ts'
@@ -52,14 +51,14 @@ export interface DeleteSpec {
 type Deleted = { status: 'success'; message: string; undo: UndoTicket }
 
 /** A delete in the call's transaction, for a kind whose records take no other rows with them. */
-export async function deleteRecord(ctx: Ctx, spec: DeleteSpec): Promise<Deleted | ApiFailure> {
+export async function deleteRecord(ctx: Ctx, spec: DeleteSpec): Promise<Deleted> {
   if (takesDependents(spec.trash)) throw new Error(`${spec.trash.name}: its delete takes other rows with it; declare it with deleting(...)`)
   return deleteAtOnce(ctx, spec)
 }
 
-async function deleteAtOnce(ctx: Ctx, spec: DeleteSpec): Promise<Deleted | ApiFailure> {
+async function deleteAtOnce(ctx: Ctx, spec: DeleteSpec): Promise<Deleted> {
   const undo = await moveToTrash(ctx, spec.trash, spec.id, spec.remove)
-  if (undo === undefined) return notFound(spec.field ?? 'id')
+  if (undo === undefined) throw notFound(spec.field ?? 'id')
   ctx.audit(spec.id)
   return { status: 'success', message: spec.message, undo }
 }
@@ -68,7 +67,7 @@ async function deleteAtOnce(ctx: Ctx, spec: DeleteSpec): Promise<Deleted | ApiFa
  * The delete call of a kind whose records take other rows with them (see above): `spec` builds
  * the delete from the call's input (it is asked twice: before the transaction and in it).
  */
-export function deleting<I>(spec: (input: I, ctx: Ctx) => DeleteSpec): { prepare: (input: I, ctx: Ctx) => Promise<(ctx: Ctx) => Promise<Deleted | ApiFailure>> } {
+export function deleting<I>(spec: (input: I, ctx: Ctx) => DeleteSpec): { prepare: (input: I, ctx: Ctx) => Promise<(ctx: Ctx) => Promise<Deleted>> } {
   return {
     prepare: async (input, outside) => {
       const first = spec(input, outside)
@@ -103,9 +102,9 @@ export interface BulkDeleteSpec {
   remove: (db: Db) => Promise<readonly unknown[]>
 }
 
-export async function deleteRecords(ctx: Ctx, spec: BulkDeleteSpec): Promise<{ status: 'success'; message: string; undo: UndoTicket } | ApiFailure> {
+export async function deleteRecords(ctx: Ctx, spec: BulkDeleteSpec): Promise<{ status: 'success'; message: string; undo: UndoTicket }> {
   const taken = await moveAllToTrash(ctx, spec.trash, spec.ids, spec.remove)
-  if (taken === undefined) return notFound(spec.field)
+  if (taken === undefined) throw notFound(spec.field)
   ctx.audit(taken.ids.join(','))
   return { status: 'success', message: spec.message(taken.ids.length), undo: taken.undo }
 }

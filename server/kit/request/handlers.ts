@@ -16,7 +16,7 @@ import type { Realtime } from '../ground/realtime.ts'
 import type { HandlerOptions, JobInfo, JobPayload, JobQueue, JobResult } from '../ground/queue.ts'
 import type { StoredFile } from '../ground/uploads.ts'
 import type { Finder } from '../ground/finders.ts'
-import type { ApiFailure, FileAnswer, TwoFactorAnswer } from './answers.ts'
+import type { ApiFailure, FileAnswer, KeptRefusal, TwoFactorAnswer } from './answers.ts'
 import type { ContractIndex, Services } from '../ground/services.ts'
 
 /**
@@ -110,7 +110,8 @@ export interface Ctx {
 /** The stored name of a call's `image` upload, or null when the call sent none (an edit keeps its image). */
 export const imageOf = (ctx: Ctx): string | null => ctx.files['image']?.[0]?.name ?? null
 
-export type HandlerResult<E extends Endpoint> = Output<E> | TwoFactorAnswer | FileAnswer | ApiFailure
+/** A handler refuses by throwing (`throw failure(...)`); only a `KeptRefusal` answers a refusal and keeps what it wrote. */
+export type HandlerResult<E extends Endpoint> = Output<E> | TwoFactorAnswer | FileAnswer | KeptRefusal
 export type Handler<E extends Endpoint> = (input: ParsedInput<E>, ctx: Ctx) => Promise<HandlerResult<E>>
 /**
  * A handler in two phases. `prepare` runs before the write transaction opens (reads only, and slow

@@ -3,7 +3,7 @@
  * creating a staff user and the forgot-password reset ask for the caller's current code when their
  * 2FA is on. It lives in the kit so that those areas depend on it, not on each other.
  */
-import { failure, twoFactorNeeded, type ApiFailure, type TwoFactorAnswer } from '../../request/answers.ts'
+import { failure, refuseKeepingWrites, twoFactorNeeded, type ApiFailure, type KeptRefusal, type TwoFactorAnswer } from '../../request/answers.ts'
 import { type Ctx } from '../../request/handlers.ts'
 import type { AdminRow } from '../../../db/schema.ts'
 import { revokeSessions } from '../../ground/access/auth.ts'
@@ -12,7 +12,8 @@ import { recordForcedLogout, type FailureReason } from '../../ground/access/even
 import { acceptTotpCode } from '../../ground/access/two-factor-secret.ts'
 import { WRONG_2FA } from '../../ground/access/sign-in-answers.ts'
 
-export type SecondFactor = { ok: true } | { ok: false; answer: TwoFactorAnswer | ApiFailure }
+/** A wrong or locked answer keeps its writes: the failure counts towards the lockout. */
+export type SecondFactor = { ok: true } | { ok: false; answer: TwoFactorAnswer | KeptRefusal }
 
 export const locked = (attempt: { message: string }): ApiFailure => failure(attempt.message, undefined, 429)
 
@@ -39,7 +40,7 @@ export async function countFailure(ctx: Ctx, admin: AdminRow, attempt: Attempt &
 export async function secondFactor(ctx: Ctx, admin: AdminRow, code: string, field: string, revokeOnLock: boolean): Promise<SecondFactor> {
   if (!admin.totpEnabled || admin.totpSecret === null) return { ok: true }
   const attempt = await claimAttempt(ctx.db, ctx.config.lockout, admin.email, ctx.ip)
-  if (attempt.locked) return { ok: false, answer: locked(attempt) }
+  if (attempt.locked) return { ok: false, answer: refuseKeepingWrites(locked(attempt)) }
   if (code === '') {
     await releaseAttempt(ctx.db, attempt)
     return { ok: false, answer: twoFactorNeeded() }
@@ -51,5 +52,5 @@ export async function secondFactor(ctx: Ctx, admin: AdminRow, code: string, fiel
     return { ok: true }
   }
   await countFailure(ctx, admin, attempt, revokeOnLock, 'wrong 2FA code')
-  return { ok: false, answer: failure(WRONG_2FA, { [field]: WRONG_2FA }) }
+  return { ok: false, answer: refuseKeepingWrites(failure(WRONG_2FA, { [field]: WRONG_2FA })) }
 }
