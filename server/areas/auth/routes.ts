@@ -14,7 +14,7 @@ import { eq, sql } from 'drizzle-orm'
 import * as auth from '#contract/auth'
 import { UNAUTHORIZED, failure, handlers, notFound, twoFactorNeeded } from '../../kit/api.ts'
 import { admins } from '../../db/schema.ts'
-import { liveSessions, recordProof, revokeAdminTokens, revokeToken } from '../../kit/access/sessions.ts'
+import { liveSessions, recordProof, revokeAdminTokens, revokeToken, viewingAsOf } from '../../kit/access/sessions.ts'
 import { openSignedInSession } from '../../kit/access/sign-in.ts'
 import { countFailure, locked, secondFactor } from '../../kit/access/second-factor.ts'
 import { claimAttempt, failAttempt, lockoutKey, releaseAttempt } from '../../kit/access/lockout.ts'
@@ -74,9 +74,12 @@ export const authRoutes = handlers(
       const token = ctx.token
       // A session call always has its token; this only satisfies the type.
       if (token === null) return failure(UNAUTHORIZED, undefined, 401)
+      // Signing out while viewing as a member ends View as too: said in the row, which is its audit.
+      const viewed = await viewingAsOf(ctx.db, token)
       await revokeToken(ctx.db, token, me.id)
       ctx.afterSuccess(() => ctx.realtime?.logoutToken(token.jti))
       ctx.audit(me.id)
+      if (viewed !== null) ctx.auditDetail(`View as ended by signing out (was viewing as ${viewed})`)
       return { status: 'success', message: 'Logged out successfully' }
     },
 
@@ -153,8 +156,10 @@ export const authRoutes = handlers(
     // The access check already recorded the use (sessions.ts): nothing more to do.
     keepAlive: async () => ({ status: 'success', message: 'Session active' }),
 
+    // While viewing as a member (View as) the profile is theirs, which the PWA's menu follows, and `viewAs` names the superadmin.
     getProfile: async (_input, ctx) => {
       const me = ctx.me()
+      const by = ctx.viewAsBy
       return {
         status: 'success',
         message: 'Profile fetched',
@@ -166,6 +171,7 @@ export const authRoutes = handlers(
           accessLevel: me.accessLevel,
           restrictions: me.restrictions,
           twoFactorEnabled: me.totpEnabled,
+          ...(by === null ? {} : { viewAs: { by: { _id: by.id, name: by.name } } }),
         },
       }
     },
