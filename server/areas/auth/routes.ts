@@ -79,7 +79,10 @@ export const authRoutes = handlers(
       await revokeToken(ctx.db, token, me.id)
       ctx.afterSuccess(() => ctx.realtime?.logoutToken(token.jti))
       ctx.audit(me.id)
-      if (viewed !== null) ctx.auditDetail(`View as ended by signing out (was viewing as ${viewed})`)
+      if (viewed !== null) {
+        const [member] = await ctx.db.select({ name: admins.name }).from(admins).where(eq(admins.id, viewed)).limit(1)
+        ctx.auditDetail(`View as ended by signing out (was viewing as ${member?.name ?? 'a removed member'})`)
+      }
       return { status: 'success', message: 'Logged out successfully' }
     },
 
