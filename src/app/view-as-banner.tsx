@@ -14,14 +14,16 @@ import { Button } from '#src/ui/button.tsx'
 import { toast } from '#src/ui/toast.ts'
 
 /**
- * Once per session scope, a superadmin's app asks the server whether the session views as
- * someone (Profile's `viewAs`): View as started or ended elsewhere (another tab whose storage
- * was cleared, the session's end) shows here as the server has it.
+ * While the browser holds a View as, it asks the server once per session scope how the session
+ * stands (Profile's `viewAs`): a View as the server no longer has is dropped, and a member whose
+ * access changed meanwhile is shown with their access now. A session not viewing as anyone asks
+ * nothing: View as starts only from this browser's row action, which keeps it.
  */
 export function useViewAsInStep(session: Session): void {
   const { signedInSuperadmin, scope } = session
+  const viewing = session.viewAs !== null
   useEffect(() => {
-    if (!signedInSuperadmin) return
+    if (!signedInSuperadmin || !viewing) return
     let cancelled = false
     call(getProfile, {}).then(
       ({ data }) => {
@@ -29,7 +31,7 @@ export function useViewAsInStep(session: Session): void {
         const { viewAs, ...member } = data
         if (viewAs === undefined) {
           if (session.viewAs !== null) keepViewAs(null)
-        } else if (session.viewAs === null || session.userId !== member._id) {
+        } else if (session.userId !== member._id || session.accessLevel !== member.accessLevel || session.restrictions.join() !== member.restrictions.join()) {
           keepViewAs({ _id: member._id, name: member.name, email: member.email, role: member.role, accessLevel: member.accessLevel, restrictions: member.restrictions }, viewAs.by.name)
         }
       },
@@ -39,9 +41,9 @@ export function useViewAsInStep(session: Session): void {
     return () => {
       cancelled = true
     }
-    // Asked again only when the session's scope changes (View as started or ended).
+    // Asked again only when the session's scope changes (View as started, ended or refreshed).
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [signedInSuperadmin, scope])
+  }, [signedInSuperadmin, viewing, scope])
 }
 
 export function ViewAsBanner({ session }: { session: Session }) {
