@@ -4,6 +4,7 @@
  * writing is not offered, and Back to my view brings the superadmin's own menu back.
  */
 import { createStaff, expect, test, uniqueEmail } from './fixtures.ts'
+import { expectNoSevereViolations } from './axe.ts'
 
 test('the superadmin views as a View Only member and goes back to their own view', async ({ adminPage: page }) => {
   const email = uniqueEmail('view-as')
@@ -32,6 +33,11 @@ test('the superadmin views as a View Only member and goes back to their own view
   await expect(banner).toContainText(`Viewing as ${member.name}`)
   await expect(page.getByRole('heading', { name: 'Games', level: 1 })).toBeVisible()
   await expect(page.getByRole('link', { name: 'Add', exact: true })).toHaveCount(0)
+  await expectNoSevereViolations(page)
+  // The server keeps it: a reload is still viewing as the member.
+  await page.reload()
+  await expect(banner).toContainText(`Viewing as ${member.name} (View Only)`)
+  await expect(menu).not.toContainText('Users and Access')
   // A screen they lack is not opened, even by its address.
   await page.goto('/admin/audit')
   await expect(page).not.toHaveURL(/\/admin\/audit/)
