@@ -16,7 +16,7 @@ import { NOT_VIEWING_AS, VIEW_AS_READ_ONLY, VIEW_AS_SELF, VIEW_AS_SUPERADMIN, en
 import { buildApp } from '../app.ts'
 import { openDb } from '../db/index.ts'
 import { auditLog, sessionTokens, type AdminRow } from '../db/schema.ts'
-import { loadAreas } from '../kit/areas.ts'
+import { loadAreas } from '../kit/request/areas.ts'
 import { isServed, makeFixtures, samples, send } from './endpoint-samples.ts'
 import { bodyOf, makeTestApp, testEngine, type TestApp } from './test-app.ts'
 
