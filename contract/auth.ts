@@ -34,6 +34,12 @@ export const Profile = z.object({
   accessLevel: z.enum(['Admin', 'View Only']),
   restrictions: z.array(z.string()),
   twoFactorEnabled: z.boolean(),
+  /**
+   * Ours: present while the session views as a staff member (View as, contract/staff.ts): the
+   * fields above are then that member's (what the menu and screens follow) and `by` is the
+   * signed-in superadmin.
+   */
+  viewAs: z.optional(z.object({ by: z.object({ _id: z.string(), name: z.string() }) })),
 })
 export type Profile = z.output<typeof Profile>
 
@@ -80,6 +86,8 @@ export const logout = endpoint({
   input: z.object({}),
   output: Done,
   access: sessionAccess,
+  // Signing out ends View as with the session.
+  whileViewingAs: true,
   ours: 'Not in the requirements, whose Logout only removes the stored token: the server-side revocation of this token.',
 })
 

@@ -187,6 +187,7 @@ describe('the endpoint table', () => {
       'setRestrictedCountryRule',
       'setTwoAdminLinks',
       'signOutStaff',
+      'startViewAs',
       'unlockAdmin',
     ])
     for (const name of ['addbuyLink', 'editBridgeink', 'DeleteCms', 'FreezeCms', 'deleteBrand', 'updateVersion']) {

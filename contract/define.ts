@@ -105,6 +105,12 @@ export interface Endpoint<
    * (server/kit/request/api.ts, SignedBody) and the OpenAPI document names the header.
    */
   signedBy?: { header: string; pattern: string; description: string }
+  /**
+   * A write still allowed while the session views the back office as a staff member (View as,
+   * contract/staff.ts): ending it, and Logout. Every other write is refused then (403,
+   * `viewAsReadOnly`), whatever the staff member's own access.
+   */
+  whileViewingAs?: true
 }
 
 /**

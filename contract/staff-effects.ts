@@ -85,6 +85,7 @@ export const staffEffects: Readonly<Record<string, StaffEffect>> = {
   editbrandUser: 'none',
   endOtherSessions: 'narrows',
   endSession: 'narrows',
+  endViewAs: 'narrows',
   exportAudit: 'exports',
   findRecords: 'none',
   forecastNewsletter: 'none',
@@ -184,6 +185,8 @@ export const staffEffects: Readonly<Record<string, StaffEffect>> = {
   setOutwardLinkDomains: 'none',
   signOutStaff: 'narrows',
   socialmediaGet: 'none',
+  // View as reads another member's profile, saved views and sessions as they see them: handed out at once.
+  startViewAs: 'exports',
   twofaDisable: 'none',
   twofaEnable: 'none',
   twofaSetup: 'none',

@@ -1,6 +1,6 @@
 import { z } from 'zod/mini'
 import { Done, EMAIL_PATTERN, ExpectedVersion, Id, PASSWORD_PATTERN, PageQuery, RecordVersion, integer, ok, pageOf, required, sortable } from './common.ts'
-import { endpoint, nameEndpoints, reads, staffWrites } from './define.ts'
+import { endpoint, nameEndpoints, reads, sessionAccess, staffWrites } from './define.ts'
 import { TwoFACode } from './auth.ts'
 import { screenPaths } from './routes.ts'
 import * as self from './staff.ts'
@@ -201,6 +201,57 @@ export const removeStaffPasskeys = endpoint({
   output: ok({ removed: integer() }),
   access: staffWrites('/sub-admin'),
   ours: "Not in the requirements: Remove passkeys, the row action of Users and Access; answers how many were removed (0 when the member had none).",
+})
+
+/**
+ * View as: whom a superadmin's session is viewing the back office as, with that member's access
+ * (what their menu, screens and lists follow while it lasts).
+ */
+export const ViewedMember = z.object({
+  _id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: z.enum(['superadmin', 'subadmin']),
+  accessLevel: AccessLevel,
+  restrictions: z.array(z.string()),
+})
+export type ViewedMember = z.output<typeof ViewedMember>
+
+export const VIEW_AS_STARTED = 'Viewing as the staff member: read only'
+export const VIEW_AS_ENDED = 'Back to your own view'
+export const VIEW_AS_SELF = 'You cannot view as yourself'
+export const VIEW_AS_SUPERADMIN = 'You cannot view as a superadmin'
+export const NOT_VIEWING_AS = 'You are not viewing as anyone'
+/** Code of the 403 a write gets while the session views as someone (the PWA shows the banner's way back). */
+export const VIEW_AS_READ_ONLY = 'view-as-read-only'
+export const viewAsReadOnly = (name: string): string => `Viewing as ${name} is read only: use Back to my view to make changes`
+
+/**
+ * Starts View as on this session: from now on the session reads as the staff member `id` would
+ * (their menu, screens, lists and exports, their access checked by the server on every call) and
+ * every write is refused (403) but `endViewAs` and Logout. Superadmin only (the staff rule), with
+ * a recent proof like every staff access call; never as oneself or as a superadmin. The state is
+ * the session's, on the server: it ends with `endViewAs`, Logout, or the session itself.
+ */
+export const startViewAs = endpoint({
+  logAs: 'View as started',
+  method: 'POST',
+  input: z.object({ id: Id }),
+  output: ok({ data: ViewedMember }),
+  access: staffWrites('/sub-admin'),
+  stepUp: true,
+  ours: 'Not in the requirements: View as, the superadmin sees the back office as a staff member would, read only (Users and Access row action).',
+})
+
+/** Ends View as on this session: its own access again. 409 when the session is not viewing as anyone. */
+export const endViewAs = endpoint({
+  logAs: 'View as ended',
+  method: 'POST',
+  input: z.object({}),
+  output: Done,
+  access: sessionAccess,
+  whileViewingAs: true,
+  ours: 'Not in the requirements: Back to my view, the end of View as (the banner shown while it lasts).',
 })
 
 // Each endpoint is named by its export (its path defaults to '/' + that name).

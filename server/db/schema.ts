@@ -517,6 +517,12 @@ export const sessionTokens = pgTable(
     signedInAt: timestamp('signed_in_at', { withTimezone: true, mode: 'date' }),
     /** When the session's holder last proved to be its owner (sign-in, or a step-up proof). */
     provedAt: timestamp('proved_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * View as (contract/staff.ts, startViewAs): the staff member this superadmin's session reads
+     * as, read only, until endViewAs or Logout; null for the session's own view. It lives and ends
+     * with the row, so with the session.
+     */
+    viewingAs: text('viewing_as'),
   },
   (t) => [index('session_tokens_expires_at_idx').on(t.expiresAt), index('session_tokens_admin_id_idx').on(t.adminId)],
 )

@@ -14,7 +14,7 @@ import { CAPTURE_LIMIT, LEFT_OUT, StoredChanges, watchedTables } from '../kit/re
 import { COUNTRIES } from '../kit/rules/countries.ts'
 import { admins, auditLog, passwordSetups, restrictedCountries, socialMedia } from '../db/schema.ts'
 import { newConfirmToken } from '../areas/access-requests/routes.ts'
-import { endsSession, isServed, makeFixtures, samples, send } from './endpoint-samples.ts'
+import { isServed, makeFixtures, runLast, samples, send } from './endpoint-samples.ts'
 import { TEST_PASSWORD, bodyOf, makeTestApp } from './test-app.ts'
 import { totpCode, totpStep } from '../kit/ground/access/two-factor-code.ts'
 
@@ -52,6 +52,8 @@ const NO_CHANGES: Readonly<Record<string, string>> = {
   applyContactBulk: 'queues the run (bulk_runs, bulk_run_rows); its job changes the rows after the call',
   applyCategoriesBulk: 'queues the run (bulk_runs, bulk_run_rows); its job changes the rows after the call',
   cancelBulkRun: 'stops the run (bulk_runs)',
+  startViewAs: "starts View as on the caller's session (session_tokens)",
+  endViewAs: "ends View as on the caller's session (session_tokens)",
 }
 
 /** Writes whose sample may or may not find something to do, by timing: a cancel racing the delivery job. */
@@ -74,7 +76,7 @@ async function lastRow(e: Endpoint) {
 
 const writes = endpoints.filter((e) => changesData(e) && isServed(t, e))
 // Logout ends the token it was sent with: last.
-const ordered = [...writes.filter((e) => !endsSession.has(e.name)), ...writes.filter((e) => endsSession.has(e.name))]
+const ordered = [...writes].sort(runLast)
 
 describe('every write keeps its changes', () => {
   const missed: string[] = []

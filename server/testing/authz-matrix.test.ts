@@ -16,7 +16,7 @@ import { expectedAccess, type Caller, type Expected } from './access-expectation
 import { screens } from '#contract/routes'
 import { leadPageParts, type LeadPagePart } from '#contract/leads'
 import { admins, auditLog, contactEnquiries, jobs, leads, mailOutbox, otpCodes, type AdminRow } from '../db/schema.ts'
-import { endsSession, isServed, makeFixtures, samples, send, type Payload } from './endpoint-samples.ts'
+import { isServed, makeFixtures, runLast, samples, send, type Payload } from './endpoint-samples.ts'
 import { bodyOf, makeTestApp } from './test-app.ts'
 
 /** Every endpoint the areas declare (server/kit/request/areas.ts). */
@@ -29,7 +29,7 @@ afterAll(async () => {
 })
 const fixtures = await makeFixtures(t)
 // Logout revokes the token it is sent with, and each caller keeps one token: it goes last.
-const served = endpoints.filter((e) => isServed(t, e)).sort((a, b) => Number(endsSession.has(a.name)) - Number(endsSession.has(b.name)))
+const served = endpoints.filter((e) => isServed(t, e)).sort(runLast)
 
 const callers: readonly Exclude<Caller, 'Admin'>[] = ['no token', 'bad signature', 'expired token', 'revoked token', 'deactivated admin', 'View Only', 'subadmin without the route', 'subadmin with the route', 'superadmin']
 

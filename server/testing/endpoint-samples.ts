@@ -359,6 +359,9 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   unlockAdmin: (f) => ({ json: { id: f.victim.id } }),
   signOutStaff: (f) => ({ json: { id: f.victim.id } }),
   removeStaffPasskeys: (f) => ({ json: { id: f.victim.id } }),
+  // Puts the caller's session into View as (read only): a test reusing one token runs it late, then endViewAs (runLast).
+  startViewAs: (f) => ({ json: { id: f.victim.id } }),
+  endViewAs: () => ({ json: {} }),
   sendMail: () => ({ json: {} }),
   changePassword: () => ({ json: { otp: '123456', oldPassword: TEST_PASSWORD, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, email: SUPERADMIN_EMAIL } }),
   ForgotSendMail: () => ({ json: { email: `someone-${unique()}@example.com` } }),
@@ -502,6 +505,16 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
  * their own, or every later call of that caller is a 401.
  */
 export const endsSession: ReadonlySet<string> = new Set(['logout'])
+
+/**
+ * Calls that change what the caller's own session may do, in the order a test reusing one token
+ * per caller runs them, after every other call: View as makes every later write of the session a
+ * 403 until it ends, and Logout ends the token.
+ */
+const LAST = ['startViewAs', 'endViewAs', 'logout']
+const lastRank = (e: Endpoint): number => LAST.indexOf(e.name) + 1
+/** Sorts the calls so those of LAST come after every other, in its order (a stable sort keeps the rest's). */
+export const runLast = (a: Endpoint, b: Endpoint): number => lastRank(a) - lastRank(b)
 
 export const isServed = (t: TestApp, e: Endpoint): boolean => t.app.hasRoute({ method: e.method, url: API_PREFIX + e.path })
 

@@ -195,6 +195,21 @@ describe.runIf(redisUp)('two instances sharing PostgreSQL and Redis', () => {
     const replay = await b.inject({ method: 'POST', url: '/api/admin/passkeySignIn', remoteAddress: from(5), payload: { response: answer } })
     expect(replay.statusCode).toBe(400)
   })
+  it('View as started on one instance holds on the other (read as the member, writes refused) and ends there for both', async () => {
+    const member = await a.createAdmin({ accessLevel: 'View Only', restrictions: ['/users'] })
+    const auth = { authorization: `Bearer ${await a.tokenFor(a.superadmin)}` }
+    const started = await a.app.inject({ method: 'POST', url: '/api/admin/startViewAs', headers: auth, payload: { id: member.id } })
+    expect(started.statusCode, started.body).toBe(200)
+    const list = (app: FastifyInstance) => app.inject({ method: 'GET', url: '/api/admin/FetchSubAdminUsers', headers: auth, query: { page: '1', limit: '10' } })
+    expect((await list(b)).statusCode).toBe(403)
+    expect((await b.inject({ method: 'GET', url: '/api/admin/getuser', headers: auth, query: { page: '1', limit: '10' } })).statusCode).toBe(200)
+    const write = await b.inject({ method: 'POST', url: '/api/admin/edit-profile', headers: auth, payload: { name: 'Renamed on B' } })
+    expect(write.statusCode).toBe(403)
+    expect(z.object({ code: z.string() }).parse(write.json()).code).toBe('view-as-read-only')
+    expect((await b.inject({ method: 'POST', url: '/api/admin/endViewAs', headers: auth, payload: {} })).statusCode).toBe(200)
+    expect((await list(a.app)).statusCode).toBe(200)
+    expect((await list(b)).statusCode).toBe(200)
+  })
 })
 
 describe('the configuration of several instances', () => {

@@ -18,6 +18,7 @@ import { logoutAndReload, useSession } from '#src/lib/session.ts'
 import { SHOW_SHORTCUTS, keyIsTaken } from '#src/crud/list-keys.ts'
 import { usePendingUndos } from '#src/crud/undo-keys.ts'
 import { useStepUpRequest } from '#src/lib/step-up.ts'
+import { ViewAsBanner, useViewAsInStep } from './view-as-banner.tsx'
 
 const Palette = lazy(async () => ({ default: (await import('./palette.tsx')).Palette }))
 const StepUpDialog = lazy(async () => ({ default: (await import('./step-up-dialog.tsx')).StepUpDialog }))
@@ -57,6 +58,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const [paletteOpen, setPaletteOpen] = useState(false)
   const [shortcutsOpen, setShortcutsOpen] = useState(false)
   const stepUp = useStepUpRequest()
+  useViewAsInStep(session)
 
   // ? (outside fields and dialogs), or the palette's entry: the sheet of every shortcut. The key
   // listeners are bound before the first paint (layout effects): a key pressed as soon as the
@@ -114,6 +116,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </>
       ) : null}
       <div className="flex min-w-0 flex-1 flex-col">
+        <ViewAsBanner session={session} />
         <header className="flex h-14 shrink-0 items-center gap-2 border-b border-slate-200 bg-white px-3">
           <Button
             variant="ghost"

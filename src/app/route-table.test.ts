@@ -18,6 +18,8 @@ const session = (over: Partial<Session>): Session => ({
   mayOpen: () => true,
   scope: 'a1',
   idleSeconds: null,
+  viewAs: null,
+  signedInSuperadmin: false,
   ...over,
 })
 

@@ -160,6 +160,8 @@ export interface RowActionDef<R, I> {
   /** The button that closes without acting, when 'Cancel' would be ambiguous (a Cancel action). */
   dismiss?: string
   choices: readonly { label: string; payload: (row: R) => NoInfer<I>; when?: (row: R) => boolean }[]
+  /** Runs once the call succeeded, before the list is fetched again (View as takes the session elsewhere). */
+  afterSuccess?: (row: R) => void
 }
 
 export interface ListDef<R extends Row, RI, TI, B extends readonly unknown[], E extends FormEndpoint, A extends readonly unknown[] = []> {

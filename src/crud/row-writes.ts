@@ -30,9 +30,21 @@ export function bulkModel<I>(def: BulkDef<I>): BulkModel {
 
 /** A row action with each choice bound to its call; choices a row does not allow are left out. */
 export function rowActionModel<R extends Row, I>(def: RowActionDef<R, I>): RowActionModel<R> {
-  const { endpoint, choices, ...shown } = def
+  const { endpoint, choices, afterSuccess, ...shown } = def
+  const request = (row: R, input: I): BoundCall => {
+    const bound = bind(endpoint, input)
+    if (afterSuccess === undefined) return bound
+    return {
+      ...bound,
+      send: async () => {
+        const answer = await bound.send()
+        afterSuccess(row)
+        return answer
+      },
+    }
+  }
   return {
     ...shown,
-    choices: (row) => choices.filter((c) => c.when?.(row) ?? true).map((c) => ({ label: c.label, request: bind(endpoint, c.payload(row)) })),
+    choices: (row) => choices.filter((c) => c.when?.(row) ?? true).map((c) => ({ label: c.label, request: request(row, c.payload(row)) })),
   }
 }

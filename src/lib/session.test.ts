@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { getSession, loadSessionDecoder, login, logout, onSessionEnd } from './session.ts'
 import { TOKEN_KEY } from './token.ts'
 import { ACTIVITY_KEY } from './activity.ts'
+import { VIEW_AS_KEY, keepViewAs } from './view-as.ts'
 
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
 const jwt = (claims: Record<string, unknown>) => `${base64url({ alg: 'HS256', typ: 'JWT' })}.${base64url(claims)}.signature`
@@ -112,5 +113,39 @@ describe('session', () => {
     const again = await import('./session.ts')
     await again.loadSessionDecoder()
     expect(again.getSession().isAuth).toBe(true)
+  })
+})
+
+describe('View as', () => {
+  const root = { _id: 'root', email: 'root@example.com', role: 'superadmin', accessLevel: 'Admin', restrictions: [], exp: inAnHour() }
+  const member = { _id: 'm1', name: 'Vera', email: 'vera@example.com', role: 'subadmin' as const, accessLevel: 'View Only' as const, restrictions: ['/users'] }
+
+  it("takes the member's access for the menu and the guard, offers no write, and keeps the offline copy apart", async () => {
+    const own = await login(jwt(root))
+    keepViewAs(member, 'Super Admin')
+    const viewing = getSession()
+    expect(viewing).toMatchObject({ userId: 'm1', role: 'subadmin', accessLevel: 'View Only', canWrite: false, viewAs: { name: 'Vera', accessLevel: 'View Only' }, signedInSuperadmin: true })
+    expect(viewing.mayOpen('/users')).toBe(true)
+    expect(viewing.mayOpen('/sub-admin')).toBe(false)
+    expect(viewing.scope).not.toBe(own.scope)
+    keepViewAs(null)
+    expect(getSession()).toMatchObject({ userId: 'root', canWrite: true, viewAs: null, scope: own.scope })
+  })
+
+  it("is ignored under another token, and under a token that is not the superadmin's", async () => {
+    await login(jwt(root))
+    keepViewAs(member, 'Super Admin')
+    await login(jwt({ ...root, exp: inAnHour() + 60 }))
+    expect(getSession()).toMatchObject({ userId: 'root', viewAs: null })
+    await login(jwt(subadmin))
+    keepViewAs(member, 'Super Admin')
+    expect(getSession()).toMatchObject({ userId: 'a1', viewAs: null, signedInSuperadmin: false })
+  })
+
+  it('is forgotten at logout', async () => {
+    await login(jwt(root))
+    keepViewAs(member, 'Super Admin')
+    logout()
+    expect(data.get(VIEW_AS_KEY)).toBeUndefined()
   })
 })

@@ -14,6 +14,7 @@ import { clearToken, readAuthorization, storeToken, subscribeToken } from './tok
 import { idleExpired, recordActivity } from './activity.ts'
 import { API_BASE } from './api-origin.ts'
 import type { DecodedClaims } from './session-claims.ts'
+import { keepViewAs, readViewAs, subscribeViewAs, type ViewAs } from './view-as.ts'
 import { toast } from '#src/ui/toast.ts'
 
 export interface Session {
@@ -31,6 +32,13 @@ export interface Session {
   scope: string
   /** Seconds without activity after which the session ends (the token's `idle`), or null for none. */
   idleSeconds: number | null
+  /**
+   * While the superadmin views as a staff member (View as, src/lib/view-as.ts): who, and by whom.
+   * The fields above are then the member's, but `canWrite`, false: View as is read only.
+   */
+  viewAs: { name: string; accessLevel: SessionClaims['accessLevel']; by: string } | null
+  /** The token's own admin is the superadmin (who alone may view as someone), viewing as someone or not. */
+  signedInSuperadmin: boolean
 }
 
 const SIGNED_OUT: Session = {
@@ -44,6 +52,8 @@ const SIGNED_OUT: Session = {
   mayOpen: () => false,
   scope: '',
   idleSeconds: null,
+  viewAs: null,
+  signedInSuperadmin: false,
 }
 
 type Decoder = (jwt: string) => DecodedClaims | null
@@ -60,8 +70,11 @@ export function loadSessionDecoder(): Promise<void> {
   return decoderLoad
 }
 
-function sessionFrom(claims: DecodedClaims): Session {
-  const { _id, email, role, accessLevel, restrictions } = claims
+function sessionFrom(claims: DecodedClaims, viewAs: ViewAs | null): Session {
+  const own = claims.role === 'superadmin'
+  // View as is the superadmin's only: a kept one under another admin's token is ignored (the server ignores it too).
+  const viewing = own ? viewAs : null
+  const { _id, email, role, accessLevel, restrictions } = viewing === null ? claims : viewing.member
   const superadmin = role === 'superadmin'
   return {
     isAuth: true,
@@ -70,21 +83,26 @@ function sessionFrom(claims: DecodedClaims): Session {
     role,
     accessLevel,
     restrictions,
-    canWrite: superadmin || accessLevel === 'Admin',
+    canWrite: viewing === null && (superadmin || accessLevel === 'Admin'),
     mayOpen: (path) => superadmin || restrictionsAllow(restrictions, path),
-    scope: [_id, role, accessLevel, [...restrictions].sort().join(',')].join('|'),
+    // The offline copy is kept per scope: the member's data viewed as is never the superadmin's own.
+    scope: [...(viewing === null ? [] : [`view-as:${claims._id}`]), _id, role, accessLevel, [...restrictions].sort().join(',')].join('|'),
     idleSeconds: claims.idle ?? null,
+    viewAs: viewing === null ? null : { name: viewing.member.name, accessLevel: viewing.member.accessLevel, by: viewing.by },
+    signedInSuperadmin: own,
   }
 }
 
 // One decoded session per stored value, so useSyncExternalStore sees a stable snapshot.
 let lastAuthorization: string | null | undefined
 let lastDecoder: Decoder | null = null
+let lastViewAs: ViewAs | null = null
 let current: Session = SIGNED_OUT
 
 export function getSession(): Session {
   const authorization = readAuthorization()
-  if (authorization === lastAuthorization && decoder === lastDecoder) return current
+  const viewAs = readViewAs(authorization)
+  if (authorization === lastAuthorization && decoder === lastDecoder && viewAs === lastViewAs) return current
   if (authorization && !decoder) {
     // Only reached when another tab stores a token before this one read any: read it shortly.
     void loadSessionDecoder()
@@ -92,11 +110,12 @@ export function getSession(): Session {
   }
   lastAuthorization = authorization
   lastDecoder = decoder
+  lastViewAs = viewAs
   const decoded = authorization && decoder ? decoder(authorization.slice('Bearer '.length)) : null
   // A token whose session went idle (a browser closed on a signed-in screen and opened again
   // later) ends here, before anything of the session is shown or read from the offline copy.
   const claims = decoded && decoded.idle !== undefined && idleExpired(decoded.idle, Date.now()) ? null : decoded
-  current = claims ? sessionFrom(claims) : SIGNED_OUT
+  current = claims ? sessionFrom(claims, viewAs) : SIGNED_OUT
   // A stored token that is expired, idle or unreadable is dropped rather than sent with every call.
   if (authorization && !claims) clearToken()
   return current
@@ -105,9 +124,11 @@ export function getSession(): Session {
 function subscribe(listener: () => void): () => void {
   listeners.add(listener)
   const stop = subscribeToken(listener)
+  const stopViewAs = subscribeViewAs(listener)
   return () => {
     listeners.delete(listener)
     stop()
+    stopViewAs()
   }
 }
 
@@ -133,6 +154,8 @@ export async function login(rawJwt: string): Promise<Session> {
 export function logout(): void {
   const authorization = readAuthorization()
   clearToken()
+  // Signing out ends View as on the server too: nothing of it is kept.
+  keepViewAs(null)
   if (authorization) revokeOnServer(authorization)
 }
 

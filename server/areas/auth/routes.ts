@@ -16,7 +16,7 @@ import { UNAUTHORIZED } from '../../kit/ground/access/auth.ts'
 import { failure, notFound, refuseKeepingWrites, twoFactorNeeded } from '../../kit/request/answers.ts'
 import { handlers } from '../../kit/request/handlers.ts'
 import { admins } from '../../db/schema.ts'
-import { liveSessions, recordProof, revokeAdminTokens, revokeToken } from '../../kit/ground/access/sessions.ts'
+import { liveSessions, recordProof, revokeAdminTokens, revokeToken, viewingAsOf } from '../../kit/ground/access/sessions.ts'
 import { openSignedInSession } from '../../kit/rules/access/sign-in.ts'
 import { countFailure, locked, secondFactor } from '../../kit/rules/access/second-factor.ts'
 import { claimAttempt, failAttempt, lockoutKey, releaseAttempt } from '../../kit/ground/access/lockout.ts'
@@ -76,9 +76,15 @@ export const authRoutes = handlers(
       const token = ctx.token
       // A session call always has its token; this only satisfies the type.
       if (token === null) throw failure(UNAUTHORIZED, undefined, 401)
+      // Signing out while viewing as a member ends View as too: said in the row, which is its audit.
+      const viewed = await viewingAsOf(ctx.db, token)
       await revokeToken(ctx.db, token, me.id)
       ctx.afterSuccess(() => ctx.realtime?.logoutToken(token.jti))
       ctx.audit(me.id)
+      if (viewed !== null) {
+        const [member] = await ctx.db.select({ name: admins.name }).from(admins).where(eq(admins.id, viewed)).limit(1)
+        ctx.auditDetail(`View as ended by signing out (was viewing as ${member?.name ?? 'a removed member'})`)
+      }
       return { status: 'success', message: 'Logged out successfully' }
     },
 
@@ -155,8 +161,10 @@ export const authRoutes = handlers(
     // The access check already recorded the use (sessions.ts): nothing more to do.
     keepAlive: async () => ({ status: 'success', message: 'Session active' }),
 
+    // While viewing as a member (View as) the profile is theirs, which the PWA's menu follows, and `viewAs` names the superadmin.
     getProfile: async (_input, ctx) => {
       const me = ctx.me()
+      const by = ctx.viewAsBy
       return {
         status: 'success',
         message: 'Profile fetched',
@@ -168,6 +176,7 @@ export const authRoutes = handlers(
           accessLevel: me.accessLevel,
           restrictions: me.restrictions,
           twoFactorEnabled: me.totpEnabled,
+          ...(by === null ? {} : { viewAs: { by: { _id: by.id, name: by.name } } }),
         },
       }
     },

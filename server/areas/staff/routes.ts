@@ -24,7 +24,8 @@ import { editVersion } from '../../kit/request/edit-version.ts'
 import { secondFactor } from '../../kit/rules/access/second-factor.ts'
 import { unlockEmail } from '../../kit/ground/access/lockout.ts'
 import { recordForcedLogout } from '../../kit/ground/access/events.ts'
-import { revokeSessions } from '../../kit/ground/access/auth.ts'
+import { FORBIDDEN, UNAUTHORIZED, revokeSessions } from '../../kit/ground/access/auth.ts'
+import { setViewingAs, viewingAsOf } from '../../kit/ground/access/sessions.ts'
 import { describeAccessChange, noticeTime, queueAccountNotice } from '../../kit/rules/mail/account-notices.ts'
 import { EMAIL_TAKEN, grantCheck, grantedPages, type Holder } from '../../kit/rules/access/grants.ts'
 
@@ -220,5 +221,37 @@ export const staffRoutes = handlers(staff, {
     await unlockEmail(ctx.db, target.email)
     ctx.audit(target.id)
     return { status: 'success', message: staff.ACCOUNT_UNLOCKED }
+  },
+
+  // View as (contract/staff.ts). A session already viewing as someone never gets here: the
+  // access check refuses its writes. The staff rule already keeps everyone but the superadmin
+  // out; the role is checked again here because this call lends another member's access.
+  startViewAs: async ({ id }, ctx) => {
+    const me = ctx.me()
+    const token = ctx.token
+    if (token === null) throw failure(UNAUTHORIZED, undefined, 401)
+    if (me.role !== 'superadmin') throw failure(FORBIDDEN, undefined, 403)
+    const target = await findTarget(ctx, id, 'id')
+    if (target instanceof ApiFailure) throw target
+    if (target.id === me.id) throw failure(staff.VIEW_AS_SELF, { id: staff.VIEW_AS_SELF }, 403)
+    if (target.role === 'superadmin') throw failure(staff.VIEW_AS_SUPERADMIN, { id: staff.VIEW_AS_SUPERADMIN }, 403)
+    await setViewingAs(ctx.db, token, me.id, target.id)
+    ctx.audit(target.id)
+    ctx.auditDetail(`Viewing as ${target.name} (${target.accessLevel})`)
+    const data = { _id: target.id, name: target.name, email: target.email, role: target.role, accessLevel: target.accessLevel, restrictions: target.restrictions }
+    return { status: 'success', message: staff.VIEW_AS_STARTED, data }
+  },
+
+  endViewAs: async (_input, ctx) => {
+    const me = ctx.me()
+    const token = ctx.token
+    if (token === null) throw failure(UNAUTHORIZED, undefined, 401)
+    const viewed = await viewingAsOf(ctx.db, token)
+    if (viewed === null) throw failure(staff.NOT_VIEWING_AS, undefined, 409)
+    await setViewingAs(ctx.db, token, me.id, null)
+    const [member] = await ctx.db.select({ name: admins.name }).from(admins).where(eq(admins.id, viewed)).limit(1)
+    ctx.audit(viewed)
+    ctx.auditDetail(`Stopped viewing as ${member?.name ?? 'a removed member'}`)
+    return { status: 'success', message: staff.VIEW_AS_ENDED }
   },
 })

@@ -70,7 +70,9 @@ export class Realtime {
           // The screens this admin may open now: an access change logs their sockets out, so a
           // reconnect picks up the new list.
           const screens = screenPaths.filter((path) => mayOpen(check.admin.restrictions, path))
-          socket.data = { adminId: check.admin.id, jti: check.token.jti, screens, approver: isAdministrator(check.admin), header: withScheme, endsAt: check.endsAt }
+          // While viewing as a staff member (View as) the screens are theirs; the rooms of the
+          // session's own admin (LOGOUT, their sessions) stay the signed-in superadmin's.
+          socket.data = { adminId: check.actor.id, jti: check.token.jti, screens, approver: isAdministrator(check.admin), header: withScheme, endsAt: check.endsAt }
           next()
         },
         (error: unknown) => {

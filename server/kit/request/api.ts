@@ -69,6 +69,8 @@ declare module 'fastify' {
     admin: AdminRow | null
     /** The session token of an API call, set by the access check. */
     sessionToken: TokenRef | null
+    /** While the session views as a staff member (View as): the signed-in superadmin; `admin` is then the member. */
+    viewAsBy: AdminRow | null
   }
 }
 
@@ -98,6 +100,7 @@ export function registerApi(app: FastifyInstance, services: Services, tables: re
   servedHandlers.set(services, byName)
   app.decorateRequest('admin', null)
   app.decorateRequest('sessionToken', null)
+  app.decorateRequest('viewAsBy', null)
   const served = endpoints.flatMap((endpoint) => {
     const bound = byName.get(endpoint.name)
     return bound === undefined ? [] : [bound]
@@ -134,22 +137,24 @@ function route(app: FastifyInstance, services: Services, bound: BoundHandler, bo
     // no byte of their upload is stored.
     onRequest: async (request, reply) => {
       if (endpoint.access.kind === 'public') return
-      const check = await checkSession(services.handle.db, services.config, request.headers.authorization, endpoint.access)
-      if (!check.ok) return reply.code(check.status).send({ status: 'failed', message: check.message })
+      const call = { changes: changesData(endpoint), whileViewingAs: endpoint.whileViewingAs === true }
+      const check = await checkSession(services.handle.db, services.config, request.headers.authorization, endpoint.access, { call })
+      if (!check.ok) return reply.code(check.status).send({ status: 'failed', message: check.message, ...(check.code === undefined ? {} : { code: check.code }) })
       // A risky call needs a recent proof of the session's owner (contract/define.ts, stepUp):
       // refused here, before the body is read, whatever the handler.
       if (endpoint.stepUp === true && !stepUpFresh(services.config, check.provedAt, Date.now())) {
-        const [passkey] = await services.handle.db.select({ id: adminPasskeys.id }).from(adminPasskeys).where(eq(adminPasskeys.adminId, check.admin.id)).limit(1)
+        const [passkey] = await services.handle.db.select({ id: adminPasskeys.id }).from(adminPasskeys).where(eq(adminPasskeys.adminId, check.actor.id)).limit(1)
         const refusal: StepUpRefusal = {
           status: 'failed',
           message: STEP_UP_MESSAGE,
           code: STEP_UP_REQUIRED,
-          twoFactor: check.admin.totpEnabled && check.admin.totpSecret !== null,
+          twoFactor: check.actor.totpEnabled && check.actor.totpSecret !== null,
           passkey: passkey !== undefined,
         }
         return reply.code(403).send(refusal)
       }
       request.admin = check.admin
+      request.viewAsBy = check.viewing === null ? null : check.actor
       request.sessionToken = check.token
     },
     handler: (request, reply) => answer(bound, services, request, reply, bounds),
@@ -383,6 +388,9 @@ class RequestContext implements Ctx {
   }
   get admin(): AdminRow | null {
     return this.#request.admin
+  }
+  get viewAsBy(): AdminRow | null {
+    return this.#request.viewAsBy
   }
   get ip(): string {
     return this.#request.ip

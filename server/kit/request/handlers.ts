@@ -44,6 +44,11 @@ export interface Ctx {
   readonly contract: ContractIndex
   /** The signed-in admin (null only on public calls). */
   readonly admin: AdminRow | null
+  /**
+   * While the session views as a staff member (View as, contract/staff.ts): the signed-in
+   * superadmin, and `admin` is the member whose access the read runs with. Null otherwise.
+   */
+  readonly viewAsBy: AdminRow | null
   /** The session token of the call (null only on public calls): Logout revokes it by its jti. */
   readonly token: TokenRef | null
   /** Uploaded files of a multipart call by field, already checked and stored. */

@@ -100,6 +100,16 @@ describe('accessChanges', () => {
     expect(words(down.losses)).toContain('Games: write -> none')
     expect(down.gains).toEqual([])
   })
+
+  it('from no account (Create User), lists all a new member gets: View Only with no page chosen reads every page', () => {
+    const none = { accessLevel: null, restrictions: [] }
+    const everyPage = accessChanges(none, { accessLevel: 'View Only', restrictions: accessToSend('View Only', [], 'create') })
+    expect(everyPage.gains.length).toBe(accessOptions('create').length)
+    expect(everyPage.gains.every((c) => c.before === 'none' && c.after === 'read')).toBe(true)
+    const two = accessChanges(none, { accessLevel: 'View Only', restrictions: accessToSend('View Only', ['/users', '/cms'], 'create') })
+    expect(words(two.gains)).toEqual(['Leads: none -> read', 'Games: none -> read'])
+    expect(accessChanges(none, none)).toEqual({ gains: [], losses: [] })
+  })
 })
 
 describe('accessChanges and the pages every member has', () => {

@@ -37,6 +37,7 @@ export const CreateStaffPage = defineForm({
   writeRule: managesStaff,
   derive: keepAccessInStep,
   prepare: (values) => ({ ...values, restrictions: accessToSend(values['accessLevel'], paths(values['restrictions']), 'create') }),
+  summary: ({ values }) => <AccessChanges values={values} start={null} />,
 })
 
 /**
@@ -66,6 +67,9 @@ export const EditStaffPage = defineForm({
   },
 })
 
+/** Before Create User saves: no account, so no access on any page. */
+const NO_ACCOUNT = { accessLevel: null, restrictions: [] }
+
 /** One side of the change: each page with what it was and what it becomes. */
 function ChangeList({ title, changes }: { title: string; changes: readonly AccessChange[] }) {
   if (changes.length === 0) return null
@@ -84,17 +88,20 @@ function ChangeList({ title, changes }: { title: string; changes: readonly Acces
 }
 
 /**
- * Edit User: before saving, what the staff member will gain and lose (each page, read or write),
- * from the access the form started with to the access it would send.
+ * Before saving, what the staff member will gain and lose (each page, read or write): on Edit
+ * User from the access the form started with to the access it would send; on Create User (no
+ * start: nothing yet) all they will get, which shows that View Only with no page chosen reads
+ * every page.
  */
-function AccessChanges({ values, start }: { values: Values; start: Values }) {
-  const before = { accessLevel: start['accessLevel'], restrictions: paths(start['restrictions']) }
-  const after = { accessLevel: values['accessLevel'], restrictions: accessToSend(values['accessLevel'], paths(values['restrictions']), 'edit') }
+function AccessChanges({ values, start }: { values: Values; start: Values | null }) {
+  const form = start === null ? 'create' : 'edit'
+  const before = start === null ? NO_ACCOUNT : { accessLevel: start['accessLevel'], restrictions: paths(start['restrictions']) }
+  const after = { accessLevel: values['accessLevel'], restrictions: accessToSend(values['accessLevel'], paths(values['restrictions']), form) }
   const { gains, losses } = accessChanges(before, after)
   return (
     <section aria-label="Access changes" aria-live="polite" className="flex flex-col gap-2 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700">
       {gains.length === 0 && losses.length === 0 ? (
-        <p>Saving changes no access.</p>
+        <p>{form === 'create' ? 'Saving gives no access yet: choose a user type.' : 'Saving changes no access.'}</p>
       ) : (
         <>
           <ChangeList title="Saving gives them" changes={gains} />

@@ -1,5 +1,6 @@
 import { sendPasswordLink } from '#contract/access-requests'
-import { ActivateSubadminStatusUpdate, FetchSubAdminUsers, removeStaffPasskeys, signOutStaff, unlockAdmin } from '#contract/staff'
+import { ActivateSubadminStatusUpdate, FetchSubAdminUsers, removeStaffPasskeys, signOutStaff, startViewAs, unlockAdmin } from '#contract/staff'
+import { keepViewAs } from '#src/lib/view-as.ts'
 import { col, serial } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
 import { accessLabel, managesStaff } from './access.ts'
@@ -64,6 +65,18 @@ export const StaffListPage = defineList({
       confirm: () => 'Are you sure you want to sign this user out everywhere',
       detail: (row) => `Every session of ${row.email} ends at once, on every device. They can log in again.`,
       choices: [{ label: 'Sign out everywhere', payload: (row) => ({ id: row._id }) }],
+    },
+    {
+      // View as (contract/staff.ts): the superadmin alone, never on another superadmin (the row is not writable).
+      label: 'View as',
+      endpoint: startViewAs,
+      when: (_row, session) => session.signedInSuperadmin && session.viewAs === null,
+      confirm: (row) => `View the back office as ${row.name}`,
+      detail: (row) =>
+        `You see the menu and screens ${row.name} sees (${row.accessLevel}), read only: nothing can be changed until you choose Back to my view. The start and the end are kept in the audit log.`,
+      choices: [{ label: 'View as', payload: (row) => ({ id: row._id }) }],
+      afterSuccess: (row) =>
+        keepViewAs({ _id: row._id, name: row.name, email: row.email, role: row.role, accessLevel: row.accessLevel, restrictions: row.restrictions }, ''),
     },
     {
       label: 'Remove passkeys',

@@ -5,15 +5,20 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto'
 import argon2 from 'argon2'
 import { eq, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import { SignJWT, jwtVerify } from 'jose'
 import { z } from 'zod'
 import { PASSWORD_PATTERN } from '#contract/common'
 import { isAdministrator, type Access } from '#contract/define'
 import { mayOpen } from '#contract/routes'
+import { VIEW_AS_READ_ONLY, viewAsReadOnly } from '#contract/staff'
 import type { Config, HashCost } from '../../../config.ts'
 import type { Db } from '../../../db/index.ts'
 import { admins, sessionTokens, type AdminRow } from '../../../db/schema.ts'
 import { needsTouch, sessionEndsAt, tokenRefusal, touchToken, type TokenRef } from './sessions.ts'
+
+/** The admins table a second time: the member a session views as (View as). */
+const viewedAdmins = alias(admins, 'viewed')
 
 /** argon2id hashing with the configured cost (library defaults unless a test lowers it). */
 export class Passwords {
@@ -135,7 +140,23 @@ export function bearerToken(header: string | undefined): string | null {
 
 /** `endsAt`: when the session ends unless used again (sessions.ts, sessionEndsAt), in epoch milliseconds. */
 /** `provedAt`: when the session last proved its owner (sign-in or step-up), or null (sessions.ts, stepUpFresh). */
-export type SessionCheck = { ok: true; admin: AdminRow; token: TokenRef; endsAt: number; provedAt: Date | null } | { ok: false; status: 401 | 403; message: string }
+/**
+ * `admin`: whose access the call runs with: the signed-in admin, or, while their session views as
+ * a staff member (View as), that member for every read. `actor`: the signed-in admin, always.
+ * `viewing`: the member viewed as, or null.
+ */
+export type SessionCheck =
+  | { ok: true; admin: AdminRow; actor: AdminRow; viewing: AdminRow | null; token: TokenRef; endsAt: number; provedAt: Date | null }
+  | { ok: false; status: 401 | 403; message: string; code?: typeof VIEW_AS_READ_ONLY }
+
+/** What checkSession needs to know of the call beyond its access, for View as. */
+export interface CallKind {
+  /** The call changes data (contract/define.ts, changesData). */
+  changes: boolean
+  /** A write allowed while viewing as (contract/define.ts, whileViewingAs). */
+  whileViewingAs: boolean
+}
+const A_READ: CallKind = { changes: false, whileViewingAs: false }
 
 export const UNAUTHORIZED = 'Unauthorized, please log in again'
 export const FORBIDDEN = 'You do not have permission to do this'
@@ -147,13 +168,19 @@ export const FORBIDDEN = 'You do not have permission to do this'
  * read in the same query as the admin. The permission check then uses the row's current role,
  * level and restrictions, not the token's. `touch: false` checks without counting it as a use
  * (a socket reconnecting by itself is no sign of the admin's activity).
+ *
+ * View as: while the session's row names a member it views as (and its admin is still the
+ * superadmin), a write is refused (403) unless the call says `whileViewingAs`, and every other
+ * call is checked, and runs, with that member's row: the server, not the PWA, keeps the session
+ * to what the member may read. A member no longer there ends it (their row is gone; nothing to
+ * read as).
  */
 export async function checkSession(
   db: Db,
   config: Config,
   header: string | undefined,
   access: Access,
-  options: { touch?: boolean } = {},
+  options: { touch?: boolean; call?: CallKind } = {},
 ): Promise<SessionCheck> {
   if (access.kind === 'public') throw new Error('checkSession is not for public calls')
   const token = bearerToken(header)
@@ -161,9 +188,10 @@ export async function checkSession(
   const claims = await verifyToken(config, token)
   if (claims === null) return { ok: false, status: 401, message: UNAUTHORIZED }
   const [row] = await db
-    .select({ admin: admins, lastSeenAt: sessionTokens.lastSeenAt, revokedAt: sessionTokens.revokedAt, provedAt: sessionTokens.provedAt })
+    .select({ admin: admins, lastSeenAt: sessionTokens.lastSeenAt, revokedAt: sessionTokens.revokedAt, provedAt: sessionTokens.provedAt, viewed: viewedAdmins })
     .from(admins)
     .leftJoin(sessionTokens, eq(sessionTokens.jti, claims.jti))
+    .leftJoin(viewedAdmins, eq(viewedAdmins.id, sessionTokens.viewingAs))
     .where(eq(admins.id, claims._id))
     .limit(1)
   const admin = row?.admin
@@ -173,10 +201,18 @@ export async function checkSession(
   const ref: TokenRef = { jti: claims.jti, iat: claims.iat, exp: claims.exp, tv: claims.tv }
   const now = Date.now()
   if (tokenRefusal(config, ref, row, now) !== null) return { ok: false, status: 401, message: UNAUTHORIZED }
-  if (!permits(access, admin)) return { ok: false, status: 403, message: FORBIDDEN }
+  const viewing = admin.role === 'superadmin' ? row.viewed : null
+  const call = options.call ?? A_READ
+  if (viewing !== null && call.changes && !call.whileViewingAs) {
+    return { ok: false, status: 403, message: viewAsReadOnly(viewing.name), code: VIEW_AS_READ_ONLY }
+  }
+  // The call that ends View as (or signs out) is the superadmin's own; everything else reads as the member.
+  const effective = viewing !== null && !call.whileViewingAs ? viewing : admin
+  if (!permits(access, effective)) return { ok: false, status: 403, message: FORBIDDEN }
   const touch = options.touch !== false && needsTouch(row, now)
   if (touch) await touchToken(db, ref, admin.id, now)
-  return { ok: true, admin, token: ref, endsAt: sessionEndsAt(config, ref, touch ? { ...row, lastSeenAt: new Date(now) } : row), provedAt: row.provedAt }
+  const endsAt = sessionEndsAt(config, ref, touch ? { ...row, lastSeenAt: new Date(now) } : row)
+  return { ok: true, admin: effective, actor: admin, viewing, token: ref, endsAt, provedAt: row.provedAt }
 }
 
 /**

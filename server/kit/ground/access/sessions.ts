@@ -77,12 +77,26 @@ export async function touchToken(db: Db, token: TokenRef, adminId: string, now: 
     .onConflictDoUpdate({ target: sessionTokens.jti, set: { lastSeenAt: at, ...version } })
 }
 
-/** Revokes one token (Logout): every later call with it answers 401. */
+/** Revokes one token (Logout): every later call with it answers 401. View as ends with it. */
 export async function revokeToken(db: Db, token: TokenRef, adminId: string): Promise<void> {
   await db
     .insert(sessionTokens)
     .values({ jti: token.jti, adminId, expiresAt: new Date(token.exp * 1000), revokedAt: sql`now()` })
-    .onConflictDoUpdate({ target: sessionTokens.jti, set: { revokedAt: sql`coalesce(${sessionTokens.revokedAt}, now())` } })
+    .onConflictDoUpdate({ target: sessionTokens.jti, set: { revokedAt: sql`coalesce(${sessionTokens.revokedAt}, now())`, viewingAs: null } })
+}
+
+/** The member a session views as (View as), or null; the row is locked until the transaction ends, so a start and an end never race. */
+export async function viewingAsOf(db: Db, token: TokenRef): Promise<string | null> {
+  const [row] = await db.select({ viewingAs: sessionTokens.viewingAs }).from(sessionTokens).where(eq(sessionTokens.jti, token.jti)).for('update').limit(1)
+  return row?.viewingAs ?? null
+}
+
+/** Starts (a member's id) or ends (null) View as on one session of `adminId`. */
+export async function setViewingAs(db: Db, token: TokenRef, adminId: string, viewed: string | null): Promise<void> {
+  await db
+    .insert(sessionTokens)
+    .values({ jti: token.jti, adminId, expiresAt: new Date(token.exp * 1000), viewingAs: viewed })
+    .onConflictDoUpdate({ target: sessionTokens.jti, set: { viewingAs: viewed } })
 }
 
 /** Removes the rows of expired tokens: an expired token is refused by its signature check anyway. */

@@ -1,0 +1,1 @@
+ALTER TABLE "session_tokens" ADD COLUMN "viewing_as" text;
