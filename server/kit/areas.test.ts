@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import * as catalog from '#contract/catalog'
 import * as leads from '#contract/leads'
-import { handlers } from './api.ts'
+import { handlers } from './handlers.ts'
 import { collectAreas, defineArea, endpointsOf, loadAreas } from './areas.ts'
 
 const contractDir = fileURLToPath(new URL('../../contract/', import.meta.url))

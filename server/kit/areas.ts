@@ -19,7 +19,8 @@ import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { isEndpoint, type Endpoint } from '#contract/define'
-import type { BoundHandler, ContractIndex, JobDefinition, Services } from './api.ts'
+import type { BoundHandler, JobDefinition } from './handlers.ts'
+import type { ContractIndex, Services } from './services.ts'
 import type { Finder } from './finders.ts'
 
 /** One contract module (`import * as x from '#contract/x'`) and the area's name for it in the audit log. */

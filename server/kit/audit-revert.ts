@@ -38,7 +38,8 @@ import { readSiteRecord } from './site-settings.ts'
 import { sqlState, type Db } from '../db/index.ts'
 import { auditLog, trash, type AdminRow } from '../db/schema.ts'
 import { FORBIDDEN, permits } from './access/auth.ts'
-import { ApiFailure, failure, notFound, type Ctx } from './api.ts'
+import { ApiFailure, failure, notFound } from './answers.ts'
+import { type Ctx } from './handlers.ts'
 import { StoredChanges, isBookkeeping, isOneWay, keyOf, tableNamed, type Json, type StoredChange } from './audit-changes.ts'
 
 type AuditRow = typeof auditLog.$inferSelect

@@ -30,8 +30,9 @@
  * takes in one trash entry, so one Undo brings them all back.
  */
 import type { UndoTicket } from '#contract/undo'
-import type { ApiFailure, Ctx } from './api.ts'
-import { notFound } from './api.ts'
+import type { ApiFailure } from './answers.ts'
+import type { Ctx } from './handlers.ts'
+import { notFound } from './answers.ts'
 import type { Db } from '../db/index.ts'
 import { NothingTaken, finishTaking, moveAllToTrash, moveToTrash, startTaking, takesDependents, type Restorable } from './undo.ts'
 

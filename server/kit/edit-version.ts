@@ -19,7 +19,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn } from 'drizzle-orm/pg-core'
 import { RECORD_CHANGED } from '#contract/common'
 import type { Db } from '../db/index.ts'
-import { ApiFailure, notFound } from './api.ts'
+import { ApiFailure, notFound } from './answers.ts'
 
 export { RECORD_CHANGED }
 

@@ -21,7 +21,7 @@
 import { Transform, pipeline, type Readable } from 'node:stream'
 import type { ExportLimits } from '../config.ts'
 import type { DbHandle } from '../db/index.ts'
-import { ApiFailure } from './api.ts'
+import { ApiFailure } from './answers.ts'
 
 export const tooManyForAdmin = (limit: number): string =>
   `You already have ${limit === 1 ? 'an export' : `${limit} exports`} running; please wait for ${limit === 1 ? 'it' : 'one'} to finish and try again`

@@ -27,7 +27,8 @@ import { SocketEvents } from '#contract/socket'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/index.ts'
 import { admins, sendRequests, type AdminRow } from '../db/schema.ts'
-import { failure, type Ctx } from './api.ts'
+import { failure } from './answers.ts'
+import { type Ctx } from './handlers.ts'
 import type { Realtime } from './realtime.ts'
 
 /** The first key of the requester's advisory lock: any fixed number no other advisory lock uses. */

@@ -19,7 +19,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { z } from 'zod'
 import type { MetricsSettings } from '../config.ts'
 import { MAIL_STATUSES, jobs, mailOutbox, promotions } from '../db/schema.ts'
-import { API_PREFIX, type Services } from './api.ts'
+import { API_PREFIX, type Services } from './services.ts'
 
 /** The label of a request that matched no route: every unknown address counts as one, never by its URL. */
 export const UNMATCHED = 'unmatched'

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { z as mini } from 'zod/mini'
 import { endpoint, isEndpoint, publicAccess, writes, type Endpoint } from '#contract/define'
-import { API_PREFIX } from './api.ts'
+import { API_PREFIX } from './services.ts'
 import { OPENAPI_PATH, openApiDocument } from './openapi.ts'
 import { makeTestApp, type TestApp } from '../testing/test-app.ts'
 

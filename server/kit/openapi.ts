@@ -15,7 +15,7 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import type { Access, Endpoint, FileRule } from '#contract/define'
 import { Failure, TwoFactorNeeded } from '#contract/common'
-import { API_PREFIX, type ContractIndex, type Services } from './api.ts'
+import { API_PREFIX, type ContractIndex, type Services } from './services.ts'
 
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`
 

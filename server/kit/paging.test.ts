@@ -2,7 +2,7 @@ import { asc, desc, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { categories, links } from '../db/schema.ts'
 import { makeTestApp, type TestApp } from '../testing/test-app.ts'
-import { ApiFailure } from './api.ts'
+import { ApiFailure } from './answers.ts'
 import { SORT_ORDER_ALONE, caseless, containsPattern, listPage, offsetOf, type SortInput } from './paging.ts'
 
 let t: TestApp

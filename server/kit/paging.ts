@@ -24,7 +24,7 @@ import { PgColumn, PgTable, type PgSelect } from 'drizzle-orm/pg-core'
 import type { PageQuery, SortOrder } from '#contract/common'
 import type { Db } from '../db/index.ts'
 import { anchoredPageIds, type KeyedOrder } from './anchors.ts'
-import { failure } from './api.ts'
+import { failure } from './answers.ts'
 import { countSoon, exactCount, knownCount } from './row-counts.ts'
 
 /** A LIKE pattern matching `term` anywhere, with LIKE's own wildcards escaped (backslash is the default escape). */

@@ -16,7 +16,7 @@
 import { SEND_AT_PAST, SEND_AT_TOO_FAR, SEND_LATER_MAX_DAYS } from '#contract/send-later'
 import type { Db } from '../db/index.ts'
 import { auditLog } from '../db/schema.ts'
-import { failure } from './api.ts'
+import { failure } from './answers.ts'
 
 /** How a send's time reads in a message: the UTC time, to the minute (the browser shows the admin's own beside it). */
 export const utcWords = (at: Date): string => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`

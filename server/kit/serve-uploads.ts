@@ -7,7 +7,7 @@
  * may be cached for good and a range never needs an If-Range check.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import { ApiFailure } from './api.ts'
+import { ApiFailure } from './answers.ts'
 import { NotStored, type ByteRange, type ObjectStorage } from './storage.ts'
 import { storedName, uploadUrl } from './uploads.ts'
 

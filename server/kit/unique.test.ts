@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiFailure } from './api.ts'
+import { ApiFailure } from './answers.ts'
 import { accessRequests, categories } from '../db/schema.ts'
 import { makeTestApp, type TestApp } from '../testing/test-app.ts'
 import { uniqueField } from './unique.ts'

@@ -14,7 +14,7 @@
  */
 import { and, ne, sql } from 'drizzle-orm'
 import type { PgColumn } from 'drizzle-orm/pg-core'
-import { failure, type ApiFailure } from './api.ts'
+import { failure, type ApiFailure } from './answers.ts'
 import { sqlState, type Db } from '../db/index.ts'
 
 export interface UniqueRule {

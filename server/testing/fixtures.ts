@@ -5,7 +5,7 @@
  * category of its own).
  */
 import { randomBytes } from 'node:crypto'
-import { API_PREFIX } from '../kit/api.ts'
+import { API_PREFIX } from '../kit/services.ts'
 import { accessRequests, admins, auditLog, bulkRuns, passwordSetups, brands, categories, contactEnquiries, emailTemplates, emailTemplateVersions, games, homepageContent, leads, links, newsletterRecipients, newsletterSends, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, siteSettings, socialMedia, suppressedAddresses, type AdminRow, savedViews, trash } from '../db/schema.ts'
 import { eq } from 'drizzle-orm'
 import { newConfirmToken } from '../areas/access-requests/routes.ts'

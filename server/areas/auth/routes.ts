@@ -12,7 +12,9 @@
  */
 import { eq, sql } from 'drizzle-orm'
 import * as auth from '#contract/auth'
-import { UNAUTHORIZED, failure, handlers, notFound, twoFactorNeeded } from '../../kit/api.ts'
+import { UNAUTHORIZED } from '../../kit/access/auth.ts'
+import { failure, notFound, twoFactorNeeded } from '../../kit/answers.ts'
+import { handlers } from '../../kit/handlers.ts'
 import { admins } from '../../db/schema.ts'
 import { liveSessions, recordProof, revokeAdminTokens, revokeToken } from '../../kit/access/sessions.ts'
 import { openSignedInSession } from '../../kit/access/sign-in.ts'

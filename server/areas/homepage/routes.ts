@@ -9,7 +9,8 @@
  */
 import { desc, eq } from 'drizzle-orm'
 import * as homepage from '#contract/homepage'
-import { failure, handlers, imageOf, notFound } from '../../kit/api.ts'
+import { failure, notFound } from '../../kit/answers.ts'
+import { handlers, imageOf } from '../../kit/handlers.ts'
 import { deleteRecord } from '../../kit/delete.ts'
 import { caseless, listPage } from '../../kit/paging.ts'
 import { thumbUrl, uploadUrl } from '../../kit/uploads.ts'

@@ -11,7 +11,9 @@
  */
 import { and, eq } from 'drizzle-orm'
 import * as passkeys from '#contract/passkeys'
-import { UNAUTHORIZED, failure, handlers, notFound } from '../../kit/api.ts'
+import { UNAUTHORIZED } from '../../kit/access/auth.ts'
+import { failure, notFound } from '../../kit/answers.ts'
+import { handlers } from '../../kit/handlers.ts'
 import { admins, adminPasskeys } from '../../db/schema.ts'
 import { assertionOptions, checkRegistration, passkeyOfAssertion, passkeysOf, registrationOptions, takeChallenge, verifyAssertion } from './webauthn.ts'
 import { claimAttempt, failAttempt, releaseAttempt } from '../../kit/access/lockout.ts'
@@ -21,7 +23,7 @@ import { deviceOf, recordProof } from '../../kit/access/sessions.ts'
 import { openSignedInSession } from '../../kit/access/sign-in.ts'
 import { ACCOUNT_DEACTIVATED } from '../../kit/access/sign-in-answers.ts'
 import { noticeTime, queueAccountNotice } from '../../kit/mail/account-notices.ts'
-import type { Ctx } from '../../kit/api.ts'
+import type { Ctx } from '../../kit/handlers.ts'
 
 export const NO_PASSKEYS = 'You have no passkey yet. Add one on Profile first.'
 

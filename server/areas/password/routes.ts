@@ -12,7 +12,8 @@
  */
 import { eq, sql } from 'drizzle-orm'
 import * as password from '#contract/password'
-import { failure, handlers, type ApiFailure, type Ctx, type RateLimit } from '../../kit/api.ts'
+import { failure, type ApiFailure } from '../../kit/answers.ts'
+import { handlers, type Ctx, type RateLimit } from '../../kit/handlers.ts'
 import { adminPasskeys, admins, type AdminRow } from '../../db/schema.ts'
 import { clearFailures } from '../../kit/access/lockout.ts'
 import { recordForcedLogout } from '../../kit/access/events.ts'

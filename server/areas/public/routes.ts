@@ -5,7 +5,7 @@
  * nothing: before the settings are first saved, the name and logo are ''.
  */
 import * as pub from '#contract/public'
-import { handlers } from '../../kit/api.ts'
+import { handlers } from '../../kit/handlers.ts'
 import { logoUrl, readSiteRecord } from '../../kit/site-settings.ts'
 
 export const publicRoutes = handlers(pub, {

@@ -1,6 +1,6 @@
 /** The palette's search of every area (contract/search.ts): the areas' finders, for this session. */
 import * as search from '#contract/search'
-import { handlers } from '../../kit/api.ts'
+import { handlers } from '../../kit/handlers.ts'
 import { findEverywhere } from '../../kit/record-search.ts'
 
 export const searchRoutes = handlers(search, {

@@ -15,7 +15,8 @@
  */
 import { and, desc, eq, sql } from 'drizzle-orm'
 import * as staff from '#contract/staff'
-import { ApiFailure, failure, handlers, notFound, type Ctx } from '../../kit/api.ts'
+import { ApiFailure, failure, notFound } from '../../kit/answers.ts'
+import { handlers, type Ctx } from '../../kit/handlers.ts'
 import { adminPasskeys, admins, type AdminRow } from '../../db/schema.ts'
 import { caseless, listPage } from '../../kit/paging.ts'
 import { uniqueField } from '../../kit/unique.ts'

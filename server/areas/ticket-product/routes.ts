@@ -5,7 +5,7 @@
  */
 import { asc } from 'drizzle-orm'
 import * as ticketProduct from '#contract/ticket-product'
-import { handlers } from '../../kit/api.ts'
+import { handlers } from '../../kit/handlers.ts'
 import { editVersion, recordChanged } from '../../kit/edit-version.ts'
 import type { Db } from '../../db/index.ts'
 import { tokenSettings, type TokenSettingsRow } from '../../db/schema.ts'

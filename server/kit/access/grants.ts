@@ -5,7 +5,7 @@
  */
 import type { AccessLevel } from '#contract/staff'
 import { alwaysAllowed, childrenOf, mayOpen, openToEveryone, screens } from '#contract/routes'
-import { failure, type ApiFailure } from '../api.ts'
+import { failure, type ApiFailure } from '../answers.ts'
 import type { AdminRow } from '../../db/schema.ts'
 
 export const EMAIL_TAKEN = 'Email already exists'

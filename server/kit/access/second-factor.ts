@@ -3,7 +3,8 @@
  * creating a staff user and the forgot-password reset ask for the caller's current code when their
  * 2FA is on. It lives in the kit so that those areas depend on it, not on each other.
  */
-import { failure, twoFactorNeeded, type ApiFailure, type Ctx, type TwoFactorAnswer } from '../api.ts'
+import { failure, twoFactorNeeded, type ApiFailure, type TwoFactorAnswer } from '../answers.ts'
+import { type Ctx } from '../handlers.ts'
 import type { AdminRow } from '../../db/schema.ts'
 import { revokeSessions } from './auth.ts'
 import { claimAttempt, failAttempt, releaseAttempt, type Attempt } from './lockout.ts'

@@ -6,7 +6,7 @@
  * sign-in's transaction. The device is the browser's device cookie (device-cookie.ts), given or
  * renewed here; the mail names it by its User-Agent, as the session list does. The registrar writes the audit row, naming the admin as the actor.
  */
-import type { Ctx } from '../api.ts'
+import type { Ctx } from '../handlers.ts'
 import type { AdminRow } from '../../db/schema.ts'
 import { noticeTime, queueAccountNotice, rememberDevice } from '../mail/account-notices.ts'
 import { issueToken } from './auth.ts'

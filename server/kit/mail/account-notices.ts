@@ -14,7 +14,7 @@ import { screens } from '#contract/routes'
 import type { Db } from '../../db/index.ts'
 import { adminDevices } from '../../db/schema.ts'
 import { DEVICE_KEY_PATTERN } from '../access/device-cookie.ts'
-import type { Ctx } from '../api.ts'
+import type { Ctx } from '../handlers.ts'
 import { renderMail, TemplateUnavailable } from './templates.ts'
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']

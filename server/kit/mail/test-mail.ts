@@ -3,7 +3,7 @@
  * to the signed-in admin's own address only, through the mail queue like any mail, in no send's
  * group (so no ledger, progress count or frequency cap ever sees it), and is audited by its call.
  */
-import type { RateLimit } from '../api.ts'
+import type { RateLimit } from '../handlers.ts'
 
 /** A test mail goes to the sender's own inbox; the limit keeps a stuck button from flooding it. */
 export const testMailLimit: RateLimit = { max: () => 20, timeWindow: 15 * 60 * 1000 }
