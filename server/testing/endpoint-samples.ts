@@ -15,14 +15,16 @@ import type { LightMyRequestResponse } from 'fastify'
 import type { Endpoint } from '#contract/define'
 import { API_PREFIX } from '../kit/services.ts'
 import { AREAS_DIR, endpointsOf, loadAreas } from '../kit/areas.ts'
-import type { Payload } from './fixtures.ts'
-import type { Sample } from './sample-kit.ts'
+import { makeSharedFixtures, type Fixtures, type Payload } from './fixtures.ts'
+import { OWN_SETUP, type OwnSetup, type Sample } from './sample-kit.ts'
 import { multipart, type TestApp } from './test-app.ts'
 
-export { makeFixtures, type Fixtures, type Payload } from './fixtures.ts'
+export type { Fixtures, Payload } from './fixtures.ts'
 
 /** Which area's folder serves each endpoint, by name. */
 const areaOf = new Map<string, string>()
+/** The areas' own fixture setups (`defineSamplesWith`). */
+const setups: OwnSetup[] = []
 
 /**
  * Every area's samples, read from `server/areas/<area>/samples.ts` (`export const samples =
@@ -44,12 +46,22 @@ async function collectSamples(): Promise<Readonly<Record<string, Sample>>> {
       if (typeof sample !== 'function') throw new Error(`server/areas/${name}/samples.ts: the sample of ${endpoint} must be a function of the fixtures`)
       all[endpoint] = sample as Sample
     }
+    const setup = (own as { [OWN_SETUP]?: OwnSetup })[OWN_SETUP]
+    if (setup !== undefined) setups.push(setup)
   }
   return all
 }
 
 /** A payload each registered endpoint accepts from a caller it permits (fresh values per call). */
 export const samples: Readonly<Record<string, Sample>> = await collectSamples()
+
+/** The records the samples point at: the shared ones (server/testing/fixtures.ts), then each area's own. */
+export async function makeFixtures(t: TestApp): Promise<Fixtures> {
+  const shared = await makeSharedFixtures(t)
+  const own = new Map<symbol, unknown>()
+  for (const setup of setups) own.set(setup.key, await setup.run(t))
+  return { ...shared, own }
+}
 
 /** The message of a test that finds no sample for `e`: the file where it belongs. */
 export const missingSample = (e: Pick<Endpoint, 'name'>): string =>

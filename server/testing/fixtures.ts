@@ -20,6 +20,8 @@ export const unique = (): string => randomBytes(4).toString('hex')
 
 /** Records the samples point at: a staff member to edit and toggle, a category to edit and delete. */
 export interface Fixtures {
+  /** What each area's own setup made (`defineSamplesWith`, server/testing/sample-kit.ts), by its key. */
+  own: ReadonlyMap<symbol, unknown>
   victim: AdminRow
   categoryId: string
   /** The one social links record, the one site settings record, and two pending access requests. */
@@ -104,7 +106,8 @@ async function bulkFixtures(t: TestApp, categoryId: string): Promise<Fixtures['b
   }
 }
 
-export async function makeFixtures(t: TestApp): Promise<Fixtures> {
+/** The shared records; server/testing/endpoint-samples.ts's `makeFixtures` adds each area's own. */
+export async function makeSharedFixtures(t: TestApp): Promise<Fixtures> {
   const victim = await t.createAdmin({ name: 'Victim', accessLevel: 'View Only', restrictions: ['/users'] })
   const [category] = await t.handle.db.insert(categories).values({ categoryName: `Fixture ${unique()}`, image: 'fixture.png' }).returning({ id: categories.id })
   if (category === undefined) throw new Error('category insert returned no row')
@@ -193,7 +196,7 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
   await t.handle.db.insert(suppressedAddresses).values({ address: suppressed, reason: 'manual', source: 'fixture' })
   const bulk = await bulkFixtures(t, gameCategory.id)
   const linkChanges = await linkChangeFixtures(t)
-  return { bulk, auditEntryId: renamed.id, suppressed, linkChanges, enquiryId: enquiry.id, undoToken: undoEntry.id, savedViewId: view.id, fourEyes, newsletter, promotion, template, gameIds, restrictionIds, brandIds, homepageIds, linkIds, victim, categoryId: category.id, socialId: socialRow.id, settingsId: settingsRow.id, approveRequest: approve, declineRequestId: decline.id, confirmToken: link.token, unset: { id: unsetMember.id, token: setup.token } }
+  return { own: new Map(), bulk, auditEntryId: renamed.id, suppressed, linkChanges, enquiryId: enquiry.id, undoToken: undoEntry.id, savedViewId: view.id, fourEyes, newsletter, promotion, template, gameIds, restrictionIds, brandIds, homepageIds, linkIds, victim, categoryId: category.id, socialId: socialRow.id, settingsId: settingsRow.id, approveRequest: approve, declineRequestId: decline.id, confirmToken: link.token, unset: { id: unsetMember.id, token: setup.token } }
 }
 
 async function newsletterFixtures(t: TestApp): Promise<Fixtures['newsletter']> {
