@@ -10,7 +10,8 @@
  * It writes the contract module, the server area (its handlers on the kit: the list paged,
  * searched and sorted, add, edit, delete to the trash and read one; its samples and its test),
  * the PWA's screens (the list and the add and edit forms through defineList and defineForm, and
- * the palette's records), the screens' rows in contract/routes.ts, the table in
+ * the palette's records), the screens' rows in contract/routes.ts, the calls' rows in
+ * contract/staff-effects.ts (none of them touches staff), the table in
  * server/db/schema.ts with its migration (drizzle-kit generate), and the endpoint-table snapshot.
  * Nothing else is edited by hand: the menu, the palette, the OpenAPI document, the access matrix
  * and the fuzz find the area from those. See docs/adding-an-area.md.
@@ -532,6 +533,14 @@ function addRoutes(text: string, n: Names): string {
   return text.replace(anchor, `${rows.join('\n')}\n${anchor}`)
 }
 
+/** The area's calls in contract/staff-effects.ts: a simple CRUD area does nothing to staff. */
+function addStaffEffects(text: string, n: Names): string {
+  const end = text.lastIndexOf('\n}')
+  if (end < 0 || !text.includes('export const staffEffects')) throw new Error('contract/staff-effects.ts: no staffEffects table to add the calls to')
+  const rows = [`  // ${n.title}: records of their own, nothing about staff.`, ...[n.listE, n.getE, n.addE, n.editE, n.deleteE].map((name) => `  ${name}: 'none',`)]
+  return `${text.slice(0, end)}\n${rows.join('\n')}${text.slice(end)}`
+}
+
 function write(path: string, text: string): void {
   const full = join(ROOT, path)
   if (existsSync(full)) throw new Error(`${path} exists already: the area is new, or pick another name`)
@@ -553,6 +562,8 @@ export async function scaffold(spec: AreaSpec, log: (line: string) => void = con
 
   write(`contract/${n.area}.ts`, contractModule(spec, n))
   writeFileSync(routesPath, addRoutes(routes, n))
+  const effectsPath = join(ROOT, 'contract/staff-effects.ts')
+  writeFileSync(effectsPath, addStaffEffects(readFileSync(effectsPath, 'utf8'), n))
   writeFileSync(schemaPath, schema.replace(/\n*$/, '\n') + schemaTable(spec, n))
   write(`server/areas/${n.area}/index.ts`, areaIndex(n))
   write(`server/areas/${n.area}/routes.ts`, areaRoutes(spec, n))
