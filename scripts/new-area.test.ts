@@ -91,8 +91,8 @@ describe('npm run new:area', () => {
       join(scratch, 'src/app/new-area-probe.test.ts'),
       `import { expect, it } from 'vitest'
 import { menuOrder, screens } from '#contract/routes'
-import { loadAreas } from '#server/kit/areas'
-import { openApiDocument } from '#server/kit/openapi'
+import { loadAreas } from '#server/kit/request/areas'
+import { openApiDocument } from '#server/kit/request/openapi'
 import { routes } from './route-table.ts'
 import { menuEntries } from './side-menu.tsx'
 
@@ -107,7 +107,7 @@ it('shows the new area', async () => {
 })
 `,
     )
-    const tests = vitest([`server/areas/${n.area}`, 'contract', 'server/kit/areas.test.ts', 'server/kit/openapi.test.ts', 'src/app/side-menu.test.ts', 'src/app/route-table.test.ts', 'src/app/new-area-probe.test.ts'])
+    const tests = vitest([`server/areas/${n.area}`, 'contract', 'server/kit/request/areas.test.ts', 'server/kit/request/openapi.test.ts', 'src/app/side-menu.test.ts', 'src/app/route-table.test.ts', 'src/app/new-area-probe.test.ts'])
     expect(tests.filter((t) => t.status === 'failed')).toEqual([])
     expect(tests.filter((t) => t.status === 'passed').map((t) => t.name)).toEqual(expect.arrayContaining(['shows the new area', 'every endpoint keeps its name, method and path', `${n.title} edits a ${n.oneWords} at its version and refuses a save from an older one`]))
   }, 10 * MINUTES)

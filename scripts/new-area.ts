@@ -199,10 +199,10 @@ export type ${n.Row} = typeof ${n.table}.$inferSelect
 function areaIndex(n: Names): string {
   return `/**
  * The ${n.area} area: ${n.title}.
- * Found by server/kit/areas.ts; the declaration is this area's one registration.
+ * Found by server/kit/request/areas.ts; the declaration is this area's one registration.
  */
 import * as ${n.module} from '#contract/${n.area}'
-import { defineArea } from '../../kit/areas.ts'
+import { defineArea } from '../../kit/request/areas.ts'
 import { ${n.module}Routes } from './routes.ts'
 
 export const area = defineArea({
@@ -251,13 +251,13 @@ function areaRoutes(spec: AreaSpec, n: Names): string {
     if (replaced === null) return recordChanged()
 ${imgs.map((f) => `    if (${f.name} !== null) ctx.removeUploadLater(replaced.${f.name})`).join('\n')}`
   const kitImports = [
-    `import { ${imgs.length > 0 ? 'failure, ' : ''}notFound } from '../../kit/answers.ts'`,
-    `import { handlers } from '../../kit/handlers.ts'`,
-    `import { deleteRecord } from '../../kit/delete.ts'`,
-    `import { caseless, listPage } from '../../kit/paging.ts'`,
-    ...(imgs.length > 0 ? [`import { thumbUrl, uploadUrl } from '../../kit/uploads.ts'`] : []),
-    `import { restorable } from '../../kit/undo.ts'`,
-    `import { editVersion, recordChanged } from '../../kit/edit-version.ts'`,
+    `import { ${imgs.length > 0 ? 'failure, ' : ''}notFound } from '../../kit/request/answers.ts'`,
+    `import { handlers } from '../../kit/request/handlers.ts'`,
+    `import { deleteRecord } from '../../kit/request/delete.ts'`,
+    `import { caseless, listPage } from '../../kit/request/paging.ts'`,
+    ...(imgs.length > 0 ? [`import { thumbUrl, uploadUrl } from '../../kit/ground/uploads.ts'`] : []),
+    `import { restorable } from '../../kit/request/undo.ts'`,
+    `import { editVersion, recordChanged } from '../../kit/request/edit-version.ts'`,
     `import { ${n.table} as ${n.tableLocal}, type ${n.Row} } from '../../db/schema.ts'`,
   ]
   return `/**
@@ -370,7 +370,7 @@ function areaTest(spec: AreaSpec, n: Names): string {
       : `await post('/${endpoint}', { ${id === undefined ? '' : `_id: ${id}, `}${fields(tag).replace(/'true'/g, 'true')} })`
   return `import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RECORD_CHANGED } from '#contract/common'
-${imgs.length > 0 ? "import { encodePng } from '../../db/png.ts'\n" : ''}import { API_PREFIX } from '../../kit/services.ts'
+${imgs.length > 0 ? "import { encodePng } from '../../db/png.ts'\n" : ''}import { API_PREFIX } from '../../kit/ground/services.ts'
 import { bodyOf, listOf, makeTestApp, ${imgs.length > 0 ? 'multipart, ' : ''}type TestApp${imgs.length > 0 ? ', type UploadFile' : ''} } from '../../testing/test-app.ts'
 
 let t: TestApp

@@ -1,7 +1,7 @@
 /**
  * Every column that holds stored upload names, collected from the tables: each one made in
  * server/db/schema.ts with `uploadName`, `uploadNames` or `uploadFiles`. The sweep
- * (server/kit/sweep.ts) reads these to tell files in use from orphans, backup copies the files
+ * (server/kit/ground/sweep.ts) reads these to tell files in use from orphans, backup copies the files
  * they name, and undo keeps a deleted record's files; a new upload column is declared once, in its
  * table.
  */

@@ -4,7 +4,7 @@
  * refused for who sent it and not for what it carried, and a way to send any endpoint a payload.
  *
  * Each area owns its samples beside its code (`server/areas/<area>/samples.ts`, written with
- * server/testing/sample-kit.ts), found by folder as server/kit/areas.ts finds the areas: nothing
+ * server/testing/sample-kit.ts), found by folder as server/kit/request/areas.ts finds the areas: nothing
  * here lists the areas. The shared records they point at are made by `makeFixtures`
  * (server/testing/fixtures.ts). A missing sample fails the matrix with `missingSample`'s message.
  */
@@ -13,8 +13,8 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { LightMyRequestResponse } from 'fastify'
 import type { Endpoint } from '#contract/define'
-import { API_PREFIX } from '../kit/services.ts'
-import { AREAS_DIR, endpointsOf, loadAreas } from '../kit/areas.ts'
+import { API_PREFIX } from '../kit/ground/services.ts'
+import { AREAS_DIR, endpointsOf, loadAreas } from '../kit/request/areas.ts'
 import { makeSharedFixtures, type Fixtures, type Payload } from './fixtures.ts'
 import { OWN_SETUP, type OwnSetup, type Sample } from './sample-kit.ts'
 import { multipart, type TestApp } from './test-app.ts'

@@ -9,17 +9,17 @@
  */
 import { desc, eq } from 'drizzle-orm'
 import * as homepage from '#contract/homepage'
-import { failure, notFound } from '../../kit/answers.ts'
-import { handlers, imageOf } from '../../kit/handlers.ts'
-import { deleteRecord } from '../../kit/delete.ts'
-import { caseless, listPage } from '../../kit/paging.ts'
-import { thumbUrl, uploadUrl } from '../../kit/uploads.ts'
-import { restorable } from '../../kit/undo.ts'
-import { editVersion, recordChanged } from '../../kit/edit-version.ts'
+import { failure, notFound } from '../../kit/request/answers.ts'
+import { handlers, imageOf } from '../../kit/request/handlers.ts'
+import { deleteRecord } from '../../kit/request/delete.ts'
+import { caseless, listPage } from '../../kit/request/paging.ts'
+import { thumbUrl, uploadUrl } from '../../kit/ground/uploads.ts'
+import { restorable } from '../../kit/request/undo.ts'
+import { editVersion, recordChanged } from '../../kit/request/edit-version.ts'
 import { homepageContent, siteSettings, type HomepageContentRow } from '../../db/schema.ts'
 import type { Db } from '../../db/index.ts'
-import { readSiteRecord } from '../../kit/site-settings.ts'
-import { singleRecord } from '../../kit/single-record.ts'
+import { readSiteRecord } from '../../kit/ground/site-settings.ts'
+import { singleRecord } from '../../kit/ground/single-record.ts'
 
 const contentVersions = editVersion({ id: homepageContent.id, version: homepageContent.version })
 const contentTrash = restorable({ name: 'homepage_content', table: homepageContent, endpoint: homepage.deleteHomePageCms, restored: 'Homepage content restored successfully' })
