@@ -2,8 +2,8 @@
  * `npm run new:area` end to end: the repository is copied to a scratch directory (its files as git
  * lists them, node_modules hard-linked), the command scaffolds "partners" there, and with no hand
  * edit the copy typechecks, lints, and passes the new area's tests, the contract tests, the areas
- * and OpenAPI tests, the side menu and route table tests, the access matrix and the admin fuzz
- * (both on the new endpoints and the matrix's coverage check). A probe beside them checks that
+ * and OpenAPI tests, the side menu and route table tests, the access matrix, the admin fuzz and
+ * the audit-changes proof (on the new endpoints and the tests' coverage checks). A probe beside them checks that
  * the area is in the side menu, the palette's record sources, the OpenAPI document and the fuzz.
  *
  * Slow by nature (a typecheck of the whole project and three vitest runs in a child): a few
@@ -112,12 +112,15 @@ it('shows the new area', async () => {
     expect(tests.filter((t) => t.status === 'passed').map((t) => t.name)).toEqual(expect.arrayContaining(['shows the new area', 'every endpoint keeps its name, method and path', `${n.title} edits a ${n.oneWords} at its version and refuses a save from an older one`]))
   }, 10 * MINUTES)
 
-  it('passes the access matrix and the admin fuzz on the new endpoints', () => {
-    const tests = vitest(['server/testing/authz-matrix.test.ts', 'server/testing/fuzz-admin.test.ts', '-t', `${n.Record}|covers the served endpoints`])
+  it('passes the access matrix, the admin fuzz and the audit-changes proof on the new endpoints', () => {
+    const tests = vitest(['server/testing/authz-matrix.test.ts', 'server/testing/fuzz-admin.test.ts', 'server/testing/audit-changes.test.ts', '-t', `${n.Record}|covers the served endpoints|every table of the schema is watched`])
     expect(tests.filter((t) => t.status === 'failed')).toEqual([])
     const passed = tests.filter((t) => t.status === 'passed').map((t) => t.name)
     // Every new endpoint ran in both: the matrix names a test by method, path and rule, the fuzz by method and path.
     for (const e of [n.listE, n.getE, n.addE, n.editE, n.deleteE]) expect(passed.filter((name) => name.includes(`/${e} `) || name.endsWith(`/${e}`)).length, e).toBeGreaterThanOrEqual(2)
     expect(passed.some((name) => name.includes('covers the served endpoints'))).toBe(true)
+    // The writes keep their changes in the audit log: the new table is watched.
+    expect(passed.some((name) => name.includes('every table of the schema is watched'))).toBe(true)
+    for (const e of [n.addE, n.editE, n.deleteE]) expect(passed, e).toContain(`every write keeps its changes /${e}`)
   }, 10 * MINUTES)
 })

@@ -12,12 +12,13 @@
  * the PWA's screens (the list and the add and edit forms through defineList and defineForm, and
  * the palette's records), the screens' rows in contract/routes.ts, the calls' rows in
  * contract/staff-effects.ts (none of them touches staff), the table in
- * server/db/schema.ts with its migration (drizzle-kit generate), and the endpoint-table snapshot.
+ * server/db/schema.ts with its migration (drizzle-kit generate, plus the audit log's triggers on
+ * the table), and the endpoint-table snapshot.
  * Nothing else is edited by hand: the menu, the palette, the OpenAPI document, the access matrix
  * and the fuzz find the area from those. See docs/adding-an-area.md.
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 const ROOT = join(import.meta.dirname, '..')
@@ -573,7 +574,15 @@ export async function scaffold(spec: AreaSpec, log: (line: string) => void = con
   log(`wrote contract/${n.area}.ts, server/areas/${n.area}/, src/features/${n.area}/, the screens in contract/routes.ts and the table ${n.sqlTable} in server/db/schema.ts`)
 
   execFileSync(process.execPath, [join(ROOT, 'node_modules/drizzle-kit/bin.cjs'), 'generate', '--name', n.sqlTable], { cwd: ROOT, stdio: 'pipe' })
-  log(`generated the migration ${n.sqlTable} (server/db/migrations)`)
+  // The new table's writes keep their field-by-field changes in the audit log, as every table's
+  // not left out does (server/kit/request/audit-changes.ts): its triggers go in its own migration,
+  // written here before it was ever applied.
+  const migrations = join(ROOT, 'server/db/migrations')
+  const migration = readdirSync(migrations).filter((f) => f.endsWith(`_${n.sqlTable}.sql`)).sort().at(-1)
+  if (migration === undefined) throw new Error(`drizzle-kit wrote no migration named ${n.sqlTable}`)
+  const sql = readFileSync(join(migrations, migration), 'utf8').replace(/\s*$/, '')
+  writeFileSync(join(migrations, migration), `${sql}\n--> statement-breakpoint\nSELECT audit_changes_watch('${n.sqlTable}', 'id');\n`)
+  log(`generated the migration ${migration} (server/db/migrations), the table watched for the audit log`)
 
   const { endpointTable, endpointTableText } = await import('../contract/testing/endpoint-table.ts')
   writeFileSync(join(ROOT, 'contract/endpoint-table.json'), endpointTableText(await endpointTable(join(ROOT, 'contract'))))
