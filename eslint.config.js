@@ -104,7 +104,9 @@ export default tseslint.config(
   },
   {
     // Tests and their helpers keep the layers' rules but may start the whole app at any floor.
-    files: ['**/*.test.ts', '**/*.test.tsx', 'server/testing/**/*.ts'],
+    // An area's samples.ts is test support too: the contract-wide tests collect it (server/testing/endpoint-samples.ts).
+    // (The import rules cover contract/, server/ and src/ only: a test under scripts/ has none to relax.)
+    files: ['{contract,server,src,sw}/**/*.test.ts', 'src/**/*.test.tsx', 'server/testing/**/*.ts', 'server/areas/*/samples.ts'],
     rules: {
       'import-x/no-restricted-paths': ['error', { zones }],
     },

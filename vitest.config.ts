@@ -23,7 +23,7 @@ class LongestFirst extends BaseSequencer {
  */
 export default defineConfig({
   test: {
-    include: ['server/**/*.test.ts', 'contract/**/*.test.ts', 'src/**/*.test.ts', 'src/**/*.test.tsx'],
+    include: ['server/**/*.test.ts', 'contract/**/*.test.ts', 'src/**/*.test.ts', 'src/**/*.test.tsx', 'scripts/**/*.test.ts'],
     environment: 'node',
     // Each server test app starts a fresh database, cloned from one migrated per run (PGlite takes
     // seconds to initialise a cluster; see server/testing/template-db.ts).

@@ -6,6 +6,7 @@ import { DeleteCms, FreezeCms } from './games.ts'
 import { setContactStatus } from './leads.ts'
 import { UndoTicket } from './undo.ts'
 import * as self from './bulk.ts'
+import type { ScreenPath } from './routes.ts'
 
 /*
  * Bulk actions (ours): the admin picks rows of a list, by id or as "every row matching the
@@ -100,7 +101,7 @@ export interface BulkActionSpec {
  * may ask, and rows they may not change are counted as skipped) and `apply` (a write of the
  * screen). `actions` names them; the PWA's bar shows those the admin may take.
  */
-export function bulkCalls<A extends Record<string, BulkActionSpec>>(spec: { list: string; screen: string; noun: string; actions: A }) {
+export function bulkCalls<A extends Record<string, BulkActionSpec>>(spec: { list: string; screen: ScreenPath; noun: string; actions: A }) {
   const names = Object.keys(spec.actions) as [keyof A & string, ...(keyof A & string)[]]
   const Action = z.enum(names, { error: `action must be one of: ${names.join(', ')}` })
   return {

@@ -1,5 +1,6 @@
 import type { z } from 'zod/mini'
 import type { ListSort } from './common.ts'
+import type { ScreenPath } from './routes.ts'
 
 /**
  * Who may make a call.
@@ -18,17 +19,19 @@ export type Access =
 
 export const publicAccess: Access = { kind: 'public' }
 export const sessionAccess: Access = { kind: 'session' }
+// The rules below take a screen of the route table (contract/routes.ts) by its typed path: a rule
+// naming a screen that does not exist, or one renamed since, does not compile.
 /** Reading a screen's data: allowed when the route is in the session's restrictions (or they are empty). */
-export const reads = (route: string): Access => ({ kind: 'screen', route, write: false })
+export const reads = (route: ScreenPath): Access => ({ kind: 'screen', route, write: false })
 /** Changing a screen's data: as `reads`, plus the Admin access level. */
-export const writes = (route: string): Access => ({ kind: 'screen', route, write: true })
+export const writes = (route: ScreenPath): Access => ({ kind: 'screen', route, write: true })
 /** Reading what only staff managers see (pending access requests): as `reads`, and never for role subadmin. */
-export const staffReads = (route: string): Access => ({ kind: 'screen', route, write: false, staff: true })
+export const staffReads = (route: ScreenPath): Access => ({ kind: 'screen', route, write: false, staff: true })
 /** Staff management: as `writes`, and never for role subadmin (requirements R6.5). */
-export const staffWrites = (route: string): Access => ({ kind: 'screen', route, write: true, staff: true })
+export const staffWrites = (route: ScreenPath): Access => ({ kind: 'screen', route, write: true, staff: true })
 
 /** Approving or rejecting another Admin's mass send: as `writes`, and only an administrator (see Access). */
-export const approves = (route: string): Access => ({ kind: 'screen', route, write: true, approver: true })
+export const approves = (route: ScreenPath): Access => ({ kind: 'screen', route, write: true, approver: true })
 
 /** Who counts as an administrator for `approver` calls: the superadmin, or Admin level on every screen. */
 export const isAdministrator = (admin: { role: string; accessLevel: string; restrictions: readonly string[] }): boolean =>

@@ -3,6 +3,7 @@ import { Done, ExpectedVersion, Id, PageQuery, RecordVersion, count, integer, ok
 import { endpoint, nameEndpoints, reads, writes } from './define.ts'
 import * as self from './links.ts'
 import { Deleted } from './undo.ts'
+import type { ScreenPath } from './routes.ts'
 
 /*
  * Buy links, swap-out (sell) links and swap-in (bridge) links: three lists of the same pattern
@@ -41,7 +42,7 @@ const field = <K extends string, V>(key: K, value: V): Record<K, V> => ({ [key]:
  * and the record's field are data too (`sellink` against `selLink`). The kind is exported whole as
  * well (`buyLinks`...), so the server's handlers and the PWA's screens take its fields from here.
  */
-function linkKind<const Route extends string, const AddField extends string, const RecordField extends string>(kind: {
+function linkKind<const Route extends ScreenPath, const AddField extends string, const RecordField extends string>(kind: {
   /** The list screen whose permissions the calls take. */
   route: Route
   /** The link field of the add payload. */

@@ -86,6 +86,27 @@ export const screens = [
 
 export type ScreenPath = (typeof screens)[number]['path']
 
+/**
+ * The side menu's order, declared once by the order of `screens` above: the top-level entries'
+ * titles, with 'CMS' where the group's first screen stands, leaving out an entry listed beneath
+ * another (it shows inside that entry). The menu (src/app/side-menu.tsx) and its tests read it
+ * from here; none repeats it.
+ */
+export const menuOrder: readonly string[] = ((): string[] => {
+  const order: string[] = []
+  for (const s of screens as readonly Screen[]) {
+    if (s.menu === 'cms' && !order.includes('CMS')) order.push('CMS')
+    else if (s.menu === 'top' && s.beneath === undefined) order.push(s.title)
+  }
+  return order
+})()
+
+/** The CMS group's entries, in their order. */
+export const cmsMenuOrder: readonly string[] = (screens as readonly Screen[]).filter((s) => s.menu === 'cms').map((s) => s.title)
+
+/** The side menu of requirements R2.6, whose entries keep this order among any others. */
+export const requiredMenuOrder = ['Leads', 'CMS', 'Messaging', 'Automated Emails', 'Brand Tab', 'Version', 'Users and Access'] as const
+
 /** Every private route path of requirements R2.2. */
 export const screenPaths: readonly string[] = screens.map((s) => s.path)
 

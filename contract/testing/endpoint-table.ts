@@ -24,3 +24,6 @@ export async function endpointTable(folder: string): Promise<string[][]> {
   const endpoints = endpointsOf(await contractModules(folder))
   return endpoints.map((e) => [e.name, e.method, e.path]).sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0))
 }
+
+/** The table as contract/endpoint-table.json holds it: one endpoint a line, so a diff names each change. */
+export const endpointTableText = (table: readonly (readonly string[])[]): string => `[\n${table.map((row) => `  ${JSON.stringify(row)}`).join(',\n')}\n]\n`

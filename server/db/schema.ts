@@ -21,6 +21,34 @@ const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'dat
  */
 const editVersion = () => integer('version').notNull().default(1)
 
+/**
+ * Columns that hold stored uploads (files under DATA_DIR/uploads, named by the server) are made
+ * with these helpers, and only these: server/db/upload-columns.ts collects every column so made
+ * from the tables, the one list the sweep reads to tell files in use from orphans (a file no such
+ * column names is removed once old enough), and backup and undo beside it. A text column holds one
+ * name, a text array several, a jsonb one (a held link change's files) a list of stored files,
+ * each with its `name`. server/kit/ground/sweep.test.ts fails when a column named like a file is not made
+ * with one.
+ *
+ * Why the builder's runtime config: drizzle builds each column from its builder's config object,
+ * and keeps that same object on the column, so a mark set on the builder is found on the column
+ * without a list of table and column names kept beside the tables.
+ */
+const uploadConfigs = new WeakSet<object>()
+const configOf = (builderOrColumn: object): object => (builderOrColumn as { config?: object }).config ?? builderOrColumn
+const holdsUploads = <B extends object>(builder: B): B => {
+  uploadConfigs.add(configOf(builder))
+  return builder
+}
+/** One stored upload's name. */
+const uploadName = (name: string) => holdsUploads(text(name))
+/** Several stored uploads' names, in order. */
+const uploadNames = (name: string) => holdsUploads(text(name).array())
+/** A list of stored files, each with its `name`. */
+const uploadFiles = (name: string) => holdsUploads(jsonb(name))
+/** Whether a column of the tables was made by `uploadName`, `uploadNames` or `uploadFiles`. */
+export const holdsUploadsColumn = (column: object): boolean => uploadConfigs.has(configOf(column))
+
 export const admins = pgTable(
   'admins',
   {
@@ -170,7 +198,7 @@ export const categories = pgTable(
     createdAt: createdAt(),
     categoryName: text('category_name').notNull(),
     /** File name under DATA_DIR/uploads, chosen by the server. */
-    image: text('image').notNull(),
+    image: uploadName('image').notNull(),
     preference: integer('preference').notNull().default(0),
     version: editVersion(),
   },
@@ -229,7 +257,7 @@ export const siteSettings = pgTable('site_settings', {
   licenseInfoLink: text('license_info_link').notNull().default(''),
   copyrightText: text('copyright_text').notNull().default(''),
   /** File name under DATA_DIR/uploads ('' when none). */
-  sitelogo: text('sitelogo').notNull().default(''),
+  sitelogo: uploadName('sitelogo').notNull().default(''),
   forcedliq: text('forcedliq', { enum: ['Enable', 'Disable'] }).notNull().default('Disable'),
   /** Homepage preference (requirements R3.15): whether the homepage content shows on the landing page. */
   homepageCmsVisible: boolean('homepage_cms_visible').notNull().default(false),
@@ -294,8 +322,8 @@ export const games = pgTable(
       .references(() => categories.id, { onDelete: 'restrict' }),
     operatingsystem: text('operatingsystem', { enum: ['Android', 'ios', 'both', ''] }).notNull(),
     liveLink: text('live_link').notNull(),
-    images: text('images').array().notNull().default(sql`'{}'::text[]`),
-    video: text('video').notNull().default(''),
+    images: uploadNames('images').notNull().default(sql`'{}'::text[]`),
+    video: uploadName('video').notNull().default(''),
     preference: integer('preference').notNull(),
     isGameBackend: boolean('is_game_backend').notNull().default(false),
     freeze: boolean('freeze').notNull().default(false),
@@ -316,7 +344,7 @@ export const homepageContent = pgTable(
     createdAt: createdAt(),
     title: text('title').notNull(),
     link: text('link').notNull(),
-    image: text('image').notNull(),
+    image: uploadName('image').notNull(),
     version: editVersion(),
   },
   (t) => [index('homepage_content_created_at_idx').on(t.createdAt.desc(), t.id.desc())],
@@ -754,7 +782,7 @@ export const promotions = pgTable(
     title: text('title').notNull(),
     content: text('content').notNull(),
     /** The stored upload name of its image, '' for none. */
-    image: text('image').notNull().default(''),
+    image: uploadName('image').notNull().default(''),
     selectall: boolean('selectall').notNull().default(false),
     createdBy: text('created_by').references(() => admins.id, { onDelete: 'set null' }),
     status: text('status', { enum: ['queued', 'sending', 'done', 'cancelled', 'awaiting', 'rejected', 'scheduled'] }).notNull().default('queued'),
@@ -860,7 +888,7 @@ export const leadNotifications = pgTable(
     title: text('title').notNull(),
     content: text('content').notNull(),
     /** The promotion's stored image name, '' for none. */
-    image: text('image').notNull().default(''),
+    image: uploadName('image').notNull().default(''),
   },
   (t) => [
     uniqueIndex('lead_notifications_delivery_key').on(t.promotionId, t.leadId, t.round),
@@ -898,7 +926,7 @@ export const trash = pgTable(
      */
     rows: jsonb('rows').notNull(),
     /** Stored upload names the deleted rows held: removed when the entry is purged, not before. */
-    files: text('files').array().notNull().default(sql`'{}'::text[]`),
+    files: uploadNames('files').notNull().default(sql`'{}'::text[]`),
     /** The record's place in its preference order when it was deleted (null: not an ordered list). */
     place: integer('place'),
     /** What undo answers when it succeeds. */
@@ -1162,7 +1190,7 @@ export const linkChanges = pgTable(
     /** The body as sent (multipart text fields as strings). */
     input: jsonb('input').notNull(),
     /** Files of a multipart call, already stored: given to the call again on approval, removed otherwise. */
-    files: jsonb('files').notNull().default(sql`'[]'::jsonb`),
+    files: uploadFiles('files').notNull().default(sql`'[]'::jsonb`),
     /** The record the write names ('' for a new one). */
     recordId: text('record_id').notNull().default(''),
     /** What the write would have changed (server/kit/request/audit-changes.ts StoredChanges). */
@@ -1174,12 +1202,3 @@ export const linkChanges = pgTable(
 )
 export type LinkChangeRow = typeof linkChanges.$inferSelect
 
-/**
- * Every column that holds stored upload names (files under DATA_DIR/uploads, named by the server).
- * This is the one list the sweep (server/kit/ground/sweep.ts) reads to tell files
- * in use from orphans: a file that no listed column names is removed once it is old enough, so a
- * new upload column must be listed here (server/kit/ground/sweep.test.ts fails when one is not). A text
- * or text-array column holds the names; a jsonb one (a held link change's files) a list of stored
- * files, each with its `name`.
- */
-export const uploadColumns = [categories.image, games.images, games.video, homepageContent.image, siteSettings.sitelogo, promotions.image, leadNotifications.image, trash.files, linkChanges.files] as const

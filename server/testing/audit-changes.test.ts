@@ -14,7 +14,7 @@ import { CAPTURE_LIMIT, LEFT_OUT, StoredChanges, watchedTables } from '../kit/re
 import { COUNTRIES } from '../kit/rules/countries.ts'
 import { admins, auditLog, passwordSetups, restrictedCountries, socialMedia } from '../db/schema.ts'
 import { newConfirmToken } from '../areas/access-requests/routes.ts'
-import { isServed, makeFixtures, runLast, samples, send } from './endpoint-samples.ts'
+import { isServed, makeFixtures, missingSample, runLast, samples, send } from './endpoint-samples.ts'
 import { TEST_PASSWORD, bodyOf, makeTestApp } from './test-app.ts'
 import { totpCode, totpStep } from '../kit/ground/access/two-factor-code.ts'
 
@@ -83,7 +83,7 @@ describe('every write keeps its changes', () => {
   for (const e of ordered) {
     it(`${e.path}`, async () => {
       const sample = samples[e.name]
-      expect(sample, `add a sample for ${e.name} in server/testing/endpoint-samples.ts`).toBeDefined()
+      expect(sample, missingSample(e)).toBeDefined()
       if (sample === undefined) return
       const before = await lastRow(e)
       const res = await send(t, e, await t.auth(t.superadmin), sample(fixtures))

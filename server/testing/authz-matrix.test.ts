@@ -16,7 +16,7 @@ import { expectedAccess, type Caller, type Expected } from './access-expectation
 import { screens } from '#contract/routes'
 import { leadPageParts, type LeadPagePart } from '#contract/leads'
 import { admins, auditLog, contactEnquiries, jobs, leads, mailOutbox, otpCodes, type AdminRow } from '../db/schema.ts'
-import { isServed, makeFixtures, runLast, samples, send, type Payload } from './endpoint-samples.ts'
+import { isServed, makeFixtures, missingSample, runLast, samples, send, type Payload } from './endpoint-samples.ts'
 import { bodyOf, makeTestApp } from './test-app.ts'
 
 /** Every endpoint the areas declare (server/kit/request/areas.ts). */
@@ -163,8 +163,8 @@ describe('authorization matrix (contract x callers)', () => {
     for (const mine of ['createSubAdminUsers', 'FetchSubAdminUsers', 'UpdateSubAdminUsers', 'ActivateSubadminStatusUpdate', 'sendMail', 'changePassword', 'ForgotSendMail', 'forgotPassword', 'twofaSetup', 'twofaEnable', 'twofaDisable', 'login', 'getProfile', 'editProfile']) {
       expect(names).toContain(mine)
     }
-    // A new handler needs a row in server/testing/endpoint-samples.ts, so its refused calls carry real input.
-    expect(names.filter((n) => samples[n] === undefined)).toEqual([])
+    // A new handler needs a sample in its area's samples.ts, so its refused calls carry real input.
+    expect(served.filter((e) => samples[e.name] === undefined).map(missingSample)).toEqual([])
   })
 
   for (const e of served) {

@@ -13,7 +13,7 @@ import fc from 'fast-check'
 import { z } from 'zod'
 import type { Endpoint } from '#contract/define'
 import { encodePng } from '../db/png.ts'
-import type { Payload } from './endpoint-samples.ts'
+import type { Payload } from './fixtures.ts'
 import type { UploadFile } from './test-app.ts'
 
 /** The part of JSON Schema that `z.toJSONSchema` writes for the contract's inputs. */
@@ -328,7 +328,7 @@ const rawQueries: fc.Arbitrary<FuzzRequest> = fc.oneof(
 
 /**
  * The requests to fuzz one endpoint with: valid-shaped values from its schema; those with one field
- * made hostile; its working sample (endpoint-samples.ts) with one field made hostile, which gets
+ * made hostile; its working sample (the area's samples.ts) with one field made hostile, which gets
  * past the id lookups into the handler; whole bodies of the wrong kind; raw JSON tricks; forms.
  */
 export function requestsFor(e: Endpoint, sample: Payload | undefined): fc.Arbitrary<FuzzRequest> {

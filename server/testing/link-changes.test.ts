@@ -13,7 +13,7 @@ import { LINK_CHANGE_CONFLICT, NOT_YOUR_LINK_CHANGE, OWN_LINK_CHANGE, linkChange
 import type { Endpoint } from '#contract/define'
 import { loadAreas } from '../kit/request/areas.ts'
 import { auditLog, linkChanges, links, siteSettings, type AdminRow } from '../db/schema.ts'
-import { isServed, makeFixtures, samples, send, type Payload } from './endpoint-samples.ts'
+import { isServed, makeFixtures, missingSample, samples, send, type Payload } from './endpoint-samples.ts'
 import { bodyOf, listOf, makeTestApp } from './test-app.ts'
 
 const { endpoints } = (await loadAreas()).index
@@ -180,7 +180,7 @@ describe('every write that stores an outward link is held while the setting is o
       await t.handle.db.delete(linkChanges)
       await t.handle.db.update(siteSettings).set({ outwardLinkDomains: [], twoAdminLinks: true })
       const sample = samples[endpoint.name]
-      expect(sample, `add a sample for ${endpoint.name}`).toBeDefined()
+      expect(sample, missingSample(endpoint)).toBeDefined()
       if (sample === undefined) return
       const before = (await t.handle.db.select({ n: count() }).from(auditLog).where(eq(auditLog.action, endpoint.path)))[0]?.n
       const res = await send(t, endpoint, await t.auth(second), withNewLinks(sample(fixtures), fields))

@@ -11,7 +11,7 @@ import { z } from 'zod'
 import { loadAreas } from '../kit/request/areas.ts'
 import type { Endpoint } from '#contract/define'
 import { admins, type AdminRow } from '../db/schema.ts'
-import { isServed, makeFixtures, samples, send, type Payload } from './endpoint-samples.ts'
+import { isServed, makeFixtures, missingSample, samples, send, type Payload } from './endpoint-samples.ts'
 import { TEST_PASSWORD, bodyOf, makeTestApp } from './test-app.ts'
 import { base32Encode, totpCode, totpStep } from '../kit/ground/access/two-factor-code.ts'
 
@@ -87,7 +87,7 @@ describe('mass assignment', () => {
   for (const e of writes) {
     it(`${e.path} stores none of the extra fields`, async () => {
       const sample = samples[e.name]
-      expect(sample, `add a sample for ${e.name} in server/testing/endpoint-samples.ts`).toBeDefined()
+      expect(sample, missingSample(e)).toBeDefined()
       if (sample === undefined) return
       const callers = e.access.kind === 'screen' && e.access.staff === true ? [t.superadmin] : [t.superadmin, staffMember]
       for (const caller of callers) {

@@ -10,7 +10,7 @@ import { outwardLinkFields } from '#contract/outward-links'
 import type { Endpoint } from '#contract/define'
 import { loadAreas } from '../kit/request/areas.ts'
 import { auditLog } from '../db/schema.ts'
-import { isServed, makeFixtures, samples, send, type Payload } from './endpoint-samples.ts'
+import { isServed, makeFixtures, missingSample, samples, send, type Payload } from './endpoint-samples.ts'
 import { bodyOf, listOf, makeTestApp } from './test-app.ts'
 
 const { endpoints } = (await loadAreas()).index
@@ -63,7 +63,7 @@ describe('outward links held to the allowed domains', () => {
   for (const { endpoint, fields } of linkWrites) {
     it(`${endpoint.name}: a host off the list is refused by name and nothing is written`, async () => {
       const sample = samples[endpoint.name]
-      expect(sample, `add a sample for ${endpoint.name}`).toBeDefined()
+      expect(sample, missingSample(endpoint)).toBeDefined()
       if (sample === undefined) return
       for (const field of fields) {
         const before = await auditCount(endpoint.path)

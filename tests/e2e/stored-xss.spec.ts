@@ -1,7 +1,7 @@
 /**
  * Stored XSS across every stored text field of every area, not only rich
  * text. The fields come from the contract: every write the server serves that has a working
- * sample (server/testing/endpoint-samples.ts) is sent again with each of its free-text string
+ * sample (its area's samples.ts, collected by server/testing/endpoint-samples.ts) is sent again with each of its free-text string
  * fields (per its zod input's JSON Schema: no ids, enums, passwords or codes) set to an XSS
  * vector from xss-vectors.ts, adapted when the field's pattern asks for a URL or an email; a new
  * area is covered as soon as it has a sample. Leads and contact enquiries come from the platform,

@@ -10,7 +10,8 @@ import { ConfigError, loadConfig } from '../../config.ts'
 import { seedDemo } from '../../demo.ts'
 import { gradientIcon } from '../../db/png.ts'
 import * as schema from '../../db/schema.ts'
-import { categories, games, homepageContent, siteSettings, uploadColumns } from '../../db/schema.ts'
+import { categories, games, homepageContent, siteSettings } from '../../db/schema.ts'
+import { uploadColumns } from '../../db/upload-columns.ts'
 import { makeThumbnail, thumbOf } from './media.ts'
 import { diskStorage } from './storage.ts'
 import { scheduleSweeps, sweepFiles } from './sweep.ts'
@@ -130,8 +131,15 @@ describe('sweepFiles: DATA_DIR/uploads', () => {
       changes: [],
       fields: ['link'],
     })
-    // The rows above cover every listed column: a newly listed one needs a row here too.
-    expect(uploadColumns.map(nameOf)).toEqual(['categories.image', 'games.images', 'games.video', 'homepage_content.image', 'site_settings.sitelogo', 'promotions.image', 'lead_notifications.image', 'trash.files', 'link_changes.files'])
+    // The rows above cover every upload column of the schema: a new one needs a row here too.
+    const empty: string[] = []
+    for (const column of uploadColumns) {
+      const holds = is(column, PgArray) ? sql`cardinality(${column}) > 0` : isFileList(column) ? sql`jsonb_array_length(${column}) > 0` : sql`${column} <> ''`
+      const [found] = await t.handle.db.select({ n: sql`count(*)`.mapWith(Number) }).from(column.table).where(holds)
+      if ((found?.n ?? 0) === 0) empty.push(nameOf(column))
+    }
+    expect(uploadColumns.length).toBeGreaterThanOrEqual(9)
+    expect(empty).toEqual([])
     const kept = [categoryImage, first, second, video, blockImage, logo, promotionImage, trashed, held]
     const keptFiles = [...kept, ...kept.filter((n) => !n.endsWith('.mp4')).map(thumbOf)]
 
@@ -259,7 +267,7 @@ describe('the sweep at start', () => {
   })
 })
 
-describe('uploadColumns: the one list of columns holding stored upload names', () => {
+describe('uploadColumns: every column the schema declares as holding stored upload names', () => {
   const UPLOAD_HINT = /image|img|video|logo|icon|photo|picture|avatar|banner|thumb|media|attachment|upload|audio|poster|(^|_)(files?|documents?|cover)(_|$)/i
 
   it('lists every column whose name says it holds a file, and only text, text-array or file-list columns', () => {

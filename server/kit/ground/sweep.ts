@@ -19,7 +19,7 @@ import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Db } from '../../db/index.ts'
-import { uploadColumns } from '../../db/schema.ts'
+import { uploadColumns } from '../../db/upload-columns.ts'
 import { thumbOf } from './media.ts'
 import type { ObjectInfo, ObjectStorage } from './storage.ts'
 import { storedName, uploadUrl } from './uploads.ts'
@@ -51,7 +51,7 @@ export const isStoredName = (name: string): boolean => storedName(uploadUrl(name
 const THUMB = /^[0-9a-f-]{36}-thumb\.webp$/
 
 /**
- * Every stored name the upload columns of schema.ts hold, all read in one snapshot: one
+ * Every stored name the upload columns of the schema hold (server/db/upload-columns.ts), all read in one snapshot: one
  * REPEATABLE READ, READ ONLY transaction. Names move between columns (a delete moves a record's
  * files into trash.files, its Undo moves them back), so columns read each in a snapshot of its
  * own could miss a name that was in one column before the move and in another after it: an Undo

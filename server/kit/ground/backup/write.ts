@@ -22,7 +22,7 @@ import { getTableName } from 'drizzle-orm'
 import pg from 'pg'
 import type { Config, S3Settings } from '../../../config.ts'
 import { createPglite, migrationsFolder } from '../../../db/index.ts'
-import { uploadColumns } from '../../../db/schema.ts'
+import { uploadColumns } from '../../../db/upload-columns.ts'
 import { FILE_PIECE, FORMAT, FORMAT_VERSION, keyFingerprint, sha256, type Contents, type Header } from './format.ts'
 import { DataDirBusy, holdDataDir, requestSnapshot, type DataDirHold } from './data-dir.ts'
 import { appliedMigration, ident, pgliteSession, postgresSession, readCatalog, readJournal, type Engine, type Session, type TableInfo } from './session.ts'
@@ -286,7 +286,7 @@ async function* fileLines(session: Session, staged: StagedUploads, contents: Con
   }
 }
 
-/** Every stored name the snapshot's upload columns hold (schema.ts's uploadColumns, as the sweep reads them). */
+/** Every stored name the snapshot's upload columns hold (server/db/upload-columns.ts, as the sweep reads them). */
 async function namesHeld(session: Session): Promise<Set<string>> {
   const names = new Set<string>()
   for (const column of uploadColumns) {
