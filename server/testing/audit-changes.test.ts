@@ -51,6 +51,14 @@ const NO_CHANGES: Readonly<Record<string, string>> = {
   applyGamesBulk: 'queues the run (bulk_runs, bulk_run_rows); its job changes the rows after the call',
   applyContactBulk: 'queues the run (bulk_runs, bulk_run_rows); its job changes the rows after the call',
   applyCategoriesBulk: 'queues the run (bulk_runs, bulk_run_rows); its job changes the rows after the call',
+  applyBrandsBulk: 'queues the run (bulk_runs, bulk_run_rows); its job changes the rows after the call',
+  applyBuyLinksBulk: 'queues the run (bulk_runs, bulk_run_rows); its job changes the rows after the call',
+  applySellLinksBulk: 'queues the run (bulk_runs, bulk_run_rows); its job changes the rows after the call',
+  applyBridgeLinksBulk: 'queues the run (bulk_runs, bulk_run_rows); its job changes the rows after the call',
+  applyHomepageBulk: 'queues the run (bulk_runs, bulk_run_rows); its job changes the rows after the call',
+  applyStaffBulk: 'queues the run (bulk_runs, bulk_run_rows); its job changes the rows after the call',
+  applyPromotionsBulk: 'queues the run (bulk_runs, bulk_run_rows); its job changes the rows after the call',
+  applyNewsletterBulk: 'queues the run (bulk_runs, bulk_run_rows); its job changes the rows after the call',
   cancelBulkRun: 'stops the run (bulk_runs)',
 }
 

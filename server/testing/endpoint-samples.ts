@@ -77,7 +77,17 @@ export interface Fixtures {
    * first Apply runs; any after it is refused, the set having changed), and a run of the
    * superadmin's with no job, to read and cancel.
    */
-  bulk: { gameId: string; gameToken: string; enquiryId: string; enquiryToken: string; categoryId: string; categoryToken: string; runId: string }
+  bulk: {
+    gameId: string
+    gameToken: string
+    enquiryId: string
+    enquiryToken: string
+    categoryId: string
+    categoryToken: string
+    runId: string
+    /** The other lists' bulk samples: a record of each, and its preview's token, by the apply call's name. */
+    more: Record<string, { action: string; id: string; token: string }>
+  }
 }
 
 /** The bulk actions' records, each previewed by the superadmin for its token. */
@@ -101,7 +111,34 @@ async function bulkFixtures(t: TestApp, categoryId: string): Promise<Fixtures['b
     categoryId: unused.id,
     categoryToken: await tokenOf('/previewCategoriesBulk', 'delete', unused.id),
     runId: run.id,
+    more: await moreBulkFixtures(t, tokenOf),
   }
+}
+
+/** A record for each other list's bulk sample (deleted, cancelled or deactivated by it), with its token. */
+async function moreBulkFixtures(t: TestApp, tokenOf: (path: string, action: string, id: string) => Promise<string>): Promise<Fixtures['bulk']['more']> {
+  const db = t.handle.db
+  const one = <R extends { id: string }>(rows: R[]): string => {
+    const [row] = rows
+    if (row === undefined) throw new Error('bulk fixture insert returned no row')
+    return row.id
+  }
+  const linkOf = async (kind: 'buy' | 'sell' | 'bridge') =>
+    one(await db.insert(links).values({ kind, url: `https://bulk.example/${kind}-${unique()}`, preference: (await db.$count(links, eq(links.kind, kind))) + 1 }).returning({ id: links.id }))
+  const later = new Date(Date.now() + 24 * 3600 * 1000)
+  const records: [string, string, string][] = [
+    ['Brands', 'delete', one(await db.insert(brands).values({ brandname: `Bulk brand ${unique()}`, type: 'web3auth' }).returning({ id: brands.id }))],
+    ['BuyLinks', 'delete', await linkOf('buy')],
+    ['SellLinks', 'delete', await linkOf('sell')],
+    ['BridgeLinks', 'delete', await linkOf('bridge')],
+    ['Homepage', 'delete', one(await db.insert(homepageContent).values({ title: `Bulk block ${unique()}`, link: 'https://bulk.example/home', image: 'fixture.png' }).returning({ id: homepageContent.id }))],
+    ['Staff', 'deactivate', (await t.createAdmin({ name: 'Bulk staff', accessLevel: 'View Only', restrictions: ['/users'] })).id],
+    ['Promotions', 'cancel', one(await db.insert(promotions).values({ title: `Bulk promotion ${unique()}`, content: 'Soon', status: 'scheduled', recipientCount: 0, total: 0, scheduledAt: later }).returning({ id: promotions.id }))],
+    ['Newsletter', 'cancel', one(await db.insert(newsletterSends).values({ subject: `Bulk send ${unique()}`, content: 'Soon', status: 'scheduled', total: 0, scheduledAt: later }).returning({ id: newsletterSends.id }))],
+  ]
+  const more: Fixtures['bulk']['more'] = {}
+  for (const [list, action, id] of records) more[`apply${list}Bulk`] = { action, id, token: await tokenOf(`/preview${list}Bulk`, action, id) }
+  return more
 }
 
 export async function makeFixtures(t: TestApp): Promise<Fixtures> {
@@ -301,6 +338,21 @@ const sampleAssertion = () => ({
 })
 
 /** A payload each registered endpoint accepts from a caller it permits (fresh values per call). */
+/** The other lists' preview and apply samples, each on its own fixture record. */
+function moreBulkSamples(): Record<string, (f: Fixtures) => Payload> {
+  const out: Record<string, (f: Fixtures) => Payload> = {}
+  for (const list of ['Brands', 'BuyLinks', 'SellLinks', 'BridgeLinks', 'Homepage', 'Staff', 'Promotions', 'Newsletter']) {
+    const of = (f: Fixtures) => {
+      const found = f.bulk.more[`apply${list}Bulk`]
+      if (found === undefined) throw new Error(`no bulk fixture for ${list}`)
+      return found
+    }
+    out[`preview${list}Bulk`] = (f) => ({ json: { action: of(f).action, selection: { ids: [of(f).id] } } })
+    out[`apply${list}Bulk`] = (f) => ({ json: { action: of(f).action, selection: { ids: [of(f).id] }, token: of(f).token } })
+  }
+  return out
+}
+
 export const samples: Record<string, (f: Fixtures) => Payload> = {
   login: () => ({ json: { email: SUPERADMIN_EMAIL, password: TEST_PASSWORD, twoFACode: '' } }),
   getProfile: () => ({ json: {} }),
@@ -486,6 +538,7 @@ export const samples: Record<string, (f: Fixtures) => Payload> = {
   applyContactBulk: (f) => ({ json: { action: 'resolve', selection: { ids: [f.bulk.enquiryId] }, token: f.bulk.enquiryToken } }),
   previewCategoriesBulk: (f) => ({ json: { action: 'delete', selection: { ids: [f.bulk.categoryId] } } }),
   applyCategoriesBulk: (f) => ({ json: { action: 'delete', selection: { ids: [f.bulk.categoryId] }, token: f.bulk.categoryToken } }),
+  ...moreBulkSamples(),
   getBulkRun: (f) => ({ json: { id: f.bulk.runId } }),
   cancelBulkRun: (f) => ({ json: { id: f.bulk.runId } }),
   listSuppressedAddresses: () => ({ json: { page: 1, limit: 10, search: '', sortBy: 'address', sortOrder: 'asc' } }),

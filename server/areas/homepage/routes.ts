@@ -8,8 +8,10 @@
  * removed once the call has succeeded, never before.
  */
 import { desc, eq } from 'drizzle-orm'
+import { homepageBulk } from '#contract/bulk'
 import * as homepage from '#contract/homepage'
 import { failure, handlers, imageOf, notFound } from '../../kit/api.ts'
+import { defineBulk } from '../../kit/bulk.ts'
 import { deleteRecord } from '../../kit/delete.ts'
 import { caseless, listPage } from '../../kit/paging.ts'
 import { thumbUrl, uploadUrl } from '../../kit/uploads.ts'
@@ -22,6 +24,24 @@ import { singleRecord } from '../../kit/single-record.ts'
 
 const contentVersions = editVersion({ id: homepageContent.id, version: homepageContent.version })
 const contentTrash = restorable({ name: 'homepage_content', table: homepageContent, endpoint: homepage.deleteHomePageCms, restored: 'Homepage content restored successfully' })
+
+const CONTENT_SEARCH = [homepageContent.title, homepageContent.link]
+const NEWEST_FIRST = [desc(homepageContent.createdAt), desc(homepageContent.id)] as const
+
+/** Bulk Delete of content blocks (contract/bulk.ts); their images stay until the trash lets them go. */
+defineBulk({
+  calls: homepageBulk,
+  list: homepage.listHomePageCms,
+  table: homepageContent,
+  id: homepageContent.id,
+  name: homepageContent.title,
+  order: NEWEST_FIRST,
+  search: CONTENT_SEARCH,
+  filter: () => undefined,
+  actions: {
+    delete: { delete: { trash: contentTrash, remove: (db, id) => db.delete(homepageContent).where(eq(homepageContent.id, id)).returning({ id: homepageContent.id }) } },
+  },
+})
 
 const toContent = (row: HomepageContentRow) => ({
   _id: row.id,
@@ -56,8 +76,8 @@ export const homepageRoutes = handlers(homepage, {
   listHomePageCms: async (query, ctx) => {
     const { rows, count } = await listPage(ctx.db, query, {
       rows: ctx.db.select().from(homepageContent).$dynamic(),
-      search: [homepageContent.title, homepageContent.link],
-      orderBy: [desc(homepageContent.createdAt), desc(homepageContent.id)],
+      search: CONTENT_SEARCH,
+      orderBy: NEWEST_FIRST,
       sort: { title: caseless(homepageContent.title), link: caseless(homepageContent.link) },
     })
     return { status: 'success', message: 'Homepage content fetched', result: rows.map(toContent), count }

@@ -29,6 +29,7 @@ import { Readable } from 'node:stream'
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm'
 import { EXCLUSION_REASONS } from '#contract/forecast'
 import * as newsletter from '#contract/newsletter'
+import { newsletterBulk } from '#contract/bulk'
 import { ALREADY_APPROVED, ALREADY_REJECTED } from '#contract/four-eyes'
 import type { NewsletterSend, SendStatus } from '#contract/newsletter'
 import type { Db } from '../../db/index.ts'
@@ -36,6 +37,7 @@ import { admins, leads, newsletterRecipients, newsletterSends } from '../../db/s
 import { FileAnswer, failure, handlers, notFound } from '../../kit/api.ts'
 import { forecast, forecastCsv, forecastLeads, forecastMessage, rulesFor, type Audience } from '../../kit/audience.ts'
 import { announceRequest, approvalNeed, approvalsOf, decisionDetail, decisionOn, forgetRequest, requestSend } from '../../kit/four-eyes.ts'
+import { defineBulk } from '../../kit/bulk.ts'
 import { caseless, listPage } from '../../kit/paging.ts'
 import { sanitizeRichText } from '../../kit/sanitize.ts'
 import { cancelMailGroup, mailGroupCounts, pauseMailGroup } from '../../kit/mail/mail.ts'
@@ -145,6 +147,30 @@ async function sendToDecide(tx: Db, id: string) {
   if (send === undefined) throw notFound()
   return send
 }
+
+/**
+ * Bulk Cancel of scheduled sends (contract/bulk.ts), by the list's search and status filter: a
+ * scheduled send has no recipients or mails yet, so calling it off is its status (its start job
+ * then finds it no longer scheduled); its undo schedules again only those whose time has not come.
+ */
+defineBulk({
+  calls: newsletterBulk,
+  list: newsletter.listNewsletterSends,
+  table: newsletterSends,
+  id: newsletterSends.id,
+  name: newsletterSends.subject,
+  order: [desc(newsletterSends.createdAt), desc(newsletterSends.id)],
+  search: [newsletterSends.subject],
+  filter: ({ status }) => sendStatusWhere(status),
+  actions: {
+    cancel: {
+      set: { column: newsletterSends.status, to: 'cancelled' },
+      also: [{ column: newsletterSends.finishedAt, to: sql`now()`, back: sql`null` }],
+      skip: [{ when: sql`${newsletterSends.status} <> 'scheduled'`, reason: 'notScheduled' }],
+      undoIf: sql`${newsletterSends.scheduledAt} > now()`,
+    },
+  },
+})
 
 export const newsletterRoutes = handlers(newsletter, {
   allUser: async (query, ctx) => {
