@@ -2,6 +2,7 @@ import { sendPasswordLink } from '#contract/access-requests'
 import { ActivateSubadminStatusUpdate, FetchSubAdminUsers, removeStaffPasskeys, signOutStaff, unlockAdmin } from '#contract/staff'
 import { col, serial } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
+import { staffBulk } from '#contract/bulk'
 import { accessLabel, managesStaff } from './access.ts'
 
 /**
@@ -32,6 +33,7 @@ export const StaffListPage = defineList({
   ],
   add: { to: '/add-subAdmin', label: 'Add' },
   edit: '/edit-subAdmin',
+  serverBulk: staffBulk,
   // Requirements R4.6: activate 1 is active; the toggle flips it and the list reloads.
   toggle: {
     kind: 'switch',
