@@ -46,6 +46,8 @@ export type BulkSkipReason = keyof typeof BULK_SKIP_REASONS
 export const BULK_SET_CHANGED = 'The matching rows changed since the preview; preview again'
 export const BULK_RUN_UNKNOWN = 'This bulk action was not found'
 export const BULK_RUN_OVER = 'This bulk action has already ended'
+/** Reverting from the audit log a run that kept no undo (still running, changed nothing, or final). */
+export const BULK_NOTHING_TO_UNDO = 'This bulk action has nothing to undo'
 
 /**
  * The rows chosen: by id (the rows ticked), or every row the list shows for this search and these

@@ -34,6 +34,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import { z } from 'zod'
 import {
   BULK_NAMES_SHOWN,
+  BULK_NOTHING_TO_UNDO,
   BULK_RUN_OVER,
   BULK_RUN_UNKNOWN,
   BULK_SET_CHANGED,
@@ -49,7 +50,7 @@ import * as bulkArea from '#contract/bulk'
 import type { Endpoint, ParsedInput } from '#contract/define'
 import { SocketEvents } from '#contract/socket'
 import { sqlState, type Db } from '../db/index.ts'
-import { admins, bulkRunRows, bulkRuns, trash, type AdminRow } from '../db/schema.ts'
+import { admins, auditLog, bulkRunRows, bulkRuns, trash, type AdminRow } from '../db/schema.ts'
 import { FORBIDDEN, permits } from './access/auth.ts'
 import { ApiFailure, defineJob, failure, handlers, type Ctx, type Services } from './api.ts'
 import { searchWhere, type Search } from './paging.ts'
@@ -556,3 +557,40 @@ async function undoRun(ctx: Ctx, runId: string): Promise<string> {
 }
 
 undoesBulkRuns(undoRun)
+
+// ---------------------------------------------------------------------------------------------
+// Undo from the audit log
+// ---------------------------------------------------------------------------------------------
+
+/** Whether an audit row is a bulk action's Apply (its record: the run). */
+const isApplyRow = (row: { action: string; recordId: string | null }): row is { action: string; recordId: string } =>
+  row.recordId !== null && [...lists.values()].some((list) => list.calls.apply.path === row.action)
+
+/**
+ * Of these audit rows, those whose run `me` may undo now, by the toast's rules: its undo entry
+ * still open, theirs (or they are the superadmin), and they may still take the single action.
+ */
+export async function undoableBulkRows(db: Db, me: AdminRow, rows: readonly { id: string; action: string; recordId: string | null }[]): Promise<Set<string>> {
+  const applied = rows.flatMap((row) => (row.recordId !== null && isApplyRow(row) ? [{ id: row.id, recordId: row.recordId }] : []))
+  if (applied.length === 0) return new Set()
+  const runs = await db
+    .select({ id: bulkRuns.id, list: bulkRuns.list, action: bulkRuns.action, adminId: bulkRuns.adminId })
+    .from(bulkRuns)
+    .innerJoin(trash, eq(trash.id, bulkRuns.undo))
+    .where(and(inArray(bulkRuns.id, applied.map((r) => r.recordId)), sql`${trash.expiresAt} > now()`))
+  const open = new Set(runs.filter((run) => (run.adminId === me.id || me.role === 'superadmin') && permits(specOf(listNamed(run.list), run.action).single.access, me)).map((run) => run.id))
+  return new Set(applied.filter((row) => open.has(row.recordId)).map((row) => row.id))
+}
+
+/**
+ * Reverts a bulk action from its audit row: its run's one undo, as the toast's Undo (the same
+ * checks, the same answer). Undefined when the row is not a bulk action's Apply.
+ */
+export async function undoBulkFromAudit(ctx: Ctx, auditId: string): Promise<{ runId: string; message: string } | undefined> {
+  const [row] = await ctx.db.select({ action: auditLog.action, recordId: auditLog.recordId }).from(auditLog).where(eq(auditLog.id, auditId))
+  if (row === undefined || !isApplyRow(row)) return undefined
+  const [run] = await ctx.db.select({ id: bulkRuns.id, undo: bulkRuns.undo, state: bulkRuns.state }).from(bulkRuns).where(eq(bulkRuns.id, row.recordId))
+  if (run === undefined || run.undo === null) throw failure(BULK_NOTHING_TO_UNDO, { id: BULK_NOTHING_TO_UNDO }, 409)
+  const { message } = await restoreEntry(ctx, run.undo)
+  return { runId: run.id, message }
+}

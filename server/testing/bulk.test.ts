@@ -5,7 +5,7 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BULK_SET_CHANGED, BULK_SKIP_REASONS, bulkRunGoesOn } from '#contract/bulk'
+import { BULK_NOTHING_TO_UNDO, BULK_SET_CHANGED, BULK_SKIP_REASONS, bulkRunGoesOn } from '#contract/bulk'
 import { UNDO_NOT_YOURS } from '#contract/undo'
 import { admins, auditLog, brands, bulkRunRows, bulkRuns, categories, contactEnquiries, games, homepageContent, leads, links, newsletterSends, promotions, type AdminRow } from '../db/schema.ts'
 import { aboveActor } from '../areas/staff/routes.ts'
@@ -466,5 +466,50 @@ describe('the other lists', () => {
       expect(res.statusCode, `${path}: ${res.body}`).toBe(403)
     }
     expect(await t.handle.db.$count(brands, eq(brands.id, brand?.id ?? ''))).toBe(1)
+  })
+})
+
+describe('undo from the audit log', () => {
+  const auditRow = async (runId: string) => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/admin/listAudit?page=1&limit=5&record=${runId}`, headers: admin })
+    expect(res.statusCode, res.body).toBe(200)
+    // The Apply's own row (a revert of it is a row of the run too).
+    const rows = res.json<{ result: { _id: string; action: string; revertible: boolean }[] }>().result.filter((r) => r.action.startsWith('/apply'))
+    expect(rows).toHaveLength(1)
+    return rows[0] as { _id: string; revertible: boolean }
+  }
+
+  it('reverts a whole bulk action from its one audit row, by the toast Undo\'s rules, once', async () => {
+    const blocks = await t.handle.db
+      .insert(homepageContent)
+      .values([1, 2, 3].map((n) => ({ title: `Bulk audit block ${n}`, link: 'https://home.example', image: 'b.png' })))
+      .returning({ id: homepageContent.id })
+    const ids = blocks.map((b) => b.id)
+    const run = await applied('HomepageBulk', 'delete', { ids }, 3)
+    const row = await auditRow(run.id)
+    expect(row.revertible).toBe(true)
+    // Another admin may neither see it as revertible nor revert it.
+    const stranger = await t.createAdmin({ accessLevel: 'Admin', restrictions: [] })
+    const refused = await post('/revertAuditEntry', { id: row._id }, await t.auth(stranger))
+    expect(refused.statusCode).not.toBe(200)
+    expect(await t.handle.db.$count(homepageContent, inArray(homepageContent.id, ids))).toBe(0)
+    const res = await post('/revertAuditEntry', { id: row._id })
+    expect(res.statusCode, res.body).toBe(200)
+    expect(bodyOf(res)['message']).toBe('Delete undone: 3 homepage contents')
+    expect(await t.handle.db.$count(homepageContent, inArray(homepageContent.id, ids))).toBe(3)
+    // The undo is spent: the row is no longer revertible, and the toast's ticket is refused too.
+    expect((await auditRow(run.id)).revertible).toBe(false)
+    expect((await post('/undo', { token: run.undo?.token })).statusCode).not.toBe(200)
+    expect((await post('/revertAuditEntry', { id: row._id })).statusCode).not.toBe(200)
+  })
+
+  it('offers nothing to revert for a run that kept no undo (Sign out everywhere)', async () => {
+    await t.createAdmin({ name: 'Bulk audit signout', email: 'bulk-audit-signout@example.com', accessLevel: 'View Only', restrictions: ['/users'] })
+    const run = await applied('StaffBulk', 'signOut', { matching: { search: 'bulk-audit-signout', filters: {} } }, 1)
+    const row = await auditRow(run.id)
+    expect(row.revertible).toBe(false)
+    const res = await post('/revertAuditEntry', { id: row._id })
+    expect(res.statusCode).toBe(409)
+    expect(bodyOf(res)['message']).toBe(BULK_NOTHING_TO_UNDO)
   })
 })
