@@ -22,7 +22,7 @@ const foldersOf = (dir) =>
 /** Each feature folder may import only from itself (and the layers below). */
 const features = foldersOf('src/features')
 
-/** Each server area likewise (server/kit/areas.ts finds them by the same folders). */
+/** Each server area likewise (server/kit/request/areas.ts finds them by the same folders). */
 const areas = foldersOf('server/areas')
 
 const layers = {
@@ -51,6 +51,20 @@ const zones = [
   zone('./server', ['./src'], 'The server never imports the PWA (src/).'),
   zone('./server/kit', ['./server/areas'], 'The kit is what every area uses: it never imports an area. Pass the piece in, or move it down into the kit.'),
   zone('./server/db', ['./server/kit', './server/areas'], 'server/db is the ground floor (connection, schema, maintenance): it imports neither the kit nor an area.'),
+]
+
+/**
+ * Production code only: a test may start the whole app whatever floor it tests. */
+const productionZones = [
+  ...zones,
+  // The kit's floors import only downward: ground (infrastructure) <- request (the registrar, paging,
+  // uploads, delete, undo) <- rules (what some areas share) <- the areas.
+  zone('./server/kit/ground', ['./server/kit/request', './server/kit/rules', './server/app.ts'], 'server/kit/ground is infrastructure: it imports neither the request floor nor the rules. Move the piece down, or pass it in.'),
+  zone('./server/kit/request', ['./server/kit/rules', './server/app.ts'], 'server/kit/request handles calls for every area: it imports no shared rule (server/kit/rules). Move the piece down, or take it as a hook.'),
+  zone('./server/kit/rules', ['./server/app.ts'], 'A shared rule never imports the app.'),
+  zone('./server/areas', ['./server/app.ts', './server/main.ts', './server/testing'], 'An area never imports the app or the test helpers: the app finds the areas, not the other way round.'),
+  zone('./src', ['./server', './sw'], 'The PWA never imports server code or the service worker: share through contract/.'),
+  zone('./sw', ['./src/app', './src/features', './src/crud', './server'], 'The service worker stands apart from the app: it may import src/lib and contract/ only.'),
   ...areas.map((name) => ({
     target: `./server/areas/${name}`,
     from: './server/areas',
@@ -85,6 +99,13 @@ export default tseslint.config(
     rules: {
       // Type-only imports are erased at build, so they cannot make a loop at run time.
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { zones: productionZones }],
+    },
+  },
+  {
+    // Tests and their helpers keep the layers' rules but may start the whole app at any floor.
+    files: ['**/*.test.ts', '**/*.test.tsx', 'server/testing/**/*.ts'],
+    rules: {
       'import-x/no-restricted-paths': ['error', { zones }],
     },
   },

@@ -14,7 +14,7 @@ import { Promotion } from '../contract/promotions.ts'
 import type { Engine } from './engines.ts'
 import { bearer, latency, login, ms, printRows, startServer, type Latency } from './lib.ts'
 import { COUNTRY_CODES, emailOf, seedLeads, type SeedReport } from './seed.ts'
-import { COUNTRIES } from '../server/kit/countries.ts'
+import { COUNTRIES } from '../server/kit/rules/countries.ts'
 
 const WARMUP = 2
 /** The target: 100,000 delivered in under 20 s on PostgreSQL with the default transport. */

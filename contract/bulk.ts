@@ -22,7 +22,7 @@ import * as self from './bulk.ts'
  * with the run's ticket) reverts every row it changed.
  *
  * Each list's pair of calls is declared once, below, with `bulkCalls`; the server serves every
- * pair alike (server/kit/bulk.ts), each list telling it only how its rows are found and changed.
+ * pair alike (server/kit/request/bulk.ts), each list telling it only how its rows are found and changed.
  */
 
 /** The most rows one selection by id may name; more are chosen with "every row matching". */

@@ -80,7 +80,7 @@ export interface Endpoint<
   maxAge?: number
   /**
    * Public reads only: the server answers from memory, computed once and forgotten at the next
-   * successful write on any instance (server/kit/public-cache.ts). For the calls the platform's
+   * successful write on any instance (server/kit/ground/public-cache.ts). For the calls the platform's
    * apps make at the public's rate.
    */
   memo?: true
@@ -102,7 +102,7 @@ export interface Endpoint<
   /**
    * A call its sender signs (a provider's webhook): the header that carries the signature of the
    * raw body, its form, and how it is made. The server checks it before the body is read
-   * (server/kit/api.ts, SignedBody) and the OpenAPI document names the header.
+   * (server/kit/request/api.ts, SignedBody) and the OpenAPI document names the header.
    */
   signedBy?: { header: string; pattern: string; description: string }
 }
@@ -151,7 +151,7 @@ export type Output<E extends Endpoint> = z.output<E['output']>
 /**
  * Whether a call changes something: every POST but a screen's read by POST (ListBuyLink,
  * get_version). The server runs such a call as a write, in a transaction with its audit row
- * (server/kit/api.ts), and the browser refuses it while offline (src/lib/api.ts). `isWrite` below
+ * (server/kit/request/api.ts), and the browser refuses it while offline (src/lib/api.ts). `isWrite` below
  * answers a narrower question (does the call need the Admin access level?) and leaves out the
  * session's own writes (Edit Profile, saving a view, 2FA), which change data all the same.
  */

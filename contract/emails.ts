@@ -62,7 +62,7 @@ export const TEMPLATE_VARIABLES = {
     { name: 'setPasswordUrl', description: 'the link that opens the set-password page', sample: 'https://backoffice.example/admin/set-password?token=sample', required: true },
     { name: 'hours', description: 'how many hours the link stays valid', sample: '72', required: false },
   ],
-  /** To an admin who signed in from a device none of their earlier sign-ins used (server/kit/mail/account-notices.ts). */
+  /** To an admin who signed in from a device none of their earlier sign-ins used (server/kit/rules/mail/account-notices.ts). */
   'new-device-sign-in': [
     { name: 'name', description: "the admin's name", sample: 'Jane Doe', required: false },
     { name: 'time', description: 'when it happened (UTC)', sample: '26 Nov 2026, 18:11 UTC', required: true },

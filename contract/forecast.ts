@@ -4,7 +4,7 @@ import { integer, natural, ok, pageNumber } from './common.ts'
 /*
  * The send forecast (requirements R2.37): before a promotion or a newsletter is sent, how many of
  * the selected leads it will reach and why the others are left out. The same rules run again when
- * each recipient's delivery is made (server/kit/audience.ts), and a recipient left out is recorded
+ * each recipient's delivery is made (server/kit/rules/audience.ts), and a recipient left out is recorded
  * with its reason.
  */
 

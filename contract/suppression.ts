@@ -7,7 +7,7 @@ import * as self from './suppression.ts'
  * Suppressed addresses (ours): the addresses no mass send may reach, because a mail to them
  * bounced for good, its reader complained, or an admin entered it by hand. The mail provider
  * reports bounces and complaints to `mailEvents`; a permanent SMTP refusal at send time adds the
- * address too (server/kit/suppression.ts). Staff see and change the list on its screen.
+ * address too (server/kit/ground/suppression.ts). Staff see and change the list on its screen.
  */
 
 export const SUPPRESSION_REASONS = ['bounce', 'complaint', 'manual'] as const

@@ -1,14 +1,14 @@
 /**
  * `npm run backup -- FILE`: one file holding the database and, with local storage, the uploads,
- * read from one snapshot whether or not the server runs (server/kit/backup/write.ts). Run it with
+ * read from one snapshot whether or not the server runs (server/kit/ground/backup/write.ts). Run it with
  * the server's own environment: DATA_DIR (the embedded database), or DATABASE_URL, and the storage
  * settings. docs/operations.md, "Backups", walks through it.
  */
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { ConfigError, JWT_SECRET_FILE, loadConfig } from '../server/config.ts'
-import { describeContents } from '../server/kit/backup/format.ts'
-import { backupToFile } from '../server/kit/backup/write.ts'
+import { describeContents } from '../server/kit/ground/backup/format.ts'
+import { backupToFile } from '../server/kit/ground/backup/write.ts'
 
 const USAGE = `Usage: npm run backup -- FILE [--with-secrets]
 

@@ -19,7 +19,7 @@ import path from 'node:path'
 import pg from 'pg'
 import { addbuyLink, ListBuyLink } from '../contract/links.ts'
 import { DATABASE_UNAVAILABLE } from '../server/app.ts'
-import { API_PREFIX } from '../server/kit/api.ts'
+import { API_PREFIX } from '../server/kit/ground/services.ts'
 import { TempCluster, log, login, report, sleep, startServer, stopServer, tail, type Check } from './fault-kit.ts'
 
 const WRITERS = 4

@@ -30,9 +30,9 @@ import { loadConfig, type Config } from '../server/config.ts'
 import { openDb } from '../server/db/index.ts'
 import { encodePng } from '../server/db/png.ts'
 import { categories } from '../server/db/schema.ts'
-import { API_PREFIX } from '../server/kit/api.ts'
-import { thumbOf } from '../server/kit/media.ts'
-import { isStoredName, referencedUploads } from '../server/kit/sweep.ts'
+import { API_PREFIX } from '../server/kit/ground/services.ts'
+import { thumbOf } from '../server/kit/ground/media.ts'
+import { isStoredName, referencedUploads } from '../server/kit/ground/sweep.ts'
 import { TempCluster, log, login, report, sleep, startServer, stopServer, waitFor, type Check, type ServerChild } from './fault-kit.ts'
 
 const args = new Map(

@@ -1,12 +1,12 @@
 /**
  * `npm run restore -- FILE [--force]`: puts a backup (scripts/backup.ts) into the database and
  * storage of this environment, an empty DATA_DIR or an empty PostgreSQL database, whichever
- * engine made it (server/kit/backup/restore.ts). docs/operations.md, "Backups", walks through it.
+ * engine made it (server/kit/ground/backup/restore.ts). docs/operations.md, "Backups", walks through it.
  */
 import { resolve } from 'node:path'
 import { loadConfig } from '../server/config.ts'
-import { describeContents } from '../server/kit/backup/format.ts'
-import { FORCE_MEANS, RestoreRefused, restoreFromFile } from '../server/kit/backup/restore.ts'
+import { describeContents } from '../server/kit/ground/backup/format.ts'
+import { FORCE_MEANS, RestoreRefused, restoreFromFile } from '../server/kit/ground/backup/restore.ts'
 
 const USAGE = `Usage: npm run restore -- FILE [--force]
 

@@ -12,10 +12,10 @@ import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { loadConfig } from '../server/config.ts'
 import { DEMO_ADMIN_PASSWORD, DEMO_SECOND_ADMIN, loginLines, seedDemo } from '../server/demo.ts'
-import { Passwords, ensureSuperadmin } from '../server/kit/access/auth.ts'
+import { Passwords, ensureSuperadmin } from '../server/kit/ground/access/auth.ts'
 import { admins } from '../server/db/schema.ts'
 import { eq } from 'drizzle-orm'
-import { openStorage } from '../server/kit/storage.ts'
+import { openStorage } from '../server/kit/ground/storage.ts'
 import { openDb } from '../server/db/index.ts'
 import { printCredentials, serve } from '../server/main.ts'
 
@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     env['DATA_DIR'] ||= './data-demo'
     env['ADMIN_PASSWORD'] ||= DEMO_ADMIN_PASSWORD
     // A development convenience only the demo turns on: without SMTP_URL, mails (OTPs included)
-    // are printed to the log instead of being held unsent. Never the default (server/kit/mail/mail.ts).
+    // are printed to the log instead of being held unsent. Never the default (server/kit/ground/mail/mail.ts).
     env['MAIL_LOG_BODIES'] ||= '1'
   }
   const config = loadConfig(env)

@@ -8,41 +8,44 @@ import cors from '@fastify/cors'
 import rateLimit from '@fastify/rate-limit'
 import { sql } from 'drizzle-orm'
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
-import { ApiFailure, API_PREFIX, defineJob, registerApi, type JobDefinition, type Services } from './kit/api.ts'
-import { loadAreas } from './kit/areas.ts'
-import { addressKey } from './kit/address-key.ts'
-import { Passwords, ensureSuperadmin } from './kit/access/auth.ts'
+import { ApiFailure } from './kit/request/answers.ts'
+import { API_PREFIX, type Services } from './kit/ground/services.ts'
+import { defineJob, type JobDefinition } from './kit/request/handlers.ts'
+import { registerApi } from './kit/request/api.ts'
+import { loadAreas } from './kit/request/areas.ts'
+import { addressKey } from './kit/ground/address-key.ts'
+import { Passwords, ensureSuperadmin } from './kit/ground/access/auth.ts'
 import type { Config, TrustProxy } from './config.ts'
 import { isConnectionError, isStatementTimeout, openDb, type DbHandle } from './db/index.ts'
-import { MAIL_JOB, Mailer } from './kit/mail/mail.ts'
-import { Realtime } from './kit/realtime.ts'
-import { sealPlainTotpSecrets } from './kit/access/two-factor-secret.ts'
-import { ensureTemplates } from './kit/mail/templates.ts'
-import { scheduleSweeps } from './kit/sweep.ts'
+import { MAIL_JOB, Mailer } from './kit/ground/mail/mail.ts'
+import { Realtime } from './kit/ground/realtime.ts'
+import { sealPlainTotpSecrets } from './kit/ground/access/two-factor-secret.ts'
+import { ensureTemplates } from './kit/ground/mail/templates.ts'
+import { scheduleSweeps } from './kit/ground/sweep.ts'
 import { scheduleMaintenance } from './db/maintenance.ts'
-import { purgeAtStart } from './kit/undo.ts'
-import { openStorage } from './kit/storage.ts'
-import { serveUploads } from './kit/serve-uploads.ts'
-import { PublicCache } from './kit/public-cache.ts'
-import { helmetHeaders, sendSecurityHeaders } from './kit/security-headers.ts'
-import { JobQueue } from './kit/queue.ts'
-import { openRedis } from './kit/redis.ts'
-import { holdDataDir, type DataDirHold } from './kit/backup/data-dir.ts'
-import { scheduleBackups, serverSnapshot } from './kit/backup/schedule.ts'
-import { removeStaleSnapshots } from './kit/backup/snapshot.ts'
+import { purgeAtStart } from './kit/request/undo.ts'
+import { openStorage } from './kit/ground/storage.ts'
+import { serveUploads } from './kit/request/serve-uploads.ts'
+import { PublicCache } from './kit/ground/public-cache.ts'
+import { helmetHeaders, sendSecurityHeaders } from './kit/ground/security-headers.ts'
+import { JobQueue } from './kit/ground/queue.ts'
+import { openRedis } from './kit/ground/redis.ts'
+import { holdDataDir, type DataDirHold } from './kit/ground/backup/data-dir.ts'
+import { scheduleBackups, serverSnapshot } from './kit/ground/backup/schedule.ts'
+import { removeStaleSnapshots } from './kit/ground/backup/snapshot.ts'
 import { CSP_DIRECTIVES, registerPwa } from './pwa.ts'
-import { registerMetrics, type Metrics } from './kit/metrics.ts'
-import { serveOpenApi } from './kit/openapi.ts'
-import { RequestLog } from './kit/request-log.ts'
-import { logRequest } from './kit/log-url.ts'
+import { registerMetrics, type Metrics } from './kit/ground/metrics.ts'
+import { serveOpenApi } from './kit/request/openapi.ts'
+import { RequestLog } from './kit/ground/request-log.ts'
+import { logRequest } from './kit/ground/log-url.ts'
 import packageJson from '../package.json' with { type: 'json' }
 
 /**
  * The kit's own background jobs; each area declares its jobs beside its routes
- * (server/areas/<area>/index.ts), found by server/kit/areas.ts.
+ * (server/areas/<area>/index.ts), found by server/kit/request/areas.ts.
  */
 const kitJobs: readonly JobDefinition[] = [
-  // The durable mail queue (server/kit/mail/mail.ts); its own failures (the database) retry with the queue's backoff.
+  // The durable mail queue (server/kit/ground/mail/mail.ts); its own failures (the database) retry with the queue's backoff.
   defineJob(MAIL_JOB, (payload, _job, services) => services.mailer.run(payload)),
 ]
 
@@ -62,7 +65,7 @@ export interface BuildOptions {
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services
-    /** The Prometheus metrics (server/kit/metrics.ts); null when METRICS_TOKEN is unset. */
+    /** The Prometheus metrics (server/kit/ground/metrics.ts); null when METRICS_TOKEN is unset. */
     metrics: Metrics | null
   }
 }
@@ -126,7 +129,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => requestLog.stop())
 
   // PGlite has no lock of its own: the data folder is taken first, so no second server, backup or
-  // restore opens it meanwhile (server/kit/backup/data-dir.ts). A start while one runs is refused.
+  // restore opens it meanwhile (server/kit/ground/backup/data-dir.ts). A start while one runs is refused.
   const hold: DataDirHold | null = options.handle === undefined && config.database.kind === 'pglite' && config.database.dir !== null ? await holdDataDir(config.dataDir, 'server') : null
   let handle: DbHandle
   try {
@@ -186,7 +189,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const created = await ensureSuperadmin(handle.db, config, passwords)
   if (created !== null) options.onSuperadminCreated?.(created)
-  // 2FA secrets stored before they were sealed at rest (server/kit/access/two-factor-secret.ts explains why here).
+  // 2FA secrets stored before they were sealed at rest (server/kit/ground/access/two-factor-secret.ts explains why here).
   const sealed = await sealPlainTotpSecrets(handle.db, config)
   if (sealed > 0) app.log.info({ sealed }, 'sealed plain 2FA secrets')
   // The server's own mails are rendered from templates: a database without them (a fresh one) gets the defaults.
@@ -212,16 +215,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // it: the sign-in lockout (in the database) still holds, and availability matters more.
     ...(redis === null ? {} : { redis: redis.client, skipOnError: true, nameSpace: 'bo-rate:' }),
     errorResponseBuilder: () => new ApiFailure(429, 'Too many attempts, please try again later'),
-    // The key every per-address limit uses (kit/address-key.ts): an IPv6 client by its /64, which it
+    // The key every per-address limit uses (kit/ground/address-key.ts): an IPv6 client by its /64, which it
     // could otherwise walk through; the sign-in lock keys its pairs the same way.
     keyGenerator: (request) => addressKey(request.ip),
   })
-  // Multipart is registered by kit/api.ts for the endpoints that declare files, and only for them.
+  // Multipart is registered by kit/request/api.ts for the endpoints that declare files, and only for them.
 
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('Permissions-Policy', PERMISSIONS_POLICY)
   })
-  // Before every route, so its request hook counts them all (server/kit/metrics.ts).
+  // Before every route, so its request hook counts them all (server/kit/ground/metrics.ts).
   app.decorate('metrics', registerMetrics(app, services))
 
   app.addHook('onSend', async (request, reply) => {
@@ -267,7 +270,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (options.jobs !== false) {
     app.addHook('onReady', async () => {
       jobs.start()
-      // Undo entries that expired while no server ran go now (server/kit/undo.ts).
+      // Undo entries that expired while no server ran go now (server/kit/request/undo.ts).
       await purgeAtStart(services)
     })
   }
@@ -296,7 +299,7 @@ export function trustProxyOption(trust: TrustProxy): boolean | string[] | ((addr
 
 /**
  * The status of a client error. A multipart body sent to an endpoint without files is a real 415
- * (kit/api.ts registers the multipart parser only where an endpoint declares files). Any other
+ * (kit/request/api.ts registers the multipart parser only where an endpoint declares files). Any other
  * unknown content type stays 400, the bad-input answer that clients already handle.
  */
 function clientStatus(error: Error, status: number, contentType: string | undefined): number {

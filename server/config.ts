@@ -27,7 +27,7 @@ export interface HashCost {
   parallelism: number
 }
 
-/** The upload limits (server/kit/media.ts applies them). */
+/** The upload limits (server/kit/ground/media.ts applies them). */
 export interface MediaLimits {
   /** Bytes an image may have. */
   imageBytes: number
@@ -56,13 +56,13 @@ export interface Config {
   /** Uploaded files, served at /uploads (when no S3 storage is configured). */
   uploadsDir: string
   /**
-   * An S3-compatible bucket for the uploads instead of uploadsDir (server/kit/storage.ts), shared
+   * An S3-compatible bucket for the uploads instead of uploadsDir (server/kit/ground/storage.ts), shared
    * by every instance; null: the local disk.
    */
   s3: S3Settings | null
   /**
    * STORAGE_PREFIX: the folder inside uploadsDir or the key prefix inside the bucket under which
-   * this deployment writes its uploads and which alone its sweep looks at (server/kit/storage.ts),
+   * this deployment writes its uploads and which alone its sweep looks at (server/kit/ground/storage.ts),
    * so deployments sharing a bucket or a folder never take each other's files. Empty (the
    * default): the folder or bucket itself, then this deployment's own. Ends with '/' otherwise.
    */
@@ -90,7 +90,7 @@ export interface Config {
   adminPassword: string | null
   smtpUrl: string | null
   supportEmail: string
-  /** The mail queue (server/kit/mail/mail.ts). */
+  /** The mail queue (server/kit/ground/mail/mail.ts). */
   mail: MailSettings
   /**
    * The key of the mail provider's signed events (MAIL_EVENTS_SECRET, server/areas/suppression):
@@ -110,7 +110,7 @@ export interface Config {
    */
   publicUrl: string
   /**
-   * The name this deployment writes in the marker of its storage (server/kit/storage.ts): PUBLIC_URL,
+   * The name this deployment writes in the marker of its storage (server/kit/ground/storage.ts): PUBLIC_URL,
    * which every instance of one deployment shares and no other deployment has. Null when PUBLIC_URL
    * is unset (development: instances on other ports would disagree), and then nothing is checked.
    */
@@ -123,10 +123,10 @@ export interface Config {
   passkeyRelyingParty: RelyingParty | null
   /** Origins allowed to call the API from a browser; empty means no CORS headers at all. */
   corsOrigins: string[]
-  /** Logins per address per minute, on top of the per-email lockout (server/kit/access/lockout.ts). */
+  /** Logins per address per minute, on top of the per-email lockout (server/kit/ground/access/lockout.ts). */
   loginRateLimit: number
   /**
-   * How often an open socket's session is checked again at the longest (server/kit/realtime.ts):
+   * How often an open socket's session is checked again at the longest (server/kit/ground/realtime.ts):
    * a revocation whose LOGOUT broadcast was lost (Redis away a moment) still ends the socket by then.
    * Not an environment setting; tests shorten it.
    */
@@ -135,7 +135,7 @@ export interface Config {
   /** Pino log level; 'silent' in tests. */
   logLevel: string
   /**
-   * The request log (server/kit/request-log.ts). `summary`: the public calls (the referral
+   * The request log (server/kit/ground/request-log.ts). `summary`: the public calls (the referral
    * redirect, the public reads) are counted and summed up once a minute, and only their errors,
    * refusals and slow answers are logged one by one; staff calls are logged each. `all`: every
    * request is logged. LOG_REQUESTS (by default `all` when LOG_LEVEL is debug or trace, `summary`
@@ -153,35 +153,35 @@ export interface Config {
   statementTimeoutMs: number
   /** Bounds on the leads CSV export (server/areas/leads/routes.ts), which lasts as long as its download. */
   exports: ExportLimits
-  /** The sign-in lockout and the OTP guess cap (server/kit/access/lockout.ts, otp.ts). */
+  /** The sign-in lockout and the OTP guess cap (server/kit/ground/access/lockout.ts, otp.ts). */
   lockout: LockoutSettings
-  /** Upload limits per kind of file and the image pixel limit (server/kit/media.ts). */
+  /** Upload limits per kind of file and the image pixel limit (server/kit/ground/media.ts). */
   media: MediaLimits
-  /** The sweep of leftover and unreferenced files (server/kit/sweep.ts). */
+  /** The sweep of leftover and unreferenced files (server/kit/ground/sweep.ts). */
   sweep: SweepTiming
   /** PGlite only: how often changed tables are vacuumed and analysed after the run at start (server/db/maintenance.ts); 0: at start only. */
   vacuumIntervalMs: number
   /** Promotion delivery (server/areas/promotions/delivery.ts). */
   promotions: PromotionSettings
   /**
-   * Four eyes on mass sends (server/kit/four-eyes.ts): a promotion round or a newsletter to more
+   * Four eyes on mass sends (server/kit/rules/four-eyes.ts): a promotion round or a newsletter to more
    * recipients than this waits for a second Admin's approval. 0: off.
    */
   fourEyesThreshold: number
   /** Hours over which a requester's sends add up against the threshold (0: each send alone). */
   fourEyesWindowHours: number
-  /** How long a delete or a freeze can be undone, in seconds (server/kit/undo.ts; the server allows a few more). */
+  /** How long a delete or a freeze can be undone, in seconds (server/kit/request/undo.ts; the server allows a few more). */
   undoSeconds: number
-  /** The durable job queue's worker (server/kit/queue.ts). */
+  /** The durable job queue's worker (server/kit/ground/queue.ts). */
   jobs: { concurrency: number; pollMs: number; leaseMs: number }
   /**
    * Redis shared by several instances (docs/operations.md, "Several instances"): socket.io events reach sockets on
    * every instance, and per-address limits count across them. Null: one instance, all in-process.
    */
   redisUrl: string | null
-  /** Scheduled backups of the embedded database (server/kit/backup/schedule.ts); null: none. */
+  /** Scheduled backups of the embedded database (server/kit/ground/backup/schedule.ts); null: none. */
   backups: BackupSchedule | null
-  /** The Prometheus metrics (server/kit/metrics.ts); null: off, /metrics answers 404. */
+  /** The Prometheus metrics (server/kit/ground/metrics.ts); null: off, /metrics answers 404. */
   metrics: MetricsSettings | null
 }
 

@@ -14,15 +14,15 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { count, eq, sql } from 'drizzle-orm'
-import { Passwords } from './kit/access/auth.ts'
+import { Passwords } from './kit/ground/access/auth.ts'
 import type { Db } from './db/index.ts'
-import { countryNamed } from './kit/countries.ts'
+import { countryNamed } from './kit/rules/countries.ts'
 import { accessRequests, admins, auditLog, brands, categories, contactEnquiries, games, homepageContent, leadNotifications, leads, links, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, sendRequests, siteSettings, socialMedia, suppressedAddresses, tokenSettings } from './db/schema.ts'
 import { gradientIcon, type Rgb } from './db/png.ts'
-import { makeThumbnail, thumbOf } from './kit/media.ts'
-import { diskStorage, type ObjectStorage } from './kit/storage.ts'
-import { suppressionKey } from './kit/suppression.ts'
-import type { StoredChanges } from './kit/audit-changes.ts'
+import { makeThumbnail, thumbOf } from './kit/ground/media.ts'
+import { diskStorage, type ObjectStorage } from './kit/ground/storage.ts'
+import { suppressionKey } from './kit/ground/suppression.ts'
+import type { StoredChanges } from './kit/request/audit-changes.ts'
 
 const FIRST = [
   'Olivia', 'Liam', 'Amara', 'Noah', 'Sofia', 'Mateo', 'Aisha', 'Lucas', 'Mei', 'Ethan', 'Priya', 'Diego',
@@ -241,7 +241,7 @@ type StorePng = (png: Buffer, thumbnail: boolean) => Promise<string>
 
 /**
  * Seeds the demo data unless the database already has leads; returns what it wrote (or null).
- * Images go to `uploads`: the server's storage (server/kit/storage.ts), or a folder.
+ * Images go to `uploads`: the server's storage (server/kit/ground/storage.ts), or a folder.
  */
 export async function seedDemo(db: Db, uploads: ObjectStorage | string, now = Date.now(), passwords = new Passwords(null)): Promise<DemoCounts | null> {
   const [existing] = await db.select({ n: count() }).from(leads)

@@ -13,9 +13,9 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Endpoint } from '#contract/define'
 import { loadConfig, type MediaLimits } from './config.ts'
-import { loadAreas } from './kit/areas.ts'
-import { byteLimit } from './kit/media.ts'
-import { formBounds } from './kit/uploads.ts'
+import { loadAreas } from './kit/request/areas.ts'
+import { byteLimit } from './kit/ground/media.ts'
+import { formBounds } from './kit/ground/uploads.ts'
 import { DEPLOY_NGINX, findNginx, siteForTest } from './testing/nginx.ts'
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)))

@@ -12,8 +12,8 @@ import { z } from 'zod'
 import { PERMISSIONS_POLICY, trustProxyOption } from './app.ts'
 import { loadConfig } from './config.ts'
 import { auditLog, loginPairFailures } from './db/schema.ts'
-import { ACCOUNT_LOCKED, LOGIN_FAILED } from './kit/access/sign-in-answers.ts'
-import { MAX_FAILURES } from './kit/access/lockout.ts'
+import { ACCOUNT_LOCKED, LOGIN_FAILED } from './kit/ground/access/sign-in-answers.ts'
+import { MAX_FAILURES } from './kit/ground/access/lockout.ts'
 import { TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from './testing/test-app.ts'
 
 let dir: string

@@ -1,6 +1,6 @@
 /**
  * The contract as its tests read it: every module of a folder (found by file name; the contract
- * keeps no list of itself, and the server's areas claim the modules, server/kit/areas.ts), the
+ * keeps no list of itself, and the server's areas claim the modules, server/kit/request/areas.ts), the
  * endpoints they export, and those as a table of [name, method, path] sorted by name, which
  * contract/endpoint-table.json holds as it must stay.
  */

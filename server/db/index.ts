@@ -29,7 +29,7 @@ export const WARM_CONNECTIONS = 3
 
 /**
  * The application_name of the server's PostgreSQL connections, as pg_stat_activity shows them:
- * how `npm run restore -- --force` tells a server still using the database (server/kit/backup/restore.ts).
+ * how `npm run restore -- --force` tells a server still using the database (server/kit/ground/backup/restore.ts).
  */
 export const SERVER_APPLICATION_NAME = 'back-office server'
 

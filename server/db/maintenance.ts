@@ -2,14 +2,14 @@
  * What PostgreSQL's autovacuum does, for PGlite, which runs no background workers: tables that
  * took many inserts, updates or deletes are vacuumed and analysed with autovacuum's own default
  * thresholds. Without it, PGlite never marks pages all-visible, so every index-only scan (a deep
- * page's keys, server/kit/paging.ts) visits the heap row by row, and the planner's statistics go
+ * page's keys, server/kit/request/paging.ts) visits the heap row by row, and the planner's statistics go
  * stale. Runs at start (a bulk load left for the next start is taken before serving) and then
  * every `intervalMs`. PGlite serves one statement at a time, so a vacuum holds other requests
  * back while it runs; vacuum skips pages already all-visible, so after the first one it costs
  * what the table changed.
  *
  * While a big delete or undo moves rows into or out of the trash (a batch per transaction,
- * server/kit/undo.ts), it waits: the tables the move changes would be vacuumed again at every
+ * server/kit/request/undo.ts), it waits: the tables the move changes would be vacuumed again at every
  * interval, each time a scan of the whole table and its indexes that holds the only connection
  * (and so the event loop) for seconds. It runs once the move is done.
  *

@@ -17,7 +17,7 @@ const id = () =>
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 /**
  * The edit version of a record a form edits: every save of the edit
- * form adds one, and a save naming an older version is refused (server/kit/edit-version.ts).
+ * form adds one, and a save naming an older version is refused (server/kit/request/edit-version.ts).
  */
 const editVersion = () => integer('version').notNull().default(1)
 
@@ -31,7 +31,7 @@ export const admins = pgTable(
     email: text('email').notNull(),
     /**
      * Null until the admin sets one from a mailed set-password link (an approved access request):
-     * such an account refuses every password, as a wrong one (server/kit/access/auth.ts, Passwords).
+     * such an account refuses every password, as a wrong one (server/kit/ground/access/auth.ts, Passwords).
      */
     passwordHash: text('password_hash'),
     role: text('role', { enum: ['superadmin', 'subadmin'] }).notNull(),
@@ -43,7 +43,7 @@ export const admins = pgTable(
     /** Part of every token; bumping it revokes all tokens issued before. */
     tokenVersion: integer('token_version').notNull().default(0),
     /**
-     * The TOTP secret (pending until `totpEnabled`), sealed with AES-256-GCM by server/kit/access/two-factor-secret.ts.
+     * The TOTP secret (pending until `totpEnabled`), sealed with AES-256-GCM by server/kit/ground/access/two-factor-secret.ts.
      * Only that module reads or writes it; a value without its prefix is a legacy plain secret.
      */
     totpSecret: text('totp_secret'),
@@ -60,7 +60,7 @@ export const admins = pgTable(
 
 /**
  * Failed sign-in attempts per lower-cased email from any address, whether or not an admin has that
- * email (see server/kit/access/lockout.ts). Past a threshold each failure makes the next attempt wait
+ * email (see server/kit/ground/access/lockout.ts). Past a threshold each failure makes the next attempt wait
  * (`slowUntil`, the column kept its first name): the email slows down, it never locks. The lock
  * is per email and address, in login_pair_failures. A row without a running wait and untouched
  * for a day is stale: its count starts again and it is pruned.
@@ -114,7 +114,7 @@ export const leads = pgTable(
     subscribedAt: timestamp('subscribed_at', { withTimezone: true, mode: 'date' }),
     unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true, mode: 'date' }),
     /**
-     * Promotions: the lead's country as its ISO 3166 alpha-2 code (server/kit/countries.ts),
+     * Promotions: the lead's country as its ISO 3166 alpha-2 code (server/kit/rules/countries.ts),
      * '' when unknown. The promotion filter takes a listCountry name and matches its code.
      */
     country: text('country').notNull().default(''),
@@ -132,7 +132,7 @@ export const leads = pgTable(
     // Newest first, with id as the tie-break, for pages and the keyset-paged export.
     index('leads_created_at_id_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // The list sorted by name or email (alphabetical whatever the case: lower(), as
-    // server/kit/paging.ts `caseless` sorts), id the tie-break; read backwards for descending.
+    // server/kit/request/paging.ts `caseless` sorts), id the tie-break; read backwards for descending.
     index('leads_name_sort_idx').on(sql`lower(${t.name})`, t.id),
     index('leads_email_sort_idx').on(sql`lower(${t.email})`, t.id),
     // Substring search over name, email and wallet address stays fast on a million rows with a
@@ -180,7 +180,7 @@ export const categories = pgTable(
 /**
  * Buy, swap-out (sell) and swap-in (bridge) links: one table for the three lists of one pattern
  * (contract/links.ts). `preference` is the display order within a kind, kept 1..count without gaps
- * or duplicates by the writes (server/kit/preference.ts), not by a unique index: renumbering moves
+ * or duplicates by the writes (server/kit/request/preference.ts), not by a unique index: renumbering moves
  * many rows in one statement, which a unique index would refuse halfway.
  */
 export const links = pgTable(
@@ -235,7 +235,7 @@ export const siteSettings = pgTable('site_settings', {
   homepageCmsVisible: boolean('homepage_cms_visible').notNull().default(false),
   /**
    * Whether mass sends leave out the leads whose country is on the Restriction List (not hidden):
-   * on unless a superadmin turned it off (server/kit/audience.ts, requirements R2.37).
+   * on unless a superadmin turned it off (server/kit/rules/audience.ts, requirements R2.37).
    */
   restrictedCountryRule: boolean('restricted_country_rule').notNull().default(true),
   /**
@@ -244,14 +244,14 @@ export const siteSettings = pgTable('site_settings', {
    */
   outwardLinkDomains: text('outward_link_domains').array().notNull().default(sql`'{}'::text[]`),
   /**
-   * Two admins for outward links (server/kit/link-changes.ts): while on, a write that changes a
+   * Two admins for outward links (server/kit/request/link-changes.ts): while on, a write that changes a
    * link users will follow waits in `link_changes` until another admin approves it.
    */
   twoAdminLinks: boolean('two_admin_links').notNull().default(false),
   /**
    * The frequency cap of mass sends: while on, a lead who was sent `frequency_cap_messages`
    * promotions and newsletters together within the last `frequency_cap_days` days is left out of
-   * the next (server/kit/audience.ts). Off unless a superadmin turned it on; the numbers are kept
+   * the next (server/kit/rules/audience.ts). Off unless a superadmin turned it on; the numbers are kept
    * while it is off.
    */
   frequencyCapOn: boolean('frequency_cap_on').notNull().default(false),
@@ -280,7 +280,7 @@ export const restrictedCountries = pgTable(
 /**
  * Games (contract/games.ts). `images` are file names under DATA_DIR/uploads in display order (up to
  * 5), `video` one file name or ''. A category in use by games cannot be deleted (restrict).
- * `preference` is the display order, kept 1..count by server/kit/preference.ts.
+ * `preference` is the display order, kept 1..count by server/kit/request/preference.ts.
  */
 export const games = pgTable(
   'games',
@@ -379,7 +379,7 @@ export const auditLog = pgTable(
     /** What else the row says, e.g. the email a failed sign-in named. */
     detail: text('detail').notNull().default(''),
     /**
-     * What the write changed, field by field (server/kit/audit-changes.ts): the rows it created,
+     * What the write changed, field by field (server/kit/request/audit-changes.ts): the rows it created,
      * updated or deleted with their values before and after, secrets only named. Null on rows
      * that name no change (sign-in events).
      */
@@ -394,7 +394,7 @@ export const auditLog = pgTable(
 )
 
 // ---------------------------------------------------------------------------------------------
-// The mail queue (server/kit/mail/mail.ts, docs/decisions/006-job-queue.md)
+// The mail queue (server/kit/ground/mail/mail.ts, docs/decisions/006-job-queue.md)
 // ---------------------------------------------------------------------------------------------
 
 /**
@@ -435,7 +435,7 @@ export const mailOutbox = pgTable(
   (t) => [
     index('mail_outbox_created_at_idx').on(t.createdAt.desc()),
     index('mail_outbox_group_idx').on(t.group, t.status).where(sql`${t.group} is not null`),
-    // The metrics' counts by status (server/kit/metrics.ts): an index-only scan, not the table's.
+    // The metrics' counts by status (server/kit/ground/metrics.ts): an index-only scan, not the table's.
     index('mail_outbox_status_idx').on(t.status, t.group),
   ],
 )
@@ -469,7 +469,7 @@ export const otpCodes = pgTable(
 )
 
 /**
- * The durable job queue (server/kit/queue.ts, docs/decisions/006-job-queue.md). A done job is
+ * The durable job queue (server/kit/ground/queue.ts, docs/decisions/006-job-queue.md). A done job is
  * deleted; one given up after its attempts keeps `failed_at` and `last_error` for an operator.
  */
 export const jobs = pgTable(
@@ -493,7 +493,7 @@ export const jobs = pgTable(
 )
 
 /**
- * Session tokens seen by the server, by their `jti` (server/kit/access/sessions.ts):
+ * Session tokens seen by the server, by their `jti` (server/kit/ground/access/sessions.ts):
  * when the token was last used, for the idle limit, and whether Logout revoked it. Login writes the
  * row with what the admin's session list shows (the device, the address, the sign-in time); a
  * token issued otherwise gets its row on first use. Rows are pruned once the token has expired,
@@ -524,7 +524,7 @@ export const sessionTokens = pgTable(
 /**
  * The devices each admin has signed in from (the `device` string of their sign-ins), kept beyond
  * the session rows, which are pruned when their tokens expire: a sign-in from a device not listed
- * here is mailed to the admin (server/kit/mail/account-notices.ts). Goes with its admin.
+ * here is mailed to the admin (server/kit/rules/mail/account-notices.ts). Goes with its admin.
  */
 export const adminDevices = pgTable(
   'admin_devices',
@@ -593,7 +593,7 @@ export const passkeyChallenges = pgTable(
 )
 
 // ---------------------------------------------------------------------------------------------
-// Automated Emails (contract/emails.ts, server/areas/emails/routes.ts, server/kit/mail/templates.ts)
+// Automated Emails (contract/emails.ts, server/areas/emails/routes.ts, server/kit/ground/mail/templates.ts)
 // ---------------------------------------------------------------------------------------------
 
 /**
@@ -638,7 +638,7 @@ export const emailTemplateVersions = pgTable(
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Four eyes on a mass send (server/kit/four-eyes.ts): who asked for a send over the threshold
+ * Four eyes on a mass send (server/kit/rules/four-eyes.ts): who asked for a send over the threshold
  * (null when it needed no approval), who approved or rejected it and when (null while it waits).
  */
 const approvalColumns = () => ({
@@ -648,7 +648,7 @@ const approvalColumns = () => ({
 })
 
 /**
- * A send to start later (server/kit/send-later.ts): its time, and what it will be sent to, kept
+ * A send to start later (server/kit/rules/send-later.ts): its time, and what it will be sent to, kept
  * until then (the audience is frozen as its time comes, not when it was scheduled). Both stay
  * once it starts, as its record.
  */
@@ -725,7 +725,7 @@ export const newsletterRecipients = pgTable(
     primaryKey({ columns: [t.sendId, t.leadId] }),
     index('newsletter_recipients_state_idx').on(t.sendId, t.state),
     // The frequency cap finds a lead's queued mails (then each by the outbox's primary key, whose
-    // row says whether and when it was sent: server/kit/audience.ts).
+    // row says whether and when it was sent: server/kit/rules/audience.ts).
     index('newsletter_recipients_lead_idx').on(t.leadId, t.mailId).where(sql`${t.state} = 'queued'`),
   ],
 )
@@ -759,12 +759,12 @@ export const promotions = pgTable(
     total: integer('total').notNull(),
     sent: integer('sent').notNull().default(0),
     failed: integer('failed').notNull().default(0),
-    /** The current round's deliveries left out by the audience rules when they were due (server/kit/audience.ts). */
+    /** The current round's deliveries left out by the audience rules when they were due (server/kit/rules/audience.ts). */
     excluded: integer('excluded').notNull().default(0),
     /** The current round's latest delivery. */
     lastSentAt: timestamp('last_sent_at', { withTimezone: true, mode: 'date' }),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true, mode: 'date' }),
-    /** The current round's four-eyes approval (server/kit/four-eyes.ts). */
+    /** The current round's four-eyes approval (server/kit/rules/four-eyes.ts). */
     ...approvalColumns(),
     ...scheduleColumns<{ email: string; provider: string; country: string; id: string[] }>(),
   },
@@ -829,7 +829,7 @@ export const promotionDeliveries = pgTable(
     index('promotion_deliveries_failed_idx').on(t.promotionId, t.round).where(sql`${t.status} = 'failed'`),
     // A lead's page lists what was sent to that lead, across every promotion.
     index('promotion_deliveries_lead_idx').on(t.leadId),
-    // The frequency cap counts a lead's deliveries sent within the last days (server/kit/audience.ts).
+    // The frequency cap counts a lead's deliveries sent within the last days (server/kit/rules/audience.ts).
     index('promotion_deliveries_sent_idx').on(t.leadId, t.sentAt).where(sql`${t.status} = 'sent'`),
   ],
 )
@@ -864,7 +864,7 @@ export const leadNotifications = pgTable(
 )
 
 /**
- * Undo (server/kit/undo.ts): what a delete or a flip took away, kept for UNDO_SECONDS
+ * Undo (server/kit/request/undo.ts): what a delete or a flip took away, kept for UNDO_SECONDS
  * (plus a grace) so the admin who did it can put it back. A deleted record's row, with the rows
  * its delete cascaded to and the references it cleared, is kept in `trash_rows`, one row each,
  * exactly as stored; its files stay until the entry is purged. `action` says how undo restores:
@@ -878,9 +878,9 @@ export const trash = pgTable(
   'trash',
   {
     id: id(),
-    /** `bulk`: a bulk run's undo (`record_id` the run, server/kit/bulk.ts); it keeps no rows of its own. */
+    /** `bulk`: a bulk run's undo (`record_id` the run, server/kit/request/bulk.ts); it keeps no rows of its own. */
     action: text('action', { enum: ['delete', 'update', 'bulk'] }).notNull(),
-    /** The restorable kind (server/kit/undo.ts) that knows the record's table and order. */
+    /** The restorable kind (server/kit/request/undo.ts) that knows the record's table and order. */
     kind: text('kind').notNull(),
     recordId: text('record_id').notNull(),
     /** The endpoint whose write this undoes: undo checks its access rule again. */
@@ -920,7 +920,7 @@ export const trash = pgTable(
 )
 
 /**
- * A bulk action applied to a list's rows (server/kit/bulk.ts): one per Apply, run by a job on the
+ * A bulk action applied to a list's rows (server/kit/request/bulk.ts): one per Apply, run by a job on the
  * queue a batch at a time. Its rows (`bulk_run_rows`) are the set the preview showed, fixed at
  * Apply; nothing else is ever touched. Kept after it ends: the audit row names it, and its Undo
  * reads it.
@@ -930,7 +930,7 @@ export const bulkRuns = pgTable(
   {
     id: id(),
     createdAt: createdAt(),
-    /** The list (its name in server/kit/bulk.ts: 'games') and the action ('freeze'). */
+    /** The list (its name in server/kit/request/bulk.ts: 'games') and the action ('freeze'). */
     list: text('list').notNull(),
     action: text('action').notNull(),
     adminId: text('admin_id').notNull(),
@@ -983,7 +983,7 @@ export const trashRows = pgTable(
      * rows through the index, and after a big undo that index still lists every row moved back
      * (dead until a vacuum): on PGlite, one statement of about 800 ms for 1,000,000 rows, holding
      * the event loop. Every path that deletes an entry has moved or purged its rows first
-     * (server/kit/undo.ts).
+     * (server/kit/request/undo.ts).
      */
     entry: text('entry').notNull(),
     part: integer('part').notNull(),
@@ -1017,7 +1017,7 @@ export type EmailTemplateRow = typeof emailTemplates.$inferSelect
 export type PromotionRow = typeof promotions.$inferSelect
 
 // ---------------------------------------------------------------------------------------------
-// Sign-in guessing limits (server/kit/access/lockout.ts and otp.ts)
+// Sign-in guessing limits (server/kit/ground/access/lockout.ts and otp.ts)
 // ---------------------------------------------------------------------------------------------
 
 /**
@@ -1075,7 +1075,7 @@ export const savedViews = pgTable(
 )
 
 /**
- * The exact row count of the large lists' tables (server/kit/row-counts.ts, COUNTED_TABLES), kept
+ * The exact row count of the large lists' tables (server/kit/ground/row-counts.ts, COUNTED_TABLES), kept
  * by statement triggers (migration row-counts) in the writing transaction, so an unfiltered list
  * reads its count from one row instead of counting a million. `generation` grows with every
  * write to the table: a searched list's count is cached under it and never outlives a write.
@@ -1139,7 +1139,7 @@ export const mailEventsSeen = pgTable('mail_events_seen', {
 
 /**
  * Writes held for a second admin because they change an outward link while "Two admins for
- * outward links" is on (server/kit/link-changes.ts): the call as it was sent, so an approval can
+ * outward links" is on (server/kit/request/link-changes.ts): the call as it was sent, so an approval can
  * make it again, and the fields it would have changed. Only pending ones are kept: an approval,
  * a rejection or a withdrawal removes the row, and the audit log keeps what happened.
  */
@@ -1159,7 +1159,7 @@ export const linkChanges = pgTable(
     files: jsonb('files').notNull().default(sql`'[]'::jsonb`),
     /** The record the write names ('' for a new one). */
     recordId: text('record_id').notNull().default(''),
-    /** What the write would have changed (server/kit/audit-changes.ts StoredChanges). */
+    /** What the write would have changed (server/kit/request/audit-changes.ts StoredChanges). */
     changes: jsonb('changes').notNull(),
     /** The outward-link fields of the input it changes. */
     fields: text('fields').array().notNull(),
@@ -1170,9 +1170,9 @@ export type LinkChangeRow = typeof linkChanges.$inferSelect
 
 /**
  * Every column that holds stored upload names (files under DATA_DIR/uploads, named by the server).
- * This is the one list the sweep (server/kit/sweep.ts) reads to tell files
+ * This is the one list the sweep (server/kit/ground/sweep.ts) reads to tell files
  * in use from orphans: a file that no listed column names is removed once it is old enough, so a
- * new upload column must be listed here (server/kit/sweep.test.ts fails when one is not). A text
+ * new upload column must be listed here (server/kit/ground/sweep.test.ts fails when one is not). A text
  * or text-array column holds the names; a jsonb one (a held link change's files) a list of stored
  * files, each with its `name`.
  */

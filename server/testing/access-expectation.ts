@@ -1,5 +1,5 @@
 /**
- * What the Access rule (server/kit/access/auth.ts, docs/security.md) promises each kind of caller, for the authorization matrix and
+ * What the Access rule (server/kit/ground/access/auth.ts, docs/security.md) promises each kind of caller, for the authorization matrix and
  * the fuzz: one statement of the rule, so the two tests can never disagree about it.
  */
 import type { Access } from '../../contract/define.ts'

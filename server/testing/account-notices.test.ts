@@ -1,5 +1,5 @@
 /**
- * The mails that tell an admin what happened to their account (server/kit/mail/account-notices.ts):
+ * The mails that tell an admin what happened to their account (server/kit/rules/mail/account-notices.ts):
  * a sign-in from a new device, a password changed or reset, access changed by a manager. Spans the
  * auth, password, staff and emails areas. Read from the outbox: without SMTP_URL a mail is held
  * there, sealed, so each test counts exactly what was queued and opens the body to read it.
@@ -7,10 +7,10 @@
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { adminDevices, emailTemplates, mailOutbox, type AdminRow } from '../db/schema.ts'
-import { openMailBody } from '../kit/mail/mail.ts'
-import { normalizeRestrictions } from '../kit/access/grants.ts'
-import { describeAccessChange, noticeTime } from '../kit/mail/account-notices.ts'
-import { DEVICE_COOKIE } from '../kit/access/device-cookie.ts'
+import { openMailBody } from '../kit/ground/mail/mail.ts'
+import { normalizeRestrictions } from '../kit/rules/access/grants.ts'
+import { describeAccessChange, noticeTime } from '../kit/rules/mail/account-notices.ts'
+import { DEVICE_COOKIE } from '../kit/ground/access/device-cookie.ts'
 import { TEST_PASSWORD, bodyOf, listOf, makeTestApp, type TestApp } from './test-app.ts'
 
 let t: TestApp

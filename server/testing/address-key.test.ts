@@ -1,14 +1,14 @@
 /**
- * Per-address limits key an IPv6 client on its /64 (kit/address-key.ts): a host handed a whole
+ * Per-address limits key an IPv6 client on its /64 (kit/ground/address-key.ts): a host handed a whole
  * network cannot walk through its addresses to get past /register's limit, the referral visit
  * limit or the sign-in lock of an (email, address) pair. IPv4 stays per address.
  */
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ACCOUNT_LOCKED, LOGIN_FAILED } from '../kit/access/sign-in-answers.ts'
-import { MAX_FAILURES } from '../kit/access/lockout.ts'
+import { ACCOUNT_LOCKED, LOGIN_FAILED } from '../kit/ground/access/sign-in-answers.ts'
+import { MAX_FAILURES } from '../kit/ground/access/lockout.ts'
 import { TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from './test-app.ts'
-import { addressKey } from '../kit/address-key.ts'
+import { addressKey } from '../kit/ground/address-key.ts'
 import { encodeReferral } from '../areas/brands/referral.ts'
 
 let t: TestApp

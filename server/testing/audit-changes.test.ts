@@ -1,5 +1,5 @@
 /**
- * Every write's audit row says what it changed, field by field (server/kit/audit-changes.ts):
+ * Every write's audit row says what it changed, field by field (server/kit/request/audit-changes.ts):
  * each write the server serves is called with its sample payload, and its new audit row must
  * carry its changes, unless the call is one that changes no watched table (listed below with
  * why). Secrets never appear: no stored change holds a password hash, a 2FA secret or a token,
@@ -9,14 +9,14 @@ import { desc, eq, sql } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { changesData, type Endpoint } from '#contract/define'
-import { loadAreas } from '../kit/areas.ts'
-import { CAPTURE_LIMIT, LEFT_OUT, StoredChanges, watchedTables } from '../kit/audit-changes.ts'
-import { COUNTRIES } from '../kit/countries.ts'
+import { loadAreas } from '../kit/request/areas.ts'
+import { CAPTURE_LIMIT, LEFT_OUT, StoredChanges, watchedTables } from '../kit/request/audit-changes.ts'
+import { COUNTRIES } from '../kit/rules/countries.ts'
 import { admins, auditLog, passwordSetups, restrictedCountries, socialMedia } from '../db/schema.ts'
 import { newConfirmToken } from '../areas/access-requests/routes.ts'
 import { endsSession, isServed, makeFixtures, samples, send } from './endpoint-samples.ts'
 import { TEST_PASSWORD, bodyOf, makeTestApp } from './test-app.ts'
-import { totpCode, totpStep } from '../kit/access/two-factor-code.ts'
+import { totpCode, totpStep } from '../kit/ground/access/two-factor-code.ts'
 
 const { endpoints } = (await loadAreas()).index
 

@@ -8,7 +8,7 @@ import { and, desc, eq } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
 import { REVERT_CONFLICT, REVERT_REFERENCED, REVERT_SECRET, RevertConflict } from '#contract/audit'
 import { admins, auditLog, brands, leads, siteSettings, trash, type AdminRow } from '../db/schema.ts'
-import { StoredChanges } from '../kit/audit-changes.ts'
+import { StoredChanges } from '../kit/request/audit-changes.ts'
 import { bodyOf, makeTestApp } from './test-app.ts'
 
 const t = await makeTestApp()

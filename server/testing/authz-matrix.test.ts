@@ -10,7 +10,7 @@ import { SignJWT } from 'jose'
 import { afterAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { AUDIT_EVENTS } from '#contract/audit'
-import { loadAreas } from '../kit/areas.ts'
+import { loadAreas } from '../kit/request/areas.ts'
 import { isWrite, type Access, type Endpoint } from '#contract/define'
 import { expectedAccess, type Caller, type Expected } from './access-expectation.ts'
 import { screens } from '#contract/routes'
@@ -19,7 +19,7 @@ import { admins, auditLog, contactEnquiries, jobs, leads, mailOutbox, otpCodes, 
 import { endsSession, isServed, makeFixtures, samples, send, type Payload } from './endpoint-samples.ts'
 import { bodyOf, makeTestApp } from './test-app.ts'
 
-/** Every endpoint the areas declare (server/kit/areas.ts). */
+/** Every endpoint the areas declare (server/kit/request/areas.ts). */
 const { endpoints } = (await loadAreas()).index
 
 // Undo windows outlast the run: a purge falling due between two snapshots would look like a change.

@@ -1,5 +1,5 @@
 /**
- * Bulk actions (server/kit/bulk.ts) through the calls, on every list that has them: what a preview
+ * Bulk actions (server/kit/request/bulk.ts) through the calls, on every list that has them: what a preview
  * counts and skips, Apply changing exactly the previewed set (409 once it differs), the run as
  * one job with one audit row, its one-step Undo, and who may do what.
  */

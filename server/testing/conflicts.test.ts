@@ -8,13 +8,13 @@ import { eq } from 'drizzle-orm'
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RECORD_CHANGED } from '#contract/common'
-import { loadAreas } from '../kit/areas.ts'
+import { loadAreas } from '../kit/request/areas.ts'
 import type { Endpoint } from '#contract/define'
 import { admins, brands, categories, games, homepageContent, links, siteSettings, socialMedia, tokenSettings } from '../db/schema.ts'
 import { makeFixtures, samples, send, type Fixtures, type Payload } from './endpoint-samples.ts'
 import { bodyOf, makeTestApp, type TestApp } from './test-app.ts'
 
-/** Every endpoint the areas declare (server/kit/areas.ts). */
+/** Every endpoint the areas declare (server/kit/request/areas.ts). */
 const { endpoints } = (await loadAreas()).index
 
 let t: TestApp

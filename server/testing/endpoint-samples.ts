@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto'
 import type { LightMyRequestResponse } from 'fastify'
 import type { Endpoint } from '#contract/define'
-import { API_PREFIX } from '../kit/api.ts'
+import { API_PREFIX } from '../kit/ground/services.ts'
 import { accessRequests, admins, auditLog, bulkRuns, passwordSetups, brands, categories, contactEnquiries, emailTemplates, emailTemplateVersions, games, homepageContent, leads, links, newsletterRecipients, newsletterSends, promotionDeliveries, promotionRecipients, promotions, restrictedCountries, siteSettings, socialMedia, suppressedAddresses, type AdminRow, savedViews, trash } from '../db/schema.ts'
 import { eq } from 'drizzle-orm'
 import { newConfirmToken } from '../areas/access-requests/routes.ts'
@@ -256,7 +256,7 @@ async function newsletterFixtures(t: TestApp): Promise<Fixtures['newsletter']> {
 
 const unique = (): string => randomBytes(4).toString('hex')
 
-/** Sends awaiting a second Admin (server/kit/four-eyes.ts), asked for by an admin no caller is. */
+/** Sends awaiting a second Admin (server/kit/rules/four-eyes.ts), asked for by an admin no caller is. */
 async function fourEyesFixtures(t: TestApp): Promise<Fixtures['fourEyes']> {
   const db = t.handle.db
   const requester = await t.createAdmin({ name: 'Requester', accessLevel: 'Admin', restrictions: [] })

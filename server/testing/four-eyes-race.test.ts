@@ -1,5 +1,5 @@
 /**
- * The four-eyes window under parallel sends (server/kit/four-eyes.ts), on PostgreSQL only: PGlite
+ * The four-eyes window under parallel sends (server/kit/rules/four-eyes.ts), on PostgreSQL only: PGlite
  * has one connection, so its calls never overlap. One Admin fires six sends of 4 recipients at the
  * same moment, promotions and newsletters mixed, under a threshold of 10: whatever the order, the
  * sends that start without approval reach 10 recipients at most, and the others wait.

@@ -1,5 +1,5 @@
 /**
- * Four eyes on mass sends (server/kit/four-eyes.ts), on PGlite or PostgreSQL
+ * Four eyes on mass sends (server/kit/rules/four-eyes.ts), on PGlite or PostgreSQL
  * (DATABASE_URL), with a threshold of 3 recipients: below it Submit and Send go at once as
  * before; above it the promotion or newsletter waits, its requester cannot approve it, a
  * restricted sub-admin or View Only staff cannot either, another administrator's approval sends it
@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { and, eq, like } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ALREADY_APPROVED, ALREADY_REJECTED, NOT_AWAITING, OWN_REQUEST } from '#contract/four-eyes'
-import { FORBIDDEN } from '../kit/access/auth.ts'
+import { FORBIDDEN } from '../kit/ground/access/auth.ts'
 import { ConfigError, loadConfig } from '../config.ts'
 import { auditLog, emailTemplates, jobs, leadNotifications, leads, newsletterRecipients, newsletterSends, promotionDeliveries, promotions, sendRequests } from '../db/schema.ts'
 import { DELIVER_JOB, LANES } from '../areas/promotions/delivery.ts'

@@ -22,16 +22,16 @@ import { z } from 'zod'
 import { Failure, Status } from '#contract/common'
 import type { Access, Endpoint } from '#contract/define'
 import { expectedAccess } from './access-expectation.ts'
-import { loadAreas } from '../kit/areas.ts'
+import { loadAreas } from '../kit/request/areas.ts'
 import { screens } from '#contract/routes'
-import { API_PREFIX } from '../kit/api.ts'
+import { API_PREFIX } from '../kit/ground/services.ts'
 import { admins, type AdminRow } from '../db/schema.ts'
-import { REFUSAL_EVENTS } from '../kit/access/events.ts'
+import { REFUSAL_EVENTS } from '../kit/ground/access/events.ts'
 import { isServed, makeFixtures, samples, type Fixtures, type Payload } from './endpoint-samples.ts'
 import { describeRequest, requestsFor, type FuzzRequest } from './fuzz-inputs.ts'
 import { makeTestApp, testEngine, type TestApp } from './test-app.ts'
 
-/** Every endpoint the areas declare (server/kit/areas.ts). */
+/** Every endpoint the areas declare (server/kit/request/areas.ts). */
 const { endpoints } = (await loadAreas()).index
 
 /** The fuzz's fixed seed; FUZZ_SEED replays another run, FUZZ_RUNS changes the examples per pair. */

@@ -1,5 +1,5 @@
 /**
- * Two admins for outward links (contract/link-changes.ts, server/kit/link-changes.ts): while the
+ * Two admins for outward links (contract/link-changes.ts, server/kit/request/link-changes.ts): while the
  * setting is on, a write that changes a link users follow is kept, unapplied, until another admin
  * who may make it approves it; reads keep the old value; the requester cannot approve; a rejection
  * or a withdrawal leaves only audit rows; a record changed since refuses the approval; and
@@ -11,7 +11,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { outwardLinkFields } from '#contract/outward-links'
 import { LINK_CHANGE_CONFLICT, NOT_YOUR_LINK_CHANGE, OWN_LINK_CHANGE, linkChangeHeld } from '#contract/link-changes'
 import type { Endpoint } from '#contract/define'
-import { loadAreas } from '../kit/areas.ts'
+import { loadAreas } from '../kit/request/areas.ts'
 import { auditLog, linkChanges, links, siteSettings, type AdminRow } from '../db/schema.ts'
 import { isServed, makeFixtures, samples, send, type Payload } from './endpoint-samples.ts'
 import { bodyOf, listOf, makeTestApp } from './test-app.ts'

@@ -8,14 +8,14 @@ import { randomBytes } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { loadAreas } from '../kit/areas.ts'
+import { loadAreas } from '../kit/request/areas.ts'
 import type { Endpoint } from '#contract/define'
 import { admins, type AdminRow } from '../db/schema.ts'
 import { isServed, makeFixtures, samples, send, type Payload } from './endpoint-samples.ts'
 import { TEST_PASSWORD, bodyOf, makeTestApp } from './test-app.ts'
-import { base32Encode, totpCode, totpStep } from '../kit/access/two-factor-code.ts'
+import { base32Encode, totpCode, totpStep } from '../kit/ground/access/two-factor-code.ts'
 
-/** Every endpoint the areas declare (server/kit/areas.ts). */
+/** Every endpoint the areas declare (server/kit/request/areas.ts). */
 const { endpoints } = (await loadAreas()).index
 
 const t = await makeTestApp()

@@ -1,5 +1,5 @@
 /**
- * "Send later" (contract/send-later.ts, server/kit/send-later.ts) for promotions and newsletters:
+ * "Send later" (contract/send-later.ts, server/kit/rules/send-later.ts) for promotions and newsletters:
  * a scheduled send is listed as scheduled with its time, starts at that time (within the queue's
  * poll) exactly as a send made then, four eyes included; a time that has passed or is no time is
  * refused under its field; a scheduled send can be cancelled or moved before it starts, not after.

@@ -18,7 +18,7 @@ import { loadConfig, type Config } from '../config.ts'
 import { admins } from '../db/schema.ts'
 import { isStatementTimeout, openDb, type DbHandle } from '../db/index.ts'
 import { TEST_PASSWORD, bodyOf, scratchDatabase, testEngine } from './test-app.ts'
-import { signToken } from '../kit/access/auth.ts'
+import { signToken } from '../kit/ground/access/auth.ts'
 
 const LIMIT_MS = 300
 /** What execute answers on either engine: at least its rows. */

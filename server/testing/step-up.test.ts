@@ -12,7 +12,7 @@ import { approveAccessRequest } from '#contract/access-requests'
 import { contractModules, endpointsOf } from '#contract/testing/endpoint-table'
 import { accessRequests, admins, auditLog, sessionTokens, type AdminRow } from '../db/schema.ts'
 import { makeFixtures, samples, send } from './endpoint-samples.ts'
-import { newTotpSecret, totpCode, totpStep } from '../kit/access/two-factor-code.ts'
+import { newTotpSecret, totpCode, totpStep } from '../kit/ground/access/two-factor-code.ts'
 import { TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from './test-app.ts'
 
 let t: TestApp

@@ -13,13 +13,13 @@ import { eq } from 'drizzle-orm'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { z } from 'zod'
 import { buildApp } from '../app.ts'
-import { issueToken, type Passwords } from '../kit/access/auth.ts'
-import { openSession } from '../kit/access/sessions.ts'
+import { issueToken, type Passwords } from '../kit/ground/access/auth.ts'
+import { openSession } from '../kit/ground/access/sessions.ts'
 import { loadConfig, type Config } from '../config.ts'
 import { openDb, type DbHandle } from '../db/index.ts'
 import { admins, loginFailures, type AdminRow, type LoginFailureRow } from '../db/schema.ts'
-import { lockoutKey } from '../kit/access/lockout.ts'
-import { openTotpSecret } from '../kit/access/two-factor-secret.ts'
+import { lockoutKey } from '../kit/ground/access/lockout.ts'
+import { openTotpSecret } from '../kit/ground/access/two-factor-secret.ts'
 import { scratchDatabase } from './template-db.ts'
 
 export { scratchDatabase }
@@ -42,7 +42,7 @@ export interface TestApp {
   tokenFor(admin: AdminRow): Promise<string>
   /** `{ authorization: 'Bearer <token>' }` for an admin. */
   auth(admin: AdminRow): Promise<{ authorization: string }>
-  /** The sign-in lockout row of an email (server/kit/access/lockout.ts), if any. */
+  /** The sign-in lockout row of an email (server/kit/ground/access/lockout.ts), if any. */
   lockoutOf(email: string): Promise<LoginFailureRow | undefined>
   /** An admin's stored TOTP secret as stored (sealed) and opened, for assertions. */
   totpSecretOf(adminId: string): Promise<{ stored: string | null; opened: string | null }>
@@ -86,7 +86,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
 
   let counter = 0
   // A token as login gives it: its session row is written, and the sign-in counts as the proof a
-  // step-up call needs (server/kit/access/sessions.ts, openSession).
+  // step-up call needs (server/kit/ground/access/sessions.ts, openSession).
   const signedIn = async (admin: AdminRow): Promise<string> => {
     const issued = await issueToken(config, admin)
     await openSession(handle.db, issued.ref, admin.id, { device: 'Test client', address: '127.0.0.1' })

@@ -1,5 +1,5 @@
 /**
- * A big delete and its undo in short transactions (server/kit/undo.ts, decision 008): with a
+ * A big delete and its undo in short transactions (server/kit/request/undo.ts, decision 008): with a
  * batch of 10 rows, a promotion with 40 recipients, deliveries and notifications is a big one.
  * Other calls are answered between two batches; a run that stops halfway is finished the safe way
  * by the purge (the delete put back, the undo completed); the record cannot be deleted again, nor
@@ -12,7 +12,7 @@ import { auditLog, brands, leadNotifications, leads, promotionDeliveries, promot
 import { DELIVER_JOB } from '../areas/promotions/delivery.ts'
 import { promotionJobs } from '../areas/promotions/routes.ts'
 import { bodyOf, makeTestApp, type TestApp } from './test-app.ts'
-import { purgeAtStart, tuneTrash, type BatchStep } from '../kit/undo.ts'
+import { purgeAtStart, tuneTrash, type BatchStep } from '../kit/request/undo.ts'
 
 let t: TestApp
 let root: Record<string, string>

@@ -4,7 +4,7 @@
  * does. A minute before, a dialog says "You will be signed out in N seconds" and offers "Stay
  * signed in"; while it shows, only an answer counts (a mouse passing over the page does not).
  * Activity is also reported to the server at most once a minute, which enforces the same limit
- * with a grace (server/kit/access/sessions.ts), so a copied token does not outlive the session.
+ * with a grace (server/kit/ground/access/sessions.ts), so a copied token does not outlive the session.
  */
 import { Suspense, lazy, useEffect, useRef, useState } from 'react'
 import { keepAlive } from '#contract/auth'

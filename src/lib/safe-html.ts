@@ -1,6 +1,6 @@
 /**
  * HTML from the server, made safe to put into the page: DOMPurify with the mail allowlist the
- * server sanitises with (server/kit/sanitize.ts). The server's copy is the one that counts; this
+ * server sanitises with (server/kit/ground/sanitize.ts). The server's copy is the one that counts; this
  * one means the PWA never trusts that it ran (an older server, another backend speaking the
  * contract). Rich text reaches the DOM only through here or a sandboxed iframe.
  */

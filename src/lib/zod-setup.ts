@@ -11,7 +11,7 @@
  * Because every module that imports zod/mini imports this module, both are in place before the
  * first schema is built, whichever chunk loads first: the first screen's chunks need not wait.
  * It imports zod/mini by another of its names ('zod/v4/mini'), which the alias leaves alone. The
- * server (server/kit/api.ts) and the unit tests import zod/mini directly.
+ * server (server/kit/request/api.ts) and the unit tests import zod/mini directly.
  */
 import { z } from 'zod/v4/mini'
 

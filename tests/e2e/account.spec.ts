@@ -7,7 +7,7 @@
  * points at a real SMTP receiver started here. The other specs' accounts stay as they were.
  */
 import type { Page } from '@playwright/test'
-import { totpCode, totpStep } from '../../server/kit/access/two-factor-code.ts'
+import { totpCode, totpStep } from '../../server/kit/ground/access/two-factor-code.ts'
 import { accounts } from './accounts.ts'
 import { test, expect, signInPage, type Account } from './fixtures.ts'
 import { mailTo, otpFrom, ownServerWithMail } from './own-server.ts'

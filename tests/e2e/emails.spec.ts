@@ -221,7 +221,7 @@ async function openEverything(page: Page, subjects: readonly string[]): Promise<
 const BATCHES = 3
 /** A third of the vectors for each of the first three templates; those using a variable go where the mail fills it in (the newsletter). */
 const batch = (i: number, identifier: string): string =>
-  // A vector holding a NUL is refused before it is stored (server/kit/text-input.ts): not sent here.
+  // A vector holding a NUL is refused before it is stored (server/kit/ground/text-input.ts): not sent here.
   XSS_VECTORS.filter((v, n) => !v.html.includes('\u0000') && (v.html.includes('{{') ? identifier === 'newsletter' : n % BATCHES === i))
     .map((v) => v.html)
     .join('\n')

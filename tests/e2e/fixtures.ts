@@ -9,7 +9,7 @@
 import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test'
 import { z } from 'zod'
 import { SocketEvents } from '#contract/socket'
-import { totpCode, totpStep } from '../../server/kit/access/two-factor-code.ts'
+import { totpCode, totpStep } from '../../server/kit/ground/access/two-factor-code.ts'
 import { gradientIcon } from '../../server/db/png.ts'
 import { APP_STORE_URL, PASSWORD, accounts, type Account } from './accounts.ts'
 import { sharedServer } from './shared-servers.ts'

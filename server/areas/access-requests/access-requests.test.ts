@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { RECORD_NOT_FOUND } from '../../kit/api.ts'
+import { RECORD_NOT_FOUND } from '../../kit/request/answers.ts'
 import { accessRequests, admins, auditLog, emailTemplates, passwordSetups, type AdminRow } from '../../db/schema.ts'
 import { bodyOf, listOf, makeTestApp, type TestApp } from '../../testing/test-app.ts'
 import { confirmTokenFrom, setPasswordTokenFrom, startSmtpReceiver, type SmtpReceiver } from '../../testing/smtp-receiver.ts'
-import { LOGIN_FAILED } from '../../kit/access/sign-in-answers.ts'
-import { EMAIL_TAKEN } from '../../kit/access/grants.ts'
+import { LOGIN_FAILED } from '../../kit/ground/access/sign-in-answers.ts'
+import { EMAIL_TAKEN } from '../../kit/rules/access/grants.ts'
 import {
   EXPIRED_CONFIRM_LINK,
   INVALID_CONFIRM_LINK,

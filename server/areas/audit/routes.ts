@@ -1,8 +1,8 @@
 /**
  * The staff audit log's reads (contract/audit.ts): the list with its filters (one record's
  * history among them: the edit pages' History), the CSV export, and the revert of one entry's
- * change (server/kit/audit-revert.ts). Rows are written by the registrar (server/kit/api.ts) and
- * the sign-in code (server/kit/access/events.ts); nothing here changes a row, and the database
+ * change (server/kit/request/audit-revert.ts). Rows are written by the registrar (server/kit/request/api.ts) and
+ * the sign-in code (server/kit/ground/access/events.ts); nothing here changes a row, and the database
  * refuses changes to written rows.
  */
 import { Readable } from 'node:stream'
@@ -13,16 +13,18 @@ import { login } from '#contract/auth'
 import { approveLinkChange } from '#contract/link-changes'
 import { isWrite, type Endpoint } from '#contract/define'
 import type { FoundRecord } from '#contract/search'
-import { handlers, FileAnswer, type ContractIndex } from '../../kit/api.ts'
-import { namedRecords } from '../../kit/record-search.ts'
-import { StoredChanges, shownChanges } from '../../kit/audit-changes.ts'
-import { mayRevert, revertEntry } from '../../kit/audit-revert.ts'
-import { undoBulkFromAudit, undoableBulkRows } from '../../kit/bulk.ts'
-import { containsPattern, listPage } from '../../kit/paging.ts'
-import { csvLine, neutralise } from '../../kit/csv.ts'
+import { handlers } from '../../kit/request/handlers.ts'
+import { FileAnswer } from '../../kit/request/answers.ts'
+import { type ContractIndex } from '../../kit/ground/services.ts'
+import { namedRecords } from '../../kit/request/record-search.ts'
+import { StoredChanges, shownChanges } from '../../kit/request/audit-changes.ts'
+import { mayRevert, revertEntry } from '../../kit/request/audit-revert.ts'
+import { containsPattern, listPage } from '../../kit/request/paging.ts'
+import { csvLine, neutralise } from '../../kit/ground/csv.ts'
+import { undoBulkFromAudit, undoableBulkRows } from '../../kit/request/bulk.ts'
 import type { Db } from '../../db/index.ts'
 import { admins, auditLog, type AdminRow } from '../../db/schema.ts'
-import { permits } from '../../kit/access/auth.ts'
+import { permits } from '../../kit/ground/access/auth.ts'
 
 const eventKeys = new Set(Object.keys(AUDIT_EVENTS))
 
@@ -35,7 +37,7 @@ interface AuditAreas {
 }
 
 /**
- * The log's areas from the served contract (server/kit/areas.ts): endpoint paths by the label
+ * The log's areas from the served contract (server/kit/request/areas.ts): endpoint paths by the label
  * their area declares, and the sign-in events under the sign-in area's. Worked out once per
  * contract, on the first call that needs it.
  */

@@ -4,7 +4,7 @@
  * Login answers the same, in about the same time, for an unknown email and a known one: the same
  * message for a wrong password, the same lock of an (email, address) pair after five failures and
  * the same slow-down of an email failed from many addresses (counted whether or not an admin has
- * the email, server/kit/access/lockout.ts), and one argon2 verification either way (a dummy one for an
+ * the email, server/kit/ground/access/lockout.ts), and one argon2 verification either way (a dummy one for an
  * unknown email). Wrong 2FA codes count the same way. The route is also limited per address
  * (app.ts, RateLimit).
  * A refused login is HTTP 400, not 401: 401 means "your session token is no good", which a client
@@ -12,21 +12,23 @@
  */
 import { eq, sql } from 'drizzle-orm'
 import * as auth from '#contract/auth'
-import { UNAUTHORIZED, failure, handlers, notFound, twoFactorNeeded } from '../../kit/api.ts'
+import { UNAUTHORIZED } from '../../kit/ground/access/auth.ts'
+import { failure, notFound, twoFactorNeeded } from '../../kit/request/answers.ts'
+import { handlers } from '../../kit/request/handlers.ts'
 import { admins } from '../../db/schema.ts'
-import { liveSessions, recordProof, revokeAdminTokens, revokeToken } from '../../kit/access/sessions.ts'
-import { openSignedInSession } from '../../kit/access/sign-in.ts'
-import { countFailure, locked, secondFactor } from '../../kit/access/second-factor.ts'
-import { claimAttempt, failAttempt, lockoutKey, releaseAttempt } from '../../kit/access/lockout.ts'
-import { acceptTotpCode } from '../../kit/access/two-factor-secret.ts'
-import { recordFailedSignIn } from '../../kit/access/events.ts'
-import { ACCOUNT_DEACTIVATED, LOGIN_FAILED, WRONG_2FA, WRONG_PASSWORD } from '../../kit/access/sign-in-answers.ts'
+import { liveSessions, recordProof, revokeAdminTokens, revokeToken } from '../../kit/ground/access/sessions.ts'
+import { openSignedInSession } from '../../kit/rules/access/sign-in.ts'
+import { countFailure, locked, secondFactor } from '../../kit/rules/access/second-factor.ts'
+import { claimAttempt, failAttempt, lockoutKey, releaseAttempt } from '../../kit/ground/access/lockout.ts'
+import { acceptTotpCode } from '../../kit/ground/access/two-factor-secret.ts'
+import { recordFailedSignIn } from '../../kit/ground/access/events.ts'
+import { ACCOUNT_DEACTIVATED, LOGIN_FAILED, WRONG_2FA, WRONG_PASSWORD } from '../../kit/ground/access/sign-in-answers.ts'
 
 
 export const authRoutes = handlers(
   auth,
   {
-    // Two phases (kit/api.ts, PreparedHandler): the password is verified before the write
+    // Two phases (kit/request/api.ts, PreparedHandler): the password is verified before the write
     // transaction opens, so argon2's time never holds the database; the counts are taken and the
     // answer decided inside it, so no guess past a limit gets an answer. A locked attempt has
     // spent the same verification, so the lock cannot be probed by timing either.

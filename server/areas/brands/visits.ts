@@ -15,7 +15,7 @@
  *
  * Every code is redirected, one that names no brand too (the redirect of requirements R2.35 takes any code); only
  * codes that decode are counted, and a decoded id that names no brand updates nothing. Each
- * address (an IPv6 client by its /64, server/kit/address-key.ts) counts at most
+ * address (an IPv6 client by its /64, server/kit/ground/address-key.ts) counts at most
  * REFERRAL_VISITS_PER_ADDRESS visits per brand an hour: past it the redirect still answers, the
  * visit is not counted, so one client reloading a link cannot inflate a brand's visits.
  */
@@ -24,12 +24,12 @@ import { sql } from 'drizzle-orm'
 import { Counter } from 'prom-client'
 import { storeListing } from '#contract/brands'
 import type { Config } from '../../config.ts'
-import { addressKey } from '../../kit/address-key.ts'
-import type { Services } from '../../kit/api.ts'
+import { addressKey } from '../../kit/ground/address-key.ts'
+import type { Services } from '../../kit/ground/services.ts'
 import type { Db } from '../../db/index.ts'
 import { brands } from '../../db/schema.ts'
 import { decodeReferral } from './referral.ts'
-import { SUMMARISED } from '../../kit/request-log.ts'
+import { SUMMARISED } from '../../kit/ground/request-log.ts'
 
 /** Distinct brands counted before a flush is started early: a flood of made-up ids cannot grow the memory past it. */
 const MAX_PENDING = 10_000
@@ -184,7 +184,7 @@ export function serveReferralRedirect(app: FastifyInstance, services: Services):
   const counter = new VisitCounter(services.handle.db, app.log, services.config.referralFlushMs, (ids) => dropped?.inc(ids))
   const codes = new KnownCodes(services.config.referralKey, services.config.appStoreUrl)
   const budget = visitBudget(services.config)
-  // Each visitor's redirect is counted in the request log's summary, not logged alone (server/kit/request-log.ts).
+  // Each visitor's redirect is counted in the request log's summary, not logged alone (server/kit/ground/request-log.ts).
   app.get<{ Params: { code: string } }>('/admin/app/:code', { config: SUMMARISED }, (request, reply) => {
     const { brandId, location } = codes.of(request.params.code.slice(0, MAX_CODE))
     if (brandId !== null && budget.take(brandId, request.ip)) counter.add(brandId)

@@ -1,7 +1,7 @@
 /** The palette's search of categories by name. */
 import { categories } from '../../db/schema.ts'
-import { defineFinder } from '../../kit/finders.ts'
-import { matching } from '../../kit/record-search.ts'
+import { defineFinder } from '../../kit/ground/finders.ts'
+import { matching } from '../../kit/request/record-search.ts'
 
 export const categoryFinders = [
   defineFinder({

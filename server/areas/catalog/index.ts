@@ -1,9 +1,9 @@
 /**
  * The catalog area: categories.
- * Found by server/kit/areas.ts; the declaration is this area's one registration.
+ * Found by server/kit/request/areas.ts; the declaration is this area's one registration.
  */
 import * as catalog from '#contract/catalog'
-import { defineArea } from '../../kit/areas.ts'
+import { defineArea } from '../../kit/request/areas.ts'
 import { categoryFinders } from './find.ts'
 import { catalogRoutes } from './routes.ts'
 

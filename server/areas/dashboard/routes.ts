@@ -3,7 +3,7 @@
  * access covers, and the side menu's counts, each decided here by the same rule as the areas' own reads (`permits`), so a card
  * outside the caller's access is never computed, let alone sent.
  *
- * Leads may number a million: the total is the count the triggers keep (server/kit/row-counts.ts),
+ * Leads may number a million: the total is the count the triggers keep (server/kit/ground/row-counts.ts),
  * and the last 30 days come from one
  * range over created_at, which leads_created_at_id_idx answers (see dashboard.test.ts), grouped by
  * UTC day. "New" leads are the last 7 of those days, so the card's number is the sum of the
@@ -14,14 +14,14 @@ import { z } from 'zod'
 import * as dashboard from '#contract/dashboard'
 import { NEW_LEADS_DAYS, SIGNUP_DAYS, type LinksCard, type PromotionsCard, type SignupDay, type UsersCard, type WorkCard } from '#contract/dashboard'
 import { reads, staffReads } from '#contract/define'
-import { handlers } from '../../kit/api.ts'
-import { visibleLinkChanges } from '../../kit/link-changes.ts'
-import { linkFields } from '../../kit/outward-links.ts'
-import { permits } from '../../kit/access/auth.ts'
+import { handlers } from '../../kit/request/handlers.ts'
+import { visibleLinkChanges } from '../../kit/request/link-changes.ts'
+import { linkFields } from '../../kit/request/outward-links.ts'
+import { permits } from '../../kit/ground/access/auth.ts'
 import type { Db } from '../../db/index.ts'
 import { accessRequests, contactEnquiries, leads, links, newsletterSends, promotions, type AdminRow } from '../../db/schema.ts'
-import { sendStatusWhere } from '../../kit/newsletter-status.ts'
-import { exactCount } from '../../kit/row-counts.ts'
+import { sendStatusWhere } from '../../kit/rules/newsletter-status.ts'
+import { exactCount } from '../../kit/ground/row-counts.ts'
 
 const DAY_MS = 86_400_000
 const Today = z.object({ rows: z.array(z.object({ today: z.string() })) })

@@ -2,11 +2,11 @@ import { and, asc, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { auditLog, emailTemplates, emailTemplateVersions, type AdminRow } from '../../db/schema.ts'
-import { DEFAULT_TEMPLATES } from '../../kit/mail/templates.ts'
+import { DEFAULT_TEMPLATES } from '../../kit/ground/mail/templates.ts'
 import { startSmtpReceiver, otpFrom, type ReceivedMail, type SmtpReceiver } from '../../testing/smtp-receiver.ts'
 import { bodyOf, listOf, makeTestApp, type TestApp } from '../../testing/test-app.ts'
 import { XSS_VECTORS } from '../../../tests/e2e/xss-vectors.ts'
-import { testMailSent } from '../../kit/mail/test-mail.ts'
+import { testMailSent } from '../../kit/rules/mail/test-mail.ts'
 import { IDENTIFIER_FIXED, TEMPLATE_UPDATED, UNKNOWN_IDENTIFIER, VERSION_RESTORED } from './routes.ts'
 
 let t: TestApp
@@ -184,7 +184,7 @@ describe('editTemplate', () => {
     // The newsletter's template: its variables include an address, which one vector abuses.
     for (const vector of XSS_VECTORS) {
       const res = await save({ content: `<p>{{content}} <a href="{{unsubscribeUrl}}">Unsubscribe</a></p>${vector.html}` }, editor, 'newsletter')
-      // A NUL is refused before anything is stored (server/kit/text-input.ts); the rest is sanitised.
+      // A NUL is refused before anything is stored (server/kit/ground/text-input.ts); the rest is sanitised.
       if (vector.html.includes('\u0000')) {
         expect(res.statusCode, vector.name).toBe(400)
         continue

@@ -1,7 +1,7 @@
 /**
  * Automated Emails (contract/emails.ts): the template list, the edit modal's record, save,
  * versions and restore, the preview and the test mail. Rendering lives in
- * server/kit/mail/templates.ts, sanitising in server/kit/sanitize.ts.
+ * server/kit/ground/mail/templates.ts, sanitising in server/kit/ground/sanitize.ts.
  *
  * A save sanitises the content with the mail allowlist before anything is checked or stored, then
  * refuses a template its mail could not be sent from (a required variable missing, a placeholder
@@ -13,13 +13,14 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm'
 import * as emails from '#contract/emails'
 import { isTemplateIdentifier, templateProblems, type EmailTemplate } from '#contract/emails'
-import { failure, handlers, notFound, type Ctx } from '../../kit/api.ts'
-import { caseless, listPage } from '../../kit/paging.ts'
-import { sanitizeRichText } from '../../kit/sanitize.ts'
+import { failure, notFound } from '../../kit/request/answers.ts'
+import { handlers, type Ctx } from '../../kit/request/handlers.ts'
+import { caseless, listPage } from '../../kit/request/paging.ts'
+import { sanitizeRichText } from '../../kit/ground/sanitize.ts'
 import type { Db } from '../../db/index.ts'
 import { admins, emailTemplates, emailTemplateVersions, type EmailTemplateRow } from '../../db/schema.ts'
-import { renderTemplate, sampleValues } from '../../kit/mail/templates.ts'
-import { testMailLimit, testMailSent, testSubject } from '../../kit/mail/test-mail.ts'
+import { renderTemplate, sampleValues } from '../../kit/ground/mail/templates.ts'
+import { testMailLimit, testMailSent, testSubject } from '../../kit/rules/mail/test-mail.ts'
 
 export const TEMPLATE_UPDATED = 'Template updated successfully'
 export const VERSION_RESTORED = 'Version restored successfully'

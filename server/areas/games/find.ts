@@ -1,8 +1,8 @@
 /** The palette's search of games by title. */
 import { eq } from 'drizzle-orm'
 import { categories, games } from '../../db/schema.ts'
-import { defineFinder } from '../../kit/finders.ts'
-import { matching } from '../../kit/record-search.ts'
+import { defineFinder } from '../../kit/ground/finders.ts'
+import { matching } from '../../kit/request/record-search.ts'
 
 export const gameFinders = [
   defineFinder({

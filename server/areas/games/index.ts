@@ -1,9 +1,9 @@
 /**
  * The games area: games.
- * Found by server/kit/areas.ts; the declaration is this area's one registration.
+ * Found by server/kit/request/areas.ts; the declaration is this area's one registration.
  */
 import * as games from '#contract/games'
-import { defineArea } from '../../kit/areas.ts'
+import { defineArea } from '../../kit/request/areas.ts'
 import { gameFinders } from './find.ts'
 import { gamesRoutes } from './routes.ts'
 

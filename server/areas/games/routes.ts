@@ -1,6 +1,6 @@
 /**
  * Games (contract/games.ts): the CMS list of games with up to 5 images and one video each,
- * ordered by preference like the links. Uploads arrive checked and stored (server/kit/uploads.ts);
+ * ordered by preference like the links. Uploads arrive checked and stored (server/kit/ground/uploads.ts);
  * a game keeps file names, answers give their URLs, and lists get each image's thumbnail.
  *
  * An edit keeps the stored images the form names in `keptImages` (all when absent), then adds the
@@ -14,15 +14,16 @@ import { gamesBulk } from '#contract/bulk'
 import * as gamesArea from '#contract/games'
 import { MAX_GAME_IMAGES } from '#contract/games'
 import type { FieldErrors } from '#contract/common'
-import { ApiFailure, failure, handlers, notFound, type Ctx } from '../../kit/api.ts'
-import { defineBulk } from '../../kit/bulk.ts'
-import { deleteRecord } from '../../kit/delete.ts'
-import { caseless, containsPattern, listPage } from '../../kit/paging.ts'
-import { keptPlace, preferenceOrder } from '../../kit/preference.ts'
-import { storedName, thumbUrl, uploadUrl } from '../../kit/uploads.ts'
-import { violatedIndex } from '../../kit/unique.ts'
-import { restorable, undoableUpdate } from '../../kit/undo.ts'
-import { editVersion } from '../../kit/edit-version.ts'
+import { ApiFailure, failure, notFound } from '../../kit/request/answers.ts'
+import { handlers, type Ctx } from '../../kit/request/handlers.ts'
+import { defineBulk } from '../../kit/request/bulk.ts'
+import { deleteRecord } from '../../kit/request/delete.ts'
+import { caseless, containsPattern, listPage } from '../../kit/request/paging.ts'
+import { keptPlace, preferenceOrder } from '../../kit/request/preference.ts'
+import { storedName, thumbUrl, uploadUrl } from '../../kit/ground/uploads.ts'
+import { violatedIndex } from '../../kit/request/unique.ts'
+import { restorable, undoableUpdate } from '../../kit/request/undo.ts'
+import { editVersion } from '../../kit/request/edit-version.ts'
 import type { Db } from '../../db/index.ts'
 import { categories, games, type GameRow } from '../../db/schema.ts'
 

@@ -1,9 +1,9 @@
 /**
  * The homepage area: the home page content.
- * Found by server/kit/areas.ts; the declaration is this area's one registration.
+ * Found by server/kit/request/areas.ts; the declaration is this area's one registration.
  */
 import * as homepage from '#contract/homepage'
-import { defineArea } from '../../kit/areas.ts'
+import { defineArea } from '../../kit/request/areas.ts'
 import { homepageRoutes } from './routes.ts'
 
 export const area = defineArea({

@@ -1,8 +1,8 @@
 /** The palette's search of leads (email, name, wallet address, as the list searches) and contact enquiries. */
 import { contactEnquiries, leads } from '../../db/schema.ts'
-import { defineFinder } from '../../kit/finders.ts'
-import { matching } from '../../kit/record-search.ts'
-import { leadSearch } from '../../kit/leads-search.ts'
+import { defineFinder } from '../../kit/ground/finders.ts'
+import { matching } from '../../kit/request/record-search.ts'
+import { leadSearch } from '../../kit/rules/leads-search.ts'
 
 export const leadFinders = [
   defineFinder({

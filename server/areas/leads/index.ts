@@ -1,9 +1,9 @@
 /**
  * The leads area: leads and contact enquiries, with the CSV export.
- * Found by server/kit/areas.ts; the declaration is this area's one registration.
+ * Found by server/kit/request/areas.ts; the declaration is this area's one registration.
  */
 import * as leads from '#contract/leads'
-import { defineArea } from '../../kit/areas.ts'
+import { defineArea } from '../../kit/request/areas.ts'
 import { leadFinders } from './find.ts'
 import { leadsRoutes } from './routes.ts'
 

@@ -7,7 +7,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { leads } from '../../db/schema.ts'
-import { forgetCounts } from '../../kit/row-counts.ts'
+import { forgetCounts } from '../../kit/ground/row-counts.ts'
 import { bodyOf, listOf, type TestApp } from '../../testing/test-app.ts'
 import { openLeadsApp } from '../../testing/leads-fixture.ts'
 

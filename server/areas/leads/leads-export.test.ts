@@ -1,5 +1,5 @@
 /**
- * The leads export under slow readers (server/kit/export-gate.ts, exportLeads in leads.ts): clients
+ * The leads export under slow readers (server/kit/rules/export-gate.ts, exportLeads in leads.ts): clients
  * that stop reading must not take the database's connections from every other call, exports past
  * the limits are refused, and one whose client reads nothing is aborted and gives back what it held.
  *
@@ -10,7 +10,7 @@
 import { connect, type Socket } from 'node:net'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { exportGate, tooManyForAdmin, tooManyForServer } from '../../kit/export-gate.ts'
+import { exportGate, tooManyForAdmin, tooManyForServer } from '../../kit/rules/export-gate.ts'
 import { bodyOf, makeTestApp, testEngine, type TestApp } from '../../testing/test-app.ts'
 
 const LEADS = 60_000

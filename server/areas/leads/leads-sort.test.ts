@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DAYS_REVERSED, UNKNOWN_COUNTRY } from '#contract/leads'
 import { leads } from '../../db/schema.ts'
-import { SORT_ORDER_ALONE } from '../../kit/paging.ts'
+import { SORT_ORDER_ALONE } from '../../kit/request/paging.ts'
 import { bodyOf, listOf, makeTestApp, type TestApp } from '../../testing/test-app.ts'
 
 let t: TestApp

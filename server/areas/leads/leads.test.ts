@@ -1,8 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { auditLog, contactEnquiries, leads } from '../../db/schema.ts'
-import { RECORD_NOT_FOUND } from '../../kit/api.ts'
-import { csvLine, neutralise } from '../../kit/csv.ts'
+import { RECORD_NOT_FOUND } from '../../kit/request/answers.ts'
+import { csvLine, neutralise } from '../../kit/ground/csv.ts'
 import { bodyOf, listOf, type TestApp } from '../../testing/test-app.ts'
 import { dayOf, openLeadsApp } from '../../testing/leads-fixture.ts'
 

@@ -13,18 +13,19 @@ import { DAYS_REVERSED, UNKNOWN_COUNTRY, type ContactFilter, type LeadFilter } f
 import { reads } from '#contract/define'
 import { EXCLUSION_REASONS } from '#contract/forecast'
 import { SocketEvents } from '#contract/socket'
-import { FileAnswer, failure, handlers, notFound } from '../../kit/api.ts'
-import { defineBulk } from '../../kit/bulk.ts'
-import { permits } from '../../kit/access/auth.ts'
-import { keyedOrderOf, rowsAfter, type KeyedOrder } from '../../kit/anchors.ts'
-import { csvCellSql, csvLine, neutraliseSql } from '../../kit/csv.ts'
-import { exportGate } from '../../kit/export-gate.ts'
+import { FileAnswer, failure, notFound } from '../../kit/request/answers.ts'
+import { handlers } from '../../kit/request/handlers.ts'
+import { defineBulk } from '../../kit/request/bulk.ts'
+import { permits } from '../../kit/ground/access/auth.ts'
+import { keyedOrderOf, rowsAfter, type KeyedOrder } from '../../kit/ground/anchors.ts'
+import { csvCellSql, csvLine, neutraliseSql } from '../../kit/ground/csv.ts'
+import { exportGate } from '../../kit/rules/export-gate.ts'
 import type { Db, DbHandle } from '../../db/index.ts'
 import { brands, contactEnquiries, leads, promotionDeliveries, promotions, type LeadRow } from '../../db/schema.ts'
-import { caseless, listCount, listPage, listPageRowsFirst, searchWhere, sortedOrder, type ListOrder, type SortInput } from '../../kit/paging.ts'
-import { leadSearch } from '../../kit/leads-search.ts'
-import { addDays, startOfDay } from '../../kit/zoned-day.ts'
-import { countryName, countryNamed } from '../../kit/countries.ts'
+import { caseless, listCount, listPage, listPageRowsFirst, searchWhere, sortedOrder, type ListOrder, type SortInput } from '../../kit/request/paging.ts'
+import { leadSearch } from '../../kit/rules/leads-search.ts'
+import { addDays, startOfDay } from '../../kit/ground/zoned-day.ts'
+import { countryName, countryNamed } from '../../kit/rules/countries.ts'
 
 const toLead = (row: LeadRow) => ({
   _id: row.id,
@@ -157,7 +158,7 @@ const LINE_SQL = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:S
  * On PostgreSQL the COPY runs on a connection of its own, outside the pool: it lasts as long as
  * the download and a slow client holds it back, so on a pooled connection a few slow readers took
  * the whole pool and every other call (the session check first) waited for a connection until it
- * failed. Their number is bounded by the export gate (server/kit/export-gate.ts), and the
+ * failed. Their number is bounded by the export gate (server/kit/rules/export-gate.ts), and the
  * connection is closed when the stream ends, fails or is cut off (the client went away, or read
  * nothing for EXPORT_IDLE_TIMEOUT_SECONDS). The pool's statement_timeout is not set on it: the
  * COPY would be cut halfway through a long download.

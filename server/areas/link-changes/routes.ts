@@ -1,6 +1,6 @@
 /**
  * The pending link changes (contract/link-changes.ts): each is the write of an endpoint with
- * outward-link fields, kept as it was sent (server/kit/link-changes.ts). Only admins who may make
+ * outward-link fields, kept as it was sent (server/kit/request/link-changes.ts). Only admins who may make
  * that write see it and decide on it; its requester may only withdraw it. An approval makes the
  * write as the approver in the approval's own transaction, so the approval's audit row holds what
  * the write changed and names the requester; a rejection or a withdrawal writes nothing but its
@@ -12,13 +12,14 @@ import * as contract from '#contract/link-changes'
 import { LINK_CHANGE_CONFLICT, LINK_CHANGE_GONE, LINK_CHANGES_SCREEN, NOT_YOUR_LINK_CHANGE, OWN_LINK_CHANGE, type LinkChange } from '#contract/link-changes'
 import { SocketEvents } from '#contract/socket'
 import type { Endpoint } from '#contract/define'
-import { ApiFailure, failure, handlers, type Ctx } from '../../kit/api.ts'
-import { permits } from '../../kit/access/auth.ts'
-import { StoredChanges, peekChanges, shownChanges } from '../../kit/audit-changes.ts'
-import { adminNames } from '../../kit/four-eyes.ts'
-import { diffText, lockedLinkChange, sameChange, visibleLinkChanges } from '../../kit/link-changes.ts'
-import { refusedOutwardLink } from '../../kit/outward-links.ts'
-import type { StoredFile } from '../../kit/uploads.ts'
+import { ApiFailure, failure } from '../../kit/request/answers.ts'
+import { handlers, type Ctx } from '../../kit/request/handlers.ts'
+import { permits } from '../../kit/ground/access/auth.ts'
+import { StoredChanges, peekChanges, shownChanges } from '../../kit/request/audit-changes.ts'
+import { adminNames } from '../../kit/rules/four-eyes.ts'
+import { diffText, lockedLinkChange, sameChange, visibleLinkChanges } from '../../kit/request/link-changes.ts'
+import { refusedOutwardLink } from '../../kit/request/outward-links.ts'
+import type { StoredFile } from '../../kit/ground/uploads.ts'
 import { linkChanges, type AdminRow, type LinkChangeRow } from '../../db/schema.ts'
 
 const callOf = (ctx: Ctx, name: string): Endpoint | undefined => ctx.contract.endpoints.find((e) => e.name === name)

@@ -2,8 +2,8 @@
 import { and, eq } from 'drizzle-orm'
 import type { ScreenPath } from '#contract/routes'
 import { links } from '../../db/schema.ts'
-import { defineFinder } from '../../kit/finders.ts'
-import { matching } from '../../kit/record-search.ts'
+import { defineFinder } from '../../kit/ground/finders.ts'
+import { matching } from '../../kit/request/record-search.ts'
 
 const KINDS = [
   { kind: 'buy', screen: '/buy_list', heading: 'Buy links', list: 'Buy List' },

@@ -1,9 +1,9 @@
 /**
  * The links area: links.
- * Found by server/kit/areas.ts; the declaration is this area's one registration.
+ * Found by server/kit/request/areas.ts; the declaration is this area's one registration.
  */
 import * as links from '#contract/links'
-import { defineArea } from '../../kit/areas.ts'
+import { defineArea } from '../../kit/request/areas.ts'
 import { linkFinders } from './find.ts'
 import { linksRoutes } from './routes.ts'
 

@@ -1,7 +1,7 @@
 /**
  * Buy links, swap-out (sell) links and swap-in (bridge) links (contract/links.ts): one definition,
  * instantiated once per kind of the one `links` table. Each kind is its own list ordered by
- * preference (server/kit/preference.ts), with its own lock, so moving a buy link never renumbers
+ * preference (server/kit/request/preference.ts), with its own lock, so moving a buy link never renumbers
  * a swap-in link.
  *
  * The spellings of requirements R7.5 differ per kind and per call: the add payload carries `buylink` /
@@ -11,13 +11,14 @@ import { and, eq } from 'drizzle-orm'
 import { bridgeLinksBulk, buyLinksBulk, sellLinksBulk } from '#contract/bulk'
 import * as links from '#contract/links'
 import type { PageQuery } from '#contract/common'
-import { handlers, notFound, type Ctx } from '../../kit/api.ts'
-import { defineBulk } from '../../kit/bulk.ts'
-import { deleteRecord } from '../../kit/delete.ts'
-import { caseless, listPage, type SortInput, type SortKey } from '../../kit/paging.ts'
-import { keptPlace, preferenceOrder } from '../../kit/preference.ts'
-import { restorable } from '../../kit/undo.ts'
-import { editVersion } from '../../kit/edit-version.ts'
+import { handlers, type Ctx } from '../../kit/request/handlers.ts'
+import { notFound } from '../../kit/request/answers.ts'
+import { deleteRecord } from '../../kit/request/delete.ts'
+import { caseless, listPage, type SortInput, type SortKey } from '../../kit/request/paging.ts'
+import { keptPlace, preferenceOrder } from '../../kit/request/preference.ts'
+import { restorable } from '../../kit/request/undo.ts'
+import { editVersion } from '../../kit/request/edit-version.ts'
+import { defineBulk } from '../../kit/request/bulk.ts'
 import { links as linksTable, type LinkRow } from '../../db/schema.ts'
 
 type Kind = LinkRow['kind']

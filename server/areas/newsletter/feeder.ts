@@ -10,12 +10,13 @@ import { z } from 'zod'
 import * as newsletter from '#contract/newsletter'
 import type { Db } from '../../db/index.ts'
 import { emailTemplates, leads, mailOutbox, newsletterRecipients, newsletterSends } from '../../db/schema.ts'
-import { defineJob, type Services } from '../../kit/api.ts'
-import type { JobResult } from '../../kit/queue.ts'
-import { newsletterGroupOf } from '../../kit/newsletter-status.ts'
-import { sanitizeRichText } from '../../kit/sanitize.ts'
-import { renderTemplate } from '../../kit/mail/templates.ts'
-import { ReasonColumn, duplicateOf, reasonOf, rulesFor } from '../../kit/audience.ts'
+import { defineJob } from '../../kit/request/handlers.ts'
+import { type Services } from '../../kit/ground/services.ts'
+import type { JobResult } from '../../kit/ground/queue.ts'
+import { newsletterGroupOf } from '../../kit/rules/newsletter-status.ts'
+import { sanitizeRichText } from '../../kit/ground/sanitize.ts'
+import { renderTemplate } from '../../kit/ground/mail/templates.ts'
+import { ReasonColumn, duplicateOf, reasonOf, rulesFor } from '../../kit/rules/audience.ts'
 import { unsubscribeToken, unsubscribeUrl } from './unsubscribe.ts'
 
 export const NEWSLETTER_JOB = 'newsletter.send'
@@ -48,7 +49,7 @@ export async function newsletterTemplate(db: Db): Promise<{ content: string } | 
 export const TEMPLATE_MISSING = `The '${newsletter.NEWSLETTER_TEMPLATE}' email template is missing or inactive: check it on Automated Emails`
 
 // ---------------------------------------------------------------------------------------------
-// The mail queue's side of a send (server/kit/mail/mail.ts): the group's counts.
+// The mail queue's side of a send (server/kit/ground/mail/mail.ts): the group's counts.
 // ---------------------------------------------------------------------------------------------
 
 /**
@@ -131,7 +132,7 @@ export async function feedNewsletter(payload: Record<string, unknown>, services:
   const handled = await db.transaction(async (tx) => {
     const locked = await lockSend(tx, sendId)
     if (locked?.status !== 'sending') return -1
-    // The forecast's rules, read now and not at Send (server/kit/audience.ts): whoever is left out
+    // The forecast's rules, read now and not at Send (server/kit/rules/audience.ts): whoever is left out
     // since, or was already, is recorded with the reason, whatever was selected.
     const batch = await judgedBatch(tx, sendId, room)
     const mailed = batch.filter((r) => r.why === null)

@@ -1,9 +1,9 @@
 /**
  * The newsletter area: writing the newsletter, its four-eyes approval, the paced feeder job, and unsubscribing.
- * Found by server/kit/areas.ts; the declaration is this area's one registration.
+ * Found by server/kit/request/areas.ts; the declaration is this area's one registration.
  */
 import * as newsletter from '#contract/newsletter'
-import { defineArea } from '../../kit/areas.ts'
+import { defineArea } from '../../kit/request/areas.ts'
 import { newsletterJobs } from './feeder.ts'
 import { newsletterRoutes } from './routes.ts'
 import { newsletterStartJobs } from './scheduled.ts'

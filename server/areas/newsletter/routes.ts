@@ -7,7 +7,7 @@
  * one transaction, it renders the `newsletter` template (name, the sanitised body, a signed
  * unsubscribe link), queues the mail under the group `newsletter:<id>` with the List-Unsubscribe
  * headers, and records the recipient as queued, or as left out with its reason when the
- * forecast's rules leave it out then (server/kit/audience.ts: unsubscribed, restricted country...). Those per-recipient rows are the job's record: a job run again after a crash skips every
+ * forecast's rules leave it out then (server/kit/rules/audience.ts: unsubscribed, restricted country...). Those per-recipient rows are the job's record: a job run again after a crash skips every
  * recipient already handled, so each lead gets one mail.
  *
  * The feeder keeps at most FEED_WINDOW of a send's mails waiting in the mail queue, which sends at
@@ -17,7 +17,7 @@
  * Resume marks it sending again, and the job's next run lets the held mails go before feeding
  * more. Cancel cancels the queued mails and records the recipients not yet queued as cancelled.
  *
- * Four eyes (server/kit/four-eyes.ts): a send to more recipients than FOUR_EYES_THRESHOLD is
+ * Four eyes (server/kit/rules/four-eyes.ts): a send to more recipients than FOUR_EYES_THRESHOLD is
  * stored with its recipients but without its job, status `awaiting`, until another administrator
  * approves it (the job is added then, as Send would have added it) or rejects it (its recipients
  * are recorded as cancelled; nothing is mailed).
@@ -34,24 +34,25 @@ import { ALREADY_APPROVED, ALREADY_REJECTED } from '#contract/four-eyes'
 import type { NewsletterSend, SendStatus } from '#contract/newsletter'
 import type { Db } from '../../db/index.ts'
 import { admins, leads, newsletterRecipients, newsletterSends } from '../../db/schema.ts'
-import { FileAnswer, failure, handlers, notFound } from '../../kit/api.ts'
-import { forecast, forecastCsv, forecastLeads, forecastMessage, rulesFor, type Audience } from '../../kit/audience.ts'
-import { announceRequest, approvalNeed, approvalsOf, decisionDetail, decisionOn, forgetRequest, requestSend } from '../../kit/four-eyes.ts'
-import { defineBulk } from '../../kit/bulk.ts'
-import { caseless, listPage } from '../../kit/paging.ts'
-import { sanitizeRichText } from '../../kit/sanitize.ts'
-import { cancelMailGroup, mailGroupCounts, pauseMailGroup } from '../../kit/mail/mail.ts'
-import { leadSearch } from '../../kit/leads-search.ts'
-import { sendStatusWhere } from '../../kit/newsletter-status.ts'
+import { FileAnswer, failure, notFound } from '../../kit/request/answers.ts'
+import { handlers } from '../../kit/request/handlers.ts'
+import { forecast, forecastCsv, forecastLeads, forecastMessage, rulesFor, type Audience } from '../../kit/rules/audience.ts'
+import { announceRequest, approvalNeed, approvalsOf, decisionDetail, decisionOn, forgetRequest, requestSend } from '../../kit/rules/four-eyes.ts'
+import { caseless, listPage } from '../../kit/request/paging.ts'
+import { sanitizeRichText } from '../../kit/ground/sanitize.ts'
+import { cancelMailGroup, mailGroupCounts, pauseMailGroup } from '../../kit/ground/mail/mail.ts'
+import { leadSearch } from '../../kit/rules/leads-search.ts'
+import { sendStatusWhere } from '../../kit/rules/newsletter-status.ts'
+import { defineBulk } from '../../kit/request/bulk.ts'
 import { NEWSLETTER_JOB, TEMPLATE_MISSING, groupOf, lockSend, newsletterTemplate, waitingMails } from './feeder.ts'
 import { freezeRecipients, jobKey, scheduleStart, selectedChoice, subscribedChoice } from './scheduled.ts'
 import { ALREADY_STARTED, SEND_AT_REQUIRED } from '#contract/send-later'
-import { sendAtOf, utcWords } from '../../kit/send-later.ts'
-import { renderTemplate, sampleValues } from '../../kit/mail/templates.ts'
-import { testMailLimit, testMailSent, testSubject } from '../../kit/mail/test-mail.ts'
+import { sendAtOf, utcWords } from '../../kit/rules/send-later.ts'
+import { renderTemplate, sampleValues } from '../../kit/ground/mail/templates.ts'
+import { testMailLimit, testMailSent, testSubject } from '../../kit/rules/mail/test-mail.ts'
 
 
-/** The leads a Send with this choice would freeze, as the forecast judges them (server/kit/audience.ts). */
+/** The leads a Send with this choice would freeze, as the forecast judges them (server/kit/rules/audience.ts). */
 async function choiceAudience(db: Db, all: boolean, ids: readonly string[]): Promise<Audience> {
   return {
     rows: sql`select ${leads.id} as lead_id, ${leads.name} as name, ${leads.email} as email, ${leads.country} as country, ${leads.subscribed} as subscribed

@@ -1,5 +1,5 @@
 /**
- * A newsletter sent later (server/kit/send-later.ts): stored as `scheduled` with its choice of
+ * A newsletter sent later (server/kit/rules/send-later.ts): stored as `scheduled` with its choice of
  * leads (`audience`) and a `newsletter.start` job due at its time. The job claims the row and, in
  * that transaction, does what Send does at once: freezes the recipients chosen as they stand then,
  * records the request against its admin's four-eyes window, and either queues the feeder job or
@@ -10,10 +10,11 @@ import { z } from 'zod'
 import * as newsletter from '#contract/newsletter'
 import type { Db } from '../../db/index.ts'
 import { admins, leads, newsletterRecipients, newsletterSends } from '../../db/schema.ts'
-import { defineJob, type Services } from '../../kit/api.ts'
-import { announceRequestOf, requestSendAs } from '../../kit/four-eyes.ts'
-import type { JobQueue } from '../../kit/queue.ts'
-import { auditStart } from '../../kit/send-later.ts'
+import { defineJob } from '../../kit/request/handlers.ts'
+import { type Services } from '../../kit/ground/services.ts'
+import { announceRequestOf, requestSendAs } from '../../kit/rules/four-eyes.ts'
+import type { JobQueue } from '../../kit/ground/queue.ts'
+import { auditStart } from '../../kit/rules/send-later.ts'
 import { NEWSLETTER_JOB, groupOf, newsletterTemplate } from './feeder.ts'
 
 export const START_JOB = 'newsletter.start'

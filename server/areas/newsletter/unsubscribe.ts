@@ -28,7 +28,8 @@ import * as newsletter from '#contract/newsletter'
 import type { Config } from '../../config.ts'
 import type { Db } from '../../db/index.ts'
 import { leads, mailOutbox, newsletterRecipients, newsletterSends } from '../../db/schema.ts'
-import { ApiFailure, handlers } from '../../kit/api.ts'
+import { ApiFailure } from '../../kit/request/answers.ts'
+import { handlers } from '../../kit/request/handlers.ts'
 
 /** How long an unsubscribe link works after its mail was made. */
 export const UNSUBSCRIBE_TOKEN_DAYS = 365

@@ -2,7 +2,7 @@
  * Passkeys (contract/passkeys.ts): Profile's list, add and remove (add and remove are step-up
  * calls), the sign-in with a passkey and the step-up proof by passkey. The WebAuthn checks and the
  * challenges are in webauthn.ts beside this file; a sign-in opens its session as Login
- * does (server/kit/access/sign-in.ts).
+ * does (server/kit/rules/access/sign-in.ts).
  *
  * A passkey sign-in counts towards the sign-in limits as a password does: the route is limited
  * per address, and an assertion naming a known passkey takes a slot of its admin's lockout (a
@@ -11,17 +11,19 @@
  */
 import { and, eq } from 'drizzle-orm'
 import * as passkeys from '#contract/passkeys'
-import { UNAUTHORIZED, failure, handlers, notFound } from '../../kit/api.ts'
+import { UNAUTHORIZED } from '../../kit/ground/access/auth.ts'
+import { failure, notFound } from '../../kit/request/answers.ts'
+import { handlers } from '../../kit/request/handlers.ts'
 import { admins, adminPasskeys } from '../../db/schema.ts'
 import { assertionOptions, checkRegistration, passkeyOfAssertion, passkeysOf, registrationOptions, takeChallenge, verifyAssertion } from './webauthn.ts'
-import { claimAttempt, failAttempt, releaseAttempt } from '../../kit/access/lockout.ts'
-import { countFailure, locked } from '../../kit/access/second-factor.ts'
-import { recordFailedSignIn } from '../../kit/access/events.ts'
-import { deviceOf, recordProof } from '../../kit/access/sessions.ts'
-import { openSignedInSession } from '../../kit/access/sign-in.ts'
-import { ACCOUNT_DEACTIVATED } from '../../kit/access/sign-in-answers.ts'
-import { noticeTime, queueAccountNotice } from '../../kit/mail/account-notices.ts'
-import type { Ctx } from '../../kit/api.ts'
+import { claimAttempt, failAttempt, releaseAttempt } from '../../kit/ground/access/lockout.ts'
+import { countFailure, locked } from '../../kit/rules/access/second-factor.ts'
+import { recordFailedSignIn } from '../../kit/ground/access/events.ts'
+import { deviceOf, recordProof } from '../../kit/ground/access/sessions.ts'
+import { openSignedInSession } from '../../kit/rules/access/sign-in.ts'
+import { ACCOUNT_DEACTIVATED } from '../../kit/ground/access/sign-in-answers.ts'
+import { noticeTime, queueAccountNotice } from '../../kit/rules/mail/account-notices.ts'
+import type { Ctx } from '../../kit/request/handlers.ts'
 
 export const NO_PASSKEYS = 'You have no passkey yet. Add one on Profile first.'
 

@@ -30,7 +30,8 @@ import { decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpe
 import { relyingPartyOf, type RelyingParty } from '../../config.ts'
 import type { Db } from '../../db/index.ts'
 import { adminPasskeys, passkeyChallenges, type AdminRow } from '../../db/schema.ts'
-import { failure, type Ctx } from '../../kit/api.ts'
+import { failure } from '../../kit/request/answers.ts'
+import { type Ctx } from '../../kit/request/handlers.ts'
 
 /** How long a challenge may be answered (and the browser's timeout for the ceremony). */
 export const PASSKEY_CHALLENGE_MS = 5 * 60_000

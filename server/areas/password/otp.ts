@@ -12,9 +12,9 @@ import { and, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm'
 import type { Config } from '../../config.ts'
 import type { Db } from '../../db/index.ts'
 import { otpCodes, otpGuesses } from '../../db/schema.ts'
-import { claimAttempt, failAttempt, lockoutKey, releaseAttempt } from '../../kit/access/lockout.ts'
+import { claimAttempt, failAttempt, lockoutKey, releaseAttempt } from '../../kit/ground/access/lockout.ts'
 import type { RenderedMail, TemplateIdentifier } from '#contract/emails'
-import { renderMail } from '../../kit/mail/templates.ts'
+import { renderMail } from '../../kit/ground/mail/templates.ts'
 
 export const OTP_LIFE_MS = 10 * 60 * 1000
 /** Tries per code; every check spends one, right or wrong, so guesses are bounded even when sent in parallel. */
@@ -122,7 +122,7 @@ export type OtpCheck = { ok: true; id: string } | { ok: false; reason: 'wrong' }
 
 /**
  * Checks a one-time code under every guessing limit. It is a sign-in attempt
- * for the email from `address` (server/kit/access/lockout.ts): refused while that pair is locked or
+ * for the email from `address` (server/kit/ground/access/lockout.ts): refused while that pair is locked or
  * the email waits, and a wrong code counts as a failure. And it takes one of the email's
  * OTP_DAILY_GUESSES checks of the day, right or wrong. Together with the 5 tries per code and 3
  * codes per 15 minutes, that bounds guesses per email per day by the cap, not by the send rate.

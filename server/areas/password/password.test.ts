@@ -14,10 +14,10 @@ import {
   TOO_MANY_OTPS,
   WRONG_OLD_PASSWORD,
 } from './routes.ts'
-import { WRONG_2FA } from '../../kit/access/sign-in-answers.ts'
+import { WRONG_2FA } from '../../kit/ground/access/sign-in-answers.ts'
 import { otpFrom, startSmtpReceiver, type SmtpReceiver } from '../../testing/smtp-receiver.ts'
 import { TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from '../../testing/test-app.ts'
-import { newTotpSecret, totpCode, totpStep } from '../../kit/access/two-factor-code.ts'
+import { newTotpSecret, totpCode, totpStep } from '../../kit/ground/access/two-factor-code.ts'
 
 const NEW_PASSWORD = 'Fresh#2024'
 

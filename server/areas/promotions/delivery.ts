@@ -1,5 +1,5 @@
 /**
- * Promotion delivery: durable work on the job queue (server/kit/queue.ts),
+ * Promotion delivery: durable work on the job queue (server/kit/ground/queue.ts),
  * never a loop in a request.
  *
  * A round (Submit makes round 1, each Resend the next) stores one `promotion_deliveries` row per
@@ -25,7 +25,7 @@
  * So the counters always add up: sent + failed + excluded + the cancelled deliveries = total.
  *
  * Before a batch is handed over, the forecast's rules run again on its recipients
- * (server/kit/audience.ts): those they leave out are marked `excluded` with their reason and
+ * (server/kit/rules/audience.ts): those they leave out are marked `excluded` with their reason and
  * counted in `excluded`, in one transaction, and the rest go to the transport.
  *
  * A worker killed anywhere leaves leased rows that are taken again once the lease is over: the
@@ -47,9 +47,9 @@ import type { ExclusionReason } from '#contract/forecast'
 import type { PromotionSettings } from '../../config.ts'
 import type { Db } from '../../db/index.ts'
 import { leadNotifications, leads, promotionDeliveries, promotionRecipients, promotions, type PromotionRow } from '../../db/schema.ts'
-import { backoffDelay, type JobQueue, type JobResult } from '../../kit/queue.ts'
-import { ReasonColumn, duplicateOf, reasonOf, rulesFor } from '../../kit/audience.ts'
-import { uploadUrl } from '../../kit/uploads.ts'
+import { backoffDelay, type JobQueue, type JobResult } from '../../kit/ground/queue.ts'
+import { ReasonColumn, duplicateOf, reasonOf, rulesFor } from '../../kit/rules/audience.ts'
+import { uploadUrl } from '../../kit/ground/uploads.ts'
 
 export const DELIVER_JOB = 'promotion.deliver'
 
@@ -441,7 +441,7 @@ export async function deliverBatch(deps: DeliveryDeps, payload: DeliverPayload):
 const Judged = z.object({ rows: z.array(z.object({ lead_id: z.string(), why: ReasonColumn })) })
 
 /**
- * Why each of these recipients is left out now (server/kit/audience.ts), for those who are: the
+ * Why each of these recipients is left out now (server/kit/rules/audience.ts), for those who are: the
  * address frozen at Submit, the lead's country as it stands. A duplicate is a recipient whose
  * address an earlier recipient (smaller id) of the promotion shares and who is left out for no
  * other reason (promotion_recipients_address_idx).

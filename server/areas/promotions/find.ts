@@ -1,7 +1,7 @@
 /** The palette's search of promotions by title. */
 import { promotions } from '../../db/schema.ts'
-import { defineFinder } from '../../kit/finders.ts'
-import { matching } from '../../kit/record-search.ts'
+import { defineFinder } from '../../kit/ground/finders.ts'
+import { matching } from '../../kit/request/record-search.ts'
 
 export const promotionFinders = [
   defineFinder({

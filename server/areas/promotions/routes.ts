@@ -13,7 +13,7 @@
  * numbers are never reused, and the deliveries' primary key (promotion, lead, round) keeps each
  * round's send record for good, so a repeat of the same request can never start a second round.
  *
- * Four eyes (server/kit/four-eyes.ts): a round (Submit's or a Resend's) to more recipients than
+ * Four eyes (server/kit/rules/four-eyes.ts): a round (Submit's or a Resend's) to more recipients than
  * FOUR_EYES_THRESHOLD stores its deliveries as usual but queues no job: the promotion waits with
  * status `awaiting` until another administrator approves (the round's jobs are queued then, as
  * the request would have queued them) or rejects it (its deliveries are cancelled unsent).
@@ -28,29 +28,31 @@ import { EXCLUSION_REASONS } from '#contract/forecast'
 import type { Promotion, PromotionProgress, PromotionUser, UserFilter } from '#contract/promotions'
 import { ALREADY_APPROVED, ALREADY_REJECTED } from '#contract/four-eyes'
 import { SocketEvents } from '#contract/socket'
-import { defineJob, failure, handlers, notFound, type Ctx, type Services } from '../../kit/api.ts'
-import { COUNTRIES, countryNamed } from '../../kit/countries.ts'
-import { defineBulk } from '../../kit/bulk.ts'
-import { deleting } from '../../kit/delete.ts'
-import { moving, refuseWhileMoving, restorable } from '../../kit/undo.ts'
-import { adminNames, announceRequest, approvalNeed, approvalsOf, decisionDetail, decisionOn, forgetRequest, requestSend } from '../../kit/four-eyes.ts'
-import { caseless, containsPattern, listPage, offsetOf } from '../../kit/paging.ts'
-import { uploadUrl } from '../../kit/uploads.ts'
-import { exactCount } from '../../kit/row-counts.ts'
+import { defineJob, handlers, type Ctx } from '../../kit/request/handlers.ts'
+import { failure, notFound } from '../../kit/request/answers.ts'
+import { type Services } from '../../kit/ground/services.ts'
+import { COUNTRIES, countryNamed } from '../../kit/rules/countries.ts'
+import { deleting } from '../../kit/request/delete.ts'
+import { moving, refuseWhileMoving, restorable } from '../../kit/request/undo.ts'
+import { adminNames, announceRequest, approvalNeed, approvalsOf, decisionDetail, decisionOn, forgetRequest, requestSend } from '../../kit/rules/four-eyes.ts'
+import { caseless, containsPattern, listPage, offsetOf } from '../../kit/request/paging.ts'
+import { uploadUrl } from '../../kit/ground/uploads.ts'
+import { exactCount } from '../../kit/ground/row-counts.ts'
+import { defineBulk } from '../../kit/request/bulk.ts'
 import type { Db } from '../../db/index.ts'
 import { leads, promotionDeliveries, promotionRecipients, promotions, type PromotionRow } from '../../db/schema.ts'
-import type { Realtime } from '../../kit/realtime.ts'
+import type { Realtime } from '../../kit/ground/realtime.ts'
 import { DELIVER_JOB, DeliverPayload, ProgressThrottle, deliverBatch, notHeld, progressOf, queueRound, transportFor, type DeliveryDeps } from './delivery.ts'
-import { leadSearch } from '../../kit/leads-search.ts'
-import { forecast, forecastCsv, forecastLeads, forecastMessage, rulesFor, type Audience } from '../../kit/audience.ts'
-import { FileAnswer } from '../../kit/api.ts'
-import { testMailLimit, testMailSent } from '../../kit/mail/test-mail.ts'
+import { leadSearch } from '../../kit/rules/leads-search.ts'
+import { forecast, forecastCsv, forecastLeads, forecastMessage, rulesFor, type Audience } from '../../kit/rules/audience.ts'
+import { FileAnswer } from '../../kit/request/answers.ts'
+import { testMailLimit, testMailSent } from '../../kit/rules/mail/test-mail.ts'
 import { promotionTestMail } from './test-mail.ts'
 import { ALREADY_STARTED, SEND_AT_REQUIRED } from '#contract/send-later'
-import { auditStart, sendAtOf, utcWords } from '../../kit/send-later.ts'
-import { announceRequestOf, requestSendAs } from '../../kit/four-eyes.ts'
+import { auditStart, sendAtOf, utcWords } from '../../kit/rules/send-later.ts'
+import { announceRequestOf, requestSendAs } from '../../kit/rules/four-eyes.ts'
 import { admins } from '../../db/schema.ts'
-import type { JobQueue } from '../../kit/queue.ts'
+import type { JobQueue } from '../../kit/ground/queue.ts'
 
 export const PROMOTION_ADDED = 'Promotion added successfully'
 export const PROMOTION_DELETED = 'Promotion deleted successfully'
@@ -68,7 +70,7 @@ const countryNames = new Map(COUNTRIES.map((c) => [c.code, c.name]))
 
 /**
  * A deleted promotion comes back with its recipients, deliveries and notifications (undo,
- * server/kit/undo.ts); one deleted while being sent is queued again and goes on where it was
+ * server/kit/request/undo.ts); one deleted while being sent is queued again and goes on where it was
  * (its jobs wait while its deliveries are still on their way back).
  */
 const promotionTrash = restorable({
@@ -122,7 +124,7 @@ function selectionOf(input: UserFilter & { id: readonly string[]; selectall: boo
   return sql`${leads.id} = any(${sql.param([...new Set(input.id)])}::text[])`
 }
 
-/** The leads a Submit with this selection would freeze, as the forecast judges them (server/kit/audience.ts). */
+/** The leads a Submit with this selection would freeze, as the forecast judges them (server/kit/rules/audience.ts). */
 async function selectionAudience(db: Db, input: promotionsContract.PromotionAudience): Promise<Audience> {
   const where = selectionOf(input)
   return {
@@ -172,7 +174,7 @@ const toPromotion = (row: PromotionRow, approval: Promotion['approval'], created
 }
 
 
-/** A round's record in the four-eyes window (server/kit/four-eyes.ts). */
+/** A round's record in the four-eyes window (server/kit/rules/four-eyes.ts). */
 const roundRef = (id: string, round: number): string => `promotion:${id}:${round}`
 
 /**
@@ -270,7 +272,7 @@ const StartPayload = z.object({ promotionId: z.string() })
 const StoredAudience = z.object({ email: z.string(), provider: z.enum(['', 'web3auth', 'ipfs']), country: z.string(), id: z.array(z.string()) })
 
 /**
- * Starts a scheduled promotion whose time has come (server/kit/send-later.ts), as a Submit made
+ * Starts a scheduled promotion whose time has come (server/kit/rules/send-later.ts), as a Submit made
  * then would: its recipients frozen from the stored selection as the leads stand now, round 1's
  * deliveries queued, or over the four-eyes threshold left awaiting another Admin in the name of
  * the admin who scheduled it. One cancelled, started, deleted or moved later is left alone.

@@ -5,9 +5,9 @@
  * shows the same, under a line saying what it is. A promotion has no placeholders to fill in.
  */
 import type { RenderedMail } from '#contract/emails'
-import { renderTemplate } from '../../kit/mail/templates.ts'
-import { escapeHtml } from '../../kit/sanitize.ts'
-import { testSubject } from '../../kit/mail/test-mail.ts'
+import { renderTemplate } from '../../kit/ground/mail/templates.ts'
+import { escapeHtml } from '../../kit/ground/sanitize.ts'
+import { testSubject } from '../../kit/rules/mail/test-mail.ts'
 
 export const PROMOTION_TEST_NOTE = 'A test of a promotion, sent to you only: recipients read it in the app as below (with its image, if it has one).'
 

@@ -5,8 +5,8 @@
  * nothing: before the settings are first saved, the name and logo are ''.
  */
 import * as pub from '#contract/public'
-import { handlers } from '../../kit/api.ts'
-import { logoUrl, readSiteRecord } from '../../kit/site-settings.ts'
+import { handlers } from '../../kit/request/handlers.ts'
+import { logoUrl, readSiteRecord } from '../../kit/ground/site-settings.ts'
 
 export const publicRoutes = handlers(pub, {
   publicInfo: async (_input, ctx) => {

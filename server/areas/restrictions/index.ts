@@ -1,9 +1,9 @@
 /**
  * The restrictions area: restricted countries.
- * Found by server/kit/areas.ts; the declaration is this area's one registration.
+ * Found by server/kit/request/areas.ts; the declaration is this area's one registration.
  */
 import * as restrictions from '#contract/restrictions'
-import { defineArea } from '../../kit/areas.ts'
+import { defineArea } from '../../kit/request/areas.ts'
 import { restrictionRoutes } from './routes.ts'
 
 export const area = defineArea({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { restrictedCountries } from '../../db/schema.ts'
-import { COUNTRIES } from '../../kit/countries.ts'
+import { COUNTRIES } from '../../kit/rules/countries.ts'
 import { bodyOf, makeTestApp, testEngine, type TestApp } from '../../testing/test-app.ts'
 
 let t: TestApp

@@ -2,17 +2,18 @@
  * Restricted countries (contract/restrictions.ts). The one record holding a list (requirements R3.11) is stored
  * as one row per country (unique by ISO code, so adding a listed country twice keeps it once) and
  * answered as that one record: `result[0].Restrictedcountry`, `result` empty before the first
- * country. Names must be listCountry's (server/kit/countries.ts). Delete All keeps the countries
- * it removes in the trash (server/kit/undo.ts): one Undo brings every one of them back.
+ * country. Names must be listCountry's (server/kit/rules/countries.ts). Delete All keeps the countries
+ * it removes in the trash (server/kit/request/undo.ts): one Undo brings every one of them back.
  */
 import { asc, eq, inArray } from 'drizzle-orm'
 import { plural } from '#contract/common'
 import * as restrictions from '#contract/restrictions'
 import type { RestrictedCountry } from '#contract/restrictions'
-import { failure, handlers, notFound } from '../../kit/api.ts'
-import { COUNTRIES, countryNamed, type Country } from '../../kit/countries.ts'
-import { deleteRecords } from '../../kit/delete.ts'
-import { restorable } from '../../kit/undo.ts'
+import { failure, notFound } from '../../kit/request/answers.ts'
+import { handlers } from '../../kit/request/handlers.ts'
+import { COUNTRIES, countryNamed, type Country } from '../../kit/rules/countries.ts'
+import { deleteRecords } from '../../kit/request/delete.ts'
+import { restorable } from '../../kit/request/undo.ts'
 import { restrictedCountries, type RestrictedCountryRow } from '../../db/schema.ts'
 
 /** The one record's id: the list has no row of its own, and `_id` is opaque to the client. */

@@ -1,15 +1,16 @@
 /**
  * Saved views (contract/saved-views.ts): each admin reads and changes only their own. A view is for
  * a screen the admin may open now; views of screens they lost are kept but not listed. A deleted
- * view goes to the trash (server/kit/undo.ts) for its undo window, like every delete.
+ * view goes to the trash (server/kit/request/undo.ts) for its undo window, like every delete.
  */
 import { and, asc, count, eq, sql } from 'drizzle-orm'
 import * as savedViewsContract from '#contract/saved-views'
 import { MAX_VIEWS_PER_LIST, VIEW_NAME_TAKEN } from '#contract/saved-views'
 import { mayOpen, screenPaths } from '#contract/routes'
-import { failure, handlers } from '../../kit/api.ts'
-import { deleteRecord } from '../../kit/delete.ts'
-import { restorable } from '../../kit/undo.ts'
+import { failure } from '../../kit/request/answers.ts'
+import { handlers } from '../../kit/request/handlers.ts'
+import { deleteRecord } from '../../kit/request/delete.ts'
+import { restorable } from '../../kit/request/undo.ts'
 import { sqlState } from '../../db/index.ts'
 import { savedViews } from '../../db/schema.ts'
 

@@ -1,9 +1,9 @@
 /**
  * The search area: the command palette's one call that finds records of every area.
- * Found by server/kit/areas.ts; the declaration is this area's one registration.
+ * Found by server/kit/request/areas.ts; the declaration is this area's one registration.
  */
 import * as search from '#contract/search'
-import { defineArea } from '../../kit/areas.ts'
+import { defineArea } from '../../kit/request/areas.ts'
 import { searchRoutes } from './routes.ts'
 
 export const area = defineArea({

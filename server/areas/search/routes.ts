@@ -1,7 +1,7 @@
 /** The palette's search of every area (contract/search.ts): the areas' finders, for this session. */
 import * as search from '#contract/search'
-import { handlers } from '../../kit/api.ts'
-import { findEverywhere } from '../../kit/record-search.ts'
+import { handlers } from '../../kit/request/handlers.ts'
+import { findEverywhere } from '../../kit/request/record-search.ts'
 
 export const searchRoutes = handlers(search, {
   findRecords: async ({ q }, ctx) => ({

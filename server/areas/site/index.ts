@@ -1,10 +1,10 @@
 /**
  * The site area: the site settings record and its two screens, Settings and Version.
- * Found by server/kit/areas.ts; the declaration is this area's one registration.
+ * Found by server/kit/request/areas.ts; the declaration is this area's one registration.
  */
 import * as settings from '#contract/settings'
 import * as version from '#contract/version'
-import { defineArea } from '../../kit/areas.ts'
+import { defineArea } from '../../kit/request/areas.ts'
 import { settingsRoutes, versionRoutes } from './routes.ts'
 
 export const area = defineArea({

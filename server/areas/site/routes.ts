@@ -1,7 +1,7 @@
 /**
  * The site settings record (requirements R3.13), shared by two screens: Version (contract/version.ts)
  * and Settings (contract/settings.ts). It is one row, created empty on first use
- * (server/kit/single-record.ts); the public info read (server/areas/public/routes.ts) takes the site
+ * (server/kit/ground/single-record.ts); the public info read (server/areas/public/routes.ts) takes the site
  * name and logo from it without creating it.
  *
  * The logo arrives through the registrar already checked by content and stored under a name the
@@ -12,13 +12,14 @@ import * as settings from '#contract/settings'
 import type { SiteSettings } from '#contract/settings'
 import * as version from '#contract/version'
 import { domainEntry } from '#contract/outward-links'
-import { failure, handlers, notFound } from '../../kit/api.ts'
+import { failure, notFound } from '../../kit/request/answers.ts'
+import { handlers } from '../../kit/request/handlers.ts'
 import type { Db } from '../../db/index.ts'
 import { siteSettings, type SiteSettingsRow } from '../../db/schema.ts'
-import { restorable, undoableUpdate } from '../../kit/undo.ts'
-import { editVersion, recordChanged } from '../../kit/edit-version.ts'
-import { singleRecord } from '../../kit/single-record.ts'
-import { logoUrl, readSiteRecord } from '../../kit/site-settings.ts'
+import { restorable, undoableUpdate } from '../../kit/request/undo.ts'
+import { editVersion, recordChanged } from '../../kit/request/edit-version.ts'
+import { singleRecord } from '../../kit/ground/single-record.ts'
+import { logoUrl, readSiteRecord } from '../../kit/ground/site-settings.ts'
 
 
 const record = {
@@ -27,7 +28,7 @@ const record = {
   create: async (db: Db) => (await db.insert(siteSettings).values({}).returning())[0],
 }
 
-/** The version's trash button keeps the version it cleared, so Undo writes it back (server/kit/undo.ts). */
+/** The version's trash button keeps the version it cleared, so Undo writes it back (server/kit/request/undo.ts). */
 const versionTrash = restorable({ name: 'site_settings:version', table: siteSettings, endpoint: version.DeleteVersion, restored: 'Version restored successfully' })
 
 /** The Settings form's edit version: the `revision` column (`version` is the site version). */

@@ -1,9 +1,9 @@
 /**
  * The social area: social links.
- * Found by server/kit/areas.ts; the declaration is this area's one registration.
+ * Found by server/kit/request/areas.ts; the declaration is this area's one registration.
  */
 import * as social from '#contract/social'
-import { defineArea } from '../../kit/areas.ts'
+import { defineArea } from '../../kit/request/areas.ts'
 import { socialRoutes } from './routes.ts'
 
 export const area = defineArea({

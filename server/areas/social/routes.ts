@@ -1,18 +1,19 @@
 /**
  * Social Links (contract/social.ts): one record of five links, created empty on first use
- * (server/kit/single-record.ts), so `socialmedia-get` always answers a record with a real `_id`
+ * (server/kit/ground/single-record.ts), so `socialmedia-get` always answers a record with a real `_id`
  * that the screen sends back with its saves. A link's delete keeps the link it cleared, so Undo
- * writes it back (server/kit/undo.ts).
+ * writes it back (server/kit/request/undo.ts).
  */
 import { asc, eq } from 'drizzle-orm'
 import * as social from '#contract/social'
 import type { SocialLinkField, SocialMedia } from '#contract/social'
-import { handlers, notFound } from '../../kit/api.ts'
-import { restorable, undoableUpdate } from '../../kit/undo.ts'
-import { editVersion, recordChanged } from '../../kit/edit-version.ts'
+import { handlers } from '../../kit/request/handlers.ts'
+import { notFound } from '../../kit/request/answers.ts'
+import { restorable, undoableUpdate } from '../../kit/request/undo.ts'
+import { editVersion, recordChanged } from '../../kit/request/edit-version.ts'
 import type { Db } from '../../db/index.ts'
 import { socialMedia, type SocialMediaRow } from '../../db/schema.ts'
-import { singleRecord } from '../../kit/single-record.ts'
+import { singleRecord } from '../../kit/ground/single-record.ts'
 
 const record = {
   table: 'social_media',

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { RECORD_NOT_FOUND } from '../../kit/api.ts'
+import { RECORD_NOT_FOUND } from '../../kit/request/answers.ts'
 import { auditLog, socialMedia, type AdminRow } from '../../db/schema.ts'
 import { bodyOf, listOf, makeTestApp, type TestApp } from '../../testing/test-app.ts'
 

@@ -1,8 +1,8 @@
 /** The palette's search of staff (the sub-admins Users and Access lists) by name and email. */
 import { and, eq } from 'drizzle-orm'
 import { admins } from '../../db/schema.ts'
-import { defineFinder } from '../../kit/finders.ts'
-import { matching } from '../../kit/record-search.ts'
+import { defineFinder } from '../../kit/ground/finders.ts'
+import { matching } from '../../kit/request/record-search.ts'
 
 export const staffFinders = [
   defineFinder({

@@ -11,24 +11,25 @@
  *   once) and emits LOGOUT to that admin's room;
  * - an access change, a change of sign-in email, a deactivation and an activation are mailed to
  *   the staff member
- *   (kit/mail/account-notices.ts), queued in the write's transaction.
+ *   (kit/rules/mail/account-notices.ts), queued in the write's transaction.
  */
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import { staffBulk } from '#contract/bulk'
 import { alwaysAllowed, openToEveryone } from '#contract/routes'
 import * as staff from '#contract/staff'
-import { ApiFailure, failure, handlers, notFound, type Ctx } from '../../kit/api.ts'
+import { ApiFailure, failure, notFound } from '../../kit/request/answers.ts'
+import { handlers, type Ctx } from '../../kit/request/handlers.ts'
 import { adminPasskeys, admins, type AdminRow } from '../../db/schema.ts'
-import { defineBulk } from '../../kit/bulk.ts'
-import { caseless, listPage } from '../../kit/paging.ts'
-import { uniqueField } from '../../kit/unique.ts'
-import { editVersion } from '../../kit/edit-version.ts'
-import { secondFactor } from '../../kit/access/second-factor.ts'
-import { unlockEmail } from '../../kit/access/lockout.ts'
-import { recordForcedLogout } from '../../kit/access/events.ts'
-import { revokeSessions } from '../../kit/access/auth.ts'
-import { describeAccessChange, noticeTime, queueAccountNotice } from '../../kit/mail/account-notices.ts'
-import { EMAIL_TAKEN, grantCheck, grantedPages, type Holder } from '../../kit/access/grants.ts'
+import { caseless, listPage } from '../../kit/request/paging.ts'
+import { uniqueField } from '../../kit/request/unique.ts'
+import { editVersion } from '../../kit/request/edit-version.ts'
+import { secondFactor } from '../../kit/rules/access/second-factor.ts'
+import { unlockEmail } from '../../kit/ground/access/lockout.ts'
+import { recordForcedLogout } from '../../kit/ground/access/events.ts'
+import { revokeSessions } from '../../kit/ground/access/auth.ts'
+import { describeAccessChange, noticeTime, queueAccountNotice } from '../../kit/rules/mail/account-notices.ts'
+import { EMAIL_TAKEN, grantCheck, grantedPages, type Holder } from '../../kit/rules/access/grants.ts'
+import { defineBulk } from '../../kit/request/bulk.ts'
 
 export const SUPERADMIN_UNTOUCHABLE = 'The superadmin cannot be changed'
 export const ABOVE_YOU = 'You cannot change a user who has more access than you'

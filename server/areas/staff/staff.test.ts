@@ -1,13 +1,13 @@
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SocketEvents } from '#contract/socket'
-import { ACCOUNT_DEACTIVATED, WRONG_2FA } from '../../kit/access/sign-in-answers.ts'
+import { ACCOUNT_DEACTIVATED, WRONG_2FA } from '../../kit/ground/access/sign-in-answers.ts'
 import { ABOVE_YOU, SUPERADMIN_UNTOUCHABLE, touchCheck } from './routes.ts'
-import { EMAIL_TAKEN, LEVEL_ABOVE_YOURS, PAGES_ABOVE_YOURS, grantCheck, normalizeRestrictions } from '../../kit/access/grants.ts'
+import { EMAIL_TAKEN, LEVEL_ABOVE_YOURS, PAGES_ABOVE_YOURS, grantCheck, normalizeRestrictions } from '../../kit/rules/access/grants.ts'
 import { admins, auditLog, loginFailures, type AdminRow } from '../../db/schema.ts'
 import { TEST_PASSWORD, bodyOf, listOf, type TestApp } from '../../testing/test-app.ts'
 import { openLiveApp, type LiveApp } from '../../testing/live-app.ts'
-import { newTotpSecret, totpCode, totpStep } from '../../kit/access/two-factor-code.ts'
+import { newTotpSecret, totpCode, totpStep } from '../../kit/ground/access/two-factor-code.ts'
 
 let t: TestApp
 let live: LiveApp

@@ -1,9 +1,9 @@
 /**
  * The suppression area: the suppressed addresses and the mail provider's events that add to them.
- * Found by server/kit/areas.ts; the declaration is this area's one registration.
+ * Found by server/kit/request/areas.ts; the declaration is this area's one registration.
  */
 import * as suppression from '#contract/suppression'
-import { defineArea } from '../../kit/areas.ts'
+import { defineArea } from '../../kit/request/areas.ts'
 import { suppressionFinders } from './find.ts'
 import { suppressionRoutes } from './routes.ts'
 

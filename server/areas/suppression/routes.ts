@@ -1,12 +1,12 @@
 /**
  * Suppressed addresses (contract/suppression.ts): the list staff read and change by hand, and the
  * mail provider's signed events (bounce, complaint) that suppress an address the moment they
- * arrive. The list itself and its rules are server/kit/suppression.ts's, which the mail queue
+ * arrive. The list itself and its rules are server/kit/ground/suppression.ts's, which the mail queue
  * shares (a permanent SMTP refusal suppresses too).
  *
  * The webhook's signature is HMAC-SHA256 over the raw body, keyed with MAIL_EVENTS_SECRET, sent as
  * `X-Mail-Events-Signature: sha256=<hex>` and compared in constant time. It is checked before
- * the body is parsed (server/kit/api.ts, SignedBody), so a forged call changes nothing and learns
+ * the body is parsed (server/kit/request/api.ts, SignedBody), so a forged call changes nothing and learns
  * nothing of what a well-formed event would be. Each event's id is kept (`mail_events_seen`), in
  * the transaction that suppresses its address: a provider's retry of an event it already sent
  * changes nothing and is answered `duplicate: true`, so the provider stops retrying.
@@ -15,9 +15,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import { asc, desc, eq } from 'drizzle-orm'
 import * as suppression from '#contract/suppression'
 import { MAIL_EVENTS_SIGNATURE_HEADER, type SuppressedAddress } from '#contract/suppression'
-import { ApiFailure, failure, handlers, notFound } from '../../kit/api.ts'
-import { caseless, listPage } from '../../kit/paging.ts'
-import { suppressAddress } from '../../kit/suppression.ts'
+import { ApiFailure, failure, notFound } from '../../kit/request/answers.ts'
+import { handlers } from '../../kit/request/handlers.ts'
+import { caseless, listPage } from '../../kit/request/paging.ts'
+import { suppressAddress } from '../../kit/ground/suppression.ts'
 import type { Config } from '../../config.ts'
 import { mailEventsSeen, suppressedAddresses, type SuppressedAddressRow } from '../../db/schema.ts'
 

@@ -5,11 +5,11 @@
  */
 import { asc } from 'drizzle-orm'
 import * as ticketProduct from '#contract/ticket-product'
-import { handlers } from '../../kit/api.ts'
-import { editVersion, recordChanged } from '../../kit/edit-version.ts'
+import { handlers } from '../../kit/request/handlers.ts'
+import { editVersion, recordChanged } from '../../kit/request/edit-version.ts'
 import type { Db } from '../../db/index.ts'
 import { tokenSettings, type TokenSettingsRow } from '../../db/schema.ts'
-import { singleRecord } from '../../kit/single-record.ts'
+import { singleRecord } from '../../kit/ground/single-record.ts'
 
 const record = {
   table: 'token_settings',

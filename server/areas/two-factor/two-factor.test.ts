@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ACCOUNT_LOCKED, WRONG_2FA } from '../../kit/access/sign-in-answers.ts'
+import { ACCOUNT_LOCKED, WRONG_2FA } from '../../kit/ground/access/sign-in-answers.ts'
 import { ALREADY_ENABLED, NOT_ENABLED, SETUP_FIRST, WRONG_PASSWORD } from './routes.ts'
 import { admins, loginPairFailures, type AdminRow } from '../../db/schema.ts'
 import { TEST_PASSWORD, bodyOf, makeTestApp, type TestApp } from '../../testing/test-app.ts'
-import { base32Decode, newTotpSecret, totpCode, totpStep } from '../../kit/access/two-factor-code.ts'
+import { base32Decode, newTotpSecret, totpCode, totpStep } from '../../kit/ground/access/two-factor-code.ts'
 
 let t: TestApp
 let address = 0

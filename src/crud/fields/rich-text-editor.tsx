@@ -1,6 +1,6 @@
 /**
  * The rich-text editor of the kit (TipTap on ProseMirror), loaded as its own chunk by
- * rich-text.tsx. It edits exactly what the server keeps (server/kit/sanitize.ts): paragraphs,
+ * rich-text.tsx. It edits exactly what the server keeps (server/kit/ground/sanitize.ts): paragraphs,
  * headings 1 to 3, bold, italic, underline, strike, lists, quotes, rules, links and inline images;
  * code and other marks are not offered. Content from the server goes through DOMPurify before the
  * editor parses it.

@@ -1,0 +1,175 @@
+/**
+ * Real-time events (requirements R4.1, R4.3, R7.14): a signed-in PWA connects with its token, emits
+ * CREATEROOM with its admin id and receives LOGOUT when its sessions are revoked. A socket joins
+ * only the room of the admin its token names, so nobody can listen for another admin's events.
+ * Each socket is also in the room of its own token, so Logout ends that session's sockets and
+ * leaves the admin's other sessions (another browser) signed in. An administrator's socket (one
+ * who may approve a mass send, contract/define.ts) is also in the approvers' room, and in a room of
+ * its own admin joined at once, so a send's request reaches every approver but its requester.
+ *
+ * A socket lives no longer than its session: it is ended (LOGOUT, then closed) when its token
+ * expires or its session goes idle (`#watch`), when Logout revokes its token, and when the admin
+ * is logged out by force. With Redis every instance hears the last two; the first each instance
+ * watches for its own sockets, checking the session in the shared database.
+ */
+import type { Server as HttpServer } from 'node:http'
+import type { FastifyBaseLogger } from 'fastify'
+import { createAdapter } from '@socket.io/redis-adapter'
+import { Server, type Socket } from 'socket.io'
+import { REALTIME_TRANSPORTS, SocketEvents } from '#contract/socket'
+import { isAdministrator, sessionAccess } from '#contract/define'
+import { mayOpen, screenPaths } from '#contract/routes'
+import { checkSession } from './access/auth.ts'
+import type { Config } from '../../config.ts'
+import type { Db } from '../../db/index.ts'
+import type { SharedRedis } from './redis.ts'
+
+const room = (adminId: string): string => `admin:${adminId}`
+const tokenRoom = (jti: string): string => `token:${jti}`
+/** Sockets of admins who may open a screen (e.g. live delivery progress for /notificationlist). */
+const screenRoom = (path: string): string => `screen:${path}`
+/** Sockets of administrators, who may approve another Admin's mass send. */
+const APPROVERS = 'approvers'
+/** One approver's sockets, joined with APPROVERS at connection (not on CREATEROOM): a request leaves out its requester's. */
+const approverRoom = (adminId: string): string => `approver:${adminId}`
+
+/**
+ * Every socket of one admin, joined at connection (CREATEROOM's room holds only those that asked):
+ * a forced logout reaches them all.
+ */
+const sessionsRoom = (adminId: string): string => `sessions:${adminId}`
+/** A socket's session is checked this long after its end, so the check sees it ended. */
+const END_MARGIN_MS = 100
+
+export class Realtime {
+  readonly #io: Server
+  readonly #db: Db
+  readonly #config: Config
+  readonly #log: FastifyBaseLogger
+
+  /** With `redis`, rooms span every instance: LOGOUT sent here reaches a socket held by another. */
+  constructor(server: HttpServer, db: Db, config: Config, log: FastifyBaseLogger, redis: SharedRedis | null = null) {
+    this.#db = db
+    this.#config = config
+    this.#log = log
+    this.#io = new Server(server, {
+      serveClient: false,
+      transports: [...REALTIME_TRANSPORTS],
+      ...(config.corsOrigins.length > 0 ? { cors: { origin: config.corsOrigins } } : {}),
+      ...(redis === null ? {} : { adapter: createAdapter(redis.client, redis.subscriber) }),
+    })
+    // The handshake carries the stored value ('Bearer <jwt>') in auth.token, or the header.
+    this.#io.use((socket, next) => {
+      const fromAuth: unknown = socket.handshake.auth['token']
+      const header = typeof fromAuth === 'string' ? fromAuth : socket.handshake.headers.authorization
+      const withScheme = header !== undefined && !header.startsWith('Bearer ') ? `Bearer ${header}` : header
+      // A reconnect is no sign of the admin's activity: it does not keep an idle session alive.
+      checkSession(db, config, withScheme, sessionAccess, { touch: false }).then(
+        (check) => {
+          if (!check.ok) return next(new Error(check.message))
+          // The screens this admin may open now: an access change logs their sockets out, so a
+          // reconnect picks up the new list.
+          const screens = screenPaths.filter((path) => mayOpen(check.admin.restrictions, path))
+          socket.data = { adminId: check.admin.id, jti: check.token.jti, screens, approver: isAdministrator(check.admin), header: withScheme, endsAt: check.endsAt }
+          next()
+        },
+        (error: unknown) => {
+          log.warn({ err: error }, 'socket handshake failed')
+          next(new Error('Service unavailable'))
+        },
+      )
+    })
+    this.#io.on('connection', (socket) => {
+      const data: unknown = socket.data
+      const adminId = typeof data === 'object' && data !== null && 'adminId' in data && typeof data.adminId === 'string' ? data.adminId : null
+      const jti = typeof data === 'object' && data !== null && 'jti' in data && typeof data.jti === 'string' ? data.jti : null
+      // Joined at once, not on CREATEROOM: Logout must reach the socket even before it asks for its room,
+      // and a forced logout (deactivation, access change) every socket of the admin.
+      if (jti !== null) void socket.join(tokenRoom(jti))
+      if (adminId !== null) void socket.join(sessionsRoom(adminId))
+      const header = typeof data === 'object' && data !== null && 'header' in data && typeof data.header === 'string' ? data.header : undefined
+      const endsAt = typeof data === 'object' && data !== null && 'endsAt' in data && typeof data.endsAt === 'number' ? data.endsAt : Date.now()
+      this.#watch(socket, header, endsAt)
+      const screens: unknown = typeof data === 'object' && data !== null && 'screens' in data ? data.screens : []
+      if (Array.isArray(screens)) for (const path of screens) if (typeof path === 'string') void socket.join(screenRoom(path))
+      const approver = typeof data === 'object' && data !== null && 'approver' in data && data.approver === true
+      if (approver && adminId !== null) void socket.join([APPROVERS, approverRoom(adminId)])
+      socket.on(SocketEvents.createRoom, (id: unknown, ack: unknown) => {
+        const joined = adminId !== null && id === adminId
+        if (joined) void socket.join(room(adminId))
+        // Ours: a sender that asks for an acknowledgement learns whether it is in the room now.
+        if (typeof ack === 'function') ack(joined)
+      })
+    })
+  }
+
+  /**
+   * Ends a socket when its session does, without waiting for a call that would be refused: at the
+   * token's expiry or the end of its idle limit (sessionEndsAt), the session is checked again (an
+   * HTTP call meanwhile, on any instance, may have pushed the idle end back: it is then watched
+   * until the new end), and at least every `socketRecheckMs`, so a revocation or deactivation
+   * whose LOGOUT broadcast did not arrive still ends the socket. A session no longer valid gets
+   * LOGOUT, as a Logout elsewhere sends, and the socket is closed. The check does not count as
+   * a use. While the database does not answer the socket is kept and checked again later.
+   */
+  #watch(socket: Socket, header: string | undefined, endsAt: number): void {
+    let timer: NodeJS.Timeout | undefined
+    const schedule = (at: number) => {
+      // Just past the end (the idle limit is "more than"); never a busy loop on an end just passed.
+      const wait = Math.min(Math.max(at - Date.now() + END_MARGIN_MS, END_MARGIN_MS), this.#config.socketRecheckMs)
+      timer = setTimeout(check, wait)
+    }
+    const check = () => {
+      checkSession(this.#db, this.#config, header, sessionAccess, { touch: false }).then(
+        (result) => {
+          if (!socket.connected) return
+          if (result.ok) return schedule(result.endsAt)
+          socket.emit(SocketEvents.logout)
+          socket.disconnect(false)
+        },
+        (error: unknown) => {
+          this.#log.warn({ err: error }, 'socket session check failed')
+          if (socket.connected) schedule(Date.now() + this.#config.socketRecheckMs)
+        },
+      )
+    }
+    socket.on('disconnect', () => clearTimeout(timer))
+    schedule(endsAt)
+  }
+
+  /** Tells every open PWA of this admin to log out, then closes their sockets. */
+  logout(adminId: string): void {
+    this.#io.to(sessionsRoom(adminId)).emit(SocketEvents.logout)
+    this.#io.in(sessionsRoom(adminId)).disconnectSockets(false)
+  }
+
+  /** Ends one session's sockets (its token was revoked by Logout): LOGOUT, then close them. */
+  logoutToken(jti: string): void {
+    this.#io.to(tokenRoom(jti)).emit(SocketEvents.logout)
+    this.#io.in(tokenRoom(jti)).disconnectSockets(false)
+  }
+
+  /** Sends an event to every open PWA of one admin (a bulk action's progress, to whoever applied it). */
+  toAdmin(adminId: string, event: string, payload: unknown): void {
+    this.#io.to(sessionsRoom(adminId)).emit(event, payload)
+  }
+
+  /** Sends an event to every open PWA whose admin may open `path` (a screen of contract/routes.ts). */
+  toScreen(path: string, event: string, payload: unknown): void {
+    this.#io.to(screenRoom(path)).emit(event, payload)
+  }
+
+  /** Sends an event to every open PWA of an administrator (who may approve a mass send) but `requesterId`'s. */
+  toApprovers(event: string, payload: unknown, requesterId: string): void {
+    this.#io.to(APPROVERS).except(approverRoom(requesterId)).emit(event, payload)
+  }
+
+  /** Sockets open on this instance (each instance reports its own; the metrics add them up). */
+  get openSockets(): number {
+    return this.#io.of('/').sockets.size
+  }
+
+  close(): Promise<void> {
+    return this.#io.close()
+  }
+}

@@ -1,0 +1,598 @@
+/**
+ * Bulk actions on a list (contract/bulk.ts): preview, apply as one job, undo in one step.
+ *
+ * A list's calls are declared once in the contract; its area tells the kit, once, how its rows
+ * are found and changed (`defineBulk`): the table, the name a preview shows, the search and
+ * filters of its list call (the same as the list's own handler uses, so "every row matching"
+ * means what the list shows), and per action either a column to set or a delete through the
+ * trash. The kit serves every list alike.
+ *
+ * Preview reads, writes nothing: each chosen row is either one that will change or skipped with
+ * its reason (the admin may not take the single action, the row is already in that state, it is
+ * in use by another record; chosen ids that no longer exist). Its token is a fingerprint of the
+ * exact rows that will change and the values they hold now. Apply (a write) finds them again, in
+ * its transaction, into `bulk_run_rows`, and compares the fingerprint: any difference (a row
+ * added to the filter, one changed or deleted) is refused with 409, so no row the admin did not
+ * see counted is ever touched; otherwise the run is queued as a job, in the same transaction, and
+ * audited as one row naming the run (its rows stay in `bulk_run_rows`, not in the audit text).
+ *
+ * The job takes the run's rows a batch at a time, in order. A row is changed only if it still
+ * holds the value the preview saw (a set), or still exists (a delete); otherwise it is skipped as
+ * changed since. Each batch records, in the transaction that changes the rows, which rows it did,
+ * so a run killed halfway resumes where it stopped when the queue claims the job again. Progress
+ * goes to the admin's sessions over the socket. Cancel stops it after the batch under way.
+ *
+ * When the run ends (done or cancelled) it opens one trash entry (server/kit/request/undo.ts): `undo` with
+ * its token, by the same rules as any undo (the admin who made it or the superadmin, within the
+ * window, still allowed the single action), writes each changed row's value back where nobody has
+ * changed it since, or puts each deleted record back (last first, so an ordered list gets its
+ * places back).
+ */
+import { createHash } from 'node:crypto'
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm'
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
+import { z } from 'zod'
+import {
+  BULK_NAMES_SHOWN,
+  BULK_NOTHING_TO_UNDO,
+  BULK_RUN_OVER,
+  BULK_RUN_UNKNOWN,
+  BULK_SET_CHANGED,
+  BULK_SKIP_REASONS,
+  type BulkActionSpec,
+  type BulkCalls,
+  type BulkPreviewAnswer,
+  type BulkRun,
+  type BulkSelection,
+  type BulkSkipReason,
+} from '#contract/bulk'
+import * as bulkArea from '#contract/bulk'
+import type { Endpoint, ParsedInput } from '#contract/define'
+import { SocketEvents } from '#contract/socket'
+import { sqlState, type Db } from '../../db/index.ts'
+import { admins, auditLog, bulkRunRows, bulkRuns, trash, type AdminRow } from '../../db/schema.ts'
+import { FORBIDDEN, permits } from '../ground/access/auth.ts'
+import { ApiFailure, failure } from './answers.ts'
+import { defineJob, handlers, type Ctx } from './handlers.ts'
+import { type Services } from '../ground/services.ts'
+import { searchWhere, type Search } from './paging.ts'
+import type { Realtime } from '../ground/realtime.ts'
+import { NothingTaken, finishTaking, keepBulkRun, moveToTrash, restoreEntry, startTaking, takesDependents, undoesBulkRuns, type Restorable, type Taking, type TrashCtx } from './undo.ts'
+
+export const BULK_JOB = 'bulk.apply'
+/** Rows one batch of a run changes: one statement for a set, one short transaction per record for a delete. */
+const BATCH = { set: 200, delete: 25 } as const
+/** Progress goes out at most this often while a run goes on (and once when it ends). */
+const PROGRESS_MS = 500
+
+/** Rows left out for a reason of their own (the superadmin, the acting admin, a send not scheduled). */
+export interface BulkSkip {
+  when: SQL
+  reason: BulkSkipReason
+}
+
+/** What a run does beside its rows' change: in the batch's transaction, and once it has committed. */
+export interface BulkEffect {
+  /** With the ids the batch changed, in its transaction (the sessions ended, the logout logged). */
+  inTx?: (tx: Db, ids: readonly string[], by: AdminRow) => Promise<void>
+  /** After the batch committed (the LOGOUT to those admins' sockets). */
+  after?: (services: Services, ids: readonly string[]) => void
+}
+
+interface ActionBase {
+  /** Rows that may not take it (in use by another record). */
+  inUse?: SQL
+  /** Rows this action leaves out, each for its reason, checked in order after access. */
+  skip?: readonly BulkSkip[]
+}
+
+/** An action that writes one column: `to` is the value it sets. */
+interface SetAction extends ActionBase {
+  set: { column: PgColumn; to: string | number | boolean }
+  /** Columns set beside it (when a send was cancelled), and what undo writes back into them. */
+  also?: readonly { column: PgColumn; to: SQL; back: SQL }[]
+  /** Undo writes a row back only where this holds too (a cancelled send whose time has not come). */
+  undoIf?: SQL
+  effect?: BulkEffect
+}
+
+/** An action that deletes the rows through the trash (one entry per record, one undo for all). */
+interface DeleteAction extends ActionBase {
+  delete: { trash: Restorable; remove: (db: Db, id: string) => Promise<readonly unknown[]> }
+}
+
+/** An action that changes nothing a row holds and cannot be undone (Sign out everywhere): its effect is all it does. */
+interface EachAction extends ActionBase {
+  each: BulkEffect & { inTx: NonNullable<BulkEffect['inTx']> }
+}
+
+type ServerAction = SetAction | DeleteAction | EachAction
+
+export interface BulkList<C extends BulkCalls, L extends Endpoint = Endpoint> {
+  calls: C
+  /** The list call: "every row matching" is read with its input, and means what it shows. */
+  list: L
+  table: PgTable
+  id: PgColumn
+  /** What a preview names a row by. */
+  name: SQL | PgColumn
+  /** The order a run takes the rows in, and its preview names them in. */
+  order: readonly (SQL | PgColumn)[]
+  /** The list call's search and filters, as its handler gives them to listPage. */
+  search: Search
+  filter: (query: ParsedInput<L>) => SQL | undefined
+  /** The rows the list holds at all (a kind of the links table): chosen ids outside it are not found. */
+  scope?: SQL
+  /**
+   * Rows this admin may not change with the single action, whatever the action (none unless
+   * told): skipped as no access, row by row, as the single action refuses them.
+   */
+  outOfReach?: (me: AdminRow) => SQL | undefined
+  /** Rows left out of every action for this admin, each for its reason (the superadmin, their own account). */
+  skips?: (me: AdminRow) => readonly BulkSkip[]
+  actions: { [A in keyof C['actions']]: ServerAction }
+  /** After rows changed (the menu's counts). */
+  changed?: (realtime: Realtime | null) => void
+}
+
+const lists = new Map<string, BulkList<BulkCalls>>()
+
+/** Declares how a list's rows are found and changed (once per list, at module load). */
+export function defineBulk<C extends BulkCalls, L extends Endpoint>(list: BulkList<C, L>): BulkList<C, L> {
+  if (lists.has(list.calls.list)) throw new Error(`Two bulk declarations for ${list.calls.list}`)
+  for (const [name, action] of Object.entries<ServerAction>(list.actions)) {
+    const final = (list.calls.actions as Record<string, BulkActionSpec | undefined>)[name]?.final === true
+    if (final !== 'each' in action) throw new Error(`${list.calls.list}: ${name} is final in the contract exactly when it cannot be undone`)
+  }
+  lists.set(list.calls.list, list as unknown as BulkList<BulkCalls>)
+  return list
+}
+
+function listNamed(name: string): BulkList<BulkCalls> {
+  const list = lists.get(name)
+  if (list === undefined) throw new Error(`no bulk declaration for ${name}`)
+  return list
+}
+
+const actionOf = (list: BulkList<BulkCalls>, action: string): ServerAction => {
+  const found = (list.actions as Record<string, ServerAction | undefined>)[action]
+  if (found === undefined) throw new Error(`${list.calls.list}: no action ${action}`)
+  return found
+}
+const specOf = (list: BulkList<BulkCalls>, action: string) => {
+  const spec = (list.calls.actions as Record<string, BulkActionSpec | undefined>)[action]
+  if (spec === undefined) throw new Error(`${list.calls.list}: no action ${action}`)
+  return spec
+}
+
+/** The rows chosen, as a where clause; a matching selection's fields are read as the list call reads them. */
+function chosen(list: BulkList<BulkCalls>, selection: BulkSelection): SQL | undefined {
+  if ('ids' in selection) return and(inArray(list.id, [...new Set(selection.ids)]), list.scope)
+  const parsed = list.list.input.safeParse({ ...selection.matching.filters, search: selection.matching.search, page: 1, limit: 1 })
+  if (!parsed.success) throw failure('These filters are not the list\'s', { selection: 'Incorrect format' })
+  return searchWhere(list.search, selection.matching.search, and(list.scope, list.filter(parsed.data)))
+}
+
+/** The value a row holds now in the column an action sets (null for a delete): what its undo writes back. */
+const beforeOf = (action: ServerAction): SQL => ('set' in action ? sql`to_jsonb(${action.set.column})` : sql`null::jsonb`)
+
+/** Why a chosen row is skipped, or null when it will change. */
+function reasonOf(list: BulkList<BulkCalls>, action: ServerAction, me: AdminRow, allowed: boolean): SQL {
+  if (!allowed) return sql`'access'`
+  const cases: SQL[] = []
+  const out = list.outOfReach?.(me)
+  if (out !== undefined) cases.push(sql`when ${out} then 'access'`)
+  for (const skip of [...(list.skips?.(me) ?? []), ...(action.skip ?? [])]) cases.push(sql`when ${skip.when} then ${skip.reason}`)
+  if ('set' in action) cases.push(sql`when ${action.set.column} = ${action.set.to} then 'already'`)
+  if (action.inUse !== undefined) cases.push(sql`when ${action.inUse} then 'inUse'`)
+  return cases.length === 0 ? sql`null` : sql`case ${sql.join(cases, sql` `)} else null end`
+}
+
+/** The chosen rows with their reason, name, value now and place in the run. */
+function classified(list: BulkList<BulkCalls>, action: string, selection: BulkSelection, me: AdminRow): SQL {
+  const act = actionOf(list, action)
+  const allowed = permits(specOf(list, action).single.access, me)
+  const where = chosen(list, selection)
+  return sql`select ${list.id}::text as id, (${list.name})::text as name, ${beforeOf(act)} as before, ${reasonOf(list, act, me, allowed)}::text as reason,
+    row_number() over (order by ${sql.join([...list.order], sql`, `)})::int as seq
+    from ${list.table} ${where === undefined ? sql`` : sql`where ${where}`}`
+}
+
+/** The fingerprint of a set of rows (id and value now), over `rows` with columns id and before. */
+const fingerprintOf = (rows: SQL): SQL => sql`select count(*)::int as n, md5(coalesce(string_agg(f.id || ':' || coalesce(f.before::text, ''), ',' order by f.id), '')) as h from (${rows}) f`
+const Fingerprint = z.object({ rows: z.array(z.object({ n: z.coerce.number(), h: z.string() })) })
+const tokenOf = (list: string, action: string, h: string): string => createHash('sha256').update(`${list}:${action}:${h}`).digest('hex').slice(0, 48)
+
+const Groups = z.object({ rows: z.array(z.object({ reason: z.string().nullable(), n: z.coerce.number(), names: z.array(z.string()).nullable() })) })
+
+async function preview(list: BulkList<BulkCalls>, input: { action: string; selection: BulkSelection }, ctx: Ctx): Promise<BulkPreviewAnswer> {
+  const me = ctx.me()
+  const rows = classified(list, input.action, input.selection, me)
+  const groups = Groups.parse(
+    await ctx.db.execute(sql`select c.reason, count(*)::int as n, (array_agg(c.name order by c.seq))[1:${BULK_NAMES_SHOWN}] as names from (${rows}) c group by c.reason`),
+  ).rows
+  const [print] = Fingerprint.parse(await ctx.db.execute(fingerprintOf(sql`select c.id, c.before from (${rows}) c where c.reason is null`))).rows
+  const change = groups.find((g) => g.reason === null)
+  const skipped: BulkPreviewAnswer['skipped'] = []
+  for (const reason of Object.keys(BULK_SKIP_REASONS) as BulkSkipReason[]) {
+    const group = groups.find((g) => g.reason === reason)
+    if (group !== undefined) skipped.push({ reason, label: BULK_SKIP_REASONS[reason], count: group.n, names: group.names ?? [] })
+  }
+  if ('ids' in input.selection) {
+    const found = groups.reduce((n, g) => n + g.n, 0)
+    const gone = new Set(input.selection.ids).size - found
+    if (gone > 0) skipped.push({ reason: 'gone', label: BULK_SKIP_REASONS.gone, count: gone, names: [] })
+  }
+  return {
+    status: 'success',
+    message: 'Preview ready',
+    token: tokenOf(list.calls.list, input.action, print?.h ?? ''),
+    change: { count: change?.n ?? 0, names: change?.names ?? [] },
+    skipped,
+  }
+}
+
+const labelOf = (list: BulkList<BulkCalls>, row: typeof bulkRuns.$inferSelect): string =>
+  `${specOf(list, row.action).label}: ${row.done} of ${row.total} ${list.calls.noun}${row.skipped > 0 ? ` (${row.skipped} changed since, skipped)` : ''}`
+
+/** A run as the contract tells it; its ticket while its undo window lasts. */
+async function view(db: Db, config: Ctx['config'], row: typeof bulkRuns.$inferSelect): Promise<BulkRun> {
+  const list = listNamed(row.list)
+  let undo: BulkRun['undo'] = null
+  if (row.undo !== null) {
+    const [entry] = await db
+      .select({ left: sql<number>`floor(extract(epoch from (${trash.expiresAt} - now())))::int` })
+      .from(trash)
+      .where(eq(trash.id, row.undo))
+    const seconds = Math.min(config.undoSeconds, (entry?.left ?? 0) - 5)
+    if (seconds > 0) undo = { token: row.undo, seconds }
+  }
+  const state = row.finishedAt === null && row.state === 'cancelled' ? 'cancelling' : row.state
+  return { id: row.id, list: row.list, action: row.action, label: labelOf(list, row), state, total: row.total, done: row.done, skipped: row.skipped, undo }
+}
+
+async function apply(list: BulkList<BulkCalls>, input: { action: string; selection: BulkSelection; token: string }, ctx: Ctx): Promise<{ status: 'success'; message: string; run: BulkRun }> {
+  const me = ctx.me()
+  const spec = specOf(list, input.action)
+  if (!permits(spec.single.access, me)) throw new ApiFailure(403, FORBIDDEN)
+  const [run] = await ctx.db.insert(bulkRuns).values({ list: list.calls.list, action: input.action, adminId: me.id, total: 0 }).returning({ id: bulkRuns.id })
+  if (run === undefined) throw new Error('the bulk run insert returned no row')
+  const rows = classified(list, input.action, input.selection, me)
+  await ctx.db.execute(sql`insert into ${bulkRunRows} (run_id, seq, record_id, name, before)
+    select ${run.id}, row_number() over (order by c.seq), c.id, c.name, c.before from (${rows}) c where c.reason is null`)
+  const [print] = Fingerprint.parse(
+    await ctx.db.execute(fingerprintOf(sql`select ${bulkRunRows.recordId} as id, ${bulkRunRows.before} as before from ${bulkRunRows} where ${bulkRunRows.run} = ${run.id}`)),
+  ).rows
+  // Thrown, not answered: the transaction rolls back, and with it the run and its rows.
+  if (print === undefined || tokenOf(list.calls.list, input.action, print.h) !== input.token) throw failure(BULK_SET_CHANGED, { token: BULK_SET_CHANGED }, 409)
+  if (print.n === 0) throw failure('None of the chosen rows would change', undefined, 409)
+  const [row] = await ctx.db.update(bulkRuns).set({ total: print.n }).where(eq(bulkRuns.id, run.id)).returning()
+  if (row === undefined) throw new Error('the bulk run went missing')
+  await ctx.jobs.add(ctx.db, BULK_JOB, { run: run.id }, { key: `bulk:${run.id}` })
+  ctx.afterSuccess(() => ctx.jobs.wake())
+  ctx.audit(run.id)
+  ctx.auditDetail(`${spec.label}: ${print.n} ${list.calls.noun}`)
+  return { status: 'success', message: `${spec.label}: ${print.n} ${list.calls.noun}, under way`, run: await view(ctx.db, ctx.config, row) }
+}
+
+/** A run's row, when `me` may see it (its admin or the superadmin). */
+async function ownRun(db: Db, me: AdminRow, id: string, lock = false): Promise<typeof bulkRuns.$inferSelect> {
+  const query = db.select().from(bulkRuns).where(eq(bulkRuns.id, id))
+  const [row] = lock ? await query.for('update') : await query
+  if (row === undefined || (row.adminId !== me.id && me.role !== 'superadmin')) throw failure(BULK_RUN_UNKNOWN, { id: BULK_RUN_UNKNOWN }, 404)
+  return row
+}
+
+/** The handlers of a list's pair of calls. */
+export const bulkPreview = (name: string) => (input: { action: string; selection: BulkSelection }, ctx: Ctx) => preview(listNamed(name), input, ctx)
+export const bulkApply = (name: string) => (input: { action: string; selection: BulkSelection; token: string }, ctx: Ctx) => apply(listNamed(name), input, ctx)
+
+export const bulkRoutes = handlers(bulkArea, {
+  previewGamesBulk: bulkPreview('games'),
+  applyGamesBulk: bulkApply('games'),
+  previewContactBulk: bulkPreview('contactus'),
+  applyContactBulk: bulkApply('contactus'),
+  previewCategoriesBulk: bulkPreview('categories'),
+  applyCategoriesBulk: bulkApply('categories'),
+  previewBrandsBulk: bulkPreview('brands'),
+  applyBrandsBulk: bulkApply('brands'),
+  previewBuyLinksBulk: bulkPreview('links:buy'),
+  applyBuyLinksBulk: bulkApply('links:buy'),
+  previewSellLinksBulk: bulkPreview('links:sell'),
+  applySellLinksBulk: bulkApply('links:sell'),
+  previewBridgeLinksBulk: bulkPreview('links:bridge'),
+  applyBridgeLinksBulk: bulkApply('links:bridge'),
+  previewHomepageBulk: bulkPreview('homepage'),
+  applyHomepageBulk: bulkApply('homepage'),
+  previewStaffBulk: bulkPreview('staff'),
+  applyStaffBulk: bulkApply('staff'),
+  previewPromotionsBulk: bulkPreview('promotions'),
+  applyPromotionsBulk: bulkApply('promotions'),
+  previewNewsletterBulk: bulkPreview('newsletter'),
+  applyNewsletterBulk: bulkApply('newsletter'),
+  getBulkRun: async ({ id }, ctx) => ({ status: 'success', message: 'Bulk action fetched', run: await view(ctx.db, ctx.config, await ownRun(ctx.db, ctx.me(), id)) }),
+  cancelBulkRun: async ({ id }, ctx) => {
+    const row = await ownRun(ctx.db, ctx.me(), id, true)
+    if (row.state !== 'running') throw failure(BULK_RUN_OVER, { id: BULK_RUN_OVER }, 409)
+    const [cancelled] = await ctx.db.update(bulkRuns).set({ state: 'cancelled' }).where(eq(bulkRuns.id, id)).returning()
+    if (cancelled === undefined) throw new Error('the bulk run went missing')
+    ctx.audit(id)
+    ctx.afterSuccess(() => ctx.jobs.wake())
+    return { status: 'success', message: 'Bulk action cancelled', run: await view(ctx.db, ctx.config, cancelled) }
+  },
+})
+
+// ---------------------------------------------------------------------------------------------
+// The job
+// ---------------------------------------------------------------------------------------------
+
+const lastSent = new Map<string, number>()
+
+/** Sends the run's progress to its admin's sessions: at most every PROGRESS_MS, and always at its end (`last`). */
+async function tell(services: Services, runId: string, last: boolean): Promise<void> {
+  const now = Date.now()
+  if (!last && now - (lastSent.get(runId) ?? 0) < PROGRESS_MS) return
+  if (last) lastSent.delete(runId)
+  else lastSent.set(runId, now)
+  const [row] = await services.handle.db.select().from(bulkRuns).where(eq(bulkRuns.id, runId))
+  if (row === undefined) return
+  services.realtime?.toAdmin(row.adminId, SocketEvents.bulkProgress, await view(services.handle.db, services.config, row))
+}
+
+const Counted = z.object({ rows: z.array(z.object({ done: z.coerce.number(), changed: z.coerce.number(), ids: z.array(z.string()).nullable() })) })
+
+/**
+ * One batch of a set (or of an action that only has an effect): the rows still as previewed take
+ * the value (those still there, for an effect), the others are skipped; one statement, and the
+ * action's effect in the same transaction.
+ */
+async function setBatch(services: Services, list: BulkList<BulkCalls>, action: SetAction | EachAction, runId: string, admin: AdminRow): Promise<number> {
+  const db = services.handle.db
+  const t = list.table
+  const key = sql.identifier(list.id.name)
+  const changes =
+    'set' in action
+      ? sql`update ${t} set ${sql.identifier(action.set.column.name)} = ${action.set.to}${alsoSet(action, 'to')} from pick where ${t}.${key}::text = pick.record_id and to_jsonb(${t}.${sql.identifier(action.set.column.name)}) = pick.before returning ${t}.${key}::text as id`
+      : sql`select ${t}.${key}::text as id from ${t} join pick on ${t}.${key}::text = pick.record_id`
+  const effect = 'set' in action ? action.effect : action.each
+  const result = await db.transaction(async (tx) => {
+    const [counted] = Counted.parse(
+      await tx.execute(sql`
+      with pick as (select seq, record_id, before from ${bulkRunRows} where run_id = ${runId} and outcome = 'pending' order by seq limit ${BATCH.set} for update),
+      changed as (${changes}),
+      marked as (update ${bulkRunRows} r set outcome = case when r.record_id in (select id from changed) then 'done' else 'changed' end
+        where r.run_id = ${runId} and r.seq in (select seq from pick) returning r.outcome, r.record_id)
+      select count(*) filter (where outcome = 'done')::int as done, count(*) filter (where outcome = 'changed')::int as changed,
+        array_agg(record_id) filter (where outcome = 'done') as ids from marked`),
+    ).rows
+    const done = counted?.done ?? 0
+    const changed = counted?.changed ?? 0
+    const ids = counted?.ids ?? []
+    if (ids.length > 0) await effect?.inTx?.(tx, ids, admin)
+    if (done + changed > 0) await tx.update(bulkRuns).set({ done: sql`${bulkRuns.done} + ${done}`, skipped: sql`${bulkRuns.skipped} + ${changed}` }).where(eq(bulkRuns.id, runId))
+    return { took: done + changed, ids }
+  })
+  if (result.ids.length > 0) effect?.after?.(services, result.ids)
+  return result.took
+}
+
+/** The `also` columns of a set, as more assignments of an update (`to` when it runs, `back` when undone). */
+const alsoSet = (action: SetAction, way: 'to' | 'back'): SQL => sql.join((action.also ?? []).map((a) => sql`, ${sql.identifier(a.column.name)} = ${a[way]}`))
+
+/** The admin a run acts for, as the trash needs a call's context. */
+function actingFor(services: Services, admin: AdminRow): TrashCtx {
+  const db = services.handle.db
+  return { db, handle: services.handle, config: services.config, jobs: services.jobs, me: () => admin, transaction: (work) => db.transaction(work) }
+}
+
+/** The end of a big delete out of a call: what a failure leaves is put back at once. */
+async function finishBig(ctx: TrashCtx, big: Taking, remove: (tx: Db) => Promise<readonly unknown[]>): Promise<unknown> {
+  const failures: (() => Promise<void> | void)[] = []
+  try {
+    return await finishTaking({ ...ctx, afterFailure: (work) => failures.push(work) }, big, remove)
+  } catch (error) {
+    for (const work of failures) await work()
+    if (error instanceof NothingTaken) return undefined
+    throw error
+  }
+}
+
+/** One batch of a delete: each record into the trash in a transaction that also marks its row done. */
+async function deleteBatch(services: Services, action: DeleteAction, run: typeof bulkRuns.$inferSelect, admin: AdminRow): Promise<number> {
+  const db = services.handle.db
+  const pending = await db
+    .select({ seq: bulkRunRows.seq, recordId: bulkRunRows.recordId })
+    .from(bulkRunRows)
+    .where(and(eq(bulkRunRows.run, run.id), eq(bulkRunRows.outcome, 'pending')))
+    .orderBy(asc(bulkRunRows.seq))
+    .limit(BATCH.delete)
+  const ctx = actingFor(services, admin)
+  for (const row of pending) {
+    const mark = (tx: Db, outcome: 'done' | 'changed') =>
+      Promise.all([
+        tx.update(bulkRunRows).set({ outcome }).where(and(eq(bulkRunRows.run, run.id), eq(bulkRunRows.seq, row.seq))),
+        tx
+          .update(bulkRuns)
+          .set(outcome === 'done' ? { done: sql`${bulkRuns.done} + 1` } : { skipped: sql`${bulkRuns.skipped} + 1` })
+          .where(eq(bulkRuns.id, run.id)),
+      ])
+    let taken: unknown
+    const remove = async (tx: Db) => {
+      const removed = await action.delete.remove(tx, row.recordId)
+      // In the delete's own transaction: a run stopped after it resumes past this record.
+      if (removed.length > 0) await mark(tx, 'done')
+      return removed
+    }
+    try {
+      // A record that takes many rows with it (a brand's leads, a promotion's deliveries) moves
+      // them in short transactions first, as its single delete does; the others in one.
+      const big = takesDependents(action.delete.trash) ? await startTaking(ctx, action.delete.trash, [row.recordId]) : undefined
+      taken = big === undefined ? await moveToTrash(ctx, action.delete.trash, row.recordId, remove) : await finishBig(ctx, big, remove)
+    } catch (error) {
+      // Put in use since the preview (a game given this category): its delete rolled back, and it is skipped.
+      if (sqlState(error) !== '23503') throw error
+      taken = undefined
+    }
+    if (taken === undefined) await db.transaction((tx) => mark(tx, 'changed'))
+  }
+  return pending.length
+}
+
+/** Ends a run (done, or cancelled): its undo entry when it changed something; once. */
+async function finish(services: Services, list: BulkList<BulkCalls>, runId: string, admin: AdminRow): Promise<void> {
+  const db = services.handle.db
+  await db.transaction(async (tx) => {
+    const [row] = await tx.select().from(bulkRuns).where(eq(bulkRuns.id, runId)).for('update')
+    if (row === undefined || row.finishedAt !== null) return
+    const spec = specOf(list, row.action)
+    const action = actionOf(list, row.action)
+    let undo: string | null = null
+    if (row.done > 0 && !('each' in action)) {
+      let entries: string[] = []
+      if ('delete' in action) {
+        // Each record's own entry, found by what it took: written by the delete's transaction, so never missed.
+        const found = await tx.execute(sql`
+          update ${bulkRunRows} r set trash = t.id from ${trash} t
+          where r.run_id = ${runId} and r.outcome = 'done' and t.action = 'delete' and t.kind = ${action.delete.trash.name}
+            and t.record_id = r.record_id and t.deleted_by = ${row.adminId}
+          returning t.id`)
+        entries = z.object({ rows: z.array(z.object({ id: z.string() })) }).parse(found).rows.map((r) => r.id)
+      }
+      const ticket = await keepBulkRun({ config: services.config, jobs: services.jobs }, tx, {
+        id: runId,
+        kind: `bulk:${list.calls.list}`,
+        endpoint: list.calls.apply,
+        adminId: admin.id,
+        message: `${spec.label} undone: ${row.done} ${list.calls.noun}`,
+        entries,
+      })
+      undo = ticket.token
+    }
+    await tx
+      .update(bulkRuns)
+      .set({ state: row.state === 'running' ? 'done' : row.state, finishedAt: new Date(), undo })
+      .where(eq(bulkRuns.id, runId))
+  })
+}
+
+const RunPayload = z.object({ run: z.string() })
+
+/** One batch of a run per claim ('again' while rows are left), so other jobs are served between two. */
+async function runBatch(payload: Record<string, unknown>, services: Services): Promise<'again' | undefined> {
+  const { run: runId } = RunPayload.parse(payload)
+  const db = services.handle.db
+  const [run] = await db.select().from(bulkRuns).where(eq(bulkRuns.id, runId))
+  if (run === undefined || run.finishedAt !== null) return undefined
+  const list = listNamed(run.list)
+  const [admin] = await db.select().from(admins).where(eq(admins.id, run.adminId))
+  if (run.state !== 'running' || admin === undefined) {
+    if (admin !== undefined) await finish(services, list, runId, admin)
+    else await db.update(bulkRuns).set({ state: 'failed', finishedAt: new Date() }).where(eq(bulkRuns.id, runId))
+    await tell(services, runId, true)
+    return undefined
+  }
+  const action = actionOf(list, run.action)
+  const took = 'delete' in action ? await deleteBatch(services, action, run, admin) : await setBatch(services, list, action, runId, admin)
+  if (took > 0) {
+    list.changed?.(services.realtime)
+    services.publicCache.forget()
+  }
+  if (took > 0) {
+    await tell(services, runId, false)
+    return 'again'
+  }
+  await finish(services, list, runId, admin)
+  await tell(services, runId, true)
+  return undefined
+}
+
+export const bulkJobs = [defineJob(BULK_JOB, (payload, _job, services) => runBatch(payload, services))]
+
+// ---------------------------------------------------------------------------------------------
+// Undo
+// ---------------------------------------------------------------------------------------------
+
+const Restored = z.object({ rows: z.array(z.object({ n: z.coerce.number() })) })
+
+/** Reverts a run: each changed value back where nobody changed it since; each deleted record back, last first. */
+async function undoRun(ctx: Ctx, runId: string): Promise<string> {
+  const [run] = await ctx.db.select().from(bulkRuns).where(eq(bulkRuns.id, runId)).for('update')
+  if (run === undefined) throw new Error(`the trash names an unknown bulk run ${runId}`)
+  const list = listNamed(run.list)
+  const spec = specOf(list, run.action)
+  const action = actionOf(list, run.action)
+  if (!permits(spec.single.access, ctx.me())) throw new ApiFailure(403, FORBIDDEN)
+  if ('each' in action) throw new Error(`${list.calls.list}: ${run.action} cannot be undone, and kept no undo`)
+  let back = 0
+  if ('set' in action) {
+    const t = list.table
+    const key = sql.identifier(list.id.name)
+    const column = sql.identifier(action.set.column.name)
+    // The kept value typed as the column, never through JS (as a single undo writes it back).
+    const kept = sql`(jsonb_populate_record(null::${t}, jsonb_build_object(${action.set.column.name}::text, r.before))).${column}`
+    const [done] = Restored.parse(
+      await ctx.db.execute(sql`
+      with back as (update ${t} set ${column} = ${kept}${alsoSet(action, 'back')} from ${bulkRunRows} r
+        where r.run_id = ${runId} and r.outcome = 'done' and ${t}.${key}::text = r.record_id and ${t}.${column} = ${action.set.to}
+          ${action.undoIf === undefined ? sql`` : sql`and ${action.undoIf}`}
+        returning ${t}.${key}::text as id),
+      marked as (update ${bulkRunRows} r set outcome = 'undone' where r.run_id = ${runId} and r.record_id in (select id from back) returning 1)
+      select count(*)::int as n from marked`),
+    ).rows
+    back = done?.n ?? 0
+  } else {
+    const taken = await ctx.db
+      .select({ seq: bulkRunRows.seq, trash: bulkRunRows.trash })
+      .from(bulkRunRows)
+      .where(and(eq(bulkRunRows.run, runId), eq(bulkRunRows.outcome, 'done')))
+      .orderBy(sql`${bulkRunRows.seq} desc`)
+    for (const row of taken) {
+      if (row.trash === null) continue
+      await restoreEntry(ctx, row.trash)
+      back++
+    }
+    await ctx.db.update(bulkRunRows).set({ outcome: 'undone' }).where(and(eq(bulkRunRows.run, runId), eq(bulkRunRows.outcome, 'done')))
+  }
+  ctx.afterSuccess(() => list.changed?.(ctx.realtime))
+  const kept = run.done - back
+  return `${spec.label} undone: ${back} ${list.calls.noun}${kept > 0 ? `; ${kept} changed since, kept as they are` : ''}`
+}
+
+undoesBulkRuns(undoRun)
+
+// ---------------------------------------------------------------------------------------------
+// Undo from the audit log
+// ---------------------------------------------------------------------------------------------
+
+/** Whether an audit row is a bulk action's Apply (its record: the run). */
+const isApplyRow = (row: { action: string; recordId: string | null }): row is { action: string; recordId: string } =>
+  row.recordId !== null && [...lists.values()].some((list) => list.calls.apply.path === row.action)
+
+/**
+ * Of these audit rows, those whose run `me` may undo now, by the toast's rules: its undo entry
+ * still open, theirs (or they are the superadmin), and they may still take the single action.
+ */
+export async function undoableBulkRows(db: Db, me: AdminRow, rows: readonly { id: string; action: string; recordId: string | null }[]): Promise<Set<string>> {
+  const applied = rows.flatMap((row) => (row.recordId !== null && isApplyRow(row) ? [{ id: row.id, recordId: row.recordId }] : []))
+  if (applied.length === 0) return new Set()
+  const runs = await db
+    .select({ id: bulkRuns.id, list: bulkRuns.list, action: bulkRuns.action, adminId: bulkRuns.adminId })
+    .from(bulkRuns)
+    .innerJoin(trash, eq(trash.id, bulkRuns.undo))
+    .where(and(inArray(bulkRuns.id, applied.map((r) => r.recordId)), sql`${trash.expiresAt} > now()`))
+  const open = new Set(runs.filter((run) => (run.adminId === me.id || me.role === 'superadmin') && permits(specOf(listNamed(run.list), run.action).single.access, me)).map((run) => run.id))
+  return new Set(applied.filter((row) => open.has(row.recordId)).map((row) => row.id))
+}
+
+/**
+ * Reverts a bulk action from its audit row: its run's one undo, as the toast's Undo (the same
+ * checks, the same answer). Undefined when the row is not a bulk action's Apply.
+ */
+export async function undoBulkFromAudit(ctx: Ctx, auditId: string): Promise<{ runId: string; message: string } | undefined> {
+  const [row] = await ctx.db.select({ action: auditLog.action, recordId: auditLog.recordId }).from(auditLog).where(eq(auditLog.id, auditId))
+  if (row === undefined || !isApplyRow(row)) return undefined
+  const [run] = await ctx.db.select({ id: bulkRuns.id, undo: bulkRuns.undo, state: bulkRuns.state }).from(bulkRuns).where(eq(bulkRuns.id, row.recordId))
+  if (run === undefined || run.undo === null) throw failure(BULK_NOTHING_TO_UNDO, { id: BULK_NOTHING_TO_UNDO }, 409)
+  const { message } = await restoreEntry(ctx, run.undo)
+  return { runId: run.id, message }
+}
