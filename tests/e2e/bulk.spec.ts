@@ -3,10 +3,13 @@
  * chooses every game the search finds (the page shows 10 of them), the preview dialog counts
  * what will change and what is skipped, Apply freezes exactly those, and one Undo unfreezes them all.
  * Users and Access deactivates staff in bulk, and the Brand List deletes brands, each undone in one step.
+ * On Leads, a View Only member selects for export only: every lead matching the search, as CSV.
  */
+import { readFile } from 'node:fs/promises'
 import type { APIRequestContext } from '@playwright/test'
+import { leadEmail } from './accounts.ts'
 import { z } from 'zod'
-import { bodyRows, createStaff, expect, png, superadminHeaders, test, toast } from './fixtures.ts'
+import { bodyRows, createStaff, expect, png, signInPage, superadminHeaders, test, toast } from './fixtures.ts'
 
 const Categories = z.object({ result: z.object({ data: z.array(z.object({ _id: z.string(), categoryName: z.string() })) }) })
 
@@ -126,4 +129,27 @@ test('Brand List: delete the brands ticked, and undo it in one step', async ({ a
   await done.getByRole('button', { name: 'Undo' }).click()
   await expect(toast(page, 'Delete undone: 2 brands')).toBeVisible()
   await expect(bodyRows(page)).toHaveCount(3)
+})
+
+test('Leads: a View Only member selects every lead matching the search and exports them, and may do nothing else with them', async ({ page }) => {
+  const viewer = await createStaff(page.request, { name: 'Bulk export viewer', screens: ['/users'] })
+  await signInPage(page, viewer)
+  await page.goto(`/admin/users?search=${encodeURIComponent(leadEmail(7))}`)
+  await expect(bodyRows(page)).toHaveCount(1)
+  await bodyRows(page).first().getByRole('checkbox').click()
+  const bar = page.getByRole('region', { name: 'Selected rows' })
+  await expect(bar.getByRole('status')).toHaveText('1 selected')
+  // The export goes by the search and filters: it is offered once every row matching is chosen.
+  await expect(bar.getByRole('button', { name: 'Export the selection' })).toHaveCount(0)
+  await bar.getByRole('button', { name: 'Select all 1 matching' }).click()
+  await expect(bar.getByRole('status')).toHaveText('All 1 matching selected')
+  // An export is all a reader's selection offers.
+  await expect(bar.getByRole('button')).toHaveText(['Clear', 'Export the selection'])
+  const downloading = page.waitForEvent('download')
+  await bar.getByRole('button', { name: 'Export the selection' }).click()
+  const file = await downloading
+  expect(file.suggestedFilename()).toBe('user.csv')
+  const lines = (await readFile(await file.path(), 'utf8')).trim().split('\n')
+  expect(lines).toHaveLength(2)
+  expect(lines[1]).toContain(leadEmail(7))
 })
