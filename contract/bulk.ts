@@ -1,9 +1,15 @@
 import { z } from 'zod/mini'
 import { Id, natural, ok } from './common.ts'
-import { endpoint, nameEndpoints, reads, sessionAccess, writes, type Endpoint } from './define.ts'
+import { endpoint, nameEndpoints, reads, sessionAccess, staffWrites, writes, type Access, type Endpoint } from './define.ts'
+import { deleteBrand } from './brands.ts'
 import { deleteCategory } from './catalog.ts'
 import { DeleteCms, FreezeCms } from './games.ts'
+import { deleteHomePageCms } from './homepage.ts'
 import { setContactStatus } from './leads.ts'
+import { DeleteBridgeLink, DeleteBuyLink, DeleteSellLink } from './links.ts'
+import { cancelNewsletter } from './newsletter.ts'
+import { DeletePromotion, cancelPromotion } from './promotions.ts'
+import { ActivateSubadminStatusUpdate, signOutStaff } from './staff.ts'
 import { UndoTicket } from './undo.ts'
 import * as self from './bulk.ts'
 import type { ScreenPath } from './routes.ts'
@@ -27,7 +33,10 @@ export const BULK_NAMES_SHOWN = 20
 
 /** Why a chosen row is left out, and what the dialog says of it. */
 export const BULK_SKIP_REASONS = {
-  access: 'You may not change these',
+  access: 'No access',
+  superadmin: 'The superadmin is nobody\'s to change',
+  self: 'Your own account',
+  notScheduled: 'Not scheduled',
   already: 'Already in that state',
   inUse: 'In use by another record',
   gone: 'No longer exist',
@@ -38,6 +47,8 @@ export type BulkSkipReason = keyof typeof BULK_SKIP_REASONS
 export const BULK_SET_CHANGED = 'The matching rows changed since the preview; preview again'
 export const BULK_RUN_UNKNOWN = 'This bulk action was not found'
 export const BULK_RUN_OVER = 'This bulk action has already ended'
+/** Reverting from the audit log a run that kept no undo (still running, changed nothing, or final). */
+export const BULK_NOTHING_TO_UNDO = 'This bulk action has nothing to undo'
 
 /**
  * The rows chosen: by id (the rows ticked), or every row the list shows for this search and these
@@ -94,6 +105,8 @@ export interface BulkActionSpec {
   single: Endpoint
   /** Removes rows: the dialog's button takes the danger style. */
   danger?: boolean
+  /** Cannot be undone (sessions ended stay ended): the dialog says so and the run gives no ticket. */
+  final?: boolean
 }
 
 /**
@@ -101,7 +114,16 @@ export interface BulkActionSpec {
  * may ask, and rows they may not change are counted as skipped) and `apply` (a write of the
  * screen). `actions` names them; the PWA's bar shows those the admin may take.
  */
-export function bulkCalls<A extends Record<string, BulkActionSpec>>(spec: { list: string; screen: ScreenPath; noun: string; actions: A }) {
+export function bulkCalls<A extends Record<string, BulkActionSpec>>(spec: {
+  list: string
+  screen: ScreenPath
+  noun: string
+  actions: A
+  /** Apply's rule when the single actions' is not the screen's write (Users and Access: the staff managers'). */
+  applyAccess?: Access
+  /** Apply asks for a recent proof, as the single action does (Activate gives access back). */
+  stepUp?: boolean
+}) {
   const names = Object.keys(spec.actions) as [keyof A & string, ...(keyof A & string)[]]
   const Action = z.enum(names, { error: `action must be one of: ${names.join(', ')}` })
   return {
@@ -121,7 +143,8 @@ export function bulkCalls<A extends Record<string, BulkActionSpec>>(spec: { list
       method: 'POST',
       input: z.object({ action: Action, selection: BulkSelection, token: z.string().check(z.trim(), z.minLength(1, 'token is required'), z.maxLength(64, 'Incorrect format')) }),
       output: ok({ run: BulkRun }),
-      access: writes(spec.screen),
+      access: spec.applyAccess ?? writes(spec.screen),
+      ...(spec.stepUp === true ? { stepUp: true } : {}),
       ours: `Applies a previewed bulk action on ${spec.noun} as one job; 409 '${BULK_SET_CHANGED}' when the rows that would change are not those the token names.`,
     }),
   }
@@ -176,7 +199,94 @@ export const categoriesBulk = bulkCalls({
 })
 export const { preview: previewCategoriesBulk, apply: applyCategoriesBulk } = categoriesBulk
 
+export const brandsBulk = bulkCalls({
+  list: 'brands',
+  screen: '/brand',
+  noun: 'brands',
+  actions: { delete: { label: 'Delete', single: deleteBrand, danger: true } },
+})
+export const { preview: previewBrandsBulk, apply: applyBrandsBulk } = brandsBulk
+
+export const buyLinksBulk = bulkCalls({
+  list: 'links:buy',
+  screen: '/buy_list',
+  noun: 'buy links',
+  actions: { delete: { label: 'Delete', single: DeleteBuyLink, danger: true } },
+})
+export const { preview: previewBuyLinksBulk, apply: applyBuyLinksBulk } = buyLinksBulk
+
+export const sellLinksBulk = bulkCalls({
+  list: 'links:sell',
+  screen: '/swapout_list',
+  noun: 'swap-out links',
+  actions: { delete: { label: 'Delete', single: DeleteSellLink, danger: true } },
+})
+export const { preview: previewSellLinksBulk, apply: applySellLinksBulk } = sellLinksBulk
+
+export const bridgeLinksBulk = bulkCalls({
+  list: 'links:bridge',
+  screen: '/swapin_list',
+  noun: 'swap-in links',
+  actions: { delete: { label: 'Delete', single: DeleteBridgeLink, danger: true } },
+})
+export const { preview: previewBridgeLinksBulk, apply: applyBridgeLinksBulk } = bridgeLinksBulk
+
+export const homepageBulk = bulkCalls({
+  list: 'homepage',
+  screen: '/homepage-content',
+  noun: 'homepage contents',
+  actions: { delete: { label: 'Delete', single: deleteHomePageCms, danger: true } },
+})
+export const { preview: previewHomepageBulk, apply: applyHomepageBulk } = homepageBulk
+
+/** Users and Access: the superadmin and the acting admin are skipped, each with its reason. */
+export const staffBulk = bulkCalls({
+  list: 'staff',
+  screen: '/sub-admin',
+  noun: 'users',
+  applyAccess: staffWrites('/sub-admin'),
+  stepUp: true,
+  actions: {
+    deactivate: { label: 'Deactivate', single: ActivateSubadminStatusUpdate },
+    activate: { label: 'Activate', single: ActivateSubadminStatusUpdate },
+    signOut: { label: 'Sign out everywhere', single: signOutStaff, final: true },
+  },
+})
+export const { preview: previewStaffBulk, apply: applyStaffBulk } = staffBulk
+
+/** Promotions: Cancel calls off scheduled ones only (the others are skipped as not scheduled). */
+export const promotionsBulk = bulkCalls({
+  list: 'promotions',
+  screen: '/notificationlist',
+  noun: 'promotions',
+  actions: {
+    cancel: { label: 'Cancel scheduled', single: cancelPromotion },
+    delete: { label: 'Delete', single: DeletePromotion, danger: true },
+  },
+})
+export const { preview: previewPromotionsBulk, apply: applyPromotionsBulk } = promotionsBulk
+
+/** Newsletter sends: Cancel calls off scheduled ones only; a send has no delete of its own. */
+export const newsletterBulk = bulkCalls({
+  list: 'newsletter',
+  screen: '/newsletter',
+  noun: 'newsletter sends',
+  actions: { cancel: { label: 'Cancel scheduled', single: cancelNewsletter } },
+})
+export const { preview: previewNewsletterBulk, apply: applyNewsletterBulk } = newsletterBulk
+
 /** A list's bulk calls as the PWA and the server take them, whichever list. */
-export type BulkCalls = typeof gamesBulk | typeof contactBulk | typeof categoriesBulk
+export type BulkCalls =
+  | typeof gamesBulk
+  | typeof contactBulk
+  | typeof categoriesBulk
+  | typeof brandsBulk
+  | typeof buyLinksBulk
+  | typeof sellLinksBulk
+  | typeof bridgeLinksBulk
+  | typeof homepageBulk
+  | typeof staffBulk
+  | typeof promotionsBulk
+  | typeof newsletterBulk
 
 nameEndpoints(self)

@@ -175,6 +175,7 @@ describe('the endpoint table', () => {
     expect(staff.sort()).toEqual([
       'ActivateSubadminStatusUpdate',
       'UpdateSubAdminUsers',
+      'applyStaffBulk',
       'approveAccessRequest',
       'createSubAdminUsers',
       'declineAccessRequest',

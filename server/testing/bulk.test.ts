@@ -1,13 +1,14 @@
 /**
- * Bulk actions (server/kit/request/bulk.ts) through the calls, on Games and Contact Us: what a preview
+ * Bulk actions (server/kit/request/bulk.ts) through the calls, on every list that has them: what a preview
  * counts and skips, Apply changing exactly the previewed set (409 once it differs), the run as
  * one job with one audit row, its one-step Undo, and who may do what.
  */
-import { and, eq, inArray } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BULK_SET_CHANGED, BULK_SKIP_REASONS, bulkRunGoesOn } from '#contract/bulk'
+import { BULK_NOTHING_TO_UNDO, BULK_SET_CHANGED, BULK_SKIP_REASONS, bulkRunGoesOn } from '#contract/bulk'
 import { UNDO_NOT_YOURS } from '#contract/undo'
-import { auditLog, bulkRunRows, bulkRuns, categories, contactEnquiries, games } from '../db/schema.ts'
+import { admins, auditLog, brands, bulkRunRows, bulkRuns, categories, contactEnquiries, games, homepageContent, leads, links, newsletterSends, promotions, type AdminRow } from '../db/schema.ts'
+import { aboveActor } from '../areas/staff/routes.ts'
 import { bodyOf, makeTestApp, type TestApp } from './test-app.ts'
 
 let t: TestApp
@@ -265,5 +266,250 @@ describe('apply', () => {
     // Another admin neither reads nor cancels it.
     const stranger = await t.auth(await t.createAdmin({ accessLevel: 'Admin', restrictions: [] }))
     expect((await t.app.inject({ method: 'GET', url: `/api/admin/getBulkRun?id=${id}`, headers: stranger })).statusCode).toBe(404)
+  })
+})
+
+/** Preview, apply exactly the previewed set, wait for the run: the run as it ended. */
+async function applied(path: string, action: string, selection: Record<string, unknown>, change: number, headers = admin): Promise<Run> {
+  const p = await preview(`/preview${path}`, { action, selection }, headers)
+  expect(p.change.count).toBe(change)
+  const res = await post(`/apply${path}`, { action, selection, token: p.token }, headers)
+  expect(res.statusCode, res.body).toBe(200)
+  const run = await ended(res.json<{ run: Run }>().run.id, headers)
+  expect(run).toMatchObject({ state: 'done', total: change, done: change, skipped: 0 })
+  return run
+}
+
+async function undo(run: Run, headers = admin): Promise<string> {
+  const res = await post('/undo', { token: run.undo?.token }, headers)
+  expect(res.statusCode, res.body).toBe(200)
+  return String(bodyOf(res)['message'])
+}
+
+describe('the other lists', () => {
+  it('deletes brands matching the search, their leads kept with the reference cleared, and one Undo puts both back', async () => {
+    const rows = await t.handle.db
+      .insert(brands)
+      .values(['Bulk brand one', 'Bulk brand two', 'Bulk brand three'].map((brandname) => ({ brandname, type: 'web3auth' as const })))
+      .returning({ id: brands.id })
+    const ids = rows.map((r) => r.id)
+    const [lead] = await t.handle.db.insert(leads).values({ name: 'Referred', email: 'bulk-referred@example.com', brandId: ids[0] }).returning({ id: leads.id })
+    const p = await preview('/previewBrandsBulk', { action: 'delete', selection: { ids: [...ids, 'no-such-brand'] } })
+    expect(p.change.count).toBe(3)
+    expect(p.skipped).toEqual([{ reason: 'gone', label: BULK_SKIP_REASONS.gone, count: 1, names: [] }])
+    const run = await applied('BrandsBulk', 'delete', { matching: { search: 'bulk brand', filters: {} } }, 3)
+    expect(await t.handle.db.$count(brands, inArray(brands.id, ids))).toBe(0)
+    const brandOf = async () => (await t.handle.db.select({ b: leads.brandId }).from(leads).where(eq(leads.id, lead?.id ?? '')))[0]?.b
+    expect(await brandOf()).toBeNull()
+    expect(await undo(run)).toBe('Delete undone: 3 brands')
+    expect(await t.handle.db.$count(brands, inArray(brands.id, ids))).toBe(3)
+    expect(await brandOf()).toBe(ids[0])
+  })
+
+  it('deletes only the links of its own kind, whatever ids are sent, and one Undo puts them back at their places', async () => {
+    const add = async (kind: 'buy' | 'sell', url: string) => {
+      const [row] = await t.handle.db.insert(links).values({ kind, url, preference: (await t.handle.db.$count(links, eq(links.kind, kind))) + 1 }).returning({ id: links.id })
+      return row?.id ?? ''
+    }
+    const buys = [await add('buy', 'https://bulk-links.example/a'), await add('buy', 'https://bulk-links.example/b'), await add('buy', 'https://bulk-links.example/c')]
+    const sell = await add('sell', 'https://bulk-links.example/sell')
+    const order = async () => (await t.handle.db.select({ id: links.id }).from(links).where(eq(links.kind, 'buy')).orderBy(links.preference)).map((l) => l.id)
+    const before = await order()
+    // A swap-out link's id sent to Buy links is not one of its rows: not found, never deleted.
+    const p = await preview('/previewBuyLinksBulk', { action: 'delete', selection: { ids: [buys[0] ?? '', buys[2] ?? '', sell] } })
+    expect(p.change.count).toBe(2)
+    expect(p.skipped).toEqual([{ reason: 'gone', label: BULK_SKIP_REASONS.gone, count: 1, names: [] }])
+    // By the search, the swap-out link (same host) is not in the buy list either.
+    const run = await applied('BuyLinksBulk', 'delete', { matching: { search: 'bulk-links.example', filters: {} } }, 3)
+    expect(await t.handle.db.$count(links, inArray(links.id, [...buys, sell]))).toBe(1)
+    await undo(run)
+    expect(await order()).toEqual(before)
+  })
+
+  it('deletes swap-out and swap-in links and homepage content through their own lists', async () => {
+    const [sell] = await t.handle.db.insert(links).values({ kind: 'sell', url: 'https://bulk-sell.example/x', preference: (await t.handle.db.$count(links, eq(links.kind, 'sell'))) + 1 }).returning({ id: links.id })
+    const [bridge] = await t.handle.db.insert(links).values({ kind: 'bridge', url: 'https://bulk-bridge.example/x', preference: (await t.handle.db.$count(links, eq(links.kind, 'bridge'))) + 1 }).returning({ id: links.id })
+    const blocks = await t.handle.db
+      .insert(homepageContent)
+      .values([1, 2].map((n) => ({ title: `Bulk block ${n}`, link: 'https://home.example', image: 'b.png' })))
+      .returning({ id: homepageContent.id })
+    const sellRun = await applied('SellLinksBulk', 'delete', { ids: [sell?.id ?? ''] }, 1)
+    const bridgeRun = await applied('BridgeLinksBulk', 'delete', { matching: { search: 'bulk-bridge', filters: {} } }, 1)
+    const blockRun = await applied('HomepageBulk', 'delete', { matching: { search: 'bulk block', filters: {} } }, 2)
+    expect(await t.handle.db.$count(links, inArray(links.id, [sell?.id ?? '', bridge?.id ?? '']))).toBe(0)
+    expect(await t.handle.db.$count(homepageContent, inArray(homepageContent.id, blocks.map((b) => b.id)))).toBe(0)
+    for (const run of [sellRun, bridgeRun, blockRun]) await undo(run)
+    expect(await t.handle.db.$count(links, inArray(links.id, [sell?.id ?? '', bridge?.id ?? '']))).toBe(2)
+    expect(await t.handle.db.$count(homepageContent, inArray(homepageContent.id, blocks.map((b) => b.id)))).toBe(2)
+  })
+
+  it('deactivates staff, skipping the acting admin, the superadmin and those already inactive, ends their sessions, and one Undo activates them again', async () => {
+    const staff = [
+      await t.createAdmin({ name: 'Bulk staff one', accessLevel: 'View Only', restrictions: ['/users'] }),
+      await t.createAdmin({ name: 'Bulk staff two', accessLevel: 'Admin', restrictions: [] }),
+      await t.createAdmin({ name: 'Bulk staff off', accessLevel: 'View Only', restrictions: ['/users'], activate: 0 }),
+    ]
+    const other = await t.createAdmin({ name: 'Bulk other superadmin', role: 'superadmin', accessLevel: 'Admin', restrictions: [] })
+    const session = await t.auth(staff[0] as AdminRow)
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/getuser?page=1&limit=1', headers: session })).statusCode).toBe(200)
+    const selection = { ids: [...staff.map((s) => s.id), t.superadmin.id, other.id] }
+    const p = await preview('/previewStaffBulk', { action: 'deactivate', selection })
+    expect(p.change.count).toBe(2)
+    expect(p.skipped.map((s) => [s.reason, s.label, s.count])).toEqual([
+      ['superadmin', BULK_SKIP_REASONS.superadmin, 1],
+      ['self', BULK_SKIP_REASONS.self, 1],
+      ['already', BULK_SKIP_REASONS.already, 1],
+    ])
+    const res = await post('/applyStaffBulk', { action: 'deactivate', selection, token: p.token })
+    expect(res.statusCode, res.body).toBe(200)
+    const run = await ended(res.json<{ run: Run }>().run.id)
+    expect(run).toMatchObject({ state: 'done', done: 2 })
+    const active = async () => (await t.handle.db.select({ id: admins.id, a: admins.activate }).from(admins).where(inArray(admins.id, staff.map((s) => s.id)))).sort((a, b) => staff.findIndex((s) => s.id === a.id) - staff.findIndex((s) => s.id === b.id)).map((r) => r.a)
+    expect(await active()).toEqual([0, 0, 0])
+    // Their sessions ended with it, each logged as a forced logout.
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/getuser?page=1&limit=1', headers: session })).statusCode).toBe(401)
+    expect(await t.handle.db.$count(auditLog, and(eq(auditLog.action, 'forced-logout'), inArray(auditLog.recordId, staff.slice(0, 2).map((s) => s.id))))).toBe(2)
+    expect(await undo(run)).toBe('Deactivate undone: 2 users')
+    // The one inactive before stays inactive.
+    expect(await active()).toEqual([1, 1, 0])
+    expect(await t.handle.db.select({ a: admins.activate }).from(admins).where(eq(admins.id, other.id))).toEqual([{ a: 1 }])
+  })
+
+  it('activates staff by the list\'s search, and signs staff out everywhere, which has no undo', async () => {
+    const off = [
+      await t.createAdmin({ name: 'Bulk activate a', email: 'bulk-activate-a@example.com', accessLevel: 'View Only', restrictions: ['/users'], activate: 0 }),
+      await t.createAdmin({ name: 'Bulk activate b', email: 'bulk-activate-b@example.com', accessLevel: 'View Only', restrictions: ['/users'], activate: 0 }),
+    ]
+    const run = await applied('StaffBulk', 'activate', { matching: { search: 'bulk activate', filters: {} } }, 2)
+    expect(await t.handle.db.$count(admins, and(inArray(admins.id, off.map((o) => o.id)), eq(admins.activate, 1)))).toBe(2)
+    const session = await t.auth(off[0] as AdminRow)
+    const out = await applied('StaffBulk', 'signOut', { matching: { search: 'bulk activate', filters: {} } }, 2)
+    expect(out.undo).toBeNull()
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/getuser?page=1&limit=1', headers: session })).statusCode).toBe(401)
+    expect(await undo(run)).toBe('Activate undone: 2 users')
+    expect(await t.handle.db.$count(admins, and(inArray(admins.id, off.map((o) => o.id)), eq(admins.activate, 0)))).toBe(2)
+  })
+
+  it('counts as no access the staff above a sub-admin actor, row by row (the single toggle\'s ceiling)', async () => {
+    const above = await t.createAdmin({ name: 'Bulk reach admin', accessLevel: 'Admin', restrictions: [] })
+    const beside = await t.createAdmin({ name: 'Bulk reach users', accessLevel: 'View Only', restrictions: ['/users'] })
+    const wider = await t.createAdmin({ name: 'Bulk reach wider', accessLevel: 'View Only', restrictions: ['/users', '/cms'] })
+    const actor = { ...(await t.createAdmin({ accessLevel: 'View Only', restrictions: ['/users', '/profile'] })) }
+    const out = aboveActor(actor)
+    if (out === undefined) throw new Error('a sub-admin has a ceiling')
+    const reached = await t.handle.db.select({ id: admins.id, out: sql<boolean>`${out}` }).from(admins).where(inArray(admins.id, [above.id, beside.id, wider.id]))
+    expect(Object.fromEntries(reached.map((r) => [r.id, r.out]))).toEqual({ [above.id]: true, [beside.id]: false, [wider.id]: true })
+    expect(aboveActor(t.superadmin)).toBeUndefined()
+  })
+
+  it('cancels scheduled promotions and newsletter sends, skipping those not scheduled, and one Undo schedules them again', async () => {
+    const later = new Date(Date.now() + 24 * 3600 * 1000)
+    const promos = await t.handle.db
+      .insert(promotions)
+      .values([
+        { title: 'Bulk promo later 1', content: 'x', status: 'scheduled' as const, recipientCount: 0, total: 0, scheduledAt: later },
+        { title: 'Bulk promo later 2', content: 'x', status: 'scheduled' as const, recipientCount: 0, total: 0, scheduledAt: later },
+        { title: 'Bulk promo sent', content: 'x', status: 'done' as const, recipientCount: 0, total: 0 },
+      ])
+      .returning({ id: promotions.id })
+    const selection = { matching: { search: 'bulk promo', filters: {} } }
+    const p = await preview('/previewPromotionsBulk', { action: 'cancel', selection })
+    expect(p.change.count).toBe(2)
+    expect(p.skipped).toEqual([{ reason: 'notScheduled', label: BULK_SKIP_REASONS.notScheduled, count: 1, names: ['Bulk promo sent'] }])
+    const run = await applied('PromotionsBulk', 'cancel', selection, 2)
+    const states = async () => (await t.handle.db.select({ s: promotions.status, c: promotions.cancelledAt }).from(promotions).where(inArray(promotions.id, promos.map((r) => r.id)))).map((r) => `${r.s}:${r.c === null ? '-' : 'at'}`).sort()
+    expect(await states()).toEqual(['cancelled:at', 'cancelled:at', 'done:-'])
+    await undo(run)
+    expect(await states()).toEqual(['done:-', 'scheduled:-', 'scheduled:-'])
+
+    const sends = await t.handle.db
+      .insert(newsletterSends)
+      .values([
+        { subject: 'Bulk send later', content: 'x', status: 'scheduled' as const, total: 0, scheduledAt: later },
+        { subject: 'Bulk send going', content: 'x', status: 'sending' as const, total: 0 },
+      ])
+      .returning({ id: newsletterSends.id })
+    const n = await preview('/previewNewsletterBulk', { action: 'cancel', selection: { ids: sends.map((r) => r.id) } })
+    expect(n.skipped).toEqual([{ reason: 'notScheduled', label: BULK_SKIP_REASONS.notScheduled, count: 1, names: ['Bulk send going'] }])
+    const sent = await applied('NewsletterBulk', 'cancel', { ids: sends.map((r) => r.id) }, 1)
+    expect(await t.handle.db.select({ s: newsletterSends.status }).from(newsletterSends).where(eq(newsletterSends.id, sends[0]?.id ?? ''))).toEqual([{ s: 'cancelled' }])
+    await undo(sent)
+    expect(await t.handle.db.select({ s: newsletterSends.status }).from(newsletterSends).where(inArray(newsletterSends.id, sends.map((r) => r.id)))).toEqual(expect.arrayContaining([{ s: 'scheduled' }, { s: 'sending' }]))
+  })
+
+  it('deletes promotions with what they took, and one Undo puts them back', async () => {
+    const rows = await t.handle.db
+      .insert(promotions)
+      .values([1, 2].map((i) => ({ title: `Bulk promo drop ${i}`, content: 'x', status: 'done' as const, recipientCount: 0, total: 0 })))
+      .returning({ id: promotions.id })
+    const run = await applied('PromotionsBulk', 'delete', { matching: { search: 'bulk promo drop', filters: { status: 'done' } } }, 2)
+    expect(await t.handle.db.$count(promotions, inArray(promotions.id, rows.map((r) => r.id)))).toBe(0)
+    expect(await undo(run)).toBe('Delete undone: 2 promotions')
+    expect(await t.handle.db.$count(promotions, inArray(promotions.id, rows.map((r) => r.id)))).toBe(2)
+  })
+
+  it('refuses every write to an admin who may only view, and counts every row as no access', async () => {
+    const viewer = await t.auth(await t.createAdmin({ accessLevel: 'View Only', restrictions: ['/brand', '/buy_list', '/homepage-content', '/notificationlist', '/newsletter', '/sub-admin'] }))
+    const [brand] = await t.handle.db.insert(brands).values({ brandname: 'Bulk viewer brand', type: 'ipfs' }).returning({ id: brands.id })
+    const p = await preview('/previewBrandsBulk', { action: 'delete', selection: { ids: [brand?.id ?? ''] } }, viewer)
+    expect(p.change.count).toBe(0)
+    expect(p.skipped).toEqual([{ reason: 'access', label: 'No access', count: 1, names: ['Bulk viewer brand'] }])
+    for (const [path, action] of [
+      ['BrandsBulk', 'delete'],
+      ['BuyLinksBulk', 'delete'],
+      ['HomepageBulk', 'delete'],
+      ['PromotionsBulk', 'cancel'],
+      ['NewsletterBulk', 'cancel'],
+      ['StaffBulk', 'deactivate'],
+    ] as const) {
+      const res = await post(`/apply${path}`, { action, selection: { ids: [brand?.id ?? ''] }, token: p.token }, viewer)
+      expect(res.statusCode, `${path}: ${res.body}`).toBe(403)
+    }
+    expect(await t.handle.db.$count(brands, eq(brands.id, brand?.id ?? ''))).toBe(1)
+  })
+})
+
+describe('undo from the audit log', () => {
+  const auditRow = async (runId: string) => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/admin/listAudit?page=1&limit=5&record=${runId}`, headers: admin })
+    expect(res.statusCode, res.body).toBe(200)
+    // The Apply's own row (a revert of it is a row of the run too).
+    const rows = res.json<{ result: { _id: string; action: string; revertible: boolean }[] }>().result.filter((r) => r.action.startsWith('/apply'))
+    expect(rows).toHaveLength(1)
+    return rows[0] as { _id: string; revertible: boolean }
+  }
+
+  it('reverts a whole bulk action from its one audit row, by the toast Undo\'s rules, once', async () => {
+    const blocks = await t.handle.db
+      .insert(homepageContent)
+      .values([1, 2, 3].map((n) => ({ title: `Bulk audit block ${n}`, link: 'https://home.example', image: 'b.png' })))
+      .returning({ id: homepageContent.id })
+    const ids = blocks.map((b) => b.id)
+    const run = await applied('HomepageBulk', 'delete', { ids }, 3)
+    const row = await auditRow(run.id)
+    expect(row.revertible).toBe(true)
+    // Another admin may neither see it as revertible nor revert it.
+    const stranger = await t.createAdmin({ accessLevel: 'Admin', restrictions: [] })
+    const refused = await post('/revertAuditEntry', { id: row._id }, await t.auth(stranger))
+    expect(refused.statusCode).not.toBe(200)
+    expect(await t.handle.db.$count(homepageContent, inArray(homepageContent.id, ids))).toBe(0)
+    const res = await post('/revertAuditEntry', { id: row._id })
+    expect(res.statusCode, res.body).toBe(200)
+    expect(bodyOf(res)['message']).toBe('Delete undone: 3 homepage contents')
+    expect(await t.handle.db.$count(homepageContent, inArray(homepageContent.id, ids))).toBe(3)
+    // The undo is spent: the row is no longer revertible, and the toast's ticket is refused too.
+    expect((await auditRow(run.id)).revertible).toBe(false)
+    expect((await post('/undo', { token: run.undo?.token })).statusCode).not.toBe(200)
+    expect((await post('/revertAuditEntry', { id: row._id })).statusCode).not.toBe(200)
+  })
+
+  it('offers nothing to revert for a run that kept no undo (Sign out everywhere)', async () => {
+    await t.createAdmin({ name: 'Bulk audit signout', email: 'bulk-audit-signout@example.com', accessLevel: 'View Only', restrictions: ['/users'] })
+    const run = await applied('StaffBulk', 'signOut', { matching: { search: 'bulk-audit-signout', filters: {} } }, 1)
+    const row = await auditRow(run.id)
+    expect(row.revertible).toBe(false)
+    const res = await post('/revertAuditEntry', { id: row._id })
+    expect(res.statusCode).toBe(409)
+    expect(bodyOf(res)['message']).toBe(BULK_NOTHING_TO_UNDO)
   })
 })

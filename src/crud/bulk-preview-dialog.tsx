@@ -33,7 +33,7 @@ function Names({ names, count }: { names: readonly string[]; count: number }) {
  * (409), the dialog says so and shows the new preview: the admin confirms again what they see.
  */
 export function BulkPreviewDialog({ calls, action, selection, onClose, onApplied }: BulkPreviewProps) {
-  const spec = (calls.actions as Record<string, { label: string; danger?: boolean } | undefined>)[action]
+  const spec = (calls.actions as Record<string, { label: string; danger?: boolean; final?: boolean } | undefined>)[action]
   const label = spec?.label ?? action
   const [preview, setPreview] = useState<BulkPreviewAnswer | null>(null)
   const [failed, setFailed] = useState<string | null>(null)
@@ -76,7 +76,7 @@ export function BulkPreviewDialog({ calls, action, selection, onClose, onApplied
           <DialogTitle>
             {label}: {calls.noun}
           </DialogTitle>
-          <DialogDescription>Only the rows counted here are changed. You can undo it afterwards.</DialogDescription>
+          <DialogDescription>Only the rows counted here are changed. {spec?.final === true ? 'This cannot be undone.' : 'You can undo it afterwards.'}</DialogDescription>
         </DialogHeader>
         {changed ? (
           <p role="alert" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">

@@ -1,4 +1,4 @@
-import { Suspense, cloneElement, lazy, useEffect, useId, useMemo, useRef, useState } from 'react'
+import { Suspense, cloneElement, createElement, lazy, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import { useOnline } from '#src/lib/online.ts'
 import { Button } from '#src/ui/button.tsx'
@@ -11,6 +11,7 @@ import type { PendingWrite } from './confirm-write-dialog.tsx'
 import { DataTable, type TableSelection } from './data-table.tsx'
 import type { EditTarget } from './edit-dialog.tsx'
 import { errorMessage } from './error-message.ts'
+import { ExportSelectionBar } from './export-selection-bar.tsx'
 import { foldedColumns, foldsAt, withFolded } from './fold.ts'
 import { FoldedFilters, ListFilters, filterInput, useListFilters } from './list-filters.tsx'
 import { ListHeader } from './list-header.tsx'
@@ -97,7 +98,9 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
   }, [count, isValidating, query, setQuery])
 
   const { view, editDialog, bulk, serverBulk } = model
-  const selects = (bulk !== undefined || serverBulk !== undefined) && write.allowed
+  const exports = model.exportSelection
+  // Selecting only to export is a read: any reader may tick rows then.
+  const selects = ((bulk !== undefined || serverBulk !== undefined) && write.allowed) || exports !== undefined
   // "Select all N matching": the choice is the list's search and filters, read by the server when
   // it previews; a new search or filter means other rows, so it ends.
   const choiceKey = JSON.stringify([query.search, input])
@@ -105,6 +108,7 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
   const matching = matchingKey === choiceKey
   const setMatching = (on: boolean) => setMatchingKey(on ? choiceKey : null)
   const writable = (row: R) => write.allowed && (model.writable?.(row) ?? true)
+  const selectable = (row: R) => exports !== undefined || writable(row)
   const writesAny = model.edit !== undefined || editDialog !== undefined || model.remove !== undefined || model.toggle !== undefined || (model.actions?.length ?? 0) > 0
   const hasActions = view !== undefined || model.viewPage !== undefined || (write.allowed && writesAny)
 
@@ -156,14 +160,14 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
     onSelect: selects
       ? (index) => {
           const row = rows?.[index]
-          if (row === undefined || !writable(row)) return
+          if (row === undefined || !selectable(row)) return
           setMatching(false)
           selection.toggle(row._id)
         }
       : undefined,
     onAdd: write.allowed && !write.blockedReason && model.add ? () => navigate(model.add?.to ?? '') : undefined,
   })
-  const pageIds = (rows ?? []).filter(writable).map((row) => row._id)
+  const pageIds = (rows ?? []).filter(selectable).map((row) => row._id)
   const tableSelection: TableSelection<R> | undefined = selects
     ? {
         selected: selection.selected,
@@ -176,7 +180,7 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
           setMatching(false)
           selection.flipPage(ids)
         },
-        selectable: writable,
+        selectable,
         subject: (row) => subjectOf(model, row),
       }
     : undefined
@@ -245,6 +249,20 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
             }}
           />
         </Suspense>
+      ) : null}
+      {exports && tableSelection && !serverBulk ? (
+        <ExportSelectionBar
+          count={selection.selected.size}
+          matchingCount={count ?? undefined}
+          matching={matching}
+          onSelectMatching={() => setMatching(true)}
+          onClear={() => {
+            setMatching(false)
+            selection.clear()
+          }}
+        >
+          {matching ? createElement(exports, { query, filters: input, narrowed, count }) : null}
+        </ExportSelectionBar>
       ) : null}
       {bulk && tableSelection ? (
         <BulkBar

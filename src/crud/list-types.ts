@@ -213,6 +213,12 @@ export interface ListDef<R extends Row, RI, TI, B extends readonly unknown[], E 
    * and one Undo for the whole run.
    */
   serverBulk?: BulkCalls
+  /**
+   * "Export the selection" (the leads' CSV): whoever may open the list, View Only included, may
+   * tick rows for it, and the export takes every row matching the list's search and filters, never
+   * ids: it is offered once "Select all N matching" is chosen. The button, told the list's query.
+   */
+  exportSelection?: ComponentType<ToolbarProps>
   /** Extra controls beside the title, for every session (e.g. Download CSV); told the list's query and count. */
   toolbar?: ComponentType<ToolbarProps>
   /** Dropdowns beside the search whose choices go to the list call (list-filters.tsx). */
@@ -250,7 +256,7 @@ export interface BulkModel {
 
 /** A `ListDef` with each write bound to its endpoint: what the list page renders. */
 export interface ListModel<R extends Row>
-  extends Pick<ListDef<R, never, never, [], FormEndpoint>, 'title' | 'about' | 'empty' | 'columns' | 'pageSize' | 'view' | 'viewPage' | 'add' | 'edit' | 'toolbar' | 'writeRule' | 'writable' | 'filters' | 'serverBulk'> {
+  extends Pick<ListDef<R, never, never, [], FormEndpoint>, 'title' | 'about' | 'empty' | 'columns' | 'pageSize' | 'view' | 'viewPage' | 'add' | 'edit' | 'toolbar' | 'writeRule' | 'writable' | 'filters' | 'serverBulk' | 'exportSelection'> {
   source: ListSource<R>
   editDialog?: EditDialogModel<R>
   remove?: { confirm: string; request: (row: R) => BoundCall }

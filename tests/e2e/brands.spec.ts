@@ -37,7 +37,7 @@ test.describe('Brand List, Add and Edit Brand', () => {
   test('Add shows the required messages, refuses a taken name in any case, then adds and returns to the list', async ({ adminPage: page }) => {
     await page.goto('/admin/brand')
     await expect(page.getByRole('heading', { name: 'Brand List' })).toBeVisible()
-    await expect(page.getByRole('columnheader')).toHaveText(['S.No', 'Brand Name', 'Type', 'Action'], { useInnerText: true })
+    await expect(page.getByRole('columnheader')).toHaveText(['', 'S.No', 'Brand Name', 'Type', 'Action'], { useInnerText: true })
     await page.getByRole('link', { name: 'Add', exact: true }).click()
     await expect(page).toHaveURL(/\/admin\/addbrand$/)
 

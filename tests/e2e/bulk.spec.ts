@@ -2,10 +2,14 @@
  * Bulk actions chosen by the server: on Games, Shift+click ticks a range, "Select all N matching"
  * chooses every game the search finds (the page shows 10 of them), the preview dialog counts
  * what will change and what is skipped, Apply freezes exactly those, and one Undo unfreezes them all.
+ * Users and Access deactivates staff in bulk, and the Brand List deletes brands, each undone in one step.
+ * On Leads, a View Only member selects for export only: every lead matching the search, as CSV.
  */
+import { readFile } from 'node:fs/promises'
 import type { APIRequestContext } from '@playwright/test'
+import { leadEmail } from './accounts.ts'
 import { z } from 'zod'
-import { bodyRows, expect, png, superadminHeaders, test, toast } from './fixtures.ts'
+import { bodyRows, createStaff, expect, png, signInPage, superadminHeaders, test, toast } from './fixtures.ts'
 
 const Categories = z.object({ result: z.object({ data: z.array(z.object({ _id: z.string(), categoryName: z.string() })) }) })
 
@@ -71,4 +75,81 @@ test('Select all matching on Games, preview, apply as one job, and undo it in on
   await expect(bodyRows(page).getByText('Live', { exact: true })).toHaveCount(10)
   await page.goto(`/admin/cms?search=${encodeURIComponent(`${prefix} game 12`)}`)
   await expect(bodyRows(page).getByText('Frozen', { exact: true })).toHaveCount(1)
+})
+
+test('Users and Access: deactivate every staff member matching the search, and undo it in one step', async ({ adminPage: page }) => {
+  const prefix = `Bulkstaff ${Date.now().toString(36)}`
+  for (const n of [1, 2, 3]) await createStaff(page.request, { name: `${prefix} ${n}`, screens: ['/users'] })
+  await page.goto(`/admin/sub-admin?search=${encodeURIComponent(prefix)}`)
+  await expect(bodyRows(page)).toHaveCount(3)
+  await expect(bodyRows(page).getByRole('switch', { checked: true })).toHaveCount(3)
+
+  await bodyRows(page).first().getByRole('checkbox').click()
+  const bar = page.getByRole('region', { name: 'Selected rows' })
+  await expect(bar.getByRole('status')).toHaveText('1 selected')
+  await bar.getByRole('button', { name: 'Select all 3 matching' }).click()
+  await bar.getByRole('button', { name: 'Deactivate', exact: true }).click()
+
+  const dialog = page.getByRole('dialog', { name: 'Deactivate: users' })
+  await expect(dialog.getByRole('heading', { name: 'Will change: 3 users' })).toBeVisible()
+  await dialog.getByRole('button', { name: 'Deactivate 3 users' }).click()
+  await expect(dialog).toBeHidden()
+
+  const done = toast(page, 'Deactivate: 3 of 3 users')
+  await expect(done).toBeVisible()
+  await expect(bodyRows(page).getByRole('switch', { checked: false })).toHaveCount(3)
+  await done.getByRole('button', { name: 'Undo' }).click()
+  await expect(toast(page, 'Deactivate undone: 3 users')).toBeVisible()
+  await expect(bodyRows(page).getByRole('switch', { checked: true })).toHaveCount(3)
+})
+
+test('Brand List: delete the brands ticked, and undo it in one step', async ({ adminPage: page }) => {
+  const prefix = `Bulkbrand ${Date.now().toString(36)}`
+  const headers = await superadminHeaders(page.request)
+  for (const n of [1, 2, 3]) {
+    const added = await page.request.post('/api/admin/addBrand', { headers, data: { brandname: `${prefix} ${n}`, type: 'web3auth' } })
+    expect(added.ok(), await added.text()).toBe(true)
+  }
+  await page.goto(`/admin/brand?search=${encodeURIComponent(prefix)}`)
+  await expect(bodyRows(page)).toHaveCount(3)
+  // Two of the three: only they are deleted.
+  await bodyRows(page).nth(0).getByRole('checkbox').click()
+  await bodyRows(page).nth(1).getByRole('checkbox').click()
+  const bar = page.getByRole('region', { name: 'Selected rows' })
+  await expect(bar.getByRole('status')).toHaveText('2 selected')
+  await bar.getByRole('button', { name: 'Delete', exact: true }).click()
+
+  const dialog = page.getByRole('dialog', { name: 'Delete: brands' })
+  await expect(dialog.getByRole('heading', { name: 'Will change: 2 brands' })).toBeVisible()
+  await dialog.getByRole('button', { name: 'Delete 2 brands' }).click()
+
+  const done = toast(page, 'Delete: 2 of 2 brands')
+  await expect(done).toBeVisible()
+  await expect(bodyRows(page)).toHaveCount(1)
+  await done.getByRole('button', { name: 'Undo' }).click()
+  await expect(toast(page, 'Delete undone: 2 brands')).toBeVisible()
+  await expect(bodyRows(page)).toHaveCount(3)
+})
+
+test('Leads: a View Only member selects every lead matching the search and exports them, and may do nothing else with them', async ({ page }) => {
+  const viewer = await createStaff(page.request, { name: 'Bulk export viewer', screens: ['/users'] })
+  await signInPage(page, viewer)
+  await page.goto(`/admin/users?search=${encodeURIComponent(leadEmail(7))}`)
+  await expect(bodyRows(page)).toHaveCount(1)
+  await bodyRows(page).first().getByRole('checkbox').click()
+  const bar = page.getByRole('region', { name: 'Selected rows' })
+  await expect(bar.getByRole('status')).toHaveText('1 selected')
+  // The export goes by the search and filters: it is offered once every row matching is chosen.
+  await expect(bar.getByRole('button', { name: 'Export the selection' })).toHaveCount(0)
+  await bar.getByRole('button', { name: 'Select all 1 matching' }).click()
+  await expect(bar.getByRole('status')).toHaveText('All 1 matching selected')
+  // An export is all a reader's selection offers.
+  await expect(bar.getByRole('button')).toHaveText(['Clear', 'Export the selection'])
+  const downloading = page.waitForEvent('download')
+  await bar.getByRole('button', { name: 'Export the selection' }).click()
+  const file = await downloading
+  expect(file.suggestedFilename()).toBe('user.csv')
+  const lines = (await readFile(await file.path(), 'utf8')).trim().split('\n')
+  expect(lines).toHaveLength(2)
+  expect(lines[1]).toContain(leadEmail(7))
 })

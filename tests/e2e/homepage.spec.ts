@@ -60,7 +60,7 @@ test.describe('Home Page Content', () => {
     const { png, gif } = await imageFiles()
     await page.goto('/admin/homepage-content')
     await expect(page.getByRole('heading', { name: 'Homepage Content List' })).toBeVisible()
-    await expect(page.getByRole('columnheader')).toHaveText(['S.No', 'Title', 'Link', 'Image', 'Action'], { useInnerText: true })
+    await expect(page.getByRole('columnheader')).toHaveText(['', 'S.No', 'Title', 'Link', 'Image', 'Action'], { useInnerText: true })
     await page.getByRole('link', { name: 'Add', exact: true }).click()
     await expect(page).toHaveURL(/\/admin\/add-homepage-content$/)
 

@@ -11,7 +11,7 @@ test.describe('Leads', () => {
     await expect(page.getByRole('heading', { name: 'Leads' })).toBeVisible()
     const headers = page.getByRole('columnheader')
     // As shown (innerText follows CSS): the required 'Date Created', not a transform's 'DATE CREATED'.
-    await expect(headers).toHaveText(['Date Created', 'Name', 'Email', 'Operating System', 'Wallet Address', 'Provider', 'Country', 'Action'], {
+    await expect(headers).toHaveText(['', 'Date Created', 'Name', 'Email', 'Operating System', 'Wallet Address', 'Provider', 'Country', 'Action'], {
       useInnerText: true,
     })
     await expect(bodyRows(page)).toHaveCount(50)

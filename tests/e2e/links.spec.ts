@@ -42,7 +42,7 @@ test.describe('Buy List', () => {
   test('Add shows the required messages, then adds the link and returns to the list', async ({ adminPage: page }) => {
     await page.goto('/admin/buy_list')
     await expect(page.getByRole('heading', { name: 'Buy List' })).toBeVisible()
-    await expect(page.getByRole('columnheader')).toHaveText(['S.No', 'Buy Link', 'Action'], { useInnerText: true })
+    await expect(page.getByRole('columnheader')).toHaveText(['', 'S.No', 'Buy Link', 'Action'], { useInnerText: true })
     await page.getByRole('link', { name: 'Add', exact: true }).click()
     await expect(page).toHaveURL(/\/admin\/add_buylink$/)
 

@@ -64,7 +64,7 @@ test.describe('Messaging and Add Promotion', () => {
     await page.goto('/admin/notificationlist?search=no-such-promotion-here')
     await expect(page.getByRole('heading', { name: 'Messaging' })).toBeVisible()
     await expect(page.getByText('No Record Found')).toBeVisible()
-    await expect(page.getByRole('columnheader')).toHaveText(['S.No', 'Title', 'Content', 'Image', 'Submitted', 'Delivery', 'Action'], { useInnerText: true })
+    await expect(page.getByRole('columnheader')).toHaveText(['', 'S.No', 'Title', 'Content', 'Image', 'Submitted', 'Delivery', 'Action'], { useInnerText: true })
 
     await page.getByRole('link', { name: 'Add', exact: true }).click()
     await expect(page).toHaveURL(/\/admin\/addnotification$/)

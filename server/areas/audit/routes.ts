@@ -21,6 +21,7 @@ import { StoredChanges, shownChanges } from '../../kit/request/audit-changes.ts'
 import { mayRevert, revertEntry } from '../../kit/request/audit-revert.ts'
 import { containsPattern, listPage } from '../../kit/request/paging.ts'
 import { csvLine, neutralise } from '../../kit/ground/csv.ts'
+import { undoBulkFromAudit, undoableBulkRows } from '../../kit/request/bulk.ts'
 import type { Db } from '../../db/index.ts'
 import { admins, auditLog, type AdminRow } from '../../db/schema.ts'
 import { permits } from '../../kit/ground/access/auth.ts'
@@ -113,7 +114,7 @@ const NO_RIGHTS: ReaderRights = { sees: () => false, reverts: () => false }
  * screen (the log's other readers would otherwise read every screen's data through it), and to
  * the superadmin; a call of no screen (a profile's own edit, a sign-in) only to the superadmin.
  */
-function rightsOf(areas: AuditAreas, me: AdminRow): ReaderRights {
+function rightsOf(areas: AuditAreas, me: AdminRow, bulkUndoable: ReadonlySet<string> = new Set()): ReaderRights {
   const callOf = (path: string): Endpoint | undefined => areas.byPath.get(path)
   return {
     sees: (row) => {
@@ -121,7 +122,8 @@ function rightsOf(areas: AuditAreas, me: AdminRow): ReaderRights {
       const access = callOf(row.action)?.access
       return access?.kind === 'screen' && permits({ kind: 'screen', route: access.route, write: false, ...(access.staff === true ? { staff: true } : {}) }, me)
     },
-    reverts: (row) => mayRevert(row, callOf, me),
+    // A bulk action's Apply keeps no changes: it is reverted by its run's one undo, while that lasts.
+    reverts: (row) => mayRevert(row, callOf, me) || (bulkUndoable.has(row.id) && permits(audit.revertAuditEntry.access, me)),
   }
 }
 
@@ -199,7 +201,7 @@ export const auditRoutes = handlers(audit, {
     const staff = await staffOf(ctx.db, rows)
     // Named by the areas' finders, only from screens this reader may open.
     const named = await namedRecords(ctx.finders, ctx.db, ctx.me(), rows.map((r) => r.recordId ?? ''))
-    const rights = rightsOf(areas, ctx.me())
+    const rights = rightsOf(areas, ctx.me(), await undoableBulkRows(ctx.db, ctx.me(), rows))
     return { status: 'success', message: 'Audit log fetched', result: rows.map((r) => entry(areas, r, staff, named, rights)), count }
   },
 
@@ -217,6 +219,12 @@ export const auditRoutes = handlers(audit, {
   },
 
   revertAuditEntry: async ({ id, force }, ctx) => {
+    const bulk = await undoBulkFromAudit(ctx, id)
+    if (bulk !== undefined) {
+      ctx.audit(bulk.runId)
+      ctx.auditDetail(`Reverted a bulk action (entry ${id}): ${bulk.message}`)
+      return { status: 'success', message: bulk.message }
+    }
     const row = await revertEntry(ctx, id, force === true)
     ctx.audit(row.recordId)
     ctx.auditDetail(`Reverted "${eventOf(auditAreasOf(ctx.contract), row.action)}" of ${row.at.toISOString()} (entry ${row.id})`)

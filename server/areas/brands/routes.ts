@@ -6,12 +6,14 @@
  * NULL). Brand names are unique whatever their case (the `brands_name_key` index on lower(name)).
  */
 import { desc, eq, sql } from 'drizzle-orm'
+import { brandsBulk } from '#contract/bulk'
 import * as brands from '#contract/brands'
 import type { Brand } from '#contract/brands'
 import { handlers } from '../../kit/request/handlers.ts'
 import { notFound } from '../../kit/request/answers.ts'
 import { deleting } from '../../kit/request/delete.ts'
 import { caseless, listPage } from '../../kit/request/paging.ts'
+import { defineBulk } from '../../kit/request/bulk.ts'
 import { visitBudget } from './visits.ts'
 import { decodeReferral, encodeReferral } from './referral.ts'
 import { uniqueField } from '../../kit/request/unique.ts'
@@ -35,6 +37,23 @@ const toBrand = (row: BrandRow): Brand => ({ _id: row.id, brandname: row.brandna
 /** Newest first, id as the tie-break, so pages never overlap. */
 const newestFirst = [desc(brandsTable.createdAt), desc(brandsTable.id)] as const
 
+const BRAND_SEARCH = [brandsTable.brandname, brandsTable.type]
+
+/** Bulk Delete of brands (contract/bulk.ts): their leads stay, as a single delete leaves them. */
+defineBulk({
+  calls: brandsBulk,
+  list: brands.listbrand,
+  table: brandsTable,
+  id: brandsTable.id,
+  name: brandsTable.brandname,
+  order: newestFirst,
+  search: BRAND_SEARCH,
+  filter: () => undefined,
+  actions: {
+    delete: { delete: { trash: brandTrash, remove: (db, id) => db.delete(brandsTable).where(eq(brandsTable.id, id)).returning({ id: brandsTable.id }) } },
+  },
+})
+
 /** A referral redirect may be opened by anyone, so the counting call is limited per address. */
 const VISITS_PER_MINUTE = 30
 
@@ -52,7 +71,7 @@ export const brandsRoutes = handlers(
     listbrand: async (query, ctx) => {
       const { rows, count } = await listPage(ctx.db, query, {
         rows: ctx.db.select().from(brandsTable).$dynamic(),
-        search: [brandsTable.brandname, brandsTable.type],
+        search: BRAND_SEARCH,
         orderBy: newestFirst,
         sort: { brandname: caseless(brandsTable.brandname), type: brandsTable.type },
       })

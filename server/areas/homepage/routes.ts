@@ -8,6 +8,7 @@
  * removed once the call has succeeded, never before.
  */
 import { desc, eq } from 'drizzle-orm'
+import { homepageBulk } from '#contract/bulk'
 import * as homepage from '#contract/homepage'
 import { failure, notFound } from '../../kit/request/answers.ts'
 import { handlers, imageOf } from '../../kit/request/handlers.ts'
@@ -16,6 +17,7 @@ import { caseless, listPage } from '../../kit/request/paging.ts'
 import { thumbUrl, uploadUrl } from '../../kit/ground/uploads.ts'
 import { restorable } from '../../kit/request/undo.ts'
 import { editVersion, recordChanged } from '../../kit/request/edit-version.ts'
+import { defineBulk } from '../../kit/request/bulk.ts'
 import { homepageContent, siteSettings, type HomepageContentRow } from '../../db/schema.ts'
 import type { Db } from '../../db/index.ts'
 import { readSiteRecord } from '../../kit/ground/site-settings.ts'
@@ -23,6 +25,24 @@ import { singleRecord } from '../../kit/ground/single-record.ts'
 
 const contentVersions = editVersion({ id: homepageContent.id, version: homepageContent.version })
 const contentTrash = restorable({ name: 'homepage_content', table: homepageContent, endpoint: homepage.deleteHomePageCms, restored: 'Homepage content restored successfully' })
+
+const CONTENT_SEARCH = [homepageContent.title, homepageContent.link]
+const NEWEST_FIRST = [desc(homepageContent.createdAt), desc(homepageContent.id)] as const
+
+/** Bulk Delete of content blocks (contract/bulk.ts); their images stay until the trash lets them go. */
+defineBulk({
+  calls: homepageBulk,
+  list: homepage.listHomePageCms,
+  table: homepageContent,
+  id: homepageContent.id,
+  name: homepageContent.title,
+  order: NEWEST_FIRST,
+  search: CONTENT_SEARCH,
+  filter: () => undefined,
+  actions: {
+    delete: { delete: { trash: contentTrash, remove: (db, id) => db.delete(homepageContent).where(eq(homepageContent.id, id)).returning({ id: homepageContent.id }) } },
+  },
+})
 
 const toContent = (row: HomepageContentRow) => ({
   _id: row.id,
@@ -57,8 +77,8 @@ export const homepageRoutes = handlers(homepage, {
   listHomePageCms: async (query, ctx) => {
     const { rows, count } = await listPage(ctx.db, query, {
       rows: ctx.db.select().from(homepageContent).$dynamic(),
-      search: [homepageContent.title, homepageContent.link],
-      orderBy: [desc(homepageContent.createdAt), desc(homepageContent.id)],
+      search: CONTENT_SEARCH,
+      orderBy: NEWEST_FIRST,
       sort: { title: caseless(homepageContent.title), link: caseless(homepageContent.link) },
     })
     return { status: 'success', message: 'Homepage content fetched', result: rows.map(toContent), count }

@@ -8,6 +8,7 @@
  * `sellink` / `bridgelink`, records and edits `buyLink` / `selLink` / `bridgeLink`.
  */
 import { and, eq } from 'drizzle-orm'
+import { bridgeLinksBulk, buyLinksBulk, sellLinksBulk } from '#contract/bulk'
 import * as links from '#contract/links'
 import type { PageQuery } from '#contract/common'
 import { handlers, type Ctx } from '../../kit/request/handlers.ts'
@@ -17,6 +18,7 @@ import { caseless, listPage, type SortInput, type SortKey } from '../../kit/requ
 import { keptPlace, preferenceOrder } from '../../kit/request/preference.ts'
 import { restorable } from '../../kit/request/undo.ts'
 import { editVersion } from '../../kit/request/edit-version.ts'
+import { defineBulk } from '../../kit/request/bulk.ts'
 import { links as linksTable, type LinkRow } from '../../db/schema.ts'
 
 type Kind = LinkRow['kind']
@@ -31,6 +33,8 @@ interface LinkKind<A extends string, F extends string> {
   noun: string
   /** Its delete call (undo checks its access rule). */
   remove: typeof links.DeleteBuyLink | typeof links.DeleteSellLink | typeof links.DeleteBridgeLink
+  /** Its list call: a bulk Delete's "every row matching" reads its search as the list does. */
+  list: typeof links.ListBuyLink | typeof links.ListSelLink | typeof links.ListBridgeLink
 }
 
 /** The record as the contract shows it: `{ _id, <field>, preference, version }`. */
@@ -47,13 +51,26 @@ function named<F extends string>(field: F, value: string): Record<F, string> {
 const holds = <F extends string>(v: Record<string, string>, field: F): v is Record<F, string> => typeof v[field] === 'string'
 
 /** The five calls of one kind, kept in the table's rows of `kind`. */
-function linkCalls<A extends string, F extends string>(kind: Kind, { addField, recordField: field, noun, remove: deleteCall }: LinkKind<A, F>) {
+function linkCalls<A extends string, F extends string>(kind: Kind, { addField, recordField: field, noun, remove: deleteCall, list: listCall }: LinkKind<A, F>, bulk: typeof buyLinksBulk | typeof sellLinksBulk | typeof bridgeLinksBulk) {
   const ofKind = eq(linksTable.kind, kind)
   const byId = (id: string) => and(eq(linksTable.id, id), ofKind)
   const order = preferenceOrder({ lock: `links:${kind}`, id: linksTable.id, preference: linksTable.preference, createdAt: linksTable.createdAt, scope: ofKind })
   const versions = editVersion({ id: linksTable.id, version: linksTable.version, scope: ofKind })
   const kept = restorable({ name: `links:${kind}`, table: linksTable, order, endpoint: deleteCall, restored: `${noun} restored successfully` })
   const done = (message: string) => ({ status: 'success' as const, message })
+  // Bulk Delete (contract/bulk.ts): only this kind's links, whatever ids are sent.
+  defineBulk({
+    calls: bulk,
+    list: listCall,
+    table: linksTable,
+    id: linksTable.id,
+    name: linksTable.url,
+    order: order.orderBy,
+    search: [linksTable.url],
+    scope: ofKind,
+    filter: () => undefined,
+    actions: { delete: { delete: { trash: kept, remove: (db, id) => db.delete(linksTable).where(byId(id)).returning({ id: linksTable.id }) } } },
+  })
 
   return {
     add: async (input: Record<A, string> & { preference?: number | undefined }, ctx: Ctx) => {
@@ -110,9 +127,9 @@ function linkCalls<A extends string, F extends string>(kind: Kind, { addField, r
   }
 }
 
-const buy = linkCalls('buy', links.buyLinks)
-const sell = linkCalls('sell', links.sellLinks)
-const bridge = linkCalls('bridge', links.bridgeLinks)
+const buy = linkCalls('buy', links.buyLinks, buyLinksBulk)
+const sell = linkCalls('sell', links.sellLinks, sellLinksBulk)
+const bridge = linkCalls('bridge', links.bridgeLinks, bridgeLinksBulk)
 
 export const linksRoutes = handlers(links, {
   addbuyLink: buy.add,

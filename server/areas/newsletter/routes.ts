@@ -29,6 +29,7 @@ import { Readable } from 'node:stream'
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm'
 import { EXCLUSION_REASONS } from '#contract/forecast'
 import * as newsletter from '#contract/newsletter'
+import { newsletterBulk } from '#contract/bulk'
 import { ALREADY_APPROVED, ALREADY_REJECTED } from '#contract/four-eyes'
 import type { NewsletterSend, SendStatus } from '#contract/newsletter'
 import type { Db } from '../../db/index.ts'
@@ -42,6 +43,7 @@ import { sanitizeRichText } from '../../kit/ground/sanitize.ts'
 import { cancelMailGroup, mailGroupCounts, pauseMailGroup } from '../../kit/ground/mail/mail.ts'
 import { leadSearch } from '../../kit/rules/leads-search.ts'
 import { sendStatusWhere } from '../../kit/rules/newsletter-status.ts'
+import { defineBulk } from '../../kit/request/bulk.ts'
 import { NEWSLETTER_JOB, TEMPLATE_MISSING, groupOf, lockSend, newsletterTemplate, waitingMails } from './feeder.ts'
 import { freezeRecipients, jobKey, scheduleStart, selectedChoice, subscribedChoice } from './scheduled.ts'
 import { ALREADY_STARTED, SEND_AT_REQUIRED } from '#contract/send-later'
@@ -146,6 +148,30 @@ async function sendToDecide(tx: Db, id: string) {
   if (send === undefined) throw notFound()
   return send
 }
+
+/**
+ * Bulk Cancel of scheduled sends (contract/bulk.ts), by the list's search and status filter: a
+ * scheduled send has no recipients or mails yet, so calling it off is its status (its start job
+ * then finds it no longer scheduled); its undo schedules again only those whose time has not come.
+ */
+defineBulk({
+  calls: newsletterBulk,
+  list: newsletter.listNewsletterSends,
+  table: newsletterSends,
+  id: newsletterSends.id,
+  name: newsletterSends.subject,
+  order: [desc(newsletterSends.createdAt), desc(newsletterSends.id)],
+  search: [newsletterSends.subject],
+  filter: ({ status }) => sendStatusWhere(status),
+  actions: {
+    cancel: {
+      set: { column: newsletterSends.status, to: 'cancelled' },
+      also: [{ column: newsletterSends.finishedAt, to: sql`now()`, back: sql`null` }],
+      skip: [{ when: sql`${newsletterSends.status} <> 'scheduled'`, reason: 'notScheduled' }],
+      undoIf: sql`${newsletterSends.scheduledAt} > now()`,
+    },
+  },
+})
 
 export const newsletterRoutes = handlers(newsletter, {
   allUser: async (query, ctx) => {

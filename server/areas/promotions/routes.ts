@@ -23,6 +23,7 @@ import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import { z } from 'zod'
 import { plural } from '#contract/common'
 import * as promotionsContract from '#contract/promotions'
+import { promotionsBulk } from '#contract/bulk'
 import { EXCLUSION_REASONS } from '#contract/forecast'
 import type { Promotion, PromotionProgress, PromotionUser, UserFilter } from '#contract/promotions'
 import { ALREADY_APPROVED, ALREADY_REJECTED } from '#contract/four-eyes'
@@ -37,6 +38,7 @@ import { adminNames, announceRequest, approvalNeed, approvalsOf, decisionDetail,
 import { caseless, containsPattern, listPage, offsetOf } from '../../kit/request/paging.ts'
 import { uploadUrl } from '../../kit/ground/uploads.ts'
 import { exactCount } from '../../kit/ground/row-counts.ts'
+import { defineBulk } from '../../kit/request/bulk.ts'
 import type { Db } from '../../db/index.ts'
 import { leads, promotionDeliveries, promotionRecipients, promotions, type PromotionRow } from '../../db/schema.ts'
 import type { Realtime } from '../../kit/ground/realtime.ts'
@@ -338,6 +340,32 @@ export const promotionJobs = [
 
 /** Newest first, id as the tie-break, so pages never overlap. */
 const newestLeads = [desc(leads.createdAt), desc(leads.id)] as const
+
+/**
+ * Bulk actions on promotions (contract/bulk.ts), by the list's search and status filter. Cancel
+ * calls off those scheduled (nothing was sent: their start job finds them no longer scheduled);
+ * its undo schedules again only those whose time has not come. Delete is the single delete's, a
+ * record at a time.
+ */
+defineBulk({
+  calls: promotionsBulk,
+  list: promotionsContract.listNotification,
+  table: promotions,
+  id: promotions.id,
+  name: promotions.title,
+  order: [desc(promotions.createdAt), desc(promotions.id)],
+  search: [promotions.title, promotions.content],
+  filter: ({ status }) => (status === '' ? undefined : eq(promotions.status, status)),
+  actions: {
+    cancel: {
+      set: { column: promotions.status, to: 'cancelled' },
+      also: [{ column: promotions.cancelledAt, to: sql`now()`, back: sql`null` }],
+      skip: [{ when: sql`${promotions.status} <> 'scheduled'`, reason: 'notScheduled' }],
+      undoIf: sql`${promotions.scheduledAt} > now()`,
+    },
+    delete: { delete: { trash: promotionTrash, remove: (db, id) => db.delete(promotions).where(eq(promotions.id, id)).returning({ id: promotions.id }) } },
+  },
+})
 
 export const promotionsRoutes = handlers(promotionsContract, {
   FilterOption: async ({ page, limit, data, selectall }, ctx) => {

@@ -13,7 +13,9 @@
  *   the staff member
  *   (kit/rules/mail/account-notices.ts), queued in the write's transaction.
  */
-import { and, desc, eq, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
+import { staffBulk } from '#contract/bulk'
+import { alwaysAllowed, openToEveryone } from '#contract/routes'
 import * as staff from '#contract/staff'
 import { ApiFailure, failure, notFound } from '../../kit/request/answers.ts'
 import { handlers, type Ctx } from '../../kit/request/handlers.ts'
@@ -28,6 +30,7 @@ import { FORBIDDEN, UNAUTHORIZED, revokeSessions } from '../../kit/ground/access
 import { setViewingAs, viewingAsOf } from '../../kit/ground/access/sessions.ts'
 import { describeAccessChange, noticeTime, queueAccountNotice } from '../../kit/rules/mail/account-notices.ts'
 import { EMAIL_TAKEN, grantCheck, grantedPages, type Holder } from '../../kit/rules/access/grants.ts'
+import { defineBulk } from '../../kit/request/bulk.ts'
 
 export const SUPERADMIN_UNTOUCHABLE = 'The superadmin cannot be changed'
 export const ABOVE_YOU = 'You cannot change a user who has more access than you'
@@ -67,6 +70,69 @@ const sameSet = (a: readonly string[], b: readonly string[]): boolean => a.lengt
 
 /** Ends a changed admin's sessions once the change is committed. */
 const logoutLater = (ctx: Ctx, adminId: string): void => ctx.afterSuccess(() => ctx.realtime?.logout(adminId))
+
+/**
+ * The staff `actor` may not touch (touchCheck, as SQL, row by row): those holding the Admin level
+ * when the actor does not, and those with a page the actor may not open. None for the superadmin.
+ */
+export function aboveActor(actor: AdminRow): SQL | undefined {
+  if (actor.role === 'superadmin') return undefined
+  const level = actor.accessLevel === 'Admin' ? sql`false` : sql`${admins.accessLevel} = 'Admin'`
+  if (actor.restrictions.length === 0) return level
+  const opens = [...actor.restrictions, ...alwaysAllowed, ...openToEveryone]
+  return sql`(${level} or cardinality(${admins.restrictions}) = 0 or not (${admins.restrictions} <@ ${sql.param(opens)}::text[]))`
+}
+
+/** The LOGOUT to each admin's sockets, once what ended their sessions has committed. */
+const logoutAll = (services: { realtime: { logout: (id: string) => void } | null }, ids: readonly string[]): void => {
+  for (const id of ids) services.realtime?.logout(id)
+}
+
+/**
+ * Bulk actions on Users and Access (contract/bulk.ts), by the list's search: the single toggle's
+ * and Sign out everywhere's rules row by row. The superadmin (found only by id: the list never
+ * shows it) and the acting admin are skipped with their reasons, as is anyone above the actor.
+ */
+defineBulk({
+  calls: staffBulk,
+  list: staff.FetchSubAdminUsers,
+  table: admins,
+  id: admins.id,
+  name: sql`${admins.name} || ' <' || ${admins.email} || '>'`,
+  order: [desc(admins.createdAt), desc(admins.id)],
+  search: [admins.name, admins.email],
+  filter: () => staffOnly,
+  outOfReach: aboveActor,
+  skips: (me) => [
+    { when: eq(admins.id, me.id), reason: 'self' },
+    { when: eq(admins.role, 'superadmin'), reason: 'superadmin' },
+  ],
+  actions: {
+    // Sessions end at once, as the single toggle ends them: the token version moves on, logged as a forced logout.
+    deactivate: {
+      set: { column: admins.activate, to: 0 },
+      effect: {
+        inTx: async (tx, ids, by) => {
+          await tx.update(admins).set({ tokenVersion: sql`${admins.tokenVersion} + 1` }).where(inArray(admins.id, [...ids]))
+          for (const id of ids) await recordForcedLogout(tx, id, by.id, null, 'deactivated')
+        },
+        after: logoutAll,
+      },
+    },
+    activate: { set: { column: admins.activate, to: 1 } },
+    signOut: {
+      each: {
+        inTx: async (tx, ids, by) => {
+          for (const id of ids) {
+            await revokeSessions(tx, id)
+            await recordForcedLogout(tx, id, by.id, null, 'signed out everywhere')
+          }
+        },
+        after: logoutAll,
+      },
+    },
+  },
+})
 
 export const staffRoutes = handlers(staff, {
   createSubAdminUsers: async ({ name, email, password, accessLevel, restrictions, twoFACode }, ctx) => {

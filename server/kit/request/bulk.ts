@@ -34,6 +34,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import { z } from 'zod'
 import {
   BULK_NAMES_SHOWN,
+  BULK_NOTHING_TO_UNDO,
   BULK_RUN_OVER,
   BULK_RUN_UNKNOWN,
   BULK_SET_CHANGED,
@@ -49,14 +50,14 @@ import * as bulkArea from '#contract/bulk'
 import type { Endpoint, ParsedInput } from '#contract/define'
 import { SocketEvents } from '#contract/socket'
 import { sqlState, type Db } from '../../db/index.ts'
-import { admins, bulkRunRows, bulkRuns, trash, type AdminRow } from '../../db/schema.ts'
+import { admins, auditLog, bulkRunRows, bulkRuns, trash, type AdminRow } from '../../db/schema.ts'
 import { FORBIDDEN, permits } from '../ground/access/auth.ts'
 import { ApiFailure, failure } from './answers.ts'
 import { defineJob, handlers, type Ctx } from './handlers.ts'
 import { type Services } from '../ground/services.ts'
 import { searchWhere, type Search } from './paging.ts'
 import type { Realtime } from '../ground/realtime.ts'
-import { keepBulkRun, moveToTrash, restoreEntry, takesDependents, undoesBulkRuns, type Restorable, type TrashCtx } from './undo.ts'
+import { NothingTaken, finishTaking, keepBulkRun, moveToTrash, restoreEntry, startTaking, takesDependents, undoesBulkRuns, type Restorable, type Taking, type TrashCtx } from './undo.ts'
 
 export const BULK_JOB = 'bulk.apply'
 /** Rows one batch of a run changes: one statement for a set, one short transaction per record for a delete. */
@@ -64,20 +65,48 @@ const BATCH = { set: 200, delete: 25 } as const
 /** Progress goes out at most this often while a run goes on (and once when it ends). */
 const PROGRESS_MS = 500
 
-/** An action that writes one column: `to` is the value it sets. */
-interface SetAction {
-  set: { column: PgColumn; to: string | number | boolean }
+/** Rows left out for a reason of their own (the superadmin, the acting admin, a send not scheduled). */
+export interface BulkSkip {
+  when: SQL
+  reason: BulkSkipReason
+}
+
+/** What a run does beside its rows' change: in the batch's transaction, and once it has committed. */
+export interface BulkEffect {
+  /** With the ids the batch changed, in its transaction (the sessions ended, the logout logged). */
+  inTx?: (tx: Db, ids: readonly string[], by: AdminRow) => Promise<void>
+  /** After the batch committed (the LOGOUT to those admins' sockets). */
+  after?: (services: Services, ids: readonly string[]) => void
+}
+
+interface ActionBase {
   /** Rows that may not take it (in use by another record). */
   inUse?: SQL
+  /** Rows this action leaves out, each for its reason, checked in order after access. */
+  skip?: readonly BulkSkip[]
+}
+
+/** An action that writes one column: `to` is the value it sets. */
+interface SetAction extends ActionBase {
+  set: { column: PgColumn; to: string | number | boolean }
+  /** Columns set beside it (when a send was cancelled), and what undo writes back into them. */
+  also?: readonly { column: PgColumn; to: SQL; back: SQL }[]
+  /** Undo writes a row back only where this holds too (a cancelled send whose time has not come). */
+  undoIf?: SQL
+  effect?: BulkEffect
 }
 
 /** An action that deletes the rows through the trash (one entry per record, one undo for all). */
-interface DeleteAction {
+interface DeleteAction extends ActionBase {
   delete: { trash: Restorable; remove: (db: Db, id: string) => Promise<readonly unknown[]> }
-  inUse?: SQL
 }
 
-type ServerAction = SetAction | DeleteAction
+/** An action that changes nothing a row holds and cannot be undone (Sign out everywhere): its effect is all it does. */
+interface EachAction extends ActionBase {
+  each: BulkEffect & { inTx: NonNullable<BulkEffect['inTx']> }
+}
+
+type ServerAction = SetAction | DeleteAction | EachAction
 
 export interface BulkList<C extends BulkCalls, L extends Endpoint = Endpoint> {
   calls: C
@@ -92,8 +121,15 @@ export interface BulkList<C extends BulkCalls, L extends Endpoint = Endpoint> {
   /** The list call's search and filters, as its handler gives them to listPage. */
   search: Search
   filter: (query: ParsedInput<L>) => SQL | undefined
-  /** Rows this admin may not change, whatever the action (none unless told). */
+  /** The rows the list holds at all (a kind of the links table): chosen ids outside it are not found. */
+  scope?: SQL
+  /**
+   * Rows this admin may not change with the single action, whatever the action (none unless
+   * told): skipped as no access, row by row, as the single action refuses them.
+   */
   outOfReach?: (me: AdminRow) => SQL | undefined
+  /** Rows left out of every action for this admin, each for its reason (the superadmin, their own account). */
+  skips?: (me: AdminRow) => readonly BulkSkip[]
   actions: { [A in keyof C['actions']]: ServerAction }
   /** After rows changed (the menu's counts). */
   changed?: (realtime: Realtime | null) => void
@@ -104,8 +140,9 @@ const lists = new Map<string, BulkList<BulkCalls>>()
 /** Declares how a list's rows are found and changed (once per list, at module load). */
 export function defineBulk<C extends BulkCalls, L extends Endpoint>(list: BulkList<C, L>): BulkList<C, L> {
   if (lists.has(list.calls.list)) throw new Error(`Two bulk declarations for ${list.calls.list}`)
-  for (const action of Object.values<ServerAction>(list.actions)) {
-    if ('delete' in action && takesDependents(action.delete.trash)) throw new Error(`${list.calls.list}: a bulk delete takes records that take no rows with them`)
+  for (const [name, action] of Object.entries<ServerAction>(list.actions)) {
+    const final = (list.calls.actions as Record<string, BulkActionSpec | undefined>)[name]?.final === true
+    if (final !== 'each' in action) throw new Error(`${list.calls.list}: ${name} is final in the contract exactly when it cannot be undone`)
   }
   lists.set(list.calls.list, list as unknown as BulkList<BulkCalls>)
   return list
@@ -130,10 +167,10 @@ const specOf = (list: BulkList<BulkCalls>, action: string) => {
 
 /** The rows chosen, as a where clause; a matching selection's fields are read as the list call reads them. */
 function chosen(list: BulkList<BulkCalls>, selection: BulkSelection): SQL | undefined {
-  if ('ids' in selection) return inArray(list.id, [...new Set(selection.ids)])
+  if ('ids' in selection) return and(inArray(list.id, [...new Set(selection.ids)]), list.scope)
   const parsed = list.list.input.safeParse({ ...selection.matching.filters, search: selection.matching.search, page: 1, limit: 1 })
   if (!parsed.success) throw failure('These filters are not the list\'s', { selection: 'Incorrect format' })
-  return searchWhere(list.search, selection.matching.search, list.filter(parsed.data))
+  return searchWhere(list.search, selection.matching.search, and(list.scope, list.filter(parsed.data)))
 }
 
 /** The value a row holds now in the column an action sets (null for a delete): what its undo writes back. */
@@ -145,6 +182,7 @@ function reasonOf(list: BulkList<BulkCalls>, action: ServerAction, me: AdminRow,
   const cases: SQL[] = []
   const out = list.outOfReach?.(me)
   if (out !== undefined) cases.push(sql`when ${out} then 'access'`)
+  for (const skip of [...(list.skips?.(me) ?? []), ...(action.skip ?? [])]) cases.push(sql`when ${skip.when} then ${skip.reason}`)
   if ('set' in action) cases.push(sql`when ${action.set.column} = ${action.set.to} then 'already'`)
   if (action.inUse !== undefined) cases.push(sql`when ${action.inUse} then 'inUse'`)
   return cases.length === 0 ? sql`null` : sql`case ${sql.join(cases, sql` `)} else null end`
@@ -256,6 +294,22 @@ export const bulkRoutes = handlers(bulkArea, {
   applyContactBulk: bulkApply('contactus'),
   previewCategoriesBulk: bulkPreview('categories'),
   applyCategoriesBulk: bulkApply('categories'),
+  previewBrandsBulk: bulkPreview('brands'),
+  applyBrandsBulk: bulkApply('brands'),
+  previewBuyLinksBulk: bulkPreview('links:buy'),
+  applyBuyLinksBulk: bulkApply('links:buy'),
+  previewSellLinksBulk: bulkPreview('links:sell'),
+  applySellLinksBulk: bulkApply('links:sell'),
+  previewBridgeLinksBulk: bulkPreview('links:bridge'),
+  applyBridgeLinksBulk: bulkApply('links:bridge'),
+  previewHomepageBulk: bulkPreview('homepage'),
+  applyHomepageBulk: bulkApply('homepage'),
+  previewStaffBulk: bulkPreview('staff'),
+  applyStaffBulk: bulkApply('staff'),
+  previewPromotionsBulk: bulkPreview('promotions'),
+  applyPromotionsBulk: bulkApply('promotions'),
+  previewNewsletterBulk: bulkPreview('newsletter'),
+  applyNewsletterBulk: bulkApply('newsletter'),
   getBulkRun: async ({ id }, ctx) => ({ status: 'success', message: 'Bulk action fetched', run: await view(ctx.db, ctx.config, await ownRun(ctx.db, ctx.me(), id)) }),
   cancelBulkRun: async ({ id }, ctx) => {
     const row = await ownRun(ctx.db, ctx.me(), id, true)
@@ -285,34 +339,62 @@ async function tell(services: Services, runId: string, last: boolean): Promise<v
   services.realtime?.toAdmin(row.adminId, SocketEvents.bulkProgress, await view(services.handle.db, services.config, row))
 }
 
-const Counted = z.object({ rows: z.array(z.object({ done: z.coerce.number(), changed: z.coerce.number() })) })
+const Counted = z.object({ rows: z.array(z.object({ done: z.coerce.number(), changed: z.coerce.number(), ids: z.array(z.string()).nullable() })) })
 
-/** One batch of a set: the rows still as previewed take the value, the others are skipped; one statement. */
-async function setBatch(db: Db, list: BulkList<BulkCalls>, action: SetAction, runId: string): Promise<number> {
+/**
+ * One batch of a set (or of an action that only has an effect): the rows still as previewed take
+ * the value (those still there, for an effect), the others are skipped; one statement, and the
+ * action's effect in the same transaction.
+ */
+async function setBatch(services: Services, list: BulkList<BulkCalls>, action: SetAction | EachAction, runId: string, admin: AdminRow): Promise<number> {
+  const db = services.handle.db
   const t = list.table
   const key = sql.identifier(list.id.name)
-  const column = sql.identifier(action.set.column.name)
+  const changes =
+    'set' in action
+      ? sql`update ${t} set ${sql.identifier(action.set.column.name)} = ${action.set.to}${alsoSet(action, 'to')} from pick where ${t}.${key}::text = pick.record_id and to_jsonb(${t}.${sql.identifier(action.set.column.name)}) = pick.before returning ${t}.${key}::text as id`
+      : sql`select ${t}.${key}::text as id from ${t} join pick on ${t}.${key}::text = pick.record_id`
+  const effect = 'set' in action ? action.effect : action.each
   const result = await db.transaction(async (tx) => {
     const [counted] = Counted.parse(
       await tx.execute(sql`
       with pick as (select seq, record_id, before from ${bulkRunRows} where run_id = ${runId} and outcome = 'pending' order by seq limit ${BATCH.set} for update),
-      changed as (update ${t} set ${column} = ${action.set.to} from pick where ${t}.${key}::text = pick.record_id and to_jsonb(${t}.${column}) = pick.before returning ${t}.${key}::text as id),
+      changed as (${changes}),
       marked as (update ${bulkRunRows} r set outcome = case when r.record_id in (select id from changed) then 'done' else 'changed' end
-        where r.run_id = ${runId} and r.seq in (select seq from pick) returning r.outcome)
-      select count(*) filter (where outcome = 'done')::int as done, count(*) filter (where outcome = 'changed')::int as changed from marked`),
+        where r.run_id = ${runId} and r.seq in (select seq from pick) returning r.outcome, r.record_id)
+      select count(*) filter (where outcome = 'done')::int as done, count(*) filter (where outcome = 'changed')::int as changed,
+        array_agg(record_id) filter (where outcome = 'done') as ids from marked`),
     ).rows
     const done = counted?.done ?? 0
     const changed = counted?.changed ?? 0
+    const ids = counted?.ids ?? []
+    if (ids.length > 0) await effect?.inTx?.(tx, ids, admin)
     if (done + changed > 0) await tx.update(bulkRuns).set({ done: sql`${bulkRuns.done} + ${done}`, skipped: sql`${bulkRuns.skipped} + ${changed}` }).where(eq(bulkRuns.id, runId))
-    return done + changed
+    return { took: done + changed, ids }
   })
-  return result
+  if (result.ids.length > 0) effect?.after?.(services, result.ids)
+  return result.took
 }
+
+/** The `also` columns of a set, as more assignments of an update (`to` when it runs, `back` when undone). */
+const alsoSet = (action: SetAction, way: 'to' | 'back'): SQL => sql.join((action.also ?? []).map((a) => sql`, ${sql.identifier(a.column.name)} = ${a[way]}`))
 
 /** The admin a run acts for, as the trash needs a call's context. */
 function actingFor(services: Services, admin: AdminRow): TrashCtx {
   const db = services.handle.db
   return { db, handle: services.handle, config: services.config, jobs: services.jobs, me: () => admin, transaction: (work) => db.transaction(work) }
+}
+
+/** The end of a big delete out of a call: what a failure leaves is put back at once. */
+async function finishBig(ctx: TrashCtx, big: Taking, remove: (tx: Db) => Promise<readonly unknown[]>): Promise<unknown> {
+  const failures: (() => Promise<void> | void)[] = []
+  try {
+    return await finishTaking({ ...ctx, afterFailure: (work) => failures.push(work) }, big, remove)
+  } catch (error) {
+    for (const work of failures) await work()
+    if (error instanceof NothingTaken) return undefined
+    throw error
+  }
 }
 
 /** One batch of a delete: each record into the trash in a transaction that also marks its row done. */
@@ -334,14 +416,18 @@ async function deleteBatch(services: Services, action: DeleteAction, run: typeof
           .set(outcome === 'done' ? { done: sql`${bulkRuns.done} + 1` } : { skipped: sql`${bulkRuns.skipped} + 1` })
           .where(eq(bulkRuns.id, run.id)),
       ])
-    let taken: Awaited<ReturnType<typeof moveToTrash>>
+    let taken: unknown
+    const remove = async (tx: Db) => {
+      const removed = await action.delete.remove(tx, row.recordId)
+      // In the delete's own transaction: a run stopped after it resumes past this record.
+      if (removed.length > 0) await mark(tx, 'done')
+      return removed
+    }
     try {
-      taken = await moveToTrash(ctx, action.delete.trash, row.recordId, async (tx) => {
-        const removed = await action.delete.remove(tx, row.recordId)
-        // In the delete's own transaction: a run stopped after it resumes past this record.
-        if (removed.length > 0) await mark(tx, 'done')
-        return removed
-      })
+      // A record that takes many rows with it (a brand's leads, a promotion's deliveries) moves
+      // them in short transactions first, as its single delete does; the others in one.
+      const big = takesDependents(action.delete.trash) ? await startTaking(ctx, action.delete.trash, [row.recordId]) : undefined
+      taken = big === undefined ? await moveToTrash(ctx, action.delete.trash, row.recordId, remove) : await finishBig(ctx, big, remove)
     } catch (error) {
       // Put in use since the preview (a game given this category): its delete rolled back, and it is skipped.
       if (sqlState(error) !== '23503') throw error
@@ -361,7 +447,7 @@ async function finish(services: Services, list: BulkList<BulkCalls>, runId: stri
     const spec = specOf(list, row.action)
     const action = actionOf(list, row.action)
     let undo: string | null = null
-    if (row.done > 0) {
+    if (row.done > 0 && !('each' in action)) {
       let entries: string[] = []
       if ('delete' in action) {
         // Each record's own entry, found by what it took: written by the delete's transaction, so never missed.
@@ -406,7 +492,7 @@ async function runBatch(payload: Record<string, unknown>, services: Services): P
     return undefined
   }
   const action = actionOf(list, run.action)
-  const took = 'set' in action ? await setBatch(db, list, action, runId) : await deleteBatch(services, action, run, admin)
+  const took = 'delete' in action ? await deleteBatch(services, action, run, admin) : await setBatch(services, list, action, runId, admin)
   if (took > 0) {
     list.changed?.(services.realtime)
     services.publicCache.forget()
@@ -436,6 +522,7 @@ async function undoRun(ctx: Ctx, runId: string): Promise<string> {
   const spec = specOf(list, run.action)
   const action = actionOf(list, run.action)
   if (!permits(spec.single.access, ctx.me())) throw new ApiFailure(403, FORBIDDEN)
+  if ('each' in action) throw new Error(`${list.calls.list}: ${run.action} cannot be undone, and kept no undo`)
   let back = 0
   if ('set' in action) {
     const t = list.table
@@ -445,8 +532,9 @@ async function undoRun(ctx: Ctx, runId: string): Promise<string> {
     const kept = sql`(jsonb_populate_record(null::${t}, jsonb_build_object(${action.set.column.name}::text, r.before))).${column}`
     const [done] = Restored.parse(
       await ctx.db.execute(sql`
-      with back as (update ${t} set ${column} = ${kept} from ${bulkRunRows} r
+      with back as (update ${t} set ${column} = ${kept}${alsoSet(action, 'back')} from ${bulkRunRows} r
         where r.run_id = ${runId} and r.outcome = 'done' and ${t}.${key}::text = r.record_id and ${t}.${column} = ${action.set.to}
+          ${action.undoIf === undefined ? sql`` : sql`and ${action.undoIf}`}
         returning ${t}.${key}::text as id),
       marked as (update ${bulkRunRows} r set outcome = 'undone' where r.run_id = ${runId} and r.record_id in (select id from back) returning 1)
       select count(*)::int as n from marked`),
@@ -471,3 +559,40 @@ async function undoRun(ctx: Ctx, runId: string): Promise<string> {
 }
 
 undoesBulkRuns(undoRun)
+
+// ---------------------------------------------------------------------------------------------
+// Undo from the audit log
+// ---------------------------------------------------------------------------------------------
+
+/** Whether an audit row is a bulk action's Apply (its record: the run). */
+const isApplyRow = (row: { action: string; recordId: string | null }): row is { action: string; recordId: string } =>
+  row.recordId !== null && [...lists.values()].some((list) => list.calls.apply.path === row.action)
+
+/**
+ * Of these audit rows, those whose run `me` may undo now, by the toast's rules: its undo entry
+ * still open, theirs (or they are the superadmin), and they may still take the single action.
+ */
+export async function undoableBulkRows(db: Db, me: AdminRow, rows: readonly { id: string; action: string; recordId: string | null }[]): Promise<Set<string>> {
+  const applied = rows.flatMap((row) => (row.recordId !== null && isApplyRow(row) ? [{ id: row.id, recordId: row.recordId }] : []))
+  if (applied.length === 0) return new Set()
+  const runs = await db
+    .select({ id: bulkRuns.id, list: bulkRuns.list, action: bulkRuns.action, adminId: bulkRuns.adminId })
+    .from(bulkRuns)
+    .innerJoin(trash, eq(trash.id, bulkRuns.undo))
+    .where(and(inArray(bulkRuns.id, applied.map((r) => r.recordId)), sql`${trash.expiresAt} > now()`))
+  const open = new Set(runs.filter((run) => (run.adminId === me.id || me.role === 'superadmin') && permits(specOf(listNamed(run.list), run.action).single.access, me)).map((run) => run.id))
+  return new Set(applied.filter((row) => open.has(row.recordId)).map((row) => row.id))
+}
+
+/**
+ * Reverts a bulk action from its audit row: its run's one undo, as the toast's Undo (the same
+ * checks, the same answer). Undefined when the row is not a bulk action's Apply.
+ */
+export async function undoBulkFromAudit(ctx: Ctx, auditId: string): Promise<{ runId: string; message: string } | undefined> {
+  const [row] = await ctx.db.select({ action: auditLog.action, recordId: auditLog.recordId }).from(auditLog).where(eq(auditLog.id, auditId))
+  if (row === undefined || !isApplyRow(row)) return undefined
+  const [run] = await ctx.db.select({ id: bulkRuns.id, undo: bulkRuns.undo, state: bulkRuns.state }).from(bulkRuns).where(eq(bulkRuns.id, row.recordId))
+  if (run === undefined || run.undo === null) throw failure(BULK_NOTHING_TO_UNDO, { id: BULK_NOTHING_TO_UNDO }, 409)
+  const { message } = await restoreEntry(ctx, run.undo)
+  return { runId: run.id, message }
+}

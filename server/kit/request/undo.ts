@@ -428,7 +428,7 @@ async function ticket(ctx: Pick<TrashCtx, 'db' | 'config' | 'jobs'>, kept: { id:
 }
 
 /** Queues a purge that watches a run moving the entry's rows, and finishes its work should it stop. */
-async function watch(ctx: Ctx, tx: Db, entry: string): Promise<void> {
+async function watch(ctx: Pick<TrashCtx, 'jobs'>, tx: Db, entry: string): Promise<void> {
   await ctx.jobs.add(tx, PURGE_JOB, { watch: entry }, { runAt: new Date(Date.now() + (TRASH_LEASE_SECONDS + 1) * 1000) })
 }
 
@@ -617,7 +617,7 @@ async function takeDependents(db: Db, entry: string, mover: string, parts: reado
  * transactions. Undefined when the call's transaction can do it all (`moveToTrash`). A run that
  * fails halfway puts back what it moved.
  */
-export async function startTaking(ctx: Ctx, kind: Restorable, ids: readonly string[]): Promise<Taking | undefined> {
+export async function startTaking(ctx: TrashCtx, kind: Restorable, ids: readonly string[]): Promise<Taking | undefined> {
   const key = primaryKey(kind.table)
   if (key === undefined || ids.length === 0) return undefined
   const parts = partsFor(kind, key, ids)
@@ -653,7 +653,7 @@ export async function startTaking(ctx: Ctx, kind: Restorable, ids: readonly stri
  * the rows moved before are put back. Throws NothingTaken when `remove` deleted nothing (the
  * caller throws its 404, so that the rows go back).
  */
-export async function finishTaking(ctx: Ctx, run: Taking, remove: Remove): Promise<{ ids: string[]; undo: UndoTicket }> {
+export async function finishTaking(ctx: TrashCtx & Pick<Ctx, 'afterFailure'>, run: Taking, remove: Remove): Promise<{ ids: string[]; undo: UndoTicket }> {
   const { kind, entry, mover } = run
   ctx.afterFailure(() => rollBack(ctx, entry, mover))
   const one = async (tx: Db) => {
@@ -671,7 +671,7 @@ export async function finishTaking(ctx: Ctx, run: Taking, remove: Remove): Promi
 }
 
 /** Puts back what a failed big delete moved, while this run still holds its entry: nothing was deleted. */
-async function rollBack(ctx: Ctx, entry: string, mover: string): Promise<void> {
+async function rollBack(ctx: Pick<TrashCtx, 'handle'> & Partial<Pick<Ctx, 'log'>>, entry: string, mover: string): Promise<void> {
   const db = ctx.handle.db
   try {
     const [held] = await db
@@ -683,8 +683,9 @@ async function rollBack(ctx: Ctx, entry: string, mover: string): Promise<void> {
     await restoreDependents(db, entry, mover, Parts.parse(held.rows).parts, paceOn(ctx.handle))
     await db.delete(trash).where(and(eq(trash.id, entry), eq(trash.mover, mover)))
   } catch (error) {
-    // The purge that watches the entry puts the rows back once this run's lease has passed.
-    ctx.log.error({ err: error, entry }, 'could not put back the rows of a failed delete; the purge will')
+    // The purge that watches the entry puts the rows back once this run's lease has passed (a
+    // bulk run, which has no request's log, leaves it to the purge alone).
+    ctx.log?.error({ err: error, entry }, 'could not put back the rows of a failed delete; the purge will')
   }
 }
 

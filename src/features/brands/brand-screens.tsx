@@ -8,6 +8,7 @@ import { col, serial } from '#src/crud/columns.tsx'
 import { providers } from '#contract/common'
 import { defineForm } from '#src/crud/define-form.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
+import { brandsBulk } from '#contract/bulk'
 import { select, text } from '#src/crud/form-fields.ts'
 
 /** Requirements R9.7: the brand types. */
@@ -25,6 +26,7 @@ export const BrandListPage = defineList({
   viewPage: '/view-brand',
   edit: '/edit-brand',
   remove: { endpoint: deleteBrand, confirm: 'Are you sure you want to remove this Brand' },
+  serverBulk: brandsBulk,
 })
 
 export const AddBrandPage = defineForm({

@@ -2,6 +2,7 @@ import { deleteHomePageCms, listHomePageCms, type HomepageContent } from '#contr
 import { linkHref } from '#contract/outward-links'
 import { col, image, serial, type CustomColumn } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
+import { homepageBulk } from '#contract/bulk'
 import { LandingPageSwitch } from './landing-page-switch.tsx'
 
 /** The link, openable, and wrapped rather than pushing the Image column out of sight. */
@@ -29,4 +30,5 @@ export const HomepageContentPage = defineList({
   add: { to: '/add-homepage-content', label: 'Add' },
   edit: '/edit-homepage-content',
   remove: { endpoint: deleteHomePageCms, confirm: 'Are you sure you want to remove this content', payload: (row) => ({ _id: row._id }) },
+  serverBulk: homepageBulk,
 })

@@ -7,7 +7,7 @@ import { CutText } from '#src/crud/cut-text.tsx'
 import { optionsFrom } from '#src/crud/fields/options-source.ts'
 import { dateFilter, listFilter } from '#src/crud/list-filters.tsx'
 import { listCountry } from '#contract/restrictions'
-import { DownloadCsvButton } from './download-csv-button.tsx'
+import { DownloadCsvButton, ExportSelectionButton } from './download-csv-button.tsx'
 
 const asOptions = (values: readonly string[]) => values.map((value) => ({ value, label: value }))
 
@@ -57,4 +57,5 @@ export const LeadsPage = defineList({
     dateFilter('to', 'Created to', { zoned: true }),
   ],
   toolbar: DownloadCsvButton,
+  exportSelection: ExportSelectionButton,
 })

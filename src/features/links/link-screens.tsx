@@ -13,6 +13,7 @@ import { bridgeLinks, buyLinks, sellLinks } from '#contract/links'
 import { col, serial } from '#src/crud/columns.tsx'
 import { defineForm, type FormDef, type FormEndpoint } from '#src/crud/define-form.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
+import { bridgeLinksBulk, buyLinksBulk, sellLinksBulk, type BulkCalls } from '#contract/bulk'
 import { number, url } from '#src/crud/form-fields.ts'
 import type { ListEndpoint, Row, WriteEndpoint } from '#src/crud/list-types.ts'
 
@@ -42,6 +43,8 @@ interface LinkScreen {
   add: { route: ScreenPath; title: string; label: string }
   /** Where users meet these links, said while the list has none. */
   empty: string
+  /** Its bulk Delete (contract/bulk.ts). */
+  bulk: BulkCalls
 }
 
 /** A link record as every kind's list answers it (contract/links.ts linkKind). */
@@ -61,6 +64,7 @@ function linkScreens<R extends LinkRow, A extends FormEndpoint, E extends FormEn
     empty: { says: screen.empty, addFirst: `Create the first ${screen.add.label.toLowerCase()}` },
     editDialog: { title: 'Edit List', endpoint: kind.edit, fields, values },
     remove: { endpoint: kind.remove, confirm: REMOVE_LINK },
+    serverBulk: screen.bulk,
   })
   const Add = defineForm({
     title: screen.add.title,
@@ -71,9 +75,9 @@ function linkScreens<R extends LinkRow, A extends FormEndpoint, E extends FormEn
   return { List, Add }
 }
 
-const buy = linkScreens(buyLinks, { title: 'Buy List', add: { route: '/add_buylink', title: 'Add Buy Link', label: 'Buy Link' }, empty: 'The wallet offers these links to users who buy crypto, in the order of their preference.' })
-const swapOut = linkScreens(sellLinks, { title: 'Swap Out List', add: { route: '/add_swapout', title: 'Add Swap Out Link', label: 'Swap Out Link' }, empty: 'The wallet offers these links to users who swap crypto out, in the order of their preference.' })
-const swapIn = linkScreens(bridgeLinks, { title: 'Swap in List', add: { route: '/add_swapin', title: 'Add Swap In Link', label: 'Swap In Link' }, empty: 'The wallet offers these links to users who swap crypto in, in the order of their preference.' })
+const buy = linkScreens(buyLinks, { title: 'Buy List', add: { route: '/add_buylink', title: 'Add Buy Link', label: 'Buy Link' }, empty: 'The wallet offers these links to users who buy crypto, in the order of their preference.', bulk: buyLinksBulk })
+const swapOut = linkScreens(sellLinks, { title: 'Swap Out List', add: { route: '/add_swapout', title: 'Add Swap Out Link', label: 'Swap Out Link' }, empty: 'The wallet offers these links to users who swap crypto out, in the order of their preference.', bulk: sellLinksBulk })
+const swapIn = linkScreens(bridgeLinks, { title: 'Swap in List', add: { route: '/add_swapin', title: 'Add Swap In Link', label: 'Swap In Link' }, empty: 'The wallet offers these links to users who swap crypto in, in the order of their preference.', bulk: bridgeLinksBulk })
 
 export const BuyListPage = buy.List
 export const AddBuyLinkPage = buy.Add

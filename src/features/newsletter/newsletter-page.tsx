@@ -10,6 +10,7 @@ import { SEND_STATUSES, approveNewsletter, cancelNewsletter, forecastNewsletterS
 import { approvalActions, awaitsApproval } from '#src/crud/approval.tsx'
 import { col, date, low, serial, wrapped } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
+import { newsletterBulk } from '#contract/bulk'
 import type { ListSource } from '#src/crud/list-source.ts'
 import { useWriteAccess } from '#src/crud/write-access.ts'
 import { useCall } from '#src/lib/use-call.ts'
@@ -108,6 +109,7 @@ export const NewsletterPage = defineList({
   // Where each send stands, in the Progress column's words; the Dashboard's counts open the list with it.
   filters: [listFilter('status', 'Status', SEND_STATUSES.map((value) => ({ value, label: statusText[value] })), 'All statuses')],
   toolbar: SendNewsletterButton,
+  serverBulk: newsletterBulk,
   actions: [
     {
       label: 'Pause',

@@ -14,6 +14,7 @@ import { SocketEvents } from '#contract/socket'
 import { ApprovalNote, approvalActions, approvalUnsettled } from '#src/crud/approval.tsx'
 import { col, image, low, serial, withEmpty, wrapped } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
+import { promotionsBulk } from '#contract/bulk'
 import { CutText } from '#src/crud/cut-text.tsx'
 import { live } from '#src/crud/list-source.ts'
 import { LoadMoreList } from '#src/crud/load-more-list.tsx'
@@ -128,6 +129,7 @@ export const PromotionListPage = defineList({
   filters: [listFilter('status', 'Status', PROMOTION_STATUSES.map((value) => ({ value, label: statusText[value] })), 'All statuses')],
   add: { to: '/addnotification' },
   remove: { endpoint: DeletePromotion, confirm: REMOVE_PROMOTION },
+  serverBulk: promotionsBulk,
   actions: [
     {
       label: 'Resend',

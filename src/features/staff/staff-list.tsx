@@ -3,6 +3,7 @@ import { ActivateSubadminStatusUpdate, FetchSubAdminUsers, removeStaffPasskeys, 
 import { keepViewAs } from '#src/lib/view-as.ts'
 import { col, serial } from '#src/crud/columns.tsx'
 import { defineList } from '#src/crud/define-list.tsx'
+import { staffBulk } from '#contract/bulk'
 import { accessLabel, managesStaff } from './access.ts'
 
 /**
@@ -33,6 +34,7 @@ export const StaffListPage = defineList({
   ],
   add: { to: '/add-subAdmin', label: 'Add' },
   edit: '/edit-subAdmin',
+  serverBulk: staffBulk,
   // Requirements R4.6: activate 1 is active; the toggle flips it and the list reloads.
   toggle: {
     kind: 'switch',
