@@ -121,7 +121,7 @@ export default tseslint.config(
     },
   },
   {
-    // The screen declarations load with every page, the login included (src/crud/screens.ts):
+    // The screen declarations load with every page, the login included (src/crud/screens/screens.ts):
     // screens come through lazyScreen and palette readers through a loader, never as static imports.
     files: ['src/features/*/screens.ts'],
     rules: {

@@ -194,7 +194,7 @@ function earlyCallsScript(): Plugin {
  * - `shell`: what the login page and a signed-in list both load beside the entry (the button and
  *   input, the offline copy's keys, the online state, the service worker's registration);
  * - `signed-in`: what the signed-in area (src/app/private-area.tsx) imports;
- * - `list-kit`: what every list screen adds (src/crud/define-list.tsx);
+ * - `list-kit`: what every list screen adds (src/crud/list/define-list.tsx);
  * - `common`: what those share with the pages of a visitor without a session (the login's
  *   checks, the public pages, Not Found): zod, the API client, SWR. Those pages load it too.
  * None but `shell` takes a module the login page or the start-up's wipe of an old offline copy
@@ -238,14 +238,14 @@ function firstLoadChunks(): { plugin: Plugin; groups: Rolldown.CodeSplittingGrou
         ids.filter((id) => VISITOR.test(id)),
         initial,
       )
-      const signedIn = closure([find('/src/app/private-area.tsx'), find('/src/crud/define-list.tsx')], new Set([...initial, ...eager]))
+      const signedIn = closure([find('/src/app/private-area.tsx'), find('/src/crud/list/define-list.tsx')], new Set([...initial, ...eager]))
       // What both a signed-in list and the login load, and the worker's registration, which every page loads.
-      const everySignedIn = closure([find('/src/app/private-area.tsx'), find('/src/crud/define-list.tsx')], initial)
+      const everySignedIn = closure([find('/src/app/private-area.tsx'), find('/src/crud/list/define-list.tsx')], initial)
       shell = new Set([...[...eager].filter((id) => everySignedIn.has(id)), ...closure([find('/src/app/sw-register.ts')], initial)])
       common = new Set([...signedIn].filter((id) => visitor.has(id)))
       const outside = new Set([...initial, ...eager, ...visitor])
       area = closure([find('/src/app/private-area.tsx')], outside)
-      kit = closure([find('/src/crud/define-list.tsx')], new Set([...outside, ...area]))
+      kit = closure([find('/src/crud/list/define-list.tsx')], new Set([...outside, ...area]))
     },
   }
   // Only the modules listed: a module's other imports stay where they are (the entry's in the entry).

@@ -451,8 +451,8 @@ function featureFiles(spec: AreaSpec, n: Names): Record<string, string> {
   const values = inputs(spec).map((f) => `${f.name}: r.${f.name}`).join(', ')
   return {
     [`${one}-form.tsx`]: `import { ${n.Record}, ${n.addE}, ${n.editE}, ${n.getE} } from '#contract/${n.area}'
-import { defineForm } from '#src/crud/define-form.tsx'
-import { ${fieldImports.join(', ')} } from '#src/crud/form-fields.ts'
+import { defineForm } from '#src/crud/form/define-form.tsx'
+import { ${fieldImports.join(', ')} } from '#src/crud/form/form-fields.ts'
 
 const fields = [${spec.fields.map(formField).join(', ')}]
 
@@ -480,8 +480,8 @@ export const Edit${n.Record}Page = defineForm({
 })
 `,
     [`${one}-list.tsx`]: `import { ${n.deleteE}, ${n.listE} } from '#contract/${n.area}'
-import { ${columnImports.join(', ')} } from '#src/crud/columns.tsx'
-import { defineList } from '#src/crud/define-list.tsx'
+import { ${columnImports.join(', ')} } from '#src/crud/list/columns.tsx'
+import { defineList } from '#src/crud/list/define-list.tsx'
 
 /** ${n.title} (${n.list}): the list, paged, searched and sorted by the server. Admin only: Add, and edit and delete per row. */
 export const ${pascal(spec.area)}Page = defineList({
@@ -495,14 +495,14 @@ export const ${pascal(spec.area)}Page = defineList({
 })
 `,
     'palette.ts': `import { ${n.listE} } from '#contract/${n.area}'
-import { recordReader, withSearch } from '#src/crud/palette-reader.ts'
+import { recordReader, withSearch } from '#src/crud/screens/palette-reader.ts'
 
 /** ${n.title} in the palette, opening the list on the one chosen. */
 export const records = recordReader(${n.listE}, (answer) =>
   answer.result.map((r) => ({ id: r._id, label: r.${first(spec).name}, detail: ${searchable(spec)[1] === undefined ? "''" : `r.${searchable(spec)[1]!.name}`}, href: withSearch('${n.list}', r.${first(spec).name}) })),
 )
 `,
-    'screens.ts': `import { declareScreens, lazyScreen, paletteRecords } from '#src/crud/screens.ts'
+    'screens.ts': `import { declareScreens, lazyScreen, paletteRecords } from '#src/crud/screens/screens.ts'
 
 const formChunk = () => import('./${one}-form.tsx')
 

@@ -15,14 +15,14 @@ import { isBuilt, routeFor } from './route-table.ts'
 import { SideMenu } from './side-menu.tsx'
 import { SiteHeader } from './site-header.tsx'
 import { logoutAndReload, useSession } from '#src/lib/session.ts'
-import { SHOW_SHORTCUTS, keyIsTaken } from '#src/crud/list-keys.ts'
-import { usePendingUndos } from '#src/crud/undo-keys.ts'
+import { SHOW_SHORTCUTS, keyIsTaken } from '#src/crud/list/list-keys.ts'
+import { usePendingUndos } from '#src/crud/writes/undo-keys.ts'
 import { useStepUpRequest } from '#src/lib/step-up.ts'
 import { ViewAsBanner, useViewAsInStep } from './view-as-banner.tsx'
 
 const Palette = lazy(async () => ({ default: (await import('./palette.tsx')).Palette }))
 const StepUpDialog = lazy(async () => ({ default: (await import('./step-up-dialog.tsx')).StepUpDialog }))
-const ShortcutsDialog = lazy(async () => ({ default: (await import('#src/crud/shortcuts-dialog.tsx')).ShortcutsDialog }))
+const ShortcutsDialog = lazy(async () => ({ default: (await import('#src/crud/screens/shortcuts-dialog.tsx')).ShortcutsDialog }))
 // Radix's menu code comes with the first hover, focus or press of the trigger (ui/deferred.ts).
 const accountMenu = deferred(() => import('./account-menu.tsx'))
 

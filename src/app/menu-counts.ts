@@ -2,7 +2,7 @@
  * The side menu's counts (contract/dashboard.ts getMenuCounts): open enquiries beside Contact Us,
  * pending access requests beside Users and Access, link changes waiting for the admin's approval
  * beside Link changes. The server leaves out a count the admin may
- * not read. Asked again after this tab's writes (every shown answer is, src/crud/refresh.ts) and
+ * not read. Asked again after this tab's writes (every shown answer is, src/crud/writes/refresh.ts) and
  * when the server says another session changed one (COUNTS_CHANGED over the socket).
  */
 import { useEffect } from 'react'

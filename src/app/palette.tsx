@@ -11,20 +11,20 @@ import { useLocation } from 'wouter'
 import { Dialog as DialogPrimitive } from 'radix-ui'
 import { useOnline, WRITES_OFFLINE_MESSAGE } from '#src/lib/online.ts'
 import { cachedAnswers } from '#src/lib/swr-cache.ts'
-import type { PaletteReader } from '#src/crud/screens.ts'
+import type { PaletteReader } from '#src/crud/screens/screens.ts'
 import { useServerSearch } from './server-search.ts'
 import { visibleEntries, type Entry } from './palette-filter.ts'
 import { mayWrite, routes } from './route-table.ts'
 import { logoutAndReload, useSession } from '#src/lib/session.ts'
 import { THEMES, setTheme } from '#src/lib/theme.ts'
 import { promptInstall, useInstallable } from '#src/lib/install.ts'
-import { showShortcuts } from '#src/crud/list-keys.ts'
+import { showShortcuts } from '#src/crud/list/list-keys.ts'
 import { listSavedViews } from '#contract/saved-views'
 import { endOtherSessions } from '#contract/auth'
 import { ADD_PASSKEY } from '#contract/passkeys'
 import { call } from '#src/lib/api.ts'
-import { refreshAfterWrite } from '#src/crud/refresh.ts'
-import { toastWriteAnswer } from '#src/crud/undo-keys.ts'
+import { refreshAfterWrite } from '#src/crud/writes/refresh.ts'
+import { toastWriteAnswer } from '#src/crud/writes/undo-keys.ts'
 import { toast } from '#src/ui/toast.ts'
 
 /** Records per source kept from the cache. */
@@ -114,7 +114,7 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
     // Write actions only for Admin access (requirements R6.5), and unusable offline.
     for (const r of routes) {
       if (r.kind === 'action' && mayWrite(r, session) && session.mayOpen(r.path)) {
-        // Add pages also open with n from their list (src/crud/list-keys.ts).
+        // Add pages also open with n from their list (src/crud/list/list-keys.ts).
         const add = r.path.startsWith('/add')
         list.push({ ...entry('Actions', r.path, r.title, online ? (add ? 'or n on its list' : '') : 'Needs a connection', go(r.path), !online), ...(add ? { shortcut: 'n' } : {}) })
       }
@@ -163,7 +163,7 @@ export function Palette({ open, onOpenChange }: { open: boolean; onOpenChange: (
         logoutAndReload()
       }),
     )
-    // Saved views (src/crud/saved-views.tsx), from the cached answer: readable offline too.
+    // Saved views (src/crud/list/saved-views.tsx), from the cached answer: readable offline too.
     for (const answer of cachedAnswers(listSavedViews.name)) {
       const parsed = listSavedViews.output.safeParse(answer.data)
       if (!parsed.success) continue

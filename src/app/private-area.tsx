@@ -14,7 +14,7 @@ import { Loading } from './loading.tsx'
 import { firstAllowed, mayWrite, routeFor } from './route-table.ts'
 import { endSession, useSession, type Session } from '#src/lib/session.ts'
 import { IdleGuard } from './idle-guard.tsx'
-import { ApprovalAlerts } from '#src/crud/approval-alerts.tsx'
+import { ApprovalAlerts } from '#src/crud/writes/approval-alerts.tsx'
 
 const swrOptions: SWRConfiguration = {
   provider: () => currentCache(),

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { lazy } from 'react'
 import { describe, expect, it } from 'vitest'
 import { mayOpen, screens as contractScreens } from '#contract/routes'
-import { declareAuthScreens, declareScreens, isAuthScreenList, isScreenList, lazyScreen, type LazyScreen } from '#src/crud/screens.ts'
+import { declareAuthScreens, declareScreens, isAuthScreenList, isScreenList, lazyScreen, type LazyScreen } from '#src/crud/screens/screens.ts'
 import type { Session } from '#src/lib/session.ts'
 import { authRoutes, buildRouteTable, firstAllowed, hasAuthRoute, mayWrite, routeFor, routes } from './route-table.ts'
 

@@ -2,7 +2,7 @@
  * The one route table of the PWA (docs/decisions/004-pwa-shell.md): it drives the router, the side menu, the
  * header menu, the palette and the guard. Titles, menu placement and parents come from the
  * contract's screen list; what each built screen is comes from its area's declarations
- * (`src/features/<area>/screens.ts`, see src/crud/screens.ts), found here by file name, so a new
+ * (`src/features/<area>/screens.ts`, see src/crud/screens/screens.ts), found here by file name, so a new
  * area needs no edit in this folder. A screen not built yet has no row, so nothing leads to it.
  */
 import { alwaysAllowed, openToEveryone, screens as contractScreens, type Screen, type ScreenPath } from '#contract/routes'
@@ -14,7 +14,7 @@ import {
   type AuthPath,
   type AuthScreenDecl,
   type ScreenDecl,
-} from '#src/crud/screens.ts'
+} from '#src/crud/screens/screens.ts'
 import type { Session } from '#src/lib/session.ts'
 
 export interface RouteRow extends ScreenDecl {
@@ -38,7 +38,7 @@ type AreaModule = Readonly<Record<string, unknown>>
 
 /**
  * The route table from the areas' `screens.ts` modules (file name to exports). A declaration that
- * is not what src/crud/screens.ts makes, or a path declared twice, stops the start at once with
+ * is not what src/crud/screens/screens.ts makes, or a path declared twice, stops the start at once with
  * the file to fix, rather than leaving a screen silently unreachable.
  */
 export function buildRouteTable(modules: Readonly<Record<string, AreaModule>>): RouteTable {

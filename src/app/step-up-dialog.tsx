@@ -10,13 +10,13 @@ import { useState } from 'react'
 import { proveIdentity } from '#contract/auth'
 import { SecondFactorRequired, call } from '#src/lib/api.ts'
 import { answerStepUp, type StepUpRequest } from '#src/lib/step-up.ts'
-import { FieldControl } from '#src/crud/field-control.tsx'
-import { showFailure, textOf, useContractForm } from '#src/crud/form-hook.ts'
-import { password, text } from '#src/crud/form-fields.ts'
+import { FieldControl } from '#src/crud/form/field-control.tsx'
+import { showFailure, textOf, useContractForm } from '#src/crud/form/form-hook.ts'
+import { password, text } from '#src/crud/form/form-fields.ts'
 import { Button } from '#src/ui/button.tsx'
 import { Dialog, DialogContent, DialogDescription, DialogFormFooter, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
 import { USE_PASSKEY } from '#contract/passkeys'
-import { errorMessage } from '#src/crud/error-message.ts'
+import { errorMessage } from '#src/crud/form/error-message.ts'
 
 const passwordField = password('password', 'Password', { autoComplete: 'current-password' })
 const codeField = text('twoFACode', '2FA Code', { autoComplete: 'one-time-code' })

@@ -2,7 +2,7 @@
  * Every date the app shows goes through here, in the staff member's locale and time zone (the
  * browser's, unless a caller names others, as the unit tests do). A moment of the last day reads
  * relative ('3 min ago'), an older one as its date and time; either way the exact moment is there
- * to hover and for screen readers (`<When>` in src/crud/when.tsx). Free of React, so the early
+ * to hover and for screen readers (`<When>` in src/crud/list/when.tsx). Free of React, so the early
  * script (src/lib/rows-snapshot.ts) says the kept rows' age the same way. Calendar days (a chart's
  * buckets, which the server counts in UTC) keep their own day whatever the zone. CSV exports and
  * values sent to the server never pass through here: they stay ISO.

@@ -6,7 +6,7 @@ import { cn } from './cn.ts'
  * before it was not enough: the row's action buttons wrap onto two lines (`data-wrap-actions`),
  * then one-line text is cut to fit with an ellipsis (`data-cut-text`), then dates and other
  * one-line values wrap between words (`data-wrap-values`). The box carries the attributes, and the
- * cells follow through `group-data-<stage>/table:` classes (src/crud/data-table.tsx and friends).
+ * cells follow through `group-data-<stage>/table:` classes (src/crud/list/data-table.tsx and friends).
  * A table that fits keeps every value whole and its actions on one line; one that does not would
  * slide its last columns under the sticky Action column.
  */

@@ -1,4 +1,4 @@
-import { declareAuthScreens, lazyScreen } from '#src/crud/screens.ts'
+import { declareAuthScreens, lazyScreen } from '#src/crud/screens/screens.ts'
 
 /** /register: a request for access that a superadmin approves (Users and Access), not a sign-up. */
 export const authScreens = declareAuthScreens([

@@ -1,4 +1,4 @@
-import { declareAuthScreens, declareScreens, lazyScreen } from '#src/crud/screens.ts'
+import { declareAuthScreens, declareScreens, lazyScreen } from '#src/crud/screens/screens.ts'
 
 export const screens = declareScreens([
   { path: '/profile', kind: 'page', component: lazyScreen(() => import('./profile-page.tsx'), 'ProfilePage') },

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { toast } from '#src/ui/toast.ts'
-import { errorMessage } from '#src/crud/error-message.ts'
+import { errorMessage } from '#src/crud/form/error-message.ts'
 import { Button } from '#src/ui/button.tsx'
 
 /**

@@ -1,14 +1,14 @@
 import { Link } from 'wouter'
 import { AUDIT_PAGE_SIZE, listAudit, type AuditEntry } from '#contract/audit'
-import { IdText, col, field, low } from '#src/crud/columns.tsx'
-import { defineList } from '#src/crud/define-list.tsx'
-import { When } from '#src/crud/when.tsx'
-import { dateFilter, listFilter } from '#src/crud/list-filters.tsx'
-import { auditWho as who } from '#src/crud/record-history.tsx'
-import { AuditChanges, changedFieldsSummary } from '#src/crud/audit-changes.tsx'
+import { IdText, col, field, low } from '#src/crud/list/columns.tsx'
+import { defineList } from '#src/crud/list/define-list.tsx'
+import { When } from '#src/crud/list/when.tsx'
+import { dateFilter, listFilter } from '#src/crud/list/list-filters.tsx'
+import { auditWho as who } from '#src/crud/record/record-history.tsx'
+import { AuditChanges, changedFieldsSummary } from '#src/crud/record/audit-changes.tsx'
 import { actionOptions, adminOptions, areaOptions } from './audit-options.ts'
 import { ExportAuditButton } from './export-button.tsx'
-import { RevertChange } from '#src/crud/revert-change.tsx'
+import { RevertChange } from '#src/crud/record/revert-change.tsx'
 
 /** What happened, in words ('Category added', 'Failed sign-in'): the server names it from the contract. */
 const event = (e: AuditEntry) => e.event

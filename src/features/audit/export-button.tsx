@@ -1,6 +1,6 @@
 import { useSearch } from 'wouter'
 import { exportAudit } from '#contract/audit'
-import { DownloadButton } from '#src/crud/download-button.tsx'
+import { DownloadButton } from '#src/crud/list/download-button.tsx'
 
 /** Downloads the log as the screen filters it (the URL holds the filters and the search). */
 export function ExportAuditButton() {

@@ -22,14 +22,14 @@ import { HOME } from '#src/lib/base.ts'
 import { Button } from '#src/ui/button.tsx'
 import { Input } from '#src/ui/input.tsx'
 import { LABEL_CLASSES } from '#src/ui/label-classes.ts'
-import type { AuthPath } from '#src/crud/screens.ts'
+import type { AuthPath } from '#src/crud/screens/screens.ts'
 import type { LoginErrors, LoginFields } from './login-rules.ts'
 
 // The rules (contract schemas, zod, the API client) load on the first keystroke or focus, not
 // with the page: painting the form needs none of them.
 const loadRules = () => import('./login-rules.ts')
 // The code field shows only after the server answers TWO_FA; it loads with the rules.
-const loadCodeField = () => import('#src/crud/second-factor-field.tsx')
+const loadCodeField = () => import('#src/crud/form/second-factor-field.tsx')
 const SecondFactorField = lazy(async () => ({ default: (await loadCodeField()).SecondFactorField }))
 // The passkey ceremonies: loaded when the email field takes the focus or the passkey button is pressed.
 const loadPasskeys = () => import('#src/lib/passkeys.ts')

@@ -5,7 +5,7 @@
  */
 import { BRAND_EMAILS_STEP, listbrandUser } from '#contract/brands'
 import type { Output } from '#contract/define'
-import { LoadMoreList } from '#src/crud/load-more-list.tsx'
+import { LoadMoreList } from '#src/crud/list/load-more-list.tsx'
 
 export function BrandEmails({ id, first }: { id: string; first: Output<typeof listbrandUser> }) {
   return (

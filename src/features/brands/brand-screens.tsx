@@ -4,12 +4,12 @@
  * Admin only. Edit reads its record from the list's history state, else through listbrandUser.
  */
 import { Brand, addBrand, deleteBrand, editbrandUser, listbrand, listbrandUser } from '#contract/brands'
-import { col, serial } from '#src/crud/columns.tsx'
+import { col, serial } from '#src/crud/list/columns.tsx'
 import { providers } from '#contract/common'
-import { defineForm } from '#src/crud/define-form.tsx'
-import { defineList } from '#src/crud/define-list.tsx'
+import { defineForm } from '#src/crud/form/define-form.tsx'
+import { defineList } from '#src/crud/list/define-list.tsx'
 import { brandsBulk } from '#contract/bulk'
-import { select, text } from '#src/crud/form-fields.ts'
+import { select, text } from '#src/crud/form/form-fields.ts'
 
 /** Requirements R9.7: the brand types. */
 const brandTypes = providers.map((p) => ({ value: p, label: p }))

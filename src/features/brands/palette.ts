@@ -1,5 +1,5 @@
 import { listbrand } from '#contract/brands'
-import { recordReader, withSearch } from '#src/crud/palette-reader.ts'
+import { recordReader, withSearch } from '#src/crud/screens/palette-reader.ts'
 
 /** Cached brands in the palette, opening the Brand List on the one chosen. */
 export const brands = recordReader(listbrand, (answer) =>

@@ -1,6 +1,6 @@
 import { Category, addcategory, editCategoryData, getCategory } from '#contract/catalog'
-import { defineForm } from '#src/crud/define-form.tsx'
-import { imageUpload, number, text } from '#src/crud/form-fields.ts'
+import { defineForm } from '#src/crud/form/define-form.tsx'
+import { imageUpload, number, text } from '#src/crud/form/form-fields.ts'
 
 /** Add Category (/add-category): categoryName and one image; back to /category on success. */
 export const AddCategoryPage = defineForm({

@@ -1,7 +1,7 @@
 import { categoriesBulk } from '#contract/bulk'
 import { deleteCategory, listCategory } from '#contract/catalog'
-import { col, image, mono } from '#src/crud/columns.tsx'
-import { defineList } from '#src/crud/define-list.tsx'
+import { col, image, mono } from '#src/crud/list/columns.tsx'
+import { defineList } from '#src/crud/list/define-list.tsx'
 
 /** Category List (/category): requirements R2.12; add, edit and delete for Admin only. */
 export const CategoryListPage = defineList({

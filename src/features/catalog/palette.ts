@@ -1,5 +1,5 @@
 import { listCategory } from '#contract/catalog'
-import { recordReader, withSearch } from '#src/crud/palette-reader.ts'
+import { recordReader, withSearch } from '#src/crud/screens/palette-reader.ts'
 
 /** Cached categories in the palette, opening the list on the one chosen. */
 export const categories = recordReader(listCategory, (answer) =>

@@ -7,10 +7,10 @@ import { Suspense, lazy, useId, type ReactNode } from 'react'
 import { Link } from 'wouter'
 import { getDashboard, NEW_LEADS_DAYS, SIGNUP_DAYS, type LinksCard, type PromotionsCard, type UsersCard, type WorkCard } from '#contract/dashboard'
 import type { ScreenPath } from '#contract/routes'
-import { errorMessage } from '#src/crud/error-message.ts'
-import { When } from '#src/crud/when.tsx'
+import { errorMessage } from '#src/crud/form/error-message.ts'
+import { When } from '#src/crud/list/when.tsx'
 import { useCall } from '#src/lib/use-call.ts'
-import { RecordUnloaded } from '#src/crud/form-frame.tsx'
+import { RecordUnloaded } from '#src/crud/form/form-frame.tsx'
 import { Skeleton } from '#src/ui/skeleton.tsx'
 
 const SignupsChart = lazy(async () => ({ default: (await import('./signups-chart.tsx')).SignupsChart }))

@@ -9,11 +9,11 @@
  */
 import { Suspense, createContext, lazy, useContext, useMemo, useState } from 'react'
 import { getemail, type EmailTemplate } from '#contract/emails'
-import { col, serial } from '#src/crud/columns.tsx'
-import { defineList } from '#src/crud/define-list.tsx'
-import { pagedSource, type ListSource } from '#src/crud/list-source.ts'
-import { ActionButton } from '#src/crud/row-actions.tsx'
-import { useWriteAccess } from '#src/crud/write-access.ts'
+import { col, serial } from '#src/crud/list/columns.tsx'
+import { defineList } from '#src/crud/list/define-list.tsx'
+import { pagedSource, type ListSource } from '#src/crud/list/list-source.ts'
+import { ActionButton } from '#src/crud/writes/row-actions.tsx'
+import { useWriteAccess } from '#src/crud/writes/write-access.ts'
 
 const TemplateDialog = lazy(async () => ({ default: (await import('./template-dialog.tsx')).TemplateDialog }))
 

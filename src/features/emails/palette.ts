@@ -1,5 +1,5 @@
 import { getemail } from '#contract/emails'
-import { recordReader, withSearch } from '#src/crud/palette-reader.ts'
+import { recordReader, withSearch } from '#src/crud/screens/palette-reader.ts'
 
 /** Cached templates in the palette, opening Automated Emails on the one chosen. */
 export const templates = recordReader(getemail, (answer) =>

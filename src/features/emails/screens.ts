@@ -1,4 +1,4 @@
-import { declareScreens, lazyScreen, paletteRecords } from '#src/crud/screens.ts'
+import { declareScreens, lazyScreen, paletteRecords } from '#src/crud/screens/screens.ts'
 
 /** Automated Emails (requirements R2.21): the templates of the server's mails, edited in a modal. */
 export const screens = declareScreens([

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react'
 import { previewTemplate, type RenderedMail } from '#contract/emails'
-import { errorMessage } from '#src/crud/error-message.ts'
+import { errorMessage } from '#src/crud/form/error-message.ts'
 import { call } from '#src/lib/api.ts'
 import { Button } from '#src/ui/button.tsx'
 import { Spinner } from '#src/ui/spinner.tsx'
-import { MailFrame } from '#src/crud/mail-frame.tsx'
+import { MailFrame } from '#src/crud/record/mail-frame.tsx'
 
 interface Draft {
   subject: string

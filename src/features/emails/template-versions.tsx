@@ -1,17 +1,17 @@
 import { useState } from 'react'
 import { useSWRConfig } from 'swr'
 import { VERSIONS_PAGE_SIZE, listTemplateVersions, restoreTemplateVersion, type TemplateVersion } from '#contract/emails'
-import { When } from '#src/crud/when.tsx'
+import { When } from '#src/crud/list/when.tsx'
 import { formatDateTime } from '#src/lib/dates.ts'
-import { errorMessage } from '#src/crud/error-message.ts'
-import { refreshAfterWrite } from '#src/crud/refresh.ts'
+import { errorMessage } from '#src/crud/form/error-message.ts'
+import { refreshAfterWrite } from '#src/crud/writes/refresh.ts'
 import { call } from '#src/lib/api.ts'
 import { useCall } from '#src/lib/use-call.ts'
 import { ConfirmDialog } from '#src/ui/alert-dialog.tsx'
 import { Button } from '#src/ui/button.tsx'
 import { Skeleton } from '#src/ui/skeleton.tsx'
 import { toast } from '#src/ui/toast.ts'
-import { MailFrame } from '#src/crud/mail-frame.tsx'
+import { MailFrame } from '#src/crud/record/mail-frame.tsx'
 
 interface VersionsProps {
   id: string

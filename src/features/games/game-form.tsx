@@ -1,6 +1,6 @@
 import { Game, addcms, Editcms, getCms } from '#contract/games'
-import { defineForm } from '#src/crud/define-form.tsx'
-import { imagesUpload, number, remoteSelect, select, switchField, text, textarea, url, videoUpload } from '#src/crud/form-fields.ts'
+import { defineForm } from '#src/crud/form/define-form.tsx'
+import { imagesUpload, number, remoteSelect, select, switchField, text, textarea, url, videoUpload } from '#src/crud/form/form-fields.ts'
 import { categoryOptions, operatingSystemOptions } from './game-options.ts'
 
 const shared = [

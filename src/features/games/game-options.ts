@@ -1,6 +1,6 @@
 import { categoryDropdown } from '#contract/catalog'
 import { operatingSystems } from '#contract/games'
-import { optionsFrom } from '#src/crud/fields/options-source.ts'
+import { optionsFrom } from '#src/crud/form/fields/options-source.ts'
 
 /** Requirements R9.7: Android, ios, both, as the dropdowns show them. */
 export const operatingSystemOptions = operatingSystems.map((os) => ({ value: os, label: os }))

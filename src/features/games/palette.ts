@@ -1,6 +1,6 @@
 import { FreezeCms, listCms } from '#contract/games'
 import { call } from '#src/lib/api.ts'
-import { recordReader, withSearch } from '#src/crud/palette-reader.ts'
+import { recordReader, withSearch } from '#src/crud/screens/palette-reader.ts'
 
 /** Cached games in the palette, each with Freeze or UnFreeze as an action. */
 export const games = recordReader(listCms, (answer) =>

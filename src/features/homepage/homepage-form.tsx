@@ -1,6 +1,6 @@
 import { HomepageContent, addHomePageCms, editHomePageCms, getHomePageCms } from '#contract/homepage'
-import { defineForm } from '#src/crud/define-form.tsx'
-import { imageUpload, text, url } from '#src/crud/form-fields.ts'
+import { defineForm } from '#src/crud/form/define-form.tsx'
+import { imageUpload, text, url } from '#src/crud/form/form-fields.ts'
 
 /**
  * Add Homepage Content (/add-homepage-content): Title, Link and an image with its preview; the

@@ -1,7 +1,7 @@
 import { deleteHomePageCms, listHomePageCms, type HomepageContent } from '#contract/homepage'
 import { linkHref } from '#contract/outward-links'
-import { col, image, serial, type CustomColumn } from '#src/crud/columns.tsx'
-import { defineList } from '#src/crud/define-list.tsx'
+import { col, image, serial, type CustomColumn } from '#src/crud/list/columns.tsx'
+import { defineList } from '#src/crud/list/define-list.tsx'
 import { homepageBulk } from '#contract/bulk'
 import { LandingPageSwitch } from './landing-page-switch.tsx'
 

@@ -1,5 +1,5 @@
 import { listHomePageCms } from '#contract/homepage'
-import { recordReader, withSearch } from '#src/crud/palette-reader.ts'
+import { recordReader, withSearch } from '#src/crud/screens/palette-reader.ts'
 
 /** Cached homepage content in the palette, opening its list on the one chosen. */
 export const contents = recordReader(listHomePageCms, (answer) =>

@@ -1,6 +1,6 @@
 import { DownloadFile } from '#contract/leads'
-import { DownloadButton } from '#src/crud/download-button.tsx'
-import type { ToolbarProps } from '#src/crud/list-types.ts'
+import { DownloadButton } from '#src/crud/list/download-button.tsx'
+import type { ToolbarProps } from '#src/crud/list/list-types.ts'
 
 /** "Download 1,234 rows": the rows a narrowed list shows, counted as the list counts them. */
 export const rowsLabel = (count: number | undefined): string =>

@@ -1,5 +1,5 @@
 import { getContactUS, getuser } from '#contract/leads'
-import { recordReader, withSearch } from '#src/crud/palette-reader.ts'
+import { recordReader, withSearch } from '#src/crud/screens/palette-reader.ts'
 
 /** Cached leads in the palette, each opening its own page. */
 export const leads = recordReader(getuser, (answer) =>

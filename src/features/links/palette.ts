@@ -1,5 +1,5 @@
 import { ListBridgeLink, ListBuyLink, ListSelLink } from '#contract/links'
-import { recordReader, withSearch } from '#src/crud/palette-reader.ts'
+import { recordReader, withSearch } from '#src/crud/screens/palette-reader.ts'
 
 /** A cached link as a palette record: the link itself, opening its list filtered on it. */
 const record = (list: string, route: string) => (link: { _id: string; preference: number }, text: string) => ({

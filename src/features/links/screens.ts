@@ -1,4 +1,4 @@
-import { declareScreens, lazyScreen, paletteRecords } from '#src/crud/screens.ts'
+import { declareScreens, lazyScreen, paletteRecords } from '#src/crud/screens/screens.ts'
 
 const screensChunk = () => import('./link-screens.tsx')
 const palette = () => import('./palette.ts')

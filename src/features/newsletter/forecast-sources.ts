@@ -1,6 +1,6 @@
 import type { Input } from '#contract/define'
 import { forecastNewsletterCsv, forecastNewsletterLeads } from '#contract/newsletter'
-import type { ForecastSources } from '#src/crud/send-forecast.tsx'
+import type { ForecastSources } from '#src/crud/writes/send-forecast.tsx'
 
 /** Whose leads a newsletter's forecast lists: a Send's choice, or a stored send's recipients. */
 export type NewsletterForecastScope = Omit<Input<typeof forecastNewsletterLeads>, 'reason' | 'page' | 'limit'>

@@ -7,21 +7,21 @@
  */
 import { Suspense, lazy, useState } from 'react'
 import { SEND_STATUSES, approveNewsletter, cancelNewsletter, forecastNewsletterSend, listNewsletterSends, pauseNewsletter, rejectNewsletter, resumeNewsletter, type NewsletterSend } from '#contract/newsletter'
-import { approvalActions, awaitsApproval } from '#src/crud/approval.tsx'
-import { col, date, low, serial, wrapped } from '#src/crud/columns.tsx'
-import { defineList } from '#src/crud/define-list.tsx'
+import { approvalActions, awaitsApproval } from '#src/crud/writes/approval.tsx'
+import { col, date, low, serial, wrapped } from '#src/crud/list/columns.tsx'
+import { defineList } from '#src/crud/list/define-list.tsx'
 import { newsletterBulk } from '#contract/bulk'
-import type { ListSource } from '#src/crud/list-source.ts'
-import { useWriteAccess } from '#src/crud/write-access.ts'
+import type { ListSource } from '#src/crud/list/list-source.ts'
+import { useWriteAccess } from '#src/crud/writes/write-access.ts'
 import { useCall } from '#src/lib/use-call.ts'
 import { Button } from '#src/ui/button.tsx'
 import { toast } from '#src/ui/toast.ts'
 import { Tooltip } from '#src/ui/tooltip.tsx'
-import { SendForecast } from '#src/crud/send-forecast.tsx'
+import { SendForecast } from '#src/crud/writes/send-forecast.tsx'
 import { newsletterForecastSources } from './forecast-sources.ts'
 import { SendMail } from './send-mail.tsx'
 import { SendProgress, isRunning, statusText } from './send-progress.tsx'
-import { listFilter } from '#src/crud/list-filters.tsx'
+import { listFilter } from '#src/crud/list/list-filters.tsx'
 
 const ComposeDialog = lazy(async () => ({ default: (await import('./compose-dialog.tsx')).ComposeDialog }))
 

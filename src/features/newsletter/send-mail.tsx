@@ -4,9 +4,9 @@
  * reads exactly what would go out, and a template saved since changes nothing there.
  */
 import { getNewsletterMail } from '#contract/newsletter'
-import { errorMessage } from '#src/crud/error-message.ts'
+import { errorMessage } from '#src/crud/form/error-message.ts'
 import { useCall } from '#src/lib/use-call.ts'
-import { MailFrame } from '#src/crud/mail-frame.tsx'
+import { MailFrame } from '#src/crud/record/mail-frame.tsx'
 import { Spinner } from '#src/ui/spinner.tsx'
 
 export function SendMail({ id }: { id: string }) {

@@ -2,9 +2,9 @@
 import type { NewsletterSend, SendStatus } from '#contract/newsletter'
 import { AWAITING_APPROVAL } from '#contract/four-eyes'
 import { reasonLabels } from '#contract/forecast'
-import { ApprovalNote } from '#src/crud/approval.tsx'
+import { ApprovalNote } from '#src/crud/writes/approval.tsx'
 import { cn } from '#src/ui/cn.ts'
-import { ScheduledFor } from '#src/crud/scheduled-for.tsx'
+import { ScheduledFor } from '#src/crud/writes/scheduled-for.tsx'
 
 export const statusText: Record<SendStatus, string> = { sending: 'Sending', paused: 'Paused', done: 'Done', cancelled: 'Cancelled', awaiting: AWAITING_APPROVAL, rejected: 'Rejected', scheduled: 'Scheduled' }
 

@@ -9,7 +9,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import { Command } from 'cmdk'
 import { SUBSCRIBERS_PAGE_SIZE, allUser, type Subscriber } from '#contract/newsletter'
-import { errorMessage } from '#src/crud/error-message.ts'
+import { errorMessage } from '#src/crud/form/error-message.ts'
 import { useCall } from '#src/lib/use-call.ts'
 import { MultiSelectFrame, MultiSelectOption } from '#src/ui/searchable-multi-select.tsx'
 

@@ -6,9 +6,9 @@
  */
 import { useId, useState } from 'react'
 import { FilterOption, PROMOTION_PAGE_SIZE, SELECT_A_USER, type PromotionUser } from '#contract/promotions'
-import { FormFrame } from '#src/crud/form-frame.tsx'
-import { LoadMoreList } from '#src/crud/load-more-list.tsx'
-import { useSelection } from '#src/crud/selection.ts'
+import { FormFrame } from '#src/crud/form/form-frame.tsx'
+import { LoadMoreList } from '#src/crud/list/load-more-list.tsx'
+import { useSelection } from '#src/crud/list/selection.ts'
 import { useCall } from '#src/lib/use-call.ts'
 import { Button } from '#src/ui/button.tsx'
 import { Checkbox } from '#src/ui/checkbox.tsx'

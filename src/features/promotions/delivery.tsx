@@ -5,7 +5,7 @@
 import type { DeliveryStatus, PromotionProgress, PromotionStatus } from '#contract/promotions'
 import { AWAITING_APPROVAL } from '#contract/four-eyes'
 import { cn } from '#src/ui/cn.ts'
-import { ScheduledFor } from '#src/crud/scheduled-for.tsx'
+import { ScheduledFor } from '#src/crud/writes/scheduled-for.tsx'
 
 type Progress = Omit<PromotionProgress, 'id'>
 

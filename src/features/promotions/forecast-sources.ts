@@ -1,6 +1,6 @@
 import type { Input } from '#contract/define'
 import { forecastPromotionCsv, forecastPromotionLeads } from '#contract/promotions'
-import type { ForecastSources } from '#src/crud/send-forecast.tsx'
+import type { ForecastSources } from '#src/crud/writes/send-forecast.tsx'
 
 /** Whose leads a promotion's forecast lists: a Submit's audience, or a stored promotion's recipients. */
 export type PromotionForecastScope = Omit<Input<typeof forecastPromotionLeads>, 'reason' | 'page' | 'limit'>

@@ -1,6 +1,6 @@
 import { ResendData, listNotification } from '#contract/promotions'
 import { call } from '#src/lib/api.ts'
-import { recordReader, withSearch } from '#src/crud/palette-reader.ts'
+import { recordReader, withSearch } from '#src/crud/screens/palette-reader.ts'
 
 /** Cached promotions in the palette, each with Resend promotion as an action. */
 export const promotions = recordReader(listNotification, (answer) =>

@@ -1,4 +1,4 @@
-import { declareScreens, lazyScreen, paletteRecords } from '#src/crud/screens.ts'
+import { declareScreens, lazyScreen, paletteRecords } from '#src/crud/screens/screens.ts'
 
 /** Messaging and Add Promotion (requirements R2.19, R2.20); the palette finds cached promotions by title. */
 export const screens = declareScreens([

@@ -8,7 +8,7 @@
 import { useEffect, useState } from 'react'
 import { Link, useSearch } from 'wouter'
 import { confirmAccessRequest, getRequestToConfirm, type RequestToConfirm } from '#contract/access-requests'
-import { When } from '#src/crud/when.tsx'
+import { When } from '#src/crud/list/when.tsx'
 import { call } from '#src/lib/api.ts'
 import { Button } from '#src/ui/button.tsx'
 import { Spinner } from '#src/ui/spinner.tsx'

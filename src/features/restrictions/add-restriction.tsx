@@ -1,7 +1,7 @@
 import { AddRestrictions, listCountry } from '#contract/restrictions'
-import { defineForm } from '#src/crud/define-form.tsx'
-import { searchMultiSelect } from '#src/crud/form-fields.ts'
-import { optionsFrom } from '#src/crud/fields/options-source.ts'
+import { defineForm } from '#src/crud/form/define-form.tsx'
+import { searchMultiSelect } from '#src/crud/form/form-fields.ts'
+import { optionsFrom } from '#src/crud/form/fields/options-source.ts'
 
 /**
  * Add Restriction (/add-restriction, requirements R2.26, R5.14): the countries of listCountry,

@@ -1,5 +1,5 @@
 import { FetchRestrictions } from '#contract/restrictions'
-import { recordReader, withSearch } from '#src/crud/palette-reader.ts'
+import { recordReader, withSearch } from '#src/crud/screens/palette-reader.ts'
 
 /** Cached restricted countries in the palette, opening the Restriction List on the one chosen. */
 export const countries = recordReader(FetchRestrictions, (answer) =>

@@ -1,7 +1,7 @@
 import { CheckBoxDelete, FetchRestrictions, HideRestrictions, type RestrictedCountry } from '#contract/restrictions'
-import { col, serial } from '#src/crud/columns.tsx'
-import { defineList } from '#src/crud/define-list.tsx'
-import { wholeListSource } from '#src/crud/list-source.ts'
+import { col, serial } from '#src/crud/list/columns.tsx'
+import { defineList } from '#src/crud/list/define-list.tsx'
+import { wholeListSource } from '#src/crud/list/list-source.ts'
 
 /** Asked before Delete All removes the selected countries. */
 export const REMOVE_COUNTRIES = 'Are you sure you want to remove these countries'

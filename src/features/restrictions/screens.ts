@@ -1,4 +1,4 @@
-import { declareScreens, lazyScreen, paletteRecords } from '#src/crud/screens.ts'
+import { declareScreens, lazyScreen, paletteRecords } from '#src/crud/screens/screens.ts'
 
 const list = () => import('./restriction-list.tsx')
 

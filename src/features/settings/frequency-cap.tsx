@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react'
 import { FrequencyCap, frequencyCapText, getSettings, setFrequencyCap } from '#contract/settings'
-import { errorMessage } from '#src/crud/error-message.ts'
+import { errorMessage } from '#src/crud/form/error-message.ts'
 import { call } from '#src/lib/api.ts'
 import { useSession } from '#src/lib/session.ts'
 import { useCall } from '#src/lib/use-call.ts'

@@ -1,7 +1,7 @@
 import { DeleteSocialmedia, socialmediaGet, updatesocialmedia, type SocialLinkField } from '#contract/social'
-import { url, type Values } from '#src/crud/form-fields.ts'
-import { textOf } from '#src/crud/form-hook.ts'
-import { defineRecordForm, fieldAction } from '#src/crud/record-form.tsx'
+import { url, type Values } from '#src/crud/form/form-fields.ts'
+import { textOf } from '#src/crud/form/form-hook.ts'
+import { defineRecordForm, fieldAction } from '#src/crud/record/record-form.tsx'
 
 /** The five links as the screen orders and labels them (requirements R2.17). */
 const links: ReadonlyArray<readonly [SocialLinkField, string]> = [

@@ -10,12 +10,12 @@
  * the server refuses another one.
  */
 import { approveAccessRequest, type AccessRequest } from '#contract/access-requests'
-import { When } from '#src/crud/when.tsx'
-import type { FormDef } from '#src/crud/define-form.tsx'
-import { FormBody } from '#src/crud/form-body.tsx'
-import { email, multiSelect, select, text } from '#src/crud/form-fields.ts'
-import { FormFrame, ReadOnlyNotice, RecordUnloaded } from '#src/crud/form-frame.tsx'
-import { useWriteAccess } from '#src/crud/write-access.ts'
+import { When } from '#src/crud/list/when.tsx'
+import type { FormDef } from '#src/crud/form/define-form.tsx'
+import { FormBody } from '#src/crud/form/form-body.tsx'
+import { email, multiSelect, select, text } from '#src/crud/form/form-fields.ts'
+import { FormFrame, ReadOnlyNotice, RecordUnloaded } from '#src/crud/form/form-frame.tsx'
+import { useWriteAccess } from '#src/crud/writes/write-access.ts'
 import { accessOptions, accessToSend, managesStaff } from './access.ts'
 import { PendingBadge } from './pending-requests.tsx'
 import { useAccessRequest } from './request-record.ts'

@@ -8,14 +8,14 @@
 import { Suspense, lazy, useState } from 'react'
 import { useLocation } from 'wouter'
 import { accessRequestSort, declineAccessRequest, listAccessRequests, type AccessRequest } from '#contract/access-requests'
-import { col, date, type Column } from '#src/crud/columns.tsx'
-import type { PendingWrite } from '#src/crud/confirm-write-dialog.tsx'
-import { DataTable } from '#src/crud/data-table.tsx'
-import { errorMessage } from '#src/crud/error-message.ts'
-import { nextSort, serialNumber, settlePage, shownSort, type SortState } from '#src/crud/list-query.ts'
-import { Pager } from '#src/crud/pager.tsx'
-import { bind } from '#src/crud/row-writes.ts'
-import { useWriteAccess } from '#src/crud/write-access.ts'
+import { col, date, type Column } from '#src/crud/list/columns.tsx'
+import type { PendingWrite } from '#src/crud/form/confirm-write-dialog.tsx'
+import { DataTable } from '#src/crud/list/data-table.tsx'
+import { errorMessage } from '#src/crud/form/error-message.ts'
+import { nextSort, serialNumber, settlePage, shownSort, type SortState } from '#src/crud/list/list-query.ts'
+import { Pager } from '#src/crud/list/pager.tsx'
+import { bind } from '#src/crud/writes/row-writes.ts'
+import { useWriteAccess } from '#src/crud/writes/write-access.ts'
 import { useOnline } from '#src/lib/online.ts'
 import { useCall } from '#src/lib/use-call.ts'
 import { Button } from '#src/ui/button.tsx'
@@ -23,7 +23,7 @@ import { toast } from '#src/ui/toast.ts'
 import { managesStaff } from './access.ts'
 import { approveHref } from './request-record.ts'
 
-const ConfirmWriteDialog = lazy(async () => ({ default: (await import('#src/crud/confirm-write-dialog.tsx')).ConfirmWriteDialog }))
+const ConfirmWriteDialog = lazy(async () => ({ default: (await import('#src/crud/form/confirm-write-dialog.tsx')).ConfirmWriteDialog }))
 
 const PENDING_PAGE_SIZE = 10
 const DECLINE_QUESTION = 'Are you sure you want to decline this access request?'

@@ -8,8 +8,8 @@ import { z } from 'zod/mini'
 import { AccessRequest, getAccessRequest } from '#contract/access-requests'
 import { ApiError } from '#src/lib/api.ts'
 import { useCall } from '#src/lib/use-call.ts'
-import { errorMessage } from '#src/crud/error-message.ts'
-import type { RecordState } from '#src/crud/record.ts'
+import { errorMessage } from '#src/crud/form/error-message.ts'
+import type { RecordState } from '#src/crud/record/record.ts'
 
 /** Where Approve leads: Edit User for the request (`/edit-subAdmin?request=<id>`). */
 export const approveHref = (id: string): string => `/edit-subAdmin?request=${encodeURIComponent(id)}`

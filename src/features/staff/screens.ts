@@ -1,4 +1,4 @@
-import { declareScreens, lazyScreen } from '#src/crud/screens.ts'
+import { declareScreens, lazyScreen } from '#src/crud/screens/screens.ts'
 import { managesStaff } from './access.ts'
 
 export const screens = declareScreens([

@@ -1,7 +1,7 @@
 import { accessLevels, createSubAdminUsers, getSubAdminUser, SubAdmin, UpdateSubAdminUsers } from '#contract/staff'
-import { defineForm } from '#src/crud/define-form.tsx'
-import { email, multiSelect, password, select, text } from '#src/crud/form-fields.ts'
-import type { Values } from '#src/crud/form-fields.ts'
+import { defineForm } from '#src/crud/form/define-form.tsx'
+import { email, multiSelect, password, select, text } from '#src/crud/form/form-fields.ts'
+import type { Values } from '#src/crud/form/form-fields.ts'
 import { accessChanges, accessOptions, accessToSend, grantWords, managesStaff, normalizeAccess, type AccessChange } from './access.ts'
 
 export const userTypes = accessLevels.map((level) => ({ value: level, label: level }))

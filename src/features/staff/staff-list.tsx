@@ -1,8 +1,8 @@
 import { sendPasswordLink } from '#contract/access-requests'
 import { ActivateSubadminStatusUpdate, FetchSubAdminUsers, removeStaffPasskeys, signOutStaff, startViewAs, unlockAdmin } from '#contract/staff'
 import { keepViewAs } from '#src/lib/view-as.ts'
-import { col, serial } from '#src/crud/columns.tsx'
-import { defineList } from '#src/crud/define-list.tsx'
+import { col, serial } from '#src/crud/list/columns.tsx'
+import { defineList } from '#src/crud/list/define-list.tsx'
 import { staffBulk } from '#contract/bulk'
 import { accessLabel, managesStaff } from './access.ts'
 

@@ -1,5 +1,5 @@
 import { listSuppressedAddresses } from '#contract/suppression'
-import { recordReader, withSearch } from '#src/crud/palette-reader.ts'
+import { recordReader, withSearch } from '#src/crud/screens/palette-reader.ts'
 
 /** Cached suppressed addresses in the palette, opening the list on the one chosen. */
 export const suppressed = recordReader(listSuppressedAddresses, (answer) =>

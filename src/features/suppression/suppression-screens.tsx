@@ -5,11 +5,11 @@
  * the server; an Admin adds an address (/add-suppressed-address) or takes one off the list.
  */
 import { addSuppressedAddress, listSuppressedAddresses, removeSuppressedAddress } from '#contract/suppression'
-import { col, date, mono, type CustomColumn } from '#src/crud/columns.tsx'
-import { defineForm } from '#src/crud/define-form.tsx'
-import { defineList } from '#src/crud/define-list.tsx'
+import { col, date, mono, type CustomColumn } from '#src/crud/list/columns.tsx'
+import { defineForm } from '#src/crud/form/define-form.tsx'
+import { defineList } from '#src/crud/list/define-list.tsx'
 import type { SuppressedAddress } from '#contract/suppression'
-import { email } from '#src/crud/form-fields.ts'
+import { email } from '#src/crud/form/form-fields.ts'
 
 /** The reasons as staff read them. */
 const REASON_LABELS: Record<SuppressedAddress['reason'], string> = { bounce: 'Bounce', complaint: 'Complaint', manual: 'Manual' }

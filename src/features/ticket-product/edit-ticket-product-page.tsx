@@ -1,7 +1,7 @@
 import { getToken as getTicketProduct, updateToken as updateTicketProduct } from '#contract/ticket-product'
 import { TOKEN_CURRENCIES } from '#contract/ticket-product'
-import { number, select, text } from '#src/crud/form-fields.ts'
-import { defineRecordForm } from '#src/crud/record-form.tsx'
+import { number, select, text } from '#src/crud/form/form-fields.ts'
+import { defineRecordForm } from '#src/crud/record/record-form.tsx'
 
 /**
  * Edit Token (/edit-token): the one ticket product record, read and saved in place (both calls

@@ -1,4 +1,4 @@
-import { declareScreens, lazyScreen } from '#src/crud/screens.ts'
+import { declareScreens, lazyScreen } from '#src/crud/screens/screens.ts'
 
 /**
  * Edit Token (requirements R2.16), the game ticket product sold in the app ("token" in the requirements and

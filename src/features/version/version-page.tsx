@@ -1,7 +1,7 @@
 import { DeleteVersion, getSiteSettings, updateVersion } from '#contract/version'
-import { text } from '#src/crud/form-fields.ts'
-import { textOf } from '#src/crud/form-hook.ts'
-import { defineRecordForm, fieldAction } from '#src/crud/record-form.tsx'
+import { text } from '#src/crud/form/form-fields.ts'
+import { textOf } from '#src/crud/form/form-hook.ts'
+import { defineRecordForm, fieldAction } from '#src/crud/record/record-form.tsx'
 
 /** What removing does, said on the screen and again in its confirmation. */
 const REMOVAL = 'Removing leaves the site settings with no version until a new one is saved with Update.'

@@ -1,0 +1,19 @@
+/**
+ * A scheduled send's time ("Send later"), in the admin's own time zone with the UTC time beside
+ * it; or, for one cancelled before its time, that it never started.
+ */
+import { utcText } from '../form/fields/send-later.tsx'
+
+export function ScheduledFor({ at, cancelled = false }: { at: string; cancelled?: boolean }) {
+  const when = new Date(at)
+  const local = when.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+  return (
+    <span className="flex min-w-40 flex-col gap-0.5 text-sm">
+      <span className={cancelled ? 'text-amber-800' : 'font-medium text-slate-900'}>{cancelled ? 'Cancelled before its time: nothing was sent' : 'Scheduled'}</span>
+      <span className="text-xs text-slate-600">
+        {cancelled ? 'It was scheduled for ' : null}
+        <time dateTime={at}>{local}</time> ({utcText(when)})
+      </span>
+    </span>
+  )
+}
