@@ -7,7 +7,8 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BULK_NOTHING_TO_UNDO, BULK_SET_CHANGED, BULK_SKIP_REASONS, bulkRunGoesOn } from '#contract/bulk'
 import { UNDO_NOT_YOURS } from '#contract/undo'
-import { admins, auditLog, brands, bulkRunRows, bulkRuns, categories, contactEnquiries, games, homepageContent, leads, links, newsletterSends, promotions, type AdminRow } from '../db/schema.ts'
+import { STEP_UP_MESSAGE, STEP_UP_REQUIRED } from '#contract/common'
+import { admins, auditLog, brands, bulkRunRows, bulkRuns, categories, contactEnquiries, games, homepageContent, leads, links, newsletterSends, promotions, sessionTokens, type AdminRow } from '../db/schema.ts'
 import { aboveActor } from '../areas/staff/routes.ts'
 import { bodyOf, makeTestApp, type TestApp } from './test-app.ts'
 
@@ -369,6 +370,13 @@ describe('the other lists', () => {
     // Their sessions ended with it, each logged as a forced logout.
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/getuser?page=1&limit=1', headers: session })).statusCode).toBe(401)
     expect(await t.handle.db.$count(auditLog, and(eq(auditLog.action, 'forced-logout'), inArray(auditLog.recordId, staff.slice(0, 2).map((s) => s.id))))).toBe(2)
+    // Undo gives access back, as Activate does: it asks for the same recent proof as the Apply.
+    await t.handle.db.update(sessionTokens).set({ provedAt: new Date(Date.now() - 24 * 3600 * 1000) }).where(eq(sessionTokens.adminId, t.superadmin.id))
+    const stale = await post('/undo', { token: run.undo?.token })
+    expect(stale.statusCode, stale.body).toBe(403)
+    expect(bodyOf(stale)).toMatchObject({ code: STEP_UP_REQUIRED, message: STEP_UP_MESSAGE })
+    expect(await active()).toEqual([0, 0, 0])
+    await t.handle.db.update(sessionTokens).set({ provedAt: new Date() }).where(eq(sessionTokens.adminId, t.superadmin.id))
     expect(await undo(run)).toBe('Deactivate undone: 2 users')
     // The one inactive before stays inactive.
     expect(await active()).toEqual([1, 1, 0])

@@ -29,17 +29,16 @@
  */
 import multipart from '@fastify/multipart'
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { eq } from 'drizzle-orm'
 import { z } from 'zod'
-import { STEP_UP_MESSAGE, STEP_UP_REQUIRED, fieldErrors, type FieldErrors, type StepUpRefusal } from '#contract/common'
+import { fieldErrors, type FieldErrors } from '#contract/common'
 import { changesData, type Endpoint } from '#contract/define'
 import type { HeldAnswer } from '#contract/link-changes'
 import { FORBIDDEN, UNAUTHORIZED, checkSession, type Passwords } from '../ground/access/auth.ts'
-import { stepUpFresh, type TokenRef } from '../ground/access/sessions.ts'
+import type { TokenRef } from '../ground/access/sessions.ts'
 import { cookieValue } from '../ground/access/device-cookie.ts'
 import type { Config } from '../../config.ts'
 import type { Db, DbHandle } from '../../db/index.ts'
-import { adminPasskeys, auditLog, type AdminRow } from '../../db/schema.ts'
+import { auditLog, type AdminRow } from '../../db/schema.ts'
 import type { MailMessage } from '../ground/mail/mail.ts'
 import type { Realtime } from '../ground/realtime.ts'
 import type { JobQueue } from '../ground/queue.ts'
@@ -53,6 +52,7 @@ import { changedLinks, keepHeldWrite, twoAdminLinksOn } from './link-changes.ts'
 import { linkChangeHeld, LINK_CHANGES_SCREEN } from '#contract/link-changes'
 import { linkFields } from './outward-links.ts'
 import { SocketEvents } from '#contract/socket'
+import { stepUpRefusal } from './step-up.ts'
 import { ApiFailure, FileAnswer, KeptRefusal, failure, type TwoFactorAnswer } from './answers.ts'
 import { API_PREFIX, type ContractIndex, type Services } from '../ground/services.ts'
 import type { BoundHandler, Ctx } from './handlers.ts'
@@ -142,16 +142,9 @@ function route(app: FastifyInstance, services: Services, bound: BoundHandler, bo
       if (!check.ok) return reply.code(check.status).send({ status: 'failed', message: check.message, ...(check.code === undefined ? {} : { code: check.code }) })
       // A risky call needs a recent proof of the session's owner (contract/define.ts, stepUp):
       // refused here, before the body is read, whatever the handler.
-      if (endpoint.stepUp === true && !stepUpFresh(services.config, check.provedAt, Date.now())) {
-        const [passkey] = await services.handle.db.select({ id: adminPasskeys.id }).from(adminPasskeys).where(eq(adminPasskeys.adminId, check.actor.id)).limit(1)
-        const refusal: StepUpRefusal = {
-          status: 'failed',
-          message: STEP_UP_MESSAGE,
-          code: STEP_UP_REQUIRED,
-          twoFactor: check.actor.totpEnabled && check.actor.totpSecret !== null,
-          passkey: passkey !== undefined,
-        }
-        return reply.code(403).send(refusal)
+      if (endpoint.stepUp === true) {
+        const refusal = await stepUpRefusal(services.handle.db, services.config, check.actor, check.provedAt)
+        if (refusal !== null) return reply.code(403).send(refusal)
       }
       request.admin = check.admin
       request.viewAsBy = check.viewing === null ? null : check.actor

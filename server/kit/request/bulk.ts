@@ -57,6 +57,7 @@ import { defineJob, handlers, type Ctx } from './handlers.ts'
 import { type Services } from '../ground/services.ts'
 import { searchWhere, type Search } from './paging.ts'
 import type { Realtime } from '../ground/realtime.ts'
+import { requireFreshProof } from './step-up.ts'
 import { NothingTaken, finishTaking, keepBulkRun, moveToTrash, restoreEntry, startTaking, takesDependents, undoesBulkRuns, type Restorable, type Taking, type TrashCtx } from './undo.ts'
 
 export const BULK_JOB = 'bulk.apply'
@@ -522,6 +523,8 @@ async function undoRun(ctx: Ctx, runId: string): Promise<string> {
   const spec = specOf(list, run.action)
   const action = actionOf(list, run.action)
   if (!permits(spec.single.access, ctx.me())) throw new ApiFailure(403, FORBIDDEN)
+  // An undo that writes back what a step-up Apply changed (Deactivate: access given back) asks for the same proof.
+  if (list.calls.apply.stepUp === true) await requireFreshProof(ctx)
   if ('each' in action) throw new Error(`${list.calls.list}: ${run.action} cannot be undone, and kept no undo`)
   let back = 0
   if ('set' in action) {
