@@ -82,6 +82,17 @@ export interface Fixtures {
   bulk: { gameId: string; gameToken: string; enquiryId: string; enquiryToken: string; categoryId: string; categoryToken: string; runId: string }
 }
 
+/** Previews a bulk action on one record as the superadmin, for the token its Apply takes. */
+export async function bulkPreviewer(t: TestApp): Promise<(path: string, action: string, id: string) => Promise<string>> {
+  const headers = await t.auth(t.superadmin)
+  return async (path, action, id) => {
+    const res = await t.app.inject({ method: 'POST', url: `${API_PREFIX}${path}`, headers, payload: { action, selection: { ids: [id] } } })
+    const token: unknown = res.json<Record<string, unknown>>()['token']
+    if (typeof token !== 'string') throw new Error(`no bulk preview: ${res.body}`)
+    return token
+  }
+}
+
 /** The bulk actions' records, each previewed by the superadmin for its token. */
 async function bulkFixtures(t: TestApp, categoryId: string): Promise<Fixtures['bulk']> {
   const [game] = await t.handle.db
@@ -92,13 +103,7 @@ async function bulkFixtures(t: TestApp, categoryId: string): Promise<Fixtures['b
   const [unused] = await t.handle.db.insert(categories).values({ categoryName: `Bulk ${unique()}`, image: 'fixture.png' }).returning({ id: categories.id })
   const [run] = await t.handle.db.insert(bulkRuns).values({ list: 'games', action: 'freeze', adminId: t.superadmin.id, total: 1 }).returning({ id: bulkRuns.id })
   if (game === undefined || enquiry === undefined || unused === undefined || run === undefined) throw new Error('bulk fixture insert returned no row')
-  const headers = await t.auth(t.superadmin)
-  const tokenOf = async (path: string, action: string, id: string): Promise<string> => {
-    const res = await t.app.inject({ method: 'POST', url: `${API_PREFIX}${path}`, headers, payload: { action, selection: { ids: [id] } } })
-    const token: unknown = res.json<Record<string, unknown>>()['token']
-    if (typeof token !== 'string') throw new Error(`no bulk preview: ${res.body}`)
-    return token
-  }
+  const tokenOf = await bulkPreviewer(t)
   return { gameId: game.id, gameToken: await tokenOf('/previewGamesBulk', 'freeze', game.id), enquiryId: enquiry.id, enquiryToken: await tokenOf('/previewContactBulk', 'resolve', enquiry.id),
     categoryId: unused.id,
     categoryToken: await tokenOf('/previewCategoriesBulk', 'delete', unused.id),

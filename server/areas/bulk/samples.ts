@@ -7,7 +7,7 @@
 import { eq } from 'drizzle-orm'
 import * as bulk from '#contract/bulk'
 import { brands, homepageContent, links, newsletterSends, promotions } from '../../db/schema.ts'
-import { API_PREFIX } from '../../kit/ground/services.ts'
+import { bulkPreviewer } from '../../testing/fixtures.ts'
 import { defineSamplesWith, unique } from '../../testing/sample-kit.ts'
 import type { TestApp } from '../../testing/test-app.ts'
 
@@ -17,13 +17,7 @@ type MoreList = 'Brands' | 'BuyLinks' | 'SellLinks' | 'BridgeLinks' | 'Homepage'
 /** A record for each other list's bulk sample (deleted, cancelled or deactivated by it), with its preview's token. */
 async function moreBulkFixtures(t: TestApp): Promise<More> {
   const db = t.handle.db
-  const headers = await t.auth(t.superadmin)
-  const tokenOf = async (path: string, action: string, id: string): Promise<string> => {
-    const res = await t.app.inject({ method: 'POST', url: `${API_PREFIX}${path}`, headers, payload: { action, selection: { ids: [id] } } })
-    const token: unknown = res.json<Record<string, unknown>>()['token']
-    if (typeof token !== 'string') throw new Error(`no bulk preview: ${res.body}`)
-    return token
-  }
+  const tokenOf = await bulkPreviewer(t)
   const one = <R extends { id: string }>(rows: R[]): string => {
     const [row] = rows
     if (row === undefined) throw new Error('bulk fixture insert returned no row')
