@@ -183,9 +183,20 @@ export class Realtime {
           answer(ack, [state])
         }, failed(ack))
     })
-    socket.on(SocketEvents.presenceClose, (payload: unknown) => {
+    // Closing and unwatching answer true once done (false for a payload that does not parse), to a sender that asks.
+    const done = (ack: unknown, value: boolean) => {
+      if (typeof ack === 'function') ack(value)
+    }
+    socket.on(SocketEvents.presenceClose, (payload: unknown, ack: unknown) => {
       const parsed = PresenceClose.safeParse(payload)
-      if (parsed.success) close(`${parsed.data.screen}\u0001${parsed.data.id}`).catch(warn)
+      if (!parsed.success) return done(ack, false)
+      close(`${parsed.data.screen}\u0001${parsed.data.id}`).then(
+        () => done(ack, true),
+        (error: unknown) => {
+          warn(error)
+          done(ack, false)
+        },
+      )
     })
     socket.on(SocketEvents.presenceWatch, (payload: unknown, ack: unknown) => {
       const parsed = PresenceWatch.safeParse(payload)
@@ -197,12 +208,13 @@ export class Realtime {
       void socket.join(presenceListRoom(group))
       this.#presence.states(group).then((states) => answer(ack, states), failed(ack))
     })
-    socket.on(SocketEvents.presenceUnwatch, (payload: unknown) => {
+    socket.on(SocketEvents.presenceUnwatch, (payload: unknown, ack: unknown) => {
       const parsed = PresenceWatch.safeParse(payload)
-      if (!parsed.success) return
+      if (!parsed.success) return done(ack, false)
       const group = presenceGroup(parsed.data.screen)
       watched.delete(group)
       void socket.leave(presenceListRoom(group))
+      done(ack, true)
     })
     socket.on('disconnect', () => {
       for (const key of [...open.keys()]) close(key).catch(warn)
