@@ -5,7 +5,7 @@
  * the last forecast with its age and refuse the send.
  */
 import type { Page } from '@playwright/test'
-import { accounts, createStaff, expect, signInPage, superadminHeaders, test, toast } from './fixtures.ts'
+import { createStaff, expect, signInPage, superadminHeaders, test, toast } from './fixtures.ts'
 import { expectNoSevereViolations } from './axe.ts'
 
 const uniqueTitle = (label: string): string => `${label} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`
@@ -103,7 +103,6 @@ test('a scheduled newsletter gets a new time; View Only sees the time and no con
     data: { id: 'any', sendAt: later.iso },
   })
   expect(refused.status()).toBe(403)
-  void accounts
 })
 
 test('offline, Add Promotion shows the last forecast with its age and refuses the send', async ({ adminPage: page, context }) => {
