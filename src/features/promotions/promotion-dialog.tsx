@@ -68,12 +68,13 @@ function RecipientCount({ audience }: { audience: Audience }) {
 /** The forecast of this selection (requirements R2.37): who gets it, who is left out and why. */
 function PromotionForecast({ audience }: { audience: Audience }) {
   const scope = { ...audience.filter, id: [...audience.ids], selectall: audience.selectall }
-  const { data, error } = useCall(forecastPromotion, scope, { revalidateOnFocus: false })
+  const { data, error, fetchedAt } = useCall(forecastPromotion, scope, { revalidateOnFocus: false })
   return (
     <SendForecast
       forecast={data}
       error={error}
       sources={promotionForecastSources(scope)}
+      fetchedAt={fetchedAt}
     />
   )
 }
