@@ -69,8 +69,9 @@ export function AddPromotionPage() {
     navigate(ADD_PROMOTION, { replace: true, state: null })
   }
   const input = (page: number) => ({ page, limit: PROMOTION_PAGE_SIZE, data: filter })
-  // The same call as the list's first page (one request): the count that Select All offers.
-  const { data } = useCall(FilterOption, input(1), { keepPreviousData: true })
+  // The same call as the list's first page (one request): the count that Select All offers. Not
+  // asked while a handed-over audience stands in for the choice here.
+  const { data } = useCall(FilterOption, handed === null ? input(1) : null, { keepPreviousData: true })
   const matching = data?.count
 
   function next() {
@@ -81,57 +82,60 @@ export function AddPromotionPage() {
     setAudience({ filter, ids: selectAll ? [] : [...selection.selected], selectall: selectAll })
   }
 
+  const dialog = (
+    <PromotionDialog audience={audience} onClose={() => setAudience(null)} origin={handed === null ? undefined : <HandedNote handed={handed} onClear={clearHanded} />} />
+  )
+  if (handed !== null) {
+    return (
+      <FormFrame title="Add Promotion" back="/notificationlist" wide>
+        <HandedNote handed={handed} onClear={clearHanded} />
+        <div>
+          <Button onClick={() => setAudience(audienceOf(handed))}>Next</Button>
+        </div>
+        {dialog}
+      </FormFrame>
+    )
+  }
   return (
     <FormFrame title="Add Promotion" back="/notificationlist" wide>
-      {handed !== null ? (
-        <>
-          <HandedNote handed={handed} onClear={clearHanded} />
-          <div>
-            <Button onClick={() => setAudience(audienceOf(handed))}>Next</Button>
+      <UserFilterForm key={JSON.stringify(filter)} applied={filter} onApply={setFilter} />
+      <section aria-labelledby={headingId} className="flex flex-col gap-3 rounded-md border border-slate-200 bg-white p-4">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id={headingId} className="text-base font-semibold text-slate-900">
+            Users
+          </h2>
+          <div className="flex flex-wrap items-center gap-3 text-sm">
+            <label className="flex items-center gap-2">
+              <Checkbox checked={selectAll} onChange={() => setSelectAll(!selectAll)} disabled={matching === 0} />
+              {matching === undefined ? 'Select all users matching the filter' : `Select all ${matching.toLocaleString()} users matching the filter`}
+            </label>
+            {!selectAll && selection.selected.size > 0 ? (
+              <>
+                <span role="status">{selection.selected.size} selected</span>
+                <Button variant="ghost" size="sm" onClick={selection.clear}>
+                  Clear
+                </Button>
+              </>
+            ) : null}
+            <Button onClick={next}>Next</Button>
           </div>
-        </>
-      ) : (
-        <>
-          <UserFilterForm key={JSON.stringify(filter)} applied={filter} onApply={setFilter} />
-          <section aria-labelledby={headingId} className="flex flex-col gap-3 rounded-md border border-slate-200 bg-white p-4">
-            <div className="flex flex-wrap items-center justify-between gap-3">
-              <h2 id={headingId} className="text-base font-semibold text-slate-900">
-                Users
-              </h2>
-              <div className="flex flex-wrap items-center gap-3 text-sm">
-                <label className="flex items-center gap-2">
-                  <Checkbox checked={selectAll} onChange={() => setSelectAll(!selectAll)} disabled={matching === 0} />
-                  {matching === undefined ? 'Select all users matching the filter' : `Select all ${matching.toLocaleString()} users matching the filter`}
-                </label>
-                {!selectAll && selection.selected.size > 0 ? (
-                  <>
-                    <span role="status">{selection.selected.size} selected</span>
-                    <Button variant="ghost" size="sm" onClick={selection.clear}>
-                      Clear
-                    </Button>
-                  </>
-                ) : null}
-                <Button onClick={next}>Next</Button>
-              </div>
-            </div>
-            <LoadMoreList
-              key={JSON.stringify(filter)}
-              label="Users"
-              endpoint={FilterOption}
-              input={input}
-              pick={(answer) => ({ items: answer.data, count: answer.count })}
-              itemKey={(u) => u._id}
-              render={(u) => (
-                <UserLine user={u} checked={selectAll || selection.selected.has(u._id)} disabled={selectAll} onToggle={() => selection.toggle(u._id)} />
-              )}
-              moreLabel="View More"
-              step={PROMOTION_PAGE_SIZE}
-              empty={NO_USER_FOUND}
-            />
-          </section>
-        </>
-      )}
-      <PromotionDialog audience={audience} onClose={() => setAudience(null)} origin={handed === null ? undefined : <HandedNote handed={handed} onClear={clearHanded} />} />
+        </div>
+        <LoadMoreList
+          key={JSON.stringify(filter)}
+          label="Users"
+          endpoint={FilterOption}
+          input={input}
+          pick={(answer) => ({ items: answer.data, count: answer.count })}
+          itemKey={(u) => u._id}
+          render={(u) => (
+            <UserLine user={u} checked={selectAll || selection.selected.has(u._id)} disabled={selectAll} onToggle={() => selection.toggle(u._id)} />
+          )}
+          moreLabel="View More"
+          step={PROMOTION_PAGE_SIZE}
+          empty={NO_USER_FOUND}
+        />
+      </section>
+      {dialog}
     </FormFrame>
   )
 }
