@@ -165,7 +165,7 @@ test('Leads: Promote to these opens Add Promotion with exactly the leads ticked,
 
   await expect(page).toHaveURL(/\/admin\/addnotification$/)
   const dialog = page.getByRole('dialog', { name: 'Add Promotion' })
-  await expect(dialog.getByRole('region', { name: 'Audience from Leads' })).toContainText('2 leads chosen on Leads')
+  await expect(dialog.getByRole('region', { name: 'Audience from Leads' })).toContainText('From Leads: 2 leads chosen')
   await expect(dialog.getByRole('status').filter({ hasText: 'This promotion' })).toHaveText('This promotion will be sent to 2 users.')
   await expect(dialog.getByTestId('send-forecast').locator('dd').first()).toHaveText('2')
   // Clearing the audience goes back to choosing users here.
@@ -185,7 +185,7 @@ test('Leads: Promote to these opens Add Promotion with exactly the leads ticked,
   await bar.getByRole('button', { name: 'Promote to these' }).click()
   expect((await counted).postDataJSON()).toMatchObject({ selectall: true, provider: 'ipfs', email: '', country: '', id: [] })
   const handed = dialog.getByRole('region', { name: 'Audience from Leads' })
-  await expect(handed).toContainText(`Every lead matching on Leads (${matching})`)
+  await expect(handed).toContainText(`From Leads: every lead matching (${matching})`)
   await expect(handed).toContainText('Provider: ipfs')
   await expect(dialog.getByTestId('send-forecast').locator('dd').first()).toHaveText(String(matching))
 

@@ -10,22 +10,22 @@ import { Button } from '#src/ui/button.tsx'
 import { Tooltip } from '#src/ui/tooltip.tsx'
 import { toast } from '#src/ui/toast.ts'
 
-/** The bar's frame, in both themes: the selection, or a bulk run under way. */
+/** The bar's frame: the selection, or a bulk run under way. Its palette colours turn for the dark theme by themselves (index.css). */
 export function BarFrame({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div
       role="region"
       aria-label={label}
-      className="flex flex-wrap items-center gap-2 rounded-md border border-indigo-200 bg-indigo-50 px-3 py-2 text-sm text-indigo-950 dark:border-indigo-800 dark:bg-indigo-950 dark:text-indigo-100"
+      className="flex flex-wrap items-center gap-2 rounded-md border border-indigo-200 bg-indigo-50 px-3 py-2 text-sm text-indigo-950"
     >
       {children}
     </div>
   )
 }
 
-/** The bar's words that are not a control (a count, why an action waits), in both themes. */
+/** The bar's words that are not a control (why an action waits). */
 export function BarNote({ children }: { children: ReactNode }) {
-  return <span className="text-indigo-900 dark:text-indigo-200">{children}</span>
+  return <span className="text-indigo-900">{children}</span>
 }
 
 interface BarActionProps {
@@ -88,7 +88,7 @@ export function SelectionBar({ count, matching, onSelectAll, onClear, children }
   return (
     <BarFrame label="Selected rows">
       <p role="status" className="font-medium">
-        {chosen ? `All ${matchingCount ?? ''} matching selected` : `${count} selected`}
+        {chosen ? `All ${matchingCount?.toLocaleString('en-US') ?? ''} matching selected` : `${count.toLocaleString('en-US')} selected`}
       </p>
       {matching && !chosen && matchingCount !== undefined && matchingCount > 0 ? (
         <Button
@@ -100,7 +100,7 @@ export function SelectionBar({ count, matching, onSelectAll, onClear, children }
             requestAnimationFrame(() => clear.current?.focus())
           }}
         >
-          Select all {matchingCount} matching
+          Select all {matchingCount.toLocaleString('en-US')} matching
         </Button>
       ) : null}
       {onSelectAll ? (

@@ -52,7 +52,7 @@ export function LeadSelectionActions(props: SelectionActionsProps) {
         />
       ) : null}
       {/* The export goes by the search and filters, never ids: it is offered once every row matching is chosen. */}
-      {selection.matching ? <ExportSelectionButton {...props} /> : <BarNote>Export takes every lead matching the search and filters: select all matching to export.</BarNote>}
+      {selection.matching ? <ExportSelectionButton {...props} /> : <BarNote>To export, select all matching.</BarNote>}
     </>
   )
 }

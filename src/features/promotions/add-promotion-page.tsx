@@ -13,6 +13,7 @@ import { plural } from '#contract/common'
 import { FilterOption, PROMOTION_PAGE_SIZE, SELECT_A_USER, type PromotionUser } from '#contract/promotions'
 import { FormFrame } from '#src/crud/form/form-frame.tsx'
 import { LoadMoreList } from '#src/crud/list/load-more-list.tsx'
+import { BarFrame } from '#src/crud/list/selection-bar.tsx'
 import { useSelection } from '#src/crud/list/selection.ts'
 import { useCall } from '#src/lib/use-call.ts'
 import { Button } from '#src/ui/button.tsx'
@@ -43,15 +44,17 @@ const audienceOf = (handed: HandedAudience): Audience => ({ filter: handed.filte
 
 /** Where the audience came from, how many the list counted and by which filters; Clear goes back to choosing here. */
 export function HandedNote({ handed, onClear }: { handed: HandedAudience; onClear: () => void }) {
-  const what = handed.selectall ? `Every lead matching on ${handed.from} (${handed.count.toLocaleString()})` : `${plural(handed.count, 'lead')} chosen on ${handed.from}`
+  const what = handed.selectall ? `every lead matching (${handed.count.toLocaleString('en-US')})` : `${plural(handed.count, 'lead')} chosen`
   return (
-    <div role="region" aria-label={`Audience from ${handed.from}`} className="flex flex-wrap items-center gap-2 rounded-md border border-indigo-200 bg-indigo-50 px-3 py-2 text-sm text-indigo-950 dark:border-indigo-800 dark:bg-indigo-950 dark:text-indigo-100">
-      <p className="font-medium">Audience from {handed.from}: {what}</p>
+    <BarFrame label={`Audience from ${handed.from}`}>
+      <p className="font-medium">
+        From {handed.from}: {what}
+      </p>
       {handed.selectall ? <p>{handed.narrowedBy.length === 0 ? 'No filter: every lead.' : handed.narrowedBy.join(' · ')}</p> : null}
       <Button variant="ghost" size="sm" className="ml-auto" onClick={onClear}>
         Clear the audience
       </Button>
-    </div>
+    </BarFrame>
   )
 }
 
