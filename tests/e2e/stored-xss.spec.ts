@@ -214,8 +214,10 @@ async function openRows(page: Page, url: string, label: 'View' | 'Edit'): Promis
     const button = buttons.nth(i)
     if (!(await button.isEnabled())) continue
     await button.click()
-    // A modal opens or the route changes; then the fields render and images fail (onerror) in a moment.
-    await Promise.race([page.getByRole('dialog').first().waitFor({ timeout: 3_000 }), page.waitForURL((u) => u.href !== url, { timeout: 3_000 })]).catch(() => undefined)
+    // A modal opens (a confirmation, such as View as <name>, is an alert dialog) or the route
+    // changes; then the fields render and images fail (onerror) in a moment.
+    const opened = page.locator('[role="dialog"], [role="alertdialog"]').first()
+    await Promise.race([opened.waitFor({ timeout: 3_000 }), page.waitForURL((u) => u.href !== url, { timeout: 3_000 })]).catch(() => undefined)
     await loaded(page)
     await page.waitForTimeout(200)
     expect.soft(await xssRan(page), `${label} #${i} of ${url}`).toBe('undefined')
@@ -226,7 +228,7 @@ async function openRows(page: Page, url: string, label: 'View' | 'Edit'): Promis
       await loaded(page)
     } else {
       await page.keyboard.press('Escape')
-      await expect(page.getByRole('dialog')).toHaveCount(0)
+      await expect(page.locator('[role="dialog"], [role="alertdialog"]')).toHaveCount(0)
     }
   }
   return count
