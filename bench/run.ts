@@ -14,11 +14,18 @@
  *   - `trash` (bench/trash.ts): a promotion with --deliveries deliveries (default 1000000) deleted
  *     and undone through the API (seconds, the server's RSS growth and longest event-loop stall,
  *     other calls answered meanwhile);
+ *   - `bulk` (bench/bulk.ts): Freeze, Mark Resolved and Delete on every one of --bulk-rows games
+ *     and enquiries (default 100000), applied as a job and undone, measured as the trash is;
+ *   - `forecast` (bench/forecast.ts): the send forecast of every one of --rows leads with every
+ *     reason to leave some out, "Select all N matching" on Leads (its call and bytes), and the
+ *     selection's export;
  * then the PWA's budget (`budget`, bench/budget.ts): gzip size of the JS and CSS that /admin/login
  * and /admin/users load, and Lighthouse 12 scores; then reopening Leads (`reopen`, bench/reopen.ts):
  * cold, warm and offline loads in throttled Chromium to the first lead row; then Contact Us Triage
- * (`triage`, bench/triage.ts): the next enquiry painted after R or S. Prints tables and writes
- * bench/results.json.
+ * (`triage`, bench/triage.ts): the next enquiry painted after R or S; then who else is there
+ * (`presence`, bench/presence.ts): two instances on PostgreSQL and Redis, a record opened on one
+ * seen from the other (p50/p95) and the announcements still standing 10 s after their tabs
+ * closed, fell silent or lost their instance. Prints tables and writes bench/results.json.
  *
  *   - `sort` (bench/leads-sort.ts): --rows leads sorted by each sortable column (first pages,
  *     p50/p95, against the targets), deep pages, the filters' first pages, DownloadFile of every lead
@@ -34,10 +41,10 @@
  *   - `public` (bench/public-calls.ts): the referral redirect, the restricted countries and
  *     /public-info under 50 connections (autocannon), beside a bare Fastify in the same run
  *     (requests/s, p50/p99), and the redirect's visits counted against the 302s answered;
- * Options: --only=pglite,postgres,sort,counting,games,media,promotions,register,trash,public,search,palette,budget,reopen,triage (default all), --engines=pglite,postgres
- * (the engines of sort, counting, games, media, promotions, register, trash and public), --pg-shared-buffers=SIZE (the leads section's PostgreSQL
+ * Options: --only=pglite,postgres,sort,counting,games,media,promotions,register,trash,bulk,forecast,public,search,palette,budget,reopen,triage,presence (default all), --engines=pglite,postgres
+ * (the engines of sort, counting, games, media, promotions, register, trash, bulk, forecast and public), --pg-shared-buffers=SIZE (the leads section's PostgreSQL
  * on a throwaway cluster with that shared_buffers), --rows=N (leads, default 1000000), --games=N (default 10000),
- * --video-mib=N (default 100), --uploads=N (default 3), --requests=N (default 20), --deliveries=N (default 1000000), --public-requests=N (redirects counted for exactness, default 20000), --public-log=shipped,all (the public calls' log
+ * --video-mib=N (default 100), --uploads=N (default 3), --requests=N (default 20), --deliveries=N (default 1000000), --bulk-rows=N (default 100000), --public-requests=N (redirects counted for exactness, default 20000), --public-log=shipped,all (the public calls' log
  * settings: the shipped defaults, and with `all` a line for every request as well; default shipped).
  * Not part of `npm test`: it takes minutes and measures, it does not judge.
  */
@@ -48,6 +55,7 @@ import { z } from 'zod'
 import { BUDGET_TARGETS, runBudget, type BudgetResult, type LighthouseScore } from './budget.ts'
 import { printReopen, runReopen, type ReopenResult } from './reopen.ts'
 import { printTriage, runTriage, type TriageResult } from './triage.ts'
+import { PRESENCE_SEEN_TARGET_MS, PRESENCE_STALE_TARGET, printPresence, runPresence, type PresenceResult } from './presence.ts'
 import { withEngine, type EngineName } from './engines.ts'
 import { GAMES_LIMIT, GAMES_P95_TARGET_MS, benchGames, printGames, type GamesResult } from './games.ts'
 import { bearer, exportCsv, f1, latency, login, ms, printRows, prng, root, series, startServer, type ExportResult, type Latency } from './lib.ts'
@@ -58,6 +66,8 @@ import { SORT_TARGETS, benchLeadsSort, printSort, type SortResult } from './lead
 import { ROWS_FIRST_TARGETS, benchCounting, printCounting, type CountingResult } from './leads-count.ts'
 import { DELIVERY_TARGET_SECONDS, benchPromotions, printPromotions, type PromotionsResult } from './promotions.ts'
 import { TRASH_GROWTH_TARGET_MIB, TRASH_STALL_TARGET_MS, benchTrash, printTrash, type TrashResult } from './trash.ts'
+import { BULK_GROWTH_TARGET_MIB, BULK_SECONDS_TARGET, BULK_STALL_TARGET_MS, benchBulk, printBulk, type BulkResult } from './bulk.ts'
+import { FORECAST_P95_TARGET_MS, SELECT_ALL_TARGET, benchForecast, printForecast, type ForecastResult } from './forecast.ts'
 import { PUBLIC_LOGS, PUBLIC_P99_TARGET_MS, PUBLIC_RATIO_TARGET, benchPublic, printPublic, type PublicResult } from './public-calls.ts'
 import { KEYSTROKE_TARGET_MS, SEARCH_TARGETS, benchPaletteFilter, benchRecordSearch, printPaletteFilter, printRecordSearch, type PaletteFilterResult, type SearchResult } from './record-search.ts'
 
@@ -67,7 +77,7 @@ const args = new Map(
     return [k ?? '', v ?? 'true'] as const
   }),
 )
-const SECTIONS = ['pglite', 'postgres', 'sort', 'counting', 'games', 'media', 'promotions', 'register', 'trash', 'public', 'search', 'palette', 'budget', 'reopen', 'triage'] as const
+const SECTIONS = ['pglite', 'postgres', 'sort', 'counting', 'games', 'media', 'promotions', 'register', 'trash', 'bulk', 'forecast', 'public', 'search', 'palette', 'budget', 'reopen', 'triage', 'presence'] as const
 const ENGINES: readonly EngineName[] = ['pglite', 'postgres']
 
 function option(name: string, fallback: number): number {
@@ -86,10 +96,13 @@ function list<T extends string>(name: string, allowed: readonly T[]): Set<T> {
 
 const ROWS = option('rows', 1_000_000)
 const REQUESTS = option('requests', 20)
+/** Tabs on the second instance for each way of going (closed, silent, lost with it) in the presence section. */
+const PRESENCE_TABS = 10
 const GAMES = option('games', 10_000)
 const VIDEO_MIB = option('video-mib', 100)
 const UPLOADS = option('uploads', 3)
 const DELIVERIES = option('deliveries', 1_000_000)
+const BULK_ROWS = option('bulk-rows', 100_000)
 const PUBLIC_REQUESTS = option('public-requests', 20_000)
 const ONLY = list('only', SECTIONS)
 /** The public calls' log settings measured: the shipped defaults unless --public-log names others. */
@@ -311,6 +324,8 @@ async function main(): Promise<void> {
   const promotions: PromotionsResult[] = []
   const register: RegisterResult[] = []
   const trash: TrashResult[] = []
+  const bulk: BulkResult[] = []
+  const forecasts: ForecastResult[] = []
   const publicCalls: PublicResult[] = []
   const searches: SearchResult[] = []
   const paletteFilter: PaletteFilterResult | null = ONLY.has('palette') ? benchPaletteFilter() : null
@@ -325,6 +340,8 @@ async function main(): Promise<void> {
     if (ONLY.has('media')) keep(media, `media on ${engine}`, await withEngine(engine, 'media', (e) => benchMedia(e, VIDEO_MIB, UPLOADS, log)))
     if (ONLY.has('register')) keep(register, `register on ${engine}`, await withEngine(engine, 'register', (e) => benchRegister(e, REQUESTS, log)))
     if (ONLY.has('trash')) keep(trash, `trash on ${engine}`, await withEngine(engine, 'trash', (e) => benchTrash(e, DELIVERIES, log)))
+    if (ONLY.has('bulk')) keep(bulk, `bulk on ${engine}`, await withEngine(engine, 'bulk', (e) => benchBulk(e, BULK_ROWS, log)))
+    if (ONLY.has('forecast')) keep(forecasts, `forecast on ${engine}`, await withEngine(engine, 'forecast', (e) => benchForecast(e, ROWS, REQUESTS, log)))
     if (ONLY.has('search')) keep(searches, `search on ${engine}`, await withEngine(engine, 'search', (e) => benchRecordSearch(e, ROWS, REQUESTS, log)))
     if (ONLY.has('public')) for (const mode of PUBLIC_LOG) keep(publicCalls, `public calls on ${engine} (${mode})`, await withEngine(engine, 'public', (e) => benchPublic(e, PUBLIC_REQUESTS, log, mode)))
   }
@@ -337,6 +354,9 @@ async function main(): Promise<void> {
   let triage: TriageResult | string | undefined
   if (ONLY.has('triage')) triage = await runTriage()
   if (typeof triage === 'string') notes.push(`triage skipped: ${triage}`)
+  let presence: PresenceResult | string | undefined
+  if (ONLY.has('presence')) presence = await runPresence(REQUESTS, PRESENCE_TABS)
+  if (typeof presence === 'string') notes.push(`presence skipped: ${presence}`)
 
   if (results.length > 0) printTable(results)
   if (sorts.length > 0) printSort(sorts, REQUESTS)
@@ -346,12 +366,15 @@ async function main(): Promise<void> {
   if (promotions.length > 0) printPromotions(promotions, REQUESTS)
   if (register.length > 0) printRegister(register)
   if (trash.length > 0) printTrash(trash)
+  if (bulk.length > 0) printBulk(bulk)
+  if (forecasts.length > 0) printForecast(forecasts, REQUESTS)
   if (publicCalls.length > 0) printPublic(publicCalls)
   if (searches.length > 0) printRecordSearch(searches)
   if (paletteFilter !== null) printPaletteFilter(paletteFilter)
   if (budget !== undefined && typeof budget !== 'string') printBudget(budget)
   if (reopen !== undefined && typeof reopen !== 'string') printReopen(reopen)
   if (triage !== undefined && typeof triage !== 'string') printTriage(triage)
+  if (presence !== undefined && typeof presence !== 'string') printPresence(presence)
   for (const n of notes) console.log(`note: ${n}`)
   console.log(`load average (1 min) at start ${loadAtStart[0]?.toFixed(2)}, at end ${os.loadavg()[0]?.toFixed(2)}, on ${os.cpus().length} CPUs`)
 
@@ -388,12 +411,19 @@ async function main(): Promise<void> {
       registerMedianSpread: REGISTER_SPREAD_TARGET,
       trashRssGrowthMiB: TRASH_GROWTH_TARGET_MIB,
       trashEventLoopStallMs: TRASH_STALL_TARGET_MS,
+      bulkSeconds: BULK_SECONDS_TARGET,
+      bulkRssGrowthMiB: BULK_GROWTH_TARGET_MIB,
+      bulkEventLoopStallMs: BULK_STALL_TARGET_MS,
+      forecastP95Ms: FORECAST_P95_TARGET_MS,
+      selectAll: SELECT_ALL_TARGET,
       publicShareOfBareFastify: PUBLIC_RATIO_TARGET,
       publicP99Ms: PUBLIC_P99_TARGET_MS,
       searchP95Ms: SEARCH_TARGETS,
       paletteKeystrokeMs: KEYSTROKE_TARGET_MS,
       sortFirstPageP95Ms: SORT_TARGETS,
       rowsFirstP95Ms: ROWS_FIRST_TARGETS,
+      presenceSeenMs: PRESENCE_SEEN_TARGET_MS,
+      presenceStaleAfter10s: PRESENCE_STALE_TARGET,
     },
     engines: results,
     games: {
@@ -430,8 +460,23 @@ async function main(): Promise<void> {
       method: `DeletePromotion then undo of a promotion with ${DELIVERIES} deliveries; growth = peak RSS during the call - RSS before it; stall = the server's monitorEventLoopDelay max during the call; /healthz and listNotification each asked every 20 ms meanwhile`,
       results: trash,
     },
+    bulk: {
+      method: `${BULK_ROWS} games and as many open enquiries; Freeze, Mark Resolved and Delete on every row matching (no search, no filter): preview, then apply and wait for the job (getBulkRun), then undo by the run's ticket; growth, stall and probes as for the trash`,
+      results: bulk,
+    },
+    forecast: {
+      method: `${ROWS} leads, Nigeria restricted and Japan hidden, every 97th unsubscribed, 1,000 suppressed, the frequency cap at 1 in 7 days with 10,000 sent today; forecastPromotion (every lead, one country), forecastNewsletter (all), getuserCount (no filter, one country), --requests times after 2 to warm up; DownloadFile of one country`,
+      results: forecasts,
+    },
     budget,
     triage: triage === undefined || typeof triage === 'string' ? triage : { method: 'Chromium at 1280 px, unthrottled; ms from the keydown to the first frame with the next enquiry', ...triage },
+    presence:
+      presence === undefined || typeof presence === 'string'
+        ? presence
+        : {
+            method: `two server processes on one PostgreSQL and Redis; socket.io clients as the PWA: ms from a tab on B opening a record to the PRESENCE event on A's tab, --requests rounds; ${PRESENCE_TABS} tabs on B renewed, then closed, silent (socket open, no heartbeat) or lost with B (SIGKILL), and the announcements a list on A still sees 10 s later`,
+            ...presence,
+          },
     reopen: reopen === undefined || typeof reopen === 'string' ? reopen : { method: 'Chromium, 4x CPU, 150 ms RTT, 1.6 Mbps down; ms from navigation start to the first frame with a lead row; cold: fresh profile per load; warm: a profile that visited Leads; offline: that profile offline', ...reopen },
     notes,
   }

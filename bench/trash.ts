@@ -20,14 +20,14 @@ import { bearer, f1, login, printRows, startServer, watchPeak, type ServerChild 
 /** Targets: the server's RSS growth during the delete or the undo, and its longest event-loop stall. */
 export const TRASH_GROWTH_TARGET_MIB = 100
 export const TRASH_STALL_TARGET_MS = 200
-const PROBE_EVERY_MS = 20
+export const PROBE_EVERY_MS = 20
 
-interface Probe {
+export interface Probe {
   answered: number
   worstMs: number
 }
 
-interface Operation {
+export interface Operation {
   seconds: number
   rssBeforeMiB: number
   rssGrowthMiB: number
@@ -79,7 +79,8 @@ function loopDelay(server: ServerChild): Promise<number> {
   })
 }
 
-async function measure(server: ServerChild, token: string, call: () => Promise<void>): Promise<Operation> {
+/** Times `call` on the server: seconds, RSS growth, the longest event-loop stall, and the probes' answers meanwhile. */
+export async function measure(server: ServerChild, token: string, call: () => Promise<void>): Promise<Operation> {
   const api = `${server.base}/api/admin`
   await loopDelay(server)
   let done = false
@@ -98,7 +99,7 @@ async function measure(server: ServerChild, token: string, call: () => Promise<v
  * POSTs JSON and answers the parsed body. Not fetch: it gives up when the answer's headers take
  * over 300 s, and a big delete on a busy machine takes longer.
  */
-function post(url: string, token: string, body: unknown): Promise<Record<string, unknown>> {
+export function post(url: string, token: string, body: unknown): Promise<Record<string, unknown>> {
   const payload = JSON.stringify(body)
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'POST', headers: { authorization: bearer(token), 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {
