@@ -72,7 +72,7 @@ export function ViewAsBanner({ session }: { session: Session }) {
     <div
       role="region"
       aria-label="View as"
-      className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-amber-300 bg-amber-100 px-3 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+      className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-amber-300 bg-amber-100 px-3 py-2 text-sm text-amber-950"
     >
       <p className="font-medium">
         Viewing as {viewAs.name} ({viewAs.accessLevel})

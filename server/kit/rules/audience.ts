@@ -78,6 +78,24 @@ export async function rulesFor(db: Db, kind: 'promotion' | 'newsletter'): Promis
 }
 
 /**
+ * The leads at the cap, as one set (`lead_id`): the same count as `capReached`, made once over the
+ * sends of the last `cap.days` days instead of once per lead. The forecast judges a whole audience
+ * (a million leads) in one statement, where two index probes per lead took longer than the
+ * statement may run; a delivery judges a batch of its own recipients and keeps `capReached`.
+ */
+export function cappedLeads(cap: Cap, own?: OwnSend): SQL {
+  const since = sql`now() - make_interval(days => ${cap.days}::int)`
+  const notOwnRound = own !== undefined && 'promotionId' in own ? sql` and not (cd.promotion_id = ${own.promotionId} and cd.round = ${own.round})` : sql``
+  const notOwnSend = own !== undefined && 'newsletterId' in own ? sql` and cr.send_id <> ${own.newsletterId}` : sql``
+  return sql`select sent.lead_id from (
+      select cd.lead_id from ${promotionDeliveries} cd where cd.status = 'sent' and cd.sent_at > ${since}${notOwnRound}
+      union all
+      select cr.lead_id from ${newsletterRecipients} cr join ${mailOutbox} cm on cm.id = cr.mail_id
+        where cr.state = 'queued'${notOwnSend} and (cm.status = 'sent' and cm.sent_at > ${since} or cm.status = 'logged' and cm.created_at > ${since})
+    ) sent group by sent.lead_id having count(*) >= ${cap.messages}::int`
+}
+
+/**
  * Whether the lead was sent `cap.messages` or more promotions and newsletters within the last
  * `cap.days` days: its promotion deliveries marked sent (promotion_deliveries_sent_idx) and its
  * newsletter mails the mail queue sent (newsletter_recipients_lead_idx, then each mail by the
@@ -101,14 +119,18 @@ export function capReached(leadId: SQL, cap: Cap, own?: OwnSend): SQL {
     ) capped) >= ${n})`
 }
 
-/** Each reason's condition (a duplicate needs the other leads of the send: see `duplicateOf`). */
-function conditions(lead: LeadFacts, rules: AudienceRules): Partial<Record<ExclusionReason, SQL>> {
+/**
+ * Each reason's condition (a duplicate needs the other leads of the send: see `duplicateOf`).
+ * `capped`: a relation of the leads at the cap (`cappedLeads`) that the statement holds, read
+ * instead of counting each lead's sends.
+ */
+function conditions(lead: LeadFacts, rules: AudienceRules, capped?: SQL): Partial<Record<ExclusionReason, SQL>> {
   return {
     'invalid-address': sql`(${lead.email} is null or ${lead.email} !~ ${ADDRESS_PATTERN})`,
     ...(rules.countryRule ? { 'restricted-country': sql`${lead.country} in (select ${restrictedCountries.code} from ${restrictedCountries} where not ${restrictedCountries.hide})` } : {}),
     ...(rules.newsletter ? { unsubscribed: sql`not coalesce(${lead.subscribed}, false)` } : {}),
     suppressed: sql`lower(${lead.email}) in (select ${suppressedAddresses.address} from ${suppressedAddresses})`,
-    ...(rules.cap === null ? {} : { 'frequency-cap': capReached(lead.id, rules.cap, rules.own) }),
+    ...(rules.cap === null ? {} : { 'frequency-cap': capped === undefined ? capReached(lead.id, rules.cap, rules.own) : sql`${lead.id} in (select lead_id from ${capped})` }),
   }
 }
 
@@ -116,8 +138,8 @@ function conditions(lead: LeadFacts, rules: AudienceRules): Partial<Record<Exclu
  * The first reason, other than `duplicate`, that leaves this lead out, or null: a CASE whose
  * branches follow EXCLUSION_REASONS, so the order of the list is the precedence.
  */
-export function reasonOf(lead: LeadFacts, rules: AudienceRules): SQL {
-  const rule = conditions(lead, rules)
+export function reasonOf(lead: LeadFacts, rules: AudienceRules, capped?: SQL): SQL {
+  const rule = conditions(lead, rules, capped)
   const branches = EXCLUSION_REASONS.flatMap((reason) => {
     const when = rule[reason]
     return when === undefined ? [] : [sql`when ${when} then ${reason}`]
@@ -150,7 +172,8 @@ function judged(audience: Audience): SQL {
   const a = { id: sql`a.lead_id`, email: sql`a.email`, country: sql`a.country`, subscribed: sql`a.subscribed` }
   return sql`
     with audience as (${audience.rows}),
-    ruled as (select a.*, ${reasonOf(a, audience.rules)} as reason from audience a),
+    ${audience.rules.cap === null ? sql`` : sql`capped as materialized (${cappedLeads(audience.rules.cap, audience.rules.own)}),`}
+    ruled as (select a.*, ${reasonOf(a, audience.rules, audience.rules.cap === null ? undefined : sql.raw('capped'))} as reason from audience a),
     judged as (
       select r.lead_id, r.name, r.email, r.country,
         coalesce(r.reason, case when row_number() over (partition by lower(r.email), r.reason is null order by r.lead_id) > 1 then 'duplicate' end) as why
