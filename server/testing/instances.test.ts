@@ -10,7 +10,8 @@ import { z } from 'zod'
 import { SocketEvents } from '#contract/socket'
 import { buildApp } from '../app.ts'
 import { openDb } from '../db/index.ts'
-import { leads } from '../db/schema.ts'
+import { eq } from 'drizzle-orm'
+import { leads, linkChanges, links } from '../db/schema.ts'
 import { verifyToken } from '../kit/ground/access/auth.ts'
 import { revokeToken } from '../kit/ground/access/sessions.ts'
 import { makeTestApp, testEngine, TEST_PASSWORD, type TestApp } from './test-app.ts'
@@ -209,6 +210,32 @@ describe.runIf(redisUp)('two instances sharing PostgreSQL and Redis', () => {
     expect((await b.inject({ method: 'POST', url: '/api/admin/endViewAs', headers: auth, payload: {} })).statusCode).toBe(200)
     expect((await list(a.app)).statusCode).toBe(200)
     expect((await list(b)).statusCode).toBe(200)
+  })
+
+  it('a buy link held for a second admin on A is read as before on B until another admin approves it there', async () => {
+    const [link] = await a.handle.db.insert(links).values({ kind: 'buy', url: 'https://old.example/two-instances', preference: 1 }).returning({ id: links.id })
+    if (link === undefined) throw new Error('no link')
+    const superadmin = { authorization: `Bearer ${await a.tokenFor(a.superadmin)}` }
+    const requester = await a.createAdmin({ accessLevel: 'Admin', restrictions: [] })
+    const asRequester = { authorization: `Bearer ${await a.tokenFor(requester)}` }
+    const turn = async (on: boolean) => expect((await a.app.inject({ method: 'POST', url: '/api/admin/setTwoAdminLinks', headers: superadmin, payload: { on } })).statusCode).toBe(200)
+    await turn(true)
+    try {
+      const held = await a.app.inject({ method: 'POST', url: '/api/admin/editBuylink', headers: asRequester, payload: { _id: link.id, buyLink: 'https://new.example/two-instances', preference: 1 } })
+      expect(held.statusCode, held.body).toBe(202)
+      const read = async (app: FastifyInstance) => (await app.inject({ method: 'GET', url: '/api/admin/getbuyLink', headers: superadmin, query: { _id: link.id } })).body
+      expect(await read(b)).toContain('https://old.example/two-instances')
+      expect(await read(b)).not.toContain('https://new.example/two-instances')
+      expect(await read(a.app)).not.toContain('https://new.example/two-instances')
+      const [pending] = await a.handle.db.select({ id: linkChanges.id }).from(linkChanges).where(eq(linkChanges.recordId, link.id))
+      if (pending === undefined) throw new Error('the change was not kept')
+      const approved = await b.inject({ method: 'POST', url: '/api/admin/approveLinkChange', headers: superadmin, payload: { id: pending.id } })
+      expect(approved.statusCode, approved.body).toBe(200)
+      expect(await read(a.app)).toContain('https://new.example/two-instances')
+      expect(await read(b)).toContain('https://new.example/two-instances')
+    } finally {
+      await turn(false)
+    }
   })
 })
 
