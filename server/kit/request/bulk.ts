@@ -541,7 +541,8 @@ export const bulkJobs = [defineJob(BULK_JOB, (payload, _job, services) => runBat
 // Undo
 // ---------------------------------------------------------------------------------------------
 
-const Restored = z.object({ rows: z.array(z.object({ n: z.coerce.number(), picked: z.coerce.number(), last: z.coerce.number() })) })
+const Picked = z.object({ rows: z.array(z.object({ seq: z.coerce.number(), record_id: z.string(), before: z.string() })) })
+const IdRows = z.object({ rows: z.array(z.object({ id: z.string() })) })
 
 /** Reverts a run: each changed value back where nobody changed it since; each deleted record back, last first. */
 async function undoRun(ctx: Ctx, runId: string): Promise<string> {
@@ -559,32 +560,48 @@ async function undoRun(ctx: Ctx, runId: string): Promise<string> {
     const t = list.table
     const key = sql.identifier(list.id.name)
     const column = sql.identifier(action.set.column.name)
-    // The kept value typed as the column, never through JS (as a single undo writes it back).
-    const kept = sql`(jsonb_populate_record(null::${t}, jsonb_build_object(${action.set.column.name}::text, r.before))).${column}`
-    // A batch at a time, in the run's order, each from where the last stopped (by the index on
-    // run, outcome and seq): one statement over every row held PGlite's event loop for as long
-    // as it took, and its plan joined the whole run at once. The batches share the call's transaction.
     const kind = ctx.handle.kind
     const speed = pace(BATCH.set[kind], TRASH_BATCH_MS[kind])
+    // A batch at a time, in the run's order, each from where the last stopped (by the index on
+    // run, outcome and seq), the batches in the call's transaction. Each batch's rows are named
+    // by their keys, not joined: a join's plan rests on statistics taken before the run (no row
+    // in that state then), and a nested loop over both sides made 5,000 rows take minutes.
     let after = 0
     for (;;) {
       const size = speed.size()
       const t0 = performance.now()
-      const [done] = Restored.parse(
-        await ctx.db.execute(sql`
-        with pick as materialized (select seq, record_id, before from ${bulkRunRows} where run_id = ${runId} and outcome = 'done' and seq > ${after}::int order by seq limit ${size}),
-        back as (update ${t} set ${column} = ${kept}${alsoSet(action, 'back')} from pick r
-          where ${t}.${key}::text = r.record_id and ${t}.${column} = ${action.set.to}
-            ${action.undoIf === undefined ? sql`` : sql`and ${action.undoIf}`}
-          returning ${t}.${key}::text as id),
-        marked as (update ${bulkRunRows} r set outcome = 'undone' from pick p
-          where r.run_id = ${runId} and r.seq = p.seq and p.record_id in (select id from back) returning 1)
-        select (select count(*)::int from marked) as n, (select count(*)::int from pick) as picked, (select coalesce(max(seq), 0)::int from pick) as last`),
+      const picked = Picked.parse(
+        await ctx.db.execute(sql`select seq, record_id, coalesce(before, 'null'::jsonb)::text as before from ${bulkRunRows}
+          where run_id = ${runId} and outcome = 'done' and seq > ${after}::int order by seq limit ${size}`),
       ).rows
-      speed.took(done?.picked ?? 0, performance.now() - t0)
-      back += done?.n ?? 0
-      if ((done?.picked ?? 0) < size) break
-      after = done?.last ?? after
+      // Rows holding the same value before are written back by one statement (a Freeze: all of them).
+      const byValue = new Map<string, { ids: string[]; seqs: Map<string, number> }>()
+      for (const row of picked) {
+        const group = byValue.get(row.before) ?? { ids: [], seqs: new Map<string, number>() }
+        group.ids.push(row.record_id)
+        group.seqs.set(row.record_id, row.seq)
+        byValue.set(row.before, group)
+      }
+      const undone: number[] = []
+      for (const [before, group] of byValue) {
+        // The kept value typed as the column, never through JS (as a single undo writes it back).
+        const kept = sql`(jsonb_populate_record(null::${t}, jsonb_build_object(${action.set.column.name}::text, ${before}::jsonb))).${column}`
+        const ids = sql.join(group.ids.map((id) => sql`${id}`), sql`, `)
+        const result = IdRows.parse(
+          await ctx.db.execute(sql`update ${t} set ${column} = ${kept}${alsoSet(action, 'back')}
+            where ${t}.${key}::text in (${ids}) and ${t}.${column} = ${action.set.to}${action.undoIf === undefined ? sql`` : sql` and ${action.undoIf}`}
+            returning ${t}.${key}::text as id`),
+        ).rows
+        for (const row of result) undone.push(group.seqs.get(row.id) ?? -1)
+      }
+      if (undone.length > 0) {
+        await ctx.db.execute(sql`update ${bulkRunRows} set outcome = 'undone' where run_id = ${runId} and seq in (${sql.join(undone.map((n) => sql`${n}::int`), sql`, `)})`)
+      }
+      speed.took(picked.length, performance.now() - t0)
+      back += undone.length
+      const last = picked.at(-1)
+      if (last === undefined || picked.length < size) break
+      after = last.seq
       await yieldToLoop()
     }
   } else {
