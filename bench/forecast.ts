@@ -58,6 +58,7 @@ export async function benchForecast(e: Engine, leads: number, requests: number, 
     await sql.exec(`
       insert into restricted_countries (code, country, hide) values ('NG', 'Nigeria', false), ('JP', 'Japan', true) on conflict do nothing;
       update leads set unsubscribed_at = now() where id in (select id from leads order by created_at desc offset 5 limit ${Math.floor(leads / 97)});
+      insert into site_settings (frequency_cap_on) select true where not exists (select 1 from site_settings);
       update site_settings set frequency_cap_on = true, frequency_cap_messages = 1, frequency_cap_days = 7, restricted_country_rule = true;`)
     const suppressed = Array.from({ length: 1000 }, (_, i) => `('${emailOf(1 + ((i * 997) % leads))}', 'bounce', 'bench')`)
     await sql.exec(`insert into suppressed_addresses (address, reason, source) values ${suppressed.join(',')} on conflict do nothing`)

@@ -36,6 +36,13 @@ export const UNDO_UNDER_WAY = 'This is being undone already'
 export const UNDO_INTERRUPTED = 'The undo was interrupted; the server completes it shortly'
 /** A delete, or a write that depends on the record's rows, while a delete or an undo moves them. */
 export const TRASH_BUSY = 'This record is being deleted or restored right now; try again in a moment'
+/**
+ * An undo that would put back a link users follow while "Two admins for outward links" is on. An
+ * undo cannot wait for a second admin: its ticket lives seconds and is its maker's alone. A revert
+ * from the Audit Log, or the link added again, waits for the approval instead.
+ */
+export const undoNeedsSecondAdmin = (link: string): string =>
+  `This cannot be undone while "Two admins for outward links" is on: it would put back ${link}, which another admin must approve. Revert the change from the Audit Log, or add the link again: either waits for their approval.`
 /** A big delete that stopped halfway: its rows were put back. */
 export const DELETE_INTERRUPTED = 'The delete was interrupted and nothing was deleted; please try again'
 

@@ -162,7 +162,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const areas = await loadAreas()
   const publicCache = new PublicCache(redis?.client ?? null, app.log)
   await publicCache.start()
-  const services: Services = { contract: areas.index, handle, config, passwords, mailer, realtime, jobs, storage, publicCache, finders: areas.finders }
+  const services: Services = { contract: areas.index, handle, config, passwords, mailer, realtime, jobs, storage, publicCache, finders: areas.finders, log: app.log }
   app.decorate('services', services)
   // From the first moment of a close (before the hooks below), so a balancer that watches /readyz stops sending.
   let closing = false

@@ -49,6 +49,22 @@ const uploadFiles = (name: string) => holdsUploads(jsonb(name))
 /** Whether a column of the tables was made by `uploadName`, `uploadNames` or `uploadFiles`. */
 export const holdsUploadsColumn = (column: object): boolean => uploadConfigs.has(configOf(column))
 
+/**
+ * Columns that hold a link the wallet's users follow (contract/outward-links.ts) are made with
+ * `outwardLink`, as upload columns are marked above: server/db/link-columns.ts collects them, and a
+ * write that puts a value back without a form (a revert from the audit log, an undo) is held to the
+ * allowed domains and to a second admin by these columns. server/testing/link-columns.test.ts fails
+ * when a form's link field is stored in a column not so made.
+ */
+const linkConfigs = new WeakSet<object>()
+const outwardLink = (name: string) => {
+  const builder = text(name)
+  linkConfigs.add(configOf(builder))
+  return builder
+}
+/** Whether a column of the tables was made by `outwardLink`. */
+export const holdsOutwardLinkColumn = (column: object): boolean => linkConfigs.has(configOf(column))
+
 export const admins = pgTable(
   'admins',
   {
@@ -217,7 +233,7 @@ export const links = pgTable(
     id: id(),
     createdAt: createdAt(),
     kind: text('kind', { enum: ['buy', 'sell', 'bridge'] }).notNull(),
-    url: text('url').notNull(),
+    url: outwardLink('url').notNull(),
     preference: integer('preference').notNull(),
     version: editVersion(),
   },
@@ -227,11 +243,11 @@ export const links = pgTable(
 /** The Social Links screen's one record (requirements R3.7, Social media settings); '' is a link not set. */
 export const socialMedia = pgTable('social_media', {
   id: id(),
-  discordLink: text('discord_link').notNull().default(''),
-  twitterLink: text('twitter_link').notNull().default(''),
-  facebookLink: text('facebook_link').notNull().default(''),
-  instagramLink: text('instagram_link').notNull().default(''),
-  telegramLink: text('telegram_link').notNull().default(''),
+  discordLink: outwardLink('discord_link').notNull().default(''),
+  twitterLink: outwardLink('twitter_link').notNull().default(''),
+  facebookLink: outwardLink('facebook_link').notNull().default(''),
+  instagramLink: outwardLink('instagram_link').notNull().default(''),
+  telegramLink: outwardLink('telegram_link').notNull().default(''),
   version: editVersion(),
 })
 
@@ -247,14 +263,14 @@ export const siteSettings = pgTable('site_settings', {
   mobileNumber: text('mobile_number').notNull().default(''),
   address: text('address').notNull().default(''),
   googleAnalytics: text('google_analytics').notNull().default(''),
-  socialLink1: text('social_link1').notNull().default(''),
-  socialLink2: text('social_link2').notNull().default(''),
-  socialLink3: text('social_link3').notNull().default(''),
-  socialLink4: text('social_link4').notNull().default(''),
-  socialLink5: text('social_link5').notNull().default(''),
+  socialLink1: outwardLink('social_link1').notNull().default(''),
+  socialLink2: outwardLink('social_link2').notNull().default(''),
+  socialLink3: outwardLink('social_link3').notNull().default(''),
+  socialLink4: outwardLink('social_link4').notNull().default(''),
+  socialLink5: outwardLink('social_link5').notNull().default(''),
   regCode: text('reg_code').notNull().default(''),
-  companyInfoLink: text('company_info_link').notNull().default(''),
-  licenseInfoLink: text('license_info_link').notNull().default(''),
+  companyInfoLink: outwardLink('company_info_link').notNull().default(''),
+  licenseInfoLink: outwardLink('license_info_link').notNull().default(''),
   copyrightText: text('copyright_text').notNull().default(''),
   /** File name under DATA_DIR/uploads ('' when none). */
   sitelogo: uploadName('sitelogo').notNull().default(''),
@@ -321,7 +337,7 @@ export const games = pgTable(
       .notNull()
       .references(() => categories.id, { onDelete: 'restrict' }),
     operatingsystem: text('operatingsystem', { enum: ['Android', 'ios', 'both', ''] }).notNull(),
-    liveLink: text('live_link').notNull(),
+    liveLink: outwardLink('live_link').notNull(),
     images: uploadNames('images').notNull().default(sql`'{}'::text[]`),
     video: uploadName('video').notNull().default(''),
     preference: integer('preference').notNull(),
@@ -343,7 +359,7 @@ export const homepageContent = pgTable(
     id: id(),
     createdAt: createdAt(),
     title: text('title').notNull(),
-    link: text('link').notNull(),
+    link: outwardLink('link').notNull(),
     image: uploadName('image').notNull(),
     version: editVersion(),
   },

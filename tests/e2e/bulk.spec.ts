@@ -153,3 +153,45 @@ test('Leads: a View Only member selects every lead matching the search and expor
   expect(lines).toHaveLength(2)
   expect(lines[1]).toContain(leadEmail(7))
 })
+
+test('Leads: Promote to these opens Add Promotion with exactly the leads ticked, or every lead matching the filter', async ({ adminPage: page }) => {
+  // Two leads outside Japan (every fourth from the second is there), so the restricted-country rule leaves them both in.
+  await page.goto('/admin/users?search=lead00')
+  const bar = page.getByRole('region', { name: 'Selected rows' })
+  await page.getByRole('checkbox', { name: 'Select Lead 001' }).click()
+  await page.getByRole('checkbox', { name: 'Select Lead 003' }).click()
+  await expect(bar.getByRole('status')).toHaveText('2 selected')
+  await bar.getByRole('button', { name: 'Promote to these' }).click()
+
+  await expect(page).toHaveURL(/\/admin\/addnotification$/)
+  const dialog = page.getByRole('dialog', { name: 'Add Promotion' })
+  await expect(dialog.getByRole('region', { name: 'Audience from Leads' })).toContainText('From Leads: 2 leads chosen')
+  await expect(dialog.getByRole('status').filter({ hasText: 'This promotion' })).toHaveText('This promotion will be sent to 2 users.')
+  await expect(dialog.getByTestId('send-forecast').locator('dd').first()).toHaveText('2')
+  // Clearing the audience goes back to choosing users here.
+  await dialog.getByRole('button', { name: 'Clear the audience' }).click()
+  await expect(dialog).toBeHidden()
+  await expect(page.getByRole('region', { name: 'Audience from Leads' })).toHaveCount(0)
+  await expect(page.getByRole('search', { name: 'Filter users' })).toBeVisible()
+
+  // Every lead matching a filter: the promotion takes the filter, never ids.
+  await page.goto('/admin/users?provider=ipfs')
+  await bodyRows(page).first().getByRole('checkbox').click()
+  const all = bar.getByRole('button', { name: /^Select all \d+ matching$/ })
+  const matching = Number(/\d+/.exec((await all.textContent()) ?? '')?.[0])
+  await all.click()
+  await expect(bar.getByRole('status')).toHaveText(`All ${matching} matching selected`)
+  const counted = page.waitForRequest((r) => r.url().endsWith('/api/admin/countRecipients'))
+  await bar.getByRole('button', { name: 'Promote to these' }).click()
+  expect((await counted).postDataJSON()).toMatchObject({ selectall: true, provider: 'ipfs', email: '', country: '', id: [] })
+  const handed = dialog.getByRole('region', { name: 'Audience from Leads' })
+  await expect(handed).toContainText(`From Leads: every lead matching (${matching})`)
+  await expect(handed).toContainText('Provider: ipfs')
+  await expect(dialog.getByTestId('send-forecast').locator('dd').first()).toHaveText(String(matching))
+
+  // A search also matches names and wallets, which a promotion cannot choose by: Promote says so instead.
+  await page.goto('/admin/users?search=lead00')
+  await bodyRows(page).first().getByRole('checkbox').click()
+  await bar.getByRole('button', { name: /^Select all \d+ matching$/ }).click()
+  await expect(bar.getByRole('button', { name: 'Promote to these' })).toHaveAttribute('aria-disabled', 'true')
+})

@@ -28,9 +28,11 @@ import { unlockEmail } from '../../kit/ground/access/lockout.ts'
 import { recordForcedLogout } from '../../kit/ground/access/events.ts'
 import { FORBIDDEN, UNAUTHORIZED, revokeSessions } from '../../kit/ground/access/auth.ts'
 import { setViewingAs, viewingAsOf } from '../../kit/ground/access/sessions.ts'
-import { describeAccessChange, noticeTime, queueAccountNotice } from '../../kit/rules/mail/account-notices.ts'
+import { activationChange, describeAccessChange, noticeSender, noticeTime, queueAccountNotice } from '../../kit/rules/mail/account-notices.ts'
 import { EMAIL_TAKEN, grantCheck, grantedPages, type Holder } from '../../kit/rules/access/grants.ts'
 import { defineBulk } from '../../kit/request/bulk.ts'
+import type { Db } from '../../db/index.ts'
+import type { Services } from '../../kit/ground/services.ts'
 
 export const SUPERADMIN_UNTOUCHABLE = 'The superadmin cannot be changed'
 export const ABOVE_YOU = 'You cannot change a user who has more access than you'
@@ -88,6 +90,14 @@ const logoutAll = (services: { realtime: { logout: (id: string) => void } | null
   for (const id of ids) services.realtime?.logout(id)
 }
 
+/** The notice the single Active/DeActive toggle mails, to each member a batch switched, queued in its transaction. */
+async function mailActivation(tx: Db, ids: readonly string[], by: AdminRow, services: Services, active: boolean): Promise<void> {
+  const members = await tx.select({ name: admins.name, email: admins.email }).from(admins).where(inArray(admins.id, [...ids]))
+  const sender = noticeSender(services)
+  const values = { change: activationChange(active), by: by.name, time: noticeTime(new Date()) }
+  for (const member of members) await queueAccountNotice(sender, tx, 'access-changed', member.email, { ...values, name: member.name })
+}
+
 /**
  * Bulk actions on Users and Access (contract/bulk.ts), by the list's search: the single toggle's
  * and Sign out everywhere's rules row by row. The superadmin (found only by id: the list never
@@ -112,14 +122,21 @@ defineBulk({
     deactivate: {
       set: { column: admins.activate, to: 0 },
       effect: {
-        inTx: async (tx, ids, by) => {
+        inTx: async (tx, ids, by, services) => {
           await tx.update(admins).set({ tokenVersion: sql`${admins.tokenVersion} + 1` }).where(inArray(admins.id, [...ids]))
           for (const id of ids) await recordForcedLogout(tx, id, by.id, null, 'deactivated')
+          await mailActivation(tx, ids, by, services, false)
         },
-        after: logoutAll,
+        after: (services, ids) => {
+          logoutAll(services, ids)
+          services.mailer.wake()
+        },
       },
     },
-    activate: { set: { column: admins.activate, to: 1 } },
+    activate: {
+      set: { column: admins.activate, to: 1 },
+      effect: { inTx: (tx, ids, by, services) => mailActivation(tx, ids, by, services, true), after: (services) => services.mailer.wake() },
+    },
     signOut: {
       each: {
         inTx: async (tx, ids, by) => {
@@ -243,8 +260,7 @@ export const staffRoutes = handlers(staff, {
     if (row.tokenVersion !== target.tokenVersion) await recordForcedLogout(ctx.db, target.id, me.id, ctx.ip, 'deactivated')
     if (row.activate !== 1) logoutLater(ctx, target.id)
     if ((row.activate === 1) !== (target.activate === 1)) {
-      const change = row.activate === 1 ? 'Your account was activated: you can sign in again.' : 'Your account was deactivated: you can no longer sign in.'
-      await queueAccountNotice(ctx, ctx.db, 'access-changed', target.email, { name: target.name, change, by: me.name, time: noticeTime(new Date()) })
+      await queueAccountNotice(ctx, ctx.db, 'access-changed', target.email, { name: target.name, change: activationChange(row.activate === 1), by: me.name, time: noticeTime(new Date()) })
     }
     ctx.audit(target.id)
     return { status: 'success', message: row.activate === 1 ? 'User activated successfully' : 'User deactivated successfully' }

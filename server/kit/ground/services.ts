@@ -1,4 +1,5 @@
 /** What the whole server shares, built once in app.ts, and where the API is served. */
+import type { FastifyBaseLogger } from 'fastify'
 import type { Endpoint } from '#contract/define'
 import type { Config } from '../../config.ts'
 import type { DbHandle } from '../../db/index.ts'
@@ -38,4 +39,6 @@ export interface Services {
   publicCache: PublicCache
   /** How the palette's search finds each area's records (server/kit/ground/finders.ts). */
   finders: readonly Finder[]
+  /** The server's log, for work done outside a call (a bulk run's batches). */
+  log: FastifyBaseLogger
 }

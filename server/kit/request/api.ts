@@ -50,7 +50,7 @@ import { SUMMARISED } from '../ground/request-log.ts'
 import { startCapture, takeChanges, type StoredChanges } from './audit-changes.ts'
 import { changedLinks, keepHeldWrite, twoAdminLinksOn } from './link-changes.ts'
 import { linkChangeHeld, LINK_CHANGES_SCREEN } from '#contract/link-changes'
-import { linkFields } from './outward-links.ts'
+import { linksStored, refusedStoredLink } from './outward-links.ts'
 import { SocketEvents } from '#contract/socket'
 import { stepUpRefusal } from './step-up.ts'
 import { ApiFailure, FileAnswer, KeptRefusal, failure, type TwoFactorAnswer } from './answers.ts'
@@ -338,6 +338,8 @@ class RequestContext implements Ctx {
   #auditActor: string | null = null
   #auditDetail = ''
   #auditAnonymous = false
+  /** Set by `replay`: this write is an approval of a held link change. */
+  #approving = false
   /** The database, or the call's transaction while a write runs (`write`). */
   #db: Db
 
@@ -466,7 +468,7 @@ class RequestContext implements Ctx {
    */
   async write(endpoint: Endpoint, body: (ctx: Ctx) => Promise<unknown>, call?: { input: unknown; raw: unknown }): Promise<unknown> {
     const admin = this.#request.admin
-    const mayHold = call !== undefined && admin !== null && linkFields(endpoint).length > 0
+    const mayHold = call !== undefined && admin !== null
     try {
       return await this.#services.handle.db.transaction(async (tx) => {
         this.#db = tx
@@ -479,8 +481,9 @@ class RequestContext implements Ctx {
           const actor = admin?.id ?? this.#auditActor
           if (!(result instanceof KeptRefusal) && !isTwoFactor(result) && (actor !== null || this.#auditAnonymous)) {
             const changes = await takeChanges(tx)
-            if (mayHold) {
-              const fields = changedLinks(endpoint, call.input, changes)
+            // An approval's replay is the second admin's act: what it stores is not held again.
+            if (mayHold && !this.#approving) {
+              const fields = await linksToHold(tx, endpoint, call.input, changes)
               if (changes !== null && fields.length > 0 && (await twoAdminLinksOn(tx))) throw new HoldsLinks(changes, fields)
             }
             const recordId = auditRecordId(this.#auditRecord ?? recordIdOf(this.#request.body))
@@ -523,6 +526,7 @@ class RequestContext implements Ctx {
   }
 
   async replay(endpoint: Endpoint, input: unknown, files: readonly StoredFile[]): Promise<unknown> {
+    this.#approving = true
     const bound = servedHandlers.get(this.#services)?.get(endpoint.name)
     if (bound === undefined) throw failure(`${endpoint.name} is not served`, undefined, 409)
     const byField: Record<string, StoredFile[]> = {}
@@ -558,6 +562,22 @@ class RequestContext implements Ctx {
       }
     }
   }
+}
+
+/**
+ * The link fields for which a write waits for a second admin: those of its form whose value it
+ * stores anew, or, for a write whose form carries no such link (a revert from the audit log), the
+ * link columns it stores a value in (server/db/link-columns.ts), which are first held to the
+ * allowed domains as a form's links are before its handler runs (a refusal rolls the write back).
+ */
+async function linksToHold(db: Db, endpoint: Endpoint, input: unknown, changes: StoredChanges | null): Promise<string[]> {
+  const fields = changedLinks(endpoint, input, changes)
+  if (fields.length > 0) return fields
+  const putBack = linksStored(changes)
+  if (putBack.length === 0) return []
+  const refused = await refusedStoredLink(db, putBack)
+  if (refused !== null) throw failure(refused.message, { [refused.field]: refused.message })
+  return [...new Set(putBack.map((l) => l.field))]
 }
 
 /** The id a write names in its body (`id` or `_id`), when the handler did not say. */

@@ -32,14 +32,12 @@ import {
   type AuditChange,
 } from '#contract/audit'
 import type { Endpoint } from '#contract/define'
-import { URL_PATTERN } from '#contract/common'
-import { hostAllowed, hostOf, hostRefused, outwardLinkFields } from '#contract/outward-links'
-import { readSiteRecord } from '../ground/site-settings.ts'
 import { sqlState, type Db } from '../../db/index.ts'
 import { auditLog, trash, type AdminRow } from '../../db/schema.ts'
 import { FORBIDDEN, permits } from '../ground/access/auth.ts'
 import { ApiFailure, failure, notFound } from './answers.ts'
 import { type Ctx } from './handlers.ts'
+import { linksOfRow, refusedStoredLink } from './outward-links.ts'
 import { StoredChanges, isBookkeeping, isOneWay, keyOf, tableNamed, type Json, type StoredChange } from './audit-changes.ts'
 
 type AuditRow = typeof auditLog.$inferSelect
@@ -154,21 +152,18 @@ async function playBack(db: Db, t: Target): Promise<void> {
 }
 
 /**
- * A revert of a call that stores outward links writes links back: held to the allowed domains as
- * the call itself is (server/kit/request/outward-links.ts), so a link to a host taken off the list since
- * cannot come back through the audit log. A value written back is a link when it has a URL's shape.
+ * A revert that puts a link users follow back (a link column's before value, server/db/link-columns.ts)
+ * is held to the allowed domains as a form's save is (server/kit/request/outward-links.ts), before
+ * anything else is said of it: a link to a host taken off the list since does not come back
+ * through the audit log. While two admins are asked for outward links the registrar then keeps the
+ * revert for a second admin, as any write storing a link (server/kit/request/api.ts).
  */
-async function holdLinksToAllowedDomains(db: Db, call: Endpoint, targets: readonly Target[]): Promise<void> {
-  if (outwardLinkFields(call.input).length === 0) return
-  const hosts = targets
+async function holdLinksToAllowedDomains(db: Db, targets: readonly Target[]): Promise<void> {
+  const links = targets
     .filter((t) => t.change.op !== 'create')
-    .flatMap((t) => backable(t.change))
-    .flatMap((f) => (typeof f.before === 'string' && URL_PATTERN.test(f.before) ? [hostOf(f.before)] : []))
-    .filter((h): h is string => h !== null)
-  if (hosts.length === 0) return
-  const allowed = (await readSiteRecord(db))?.outwardLinkDomains ?? []
-  const refused = hosts.find((host) => !hostAllowed(host, allowed))
-  if (refused !== undefined) throw failure(hostRefused(refused), { id: hostRefused(refused) })
+    .flatMap((t) => linksOfRow(t.change.table, Object.fromEntries(backable(t.change).map((f) => [f.field, f.before]))))
+  const refused = await refusedStoredLink(db, links)
+  if (refused !== null) throw failure(refused.message, { id: refused.message })
 }
 
 /**
@@ -196,7 +191,7 @@ export async function revertEntry(ctx: Ctx, id: string, force: boolean): Promise
     const [found] = Found.parse(await ctx.db.execute(sql`select to_jsonb(${table}) as row from ${table} where ${inArray(key, [change.record])} for update`)).rows
     targets.push({ change, table, key, now: (found?.row ?? null) as Record<string, Json> | null })
   }
-  await holdLinksToAllowedDomains(ctx.db, call, targets)
+  await holdLinksToAllowedDomains(ctx.db, targets)
   const drifted = targets.map(drift).filter((c): c is AuditChange => c !== null)
   if (drifted.length > 0 && !force) throw new ApiFailure(409, REVERT_CONFLICT, undefined, { current: drifted })
 

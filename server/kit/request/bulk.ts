@@ -85,8 +85,8 @@ export interface BulkSkip {
 
 /** What a run does beside its rows' change: in the batch's transaction, and once it has committed. */
 export interface BulkEffect {
-  /** With the ids the batch changed, in its transaction (the sessions ended, the logout logged). */
-  inTx?: (tx: Db, ids: readonly string[], by: AdminRow) => Promise<void>
+  /** With the ids the batch changed, in its transaction (the sessions ended, the logout logged, the notices queued). */
+  inTx?: (tx: Db, ids: readonly string[], by: AdminRow, services: Services) => Promise<void>
   /** After the batch committed (the LOGOUT to those admins' sockets). */
   after?: (services: Services, ids: readonly string[]) => void
 }
@@ -380,7 +380,7 @@ async function setBatch(services: Services, list: BulkList<BulkCalls>, action: S
     const done = counted?.done ?? 0
     const changed = counted?.changed ?? 0
     const ids = counted?.ids ?? []
-    if (ids.length > 0) await effect?.inTx?.(tx, ids, admin)
+    if (ids.length > 0) await effect?.inTx?.(tx, ids, admin, services)
     if (done + changed > 0) await tx.update(bulkRuns).set({ done: sql`${bulkRuns.done} + ${done}`, skipped: sql`${bulkRuns.skipped} + ${changed}` }).where(eq(bulkRuns.id, runId))
     return { took: done + changed, ids }
   })

@@ -56,6 +56,7 @@ import {
   UNDO_TAKEN,
   UNDO_UNDER_WAY,
   type UndoTicket,
+  undoNeedsSecondAdmin,
 } from '#contract/undo'
 import { sqlState, type Db, type DbHandle } from '../../db/index.ts'
 import * as schema from '../../db/schema.ts'
@@ -70,6 +71,9 @@ import type { PreferenceOrder } from './preference.ts'
 import type { JobResult } from '../ground/queue.ts'
 import { violatedIndex } from './unique.ts'
 import { removeUpload } from '../ground/uploads.ts'
+import { outwardLinkColumns } from '../../db/link-columns.ts'
+import { linksOfRow, refusedStoredLink, type StoredLink } from './outward-links.ts'
+import { twoAdminLinksOn } from './link-changes.ts'
 
 /** Seconds the server keeps an entry beyond what the ticket tells the client. */
 export const UNDO_GRACE_SECONDS = 5
@@ -883,7 +887,49 @@ async function admit(ctx: Ctx, tx: Db, token: string): Promise<{ entry: typeof t
   if (row.entry.action === 'bulk') return { entry: row.entry, kind: null }
   const kind = kinds.get(row.entry.kind)
   if (kind === undefined) throw new Error(`the trash names an unknown kind ${row.entry.kind}`)
+  await refuseLinksPutBack(tx, row.entry, kind)
   return { entry: row.entry, kind }
+}
+
+/**
+ * The links users follow an entry would put back: the kept values of its kind's link columns
+ * (server/db/link-columns.ts), read from the trash before anything moves. A bulk run's undo puts
+ * back each record by its own entry, so each is read as it is admitted.
+ */
+async function linksPutBack(tx: Db, entry: typeof trash.$inferSelect, kind: Restorable): Promise<StoredLink[]> {
+  if (entry.action === 'update') return linksOfRow(nameOf(kind.table), Change.parse(entry.rows).set)
+  const found: StoredLink[] = []
+  for (const [i, part] of Parts.parse(entry.rows).parts.entries()) {
+    // A cleared reference part puts back only its reference column.
+    const columns = part.column === null ? [...(outwardLinkColumns.get(part.table) ?? [])] : []
+    for (const column of columns) {
+      const rows = LinkValues.parse(
+        await tx.execute(
+          sql`select distinct ${trashRows.row} ->> ${column} as link from ${trashRows} where ${trashRows.entry} = ${entry.id} and ${trashRows.part} = ${i}::int and coalesce(${trashRows.row} ->> ${column}, '') <> '' limit 20`,
+        ),
+      ).rows
+      found.push(...rows.flatMap((r) => linksOfRow(part.table, { [column]: r.link })))
+    }
+  }
+  return found
+}
+const LinkValues = z.object({ rows: z.array(z.object({ link: z.string() })) })
+
+/**
+ * An undo that puts a link back is held to the allowed domains as a form's save is; while two
+ * admins are asked for outward links it is refused, naming the link, since its ticket cannot wait
+ * for a second admin (a revert from the audit log can, and is held instead).
+ */
+async function refuseLinksPutBack(tx: Db, entry: typeof trash.$inferSelect, kind: Restorable): Promise<void> {
+  const links = await linksPutBack(tx, entry, kind)
+  if (links.length === 0) return
+  const refused = await refusedStoredLink(tx, links)
+  if (refused !== null) throw failure(refused.message, { token: refused.message })
+  const [first] = links
+  if (first !== undefined && (await twoAdminLinksOn(tx))) {
+    const message = undoNeedsSecondAdmin(first.link)
+    throw failure(message, { token: message }, 409)
+  }
 }
 
 /** An undo in the call's transaction: every row back, or the value written back, then the entry gone. */

@@ -3,7 +3,6 @@ import { Link, useLocation } from 'wouter'
 import { useOnline } from '#src/lib/online.ts'
 import { Button } from '#src/ui/button.tsx'
 import { deferred, useDeferredTrigger } from '#src/ui/deferred.ts'
-import { BulkBar } from './bulk-bar.tsx'
 import { columnId, shownColumns } from './column-choice.ts'
 import { viewLines, type ViewLine } from './columns.tsx'
 import type { ColumnsMenuProps } from './columns-menu.tsx'
@@ -11,7 +10,6 @@ import type { PendingWrite } from '../form/confirm-write-dialog.tsx'
 import { DataTable, type TableSelection } from './data-table.tsx'
 import type { EditTarget } from '../form/edit-dialog.tsx'
 import { errorMessage } from '../form/error-message.ts'
-import { ExportSelectionBar } from './export-selection-bar.tsx'
 import { foldedColumns, foldsAt, withFolded } from './fold.ts'
 import { FoldedFilters, ListFilters, filterInput, useListFilters } from './list-filters.tsx'
 import { ListHeader } from './list-header.tsx'
@@ -22,6 +20,7 @@ import { useListPresence } from '../record/presence.tsx'
 import { editHref } from '../record/record.ts'
 import { ActionCell } from '../writes/row-actions.tsx'
 import { SearchBox } from './search-box.tsx'
+import { BarAction, SelectionBar } from './selection-bar.tsx'
 import { useSelection } from './selection.ts'
 import { useListQuery } from './use-list-query.ts'
 import { useListKeys } from './list-keys.ts'
@@ -101,9 +100,9 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
   }, [count, isValidating, query, setQuery])
 
   const { view, editDialog, bulk, serverBulk } = model
-  const exports = model.exportSelection
-  // Selecting only to export is a read: any reader may tick rows then.
-  const selects = ((bulk !== undefined || serverBulk !== undefined) && write.allowed) || exports !== undefined
+  const readerActions = model.selectionActions
+  // Selecting for an export is a read: any reader may tick rows then.
+  const selects = ((bulk !== undefined || serverBulk !== undefined) && write.allowed) || readerActions !== undefined
   // "Select all N matching": the choice is the list's search and filters, read by the server when
   // it previews; a new search or filter means other rows, so it ends.
   const choiceKey = JSON.stringify([query.search, input])
@@ -111,7 +110,7 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
   const matching = matchingKey === choiceKey
   const setMatching = (on: boolean) => setMatchingKey(on ? choiceKey : null)
   const writable = (row: R) => write.allowed && (model.writable?.(row) ?? true)
-  const selectable = (row: R) => exports !== undefined || writable(row)
+  const selectable = (row: R) => readerActions !== undefined || writable(row)
   const writesAny = model.edit !== undefined || editDialog !== undefined || model.remove !== undefined || model.toggle !== undefined || (model.actions?.length ?? 0) > 0
   const hasActions = view !== undefined || model.viewPage !== undefined || (write.allowed && writesAny)
 
@@ -253,30 +252,31 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
           />
         </Suspense>
       ) : null}
-      {exports && tableSelection && !serverBulk ? (
-        <ExportSelectionBar
+      {tableSelection && !serverBulk ? (
+        <SelectionBar
           count={selection.selected.size}
-          matchingCount={count ?? undefined}
-          matching={matching}
-          onSelectMatching={() => setMatching(true)}
+          // A list of every row selects them all at once; a paged one selects what its search and filters match.
+          matching={readerActions ? { count: count ?? undefined, chosen: matching, onChoose: () => setMatching(true) } : undefined}
+          // Nothing to select on an empty list: no Select All that would do nothing.
+          onSelectAll={bulk && allRows && allRows.some(writable) ? () => selection.select(allRows.filter(writable).map((row) => row._id)) : undefined}
           onClear={() => {
             setMatching(false)
             selection.clear()
           }}
         >
-          {matching ? createElement(exports, { query, filters: input, narrowed, count }) : null}
-        </ExportSelectionBar>
-      ) : null}
-      {bulk && tableSelection ? (
-        <BulkBar
-          count={selection.selected.size}
-          actions={bulk}
-          blockedReason={write.blockedReason}
-          onClear={selection.clear}
-          // Nothing to select on an empty list: no Select All that would do nothing.
-          onSelectAll={allRows && allRows.some(writable) ? () => selection.select(allRows.filter(writable).map((row) => row._id)) : undefined}
-          onRun={(action) => setPending({ question: action.confirm, request: action.request([...selection.selected]), onDone: selection.clear })}
-        />
+          {readerActions
+            ? createElement(readerActions, { query, filters: input, narrowed, count, selection: { ids: [...selection.selected], matching } })
+            : null}
+          {bulk?.map((action) => (
+            <BarAction
+              key={action.label}
+              label={action.label}
+              danger
+              blockedReason={write.blockedReason}
+              onRun={() => setPending({ question: action.confirm, request: action.request([...selection.selected]), onDone: selection.clear })}
+            />
+          ))}
+        </SelectionBar>
       ) : null}
 
       <DataTable

@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { FetchRestrictions } from '#contract/restrictions'
-import { BulkBar } from './bulk-bar.tsx'
+import { BarAction, SelectionBar } from './selection-bar.tsx'
 import { listModel } from './define-list.tsx'
 import { isListSource, listInput, pageOfAll, wholeListSource } from './list-source.ts'
 import { col } from './columns.tsx'
@@ -56,13 +56,17 @@ describe('a list answered whole, paged on the client', () => {
   })
 })
 
-describe('the bulk bar', () => {
-  const actions = [{ label: 'Delete All', confirm: 'Are you sure you want to remove these countries', request: () => ({ endpoint: FetchRestrictions, input: {}, send: async () => ({ message: '' }) }) }]
+describe('the selection bar', () => {
   const noop = () => {}
+  const deleteAll = <BarAction label="Delete All" danger onRun={noop} />
 
   it('stays hidden with nothing selected: a list that can select every row offers Select All alone', () => {
-    expect(renderToStaticMarkup(<BulkBar count={0} actions={actions} blockedReason={undefined} onClear={noop} onRun={noop} />)).toBe('')
-    const html = renderToStaticMarkup(<BulkBar count={0} actions={actions} blockedReason={undefined} onClear={noop} onRun={noop} onSelectAll={noop} />)
+    expect(renderToStaticMarkup(<SelectionBar count={0} onClear={noop}>{deleteAll}</SelectionBar>)).toBe('')
+    const html = renderToStaticMarkup(
+      <SelectionBar count={0} onClear={noop} onSelectAll={noop}>
+        {deleteAll}
+      </SelectionBar>,
+    )
     expect(html).toContain('Select All')
     expect(html).not.toContain('selected')
     expect(html).not.toContain('Delete All')
@@ -70,12 +74,41 @@ describe('the bulk bar', () => {
   })
 
   it('offers Clear and a usable Delete All once rows are selected', () => {
-    const html = renderToStaticMarkup(<BulkBar count={3} actions={actions} blockedReason={undefined} onClear={noop} onRun={noop} onSelectAll={noop} />)
+    const html = renderToStaticMarkup(
+      <SelectionBar count={3} onClear={noop} onSelectAll={noop}>
+        {deleteAll}
+      </SelectionBar>,
+    )
     expect(html).toContain('3 selected')
     expect(html).toContain('Clear')
     expect(html).not.toMatch(/aria-disabled="true"[^>]*>Delete All/)
     // A removal: the danger style, not the primary one.
     expect(html).toMatch(/<button[^>]*bg-danger[^>]*>Delete All/)
     expect(html).not.toMatch(/<button[^>]*bg-primary[^>]*>Delete All/)
+  })
+
+  it('offers every row matching, then counts them; a blocked action stays reachable and says why', () => {
+    const matching = (chosen: boolean) => ({ count: 120, chosen, onChoose: noop })
+    const ticked = renderToStaticMarkup(<SelectionBar count={3} matching={matching(false)} onClear={noop} />)
+    expect(ticked).toContain('Select all 120 matching')
+    const all = renderToStaticMarkup(
+      <SelectionBar count={3} matching={matching(true)} onClear={noop}>
+        <BarAction label="Freeze" blockedReason="You are offline" onRun={noop} />
+      </SelectionBar>,
+    )
+    expect(all).toContain('All 120 matching selected')
+    expect(all).not.toContain('Select all 120 matching')
+    expect(all).toMatch(/<button[^>]*aria-disabled="true"[^>]*>Freeze/)
+    expect(all).not.toMatch(/<button[^>]*disabled=""[^>]*>Freeze/)
+  })
+
+  it('takes its dark-theme colours from the palette, which turns by itself: a dark: variant would turn them back', () => {
+    const html = renderToStaticMarkup(
+      <SelectionBar count={1} matching={{ count: 5, chosen: false, onChoose: noop }} onClear={noop}>
+        <BarAction label="Freeze" onRun={noop} />
+      </SelectionBar>,
+    )
+    expect(html).toContain('bg-indigo-50')
+    expect(html).not.toContain('dark:')
   })
 })

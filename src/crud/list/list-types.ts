@@ -85,6 +85,12 @@ export interface ToolbarProps {
   count: number | undefined
 }
 
+/** What a list's own selection actions are told: the list's query, and the rows chosen. */
+export interface SelectionActionsProps extends ToolbarProps {
+  /** The rows ticked (on every page), or with `matching` every row the search and filters match. */
+  selection: { ids: readonly string[]; matching: boolean }
+}
+
 /** A write whose input is `I` and whose answer carries the server's message (toasted). */
 export type WriteEndpoint<I> = Endpoint<z.ZodMiniType<unknown, I>, z.ZodMiniType<{ message: string }>>
 
@@ -214,11 +220,12 @@ export interface ListDef<R extends Row, RI, TI, B extends readonly unknown[], E 
    */
   serverBulk?: BulkCalls
   /**
-   * "Export the selection" (the leads' CSV): whoever may open the list, View Only included, may
-   * tick rows for it, and the export takes every row matching the list's search and filters, never
-   * ids: it is offered once "Select all N matching" is chosen. The button, told the list's query.
+   * Actions on the selection that reading the list is enough to select for (the leads' "Export the
+   * selection"): whoever may open the list, View Only included, may tick rows then, and each action
+   * decides for itself whom it is shown to. Drawn inside the selection bar (BarAction each), told
+   * the list's query and the selection.
    */
-  exportSelection?: ComponentType<ToolbarProps>
+  selectionActions?: ComponentType<SelectionActionsProps>
   /** Extra controls beside the title, for every session (e.g. Download CSV); told the list's query and count. */
   toolbar?: ComponentType<ToolbarProps>
   /** Dropdowns beside the search whose choices go to the list call (list-filters.tsx). */
@@ -256,7 +263,7 @@ export interface BulkModel {
 
 /** A `ListDef` with each write bound to its endpoint: what the list page renders. */
 export interface ListModel<R extends Row>
-  extends Pick<ListDef<R, never, never, [], FormEndpoint>, 'title' | 'about' | 'empty' | 'columns' | 'pageSize' | 'view' | 'viewPage' | 'add' | 'edit' | 'toolbar' | 'writeRule' | 'writable' | 'filters' | 'serverBulk' | 'exportSelection'> {
+  extends Pick<ListDef<R, never, never, [], FormEndpoint>, 'title' | 'about' | 'empty' | 'columns' | 'pageSize' | 'view' | 'viewPage' | 'add' | 'edit' | 'toolbar' | 'writeRule' | 'writable' | 'filters' | 'serverBulk' | 'selectionActions'> {
   source: ListSource<R>
   editDialog?: EditDialogModel<R>
   remove?: { confirm: string; request: (row: R) => BoundCall }

@@ -13,10 +13,10 @@ import { onRealtime } from '#src/lib/realtime-events.ts'
 import { useSession } from '#src/lib/session.ts'
 import { Button } from '#src/ui/button.tsx'
 import { toast } from '#src/ui/toast.ts'
-import { Tooltip } from '#src/ui/tooltip.tsx'
 import { errorMessage } from '../form/error-message.ts'
 import { refreshAfterWrite } from '../writes/refresh.ts'
 import { toastWriteAnswer } from '../writes/undo-keys.ts'
+import { BarAction, BarFrame, SelectionBar } from './selection-bar.tsx'
 
 // The dialog (Radix Dialog) is fetched the first time an action is pressed.
 const BulkPreviewDialog = lazy(async () => ({ default: (await import('./bulk-preview-dialog.tsx')).BulkPreviewDialog }))
@@ -69,7 +69,7 @@ interface ServerBulkBarProps {
   onClear: () => void
 }
 
-/** "3 selected" or "All 120 matching", Select all matching, Clear, and the list's actions; then the run's progress. */
+/** The selection bar with the list's server actions, each previewed before it runs; then the run's progress in its place. */
 export function ServerBulkBar({ calls, count, matchingCount, matching, selection, blockedReason, onSelectMatching, onClear }: ServerBulkBarProps) {
   const [asking, setAsking] = useState<string | null>(null)
   const [run, follow] = useRun(onClear)
@@ -77,8 +77,8 @@ export function ServerBulkBar({ calls, count, matchingCount, matching, selection
 
   if (run !== null) {
     return (
-      <div role="region" aria-label="Bulk action" className="flex flex-wrap items-center gap-3 rounded-md border border-indigo-200 bg-indigo-50 px-3 py-2 text-sm">
-        <p role="status" className="font-medium text-indigo-950">
+      <BarFrame label="Bulk action">
+        <p role="status" className="font-medium">
           {run.label}
         </p>
         <progress max={run.total} value={run.done + run.skipped} aria-label="Progress" className="h-2 w-40" />
@@ -95,41 +95,17 @@ export function ServerBulkBar({ calls, count, matchingCount, matching, selection
         >
           Cancel
         </Button>
-      </div>
+      </BarFrame>
     )
   }
-  if (count === 0 && !matching) return null
   const chosen = matching ? (matchingCount ?? 0) : count
   return (
     <>
-      <div role="region" aria-label="Selected rows" className="flex flex-wrap items-center gap-2 rounded-md border border-indigo-200 bg-indigo-50 px-3 py-2 text-sm">
-        <p role="status" className="font-medium text-indigo-950">
-          {matching ? `All ${matchingCount ?? ''} matching selected` : `${count} selected`}
-        </p>
-        {!matching && matchingCount !== undefined && matchingCount > count ? (
-          <Button variant="outline" size="sm" onClick={onSelectMatching}>
-            Select all {matchingCount} matching
-          </Button>
-        ) : null}
-        <Button variant="ghost" size="sm" onClick={onClear}>
-          Clear
-        </Button>
-        <div className="ml-auto flex flex-wrap gap-2">
-          {actions.map(([name, action]) =>
-            blockedReason ? (
-              <Tooltip key={name} content={blockedReason}>
-                <Button variant="outline" size="sm" aria-disabled onClick={() => toast.error(blockedReason)}>
-                  {action.label}
-                </Button>
-              </Tooltip>
-            ) : (
-              <Button key={name} variant={action.danger === true ? 'destructive' : 'outline'} size="sm" disabled={chosen === 0} onClick={() => setAsking(name)}>
-                {action.label}
-              </Button>
-            ),
-          )}
-        </div>
-      </div>
+      <SelectionBar count={count} matching={{ count: matchingCount, chosen: matching, onChoose: onSelectMatching }} onClear={onClear}>
+        {actions.map(([name, action]) => (
+          <BarAction key={name} label={action.label} danger={action.danger === true} disabled={chosen === 0} blockedReason={blockedReason} onRun={() => setAsking(name)} />
+        ))}
+      </SelectionBar>
       {asking !== null && selection !== null ? (
         <Suspense fallback={null}>
           <BulkPreviewDialog

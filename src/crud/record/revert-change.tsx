@@ -3,7 +3,8 @@
  * back, as a new audited change. When a record changed since, the server answers with its values
  * now: they are shown, and "Revert anyway" sends the call again with `force`. The server decides
  * who may (the access of the entry's own call, and step-up); the button shows only where the list
- * said the reader may.
+ * said the reader may. A revert that would put a link users follow back, while two admins are asked
+ * for outward links, is kept for another admin's approval: said as done, in the server's words.
  */
 import { useState } from 'react'
 import { useSWRConfig } from 'swr'
@@ -11,7 +12,7 @@ import { RevertConflict, revertAuditEntry, type AuditChange, type AuditEntry } f
 import { ChangeTable } from './audit-changes.tsx'
 import { errorMessage } from '../form/error-message.ts'
 import { refreshAfterWrite } from '../writes/refresh.ts'
-import { ApiError, call } from '#src/lib/api.ts'
+import { ApiError, HeldForApproval, call } from '#src/lib/api.ts'
 import { Button } from '#src/ui/button.tsx'
 import { toast } from '#src/ui/toast.ts'
 
@@ -32,6 +33,11 @@ export function RevertChange({ entry }: { entry: AuditEntry }) {
       toast.success(answer.message)
       await refreshAfterWrite(mutate)
     } catch (failure) {
+      if (failure instanceof HeldForApproval) {
+        setState({ kind: 'done', message: failure.message })
+        toast.success(failure.message)
+        return
+      }
       const conflict = failure instanceof ApiError && failure.status === 409 ? RevertConflict.safeParse(failure.body) : undefined
       if (conflict?.success === true) setState({ kind: 'conflict', message: conflict.data.message, current: conflict.data.current })
       else setState({ kind: 'failed', message: errorMessage(failure) })

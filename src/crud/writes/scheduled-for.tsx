@@ -1,10 +1,12 @@
 /**
  * A scheduled send's time ("Send later"), in the admin's own time zone with the UTC time beside
- * it; or, for one cancelled before its time, that it never started.
+ * it, with "Edit time" where the list says which send it is (`reschedule`); or, for one cancelled
+ * before its time, that it never started.
  */
 import { utcText } from '../form/fields/send-later.tsx'
+import { RescheduleSend, type Reschedule } from './reschedule-send.tsx'
 
-export function ScheduledFor({ at, cancelled = false }: { at: string; cancelled?: boolean }) {
+export function ScheduledFor({ at, cancelled = false, reschedule }: { at: string; cancelled?: boolean; reschedule?: Reschedule | undefined }) {
   const when = new Date(at)
   const local = when.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
   return (
@@ -14,6 +16,7 @@ export function ScheduledFor({ at, cancelled = false }: { at: string; cancelled?
         {cancelled ? 'It was scheduled for ' : null}
         <time dateTime={at}>{local}</time> ({utcText(when)})
       </span>
+      {cancelled || reschedule === undefined ? null : <RescheduleSend at={at} reschedule={reschedule} />}
     </span>
   )
 }

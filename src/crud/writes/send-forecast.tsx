@@ -3,12 +3,18 @@
  * the approver of one: selected, will receive, left out, and left out per reason. Each reason's
  * count opens its leads, paged by the server, with a CSV download. The counting is the server's:
  * the audience itself never comes to the browser.
+ *
+ * Offline, the last forecast this browser made of the same selection (kept with the other reads,
+ * src/lib/use-call.ts) is shown with its age, and the send itself is refused by the write controls
+ * (src/crud/writes/write-access.ts): nothing is sent or queued without a connection.
  */
 import { useId, useState } from 'react'
 import { plural } from '#contract/common'
 import type { Endpoint, Input } from '#contract/define'
 import { reasonLabels, type ExclusionReason, type ForecastAnswer, type ForecastLead } from '#contract/forecast'
 import { useCall } from '#src/lib/use-call.ts'
+import { WRITES_OFFLINE_MESSAGE, useOnline } from '#src/lib/online.ts'
+import { When } from '../list/when.tsx'
 import { Button } from '#src/ui/button.tsx'
 import { DownloadButton } from '../list/download-button.tsx'
 import { errorMessage } from '../form/error-message.ts'
@@ -74,16 +80,28 @@ export function SendForecast<L extends Endpoint, C extends Endpoint>({
   error,
   sources,
   idle,
+  fetchedAt,
 }: {
   forecast: Forecast | undefined
   error: unknown
   sources: ForecastSources<L, C>
   /** Said instead of the counts while there is nothing to forecast yet (no one chosen): the panel keeps its place. */
   idle?: string
+  /** When `forecast` was made (its read's time): said offline, where it cannot be made again. */
+  fetchedAt?: number | undefined
 }) {
   const [open, setOpen] = useState<ExclusionReason | null>(null)
   const headingId = useId()
-  if (error) return <p role="alert" className="text-sm text-red-700">Could not make the forecast: {errorMessage(error)}</p>
+  const online = useOnline()
+  const offline = !online && idle === undefined
+  if (offline && forecast === undefined) {
+    return (
+      <p role="status" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950" data-testid="send-forecast">
+        Offline: no forecast of this selection was made on this device. {WRITES_OFFLINE_MESSAGE}
+      </p>
+    )
+  }
+  if (error && !offline) return <p role="alert" className="text-sm text-red-700">Could not make the forecast: {errorMessage(error)}</p>
   // The frame keeps its size while the counts come, so the form below never moves under a click.
   const figure = (value: number | undefined) => (value === undefined ? '…' : value.toLocaleString('en-US'))
   const left = forecast === undefined ? undefined : forecast.selected - forecast.recipients
@@ -111,6 +129,11 @@ export function SendForecast<L extends Endpoint, C extends Endpoint>({
           </div>
         </dl>
       </div>
+      {offline ? (
+        <p role="status" className="rounded border border-amber-300 bg-amber-50 px-2 py-1 text-amber-950">
+          Offline: forecast as of {fetchedAt === undefined ? 'an earlier visit' : <When at={new Date(fetchedAt).toISOString()} />}. It may have changed, and nothing can be sent until you reconnect.
+        </p>
+      ) : null}
       {forecast === undefined ? (
         <p className="text-slate-600">{idle ?? 'Making the forecast…'}</p>
       ) : forecast.excluded.length > 0 ? (

@@ -36,5 +36,5 @@ export function DownloadCsvButton({ query, filters, narrowed, count }: ToolbarPr
  */
 export function ExportSelectionButton({ query, filters, count }: ToolbarProps) {
   const input = exportInput(query, filters)
-  return <DownloadButton endpoint={DownloadFile} filename="user.csv" label="Export the selection" input={input} disabled={count === 0} />
+  return <DownloadButton endpoint={DownloadFile} filename="user.csv" label="Export the selection" input={input} disabled={count === 0} size="sm" />
 }

@@ -7,7 +7,8 @@ import { CutText } from '#src/crud/list/cut-text.tsx'
 import { optionsFrom } from '#src/crud/form/fields/options-source.ts'
 import { dateFilter, listFilter } from '#src/crud/list/list-filters.tsx'
 import { listCountry } from '#contract/restrictions'
-import { DownloadCsvButton, ExportSelectionButton } from './download-csv-button.tsx'
+import { DownloadCsvButton } from './download-csv-button.tsx'
+import { LeadSelectionActions } from './lead-selection.tsx'
 
 const asOptions = (values: readonly string[]) => values.map((value) => ({ value, label: value }))
 
@@ -57,5 +58,5 @@ export const LeadsPage = defineList({
     dateFilter('to', 'Created to', { zoned: true }),
   ],
   toolbar: DownloadCsvButton,
-  exportSelection: ExportSelectionButton,
+  selectionActions: LeadSelectionActions,
 })

@@ -22,6 +22,7 @@ import { sendAtOf, utcText } from '#src/crud/form/fields/send-later.tsx'
 import { ApiError } from '#src/lib/api.ts'
 import { refreshAfterWrite } from '#src/crud/writes/refresh.ts'
 import { call } from '#src/lib/api.ts'
+import { useWriteAccess } from '#src/crud/writes/write-access.ts'
 import { stringList } from '#src/lib/string-list.ts'
 import { ConfirmDialog } from '#src/ui/alert-dialog.tsx'
 import { Dialog, DialogContent, DialogDescription, DialogFormFooter, DialogHeader, DialogTitle } from '#src/ui/dialog.tsx'
@@ -77,7 +78,7 @@ function pace(count: number, rate: number): string {
 function NewsletterForecast({ all, id }: { all: boolean; id: readonly string[] }) {
   const scope = { all, id: [...id] }
   const chosen = all || id.length > 0
-  const { data, error } = useCall(forecastNewsletter, chosen ? scope : null, { revalidateOnFocus: false, keepPreviousData: true })
+  const { data, error, fetchedAt } = useCall(forecastNewsletter, chosen ? scope : null, { revalidateOnFocus: false, keepPreviousData: true })
   // Shown from the start, so choosing the first subscriber moves nothing under the pointer.
   return (
     <SendForecast
@@ -85,6 +86,7 @@ function NewsletterForecast({ all, id }: { all: boolean; id: readonly string[] }
       error={chosen ? error : undefined}
       idle={chosen ? undefined : 'Choose the subscribers to see who will receive it.'}
       sources={newsletterForecastSources(scope)}
+      fetchedAt={fetchedAt}
     />
   )
 }
@@ -98,7 +100,9 @@ export function ComposeDialog({ open, onClose }: { open: boolean; onClose: () =>
   const { isSubmitting } = form.formState
   const pickerError = fieldError(form, 'id')
 
+  const write = useWriteAccess()
   const ask = form.handleSubmit(async (values) => {
+    if (write.blockedReason !== undefined) return
     // The checked values hold the contract's fields only: the local time is read from the form.
     const parsed = sendNewsletter.input.safeParse({ ...values, sendAt: sendAtOf(form.getValues('sendLater')) })
     if (!parsed.success) return
@@ -116,6 +120,12 @@ export function ComposeDialog({ open, onClose }: { open: boolean; onClose: () =>
   })
 
   async function send(payload: Payload) {
+    // The connection may have gone between the question and the answer.
+    if (write.blockedReason !== undefined) {
+      setConfirming(null)
+      toast.error(write.blockedReason)
+      return
+    }
     setBusy(true)
     try {
       const answer = await call(sendNewsletter, payload)
@@ -169,11 +179,13 @@ export function ComposeDialog({ open, onClose }: { open: boolean; onClose: () =>
           <p className="-mt-3 text-xs text-slate-600">{'Write {{name}} in the subject to greet each subscriber by name.'}</p>
           <FieldControl field={contentField} form={form} />
           <FieldControl field={sendLaterField} form={form} />
-          <DialogFormFooter submit="Send" onCancel={onClose} busy={isSubmitting} busyLabel="Counting the subscribers…" waiting={busy}>
+          {/* Offline nothing is sent or queued: said here, and Send refused, as every write is. */}
+          {write.blockedReason === undefined ? null : <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">{write.blockedReason}</p>}
+          <DialogFormFooter submit="Send" onCancel={onClose} busy={isSubmitting} busyLabel="Counting the subscribers…" waiting={busy} submitDisabled={write.blockedReason !== undefined}>
             <SendTestButton
               form={form}
               fields={['subject', 'content']}
-              disabled={isSubmitting || busy}
+              disabled={isSubmitting || busy || write.blockedReason !== undefined}
               send={(values) => call(sendTestNewsletter, { all: values['all'] === true, id: stringList(values['id']), subject: textOf(values['subject']), content: textOf(values['content']) })}
             />
           </DialogFormFooter>

@@ -78,13 +78,14 @@ const progressText = (s: NewsletterSend): string => `${s.sent} of ${s.total} sen
 
 /** The forecast of a send awaiting approval, its recipients as they stand now (requirements R2.37). */
 function SendForecastOf({ send }: { send: NewsletterSend }) {
-  const { data, error } = useCall(forecastNewsletterSend, { id: send._id }, { revalidateOnFocus: false })
+  const { data, error, fetchedAt } = useCall(forecastNewsletterSend, { id: send._id }, { revalidateOnFocus: false })
   const scope = { send: send._id }
   return (
     <SendForecast
       forecast={data}
       error={error}
       sources={newsletterForecastSources(scope)}
+      fetchedAt={fetchedAt}
     />
   )
 }
@@ -95,7 +96,7 @@ export const NewsletterPage = defineList({
   route: '/newsletter',
   endpoint: sends,
   // On a tablet the date folds into View, so that Progress (and an approval awaited) stays in sight beside the actions.
-  columns: [serial(), low(date('createdAt', 'Date')), wrapped(col('subject', 'Subject')), { header: 'Progress', cell: (s: NewsletterSend) => <SendProgress send={s} /> }],
+  columns: [serial(), low(date('createdAt', 'Date')), wrapped(col('subject', 'Subject')), { header: 'Progress', cell: (s: NewsletterSend) => <SendProgress send={s} editTime /> }],
   view: {
     title: 'Newsletter',
     fields: [

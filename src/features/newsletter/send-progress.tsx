@@ -1,5 +1,5 @@
 /** How far a newsletter send has come: sent / failed / total, a bar, and where it stands. */
-import type { NewsletterSend, SendStatus } from '#contract/newsletter'
+import { rescheduleNewsletter, type NewsletterSend, type SendStatus } from '#contract/newsletter'
 import { AWAITING_APPROVAL } from '#contract/four-eyes'
 import { reasonLabels } from '#contract/forecast'
 import { ApprovalNote } from '#src/crud/writes/approval.tsx'
@@ -21,9 +21,11 @@ function notes(s: NewsletterSend): string[] {
   return out
 }
 
-export function SendProgress({ send }: { send: NewsletterSend }) {
+/** `editTime`: the list's cell offers "Edit time" on a scheduled send. */
+export function SendProgress({ send, editTime = false }: { send: NewsletterSend; editTime?: boolean }) {
   const { sent, failed, total, status } = send
-  if (status === 'scheduled' && send.scheduledAt !== null) return <ScheduledFor at={send.scheduledAt} />
+  if (status === 'scheduled' && send.scheduledAt !== null)
+    return <ScheduledFor at={send.scheduledAt} reschedule={editTime ? { endpoint: rescheduleNewsletter, id: send._id, name: send.subject } : undefined} />
   if (status === 'cancelled' && send.scheduledAt !== null && total === 0) return <ScheduledFor at={send.scheduledAt} cancelled />
   const settled = total - send.pending
   return (

@@ -2,17 +2,24 @@
  * Add promotion (/addnotification, requirements R2.20, R4.9, R9.3): filter the users, check them (100
  * per page, 'View More' adds 100), or select all the users the filter matches (decided by the
  * server at Submit, not only the rows loaded), then Next opens the promotion modal. Checked users
- * stay checked across filters and pages, as in every list.
+ * stay checked across filters and pages, as in every list. A list may hand its selection over
+ * ("Promote to these" on Leads): the modal then opens with exactly that audience, says where it came
+ * from, and Clear the audience goes back to choosing here.
  */
 import { useId, useState } from 'react'
+import { useLocation } from 'wouter'
+import { useHistoryState } from 'wouter/use-browser-location'
+import { plural } from '#contract/common'
 import { FilterOption, PROMOTION_PAGE_SIZE, SELECT_A_USER, type PromotionUser } from '#contract/promotions'
 import { FormFrame } from '#src/crud/form/form-frame.tsx'
 import { LoadMoreList } from '#src/crud/list/load-more-list.tsx'
+import { BarFrame } from '#src/crud/list/selection-bar.tsx'
 import { useSelection } from '#src/crud/list/selection.ts'
 import { useCall } from '#src/lib/use-call.ts'
 import { Button } from '#src/ui/button.tsx'
 import { Checkbox } from '#src/ui/checkbox.tsx'
 import { toast } from '#src/ui/toast.ts'
+import { ADD_PROMOTION, handedFrom, type HandedAudience } from '#src/lib/handed-audience.ts'
 import { PromotionDialog, type Audience } from './promotion-dialog.tsx'
 import { UserFilterForm, useUserFilter } from './user-filter.tsx'
 
@@ -32,15 +39,42 @@ function UserLine({ user, checked, disabled, onToggle }: { user: PromotionUser; 
 /** A client message of requirements R8.6: the user filter matched nobody. */
 export const NO_USER_FOUND = 'No user found!'
 
+/** The promotion's audience as a list handed it over. */
+const audienceOf = (handed: HandedAudience): Audience => ({ filter: handed.filter, ids: handed.ids, selectall: handed.selectall })
+
+/** Where the audience came from, how many the list counted and by which filters; Clear goes back to choosing here. */
+export function HandedNote({ handed, onClear }: { handed: HandedAudience; onClear: () => void }) {
+  const what = handed.selectall ? `every lead matching (${handed.count.toLocaleString('en-US')})` : `${plural(handed.count, 'lead')} chosen`
+  return (
+    <BarFrame label={`Audience from ${handed.from}`}>
+      <p className="font-medium">
+        From {handed.from}: {what}
+      </p>
+      {handed.selectall ? <p>{handed.narrowedBy.length === 0 ? 'No filter: every lead.' : handed.narrowedBy.join(' · ')}</p> : null}
+      <Button variant="ghost" size="sm" className="ml-auto" onClick={onClear}>
+        Clear the audience
+      </Button>
+    </BarFrame>
+  )
+}
+
 export function AddPromotionPage() {
   const [filter, setFilter] = useUserFilter()
   const selection = useSelection()
   const [selectAll, setSelectAll] = useState(false)
-  const [audience, setAudience] = useState<Audience | null>(null)
+  const handed = handedFrom(useHistoryState())
+  const [, navigate] = useLocation()
+  // Handed over by a list ("Promote to these"), the promotion's form opens at once with that audience.
+  const [audience, setAudience] = useState<Audience | null>(handed === null ? null : audienceOf(handed))
   const headingId = useId()
+  const clearHanded = () => {
+    setAudience(null)
+    navigate(ADD_PROMOTION, { replace: true, state: null })
+  }
   const input = (page: number) => ({ page, limit: PROMOTION_PAGE_SIZE, data: filter })
-  // The same call as the list's first page (one request): the count that Select All offers.
-  const { data } = useCall(FilterOption, input(1), { keepPreviousData: true })
+  // The same call as the list's first page (one request): the count that Select All offers. Not
+  // asked while a handed-over audience stands in for the choice here.
+  const { data } = useCall(FilterOption, handed === null ? input(1) : null, { keepPreviousData: true })
   const matching = data?.count
 
   function next() {
@@ -51,6 +85,20 @@ export function AddPromotionPage() {
     setAudience({ filter, ids: selectAll ? [] : [...selection.selected], selectall: selectAll })
   }
 
+  const dialog = (
+    <PromotionDialog audience={audience} onClose={() => setAudience(null)} origin={handed === null ? undefined : <HandedNote handed={handed} onClear={clearHanded} />} />
+  )
+  if (handed !== null) {
+    return (
+      <FormFrame title="Add Promotion" back="/notificationlist" wide>
+        <HandedNote handed={handed} onClear={clearHanded} />
+        <div>
+          <Button onClick={() => setAudience(audienceOf(handed))}>Next</Button>
+        </div>
+        {dialog}
+      </FormFrame>
+    )
+  }
   return (
     <FormFrame title="Add Promotion" back="/notificationlist" wide>
       <UserFilterForm key={JSON.stringify(filter)} applied={filter} onApply={setFilter} />
@@ -90,7 +138,7 @@ export function AddPromotionPage() {
           empty={NO_USER_FOUND}
         />
       </section>
-      <PromotionDialog audience={audience} onClose={() => setAudience(null)} />
+      {dialog}
     </FormFrame>
   )
 }

@@ -6,6 +6,7 @@ import type { DeliveryStatus, PromotionProgress, PromotionStatus } from '#contra
 import { AWAITING_APPROVAL } from '#contract/four-eyes'
 import { cn } from '#src/ui/cn.ts'
 import { ScheduledFor } from '#src/crud/writes/scheduled-for.tsx'
+import type { Reschedule } from '#src/crud/writes/reschedule-send.tsx'
 
 type Progress = Omit<PromotionProgress, 'id'>
 
@@ -24,9 +25,9 @@ export const statusText: Record<PromotionStatus, string> = {
   scheduled: 'Scheduled',
 }
 
-export function DeliveryProgress({ progress }: { progress: Progress & { scheduledAt?: string | null } }) {
+export function DeliveryProgress({ progress, reschedule }: { progress: Progress & { scheduledAt?: string | null }; reschedule?: Reschedule }) {
   const { sent, failed, excluded, total, status, round } = progress
-  if (status === 'scheduled' && progress.scheduledAt) return <ScheduledFor at={progress.scheduledAt} />
+  if (status === 'scheduled' && progress.scheduledAt) return <ScheduledFor at={progress.scheduledAt} reschedule={reschedule} />
   if (status === 'cancelled' && progress.scheduledAt && total === 0) return <ScheduledFor at={progress.scheduledAt} cancelled />
   const done = sent + failed + excluded
   return (

@@ -6,7 +6,7 @@
  * Submit stores the promotion with its recipients frozen and goes to /notificationlist; with a
  * "Send later" time it is stored as scheduled instead, and its recipients are frozen at that time.
  */
-import { useMemo } from 'react'
+import { useMemo, type ReactNode } from 'react'
 import { z } from 'zod/mini'
 import { useLocation } from 'wouter'
 import { plural } from '#contract/common'
@@ -68,17 +68,19 @@ function RecipientCount({ audience }: { audience: Audience }) {
 /** The forecast of this selection (requirements R2.37): who gets it, who is left out and why. */
 function PromotionForecast({ audience }: { audience: Audience }) {
   const scope = { ...audience.filter, id: [...audience.ids], selectall: audience.selectall }
-  const { data, error } = useCall(forecastPromotion, scope, { revalidateOnFocus: false })
+  const { data, error, fetchedAt } = useCall(forecastPromotion, scope, { revalidateOnFocus: false })
   return (
     <SendForecast
       forecast={data}
       error={error}
       sources={promotionForecastSources(scope)}
+      fetchedAt={fetchedAt}
     />
   )
 }
 
-export function PromotionDialog({ audience, onClose }: { audience: Audience | null; onClose: () => void }) {
+/** `origin`: where a handed-over audience came from, shown above its count. */
+export function PromotionDialog({ audience, onClose, origin }: { audience: Audience | null; onClose: () => void; origin?: ReactNode }) {
   const [, navigate] = useLocation()
   const write = useWriteAccess()
   const def = useMemo(() => (audience === null ? null : promotionForm(audience)), [audience])
@@ -90,6 +92,7 @@ export function PromotionDialog({ audience, onClose }: { audience: Audience | nu
             <DialogTitle>Add Promotion</DialogTitle>
             <DialogDescription className="sr-only">Write the promotion, then submit it to send it</DialogDescription>
           </DialogHeader>
+          {origin}
           <RecipientCount audience={audience} />
           <PromotionForecast audience={audience} />
           <FormBody

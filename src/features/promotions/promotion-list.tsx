@@ -5,7 +5,7 @@
  * case the socket is down). View shows the content and the recipients 100 at a time; Admin also
  * deletes, resends (to everyone or only the failed deliveries) and cancels a running send.
  */
-import { DeletePromotion, PROMOTION_PAGE_SIZE, PROMOTION_STATUSES, PromotionProgress, ResendData, approvePromotion, cancelPromotion, forecastPromotionRound, listNotification, listnotfiyuser, rejectPromotion, type Promotion } from '#contract/promotions'
+import { DeletePromotion, PROMOTION_PAGE_SIZE, PROMOTION_STATUSES, PromotionProgress, ResendData, approvePromotion, cancelPromotion, forecastPromotionRound, listNotification, listnotfiyuser, rejectPromotion, reschedulePromotion, type Promotion } from '#contract/promotions'
 import { reasonLabels } from '#contract/forecast'
 import { SendForecast } from '#src/crud/writes/send-forecast.tsx'
 import { promotionForecastSources } from './forecast-sources.ts'
@@ -73,13 +73,14 @@ function Recipients({ promotion }: { promotion: Promotion }) {
  * awaiting approval weighs (requirements R2.37).
  */
 function RoundForecast({ promotion }: { promotion: Promotion }) {
-  const { data, error } = useCall(forecastPromotionRound, { id: promotion._id }, { revalidateOnFocus: false })
+  const { data, error, fetchedAt } = useCall(forecastPromotionRound, { id: promotion._id }, { revalidateOnFocus: false })
   const scope = { promotion: promotion._id }
   return (
     <SendForecast
       forecast={data}
       error={error}
       sources={promotionForecastSources(scope)}
+      fetchedAt={fetchedAt}
     />
   )
 }
@@ -103,7 +104,7 @@ export const PromotionListPage = defineList({
       header: 'Delivery',
       cell: (p: Promotion) => (
         <div className="flex flex-col gap-1">
-          <DeliveryProgress progress={p} />
+          <DeliveryProgress progress={p} reschedule={{ endpoint: reschedulePromotion, id: p._id, name: p.title }} />
           <ApprovalNote row={p} />
         </div>
       ),

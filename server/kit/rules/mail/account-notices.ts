@@ -15,6 +15,7 @@ import type { Db } from '../../../db/index.ts'
 import { adminDevices } from '../../../db/schema.ts'
 import { DEVICE_KEY_PATTERN } from '../../ground/access/device-cookie.ts'
 import type { Ctx } from '../../request/handlers.ts'
+import type { Services } from '../../ground/services.ts'
 import { renderMail, TemplateUnavailable } from '../../ground/mail/templates.ts'
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
@@ -25,8 +26,24 @@ export function noticeTime(at: Date): string {
   return `${at.getUTCDate()} ${MONTHS[at.getUTCMonth()] ?? ''} ${at.getUTCFullYear()}, ${two(at.getUTCHours())}:${two(at.getUTCMinutes())} UTC`
 }
 
+/** What queues a notice: a call's context, or outside a call the server's (noticeSender). */
+export type NoticeSender = Pick<Ctx, 'log' | 'sendMail'>
+
+/**
+ * The server's own sender, for work outside a call (a bulk run's batch): it queues with the db it is
+ * given; the caller wakes the mailer once that has committed (`services.mailer.wake()`).
+ */
+export const noticeSender = (services: Pick<Services, 'log' | 'mailer'>): NoticeSender => ({
+  log: services.log,
+  sendMail: (message, db) => (db === undefined ? Promise.reject(new Error('a notice is queued with its change\'s transaction')) : services.mailer.enqueue(db, message)),
+})
+
+/** What a staff member is told when their account is switched off or on. */
+export const activationChange = (active: boolean): string =>
+  active ? 'Your account was activated: you can sign in again.' : 'Your account was deactivated: you can no longer sign in.'
+
 /** Renders the notice and queues it to `to` with `db` (the change's transaction); false when its template is off. */
-export async function queueAccountNotice<I extends TemplateIdentifier>(ctx: Ctx, db: Db, identifier: I, to: string, values: TemplateValues<I>): Promise<boolean> {
+export async function queueAccountNotice<I extends TemplateIdentifier>(ctx: NoticeSender, db: Db, identifier: I, to: string, values: TemplateValues<I>): Promise<boolean> {
   let mail
   try {
     mail = await renderMail(db, identifier, values)
