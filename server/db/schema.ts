@@ -1015,7 +1015,12 @@ export const bulkRunRows = pgTable(
     /** A delete's own trash entry (one per record of an ordered list). */
     trash: text('trash'),
   },
-  (t) => [primaryKey({ columns: [t.run, t.seq] })],
+  (t) => [
+    primaryKey({ columns: [t.run, t.seq] }),
+    // A batch takes the next rows of one outcome in order (pending when applied, done when
+    // undone): by this index it starts at them, not past every row already taken.
+    index('bulk_run_rows_outcome_idx').on(t.run, t.outcome, t.seq),
+  ],
 )
 
 /**

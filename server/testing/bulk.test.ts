@@ -193,6 +193,47 @@ describe('apply', () => {
     expect(await frozen([...ids, late ?? ''])).toEqual([true, true, true, false])
   })
 
+  it('loses no update when two admins bulk-edit overlapping sets at once, and each Undo reverts only its own rows', async () => {
+    const ids = await addGames('Apply overlap', 9)
+    const second = await t.auth(await t.createAdmin({ accessLevel: 'Admin', restrictions: [] }))
+    const mine = { ids: ids.slice(0, 6) }
+    const theirs = { ids: ids.slice(3) }
+    const [p1, p2] = await Promise.all([
+      preview('/previewGamesBulk', { action: 'freeze', selection: mine }),
+      preview('/previewGamesBulk', { action: 'freeze', selection: theirs }, second),
+    ])
+    // Applied together: either run may reach the shared rows first.
+    const applied = await Promise.all([
+      post('/applyGamesBulk', { action: 'freeze', selection: mine, token: p1.token }),
+      post('/applyGamesBulk', { action: 'freeze', selection: theirs, token: p2.token }, second),
+    ])
+    const runs: Run[] = []
+    for (const [i, res] of applied.entries()) {
+      const headers = i === 0 ? admin : second
+      const selection = i === 0 ? mine : theirs
+      let answer = res
+      // The other run froze some of the shared rows before this Apply read them: it asks again, as the dialog does.
+      if (answer.statusCode === 409) {
+        const again = await preview('/previewGamesBulk', { action: 'freeze', selection }, headers)
+        answer = await post('/applyGamesBulk', { action: 'freeze', selection, token: again.token }, headers)
+      }
+      expect(answer.statusCode, answer.body).toBe(200)
+      runs.push(await ended(answer.json<{ run: Run }>().run.id, headers))
+    }
+    const [a, b] = runs as [Run, Run]
+    // Both runs' changes are there, each shared row changed by exactly one of them.
+    expect(await frozen(ids)).toEqual(Array(9).fill(true))
+    const doneBy = async (run: string) => new Set((await t.handle.db.select({ id: bulkRunRows.recordId }).from(bulkRunRows).where(and(eq(bulkRunRows.run, run), eq(bulkRunRows.outcome, 'done')))).map((r) => r.id))
+    const [byA, byB] = [await doneBy(a.id), await doneBy(b.id)]
+    expect(a.done + b.done).toBe(9)
+    expect(new Set([...byA, ...byB]).size).toBe(9)
+    // Each Undo puts back only the rows its own run froze.
+    expect((await post('/undo', { token: a.undo?.token })).statusCode).toBe(200)
+    expect(await frozen(ids)).toEqual(ids.map((id) => byB.has(id)))
+    expect((await post('/undo', { token: b.undo?.token }, second)).statusCode).toBe(200)
+    expect(await frozen(ids)).toEqual(Array(9).fill(false))
+  })
+
   it('deletes games into the trash, and one Undo puts every one back at its place', async () => {
     const ids = await addGames('Apply delete', 6)
     const order = async () => (await t.handle.db.select({ id: games.id }).from(games).orderBy(games.preference)).map((g) => g.id)

@@ -58,11 +58,22 @@ import { type Services } from '../ground/services.ts'
 import { searchWhere, type Search } from './paging.ts'
 import type { Realtime } from '../ground/realtime.ts'
 import { requireFreshProof } from './step-up.ts'
-import { NothingTaken, finishTaking, keepBulkRun, moveToTrash, restoreEntry, startTaking, takesDependents, undoesBulkRuns, type Restorable, type Taking, type TrashCtx } from './undo.ts'
+import { NothingTaken, TRASH_BATCH_MS, finishTaking, keepBulkRun, moveToTrash, pace, restoreEntry, startTaking, takesDependents, undoesBulkRuns, type Restorable, type Taking, type TrashCtx } from './undo.ts'
+import { setImmediate as yieldToLoop } from 'node:timers/promises'
 
 export const BULK_JOB = 'bulk.apply'
-/** Rows one batch of a run changes: one statement for a set, one short transaction per record for a delete. */
-const BATCH = { set: 200, delete: 25 } as const
+/**
+ * Rows one batch of a run changes at first: one statement for a set, one short transaction per
+ * record for a delete. On PGlite a batch runs on the event loop, so its size then follows how long
+ * the last one took (TRASH_BATCH_MS, as the trash's batches); PostgreSQL runs it elsewhere.
+ */
+const BATCH = { set: { pglite: 500, pg: 2000 }, delete: { pglite: 25, pg: 25 } } as const
+/**
+ * How long one claim of the job goes on taking batches before it gives the queue back (other
+ * jobs are served between two claims). A claim reads the run and its admin again, so claiming
+ * per batch cost as much as a small batch itself.
+ */
+const CLAIM_MS = 2000
 /** Progress goes out at most this often while a run goes on (and once when it ends). */
 const PROGRESS_MS = 500
 
@@ -347,7 +358,7 @@ const Counted = z.object({ rows: z.array(z.object({ done: z.coerce.number(), cha
  * the value (those still there, for an effect), the others are skipped; one statement, and the
  * action's effect in the same transaction.
  */
-async function setBatch(services: Services, list: BulkList<BulkCalls>, action: SetAction | EachAction, runId: string, admin: AdminRow): Promise<number> {
+async function setBatch(services: Services, list: BulkList<BulkCalls>, action: SetAction | EachAction, runId: string, admin: AdminRow, size: number): Promise<number> {
   const db = services.handle.db
   const t = list.table
   const key = sql.identifier(list.id.name)
@@ -359,7 +370,7 @@ async function setBatch(services: Services, list: BulkList<BulkCalls>, action: S
   const result = await db.transaction(async (tx) => {
     const [counted] = Counted.parse(
       await tx.execute(sql`
-      with pick as (select seq, record_id, before from ${bulkRunRows} where run_id = ${runId} and outcome = 'pending' order by seq limit ${BATCH.set} for update),
+      with pick as (select seq, record_id, before from ${bulkRunRows} where run_id = ${runId} and outcome = 'pending' order by seq limit ${size} for update),
       changed as (${changes}),
       marked as (update ${bulkRunRows} r set outcome = case when r.record_id in (select id from changed) then 'done' else 'changed' end
         where r.run_id = ${runId} and r.seq in (select seq from pick) returning r.outcome, r.record_id)
@@ -399,14 +410,14 @@ async function finishBig(ctx: TrashCtx, big: Taking, remove: (tx: Db) => Promise
 }
 
 /** One batch of a delete: each record into the trash in a transaction that also marks its row done. */
-async function deleteBatch(services: Services, action: DeleteAction, run: typeof bulkRuns.$inferSelect, admin: AdminRow): Promise<number> {
+async function deleteBatch(services: Services, action: DeleteAction, run: typeof bulkRuns.$inferSelect, admin: AdminRow, size: number): Promise<number> {
   const db = services.handle.db
   const pending = await db
     .select({ seq: bulkRunRows.seq, recordId: bulkRunRows.recordId })
     .from(bulkRunRows)
     .where(and(eq(bulkRunRows.run, run.id), eq(bulkRunRows.outcome, 'pending')))
     .orderBy(asc(bulkRunRows.seq))
-    .limit(BATCH.delete)
+    .limit(size)
   const ctx = actingFor(services, admin)
   for (const row of pending) {
     const mark = (tx: Db, outcome: 'done' | 'changed') =>
@@ -478,7 +489,11 @@ async function finish(services: Services, list: BulkList<BulkCalls>, runId: stri
 
 const RunPayload = z.object({ run: z.string() })
 
-/** One batch of a run per claim ('again' while rows are left), so other jobs are served between two. */
+/**
+ * Batches of a run for up to CLAIM_MS per claim ('again' while rows are left), so other jobs are
+ * served between two claims. The run's state is read again before each batch: a cancel stops it
+ * after the batch under way.
+ */
 async function runBatch(payload: Record<string, unknown>, services: Services): Promise<'again' | undefined> {
   const { run: runId } = RunPayload.parse(payload)
   const db = services.handle.db
@@ -493,12 +508,25 @@ async function runBatch(payload: Record<string, unknown>, services: Services): P
     return undefined
   }
   const action = actionOf(list, run.action)
-  const took = 'delete' in action ? await deleteBatch(services, action, run, admin) : await setBatch(services, list, action, runId, admin)
+  const kind = services.handle.kind
+  // A delete's batch is one short transaction per record, each one stall at most: its count is kept.
+  const speed = 'delete' in action ? pace(BATCH.delete[kind], undefined) : pace(BATCH.set[kind], TRASH_BATCH_MS[kind])
+  const start = performance.now()
+  let took = 0
+  for (;;) {
+    const size = speed.size()
+    const t0 = performance.now()
+    const n = 'delete' in action ? await deleteBatch(services, action, run, admin, size) : await setBatch(services, list, action, runId, admin, size)
+    speed.took(n, performance.now() - t0)
+    took += n
+    if (n < size || performance.now() - start > CLAIM_MS) break
+    await yieldToLoop()
+    const [now] = await db.select({ state: bulkRuns.state }).from(bulkRuns).where(eq(bulkRuns.id, runId))
+    if (now?.state !== 'running') break
+  }
   if (took > 0) {
     list.changed?.(services.realtime)
     services.publicCache.forget()
-  }
-  if (took > 0) {
     await tell(services, runId, false)
     return 'again'
   }
@@ -513,7 +541,8 @@ export const bulkJobs = [defineJob(BULK_JOB, (payload, _job, services) => runBat
 // Undo
 // ---------------------------------------------------------------------------------------------
 
-const Restored = z.object({ rows: z.array(z.object({ n: z.coerce.number() })) })
+const Picked = z.object({ rows: z.array(z.object({ seq: z.coerce.number(), record_id: z.string(), before: z.string() })) })
+const IdRows = z.object({ rows: z.array(z.object({ id: z.string() })) })
 
 /** Reverts a run: each changed value back where nobody changed it since; each deleted record back, last first. */
 async function undoRun(ctx: Ctx, runId: string): Promise<string> {
@@ -531,18 +560,50 @@ async function undoRun(ctx: Ctx, runId: string): Promise<string> {
     const t = list.table
     const key = sql.identifier(list.id.name)
     const column = sql.identifier(action.set.column.name)
-    // The kept value typed as the column, never through JS (as a single undo writes it back).
-    const kept = sql`(jsonb_populate_record(null::${t}, jsonb_build_object(${action.set.column.name}::text, r.before))).${column}`
-    const [done] = Restored.parse(
-      await ctx.db.execute(sql`
-      with back as (update ${t} set ${column} = ${kept}${alsoSet(action, 'back')} from ${bulkRunRows} r
-        where r.run_id = ${runId} and r.outcome = 'done' and ${t}.${key}::text = r.record_id and ${t}.${column} = ${action.set.to}
-          ${action.undoIf === undefined ? sql`` : sql`and ${action.undoIf}`}
-        returning ${t}.${key}::text as id),
-      marked as (update ${bulkRunRows} r set outcome = 'undone' where r.run_id = ${runId} and r.record_id in (select id from back) returning 1)
-      select count(*)::int as n from marked`),
-    ).rows
-    back = done?.n ?? 0
+    const kind = ctx.handle.kind
+    const speed = pace(BATCH.set[kind], TRASH_BATCH_MS[kind])
+    // A batch at a time, in the run's order, each from where the last stopped (by the index on
+    // run, outcome and seq), the batches in the call's transaction. Each batch's rows are named
+    // by their keys, not joined: a join's plan rests on statistics taken before the run (no row
+    // in that state then), and a nested loop over both sides made 5,000 rows take minutes.
+    let after = 0
+    for (;;) {
+      const size = speed.size()
+      const t0 = performance.now()
+      const picked = Picked.parse(
+        await ctx.db.execute(sql`select seq, record_id, coalesce(before, 'null'::jsonb)::text as before from ${bulkRunRows}
+          where run_id = ${runId} and outcome = 'done' and seq > ${after}::int order by seq limit ${size}`),
+      ).rows
+      // Rows holding the same value before are written back by one statement (a Freeze: all of them).
+      const byValue = new Map<string, { ids: string[]; seqs: Map<string, number> }>()
+      for (const row of picked) {
+        const group = byValue.get(row.before) ?? { ids: [], seqs: new Map<string, number>() }
+        group.ids.push(row.record_id)
+        group.seqs.set(row.record_id, row.seq)
+        byValue.set(row.before, group)
+      }
+      const undone: number[] = []
+      for (const [before, group] of byValue) {
+        // The kept value typed as the column, never through JS (as a single undo writes it back).
+        const kept = sql`(jsonb_populate_record(null::${t}, jsonb_build_object(${action.set.column.name}::text, ${before}::jsonb))).${column}`
+        const ids = sql.join(group.ids.map((id) => sql`${id}`), sql`, `)
+        const result = IdRows.parse(
+          await ctx.db.execute(sql`update ${t} set ${column} = ${kept}${alsoSet(action, 'back')}
+            where ${t}.${key}::text in (${ids}) and ${t}.${column} = ${action.set.to}${action.undoIf === undefined ? sql`` : sql` and ${action.undoIf}`}
+            returning ${t}.${key}::text as id`),
+        ).rows
+        for (const row of result) undone.push(group.seqs.get(row.id) ?? -1)
+      }
+      if (undone.length > 0) {
+        await ctx.db.execute(sql`update ${bulkRunRows} set outcome = 'undone' where run_id = ${runId} and seq in (${sql.join(undone.map((n) => sql`${n}::int`), sql`, `)})`)
+      }
+      speed.took(picked.length, performance.now() - t0)
+      back += undone.length
+      const last = picked.at(-1)
+      if (last === undefined || picked.length < size) break
+      after = last.seq
+      await yieldToLoop()
+    }
   } else {
     const taken = await ctx.db
       .select({ seq: bulkRunRows.seq, trash: bulkRunRows.trash })

@@ -1,0 +1,1 @@
+CREATE INDEX "bulk_run_rows_outcome_idx" ON "bulk_run_rows" USING btree ("run_id","outcome","seq");
