@@ -44,7 +44,7 @@
  * Options: --only=pglite,postgres,sort,counting,games,media,promotions,register,trash,bulk,forecast,public,search,palette,budget,reopen,triage,presence (default all), --engines=pglite,postgres
  * (the engines of sort, counting, games, media, promotions, register, trash, bulk, forecast and public), --pg-shared-buffers=SIZE (the leads section's PostgreSQL
  * on a throwaway cluster with that shared_buffers), --rows=N (leads, default 1000000), --games=N (default 10000),
- * --video-mib=N (default 100), --uploads=N (default 3), --requests=N (default 20), --deliveries=N (default 1000000), --bulk-rows=N (default 100000), --public-requests=N (redirects counted for exactness, default 20000), --public-log=shipped,all (the public calls' log
+ * --video-mib=N (default 100), --uploads=N (default 3), --requests=N (default 20), --deliveries=N (default 1000000), --bulk-rows=N (default 100000), --bulk-actions=freeze,resolve,delete (default all), --public-requests=N (redirects counted for exactness, default 20000), --public-log=shipped,all (the public calls' log
  * settings: the shipped defaults, and with `all` a line for every request as well; default shipped).
  * Not part of `npm test`: it takes minutes and measures, it does not judge.
  */
@@ -66,7 +66,7 @@ import { SORT_TARGETS, benchLeadsSort, printSort, type SortResult } from './lead
 import { ROWS_FIRST_TARGETS, benchCounting, printCounting, type CountingResult } from './leads-count.ts'
 import { DELIVERY_TARGET_SECONDS, benchPromotions, printPromotions, type PromotionsResult } from './promotions.ts'
 import { TRASH_GROWTH_TARGET_MIB, TRASH_STALL_TARGET_MS, benchTrash, printTrash, type TrashResult } from './trash.ts'
-import { BULK_GROWTH_TARGET_MIB, BULK_SECONDS_TARGET, BULK_STALL_TARGET_MS, benchBulk, printBulk, type BulkResult } from './bulk.ts'
+import { BULK_ACTIONS, BULK_GROWTH_TARGET_MIB, BULK_SECONDS_TARGET, BULK_STALL_TARGET_MS, benchBulk, printBulk, type BulkResult } from './bulk.ts'
 import { FORECAST_P95_TARGET_MS, SELECT_ALL_TARGET, benchForecast, printForecast, type ForecastResult } from './forecast.ts'
 import { PUBLIC_LOGS, PUBLIC_P99_TARGET_MS, PUBLIC_RATIO_TARGET, benchPublic, printPublic, type PublicResult } from './public-calls.ts'
 import { KEYSTROKE_TARGET_MS, SEARCH_TARGETS, benchPaletteFilter, benchRecordSearch, printPaletteFilter, printRecordSearch, type PaletteFilterResult, type SearchResult } from './record-search.ts'
@@ -103,6 +103,7 @@ const VIDEO_MIB = option('video-mib', 100)
 const UPLOADS = option('uploads', 3)
 const DELIVERIES = option('deliveries', 1_000_000)
 const BULK_ROWS = option('bulk-rows', 100_000)
+const BULK_WORDS = list('bulk-actions', BULK_ACTIONS.map((a) => a.word))
 const PUBLIC_REQUESTS = option('public-requests', 20_000)
 const ONLY = list('only', SECTIONS)
 /** The public calls' log settings measured: the shipped defaults unless --public-log names others. */
@@ -340,7 +341,7 @@ async function main(): Promise<void> {
     if (ONLY.has('media')) keep(media, `media on ${engine}`, await withEngine(engine, 'media', (e) => benchMedia(e, VIDEO_MIB, UPLOADS, log)))
     if (ONLY.has('register')) keep(register, `register on ${engine}`, await withEngine(engine, 'register', (e) => benchRegister(e, REQUESTS, log)))
     if (ONLY.has('trash')) keep(trash, `trash on ${engine}`, await withEngine(engine, 'trash', (e) => benchTrash(e, DELIVERIES, log)))
-    if (ONLY.has('bulk')) keep(bulk, `bulk on ${engine}`, await withEngine(engine, 'bulk', (e) => benchBulk(e, BULK_ROWS, log)))
+    if (ONLY.has('bulk')) keep(bulk, `bulk on ${engine}`, await withEngine(engine, 'bulk', (e) => benchBulk(e, BULK_ROWS, BULK_WORDS, log)))
     if (ONLY.has('forecast')) keep(forecasts, `forecast on ${engine}`, await withEngine(engine, 'forecast', (e) => benchForecast(e, ROWS, REQUESTS, log)))
     if (ONLY.has('search')) keep(searches, `search on ${engine}`, await withEngine(engine, 'search', (e) => benchRecordSearch(e, ROWS, REQUESTS, log)))
     if (ONLY.has('public')) for (const mode of PUBLIC_LOG) keep(publicCalls, `public calls on ${engine} (${mode})`, await withEngine(engine, 'public', (e) => benchPublic(e, PUBLIC_REQUESTS, log, mode)))
