@@ -21,7 +21,7 @@ import { sql, type SQL } from 'drizzle-orm'
 import { z } from 'zod'
 import { EXCLUSION_REASONS, FORECAST_CSV_COLUMNS, type ExclusionReason, type ForecastAnswer, type ForecastLead } from '#contract/forecast'
 import type { Db } from '../../db/index.ts'
-import { leads, mailOutbox, newsletterRecipients, promotionDeliveries, restrictedCountries, suppressedAddresses } from '../../db/schema.ts'
+import { mailOutbox, newsletterRecipients, promotionDeliveries, restrictedCountries, suppressedAddresses } from '../../db/schema.ts'
 import { COUNTRIES } from './countries.ts'
 import { csvLine, neutralise } from '../ground/csv.ts'
 import { offsetOf } from '../request/paging.ts'
@@ -183,55 +183,22 @@ function judged(audience: Audience): SQL {
 
 const Counts = z.object({ rows: z.array(z.object({ why: z.string().nullable(), n: z.coerce.number() })) })
 
-/** The reasons a lead is judged by alone, before the duplicates among the rest are counted. */
-const RULED_REASONS = EXCLUSION_REASONS.filter((reason) => reason !== 'duplicate')
-
-const Counted = z.object({
-  rows: z.array(z.object({ kept: z.coerce.number(), shared_rows: z.coerce.number(), shared_addresses: z.coerce.number() }).catchall(z.coerce.number())),
-})
-
-/**
- * The forecast of an audience: counted by the database, the leads never leave it.
- *
- * One pass over the audience, with no sort of it: each lead's reason by the rules (`reasonOf`),
- * and among the leads no rule leaves out, those whose address another lead also has. Those
- * addresses are found once from the leads table by its index on the lower-cased address (the
- * audience's rows are leads, so an address twice in the audience is twice there), and only their
- * leads are told apart: of n leads sharing one address, n - 1 are duplicates, whichever they are.
- * The leads of one reason (`forecastLeads`, `forecastCsv`) still rank the duplicates by id with
- * `judged`; at 1,000,000 leads that window sorted every lead by address, more than ten seconds
- * on PostgreSQL where this takes a few.
- */
+/** The forecast of an audience: counted by the database, the leads never leave it. */
 export async function forecast(db: Db, audience: Audience): Promise<Omit<ForecastAnswer, 'status' | 'message'>> {
-  const a = { id: sql`a.lead_id`, email: sql`a.email`, country: sql`a.country`, subscribed: sql`a.subscribed` }
-  const { rules } = audience
-  const perReason = RULED_REASONS.map((reason, i) => sql`count(*) filter (where reason = ${reason}) as ${sql.identifier(`r${i}`)}`)
-  const { rows } = Counted.parse(
-    await db.execute(sql`
-      with audience as (${audience.rows}),
-      ${rules.cap === null ? sql`` : sql`capped as materialized (${cappedLeads(rules.cap, rules.own)}),`}
-      shared as materialized (select lower(${leads.email}) as address from ${leads} group by lower(${leads.email}) having count(*) > 1),
-      ruled as (
-        select ${reasonOf(a, rules, rules.cap === null ? undefined : sql.raw('capped'))} as reason, lower(a.email) as address,
-          lower(a.email) in (select address from shared) as shared
-        from audience a)
-      select count(*) filter (where reason is null) as kept, ${sql.join(perReason, sql`, `)},
-        count(*) filter (where reason is null and shared) as shared_rows,
-        count(distinct address) filter (where reason is null and shared) as shared_addresses
-      from ruled`),
-  )
-  const row = rows[0]
-  if (row === undefined) throw new Error('the forecast answered no row')
-  const duplicates = row.shared_rows - row.shared_addresses
-  const counts = new Map<ExclusionReason, number>(RULED_REASONS.map((reason, i) => [reason, row[`r${i}`] ?? 0]))
-  counts.set('duplicate', duplicates)
-  const recipients = row.kept - duplicates
+  const { rows } = Counts.parse(await db.execute(sql`${judged(audience)} select why, count(*) as n from judged group by why`))
+  let selected = 0
+  let recipients = 0
+  const by = new Map<string, number>()
+  for (const row of rows) {
+    selected += row.n
+    if (row.why === null) recipients += row.n
+    else by.set(row.why, row.n)
+  }
   const excluded = EXCLUSION_REASONS.flatMap((reason) => {
-    const count = counts.get(reason) ?? 0
+    const count = by.get(reason) ?? 0
     return count === 0 ? [] : [{ reason, count }]
   })
-  const selected = recipients + excluded.reduce((n, x) => n + x.count, 0)
-  return { selected, recipients, excluded, restrictedCountryRule: rules.countryRule }
+  return { selected, recipients, excluded, restrictedCountryRule: audience.rules.countryRule }
 }
 
 /** The forecast's words: how many it reaches, how many are left out, and the country rule's state. */
