@@ -3,24 +3,10 @@
  * in the browser's time zone (the UTC time shown beside it), a time that has passed refused under
  * the field, the list showing Scheduled with the time, and Cancel before it starts.
  */
-import type { Page } from '@playwright/test'
 import { test, expect } from './fixtures.ts'
 import { expectNoSevereViolations } from './axe.ts'
+import { momentIn, uniqueTitle } from './send-time.ts'
 
-const uniqueTitle = (label: string): string => `${label} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`
-
-/** A moment `ms` from now as the browser's datetime-local input holds it, and as UTC words. */
-async function momentIn(page: Page, ms: number): Promise<{ local: string; utc: string }> {
-  return page.evaluate((offset) => {
-    const at = new Date(Date.now() + offset)
-    at.setSeconds(0, 0)
-    const pad = (n: number) => String(n).padStart(2, '0')
-    return {
-      local: `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`,
-      utc: `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
-    }
-  }, ms)
-}
 
 test('a promotion scheduled for later is listed as Scheduled with its time, and cancelled before it starts', async ({ adminPage: page }) => {
   const title = uniqueTitle('Weekend drop')
