@@ -22,8 +22,10 @@
  * then the PWA's budget (`budget`, bench/budget.ts): gzip size of the JS and CSS that /admin/login
  * and /admin/users load, and Lighthouse 12 scores; then reopening Leads (`reopen`, bench/reopen.ts):
  * cold, warm and offline loads in throttled Chromium to the first lead row; then Contact Us Triage
- * (`triage`, bench/triage.ts): the next enquiry painted after R or S. Prints tables and writes
- * bench/results.json.
+ * (`triage`, bench/triage.ts): the next enquiry painted after R or S; then who else is there
+ * (`presence`, bench/presence.ts): two instances on PostgreSQL and Redis, a record opened on one
+ * seen from the other (p50/p95) and the announcements still standing 10 s after their tabs
+ * closed, fell silent or lost their instance. Prints tables and writes bench/results.json.
  *
  *   - `sort` (bench/leads-sort.ts): --rows leads sorted by each sortable column (first pages,
  *     p50/p95, against the targets), deep pages, the filters' first pages, DownloadFile of every lead
@@ -39,7 +41,7 @@
  *   - `public` (bench/public-calls.ts): the referral redirect, the restricted countries and
  *     /public-info under 50 connections (autocannon), beside a bare Fastify in the same run
  *     (requests/s, p50/p99), and the redirect's visits counted against the 302s answered;
- * Options: --only=pglite,postgres,sort,counting,games,media,promotions,register,trash,bulk,forecast,public,search,palette,budget,reopen,triage (default all), --engines=pglite,postgres
+ * Options: --only=pglite,postgres,sort,counting,games,media,promotions,register,trash,bulk,forecast,public,search,palette,budget,reopen,triage,presence (default all), --engines=pglite,postgres
  * (the engines of sort, counting, games, media, promotions, register, trash, bulk, forecast and public), --pg-shared-buffers=SIZE (the leads section's PostgreSQL
  * on a throwaway cluster with that shared_buffers), --rows=N (leads, default 1000000), --games=N (default 10000),
  * --video-mib=N (default 100), --uploads=N (default 3), --requests=N (default 20), --deliveries=N (default 1000000), --bulk-rows=N (default 100000), --bulk-actions=freeze,resolve,delete (default all), --public-requests=N (redirects counted for exactness, default 20000), --public-log=shipped,all (the public calls' log
@@ -53,6 +55,7 @@ import { z } from 'zod'
 import { BUDGET_TARGETS, runBudget, type BudgetResult, type LighthouseScore } from './budget.ts'
 import { printReopen, runReopen, type ReopenResult } from './reopen.ts'
 import { printTriage, runTriage, type TriageResult } from './triage.ts'
+import { PRESENCE_SEEN_TARGET_MS, PRESENCE_STALE_TARGET, printPresence, runPresence, type PresenceResult } from './presence.ts'
 import { withEngine, type EngineName } from './engines.ts'
 import { GAMES_LIMIT, GAMES_P95_TARGET_MS, benchGames, printGames, type GamesResult } from './games.ts'
 import { bearer, exportCsv, f1, latency, login, ms, printRows, prng, root, series, startServer, type ExportResult, type Latency } from './lib.ts'
@@ -74,7 +77,7 @@ const args = new Map(
     return [k ?? '', v ?? 'true'] as const
   }),
 )
-const SECTIONS = ['pglite', 'postgres', 'sort', 'counting', 'games', 'media', 'promotions', 'register', 'trash', 'bulk', 'forecast', 'public', 'search', 'palette', 'budget', 'reopen', 'triage'] as const
+const SECTIONS = ['pglite', 'postgres', 'sort', 'counting', 'games', 'media', 'promotions', 'register', 'trash', 'bulk', 'forecast', 'public', 'search', 'palette', 'budget', 'reopen', 'triage', 'presence'] as const
 const ENGINES: readonly EngineName[] = ['pglite', 'postgres']
 
 function option(name: string, fallback: number): number {
@@ -93,6 +96,8 @@ function list<T extends string>(name: string, allowed: readonly T[]): Set<T> {
 
 const ROWS = option('rows', 1_000_000)
 const REQUESTS = option('requests', 20)
+/** Tabs on the second instance for each way of going (closed, silent, lost with it) in the presence section. */
+const PRESENCE_TABS = 10
 const GAMES = option('games', 10_000)
 const VIDEO_MIB = option('video-mib', 100)
 const UPLOADS = option('uploads', 3)
@@ -350,6 +355,9 @@ async function main(): Promise<void> {
   let triage: TriageResult | string | undefined
   if (ONLY.has('triage')) triage = await runTriage()
   if (typeof triage === 'string') notes.push(`triage skipped: ${triage}`)
+  let presence: PresenceResult | string | undefined
+  if (ONLY.has('presence')) presence = await runPresence(REQUESTS, PRESENCE_TABS)
+  if (typeof presence === 'string') notes.push(`presence skipped: ${presence}`)
 
   if (results.length > 0) printTable(results)
   if (sorts.length > 0) printSort(sorts, REQUESTS)
@@ -367,6 +375,7 @@ async function main(): Promise<void> {
   if (budget !== undefined && typeof budget !== 'string') printBudget(budget)
   if (reopen !== undefined && typeof reopen !== 'string') printReopen(reopen)
   if (triage !== undefined && typeof triage !== 'string') printTriage(triage)
+  if (presence !== undefined && typeof presence !== 'string') printPresence(presence)
   for (const n of notes) console.log(`note: ${n}`)
   console.log(`load average (1 min) at start ${loadAtStart[0]?.toFixed(2)}, at end ${os.loadavg()[0]?.toFixed(2)}, on ${os.cpus().length} CPUs`)
 
@@ -414,6 +423,8 @@ async function main(): Promise<void> {
       paletteKeystrokeMs: KEYSTROKE_TARGET_MS,
       sortFirstPageP95Ms: SORT_TARGETS,
       rowsFirstP95Ms: ROWS_FIRST_TARGETS,
+      presenceSeenMs: PRESENCE_SEEN_TARGET_MS,
+      presenceStaleAfter10s: PRESENCE_STALE_TARGET,
     },
     engines: results,
     games: {
@@ -460,6 +471,13 @@ async function main(): Promise<void> {
     },
     budget,
     triage: triage === undefined || typeof triage === 'string' ? triage : { method: 'Chromium at 1280 px, unthrottled; ms from the keydown to the first frame with the next enquiry', ...triage },
+    presence:
+      presence === undefined || typeof presence === 'string'
+        ? presence
+        : {
+            method: `two server processes on one PostgreSQL and Redis; socket.io clients as the PWA: ms from a tab on B opening a record to the PRESENCE event on A's tab, --requests rounds; ${PRESENCE_TABS} tabs on B renewed, then closed, silent (socket open, no heartbeat) or lost with B (SIGKILL), and the announcements a list on A still sees 10 s later`,
+            ...presence,
+          },
     reopen: reopen === undefined || typeof reopen === 'string' ? reopen : { method: 'Chromium, 4x CPU, 150 ms RTT, 1.6 Mbps down; ms from navigation start to the first frame with a lead row; cold: fresh profile per load; warm: a profile that visited Leads; offline: that profile offline', ...reopen },
     notes,
   }

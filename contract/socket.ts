@@ -41,4 +41,29 @@ export const SocketEvents = {
    * sessions of the admin who applied it, at most every 500 ms while it runs and once when it ends.
    */
   bulkProgress: 'BULK_PROGRESS',
+  /**
+   * Client to server (ours): this page has a record open (`PresenceOpen` in contract/presence.ts),
+   * sent again every heartbeat; the acknowledgement answers who has it open now (`PresenceAnswer`).
+   * Refused unless the socket's admin may open the screen.
+   */
+  presenceOpen: 'PRESENCE_OPEN',
+  /** Client to server (ours): the page closed the record (`PresenceClose`); a closed socket does as much. */
+  presenceClose: 'PRESENCE_CLOSE',
+  /**
+   * Client to server (ours): a list watches who has its records open (`PresenceWatch`), sent again
+   * every heartbeat; the acknowledgement answers every record with someone on it.
+   */
+  presenceWatch: 'PRESENCE_WATCH',
+  /** Client to server (ours): the list stopped watching (`PresenceWatch`). */
+  presenceUnwatch: 'PRESENCE_UNWATCH',
+  /**
+   * Server to client (ours): who has a record open changed (`PresenceState`), to the sockets that
+   * have it open and the lists watching its screen.
+   */
+  presence: 'PRESENCE',
+  /**
+   * Server to client (ours): a record was saved (`RecordSaved`), to the sockets that have it open
+   * (the saver's own included: each leaves out its own admin's saves).
+   */
+  recordSaved: 'RECORD_SAVED',
 } as const

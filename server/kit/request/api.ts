@@ -486,14 +486,20 @@ class RequestContext implements Ctx {
               const fields = await linksToHold(tx, endpoint, call.input, changes)
               if (changes !== null && fields.length > 0 && (await twoAdminLinksOn(tx))) throw new HoldsLinks(changes, fields)
             }
+            const recordId = auditRecordId(this.#auditRecord ?? recordIdOf(this.#request.body))
             await tx.insert(auditLog).values({
               adminId: actor,
               action: endpoint.path,
-              recordId: auditRecordId(this.#auditRecord ?? recordIdOf(this.#request.body)),
+              recordId,
               ip: this.ip,
               detail: this.#auditDetail,
               changes,
             })
+            // Whoever has the record open hears who saved it (a banner with Reload), once it stands.
+            if (recordId !== null && admin !== null) {
+              const saved = { id: recordId, adminId: admin.id, name: admin.name, action: endpoint.path, at: new Date().toISOString() }
+              this.afterSuccess(() => this.realtime?.recordSaved(saved))
+            }
           }
           return result
         } finally {

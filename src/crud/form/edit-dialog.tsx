@@ -4,6 +4,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import type { FormDef, FormEndpoint } from './form-def.ts'
 import { FormBody } from './form-body.tsx'
 import { RecordHistory } from '../record/record-history.tsx'
+import { RecordPresence } from '../record/presence.tsx'
 import type { Row } from '../list/list-types.ts'
 import { refreshAfterWrite } from '../writes/refresh.ts'
 
@@ -46,6 +47,7 @@ export function EditDialog({ form, target, blockedReason, onClose }: EditDialogP
             <RecordHistory recordId={target.id} />
             <DialogDescription className="sr-only">Change the fields, then save</DialogDescription>
           </DialogHeader>
+          <RecordPresence id={target.id} mode="edit" onReload={reload} />
           <FormBody
             key={`${target.id}:${generation}`}
             def={form}

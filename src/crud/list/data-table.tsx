@@ -3,6 +3,8 @@ import { Button } from '#src/ui/button.tsx'
 import { Checkbox } from '#src/ui/checkbox.tsx'
 import { cn } from '#src/ui/cn.ts'
 import { Skeleton } from '#src/ui/skeleton.tsx'
+import type { PresencePerson } from '#contract/presence'
+import { EditingMark } from '../record/presence.tsx'
 import { STICKY_END, Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from '#src/ui/table.tsx'
 import { isCustom, renderValue, sortColumnOf, type Column } from './columns.tsx'
 import { columnId } from './column-choice.ts'
@@ -66,6 +68,8 @@ interface DataTableProps<R extends Row> {
   sort?: TableSort | undefined
   /** Low-priority columns (by column id) the admin brought back: they do not fold on a narrow table. */
   kept?: readonly string[]
+  /** The rows other staff are editing now (record id to its editors): marked in their first cell. */
+  marks?: ReadonlyMap<string, readonly PresencePerson[]>
 }
 
 function headerText<R>(c: Column<R>) {
@@ -147,7 +151,7 @@ function PageCheckbox<R extends Row>({ rows, selection }: { rows: readonly R[] |
 }
 
 /** The one table of every list: headers, rows, and its loading, error and empty states. */
-export function DataTable<R extends Row>({ caption, columns, rows, serial, error, emptyNote, onRetry, busy, actions, selection, boxRef, focusedIndex = -1, onFocusRow, sort, kept = [] }: DataTableProps<R>) {
+export function DataTable<R extends Row>({ caption, columns, rows, serial, error, emptyNote, onRetry, busy, actions, selection, boxRef, focusedIndex = -1, onFocusRow, sort, kept = [], marks }: DataTableProps<R>) {
   const rowElements = useRef(new Map<number, HTMLTableRowElement>())
   useEffect(() => {
     const row = rowElements.current.get(focusedIndex)
@@ -227,11 +231,15 @@ export function DataTable<R extends Row>({ caption, columns, rows, serial, error
               ) : null}
             </TableCell>
           ) : null}
-          {columns.map((c) => (
-            <TableCell key={c.header} className={cn(wrapping(c), fold(c))}>
-              {cell(c, row, serial(index))}
-            </TableCell>
-          ))}
+          {columns.map((c, j) => {
+            const editors = j === 0 ? marks?.get(row._id) : undefined
+            return (
+              <TableCell key={c.header} className={cn(wrapping(c), fold(c))}>
+                {cell(c, row, serial(index))}
+                {editors ? <EditingMark editors={editors} /> : null}
+              </TableCell>
+            )
+          })}
           {actions ? <TableCell className={cn(STICKY_END, stickyBackground)}>{actions(row)}</TableCell> : null}
         </TableRow>
       )

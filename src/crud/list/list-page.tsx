@@ -16,6 +16,7 @@ import { ListHeader } from './list-header.tsx'
 import { nextSort, serialNumber, settlePage, shownSort } from './list-query.ts'
 import type { ListModel, Row } from './list-types.ts'
 import { PageSizeSelect, Pager } from './pager.tsx'
+import { useListPresence } from '../record/presence.tsx'
 import { editHref } from '../record/record.ts'
 import { ActionCell } from '../writes/row-actions.tsx'
 import { SearchBox } from './search-box.tsx'
@@ -79,6 +80,8 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
   const { rows, count, counting = false, countFailed = false, allRows, error, isLoading, isValidating, retry } = model.source.useRows(query, input)
   const write = useWriteAccess(model.writeRule)
   const online = useOnline()
+  // The rows other staff are editing now, marked in the table.
+  const marks = useListPresence(true)
   const [location, navigate] = useLocation()
   const selection = useSelection()
   const box = useRef<HTMLDivElement>(null)
@@ -278,6 +281,7 @@ export function ListPage<R extends Row>({ model }: { model: ListModel<R> }) {
 
       <DataTable
         caption={model.title}
+        marks={marks}
         emptyNote={
           narrowed ? (
             <>

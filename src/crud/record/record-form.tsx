@@ -18,6 +18,8 @@ import type { FieldAction, Values } from '../form/form-fields.ts'
 import { FormFrame, RecordUnloaded } from '../form/form-frame.tsx'
 import { RecordFormBody } from './record-form-body.tsx'
 import { RecordHistory } from './record-history.tsx'
+import { RecordPresence } from './presence.tsx'
+import { useWriteAccess } from '../writes/write-access.ts'
 import { undoNote } from '../writes/undo.ts'
 
 export type { RecordFormDef } from '../form/form-def.ts'
@@ -48,6 +50,11 @@ function RecordFormPage<S extends FormEndpoint, G extends Endpoint, R>({ def }: 
   const { data, error, mutate } = useCall(def.read, def.readInput, { revalidateOnFocus: false })
   // A new body (fields locked again, values from the saved record) after each save.
   const [generation, setGeneration] = useState(0)
+  const write = useWriteAccess(def.writeRule)
+  const reload = async () => {
+    await mutate()
+    setGeneration((n) => n + 1)
+  }
   let content
   const recordId = data === undefined ? '' : storedId(def.pick(data))
   if (data !== undefined) {
@@ -59,10 +66,7 @@ function RecordFormPage<S extends FormEndpoint, G extends Endpoint, R>({ def }: 
         defaults={record === undefined ? {} : def.values(record)}
         currentFiles={record === undefined ? {} : (def.files?.(record) ?? {})}
         onSaved={() => setGeneration((n) => n + 1)}
-        onReload={async () => {
-          await mutate()
-          setGeneration((n) => n + 1)
-        }}
+        onReload={reload}
       />
     )
   } else {
@@ -71,6 +75,7 @@ function RecordFormPage<S extends FormEndpoint, G extends Endpoint, R>({ def }: 
   }
   return (
     <FormFrame title={def.title} description={def.description} wide={def.columns === 2} actions={recordId === '' ? null : <RecordHistory recordId={recordId} />}>
+      {recordId === '' ? null : <RecordPresence id={recordId} mode={write.allowed ? 'edit' : 'view'} onReload={reload} />}
       {content}
     </FormFrame>
   )

@@ -7,6 +7,7 @@ import type { FormDef, FormEndpoint } from '../form/form-def.ts'
 import { FormBody } from '../form/form-body.tsx'
 import { FormFrame, ReadOnlyNotice, RecordUnloaded } from '../form/form-frame.tsx'
 import { RecordHistory } from '../record/record-history.tsx'
+import { RecordPresence } from '../record/presence.tsx'
 import { useEditRecord, type Identified } from '../record/record.ts'
 import { useWriteAccess } from '../writes/write-access.ts'
 
@@ -32,14 +33,17 @@ function EditForm<E extends FormEndpoint, R extends Identified, G extends Endpoi
     setReloaded((previous) => ({ record: latest, generation: (previous?.generation ?? 0) + 1 }))
   }
   return (
-    <FormBody
-      key={`${record._id}:${reloaded?.generation ?? 0}`}
-      def={def}
-      defaults={source.values(record)}
-      currentFiles={source.files?.(record) ?? {}}
-      blockedReason={blockedReason}
-      onReload={reload}
-    />
+    <>
+      <RecordPresence id={record._id} mode="edit" onReload={reload} />
+      <FormBody
+        key={`${record._id}:${reloaded?.generation ?? 0}`}
+        def={def}
+        defaults={source.values(record)}
+        currentFiles={source.files?.(record) ?? {}}
+        blockedReason={blockedReason}
+        onReload={reload}
+      />
+    </>
   )
 }
 

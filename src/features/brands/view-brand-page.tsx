@@ -11,6 +11,7 @@ import { useSearch } from 'wouter'
 import { BRAND_EMAILS_STEP, listbrandUser } from '#contract/brands'
 import { errorMessage } from '#src/crud/form/error-message.ts'
 import { FormFrame, RecordUnloaded } from '#src/crud/form/form-frame.tsx'
+import { RecordPresence } from '#src/crud/record/presence.tsx'
 import { copyText } from '#src/lib/copy-text.ts'
 import { useCall } from '#src/lib/use-call.ts'
 import { Button } from '#src/ui/button.tsx'
@@ -82,6 +83,15 @@ export function ViewBrandPage() {
 
   return (
     <FormFrame title="View Brand" back="/brand" wide>
+      {data ? (
+        <RecordPresence
+          id={id}
+          mode="view"
+          onReload={async () => {
+            await mutate()
+          }}
+        />
+      ) : null}
       {body}
     </FormFrame>
   )

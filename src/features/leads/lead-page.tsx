@@ -14,6 +14,7 @@ import { errorMessage } from '#src/crud/form/error-message.ts'
 import { copyAndSay } from '#src/crud/list/columns.tsx'
 import { When } from '#src/crud/list/when.tsx'
 import { FormFrame, RecordUnloaded } from '#src/crud/form/form-frame.tsx'
+import { RecordPresence } from '#src/crud/record/presence.tsx'
 import { useCall } from '#src/lib/use-call.ts'
 import { useSession } from '#src/lib/session.ts'
 import { Button } from '#src/ui/button.tsx'
@@ -181,6 +182,15 @@ export function LeadPage() {
 
   return (
     <FormFrame title="Lead" back="/users" wide>
+      {data ? (
+        <RecordPresence
+          id={data.record._id}
+          mode="view"
+          onReload={async () => {
+            await mutate()
+          }}
+        />
+      ) : null}
       {body}
     </FormFrame>
   )

@@ -15,6 +15,7 @@ import type { FormDef } from '#src/crud/form/define-form.tsx'
 import { FormBody } from '#src/crud/form/form-body.tsx'
 import { email, multiSelect, select, text } from '#src/crud/form/form-fields.ts'
 import { FormFrame, ReadOnlyNotice, RecordUnloaded } from '#src/crud/form/form-frame.tsx'
+import { RecordPresence } from '#src/crud/record/presence.tsx'
 import { useWriteAccess } from '#src/crud/writes/write-access.ts'
 import { accessOptions, accessToSend, managesStaff } from './access.ts'
 import { PendingBadge } from './pending-requests.tsx'
@@ -83,6 +84,7 @@ function ApproveForm({ id, blockedReason }: { id: string; blockedReason: string 
   const { record } = state
   return (
     <>
+      <RecordPresence id={record._id} mode="edit" />
       <RequestSummary request={record} />
       <FormBody
         key={record._id}
