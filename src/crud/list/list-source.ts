@@ -120,7 +120,7 @@ export function pagedSource<R>(endpoint: ListEndpoint<R>, liveRows?: LiveDef<R>,
       const input = { ...filters, ...listInput(query), ...(countEndpoint === undefined ? {} : { count: 'later' }) }
       const { data, error, isLoading, isValidating, mutate } = useCall(endpoint, input, {
         keepPreviousData: true,
-        ...(pollWhile ? { refreshInterval: (latest?: Paged<R>) => (latest && rowsOf(latest).some(pollWhile) ? LIVE_POLL_MS : 0) } : {}),
+        ...(pollWhile ? { poll: { ms: LIVE_POLL_MS, when: (latest: Paged<R>) => rowsOf(latest).some(pollWhile) } } : {}),
       })
       useEffect(() => {
         if (!liveRows) return

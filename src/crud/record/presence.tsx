@@ -36,6 +36,15 @@ export function othersOf(people: readonly PresencePerson[], me: string): Presenc
   return [...byAdmin.values()].sort((a, b) => a.since.localeCompare(b.since))
 }
 
+/**
+ * `next`, or `previous` when they say the same: a heartbeat's answer that changes nothing must not
+ * re-render the screen (a list re-rendered every few seconds would restart its own timers).
+ */
+function unlessSame<T>(next: T): (previous: T) => T {
+  const said = JSON.stringify(next instanceof Map ? [...next] : next)
+  return (previous) => (JSON.stringify(previous instanceof Map ? [...previous] : previous) === said ? previous : next)
+}
+
 /** The time of day, as the reader's locale writes it ("14:05", "2:05 PM"). */
 const timeOfDay = (iso: string): string => new Date(iso).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' })
 
@@ -65,11 +74,11 @@ export function useRecordPresence(id: string, mode: PresenceMode): { others: Pre
         (raw) => {
           if (stopped) return
           const answer = PresenceAnswer.safeParse(raw)
-          setPeople(answer.success && answer.data.ok ? (answer.data.records.find((r) => r.id === id)?.people ?? []) : [])
+          setPeople(unlessSame(answer.success && answer.data.ok ? (answer.data.records.find((r) => r.id === id)?.people ?? []) : []))
         },
         // The link is down: nobody is shown rather than whoever was there when it went; the next connect says it again.
         () => {
-          if (!stopped) setPeople([])
+          if (!stopped) setPeople(unlessSame<PresencePerson[]>([]))
         },
       )
     }
@@ -196,10 +205,10 @@ export function useListPresence(enabled: boolean): ReadonlyMap<string, PresenceP
         (raw) => {
           if (stopped) return
           const answer = PresenceAnswer.safeParse(raw)
-          setStates(new Map(answer.success && answer.data.ok ? answer.data.records.map((r) => [r.id, r.people]) : []))
+          setStates(unlessSame<ReadonlyMap<string, PresencePerson[]>>(new Map(answer.success && answer.data.ok ? answer.data.records.map((r) => [r.id, r.people]) : [])))
         },
         () => {
-          if (!stopped) setStates(new Map())
+          if (!stopped) setStates(unlessSame<ReadonlyMap<string, PresencePerson[]>>(new Map()))
         },
       )
     }

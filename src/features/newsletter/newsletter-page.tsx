@@ -34,7 +34,7 @@ const sends: ListSource<NewsletterSend> = {
     const { data, error, isLoading, isValidating, mutate } = useCall(listNewsletterSends, { ...filters, ...query }, {
       keepPreviousData: true,
       // Also while one waits for a second Admin, so the decision shows without a reload.
-      refreshInterval: (latest) => (latest?.result.some((s) => isRunning(s) || awaitsApproval(s)) ? PROGRESS_POLL_MS : 0),
+      poll: { ms: PROGRESS_POLL_MS, when: (latest) => latest.result.some((s) => isRunning(s) || awaitsApproval(s)) },
     })
     return { rows: data?.result, count: data?.count, allRows: undefined, error, isLoading, isValidating, retry: () => void mutate() }
   },
