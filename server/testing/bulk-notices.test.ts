@@ -3,8 +3,10 @@
  * the single Active/DeActive toggle mails (server/kit/rules/mail/account-notices.ts), delivered
  * over SMTP to a real receiver; a member the run skipped gets nothing.
  */
+import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bulkRunGoesOn } from '#contract/bulk'
+import { admins } from '../db/schema.ts'
 import { bodyOf, makeTestApp, type TestApp } from './test-app.ts'
 import { header, readable, startSmtpReceiver, type ReceivedMail, type SmtpReceiver } from './smtp-receiver.ts'
 
@@ -25,8 +27,8 @@ afterAll(async () => {
 const post = (path: string, payload: Record<string, unknown>) =>
   t.app.inject({ method: 'POST', url: `/api/admin${path}`, headers: { ...admin, 'content-type': 'application/json' }, payload: JSON.stringify(payload) })
 
-/** Previews and applies a bulk action on Users and Access, and waits for its run to end. */
-async function bulk(action: 'deactivate' | 'activate', ids: string[], changes: number): Promise<void> {
+/** Previews and applies a bulk action on Users and Access, waits for its run to end, and answers its undo token. */
+async function bulk(action: 'deactivate' | 'activate', ids: string[], changes: number): Promise<string> {
   const selection = { ids }
   const preview = await post('/previewStaffBulk', { action, selection })
   expect(preview.statusCode, preview.body).toBe(200)
@@ -35,10 +37,10 @@ async function bulk(action: 'deactivate' | 'activate', ids: string[], changes: n
   expect(applied.statusCode, applied.body).toBe(200)
   const id = applied.json<{ run: { id: string } }>().run.id
   for (let i = 0; i < 400; i++) {
-    const run = (await t.app.inject({ method: 'GET', url: `/api/admin/getBulkRun?id=${id}`, headers: admin })).json<{ run: { state: string; done: number } }>().run
+    const run = (await t.app.inject({ method: 'GET', url: `/api/admin/getBulkRun?id=${id}`, headers: admin })).json<{ run: { state: string; done: number; undo?: { token: string } | null } }>().run
     if (!bulkRunGoesOn(run as Parameters<typeof bulkRunGoesOn>[0])) {
       expect(run).toMatchObject({ state: 'done', done: changes })
-      return
+      return String(run.undo?.token)
     }
     await new Promise((r) => setTimeout(r, 25))
   }
@@ -78,5 +80,32 @@ describe('bulk Deactivate and Activate on Users and Access', () => {
 
     // The member already inactive was skipped by the run, and mailed nothing.
     await expect(smtp.next(inactive.email, 500)).rejects.toThrow()
+  })
+
+  it('mail the reverse notice when the run is undone, and end again the sessions an undone Activate gave back', async () => {
+    const members = [
+      await t.createAdmin({ name: 'Undo Una', accessLevel: 'View Only', restrictions: ['/users'] }),
+      await t.createAdmin({ name: 'Undo Ulf', accessLevel: 'Admin', restrictions: [] }),
+    ]
+    const ids = members.map((m) => m.id)
+    const off = await bulk('deactivate', ids, 2)
+    for (const member of members) expect(readable(await smtp.next(member.email))).toContain('Your account was deactivated: you can no longer sign in.')
+    const undo = await post('/undo', { token: off })
+    expect(undo.statusCode, undo.body).toBe(200)
+    for (const member of members) expect(readable(await smtp.next(member.email))).toContain('Your account was activated: you can sign in again.')
+
+    await bulk('deactivate', ids, 2)
+    for (const member of members) expect(readable(await smtp.next(member.email))).toContain('Your account was deactivated: you can no longer sign in.')
+    const on = await bulk('activate', ids, 2)
+    for (const member of members) expect(readable(await smtp.next(member.email))).toContain('Your account was activated: you can sign in again.')
+    // Signed in while on (the row as it stands now: its token version moved on with each switch).
+    const [una] = await t.handle.db.select().from(admins).where(eq(admins.id, ids[0] ?? ''))
+    const session = await t.auth(una ?? t.superadmin)
+    const me = () => t.app.inject({ method: 'GET', url: '/api/admin/get-profile', headers: session })
+    expect((await me()).statusCode).toBe(200)
+    expect((await post('/undo', { token: on })).statusCode).toBe(200)
+    for (const member of members) expect(readable(await smtp.next(member.email))).toContain('Your account was deactivated: you can no longer sign in.')
+    // Switched off again: the session opened while they were on ends with it.
+    expect((await me()).statusCode).toBe(401)
   })
 })

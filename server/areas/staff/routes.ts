@@ -28,11 +28,10 @@ import { unlockEmail } from '../../kit/ground/access/lockout.ts'
 import { recordForcedLogout } from '../../kit/ground/access/events.ts'
 import { FORBIDDEN, UNAUTHORIZED, revokeSessions } from '../../kit/ground/access/auth.ts'
 import { setViewingAs, viewingAsOf } from '../../kit/ground/access/sessions.ts'
-import { activationChange, describeAccessChange, noticeSender, noticeTime, queueAccountNotice } from '../../kit/rules/mail/account-notices.ts'
+import { activationChange, describeAccessChange, noticeSender, noticeTime, queueAccountNotice, type NoticeSender } from '../../kit/rules/mail/account-notices.ts'
 import { EMAIL_TAKEN, grantCheck, grantedPages, type Holder } from '../../kit/rules/access/grants.ts'
 import { defineBulk } from '../../kit/request/bulk.ts'
 import type { Db } from '../../db/index.ts'
-import type { Services } from '../../kit/ground/services.ts'
 
 export const SUPERADMIN_UNTOUCHABLE = 'The superadmin cannot be changed'
 export const ABOVE_YOU = 'You cannot change a user who has more access than you'
@@ -91,11 +90,20 @@ const logoutAll = (services: { realtime: { logout: (id: string) => void } | null
 }
 
 /** The notice the single Active/DeActive toggle mails, to each member a batch switched, queued in its transaction. */
-async function mailActivation(tx: Db, ids: readonly string[], by: AdminRow, services: Services, active: boolean): Promise<void> {
+async function mailActivation(tx: Db, ids: readonly string[], by: AdminRow, sender: NoticeSender, active: boolean): Promise<void> {
   const members = await tx.select({ name: admins.name, email: admins.email }).from(admins).where(inArray(admins.id, [...ids]))
-  const sender = noticeSender(services)
   const values = { change: activationChange(active), by: by.name, time: noticeTime(new Date()) }
   for (const member of members) await queueAccountNotice(sender, tx, 'access-changed', member.email, { ...values, name: member.name })
+}
+
+/**
+ * Members a batch switched off, in its transaction: their sessions end (the token version moves
+ * on, logged as a forced logout) and each is mailed the notice; LOGOUT waits for the commit.
+ */
+async function switchedOff(tx: Db, ids: readonly string[], by: AdminRow, sender: NoticeSender): Promise<void> {
+  await tx.update(admins).set({ tokenVersion: sql`${admins.tokenVersion} + 1` }).where(inArray(admins.id, [...ids]))
+  for (const id of ids) await recordForcedLogout(tx, id, by.id, null, 'deactivated')
+  await mailActivation(tx, ids, by, sender, false)
 }
 
 /**
@@ -122,20 +130,23 @@ defineBulk({
     deactivate: {
       set: { column: admins.activate, to: 0 },
       effect: {
-        inTx: async (tx, ids, by, services) => {
-          await tx.update(admins).set({ tokenVersion: sql`${admins.tokenVersion} + 1` }).where(inArray(admins.id, [...ids]))
-          for (const id of ids) await recordForcedLogout(tx, id, by.id, null, 'deactivated')
-          await mailActivation(tx, ids, by, services, false)
-        },
+        inTx: (tx, ids, by, services) => switchedOff(tx, ids, by, noticeSender(services)),
         after: (services, ids) => {
           logoutAll(services, ids)
           services.mailer.wake()
         },
       },
+      // Switched on again by the undo: told so, as the single toggle would tell them.
+      undone: (ctx, ids) => mailActivation(ctx.db, ids, ctx.me(), ctx, true),
     },
     activate: {
       set: { column: admins.activate, to: 1 },
-      effect: { inTx: (tx, ids, by, services) => mailActivation(tx, ids, by, services, true), after: (services) => services.mailer.wake() },
+      effect: { inTx: (tx, ids, by, services) => mailActivation(tx, ids, by, noticeSender(services), true), after: (services) => services.mailer.wake() },
+      // Switched off again by the undo: the sessions they opened meanwhile end, and they are told.
+      undone: async (ctx, ids) => {
+        await switchedOff(ctx.db, ids, ctx.me(), ctx)
+        ctx.afterSuccess(() => logoutAll(ctx, ids))
+      },
     },
     signOut: {
       each: {

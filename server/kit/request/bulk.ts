@@ -106,6 +106,12 @@ interface SetAction extends ActionBase {
   /** Undo writes a row back only where this holds too (a cancelled send whose time has not come). */
   undoIf?: SQL
   effect?: BulkEffect
+  /**
+   * What undoing it does beside writing the values back, with the ids written back, in the undo's
+   * transaction (`ctx.afterSuccess` for what waits for the commit): the notice of the reverse
+   * change, the sessions ended again. An undo is a change like any other to the people it touches.
+   */
+  undone?: (ctx: Ctx, ids: readonly string[]) => Promise<void>
 }
 
 /** An action that deletes the rows through the trash (one entry per record, one undo for all). */
@@ -583,6 +589,7 @@ async function undoRun(ctx: Ctx, runId: string): Promise<string> {
         byValue.set(row.before, group)
       }
       const undone: number[] = []
+      const undoneIds: string[] = []
       for (const [before, group] of byValue) {
         // The kept value typed as the column, never through JS (as a single undo writes it back).
         const kept = sql`(jsonb_populate_record(null::${t}, jsonb_build_object(${action.set.column.name}::text, ${before}::jsonb))).${column}`
@@ -592,8 +599,12 @@ async function undoRun(ctx: Ctx, runId: string): Promise<string> {
             where ${t}.${key}::text in (${ids}) and ${t}.${column} = ${action.set.to}${action.undoIf === undefined ? sql`` : sql` and ${action.undoIf}`}
             returning ${t}.${key}::text as id`),
         ).rows
-        for (const row of result) undone.push(group.seqs.get(row.id) ?? -1)
+        for (const row of result) {
+          undone.push(group.seqs.get(row.id) ?? -1)
+          undoneIds.push(row.id)
+        }
       }
+      if (undoneIds.length > 0) await action.undone?.(ctx, undoneIds)
       if (undone.length > 0) {
         await ctx.db.execute(sql`update ${bulkRunRows} set outcome = 'undone' where run_id = ${runId} and seq in (${sql.join(undone.map((n) => sql`${n}::int`), sql`, `)})`)
       }
