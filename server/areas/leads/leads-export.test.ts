@@ -88,7 +88,7 @@ describe('the leads export under slow readers', () => {
     const app = await listeningWithLeads()
     t = app.t
     port = app.port
-  }, 60_000)
+  }, 120_000)
   afterAll(async () => {
     await t.close()
   })
@@ -165,7 +165,7 @@ describe('the leads export idle timeout', () => {
     const app = await listeningWithLeads({ EXPORT_IDLE_TIMEOUT_SECONDS: '1', EXPORT_MAX_PER_ADMIN: '1' })
     t = app.t
     port = app.port
-  }, 60_000)
+  }, 120_000)
   afterAll(async () => {
     await t.close()
   })

@@ -72,7 +72,8 @@ const about = (lines: readonly Line[], path: string): Line[] => {
 }
 const requestLines = (lines: readonly Line[]): Line[] => lines.filter((l) => l.req !== undefined || l.res !== undefined)
 
-describe('the request log with the shipped defaults', () => {
+// Each test builds the whole app (its migrations included) and signs in: longer than a unit's default on a busy machine.
+describe('the request log with the shipped defaults', { timeout: 90_000 }, () => {
   it('sums the public calls up by route and status instead of two lines each', async () => {
     const { app, lines } = await start()
     const before = lines.length
@@ -156,7 +157,7 @@ describe('the request log with the shipped defaults', () => {
   })
 })
 
-describe('LOG_REQUESTS=all', () => {
+describe('LOG_REQUESTS=all', { timeout: 90_000 }, () => {
   it('logs every public call as a staff call is logged', async () => {
     const { app, lines } = await start({ LOG_REQUESTS: 'all' })
     await publicCalls(app)
@@ -170,7 +171,7 @@ describe('LOG_REQUESTS=all', () => {
   })
 })
 
-describe('LOG_LEVEL=debug', () => {
+describe('LOG_LEVEL=debug', { timeout: 90_000 }, () => {
   it('logs every public call too, unless LOG_REQUESTS=summary is set', async () => {
     const request = ['incoming request', 'request completed']
     const { app, lines } = await start({ LOG_LEVEL: 'debug' })
