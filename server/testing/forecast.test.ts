@@ -168,6 +168,43 @@ describe('the promotion forecast', () => {
     const [good1] = await t.handle.db.select({ status: promotionDeliveries.status, reason: promotionDeliveries.reason }).from(promotionDeliveries).where(and(eq(promotionDeliveries.promotionId, id), eq(promotionDeliveries.leadId, ids[1] ?? '')))
     expect(good1).toEqual({ status: 'excluded', reason: 'suppressed' })
   })
+
+  it("counts a stored promotion's duplicates from the addresses frozen at Submit, as its delivery records them", async () => {
+    await t.handle.db.insert(leads).values([
+      { id: 'frozen-1', name: 'First', email: 'same@example.com', country: 'DE' },
+      { id: 'frozen-2', name: 'Second', email: 'SAME@example.com', country: 'DE' },
+      { id: 'frozen-3', name: 'Third', email: 'other@example.com', country: 'DE' },
+      { id: 'frozen-4', name: 'Fourth', email: 'fourth@example.com', country: 'DE' },
+    ])
+    await t.app.services.jobs.stop()
+    const submitted = await submitAll('Frozen')
+    expect(submitted.statusCode, submitted.body).toBe(200)
+    const id = String(bodyOf(submitted)['_id'])
+    // After Submit the leads table no longer holds the frozen twins, and holds a pair the promotion does not.
+    await t.handle.db.update(leads).set({ email: 'moved@example.com' }).where(eq(leads.id, 'frozen-2'))
+    await t.handle.db.update(leads).set({ email: 'other@example.com' }).where(eq(leads.id, 'frozen-4'))
+
+    expect(bodyOf(await post('/forecastPromotionRound', { id }))).toMatchObject({ selected: 4, recipients: 3, excluded: [{ reason: 'duplicate', count: 1 }] })
+    const stored = { promotion: id, selectall: true, email: '', provider: '', country: '' }
+    const dupes = bodyOf(await post('/forecastPromotionLeads', { ...stored, reason: 'duplicate', page: 1, limit: 10 }))
+    expect(dupes['count']).toBe(1)
+    expect(listOf(dupes, 'result')).toEqual([{ _id: 'frozen-2', name: 'Second', email: 'SAME@example.com', country: 'Germany' }])
+    const csv = await post('/forecastPromotionCsv', { ...stored, reason: 'duplicate' })
+    expect(csv.body.trim().split('\n').slice(1)).toEqual(['frozen-2,Second,SAME@example.com,Germany,duplicate'])
+    // A new Submit's forecast reads the leads as they stand: the other pair.
+    const live = bodyOf(await post('/forecastPromotionLeads', { selectall: true, email: '', provider: '', country: '', reason: 'duplicate', page: 1, limit: 10 }))
+    expect(listOf(live, 'result').map((l) => l['_id'])).toEqual(['frozen-4'])
+
+    t.app.services.jobs.start()
+    await until(async () => (await t.handle.db.select({ status: promotions.status }).from(promotions).where(eq(promotions.id, id)))[0]?.status === 'done')
+    const deliveries = await t.handle.db.select({ leadId: promotionDeliveries.leadId, status: promotionDeliveries.status, reason: promotionDeliveries.reason }).from(promotionDeliveries).where(eq(promotionDeliveries.promotionId, id))
+    expect(deliveries.sort((a, b) => a.leadId.localeCompare(b.leadId))).toEqual([
+      { leadId: 'frozen-1', status: 'sent', reason: null },
+      { leadId: 'frozen-2', status: 'excluded', reason: 'duplicate' },
+      { leadId: 'frozen-3', status: 'sent', reason: null },
+      { leadId: 'frozen-4', status: 'sent', reason: null },
+    ])
+  })
 })
 
 describe('the newsletter forecast', () => {

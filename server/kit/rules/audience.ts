@@ -164,35 +164,74 @@ export interface Audience {
   rules: AudienceRules
 }
 
+const leadOf = (alias: string): LeadFacts => {
+  const a = sql.raw(alias)
+  return { id: sql`${a}.lead_id`, email: sql`${a}.email`, country: sql`${a}.country`, subscribed: sql`${a}.subscribed` }
+}
+
+/** The relation of the leads at the cap the statement holds (`ruled`), while the cap is on. */
+const capped = (rules: AudienceRules): SQL | undefined => (rules.cap === null ? undefined : sql.raw('capped'))
+
 /**
- * Every selected lead with `why`, its reason or null. The duplicate rule ranks the leads no other
- * rule leaves out by address, smallest id first: every one but the first is a duplicate.
+ * The start of a statement over every selected lead: `audience` (the rows as selected; planned
+ * in place wherever it is read, never stored) and `ruled`, each lead (`lead_id`, `name`, `email`,
+ * `country`) with `address`, its lower-cased address, and `reason`: the first rule other than
+ * `duplicate` that leaves it out, or null. The duplicates are told from these rows by the
+ * callers: among the leads of one address whose reason is null, every one but the smallest id is
+ * a duplicate, whatever the leads table holds now (a stored promotion's audience keeps the
+ * addresses frozen at Submit).
  */
-function judged(audience: Audience): SQL {
-  const a = { id: sql`a.lead_id`, email: sql`a.email`, country: sql`a.country`, subscribed: sql`a.subscribed` }
+function ruled(audience: Audience): SQL {
+  const { rules } = audience
   return sql`
-    with audience as (${audience.rows}),
-    ${audience.rules.cap === null ? sql`` : sql`capped as materialized (${cappedLeads(audience.rules.cap, audience.rules.own)}),`}
-    ruled as (select a.*, ${reasonOf(a, audience.rules, audience.rules.cap === null ? undefined : sql.raw('capped'))} as reason from audience a),
-    judged as (
-      select r.lead_id, r.name, r.email, r.country,
-        coalesce(r.reason, case when row_number() over (partition by lower(r.email), r.reason is null order by r.lead_id) > 1 then 'duplicate' end) as why
-      from ruled r
+    with audience as not materialized (${audience.rows}),
+    ${rules.cap === null ? sql`` : sql`capped as materialized (${cappedLeads(rules.cap, rules.own)}),`}
+    ruled as (
+      select a.lead_id, a.name, a.email, a.country, lower(a.email) as address, ${reasonOf(leadOf('a'), rules, capped(rules))} as reason
+      from audience a
     )`
 }
 
-const Counts = z.object({ rows: z.array(z.object({ why: z.string().nullable(), n: z.coerce.number() })) })
+/**
+ * A statement's start (`ruled`) with `left_out`, the leads `reason` leaves out. For `duplicate`:
+ * the addresses more than one kept lead has, each with its smallest id, by grouping the addresses
+ * (a hash aggregate, never a sort of every lead by address); then the audience is read again for
+ * the other leads of those addresses alone, and only they are judged a second time.
+ */
+function leftOut(audience: Audience, reason: ExclusionReason): SQL {
+  if (reason !== 'duplicate') return sql`${ruled(audience)}, left_out as (select lead_id, name, email, country from ruled where reason = ${reason})`
+  return sql`${ruled(audience)},
+    firsts as (select address, min(lead_id) as first from ruled where reason is null group by address having count(*) > 1),
+    left_out as (
+      select b.lead_id, b.name, b.email, b.country from audience b join firsts f on f.address = lower(b.email) and b.lead_id > f.first
+      where ${reasonOf(leadOf('b'), audience.rules, capped(audience.rules))} is null
+    )`
+}
 
-/** The forecast of an audience: counted by the database, the leads never leave it. */
+const Counts = z.object({ rows: z.array(z.object({ why: z.string().nullable(), n: z.coerce.number(), addresses: z.coerce.number() })) })
+
+/**
+ * The forecast of an audience: counted by the database, the leads never leave it. One pass over
+ * the audience: each lead's reason by the rules, then the leads grouped by reason and address (a
+ * hash aggregate). Of the leads no rule leaves out, one per address is a recipient and the rest
+ * are duplicates: n leads on one address are n - 1 duplicates, as the smallest id is the one kept.
+ */
 export async function forecast(db: Db, audience: Audience): Promise<Omit<ForecastAnswer, 'status' | 'message'>> {
-  const { rows } = Counts.parse(await db.execute(sql`${judged(audience)} select why, count(*) as n from judged group by why`))
+  const { rows } = Counts.parse(
+    await db.execute(sql`${ruled(audience)}
+      select reason as why, sum(n) as n, count(*) as addresses
+      from (select reason, address, count(*) as n from ruled group by reason, address) per_address
+      group by reason`),
+  )
   let selected = 0
   let recipients = 0
   const by = new Map<string, number>()
   for (const row of rows) {
     selected += row.n
-    if (row.why === null) recipients += row.n
-    else by.set(row.why, row.n)
+    if (row.why === null) {
+      recipients = row.addresses
+      by.set('duplicate', row.n - row.addresses)
+    } else by.set(row.why, row.n)
   }
   const excluded = EXCLUSION_REASONS.flatMap((reason) => {
     const count = by.get(reason) ?? 0
@@ -211,6 +250,7 @@ export function forecastMessage(f: Omit<ForecastAnswer, 'status' | 'message'>): 
 const countryNames = new Map(COUNTRIES.map((c) => [c.code, c.name]))
 const Lead = z.object({ lead_id: z.string(), name: z.string().nullable(), email: z.string().nullable(), country: z.string().nullable() })
 const LeadRows = z.object({ rows: z.array(Lead) })
+const Count = z.object({ rows: z.array(z.object({ n: z.coerce.number() })) })
 const toLead = (row: z.output<typeof Lead>): ForecastLead => ({
   _id: row.lead_id,
   name: row.name ?? '',
@@ -220,11 +260,12 @@ const toLead = (row: z.output<typeof Lead>): ForecastLead => ({
 
 /** One page of the leads a forecast leaves out for `reason`, by id, and how many there are. */
 export async function forecastLeads(db: Db, audience: Audience, reason: ExclusionReason, page: number, limit: number): Promise<{ result: ForecastLead[]; count: number }> {
+  const from = leftOut(audience, reason)
   const [rows, counted] = await Promise.all([
-    db.execute(sql`${judged(audience)} select lead_id, name, email, country from judged where why = ${reason} order by lead_id limit ${limit} offset ${offsetOf(page, limit)}`),
-    db.execute(sql`${judged(audience)} select null as why, count(*) as n from judged where why = ${reason}`),
+    db.execute(sql`${from} select lead_id, name, email, country from left_out order by lead_id limit ${limit} offset ${offsetOf(page, limit)}`),
+    db.execute(sql`${from} select count(*) as n from left_out`),
   ])
-  return { result: LeadRows.parse(rows).rows.map(toLead), count: Counts.parse(counted).rows[0]?.n ?? 0 }
+  return { result: LeadRows.parse(rows).rows.map(toLead), count: Count.parse(counted).rows[0]?.n ?? 0 }
 }
 
 /** Leads per CSV batch. */
@@ -239,7 +280,7 @@ export async function* forecastCsv(db: Db, audience: Audience, reason: Exclusion
   let after = ''
   for (;;) {
     const { rows } = LeadRows.parse(
-      await db.execute(sql`${judged(audience)} select lead_id, name, email, country from judged where why = ${reason} and lead_id > ${after} order by lead_id limit ${CSV_BATCH}`),
+      await db.execute(sql`${leftOut(audience, reason)} select lead_id, name, email, country from left_out where lead_id > ${after} order by lead_id limit ${CSV_BATCH}`),
     )
     if (rows.length > 0) yield rows.map((row) => toLead(row)).map((l) => csvLine([l._id, l.name, l.email, l.country, reason].map(neutralise))).join('')
     const last = rows[rows.length - 1]
