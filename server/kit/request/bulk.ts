@@ -78,15 +78,15 @@ const CLAIM_MS = 2000
 /** Progress goes out at most this often while a run goes on (and once when it ends). */
 const PROGRESS_MS = 500
 
-const tuning: { batch: number | undefined; between: (() => Promise<void> | void) | undefined } = { batch: undefined, between: undefined }
+const tuning: { batch: number | undefined; before: (() => Promise<void> | void) | undefined } = { batch: undefined, before: undefined }
 
 /**
  * For tests: a smaller batch (so a few rows make several; undefined: the engine's), and a look
- * between two batches of a claim (a throw there stops the claim, as a stopped server would).
+ * before each batch (a throw there stops the claim, as a stopped server would).
  */
-export function tuneBulk(options: { batch?: number | undefined; between?: (() => Promise<void> | void) | undefined }): void {
+export function tuneBulk(options: { batch?: number | undefined; before?: (() => Promise<void> | void) | undefined }): void {
   if ('batch' in options) tuning.batch = options.batch
-  if ('between' in options) tuning.between = options.between
+  if ('before' in options) tuning.before = options.before
 }
 
 /** Rows left out for a reason of their own (the superadmin, the acting admin, a send not scheduled). */
@@ -601,13 +601,13 @@ async function runBatch(payload: Record<string, unknown>, services: Services): P
   let took = 0
   for (;;) {
     const size = speed.size()
+    await tuning.before?.()
     const t0 = performance.now()
     const n = 'delete' in action ? await deleteBatch(services, action, run, admin, size) : await setBatch(services, list, action, runId, admin, size)
     speed.took(n, performance.now() - t0)
     took += n
     if (n < size || performance.now() - start > CLAIM_MS) break
     await yieldToLoop()
-    await tuning.between?.()
     const [now] = await db.select({ state: bulkRuns.state }).from(bulkRuns).where(eq(bulkRuns.id, runId))
     if (now?.state !== 'running') break
   }
