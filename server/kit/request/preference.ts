@@ -23,6 +23,7 @@
  * Every write also renumbers the whole scope from its current order (preference, then age), so
  * rows written before these rules (gaps, duplicates, zeros) come back to 1..count on the next write.
  */
+import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { asc, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn } from 'drizzle-orm/pg-core'
 import { z } from 'zod'
@@ -129,6 +130,17 @@ export function preferenceOrder(list: OrderedList): PreferenceOrder {
     )
   }
 
+  /** Writes each of `ids` its place in `places`, touching only the rows whose place changes, in one statement. */
+  const writeAt = async (tx: Db, ids: readonly string[], places: readonly number[]): Promise<void> => {
+    if (ids.length === 0) return
+    const column = sql.identifier(list.preference.name)
+    await tx.execute(
+      sql`update ${table} set ${column} = v.place
+          from unnest(${sql.param(ids)}::text[], ${sql.param(places)}::int[]) as v(id, place)
+          where ${list.id} = v.id and ${list.preference} is distinct from v.place`,
+    )
+  }
+
   /**
    * Moves `id` to `wanted` when that is a place of the list, else keeps it where it is (an edit) or
    * puts it last (an add: stored places may have gaps above the new one's), and renumbers everything.
@@ -161,7 +173,7 @@ export function preferenceOrder(list: OrderedList): PreferenceOrder {
   }
 
   /** The list `ids` with each group put back at its places, last removed first. */
-  const merged = (ids: readonly string[], groups: readonly (readonly { id: string; place: number }[])[]): string[] => {
+  const merged = async (ids: readonly string[], groups: readonly (readonly { id: string; place: number }[])[]): Promise<string[]> => {
     let list = [...ids]
     for (const group of groups) {
       const placed = [...group].sort((a, b) => a.place - b.place)
@@ -178,6 +190,8 @@ export function preferenceOrder(list: OrderedList): PreferenceOrder {
       }
       while (i < list.length) out.push(list[i++] as string)
       list = [...out, ...last]
+      // Each group walks the whole list: the loop turns between two (a bulk run has many).
+      await yieldToLoop()
     }
     return list
   }
@@ -191,12 +205,21 @@ export function preferenceOrder(list: OrderedList): PreferenceOrder {
     closeGaps: (db) => locked(db, async (tx) => write(tx, await current(tx))),
     putBack: (db, groups, insert) =>
       locked(db, async (tx) => {
-        const ids = merged(await current(tx), groups)
+        const ids = await merged(await current(tx), groups)
         const back = new Set(groups.flatMap((g) => g.map((r) => r.id)))
         const places = new Map<string, number>()
-        for (const [i, id] of ids.entries()) if (back.has(id)) places.set(id, i + 1)
+        const stay: string[] = []
+        const stayAt: number[] = []
+        for (const [i, id] of ids.entries()) {
+          if (back.has(id)) places.set(id, i + 1)
+          else {
+            stay.push(id)
+            stayAt.push(i + 1)
+          }
+        }
         await insert(tx, places)
-        await write(tx, ids)
+        // The records put back are inserted at their places: only the others are renumbered.
+        await writeAt(tx, stay, stayAt)
       }),
     add: (db, insert, wanted) =>
       locked(db, async (tx) => {

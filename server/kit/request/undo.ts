@@ -873,6 +873,7 @@ async function restoreRecords(tx: Db, kind: Restorable, entries: readonly (typeo
       await tx.execute(sql`select "row" ->> ${key.name}::text as id, ("row" ->> ${preference}::text)::int as place from ${trashRows} where ${trashRows.entry} = ${entry.id} and ${trashRows.part} = 0`),
     ).rows
     groups.push({ entry: entry.id, records: kept })
+    await yieldToLoop()
   }
   await order.putBack(
     tx,
@@ -1057,6 +1058,8 @@ async function restoreDeleted(ctx: Ctx, kind: Restorable, entries: readonly (typ
 export async function restoreDeletes(ctx: Ctx, tokens: readonly string[]): Promise<void> {
   const byKind = new Map<Restorable, (typeof trash.$inferSelect)[]>()
   for (const token of tokens) {
+    // The loop turns between two (on PGlite every statement runs on it).
+    await yieldToLoop()
     const { entry, kind } = await admit(ctx, ctx.db, token)
     if (kind === null || entry.action !== 'delete') throw new Error(`trash entry ${token} is not a delete`)
     const same = byKind.get(kind)
