@@ -12,7 +12,8 @@
  * - a new record goes last, or to the place asked for;
  * - an edit that moves a record shifts the records between its old and new place by one;
  * - a place outside 1..count is ignored: the record keeps its place (requirements R5.6);
- * - a delete closes the gap.
+ * - a delete closes the gap (a bulk delete's batches leave theirs, and its run closes them once at
+ *   its end: `removeKeepingGaps`, `closeGaps`; its undo puts them all back with `putBack`).
  *
  * Each write runs in one transaction that first takes a transaction-scoped advisory lock named
  * after the list, so two writes to one list never interleave: the second reads the order the first

@@ -27,7 +27,8 @@
  * write.
  *
  * A bulk delete (`moveAllToTrash`, the restricted countries' Delete All) keeps every record it
- * took in one entry: one undo puts them all back.
+ * took in one entry: one undo puts them all back. A bulk action's run keeps each batch in an entry
+ * of its own (`moveBatchToTrash`), and its one undo puts the batches back together (`restoreDeletes`).
  *
  * A flip (a game's freeze) or a field-level delete (a social link, the version) is undone by
  * writing the column's old value back (`undoableUpdate`), unless the value was changed since by
