@@ -1012,7 +1012,7 @@ export const bulkRunRows = pgTable(
     before: jsonb('before'),
     /** pending, done, changed (skipped: not as previewed when its turn came), undone. */
     outcome: text('outcome', { enum: ['pending', 'done', 'changed', 'undone'] }).notNull().default('pending'),
-    /** A delete's own trash entry (one per record of an ordered list). */
+    /** A delete's trash entry: its batch's, or its record's own (a record that takes other rows with it). */
     trash: text('trash'),
   },
   (t) => [

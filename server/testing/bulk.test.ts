@@ -4,12 +4,13 @@
  * one job with one audit row, its one-step Undo, and who may do what.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { BULK_NOTHING_TO_UNDO, BULK_SET_CHANGED, BULK_SKIP_REASONS, bulkRunGoesOn } from '#contract/bulk'
 import { UNDO_NOT_YOURS } from '#contract/undo'
 import { STEP_UP_MESSAGE, STEP_UP_REQUIRED } from '#contract/common'
 import { admins, auditLog, brands, bulkRunRows, bulkRuns, categories, contactEnquiries, games, homepageContent, leads, links, newsletterSends, promotions, sessionTokens, type AdminRow } from '../db/schema.ts'
 import { aboveActor } from '../areas/staff/routes.ts'
+import { tuneBulk } from '../kit/request/bulk.ts'
 import { bodyOf, makeTestApp, type TestApp } from './test-app.ts'
 
 let t: TestApp
@@ -308,6 +309,89 @@ describe('apply', () => {
     // Another admin neither reads nor cancels it.
     const stranger = await t.auth(await t.createAdmin({ accessLevel: 'Admin', restrictions: [] }))
     expect((await t.app.inject({ method: 'GET', url: `/api/admin/getBulkRun?id=${id}`, headers: stranger })).statusCode).toBe(404)
+  })
+})
+
+describe('a delete in batches', () => {
+  afterEach(() => tuneBulk({ batch: undefined, before: undefined }))
+
+  /** Every game as `id:preference`, in the list's order. */
+  const gameList = async () =>
+    (await t.handle.db.select({ id: games.id, preference: games.preference }).from(games).orderBy(games.preference, games.createdAt, games.id)).map((g) => `${g.id}:${g.preference}`)
+  /** The places 1..count, as any write of the list leaves them (the rows here are inserted as they are). */
+  const closeUp = (table: 'games' | 'categories') =>
+    t.handle.db.execute(
+      sql`update ${sql.identifier(table)} t set preference = r.n from (select id, row_number() over (order by preference, created_at, id) as n from ${sql.identifier(table)}) r where t.id = r.id`,
+    )
+  const trashRuns = async (run: string) =>
+    (await t.handle.db.selectDistinct({ trash: bulkRunRows.trash }).from(bulkRunRows).where(and(eq(bulkRunRows.run, run), eq(bulkRunRows.outcome, 'done')))).length
+
+  it('deletes games a batch at a time, the list closed up once, and one Undo gives back exactly the same list in the same order', async () => {
+    const ids = await addGames('Batch order', 12)
+    await closeUp('games')
+    const before = await gameList()
+    // Scattered through the list, the first game of all among them: every batch leaves gaps before others.
+    const [first] = before
+    const chosen = [...new Set([first?.split(':')[0] ?? '', ...ids.filter((_, i) => i % 2 === 0), ids[11] ?? ''])]
+    tuneBulk({ batch: 2 })
+    const run = await applied('GamesBulk', 'delete', { ids: chosen }, chosen.length)
+    // One entry per batch, not per record.
+    expect(await trashRuns(run.id)).toBe(Math.ceil(chosen.length / 2))
+    const left = before.filter((g) => !chosen.includes(g.split(':')[0] ?? ''))
+    expect(await gameList()).toEqual(left.map((g, i) => `${g.split(':')[0]}:${i + 1}`))
+    expect(await undo(run)).toBe(`Delete undone: ${chosen.length} games`)
+    expect(await gameList()).toEqual(before)
+  })
+
+  it('goes on past the rows it did when its job is stopped halfway, and undoes them all', async () => {
+    const ids = await addGames('Batch resume', 7)
+    await closeUp('games')
+    const before = await gameList()
+    let batches = 0
+    tuneBulk({
+      batch: 2,
+      before: () => {
+        // Once, after the first batch committed: the job fails and the queue runs it again.
+        if (++batches === 2) throw new Error('stopped halfway')
+      },
+    })
+    const run = await applied('GamesBulk', 'delete', { ids: ids.slice(1, 6) }, 5)
+    // Stopped once, then taken up again by the queue.
+    expect(batches).toBeGreaterThan(2)
+    expect(await t.handle.db.$count(games, inArray(games.id, ids))).toBe(2)
+    expect(await t.handle.db.$count(bulkRunRows, and(eq(bulkRunRows.run, run.id), eq(bulkRunRows.outcome, 'done')))).toBe(5)
+    expect(await undo(run)).toBe('Delete undone: 5 games')
+    expect(await gameList()).toEqual(before)
+  })
+
+  it('skips a category put in use while the run goes on, deletes the others of its batch, and one Undo puts them back in order', async () => {
+    const rows = await t.handle.db
+      .insert(categories)
+      .values(['Batch drop a', 'Batch drop b', 'Batch drop c', 'Batch drop d'].map((categoryName) => ({ categoryName, image: 'c.png', preference: 1000 })))
+      .returning({ id: categories.id })
+    const categoryList = async () =>
+      (await t.handle.db.select({ id: categories.id, preference: categories.preference }).from(categories).orderBy(categories.preference, categories.createdAt, categories.id)).map(
+        (c) => `${c.id}:${c.preference}`,
+      )
+    await closeUp('categories')
+    const before = await categoryList()
+    let batches = 0
+    tuneBulk({
+      batch: 2,
+      before: async () => {
+        // After the first batch: the third is given to a game, and its delete is refused by the foreign key.
+        if (++batches === 2) await addGames('Batch uses c', 1, { categoryId: rows[2]?.id ?? '' })
+      },
+    })
+    const p = await preview('/previewCategoriesBulk', { action: 'delete', selection: { matching: { search: 'batch drop', filters: {} } } })
+    expect(p.change.count).toBe(4)
+    const res = await post('/applyCategoriesBulk', { action: 'delete', selection: { matching: { search: 'batch drop', filters: {} } }, token: p.token })
+    expect(res.statusCode, res.body).toBe(200)
+    const run = await ended(res.json<{ run: Run }>().run.id)
+    expect(run).toMatchObject({ state: 'done', done: 3, skipped: 1 })
+    expect((await t.handle.db.select({ id: categories.id }).from(categories).where(inArray(categories.id, rows.map((r) => r.id)))).map((c) => c.id)).toEqual([rows[2]?.id])
+    expect(await undo(run)).toBe('Delete undone: 3 categories')
+    expect(await categoryList()).toEqual(before)
   })
 })
 

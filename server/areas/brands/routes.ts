@@ -5,7 +5,7 @@
  * deleting a brand keeps those leads and clears their reference (the foreign key's ON DELETE SET
  * NULL). Brand names are unique whatever their case (the `brands_name_key` index on lower(name)).
  */
-import { desc, eq, sql } from 'drizzle-orm'
+import { desc, eq, inArray, sql } from 'drizzle-orm'
 import { brandsBulk } from '#contract/bulk'
 import * as brands from '#contract/brands'
 import type { Brand } from '#contract/brands'
@@ -50,7 +50,7 @@ defineBulk({
   search: BRAND_SEARCH,
   filter: () => undefined,
   actions: {
-    delete: { delete: { trash: brandTrash, remove: (db, id) => db.delete(brandsTable).where(eq(brandsTable.id, id)).returning({ id: brandsTable.id }) } },
+    delete: { delete: { trash: brandTrash, remove: (db, ids) => db.delete(brandsTable).where(inArray(brandsTable.id, [...ids])).returning({ id: brandsTable.id }) } },
   },
 })
 

@@ -3,7 +3,7 @@
  * content and stored under a server-chosen name; answers give their served path (/uploads/<name>).
  * A replaced or deleted category's image file is removed once the change has succeeded.
  */
-import { asc, count, eq, sql } from 'drizzle-orm'
+import { asc, count, eq, inArray, sql } from 'drizzle-orm'
 import { categoriesBulk } from '#contract/bulk'
 import * as catalog from '#contract/catalog'
 import { failure, notFound, type ApiFailure } from '../../kit/request/answers.ts'
@@ -72,7 +72,7 @@ defineBulk({
   filter: () => undefined,
   actions: {
     delete: {
-      delete: { trash: categoryTrash, remove: (db, id) => db.delete(categories).where(eq(categories.id, id)).returning({ id: categories.id }) },
+      delete: { trash: categoryTrash, remove: (db, ids) => db.delete(categories).where(inArray(categories.id, [...ids])).returning({ id: categories.id }) },
       inUse: sql`exists (select 1 from ${games} where ${games.categoryId} = ${categories.id})`,
     },
   },

@@ -114,7 +114,7 @@ defineBulk({
   actions: {
     freeze: { set: { column: games.freeze, to: true } },
     unfreeze: { set: { column: games.freeze, to: false } },
-    delete: { delete: { trash: gameTrash, remove: (db, id) => db.delete(games).where(eq(games.id, id)).returning({ id: games.id }) } },
+    delete: { delete: { trash: gameTrash, remove: (db, ids) => db.delete(games).where(inArray(games.id, [...ids])).returning({ id: games.id }) } },
   },
 })
 

@@ -7,7 +7,7 @@
  * server chose; answers give their served path. A replaced or deleted block's image file is
  * removed once the call has succeeded, never before.
  */
-import { desc, eq } from 'drizzle-orm'
+import { desc, eq, inArray } from 'drizzle-orm'
 import { homepageBulk } from '#contract/bulk'
 import * as homepage from '#contract/homepage'
 import { failure, notFound } from '../../kit/request/answers.ts'
@@ -40,7 +40,7 @@ defineBulk({
   search: CONTENT_SEARCH,
   filter: () => undefined,
   actions: {
-    delete: { delete: { trash: contentTrash, remove: (db, id) => db.delete(homepageContent).where(eq(homepageContent.id, id)).returning({ id: homepageContent.id }) } },
+    delete: { delete: { trash: contentTrash, remove: (db, ids) => db.delete(homepageContent).where(inArray(homepageContent.id, [...ids])).returning({ id: homepageContent.id }) } },
   },
 })
 

@@ -7,7 +7,7 @@
  * The spellings of requirements R7.5 differ per kind and per call: the add payload carries `buylink` /
  * `sellink` / `bridgelink`, records and edits `buyLink` / `selLink` / `bridgeLink`.
  */
-import { and, eq } from 'drizzle-orm'
+import { and, eq, inArray } from 'drizzle-orm'
 import { bridgeLinksBulk, buyLinksBulk, sellLinksBulk } from '#contract/bulk'
 import * as links from '#contract/links'
 import type { PageQuery } from '#contract/common'
@@ -69,7 +69,7 @@ function linkCalls<A extends string, F extends string>(kind: Kind, { addField, r
     search: [linksTable.url],
     scope: ofKind,
     filter: () => undefined,
-    actions: { delete: { delete: { trash: kept, remove: (db, id) => db.delete(linksTable).where(byId(id)).returning({ id: linksTable.id }) } } },
+    actions: { delete: { delete: { trash: kept, remove: (db, ids) => db.delete(linksTable).where(and(inArray(linksTable.id, [...ids]), ofKind)).returning({ id: linksTable.id }) } } },
   })
 
   return {

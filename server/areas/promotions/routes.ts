@@ -363,7 +363,7 @@ defineBulk({
       skip: [{ when: sql`${promotions.status} <> 'scheduled'`, reason: 'notScheduled' }],
       undoIf: sql`${promotions.scheduledAt} > now()`,
     },
-    delete: { delete: { trash: promotionTrash, remove: (db, id) => db.delete(promotions).where(eq(promotions.id, id)).returning({ id: promotions.id }) } },
+    delete: { delete: { trash: promotionTrash, remove: (db, ids) => db.delete(promotions).where(inArray(promotions.id, [...ids])).returning({ id: promotions.id }) } },
   },
 })
 

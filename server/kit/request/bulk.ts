@@ -58,16 +58,17 @@ import { type Services } from '../ground/services.ts'
 import { searchWhere, type Search } from './paging.ts'
 import type { Realtime } from '../ground/realtime.ts'
 import { requireFreshProof } from './step-up.ts'
-import { NothingTaken, TRASH_BATCH_MS, finishTaking, keepBulkRun, moveToTrash, pace, restoreEntry, startTaking, takesDependents, undoesBulkRuns, type Restorable, type Taking, type TrashCtx } from './undo.ts'
+import { NothingTaken, TRASH_BATCH_MS, finishTaking, keepBulkRun, moveBatchToTrash, moveToTrash, pace, restoreDeletes, restoreEntry, startTaking, takesDependents, undoesBulkRuns, type Restorable, type Taking, type TrashCtx } from './undo.ts'
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 
 export const BULK_JOB = 'bulk.apply'
 /**
- * Rows one batch of a run changes at first: one statement for a set, one short transaction per
- * record for a delete. On PGlite a batch runs on the event loop, so its size then follows how long
- * the last one took (TRASH_BATCH_MS, as the trash's batches); PostgreSQL runs it elsewhere.
+ * Rows one batch of a run changes at first: one statement for a set, one transaction for a delete
+ * (`delete`), or one short transaction per record for a delete whose records take other rows
+ * with them (`deleteEach`). On PGlite a batch runs on the event loop, so its size then follows
+ * how long the last one took (TRASH_BATCH_MS, as the trash's batches); PostgreSQL runs it elsewhere.
  */
-const BATCH = { set: { pglite: 500, pg: 2000 }, delete: { pglite: 25, pg: 25 } } as const
+const BATCH = { set: { pglite: 500, pg: 2000 }, delete: { pglite: 500, pg: 2000 }, deleteEach: { pglite: 25, pg: 25 } } as const
 /**
  * How long one claim of the job goes on taking batches before it gives the queue back (other
  * jobs are served between two claims). A claim reads the run and its admin again, so claiming
@@ -76,6 +77,17 @@ const BATCH = { set: { pglite: 500, pg: 2000 }, delete: { pglite: 25, pg: 25 } }
 const CLAIM_MS = 2000
 /** Progress goes out at most this often while a run goes on (and once when it ends). */
 const PROGRESS_MS = 500
+
+const tuning: { batch: number | undefined; before: (() => Promise<void> | void) | undefined } = { batch: undefined, before: undefined }
+
+/**
+ * For tests: a smaller batch (so a few rows make several; undefined: the engine's), and a look
+ * before each batch (a throw there stops the claim, as a stopped server would).
+ */
+export function tuneBulk(options: { batch?: number | undefined; before?: (() => Promise<void> | void) | undefined }): void {
+  if ('batch' in options) tuning.batch = options.batch
+  if ('before' in options) tuning.before = options.before
+}
 
 /** Rows left out for a reason of their own (the superadmin, the acting admin, a send not scheduled). */
 export interface BulkSkip {
@@ -114,9 +126,13 @@ interface SetAction extends ActionBase {
   undone?: (ctx: Ctx, ids: readonly string[]) => Promise<void>
 }
 
-/** An action that deletes the rows through the trash (one entry per record, one undo for all). */
+/**
+ * An action that deletes the rows through the trash (one entry per batch of records, or per
+ * record when they take other rows with them; one undo for all). `remove` deletes the records
+ * `ids` and answers the deleted rows.
+ */
 interface DeleteAction extends ActionBase {
-  delete: { trash: Restorable; remove: (db: Db, id: string) => Promise<readonly unknown[]> }
+  delete: { trash: Restorable; remove: (db: Db, ids: readonly string[]) => Promise<readonly unknown[]> }
 }
 
 /** An action that changes nothing a row holds and cannot be undone (Sign out everywhere): its effect is all it does. */
@@ -415,7 +431,24 @@ async function finishBig(ctx: TrashCtx, big: Taking, remove: (tx: Db) => Promise
   }
 }
 
-/** One batch of a delete: each record into the trash in a transaction that also marks its row done. */
+type Pending = { seq: number; recordId: string }
+
+/**
+ * A delete refused by a foreign key: the record is in use by another (23503 for a key without a
+ * delete rule, 23001 for one that restricts it, as a game's category).
+ */
+const refusedInUse = (error: unknown): boolean => {
+  const state = sqlState(error)
+  return state === '23503' || state === '23001'
+}
+
+/**
+ * One batch of a delete. Records that take no other rows with them go into the trash together,
+ * one entry and one transaction that also marks their rows (a run stopped after it resumes past
+ * them); when one of them was put in use since the preview (a category given to a game: the
+ * delete's foreign key refuses it), the batch rolls back and each record is tried on its own, so
+ * only that one is skipped. The others, each in its own transaction, as its single delete does.
+ */
 async function deleteBatch(services: Services, action: DeleteAction, run: typeof bulkRuns.$inferSelect, admin: AdminRow, size: number): Promise<number> {
   const db = services.handle.db
   const pending = await db
@@ -425,40 +458,86 @@ async function deleteBatch(services: Services, action: DeleteAction, run: typeof
     .orderBy(asc(bulkRunRows.seq))
     .limit(size)
   const ctx = actingFor(services, admin)
-  for (const row of pending) {
-    const mark = (tx: Db, outcome: 'done' | 'changed') =>
-      Promise.all([
-        tx.update(bulkRunRows).set({ outcome }).where(and(eq(bulkRunRows.run, run.id), eq(bulkRunRows.seq, row.seq))),
-        tx
-          .update(bulkRuns)
-          .set(outcome === 'done' ? { done: sql`${bulkRuns.done} + 1` } : { skipped: sql`${bulkRuns.skipped} + 1` })
-          .where(eq(bulkRuns.id, run.id)),
-      ])
-    let taken: unknown
-    const remove = async (tx: Db) => {
-      const removed = await action.delete.remove(tx, row.recordId)
-      // In the delete's own transaction: a run stopped after it resumes past this record.
-      if (removed.length > 0) await mark(tx, 'done')
-      return removed
+  if (takesDependents(action.delete.trash)) {
+    for (const row of pending) await deleteOne(ctx, action, run.id, row)
+    return pending.length
+  }
+  try {
+    await deleteTogether(ctx, action, run.id, pending)
+  } catch (error) {
+    if (!refusedInUse(error)) throw error
+    for (const row of pending) {
+      try {
+        await deleteTogether(ctx, action, run.id, [row])
+      } catch (one) {
+        if (!refusedInUse(one)) throw one
+        await db.transaction((tx) => markRows(tx, run.id, [row], undefined))
+      }
     }
-    try {
-      // A record that takes many rows with it (a brand's leads, a promotion's deliveries) moves
-      // them in short transactions first, as its single delete does; the others in one.
-      const big = takesDependents(action.delete.trash) ? await startTaking(ctx, action.delete.trash, [row.recordId]) : undefined
-      taken = big === undefined ? await moveToTrash(ctx, action.delete.trash, row.recordId, remove) : await finishBig(ctx, big, remove)
-    } catch (error) {
-      // Put in use since the preview (a game given this category): its delete rolled back, and it is skipped.
-      if (sqlState(error) !== '23503') throw error
-      taken = undefined
-    }
-    if (taken === undefined) await db.transaction((tx) => mark(tx, 'changed'))
   }
   return pending.length
+}
+
+/** Marks a batch's rows: those `taken` deleted done (with their entry), the others changed since; the run's counts follow. */
+async function markRows(tx: Db, runId: string, rows: readonly Pending[], taken: { entry: string; ids: string[] } | undefined): Promise<void> {
+  const ids = new Set(taken?.ids ?? [])
+  const done = rows.filter((r) => ids.has(r.recordId)).map((r) => r.seq)
+  const changed = rows.filter((r) => !ids.has(r.recordId)).map((r) => r.seq)
+  if (done.length > 0) {
+    await tx.update(bulkRunRows).set({ outcome: 'done', trash: taken?.entry ?? null }).where(and(eq(bulkRunRows.run, runId), sql`${bulkRunRows.seq} = any(${sql.param(done)}::int[])`))
+  }
+  if (changed.length > 0) {
+    await tx.update(bulkRunRows).set({ outcome: 'changed' }).where(and(eq(bulkRunRows.run, runId), sql`${bulkRunRows.seq} = any(${sql.param(changed)}::int[])`))
+  }
+  await tx
+    .update(bulkRuns)
+    .set({ done: sql`${bulkRuns.done} + ${done.length}`, skipped: sql`${bulkRuns.skipped} + ${changed.length}` })
+    .where(eq(bulkRuns.id, runId))
+}
+
+/** Records into one trash entry in one transaction, their rows marked in it; a foreign key's refusal is thrown. */
+async function deleteTogether(ctx: TrashCtx, action: DeleteAction, runId: string, rows: readonly Pending[]): Promise<void> {
+  const ids = rows.map((r) => r.recordId)
+  await moveBatchToTrash(ctx, action.delete.trash, ids, (tx) => action.delete.remove(tx, ids), (tx, taken) => markRows(tx, runId, rows, taken))
+}
+
+/** A record that takes other rows with them into the trash, in a transaction that also marks its row done. */
+async function deleteOne(ctx: TrashCtx, action: DeleteAction, runId: string, row: Pending): Promise<void> {
+  const mark = (tx: Db, outcome: 'done' | 'changed') =>
+    Promise.all([
+      tx.update(bulkRunRows).set({ outcome }).where(and(eq(bulkRunRows.run, runId), eq(bulkRunRows.seq, row.seq))),
+      tx
+        .update(bulkRuns)
+        .set(outcome === 'done' ? { done: sql`${bulkRuns.done} + 1` } : { skipped: sql`${bulkRuns.skipped} + 1` })
+        .where(eq(bulkRuns.id, runId)),
+    ])
+  let taken: unknown
+  const remove = async (tx: Db) => {
+    const removed = await action.delete.remove(tx, [row.recordId])
+    // In the delete's own transaction: a run stopped after it resumes past this record.
+    if (removed.length > 0) await mark(tx, 'done')
+    return removed
+  }
+  try {
+    // A record that takes many rows with it (a brand's leads, a promotion's deliveries) moves
+    // them in short transactions first, as its single delete does; the others in one.
+    const big = await startTaking(ctx, action.delete.trash, [row.recordId])
+    taken = big === undefined ? await moveToTrash(ctx, action.delete.trash, row.recordId, remove) : await finishBig(ctx, big, remove)
+  } catch (error) {
+    // Put in use since the preview: its delete rolled back, and it is skipped.
+    if (!refusedInUse(error)) throw error
+    taken = undefined
+  }
+  if (taken === undefined) await ctx.db.transaction((tx) => mark(tx, 'changed'))
 }
 
 /** Ends a run (done, or cancelled): its undo entry when it changed something; once. */
 async function finish(services: Services, list: BulkList<BulkCalls>, runId: string, admin: AdminRow): Promise<void> {
   const db = services.handle.db
+  const [run] = await db.select({ action: bulkRuns.action, finishedAt: bulkRuns.finishedAt }).from(bulkRuns).where(eq(bulkRuns.id, runId))
+  const removing = run === undefined ? undefined : actionOf(list, run.action)
+  // A delete's batches left the gaps of what they took in its order: closed once, here.
+  if (run?.finishedAt === null && removing !== undefined && 'delete' in removing) await removing.delete.trash.order?.closeGaps(db)
   await db.transaction(async (tx) => {
     const [row] = await tx.select().from(bulkRuns).where(eq(bulkRuns.id, runId)).for('update')
     if (row === undefined || row.finishedAt !== null) return
@@ -468,12 +547,13 @@ async function finish(services: Services, list: BulkList<BulkCalls>, runId: stri
     if (row.done > 0 && !('each' in action)) {
       let entries: string[] = []
       if ('delete' in action) {
-        // Each record's own entry, found by what it took: written by the delete's transaction, so never missed.
-        const found = await tx.execute(sql`
+        // A record deleted on its own has its own entry, found by what it took: written by the
+        // delete's transaction, so never missed. A batch's rows name their entry already.
+        await tx.execute(sql`
           update ${bulkRunRows} r set trash = t.id from ${trash} t
-          where r.run_id = ${runId} and r.outcome = 'done' and t.action = 'delete' and t.kind = ${action.delete.trash.name}
-            and t.record_id = r.record_id and t.deleted_by = ${row.adminId}
-          returning t.id`)
+          where r.run_id = ${runId} and r.outcome = 'done' and r.trash is null and t.action = 'delete' and t.kind = ${action.delete.trash.name}
+            and t.record_id = r.record_id and t.deleted_by = ${row.adminId}`)
+        const found = await tx.execute(sql`select distinct trash as id from ${bulkRunRows} where run_id = ${runId} and outcome = 'done' and trash is not null`)
         entries = z.object({ rows: z.array(z.object({ id: z.string() })) }).parse(found).rows.map((r) => r.id)
       }
       const ticket = await keepBulkRun({ config: services.config, jobs: services.jobs }, tx, {
@@ -515,12 +595,19 @@ async function runBatch(payload: Record<string, unknown>, services: Services): P
   }
   const action = actionOf(list, run.action)
   const kind = services.handle.kind
-  // A delete's batch is one short transaction per record, each one stall at most: its count is kept.
-  const speed = 'delete' in action ? pace(BATCH.delete[kind], undefined) : pace(BATCH.set[kind], TRASH_BATCH_MS[kind])
+  // A delete whose records take other rows with them is one short transaction per record, each
+  // one stall at most: its count is kept.
+  const speed =
+    tuning.batch !== undefined
+      ? pace(tuning.batch, undefined)
+      : 'delete' in action && takesDependents(action.delete.trash)
+        ? pace(BATCH.deleteEach[kind], undefined)
+        : pace(('delete' in action ? BATCH.delete : BATCH.set)[kind], TRASH_BATCH_MS[kind])
   const start = performance.now()
   let took = 0
   for (;;) {
     const size = speed.size()
+    await tuning.before?.()
     const t0 = performance.now()
     const n = 'delete' in action ? await deleteBatch(services, action, run, admin, size) : await setBatch(services, list, action, runId, admin, size)
     speed.took(n, performance.now() - t0)
@@ -549,6 +636,7 @@ export const bulkJobs = [defineJob(BULK_JOB, (payload, _job, services) => runBat
 
 const Picked = z.object({ rows: z.array(z.object({ seq: z.coerce.number(), record_id: z.string(), before: z.string() })) })
 const IdRows = z.object({ rows: z.array(z.object({ id: z.string() })) })
+const Entries = z.object({ rows: z.array(z.object({ trash: z.string(), n: z.coerce.number() })) })
 
 /** Reverts a run: each changed value back where nobody changed it since; each deleted record back, last first. */
 async function undoRun(ctx: Ctx, runId: string): Promise<string> {
@@ -616,16 +704,13 @@ async function undoRun(ctx: Ctx, runId: string): Promise<string> {
       await yieldToLoop()
     }
   } else {
-    const taken = await ctx.db
-      .select({ seq: bulkRunRows.seq, trash: bulkRunRows.trash })
-      .from(bulkRunRows)
-      .where(and(eq(bulkRunRows.run, runId), eq(bulkRunRows.outcome, 'done')))
-      .orderBy(sql`${bulkRunRows.seq} desc`)
-    for (const row of taken) {
-      if (row.trash === null) continue
-      await restoreEntry(ctx, row.trash)
-      back++
-    }
+    // Each entry (a batch's, or a record's) with how many records it took, the last taken first.
+    const taken = Entries.parse(
+      await ctx.db.execute(sql`select trash, count(*)::int as n from ${bulkRunRows}
+        where run_id = ${runId} and outcome = 'done' and trash is not null group by trash order by max(seq) desc`),
+    ).rows
+    await restoreDeletes(ctx, taken.map((e) => e.trash))
+    back = taken.reduce((n, e) => n + e.n, 0)
     await ctx.db.update(bulkRunRows).set({ outcome: 'undone' }).where(and(eq(bulkRunRows.run, runId), eq(bulkRunRows.outcome, 'done')))
   }
   ctx.afterSuccess(() => list.changed?.(ctx.realtime))

@@ -12,7 +12,8 @@
  * - a new record goes last, or to the place asked for;
  * - an edit that moves a record shifts the records between its old and new place by one;
  * - a place outside 1..count is ignored: the record keeps its place (requirements R5.6);
- * - a delete closes the gap.
+ * - a delete closes the gap (a bulk delete's batches leave theirs, and its run closes them once at
+ *   its end: `removeKeepingGaps`, `closeGaps`; its undo puts them all back with `putBack`).
  *
  * Each write runs in one transaction that first takes a transaction-scoped advisory lock named
  * after the list, so two writes to one list never interleave: the second reads the order the first
@@ -23,6 +24,7 @@
  * Every write also renumbers the whole scope from its current order (preference, then age), so
  * rows written before these rules (gaps, duplicates, zeros) come back to 1..count on the next write.
  */
+import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { asc, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn } from 'drizzle-orm/pg-core'
 import { z } from 'zod'
@@ -71,9 +73,31 @@ export interface PreferenceOrder {
    * with it.
    */
   lock(tx: Db): Promise<void>
+  /**
+   * Each of `ids`' place in the list now (its position, whatever the stored numbers), in `tx`,
+   * which holds the list's lock. Reads the list only up to the last of them.
+   */
+  placesOf(tx: Db, ids: readonly string[]): Promise<Map<string, number>>
+  /**
+   * Takes the records `ids` out of the list without closing their gaps (a bulk delete closes them
+   * once, with `closeGaps`, rather than renumbering the list after every batch): `remove` runs in
+   * a transaction holding the list's lock, and is told each record's place before it (`placesOf`).
+   */
+  removeKeepingGaps<R>(db: Db, ids: readonly string[], remove: (tx: Db, places: Map<string, number>) => Promise<R>): Promise<R>
+  /** Renumbers the list 1..count from its current order (after `removeKeepingGaps`). */
+  closeGaps(db: Db): Promise<void>
+  /**
+   * Puts removed records back where they were: `groups` in the order they are put back (the last
+   * removed first), each record with its place in the list as it was when its group was removed;
+   * `insert` writes them, told each record's place in the list as it is once they are all back.
+   * One read and one write of the list, whatever the number of groups. A place past the end (or
+   * below 1) puts the record last, as `add` does.
+   */
+  putBack(db: Db, groups: readonly (readonly { id: string; place: number }[])[], insert: (tx: Db, places: Map<string, number>) => Promise<void>): Promise<void>
 }
 
 const IdRows = z.object({ rows: z.array(z.object({ id: z.string() })) })
+const Placed = z.object({ rows: z.array(z.object({ id: z.string(), place: z.coerce.number() })) })
 
 export function preferenceOrder(list: OrderedList): PreferenceOrder {
   const orderBy = [asc(list.preference), asc(list.createdAt), asc(list.id)] as const
@@ -107,6 +131,17 @@ export function preferenceOrder(list: OrderedList): PreferenceOrder {
     )
   }
 
+  /** Writes each of `ids` its place in `places`, touching only the rows whose place changes, in one statement. */
+  const writeAt = async (tx: Db, ids: readonly string[], places: readonly number[]): Promise<void> => {
+    if (ids.length === 0) return
+    const column = sql.identifier(list.preference.name)
+    await tx.execute(
+      sql`update ${table} set ${column} = v.place
+          from unnest(${sql.param(ids)}::text[], ${sql.param(places)}::int[]) as v(id, place)
+          where ${list.id} = v.id and ${list.preference} is distinct from v.place`,
+    )
+  }
+
   /**
    * Moves `id` to `wanted` when that is a place of the list, else keeps it where it is (an edit) or
    * puts it last (an add: stored places may have gaps above the new one's), and renumbers everything.
@@ -124,9 +159,69 @@ export function preferenceOrder(list: OrderedList): PreferenceOrder {
     return { place: ids.indexOf(id) + 1, count: ids.length, ignored }
   }
 
+  const placesOf = async (tx: Db, ids: readonly string[]): Promise<Map<string, number>> => {
+    if (ids.length === 0) return new Map()
+    const column = sql.identifier(list.preference.name)
+    const key = sql.identifier(list.id.name)
+    // Rows after the last of them in the order cannot come before any of them: the prefix is enough.
+    const rows = Placed.parse(
+      await tx.execute(sql`select r.id, r.place from (
+          select ${list.id} as id, row_number() over (order by ${sql.join([...orderBy], sql`, `)})::int as place from ${table}
+          where ${list.scope === undefined ? sql`` : sql`${list.scope} and `}${list.preference} <= (select max(${column}) from ${table} where ${key} = any(${sql.param(ids)}::text[]))
+        ) r where r.id = any(${sql.param(ids)}::text[])`),
+    ).rows
+    return new Map(rows.map((r) => [r.id, r.place]))
+  }
+
+  /** The list `ids` with each group put back at its places, last removed first. */
+  const merged = async (ids: readonly string[], groups: readonly (readonly { id: string; place: number }[])[]): Promise<string[]> => {
+    let list = [...ids]
+    for (const group of groups) {
+      const placed = [...group].sort((a, b) => a.place - b.place)
+      const out: string[] = []
+      const last: string[] = []
+      let i = 0
+      for (const record of placed) {
+        if (record.place < 1 || record.place > list.length + placed.length) {
+          last.push(record.id)
+          continue
+        }
+        while (out.length < record.place - 1 && i < list.length) out.push(list[i++] as string)
+        out.push(record.id)
+      }
+      while (i < list.length) out.push(list[i++] as string)
+      list = [...out, ...last]
+      // Each group walks the whole list: the loop turns between two (a bulk run has many).
+      await yieldToLoop()
+    }
+    return list
+  }
+
   return {
     orderBy,
     preference: list.preference,
+    placesOf,
+    removeKeepingGaps: (db, ids, remove) =>
+      locked(db, async (tx) => remove(tx, await placesOf(tx, ids))),
+    closeGaps: (db) => locked(db, async (tx) => write(tx, await current(tx))),
+    putBack: (db, groups, insert) =>
+      locked(db, async (tx) => {
+        const ids = await merged(await current(tx), groups)
+        const back = new Set(groups.flatMap((g) => g.map((r) => r.id)))
+        const places = new Map<string, number>()
+        const stay: string[] = []
+        const stayAt: number[] = []
+        for (const [i, id] of ids.entries()) {
+          if (back.has(id)) places.set(id, i + 1)
+          else {
+            stay.push(id)
+            stayAt.push(i + 1)
+          }
+        }
+        await insert(tx, places)
+        // The records put back are inserted at their places: only the others are renumbered.
+        await writeAt(tx, stay, stayAt)
+      }),
     add: (db, insert, wanted) =>
       locked(db, async (tx) => {
         const [row] = await insert(tx, (await tx.$count(table, list.scope)) + 1)

@@ -27,7 +27,8 @@
  * write.
  *
  * A bulk delete (`moveAllToTrash`, the restricted countries' Delete All) keeps every record it
- * took in one entry: one undo puts them all back.
+ * took in one entry: one undo puts them all back. A bulk action's run keeps each batch in an entry
+ * of its own (`moveBatchToTrash`), and its one undo puts the batches back together (`restoreDeletes`).
  *
  * A flip (a game's freeze) or a field-level delete (a social link, the version) is undone by
  * writing the column's old value back (`undoableUpdate`), unless the value was changed since by
@@ -127,6 +128,8 @@ export function pace(start: number, targetMs: number | undefined): { size: () =>
  * batch renews it. Once it has passed, the run is taken for stopped and the purge finishes it.
  */
 export const TRASH_LEASE_SECONDS = 60
+/** How long a bulk run's batch entries are kept at most while the run goes on (its end gives them its own window). */
+const BULK_HOLD_HOURS = 24
 /** Passes over a big delete's dependent rows before the call's own transaction takes what is left. */
 const TAKE_PASSES = 3
 
@@ -564,6 +567,51 @@ export async function moveAllToTrash(ctx: Ctx, kind: Restorable, ids: readonly s
   return { ids: kept.ids, undo: await ticket(ctx, kept) }
 }
 
+/**
+ * A batch of a bulk delete (server/kit/request/bulk.ts) into one entry, in one transaction: of the
+ * records `ids`, those that still exist are kept and `remove` deletes them; `then` runs in the
+ * same transaction, told the entry and the ids it took (undefined: none was there, and no entry
+ * was kept), so what the run records of the batch commits with it. For kinds whose records take
+ * no other rows with them. In a preference order, the list's lock is held, each record is kept
+ * with its place in the list as it stood (its position, whatever the stored numbers), and the
+ * gaps stay for the run to close once at its end (`closeGaps`): closing them per batch renumbered
+ * the rest of the list each time, and per record, the whole list for every record.
+ */
+export async function moveBatchToTrash<T>(
+  ctx: TrashCtx,
+  kind: Restorable,
+  ids: readonly string[],
+  remove: Remove,
+  then: (tx: Db, taken: { entry: string; ids: string[] } | undefined) => Promise<T>,
+): Promise<T> {
+  if (takesDependents(kind)) throw new Error(`${kind.name}: its records take other rows with them, a record at a time`)
+  const key = primaryKey(kind.table)
+  if (key === undefined) throw new Error(`${kind.name}: a restorable table needs a one-column primary key`)
+  const batch = async (tx: Db, places: Map<string, number> | undefined): Promise<T> => {
+    // In a savepoint: a delete that found nothing after all leaves no entry, and `then` still runs.
+    const kept = await taking(() => tx.transaction((inner) => takeAtOnce(ctx, inner, kind, ids, remove)))
+    if (kept === undefined) return then(tx, undefined)
+    if (places !== undefined && kind.order !== undefined) {
+      const found = kept.ids.filter((id) => places.has(id))
+      const at = found.map((id) => places.get(id) ?? 0)
+      await tx.execute(sql`update ${trashRows} set "row" = jsonb_set("row", ${`{${kind.order.preference.name}}`}::text[], to_jsonb(p.place))
+        from unnest(${sql.param(found)}::text[], ${sql.param(at)}::int[]) p(id, place)
+        where ${trashRows.entry} = ${kept.id} and ${trashRows.part} = 0 and ${trashRows.row} ->> ${key.name}::text = p.id`)
+    }
+    // Held while the run goes on: a run longer than the undo window would otherwise find its
+    // first batches purged at its end. Its end gives them the run's own window (keepBulkRun); a
+    // run that never ends leaves them to the purge once the hold has passed.
+    const [held] = await tx
+      .update(trash)
+      .set({ expiresAt: sql`now() + ${`${BULK_HOLD_HOURS} hours`}::interval` })
+      .where(eq(trash.id, kept.id))
+      .returning({ expiresAt: trash.expiresAt })
+    await ctx.jobs.add(tx, PURGE_JOB, {}, { runAt: held?.expiresAt ?? kept.expiresAt })
+    return then(tx, { entry: kept.id, ids: kept.ids })
+  }
+  return kind.order === undefined ? ctx.transaction((tx) => batch(tx, undefined)) : kind.order.removeKeepingGaps(ctx.db, ids, batch)
+}
+
 /** A big delete under way: its entry ('taking'), the run that holds it, and what it takes. */
 export interface Taking {
   kind: Restorable
@@ -806,27 +854,47 @@ async function moveAllBackPaced(speed: ReturnType<typeof pace>, batch: (after: n
   }
 }
 
-/** Puts the deleted records back (one at its old place in its order), in `tx`. */
-async function restoreRecords(tx: Db, kind: Restorable, entry: typeof trash.$inferSelect, size: number): Promise<void> {
+/**
+ * Puts the deleted records of `entries` back (the last deleted first), in `tx`. In a preference
+ * order each comes back at the place it had when it was deleted, the list read and renumbered
+ * once for all of them (a bulk delete's batches: see moveBatchToTrash).
+ */
+async function restoreRecords(tx: Db, kind: Restorable, entries: readonly (typeof trash.$inferSelect)[], size: number): Promise<void> {
   const { order } = kind
   if (order === undefined) {
-    await moveAllBack(size, (after) => moveBack(tx, entry.id, 0, kind.table, null, size, after))
+    for (const entry of entries) await moveAllBack(size, (after) => moveBack(tx, entry.id, 0, kind.table, null, size, after))
     return
   }
-  // An ordered kind is deleted one record at a time: last first, then moved to its old place
-  // (a place past the end of a shorter list: last).
-  await order.add(
+  const key = primaryKey(kind.table)
+  if (key === undefined) throw new Error(`${kind.name}: a restorable table needs a one-column primary key`)
+  const preference = order.preference.name
+  const groups: { entry: string; records: { id: string; place: number }[] }[] = []
+  for (const entry of entries) {
+    const kept = KeptPlaces.parse(
+      await tx.execute(sql`select "row" ->> ${key.name}::text as id, ("row" ->> ${preference}::text)::int as place from ${trashRows} where ${trashRows.entry} = ${entry.id} and ${trashRows.part} = 0`),
+    ).rows
+    groups.push({ entry: entry.id, records: kept })
+    await yieldToLoop()
+  }
+  await order.putBack(
     tx,
-    async (otx, last) => {
-      const at = JSON.stringify({ [order.preference.name]: last })
-      const record = sql`(select "row" from ${trashRows} where ${trashRows.entry} = ${entry.id} and ${trashRows.part} = 0)`
-      await otx.execute(sql`insert into ${kind.table} select * from jsonb_populate_record(null::${kind.table}, ${record} || ${at}::jsonb)`)
-      await otx.delete(trashRows).where(and(eq(trashRows.entry, entry.id), eq(trashRows.part, 0)))
-      return [{ id: entry.recordId }]
+    groups.map((g) => g.records),
+    async (otx, places) => {
+      for (const group of groups) {
+        const ids = group.records.map((r) => r.id)
+        const at = ids.map((id) => places.get(id) ?? 0)
+        // Each record as kept, at its place in the list as it is once they are all back.
+        await otx.execute(sql`insert into ${kind.table} select k.* from ${trashRows} r
+          join unnest(${sql.param(ids)}::text[], ${sql.param(at)}::int[]) p(id, place) on r."row" ->> ${key.name}::text = p.id,
+          jsonb_populate_record(null::${kind.table}, r."row" || jsonb_build_object(${preference}::text, p.place)) k
+          where r."entry" = ${group.entry} and r."part" = 0`)
+        await otx.delete(trashRows).where(and(eq(trashRows.entry, group.entry), eq(trashRows.part, 0)))
+        await yieldToLoop()
+      }
     },
-    entry.place ?? undefined,
   )
 }
+const KeptPlaces = z.object({ rows: z.array(z.object({ id: z.string(), place: z.coerce.number() })) })
 
 /** Moves every kept dependent row of an entry back, parents first, a batch per short transaction while `mover` holds it. */
 async function restoreDependents(db: Db, entry: string, mover: string, parts: PartNames, speed: ReturnType<typeof pace>): Promise<void> {
@@ -940,8 +1008,8 @@ async function undoAtOnce(ctx: Ctx, token: string): Promise<{ status: 'success';
 }
 
 /**
- * Undoes one entry in the call's transaction, as `undo` does, without its audit row: a bulk run's
- * undo (server/kit/request/bulk.ts) puts back each record its delete took, by the same rules, in one call.
+ * Undoes one entry in the call's transaction, as `undo` does, without its audit row (a bulk run's
+ * entry from its audit row: server/kit/request/bulk.ts).
  */
 export async function restoreEntry(ctx: Ctx, token: string): Promise<{ recordId: string; message: string }> {
   const { entry, kind } = await admit(ctx, ctx.db, token)
@@ -951,21 +1019,55 @@ export async function restoreEntry(ctx: Ctx, token: string): Promise<{ recordId:
     await ctx.db.delete(trash).where(eq(trash.id, token))
     return { recordId: entry.recordId, message }
   }
-  const size = batchOn(ctx.handle)
   if (entry.action === 'delete') {
-    await restoring(async () => {
-      await restoreRecords(ctx.db, kind, entry, size)
+    await restoreDeleted(ctx, kind, [entry])
+  } else {
+    await restoreValue(ctx, kind, entry)
+    await kind.afterRestore?.(ctx.db, ctx, entry.recordId)
+    await ctx.db.delete(trash).where(eq(trash.id, token))
+  }
+  return { recordId: entry.recordId, message: entry.message }
+}
+
+/**
+ * Puts back what delete entries of one kind took, in the call's transaction, the last deleted
+ * first: their records (in a preference order, the list renumbered once for all of them), then
+ * each entry's dependent rows and the kind's afterRestore; the entries are then gone.
+ */
+async function restoreDeleted(ctx: Ctx, kind: Restorable, entries: readonly (typeof trash.$inferSelect)[]): Promise<void> {
+  const size = batchOn(ctx.handle)
+  await restoring(async () => {
+    await restoreRecords(ctx.db, kind, entries, size)
+    for (const entry of entries) {
       for (const [i, part] of Parts.parse(entry.rows).parts.entries()) {
         if (i === 0) continue
         await moveAllBack(size, (after) => moveBack(ctx.db, entry.id, i, table(part.table), part.column, size, after))
       }
-    })
-  } else {
-    await restoreValue(ctx, kind, entry)
+    }
+  })
+  for (const entry of entries) {
+    await kind.afterRestore?.(ctx.db, ctx, entry.recordId)
+    await ctx.db.delete(trash).where(eq(trash.id, entry.id))
   }
-  await kind.afterRestore?.(ctx.db, ctx, entry.recordId)
-  await ctx.db.delete(trash).where(eq(trash.id, token))
-  return { recordId: entry.recordId, message: entry.message }
+}
+
+/**
+ * Undoes delete entries (`tokens`, the last deleted first: a bulk run's batches) in the call's
+ * transaction, each admitted by the same rules as `undo`, without an audit row: what
+ * restoreEntry does for each, with a preference order read and written once for them all.
+ */
+export async function restoreDeletes(ctx: Ctx, tokens: readonly string[]): Promise<void> {
+  const byKind = new Map<Restorable, (typeof trash.$inferSelect)[]>()
+  for (const token of tokens) {
+    // The loop turns between two (on PGlite every statement runs on it).
+    await yieldToLoop()
+    const { entry, kind } = await admit(ctx, ctx.db, token)
+    if (kind === null || entry.action !== 'delete') throw new Error(`trash entry ${token} is not a delete`)
+    const same = byKind.get(kind)
+    if (same === undefined) byKind.set(kind, [entry])
+    else same.push(entry)
+  }
+  for (const [kind, entries] of byKind) await restoreDeleted(ctx, kind, entries)
 }
 
 let bulkUndo: ((ctx: Ctx, runId: string) => Promise<string>) | undefined
@@ -1026,7 +1128,7 @@ async function startRestoring(ctx: Ctx, token: string): Promise<Restoring | unde
         const { entry, kind } = await admit(ctx, tx, token)
         if (kind === null) throw new Error('a bulk entry keeps no rows of its own')
         await tx.update(trash).set({ state: 'restoring', mover, restoredBy: me.id, expiresAt: lease }).where(eq(trash.id, token))
-        await restoreRecords(tx, kind, entry, size)
+        await restoreRecords(tx, kind, [entry], size)
         await kind.afterRestore?.(tx, ctx, entry.recordId)
         await watch(ctx, tx, token)
         return entry
