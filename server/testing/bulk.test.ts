@@ -375,12 +375,16 @@ describe('a delete in batches', () => {
       )
     await closeUp('categories')
     const before = await categoryList()
+    // The run takes them in the list's order (inserted together, their ids decide it): the third of
+    // them opens the second batch.
+    const mine = new Set(rows.map((r) => r.id))
+    const third = before.map((entry) => entry.split(':')[0] ?? '').filter((id) => mine.has(id))[2] ?? ''
     let batches = 0
     tuneBulk({
       batch: 2,
       before: async () => {
         // After the first batch: the third is given to a game, and its delete is refused by the foreign key.
-        if (++batches === 2) await addGames('Batch uses c', 1, { categoryId: rows[2]?.id ?? '' })
+        if (++batches === 2) await addGames('Batch uses c', 1, { categoryId: third })
       },
     })
     const p = await preview('/previewCategoriesBulk', { action: 'delete', selection: { matching: { search: 'batch drop', filters: {} } } })
@@ -389,7 +393,7 @@ describe('a delete in batches', () => {
     expect(res.statusCode, res.body).toBe(200)
     const run = await ended(res.json<{ run: Run }>().run.id)
     expect(run).toMatchObject({ state: 'done', done: 3, skipped: 1 })
-    expect((await t.handle.db.select({ id: categories.id }).from(categories).where(inArray(categories.id, rows.map((r) => r.id)))).map((c) => c.id)).toEqual([rows[2]?.id])
+    expect((await t.handle.db.select({ id: categories.id }).from(categories).where(inArray(categories.id, rows.map((r) => r.id)))).map((c) => c.id)).toEqual([third])
     expect(await undo(run)).toBe('Delete undone: 3 categories')
     expect(await categoryList()).toEqual(before)
   })
