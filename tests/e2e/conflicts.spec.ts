@@ -5,35 +5,12 @@
  */
 import type { BrowserContext, Page } from '@playwright/test'
 import { test, expect, accounts, apiToken, signInPage } from './fixtures.ts'
+import { openEdit, twoAdminsOnACategory } from './two-admins.ts'
 
 const CONFLICT = 'This record was changed by someone else. Reload to see the latest version.'
 
-async function openEdit(context: BrowserContext, account: (typeof accounts)[keyof typeof accounts], name: string): Promise<Page> {
-  const page = await context.newPage()
-  await signInPage(page, account)
-  await page.goto(`/admin/category?search=${encodeURIComponent(name)}`)
-  await page.getByRole('button', { name: `Edit ${name}` }).click()
-  await expect(page.getByLabel('Category Name')).toHaveValue(name)
-  return page
-}
-
 test('the second of two admins saving the same category is told, and Reload brings the new value', async ({ browser, baseURL }) => {
-  const first = await browser.newContext({ baseURL })
-  const second = await browser.newContext({ baseURL })
-  const name = `Contested ${Date.now().toString(36)}`
-  const token = await apiToken(first.request, accounts.superadmin)
-  const created = await first.request.post('/api/admin/addcategory', {
-    headers: { authorization: `Bearer ${token}` },
-    multipart: {
-      categoryName: name,
-      image: {
-        name: 'dot.png',
-        mimeType: 'image/png',
-        buffer: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAE0lEQVQImWP4z8DwnwGM/zMwAAAf7gP9qS/A4gAAAABJRU5ErkJggg==', 'base64'),
-      },
-    },
-  })
-  expect(created.ok(), await created.text()).toBe(true)
+  const { first, second, name } = await twoAdminsOnACategory(browser, baseURL, 'Contested')
 
   const a = await openEdit(first, accounts.superadmin, name)
   const b = await openEdit(second, accounts.categoriesOnly, name)

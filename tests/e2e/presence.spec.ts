@@ -3,33 +3,15 @@
  * sees the other on the form, the Category List marks the row the other is editing, and when
  * one saves, the other's form says who changed the record and Reload brings the change in.
  */
-import type { BrowserContext, Page } from '@playwright/test'
-import { test, expect, accounts, apiToken, signInPage } from './fixtures.ts'
-
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAE0lEQVQImWP4z8DwnwGM/zMwAAAf7gP9qS/A4gAAAABJRU5ErkJggg==', 'base64')
-
-async function openEdit(context: BrowserContext, account: (typeof accounts)[keyof typeof accounts], name: string): Promise<Page> {
-  const page = await context.newPage()
-  await signInPage(page, account)
-  await page.goto(`/admin/category?search=${encodeURIComponent(name)}`)
-  await page.getByRole('button', { name: `Edit ${name}` }).click()
-  await expect(page.getByLabel('Category Name')).toHaveValue(name)
-  return page
-}
+import type { Page } from '@playwright/test'
+import { test, expect, accounts } from './fixtures.ts'
+import { openEdit, twoAdminsOnACategory } from './two-admins.ts'
 
 /** The "Also here" line of a record's screen. */
 const alsoHere = (page: Page) => page.getByRole('status').filter({ hasText: 'Also here:' })
 
 test('two admins on one category see each other, the list marks it, and a save by one is announced to the other with Reload', async ({ browser, baseURL }) => {
-  const first = await browser.newContext({ baseURL })
-  const second = await browser.newContext({ baseURL })
-  const name = `Shared ${Date.now().toString(36)}`
-  const token = await apiToken(first.request, accounts.superadmin)
-  const created = await first.request.post('/api/admin/addcategory', {
-    headers: { authorization: `Bearer ${token}` },
-    multipart: { categoryName: name, image: { name: 'dot.png', mimeType: 'image/png', buffer: PNG } },
-  })
-  expect(created.ok(), await created.text()).toBe(true)
+  const { first, second, name } = await twoAdminsOnACategory(browser, baseURL, 'Shared')
 
   const a = await openEdit(first, accounts.superadmin, name)
   const b = await openEdit(second, accounts.categoriesOnly, name)
@@ -70,15 +52,7 @@ test('two admins on one category see each other, the list marks it, and a save b
 })
 
 test('a tab that closes is gone from the other admin\'s form at once', async ({ browser, baseURL }) => {
-  const first = await browser.newContext({ baseURL })
-  const second = await browser.newContext({ baseURL })
-  const name = `Leaving ${Date.now().toString(36)}`
-  const token = await apiToken(first.request, accounts.superadmin)
-  const created = await first.request.post('/api/admin/addcategory', {
-    headers: { authorization: `Bearer ${token}` },
-    multipart: { categoryName: name, image: { name: 'dot.png', mimeType: 'image/png', buffer: PNG } },
-  })
-  expect(created.ok(), await created.text()).toBe(true)
+  const { first, second, name } = await twoAdminsOnACategory(browser, baseURL, 'Leaving')
   const a = await openEdit(first, accounts.superadmin, name)
   const b = await openEdit(second, accounts.categoriesOnly, name)
   await expect(alsoHere(a)).toContainText(accounts.categoriesOnly.name)
